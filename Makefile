@@ -1,0 +1,106 @@
+# paictl - a command-line client for OpenPAI-style clusters.
+# `make` builds build/paictl; `make test` runs every test; see README.md.
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+DESTDIR    ?=
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+BUILD      ?= build
+
+# Every library comes from Debian and is found with pkg-config.
+PKGS      := jansson
+TEST_PKGS := cmocka
+
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Werror
+BASE     := -std=c11 $(WARN) -D_GNU_SOURCE -Ilib
+PKG_CF   := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
+TEST_CF  := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS))
+TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS))
+ALL_CFLAGS = $(BASE) $(PKG_CF) $(CFLAGS) -MMD -MP
+
+LIB_SRC  := $(sort $(wildcard lib/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c) $(wildcard server/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_HELPERS := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+HELPER_OBJ := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+PAICTL   := $(BUILD)/paictl
+LIBPAI   := $(BUILD)/libpai.a
+
+.PHONY: all test unit-test cli-test check-asan bench install uninstall clean \
+	lint header-check
+.DEFAULT_GOAL := all
+
+all: $(PAICTL)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_CF) -c -o $@ $<
+
+$(LIBPAI): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(PAICTL): $(CLI_OBJ) $(LIBPAI)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBPAI) $(PKG_LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(HELPER_OBJ) $(LIBPAI)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HELPER_OBJ) $(LIBPAI) $(PKG_LIBS) $(TEST_LIBS)
+
+# pai.h must stand alone in strict C11.
+header-check:
+	@mkdir -p $(BUILD)
+	printf '#include "pai.h"\nint main(void) { return pai_strerror(0) == 0; }\n' \
+		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
+
+test: unit-test cli-test header-check
+
+unit-test: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do \
+		echo "== $$t"; \
+		PAI_CORPUS=$(CURDIR)/../shared/corpus/openpai-examples \
+		PAI_SRCDIR=$(CURDIR) $$t; \
+	done
+
+cli-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) sh tests/cli/run.sh
+
+# The same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+check-asan:
+	$(MAKE) BUILD=build/asan \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+bench: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/run.sh
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+		--std=c11 -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
+		--inline-suppr lib cli $(wildcard server/*.c)
+
+install: $(PAICTL)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(PAICTL) $(DESTDIR)$(BINDIR)/paictl
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	for m in $(wildcard man/*.1); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man1/; done
+	for m in $(wildcard man/*.5); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man5/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/paictl
+	for m in $(notdir $(wildcard man/*.1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$m; done
+	for m in $(notdir $(wildcard man/*.5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,105 @@
+/* cli.h - the paictl front end: commands, options, messages, exits */
+#ifndef CLI_H
+#define CLI_H
+
+#include "pai.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit statuses: the one place they are defined (see paictl(1)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAILURE_ = 1, /* any failure not listed below */
+	EXIT_USAGE = 2,
+	EXIT_INVALID = 3,     /* invalid job config */
+	EXIT_NOTFOUND = 4,    /* file, job, task... not found */
+	EXIT_AUTH = 5,        /* authentication or permission */
+	EXIT_UNREACHABLE = 6, /* cluster unreachable */
+	EXIT_CONFLICT = 7,    /* job exists */
+	EXIT_TIMEOUT = 8,
+	EXIT_JOB_FAILED = 9   /* the job ended FAILED or STOPPED */
+};
+
+/* One option of a command. The same table drives getopt_long, --help
+ * and the shell completions. */
+typedef struct cli_opt {
+	const char *name;    /* long name, without "--" */
+	int key;             /* short letter, or a value >= 256 */
+	const char *argname; /* NULL: takes no argument */
+	const char *values;  /* completions for the argument, "a|b", or NULL */
+	const char *help;
+} cli_opt;
+
+typedef enum { CLI_OUT_TEXT = 0, CLI_OUT_JSON = 1 } cli_output;
+
+struct cli_cmd;
+
+/* What every command may use: the global options. */
+typedef struct cli_ctx {
+	const char *cmd; /* the command's name, for messages */
+	const struct cli_cmd *command;
+	cli_output output;
+	int quiet;
+	int verbose;
+} cli_ctx;
+
+typedef struct cli_cmd {
+	const char *name;
+	int (*fn)(cli_ctx *ctx, int argc, char **argv);
+	const cli_opt *opts; /* terminated by a zeroed entry */
+	const char *args;    /* synopsis of the operands, e.g. "FILE..." */
+	const char *summary;
+} cli_cmd;
+
+/* Options every command accepts. */
+#define CLI_OPT_OUTPUT                                                        \
+	{ "output", 'o', "FORMAT", "text|json",                               \
+	  "print results as text (the default) or JSON" }
+#define CLI_OPT_QUIET { "quiet", 'q', NULL, NULL, "print less" }
+#define CLI_OPT_HELP { "help", 'h', NULL, NULL, "show this help and exit" }
+#define CLI_OPT_END { NULL, 0, NULL, NULL, NULL }
+
+/* Parses argv against ctx->command->opts (options and operands may mix, as in
+ * GNU tools; "--" ends options). For each option calls on_opt(key, arg,
+ * data), which returns 0 or an exit status. Handles -o, -q and --help
+ * itself. On success returns -1 and sets *first to the index of the
+ * first operand (they are moved to the end of argv); otherwise returns
+ * the exit status (EXIT_OK after --help). */
+int cli_parse(cli_ctx *ctx, int argc, char **argv,
+	      int (*on_opt)(cli_ctx *ctx, int key, const char *arg, void *data),
+	      void *data, int *first);
+
+void cli_help(FILE *f, const cli_cmd *cmd);
+
+/* "paictl: CMD: message" on stderr; returns status, so that callers can
+ * `return cli_error(ctx, EXIT_USAGE, "...")`. */
+int cli_error(const cli_ctx *ctx, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The exit status for a libpai error code. */
+int cli_exit_status(int pai_err);
+
+/* Reads FILE, or standard input for "-"; on failure prints why and
+ * returns the exit status (EXIT_NOTFOUND for a file that is missing,
+ * unreadable or a directory). */
+int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
+		   size_t *len);
+
+/* Prints diagnostics like a compiler, with the source line and a caret. */
+void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
+
+/* Flushes stdout and reports a failed write (a full disk, a closed
+ * pipe); returns status unchanged, or EXIT_FAILURE_ if writing failed. */
+int cli_finish(const cli_ctx *ctx, int status);
+
+/* The commands, one file each. */
+int cmd_validate(cli_ctx *ctx, int argc, char **argv);
+int cmd_expand(cli_ctx *ctx, int argc, char **argv);
+
+extern const cli_opt cli_validate_opts[];
+extern const cli_opt cli_expand_opts[];
+
+#endif /* CLI_H */

@@ -1,0 +1,128 @@
+/* cmd_validate.c - paictl validate: check job configs, report every problem */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_STRICT = 256 };
+
+const cli_opt cli_validate_opts[] = {
+	{ "dialect", 'd', "NAME", "openpai|scm",
+	  "the cluster's rules: openpai (the default) or scm" },
+	{ "strict", OPT_STRICT, NULL, NULL, "treat warnings as errors" },
+	CLI_OPT_OUTPUT,
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+struct opts {
+	pai_job_options job;
+	int strict;
+};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	struct opts *o = data;
+
+	switch (key) {
+	case 'd':
+		if (pai_dialect_from_name(&o->job.dialect, arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown dialect '%s' (use openpai "
+					 "or scm)",
+					 arg);
+		return 0;
+	case OPT_STRICT:
+		o->strict = 1;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* Worse outcomes win: a file that could not be read says more than an
+ * invalid one, and a failure more than both. */
+static int worse(int a, int b)
+{
+	static const int rank[] = { [EXIT_OK] = 0, [EXIT_INVALID] = 1,
+				    [EXIT_NOTFOUND] = 2, [EXIT_FAILURE_] = 3 };
+
+	return rank[b] > rank[a] ? b : a;
+}
+
+int cmd_validate(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = { PAI_JOB_OPTIONS_INIT, 0 };
+	pai_diags *diags = NULL;
+	int first, st, status = EXIT_OK, i, nstdin = 0;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job config given; try 'paictl validate "
+				 "job.json' ('-' reads standard input)");
+	for (i = first; i < argc; i++)
+		nstdin += strcmp(argv[i], "-") == 0;
+	if (nstdin > 1)
+		return cli_error(ctx, EXIT_USAGE,
+				 "standard input ('-') can be read only once");
+	if (pai_diags_new(&diags))
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+
+	for (i = first; i < argc; i++) {
+		const char *name = strcmp(argv[i], "-") == 0 ? "<stdin>"
+							     : argv[i];
+		size_t from = pai_diags_count(diags), len = 0, k;
+		size_t errors = 0, warnings = 0;
+		pai_job *job = NULL;
+		char *text = NULL;
+		int err;
+
+		st = cli_read_input(ctx, argv[i], &text, &len);
+		if (st) {
+			status = worse(status, st);
+			continue;
+		}
+		err = pai_job_parse(&job, diags, name, text, len, &o.job);
+		free(text);
+		pai_job_free(job);
+		if (err == PAI_ENOMEM) {
+			status = worse(status, cli_error(ctx, EXIT_FAILURE_,
+							 "'%s': out of memory",
+							 name));
+			continue;
+		}
+		for (k = from; k < pai_diags_count(diags); k++) {
+			if (pai_diags_get(diags, k)->severity ==
+			    PAI_SEVERITY_ERROR)
+				errors++;
+			else
+				warnings++;
+		}
+		if (errors || (o.strict && warnings))
+			status = worse(status, EXIT_INVALID);
+		if (ctx->output == CLI_OUT_TEXT) {
+			cli_print_diags(stderr, diags, from);
+			if (!ctx->quiet && !errors && !(o.strict && warnings))
+				printf("%s: ok%s\n", name,
+				       warnings ? " (with warnings)" : "");
+			else if (!ctx->quiet)
+				fprintf(stderr, "%s: %zu error%s, %zu warning%s\n",
+					name, errors, errors == 1 ? "" : "s",
+					warnings, warnings == 1 ? "" : "s");
+		}
+	}
+	if (ctx->output == CLI_OUT_JSON) {
+		json_t *arr = pai_diags_to_json(diags);
+
+		if (!arr || json_dumpf(arr, stdout, JSON_INDENT(2)) < 0)
+			status = worse(status, EXIT_FAILURE_);
+		else
+			putchar('\n');
+		json_decref(arr);
+	}
+	pai_diags_free(diags);
+	return cli_finish(ctx, status);
+}

@@ -1,0 +1,289 @@
+/* main.c - paictl's entry point, command table and shared helpers */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const cli_cmd commands[] = {
+	{ "validate", cmd_validate, cli_validate_opts, "FILE...",
+	  "check job configs against the cluster's rules" },
+	{ "expand", cmd_expand, cli_expand_opts, "FILE",
+	  "show each task's environment and command" },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static const cli_cmd *find_command(const char *name)
+{
+	const cli_cmd *c;
+
+	for (c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	const cli_cmd *c;
+
+	fprintf(f, "usage: paictl [--version] [--help] COMMAND [ARGS]\n\n"
+		   "paictl is the job client for OpenPAI-style clusters.\n\n"
+		   "Commands:\n");
+	for (c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f, "\nRun 'paictl COMMAND --help' for a command's options.\n");
+}
+
+static void vmsg(const cli_ctx *ctx, const char *kind, const char *fmt,
+		 va_list ap)
+{
+	fflush(stdout);
+	fputs("paictl: ", stderr);
+	if (ctx && ctx->cmd)
+		fprintf(stderr, "%s: ", ctx->cmd);
+	if (kind)
+		fputs(kind, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cli_error(const cli_ctx *ctx, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(ctx, NULL, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx && ctx->quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg(ctx, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int cli_exit_status(int err)
+{
+	switch (err) {
+	case PAI_OK: return EXIT_OK;
+	case PAI_EINVAL: return EXIT_USAGE;
+	case PAI_ESYNTAX:
+	case PAI_EINVALID: return EXIT_INVALID;
+	case PAI_ENOTFOUND:
+	case PAI_EISDIR: return EXIT_NOTFOUND;
+	case PAI_EACCES: return EXIT_AUTH;
+	}
+	return EXIT_FAILURE_;
+}
+
+void cli_help(FILE *f, const cli_cmd *cmd)
+{
+	const cli_opt *o;
+	char left[64];
+
+	fprintf(f, "usage: paictl %s [OPTIONS] %s\n\n%s.\n\nOptions:\n",
+		cmd->name, cmd->args, cmd->summary);
+	for (o = cmd->opts; o->name; o++) {
+		int n = 0;
+
+		if (o->key > 0 && o->key < 256)
+			n = snprintf(left, sizeof(left), "-%c, --%s", o->key,
+				     o->name);
+		else
+			n = snprintf(left, sizeof(left), "    --%s", o->name);
+		if (o->argname && n > 0 && (size_t)n < sizeof(left))
+			snprintf(left + n, sizeof(left) - (size_t)n, " %s",
+				 o->argname);
+		fprintf(f, "  %-26s %s\n", left, o->help);
+	}
+}
+
+int cli_parse(cli_ctx *ctx, int argc, char **argv,
+	      int (*on_opt)(cli_ctx *, int, const char *, void *), void *data,
+	      int *first)
+{
+	const cli_cmd *cmd = ctx->command;
+	struct option lopts[64];
+	char sopts[128];
+	size_t n = 0, s = 0;
+	const cli_opt *o;
+	int c, st;
+
+	sopts[s++] = ':'; /* report a missing argument as ':' */
+	for (o = cmd->opts; o->name && n < 63; o++, n++) {
+		lopts[n].name = o->name;
+		lopts[n].has_arg = o->argname ? required_argument : no_argument;
+		lopts[n].flag = NULL;
+		lopts[n].val = o->key;
+		if (o->key > 0 && o->key < 256 && s + 3 < sizeof(sopts)) {
+			sopts[s++] = (char)o->key;
+			if (o->argname)
+				sopts[s++] = ':';
+		}
+	}
+	memset(&lopts[n], 0, sizeof(lopts[n]));
+	sopts[s] = '\0';
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help(stdout, cmd);
+			return cli_finish(ctx, EXIT_OK);
+		case 'o':
+			if (strcmp(optarg, "text") == 0)
+				ctx->output = CLI_OUT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				ctx->output = CLI_OUT_JSON;
+			else
+				return cli_error(ctx, EXIT_USAGE,
+						 "unknown output format '%s' "
+						 "(use text or json)",
+						 optarg);
+			break;
+		case 'q':
+			ctx->quiet = 1;
+			break;
+		case ':':
+			return cli_error(ctx, EXIT_USAGE,
+					 "option '%s' needs a value",
+					 argv[optind - 1]);
+		case '?':
+			if (optopt && optopt < 256)
+				return cli_error(ctx, EXIT_USAGE,
+						 "unknown option '-%c'; see "
+						 "'paictl %s --help'",
+						 optopt, cmd->name);
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown option '%s'; see "
+					 "'paictl %s --help'",
+					 argv[optind - 1], cmd->name);
+		default:
+			st = on_opt ? on_opt(ctx, c, optarg, data) : EXIT_USAGE;
+			if (st)
+				return st;
+		}
+	}
+	*first = optind;
+	return -1;
+}
+
+int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
+		   size_t *len)
+{
+	int e = 0, err;
+
+	if (strcmp(path, "-") == 0)
+		err = pai_file_read(out, len, &e, "/dev/stdin");
+	else
+		err = pai_file_read(out, len, &e, path);
+	if (!err)
+		return EXIT_OK;
+	if (err == PAI_ENOMEM)
+		return cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory",
+				 path);
+	return cli_error(ctx,
+			 err == PAI_EIO || err == PAI_ETOOBIG ? EXIT_FAILURE_
+							      : EXIT_NOTFOUND,
+			 "cannot read '%s': %s", path,
+			 e ? strerror(e) : pai_strerror(err));
+}
+
+void cli_print_diags(FILE *f, const pai_diags *diags, size_t from)
+{
+	size_t i, n = pai_diags_count(diags);
+
+	for (i = from; i < n; i++) {
+		const pai_diag *d = pai_diags_get(diags, i);
+		const char *sev = d->severity == PAI_SEVERITY_ERROR ? "error"
+								    : "warning";
+
+		if (d->line)
+			fprintf(f, "%s:%u:%u: %s: ", d->file, d->line,
+				d->column, sev);
+		else
+			fprintf(f, "%s: %s: ", d->file, sev);
+		if (*d->path)
+			fprintf(f, "%s: ", d->path);
+		fprintf(f, "%s [%s]\n", d->message, d->rule);
+		if (d->excerpt) {
+			const char *p = d->excerpt;
+			unsigned col = 1;
+
+			fprintf(f, "%6u | %s\n       | ", d->line, d->excerpt);
+			/* keep tabs so that the caret lines up */
+			for (; *p && col < d->excerpt_column; p++) {
+				if (((unsigned char)*p & 0xC0) == 0x80)
+					continue;
+				fputc(*p == '\t' ? '\t' : ' ', f);
+				col++;
+			}
+			fputs("^\n", f);
+		}
+	}
+}
+
+int cli_finish(const cli_ctx *ctx, int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+
+		/* A reader that went away wants no message. */
+		if (e != EPIPE)
+			cli_error(ctx, EXIT_FAILURE_,
+				  "error writing standard output: %s",
+				  strerror(e));
+		return status ? status : EXIT_FAILURE_;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	cli_ctx ctx = { NULL, NULL, CLI_OUT_TEXT, 0, 0 };
+	const cli_cmd *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			cmd = find_command(argv[2]);
+			if (!cmd)
+				return cli_error(&ctx, EXIT_USAGE,
+						 "unknown command '%s'",
+						 argv[2]);
+			cli_help(stdout, cmd);
+			return cli_finish(&ctx, EXIT_OK);
+		}
+		usage(stdout);
+		return cli_finish(&ctx, EXIT_OK);
+	}
+	if (strcmp(argv[1], "--version") == 0 ||
+	    strcmp(argv[1], "version") == 0) {
+		printf("paictl %s\n", PAI_VERSION);
+		return cli_finish(&ctx, EXIT_OK);
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	ctx.cmd = cmd->name;
+	ctx.command = cmd;
+	return cmd->fn(&ctx, argc - 1, argv + 1);
+}

@@ -1,0 +1,232 @@
+/* diag.c - the list of problems found in job configs */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Longest excerpt of a source line, in bytes, and how much of it comes
+ * before the problem when the line has to be clipped. */
+#define EXCERPT_MAX 160
+#define EXCERPT_BEFORE 60
+
+struct item {
+	pai_diag d;
+	size_t seq; /* insertion order, to keep sorting stable */
+};
+
+struct pai_diags {
+	struct item *v;
+	size_t n, cap;
+	size_t errors, warnings;
+};
+
+int pai_diags_new(pai_diags **out)
+{
+	if (!out)
+		return PAI_EINVAL;
+	*out = calloc(1, sizeof(**out));
+	return *out ? PAI_OK : PAI_ENOMEM;
+}
+
+static void item_release(struct item *it)
+{
+	free((char *)it->d.file);
+	free((char *)it->d.path);
+	free((char *)it->d.rule);
+	free((char *)it->d.message);
+	free((char *)it->d.excerpt);
+}
+
+void pai_diags_free(pai_diags *diags)
+{
+	size_t i;
+
+	if (!diags)
+		return;
+	for (i = 0; i < diags->n; i++)
+		item_release(&diags->v[i]);
+	free(diags->v);
+	free(diags);
+}
+
+size_t pai_diags_count(const pai_diags *diags)
+{
+	return diags ? diags->n : 0;
+}
+
+const pai_diag *pai_diags_get(const pai_diags *diags, size_t i)
+{
+	return diags && i < diags->n ? &diags->v[i].d : NULL;
+}
+
+size_t pai_diags_errors(const pai_diags *diags)
+{
+	return diags ? diags->errors : 0;
+}
+
+size_t pai_diags_warnings(const pai_diags *diags)
+{
+	return diags ? diags->warnings : 0;
+}
+
+static bool is_cont(unsigned char c)
+{
+	return (c & 0xC0) == 0x80;
+}
+
+static unsigned count_chars(const char *s, size_t n)
+{
+	unsigned k = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!is_cont((unsigned char)s[i]))
+			k++;
+	return k;
+}
+
+/* The line around off, clipped to EXCERPT_MAX bytes on character
+ * boundaries, with "..." where it was cut. */
+static char *make_excerpt(const char *text, size_t len, size_t off,
+			  unsigned *col)
+{
+	size_t ls = off, le = off, s, e, i, j;
+	pai__buf b = PAI__BUF_INIT;
+
+	while (ls > 0 && text[ls - 1] != '\n')
+		ls--;
+	while (le < len && text[le] != '\n')
+		le++;
+	if (le > ls && text[le - 1] == '\r')
+		le--;
+	if (off > le)
+		off = le;
+	s = ls;
+	e = le;
+	if (e - s > EXCERPT_MAX) {
+		if (off - s > EXCERPT_BEFORE)
+			s = off - EXCERPT_BEFORE;
+		while (s > ls && is_cont((unsigned char)text[s]))
+			s--;
+		if (e - s > EXCERPT_MAX)
+			e = s + EXCERPT_MAX;
+		while (e > s && e < le && is_cont((unsigned char)text[e]))
+			e--;
+	}
+	if (s > ls)
+		pai__buf_puts(&b, "...");
+	/* Control characters and broken UTF-8 would garble a terminal: each
+	 * such byte shows as one '?', which keeps the caret's column. */
+	for (i = s; i < e; i++) {
+		unsigned char c = (unsigned char)text[i];
+		size_t k = 1;
+
+		if (c >= 0x80) {
+			k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+			for (j = 1; k && j < k; j++)
+				if (i + j >= e || !is_cont((unsigned char)text[i + j]))
+					k = 0;
+		}
+		if (k == 0 || (c < 0x20 && c != '\t') || c == 0x7F) {
+			pai__buf_putc(&b, '?');
+			continue;
+		}
+		pai__buf_put(&b, text + i, k);
+		i += k - 1;
+	}
+	if (e < le)
+		pai__buf_puts(&b, "...");
+	*col = (s > ls ? 3 : 0) + count_chars(text + s, off - s) + 1;
+	return pai__buf_detach(&b);
+}
+
+int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
+		  pai_severity severity, const char *path, const char *rule,
+		  const char *fmt, ...)
+{
+	struct item it;
+	pai__buf msg = PAI__BUF_INIT;
+	va_list ap;
+
+	if (!diags)
+		return PAI_OK;
+	if (diags->n == diags->cap) {
+		size_t cap = diags->cap ? diags->cap * 2 : 16;
+		struct item *v = realloc(diags->v, cap * sizeof(*v));
+		if (!v)
+			return PAI_ENOMEM;
+		diags->v = v;
+		diags->cap = cap;
+	}
+	memset(&it, 0, sizeof(it));
+	it.seq = diags->n;
+	it.d.severity = severity;
+	va_start(ap, fmt);
+	pai__buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	it.d.message = pai__buf_detach(&msg);
+	it.d.file = strdup(src && src->name ? src->name : "");
+	it.d.path = strdup(path ? path : "");
+	it.d.rule = strdup(rule ? rule : "");
+	if (src && off != PAI__NO_OFFSET && off <= src->len) {
+		pai__src_linecol(src, off, &it.d.line, &it.d.column);
+		it.d.excerpt = make_excerpt(src->orig ? src->orig : src->text,
+					    src->len, off, &it.d.excerpt_column);
+		if (!it.d.excerpt)
+			goto oom;
+	}
+	if (!it.d.message || !it.d.file || !it.d.path || !it.d.rule)
+		goto oom;
+	diags->v[diags->n++] = it;
+	if (severity == PAI_SEVERITY_ERROR)
+		diags->errors++;
+	else
+		diags->warnings++;
+	return PAI_OK;
+oom:
+	item_release(&it);
+	return PAI_ENOMEM;
+}
+
+static int cmp_place(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->d.line != y->d.line)
+		return x->d.line < y->d.line ? -1 : 1;
+	if (x->d.column != y->d.column)
+		return x->d.column < y->d.column ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void pai__diags_sort_from(pai_diags *diags, size_t start)
+{
+	if (diags && diags->n > start + 1)
+		qsort(diags->v + start, diags->n - start, sizeof(*diags->v),
+		      cmp_place);
+}
+
+json_t *pai_diags_to_json(const pai_diags *diags)
+{
+	json_t *arr = json_array(), *o;
+	size_t i;
+
+	if (!arr)
+		return NULL;
+	for (i = 0; diags && i < diags->n; i++) {
+		const pai_diag *d = &diags->v[i].d;
+
+		o = json_pack("{s:s, s:I, s:I, s:s, s:s, s:s, s:s}", "file",
+			      d->file, "line", (json_int_t)d->line, "column",
+			      (json_int_t)d->column, "path", d->path,
+			      "severity",
+			      d->severity == PAI_SEVERITY_ERROR ? "error"
+								: "warning",
+			      "rule", d->rule, "message", d->message);
+		if (!o || json_array_append_new(arr, o) < 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}

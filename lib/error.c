@@ -1,0 +1,128 @@
+/* error.c - error strings and whole-file reading */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *pai_strerror(int err)
+{
+	switch (err) {
+	case PAI_OK: return "success";
+	case PAI_ERROR: return "failure";
+	case PAI_ENOMEM: return "out of memory";
+	case PAI_EINVAL: return "invalid argument";
+	case PAI_ENOTFOUND: return "not found";
+	case PAI_EIO: return "input/output error";
+	case PAI_EACCES: return "permission denied";
+	case PAI_ESYNTAX: return "job config is not well-formed JSON";
+	case PAI_EINVALID: return "job config is invalid";
+	case PAI_EISDIR: return "is a directory";
+	case PAI_ETOOBIG: return "too large";
+	}
+	return "unknown error";
+}
+
+static int from_errno(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENOTDIR:
+	case ENAMETOOLONG:
+	case ELOOP:
+		return PAI_ENOTFOUND;
+	case EISDIR:
+		return PAI_EISDIR;
+	case EACCES:
+	case EPERM:
+		return PAI_EACCES;
+	case ENOMEM:
+		return PAI_ENOMEM;
+	case EFBIG:
+	case EOVERFLOW:
+		return PAI_ETOOBIG;
+	}
+	return PAI_EIO;
+}
+
+int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
+{
+	struct stat st;
+	char *data = NULL, *p;
+	size_t cap, n = 0;
+	int fd = -1, err = PAI_OK, e = 0;
+	ssize_t r;
+
+	if (out)
+		*out = NULL;
+	if (len)
+		*len = 0;
+	if (sys_errno)
+		*sys_errno = 0;
+	if (!out || !path)
+		return PAI_EINVAL;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		goto out;
+	}
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		e = EISDIR;
+		goto out;
+	}
+	/* Regular files come in one allocation; pipes and the like grow. */
+	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1
+						     : 65536;
+	data = malloc(cap);
+	if (!data) {
+		e = ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > SIZE_MAX / 2) {
+				e = EFBIG;
+				goto out;
+			}
+			p = realloc(data, cap * 2);
+			if (!p) {
+				e = ENOMEM;
+				goto out;
+			}
+			data = p;
+			cap *= 2;
+		}
+		r = read(fd, data + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	data[n] = '\0';
+	*out = data;
+	data = NULL;
+	if (len)
+		*len = n;
+out:
+	if (e) {
+		err = from_errno(e);
+		if (sys_errno)
+			*sys_errno = e;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	return err;
+}

@@ -1,0 +1,129 @@
+/* internal.h - shared by libpai's own files; not installed, not for cli/ */
+#ifndef PAI_INTERNAL_H
+#define PAI_INTERNAL_H
+
+#include "pai.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define PAI__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PAI__PRINTF(f, a)
+#endif
+
+/* ---- growable byte buffer ------------------------------------------ */
+
+/* A failed allocation sets oom and turns later writes into no-ops, so a
+ * caller checks once, at the end. data is always NUL-terminated when
+ * len > 0 and oom is 0. */
+typedef struct pai__buf {
+	char *data;
+	size_t len;
+	size_t cap;
+	int oom;
+} pai__buf;
+
+#define PAI__BUF_INIT { NULL, 0, 0, 0 }
+
+void pai__buf_put(pai__buf *b, const char *s, size_t n);
+void pai__buf_puts(pai__buf *b, const char *s);
+void pai__buf_putc(pai__buf *b, char c);
+void pai__buf_printf(pai__buf *b, const char *fmt, ...) PAI__PRINTF(2, 3);
+void pai__buf_vprintf(pai__buf *b, const char *fmt, va_list ap);
+/* The contents as a new NUL-terminated string ("" when empty), or NULL
+ * when an allocation failed; the buffer is left empty either way. */
+char *pai__buf_detach(pai__buf *b);
+void pai__buf_release(pai__buf *b);
+
+/* ---- source text and the position index ---------------------------- */
+
+/* The text of one config, comments blanked out (every byte keeps its
+ * offset, so every line and column stays where it was). */
+typedef struct pai__src {
+	const char *name; /* file name for diagnostics (borrowed) */
+	const char *orig; /* the text as given, for excerpts (borrowed) */
+	char *text;       /* owned, NUL-terminated, comments blanked */
+	size_t len;
+	size_t *lines;    /* offsets of line starts, built on first use */
+	size_t nlines;
+} pai__src;
+
+#define PAI__NO_OFFSET ((size_t)-1)
+
+/* Where one JSON value stands in the source. Objects' children carry the
+ * decoded member key and its offset; arrays' children are in order. */
+typedef struct pai__pos {
+	size_t off;     /* first byte of the value */
+	size_t key_off; /* object members: the key's opening quote; else off */
+	char *key;      /* object members: decoded key (owned); else NULL */
+	size_t nchild;
+	struct pai__pos *child;
+} pai__pos;
+
+/* Copies text, blanks comments, and checks what jansson would report
+ * less precisely (NUL bytes, invalid UTF-8, unterminated comments).
+ * Returns PAI_OK, PAI_ENOMEM, or PAI_ESYNTAX after adding a diagnostic. */
+int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
+		  const char *text, size_t len);
+void pai__src_release(pai__src *src);
+/* 1-based line and column (in code points) of byte offset off. */
+void pai__src_linecol(pai__src *src, size_t off, unsigned *line,
+		      unsigned *column);
+/* The byte offset of a 1-based line and column (clamped to the text). */
+size_t pai__src_offset(pai__src *src, unsigned line, unsigned column);
+/* Source offset of the decoded character at index `idx` of the JSON
+ * string literal whose opening quote is at `quote_off`. */
+size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
+			      size_t idx);
+
+/* Parses src->text with jansson (rejecting duplicate keys) and builds
+ * the position tree. PAI_ESYNTAX after adding a diagnostic, PAI_ENOMEM. */
+int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
+		   pai_diags *diags);
+void pai__pos_release(pai__pos *pos);
+/* The member `key` of an object node, or NULL. */
+const pai__pos *pai__pos_member(const pai__pos *obj, const char *key);
+/* Element i of an array node, or NULL. */
+const pai__pos *pai__pos_index(const pai__pos *arr, size_t i);
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+/* Adds a diagnostic at byte offset off (PAI__NO_OFFSET: no place).
+ * path is copied. Returns PAI_OK or PAI_ENOMEM. */
+int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
+		  pai_severity severity, const char *path, const char *rule,
+		  const char *fmt, ...) PAI__PRINTF(7, 8);
+
+/* Sorts the diagnostics from index start on by line and column, keeping
+ * the order of those at the same place. */
+void pai__diags_sort_from(pai_diags *diags, size_t start);
+
+/* Appends to b the path of member `key` of the value at `parent`:
+ * parent.key, or parent["odd key"] when key is not an identifier. */
+void pai__path_member(pai__buf *b, const char *parent, const char *key);
+
+/* ---- validation and the job model ----------------------------------- */
+
+/* Checks root against every rule of the dialect, adding diagnostics.
+ * On PAI_OK sets *normalized (new reference) to the config as it is
+ * submitted; on PAI_EINVALID (some error found) leaves it NULL. */
+int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
+		  const pai__pos *pos, json_t *root, pai_dialect dialect);
+
+/* Warns about $references in commands that no task of the role will have
+ * (a misspelt role or label) and $names that are neither jobEnvs, PAI_
+ * variables nor common shell variables. Only called on a valid job. */
+int pai__check_references(pai_diags *diags, pai__src *src,
+			  const pai__pos *pos, const pai_job *job);
+
+/* A bash variable name character test: [A-Za-z0-9_]. */
+static inline bool pai__is_name_char(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+#endif /* PAI_INTERNAL_H */

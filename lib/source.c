@@ -1,0 +1,596 @@
+/* source.c - config text: comments, encoding, parsing, and where each
+ * value stands.
+ *
+ * jansson parses and reports syntax errors, but keeps no positions for
+ * the values it returns. Once jansson has accepted the text, a small
+ * structural walk (no second parser: it trusts the text to be valid)
+ * records the offset of every value and key in a tree that mirrors the
+ * JSON, so that every diagnostic can say file:line:column. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- comments and encoding ------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t k, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		k = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		k = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		k = 4;
+	else
+		return 0;
+	if (n < k)
+		return 0;
+	for (i = 1; i < k; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates, and code points past U+10FFFF */
+	if (c == 0xE0 && s[1] < 0xA0)
+		return 0;
+	if (c == 0xED && s[1] > 0x9F)
+		return 0;
+	if (c == 0xF0 && s[1] < 0x90)
+		return 0;
+	if (c == 0xF4 && s[1] > 0x8F)
+		return 0;
+	return k;
+}
+
+int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
+		  const char *text, size_t len)
+{
+	enum { CODE, STRING, LINE, BLOCK } st = CODE;
+	size_t i = 0, k, comment_start = 0;
+	unsigned char *t;
+
+	memset(src, 0, sizeof(*src));
+	src->name = name;
+	src->orig = text;
+	src->len = len;
+	src->text = malloc(len + 1);
+	if (!src->text)
+		return PAI_ENOMEM;
+	memcpy(src->text, text, len);
+	src->text[len] = '\0';
+	t = (unsigned char *)src->text;
+
+	/* A byte order mark is not JSON, but it is still UTF-8 text: accept
+	 * it, as editors on some systems add it unasked. */
+	if (len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) {
+		memset(t, ' ', 3);
+		i = 3;
+	}
+	while (i < len) {
+		unsigned char c = t[i];
+
+		if (c == '\0') {
+			pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR, "",
+				      "nul-byte",
+				      "NUL byte in the file: a job config is "
+				      "UTF-8 text");
+			return PAI_ESYNTAX;
+		}
+		if (c >= 0x80) {
+			k = utf8_len(t + i, len - i);
+			if (!k) {
+				pai__diag_add(diags, src, i,
+					      PAI_SEVERITY_ERROR, "",
+					      "invalid-utf8",
+					      "invalid UTF-8 byte 0x%02X: a "
+					      "job config is UTF-8 text",
+					      c);
+				return PAI_ESYNTAX;
+			}
+			if (st == LINE || st == BLOCK)
+				memset(t + i, ' ', k);
+			i += k;
+			continue;
+		}
+		switch (st) {
+		case CODE:
+			if (c == '"') {
+				st = STRING;
+			} else if (c == '/' && i + 1 < len &&
+				   (t[i + 1] == '/' || t[i + 1] == '*')) {
+				st = t[i + 1] == '/' ? LINE : BLOCK;
+				comment_start = i;
+				t[i] = t[i + 1] = ' ';
+				i += 2;
+				continue;
+			}
+			break;
+		case STRING:
+			if (c == '\\' && i + 1 < len && t[i + 1] != '\0' &&
+			    t[i + 1] < 0x80) {
+				i += 2;
+				continue;
+			}
+			if (c == '"')
+				st = CODE;
+			break;
+		case LINE:
+			if (c == '\n')
+				st = CODE;
+			else
+				t[i] = ' ';
+			break;
+		case BLOCK:
+			if (c == '*' && i + 1 < len && t[i + 1] == '/') {
+				t[i] = t[i + 1] = ' ';
+				st = CODE;
+				i += 2;
+				continue;
+			}
+			if (c != '\n')
+				t[i] = ' ';
+			break;
+		}
+		i++;
+	}
+	if (st == BLOCK) {
+		pai__diag_add(diags, src, comment_start, PAI_SEVERITY_ERROR, "",
+			      "unterminated-comment",
+			      "unterminated comment: '/*' has no '*/'");
+		return PAI_ESYNTAX;
+	}
+	return PAI_OK;
+}
+
+void pai__src_release(pai__src *src)
+{
+	if (!src)
+		return;
+	free(src->text);
+	free(src->lines);
+	memset(src, 0, sizeof(*src));
+}
+
+static int build_lines(pai__src *src)
+{
+	size_t n = 1, i = 0;
+	const char *p, *end = src->text + src->len;
+
+	if (src->lines)
+		return 0;
+	for (p = src->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
+	src->lines = malloc(n * sizeof(*src->lines));
+	if (!src->lines)
+		return -1;
+	src->lines[i++] = 0;
+	for (p = src->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		src->lines[i++] = (size_t)(p - src->text) + 1;
+	src->nlines = n;
+	return 0;
+}
+
+static unsigned chars_between(const char *s, size_t from, size_t to)
+{
+	unsigned k = 0;
+
+	for (; from < to; from++)
+		if (((unsigned char)s[from] & 0xC0) != 0x80)
+			k++;
+	return k;
+}
+
+void pai__src_linecol(pai__src *src, size_t off, unsigned *line,
+		      unsigned *column)
+{
+	size_t lo = 0, hi, mid;
+	const char *cols = src->orig ? src->orig : src->text;
+
+	*line = *column = 0;
+	if (off > src->len || build_lines(src) < 0)
+		return;
+	hi = src->nlines;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (src->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line = (unsigned)(lo + 1);
+	*column = chars_between(cols, src->lines[lo], off) + 1;
+}
+
+size_t pai__src_offset(pai__src *src, unsigned line, unsigned column)
+{
+	size_t off;
+
+	if (build_lines(src) < 0 || line == 0)
+		return 0;
+	if (line > src->nlines)
+		return src->len;
+	off = src->lines[line - 1];
+	/* jansson counts columns in the text it parsed: the blanked one */
+	while (column > 1 && off < src->len && src->text[off] != '\n') {
+		off++;
+		while (off < src->len &&
+		       ((unsigned char)src->text[off] & 0xC0) == 0x80)
+			off++;
+		column--;
+	}
+	return off;
+}
+
+/* ---- JSON string literals --------------------------------------------- */
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static unsigned long hex4(const char *s)
+{
+	unsigned long v = 0;
+	int i, h;
+
+	for (i = 0; i < 4; i++) {
+		h = hexval((unsigned char)s[i]);
+		v = v * 16 + (unsigned long)(h < 0 ? 0 : h);
+	}
+	return v;
+}
+
+static size_t utf8_encode(char *out, unsigned long cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* Decodes one escape or character of a (valid) string literal at s.
+ * Writes its UTF-8 bytes to out (if not NULL), returns the bytes written
+ * and sets *used to the source bytes consumed. */
+static size_t decode_one(const char *s, char *out, size_t *used)
+{
+	char tmp[4];
+	unsigned long cp, lo;
+
+	if (!out)
+		out = tmp;
+	if (s[0] != '\\') {
+		out[0] = s[0];
+		*used = 1;
+		return 1;
+	}
+	switch (s[1]) {
+	case 'b': out[0] = '\b'; break;
+	case 'f': out[0] = '\f'; break;
+	case 'n': out[0] = '\n'; break;
+	case 'r': out[0] = '\r'; break;
+	case 't': out[0] = '\t'; break;
+	case 'u':
+		cp = hex4(s + 2);
+		*used = 6;
+		if (cp >= 0xD800 && cp <= 0xDBFF && s[6] == '\\' &&
+		    s[7] == 'u') {
+			lo = hex4(s + 8);
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				cp = 0x10000 + ((cp - 0xD800) << 10) +
+				     (lo - 0xDC00);
+				*used = 12;
+			}
+		}
+		return utf8_encode(out, cp);
+	default: out[0] = s[1]; break; /* \" \\ \/ */
+	}
+	*used = 2;
+	return 1;
+}
+
+size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
+			      size_t idx)
+{
+	size_t i = quote_off + 1, got = 0, used;
+
+	while (i < src->len && src->text[i] != '"') {
+		size_t n = decode_one(src->text + i, NULL, &used);
+
+		if (got + n > idx)
+			break;
+		got += n;
+		i += used;
+	}
+	return i;
+}
+
+/* ---- the position walk ------------------------------------------------- */
+
+static size_t skip_ws(const char *t, size_t i)
+{
+	while (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')
+		i++;
+	return i;
+}
+
+static size_t skip_string(const char *t, size_t i)
+{
+	for (i++; t[i] != '"'; i++)
+		if (t[i] == '\\')
+			i++;
+	return i + 1;
+}
+
+static char *decode_key(const char *t, size_t quote, size_t end)
+{
+	char *k = malloc(end - quote), *o = k; /* decoding never grows */
+	size_t i = quote + 1, used;
+
+	if (!k)
+		return NULL;
+	while (i < end - 1) {
+		o += decode_one(t + i, o, &used);
+		i += used;
+	}
+	*o = '\0';
+	return k;
+}
+
+static int push_child(pai__pos *node, size_t *cap)
+{
+	if (node->nchild == *cap) {
+		size_t c = *cap ? *cap * 2 : 4;
+		pai__pos *v = realloc(node->child, c * sizeof(*v));
+
+		if (!v)
+			return -1;
+		node->child = v;
+		*cap = c;
+	}
+	memset(&node->child[node->nchild], 0, sizeof(*node->child));
+	node->nchild++;
+	return 0;
+}
+
+/* jansson has already accepted the text and limits nesting to
+ * JSON_PARSER_MAX_DEPTH, so this recursion is bounded. */
+static int walk(const char *t, size_t *ip, pai__pos *node)
+{
+	size_t i = skip_ws(t, *ip), cap = 0, kq;
+	char open = t[i];
+	pai__pos *c;
+
+	node->off = i;
+	if (node->key_off == 0 && !node->key)
+		node->key_off = i;
+	if (open == '"') {
+		*ip = skip_string(t, i);
+		return 0;
+	}
+	if (open != '{' && open != '[') {
+		while (t[i] && !strchr(",]} \t\r\n", t[i]))
+			i++;
+		*ip = i;
+		return 0;
+	}
+	i = skip_ws(t, i + 1);
+	if (t[i] == (open == '{' ? '}' : ']')) {
+		*ip = i + 1;
+		return 0;
+	}
+	for (;;) {
+		if (push_child(node, &cap) < 0)
+			return -1;
+		c = &node->child[node->nchild - 1];
+		if (open == '{') {
+			kq = skip_ws(t, i);
+			i = skip_string(t, kq);
+			c->key_off = kq;
+			c->key = decode_key(t, kq, i);
+			if (!c->key)
+				return -1;
+			i = skip_ws(t, i) + 1; /* the ':' */
+		}
+		if (walk(t, &i, c) < 0)
+			return -1;
+		if (open == '[')
+			c->key_off = c->off;
+		i = skip_ws(t, i);
+		if (t[i] == ',') {
+			i++;
+			continue;
+		}
+		*ip = i + 1; /* the closing bracket */
+		return 0;
+	}
+}
+
+void pai__pos_release(pai__pos *pos)
+{
+	size_t i;
+
+	if (!pos)
+		return;
+	for (i = 0; i < pos->nchild; i++) {
+		pai__pos_release(&pos->child[i]);
+		free(pos->child[i].key);
+	}
+	free(pos->child);
+	pos->child = NULL;
+	pos->nchild = 0;
+}
+
+const pai__pos *pai__pos_member(const pai__pos *obj, const char *key)
+{
+	size_t i;
+
+	if (!obj)
+		return NULL;
+	for (i = 0; i < obj->nchild; i++)
+		if (obj->child[i].key && strcmp(obj->child[i].key, key) == 0)
+			return &obj->child[i];
+	return NULL;
+}
+
+const pai__pos *pai__pos_index(const pai__pos *arr, size_t i)
+{
+	return arr && i < arr->nchild ? &arr->child[i] : NULL;
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+/* The text jansson quotes after "near", e.g. near '"name"' -> "name". */
+static const char *near_token(const char *msg, size_t *n)
+{
+	const char *p = strstr(msg, " near '"), *e;
+
+	if (!p)
+		return NULL;
+	p += 7;
+	e = strrchr(p, '\'');
+	if (!e || e < p)
+		return NULL;
+	*n = (size_t)(e - p);
+	return p;
+}
+
+static int syntax_error(pai__src *src, pai_diags *diags,
+			const json_error_t *err)
+{
+	const char *t = src->text, *tok;
+	size_t off = pai__src_offset(src, (unsigned)err->line,
+				     (unsigned)err->column),
+	       n = 0, j;
+	enum json_error_code code = json_error_code(err);
+
+	if (off > src->len)
+		off = src->len;
+	tok = near_token(err->text, &n);
+
+	if (skip_ws(t, 0) >= src->len)
+		return pai__diag_add(diags, src, 0, PAI_SEVERITY_ERROR, "",
+				     "syntax",
+				     "empty file: expected a JSON object") ?
+			       PAI_ENOMEM : PAI_ESYNTAX;
+
+	switch (code) {
+	case json_error_duplicate_key:
+		/* jansson stops at the end of the key: find its start */
+		j = off < src->len ? off : src->len - 1;
+		while (j > 0 && t[j] != '"')
+			j--;
+		if (j > 0) {
+			j--;
+			while (j > 0 && !(t[j] == '"' && t[j - 1] != '\\'))
+				j--;
+		}
+		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
+				  "duplicate-key",
+				  "duplicate key %.*s: each key may appear "
+				  "once in an object",
+				  (int)(tok ? n : 2), tok ? tok : "\"\""))
+			return PAI_ENOMEM;
+		return PAI_ESYNTAX;
+	case json_error_stack_overflow:
+		if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "",
+				  "too-deep",
+				  "nesting deeper than %d levels",
+				  JSON_PARSER_MAX_DEPTH))
+			return PAI_ENOMEM;
+		return PAI_ESYNTAX;
+	case json_error_numeric_overflow:
+		/* jansson stops after the number; point at its first digit */
+		j = off;
+		while (j > 0 && strchr("0123456789+-.eE", t[j - 1]))
+			j--;
+		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
+				  "number-range", "number %.*s is out of range",
+				  (int)(tok ? n : 0), tok ? tok : ""))
+			return PAI_ENOMEM;
+		return PAI_ESYNTAX;
+	case json_error_end_of_input_expected:
+		if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "",
+				  "syntax",
+				  "unexpected text after the end of the JSON "
+				  "value"))
+			return PAI_ENOMEM;
+		return PAI_ESYNTAX;
+	case json_error_premature_end_of_input:
+		if (pai__diag_add(diags, src, src->len, PAI_SEVERITY_ERROR, "",
+				  "syntax",
+				  "unexpected end of file: a value, ']' or "
+				  "'}' is missing"))
+			return PAI_ENOMEM;
+		return PAI_ESYNTAX;
+	default:
+		break;
+	}
+	/* A trailing comma: the unexpected token is a closing bracket and
+	 * the last thing before it is a comma. */
+	if (off < src->len && (t[off] == '}' || t[off] == ']')) {
+		j = off;
+		while (j > 0 && strchr(" \t\r\n", t[j - 1]))
+			j--;
+		if (j > 0 && t[j - 1] == ',') {
+			if (pai__diag_add(diags, src, j - 1, PAI_SEVERITY_ERROR,
+					  "", "trailing-comma",
+					  "trailing comma before '%c'", t[off]))
+				return PAI_ENOMEM;
+			return PAI_ESYNTAX;
+		}
+	}
+	if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "", "syntax",
+			  "%s", err->text))
+		return PAI_ENOMEM;
+	return PAI_ESYNTAX;
+}
+
+int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
+		   pai_diags *diags)
+{
+	json_error_t err;
+	json_t *j;
+	size_t i = 0;
+
+	*root = NULL;
+	memset(pos, 0, sizeof(*pos));
+	j = json_loadb(src->text, src->len, JSON_REJECT_DUPLICATES, &err);
+	if (!j) {
+		if (json_error_code(&err) == json_error_out_of_memory)
+			return PAI_ENOMEM;
+		return syntax_error(src, diags, &err);
+	}
+	if (walk(src->text, &i, pos) < 0) {
+		pai__pos_release(pos);
+		json_decref(j);
+		return PAI_ENOMEM;
+	}
+	*root = j;
+	return PAI_OK;
+}
