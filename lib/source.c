@@ -510,11 +510,15 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 			while (j > 0 && !(t[j] == '"' && t[j - 1] != '\\'))
 				j--;
 		}
+		/* jansson does not always quote the key: take it from the
+		 * source, as written */
+		n = skip_string(t, j) - j;
 		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
 				  "duplicate-key",
-				  "duplicate key %.*s: each key may appear "
+				  "duplicate key %.*s%s: each key may appear "
 				  "once in an object",
-				  (int)(tok ? n : 2), tok ? tok : "\"\""))
+				  (int)(n > 64 ? 63 : n), t + j,
+				  n > 64 ? "...\"" : ""))
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
 	case json_error_stack_overflow:

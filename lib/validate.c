@@ -1,9 +1,884 @@
-/* validate.c - placeholder, being written */
+/* validate.c - every rule of ../shared/reference/job-config-rules.md
+ *
+ * The principle: a config that passes is accepted by the OpenPAI REST
+ * server and does what the documented table promises. Every problem is
+ * reported, in source order, each with a stable rule id.
+ *
+ * The checks run over a deep copy of the parsed config, which is
+ * normalized as it goes (numeric strings and integral reals become
+ * integers, the SCM web form's "tmp" is dropped): that copy is what gets
+ * submitted. Members are visited in source order through the position
+ * tree and looked up by key in the JSON, so that diagnostics come out in
+ * file order. */
 #include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum kind { K_STRING, K_INT, K_INT_OR_NULL, K_ARRAY, K_OBJECT, K_ANY };
+
+enum {
+	F_REQUIRED = 1, /* the field must be present */
+	F_SCM = 2       /* known only in the scm dialect */
+};
+
+struct field {
+	const char *name;
+	enum kind kind;
+	unsigned flags;
+};
+
+/* What the check of one object found for each of its known fields. */
+struct found {
+	json_t *v;          /* NULL: absent, or of the wrong type */
+	const pai__pos *at; /* where it stands (NULL: absent) */
+	long long i;        /* K_INT / K_INT_OR_NULL: the value */
+	bool null;          /* K_INT_OR_NULL: the value is null */
+};
+
+#define MAX_FIELDS 16
+
+struct ctx {
+	pai_diags *diags;
+	pai__src *src;
+	pai_dialect dialect;
+	size_t errors;
+	int err; /* PAI_ENOMEM once an allocation failed */
+};
+
+static const struct field top_fields[] = {
+	{ "jobName", K_STRING, F_REQUIRED },
+	{ "image", K_STRING, F_REQUIRED },
+	{ "authFile", K_STRING, 0 },
+	{ "dataDir", K_STRING, 0 },
+	{ "outputDir", K_STRING, 0 },
+	{ "codeDir", K_STRING, 0 },
+	{ "virtualCluster", K_STRING, 0 },
+	{ "gpuType", K_STRING, 0 },
+	{ "retryCount", K_INT, 0 },
+	{ "taskRoles", K_ARRAY, F_REQUIRED },
+	{ "jobEnvs", K_OBJECT, 0 },
+	{ "extras", K_OBJECT, 0 },
+	{ "killAllOnCompletedTaskNumber", K_INT, 0 },
+	{ "tmp", K_ANY, F_SCM },
+	{ NULL, K_ANY, 0 }
+};
+
+enum { T_JOBNAME, T_IMAGE, T_AUTHFILE, T_DATADIR, T_OUTPUTDIR, T_CODEDIR,
+       T_VC, T_GPUTYPE, T_RETRY, T_ROLES, T_ENVS, T_EXTRAS, T_KILLALL,
+       T_TMP };
+
+static const struct field role_fields[] = {
+	{ "name", K_STRING, F_REQUIRED },
+	{ "taskNumber", K_INT, F_REQUIRED },
+	{ "cpuNumber", K_INT, F_REQUIRED },
+	{ "memoryMB", K_INT, F_REQUIRED },
+	{ "shmMB", K_INT, 0 },
+	{ "gpuNumber", K_INT, F_REQUIRED },
+	{ "portList", K_ARRAY, 0 },
+	{ "command", K_STRING, F_REQUIRED },
+	{ "minFailedTaskCount", K_INT_OR_NULL, 0 },
+	{ "minSucceededTaskCount", K_INT_OR_NULL, 0 },
+	{ "storageGB", K_INT, F_SCM },
+	{ NULL, K_ANY, 0 }
+};
+
+enum { R_NAME, R_TASKS, R_CPU, R_MEM, R_SHM, R_GPU, R_PORTS, R_COMMAND,
+       R_MINFAILED, R_MINSUCCEEDED, R_STORAGE };
+
+static const struct field port_fields[] = {
+	{ "label", K_STRING, F_REQUIRED },
+	{ "beginAt", K_INT, F_REQUIRED },
+	{ "portNumber", K_INT, F_REQUIRED },
+	{ NULL, K_ANY, 0 }
+};
+
+enum { P_LABEL, P_BEGIN, P_NUMBER };
+
+/* ---- reporting -------------------------------------------------------- */
+
+static void vreport(struct ctx *c, const pai__pos *at, bool key,
+		    pai_severity sev, const char *path, const char *rule,
+		    const char *fmt, va_list ap)
+{
+	pai__buf msg = PAI__BUF_INIT;
+	char *m;
+
+	if (c->err)
+		return;
+	pai__buf_vprintf(&msg, fmt, ap);
+	m = pai__buf_detach(&msg);
+	if (!m || pai__diag_add(c->diags, c->src,
+				at ? (key ? at->key_off : at->off)
+				   : PAI__NO_OFFSET,
+				sev, path, rule, "%s", m))
+		c->err = PAI_ENOMEM;
+	free(m);
+	if (sev == PAI_SEVERITY_ERROR)
+		c->errors++;
+}
+
+static void error(struct ctx *c, const pai__pos *at, const char *path,
+		  const char *rule, const char *fmt, ...) PAI__PRINTF(5, 6);
+static void error(struct ctx *c, const pai__pos *at, const char *path,
+		  const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, at, false, PAI_SEVERITY_ERROR, path, rule, fmt, ap);
+	va_end(ap);
+}
+
+static void warning(struct ctx *c, const pai__pos *at, const char *path,
+		    const char *rule, const char *fmt, ...) PAI__PRINTF(5, 6);
+static void warning(struct ctx *c, const pai__pos *at, const char *path,
+		    const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, at, false, PAI_SEVERITY_WARNING, path, rule, fmt, ap);
+	va_end(ap);
+}
+
+/* A problem with a key rather than its value: points at the key. */
+static void key_report(struct ctx *c, const pai__pos *at, pai_severity sev,
+		       const char *path, const char *rule, const char *fmt,
+		       ...) PAI__PRINTF(6, 7);
+static void key_report(struct ctx *c, const pai__pos *at, pai_severity sev,
+		       const char *path, const char *rule, const char *fmt,
+		       ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, at, true, sev, path, rule, fmt, ap);
+	va_end(ap);
+}
+
+/* "a string \"abc\"", "an integer 5", "null"...: what was found. */
+static void describe(pai__buf *b, json_t *v)
+{
+	char *s;
+	size_t n;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: pai__buf_puts(b, "an object"); return;
+	case JSON_ARRAY: pai__buf_puts(b, "an array"); return;
+	case JSON_TRUE: pai__buf_puts(b, "true"); return;
+	case JSON_FALSE: pai__buf_puts(b, "false"); return;
+	case JSON_NULL: pai__buf_puts(b, "null"); return;
+	case JSON_INTEGER:
+		pai__buf_printf(b, "%" JSON_INTEGER_FORMAT,
+				json_integer_value(v));
+		return;
+	case JSON_REAL:
+	case JSON_STRING:
+		s = json_dumps(v, JSON_ENCODE_ANY);
+		if (!s) {
+			b->oom = 1;
+			return;
+		}
+		n = strlen(s);
+		if (json_is_string(v))
+			pai__buf_puts(b, "a string ");
+		if (n > 40) {
+			/* keep whole UTF-8 characters */
+			n = 36;
+			while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+				n--;
+			pai__buf_put(b, s, n);
+			pai__buf_puts(b, "...\"");
+		} else {
+			pai__buf_puts(b, s);
+		}
+		free(s);
+		return;
+	}
+}
+
+static const char *kind_name(enum kind k)
+{
+	switch (k) {
+	case K_STRING: return "a string";
+	case K_INT: return "an integer";
+	case K_INT_OR_NULL: return "an integer or null";
+	case K_ARRAY: return "an array";
+	case K_OBJECT: return "an object";
+	case K_ANY: break;
+	}
+	return "a value";
+}
+
+static void type_error(struct ctx *c, const pai__pos *at, const char *path,
+		       enum kind want, json_t *v)
+{
+	pai__buf got = PAI__BUF_INIT;
+	char *g;
+
+	describe(&got, v);
+	g = pai__buf_detach(&got);
+	if (!g) {
+		c->err = PAI_ENOMEM;
+		return;
+	}
+	error(c, at, path, "type", "must be %s, got %s", kind_name(want), g);
+	free(g);
+}
+
+/* ---- names and suggestions ------------------------------------------ */
+
+static bool all_in(const char *s, const char *extra)
+{
+	for (; *s; s++)
+		if (!pai__is_name_char((unsigned char)*s) && !strchr(extra, *s))
+			return false;
+	return true;
+}
+
+static bool any_in(const char *s, const char *extra)
+{
+	for (; *s; s++)
+		if (pai__is_name_char((unsigned char)*s) || strchr(extra, *s))
+			return true;
+	return false;
+}
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* Levenshtein distance, case-insensitive, for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, best;
+	size_t row[64];
+
+	if (la >= 63 || lb >= 63)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			best = prev + (lower(a[i - 1]) != lower(b[j - 1]));
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+static const char *suggest(const char *key, const struct field *fields,
+			   pai_dialect dialect)
+{
+	const struct field *f;
+	const char *best = NULL;
+	size_t d, bestd = (size_t)-1, limit = strlen(key) / 3 + 1;
+
+	if (limit > 3)
+		limit = 3;
+	for (f = fields; f->name; f++) {
+		if ((f->flags & F_SCM) && dialect != PAI_DIALECT_SCM)
+			continue;
+		d = distance(key, f->name);
+		if (d < bestd) {
+			bestd = d;
+			best = f->name;
+		}
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+/* ---- integers ------------------------------------------------------- */
+
+/* Turns the value of `key` in obj into a JSON integer when the server
+ * would: a string of decimal digits (with a warning) or a real with an
+ * integral value. Returns the integer value through *out; false when the
+ * value is no integer at all. */
+static bool as_integer(struct ctx *c, json_t *obj, const char *key,
+		       json_t **v, const pai__pos *at, const char *path,
+		       long long *out)
+{
+	const char *s, *p;
+	double d;
+	long long n;
+	char *end;
+
+	if (json_is_integer(*v)) {
+		*out = json_integer_value(*v);
+		return true;
+	}
+	if (json_is_real(*v)) {
+		d = json_real_value(*v);
+		/* beyond 2^53 a double no longer holds every integer */
+		if (d != floor(d) || fabs(d) > 9007199254740992.0)
+			return false;
+		n = (long long)d;
+	} else if (json_is_string(*v)) {
+		s = json_string_value(*v);
+		p = s + (*s == '-');
+		if (!*p || strspn(p, "0123456789") != strlen(p))
+			return false;
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (errno == ERANGE) {
+			error(c, at, path, "number-range",
+			      "%s is out of range", s);
+			return false;
+		}
+		warning(c, at, path, "numeric-string",
+			"a number written as a string: \"%s\" is sent as %lld",
+			s, n);
+	} else {
+		return false;
+	}
+	if (json_object_set_new(obj, key, json_integer(n)) < 0) {
+		c->err = PAI_ENOMEM;
+		return false;
+	}
+	*v = json_object_get(obj, key);
+	*out = n;
+	return true;
+}
+
+/* ---- objects ---------------------------------------------------------- */
+
+/* Checks the members of obj against fields: unknown keys, types, missing
+ * required fields. Fills found[] for each field (in fields' order). */
+static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
+			  const char *path, const struct field *fields,
+			  struct found *found, const char *what)
+{
+	const struct field *f;
+	pai__buf p = PAI__BUF_INIT;
+	size_t i, k;
+	char *fp;
+
+	memset(found, 0, MAX_FIELDS * sizeof(*found));
+	for (i = 0; at && i < at->nchild; i++) {
+		const pai__pos *m = &at->child[i];
+		json_t *v = json_object_get(obj, m->key);
+		bool known = false;
+
+		p.len = 0;
+		pai__path_member(&p, path, m->key);
+		fp = p.oom ? NULL : p.data;
+		if (!fp) {
+			c->err = PAI_ENOMEM;
+			break;
+		}
+		for (f = fields, k = 0; f->name; f++, k++) {
+			if (strcmp(f->name, m->key) == 0) {
+				known = !(f->flags & F_SCM) ||
+					c->dialect == PAI_DIALECT_SCM;
+				break;
+			}
+		}
+		if (!known) {
+			const char *s = suggest(m->key, fields, c->dialect);
+			pai_severity sev = c->dialect == PAI_DIALECT_SCM
+						   ? PAI_SEVERITY_WARNING
+						   : PAI_SEVERITY_ERROR;
+
+			if (f->name)
+				key_report(c, m, sev, fp, "unknown-field",
+					   "unknown field \"%s\" in %s: it "
+					   "belongs to the scm dialect "
+					   "(--dialect scm)",
+					   m->key, what);
+			else if (s)
+				key_report(c, m, sev, fp, "unknown-field",
+					   "unknown field \"%s\" in %s; did "
+					   "you mean \"%s\"?",
+					   m->key, what, s);
+			else
+				key_report(c, m, sev, fp, "unknown-field",
+					   "unknown field \"%s\" in %s",
+					   m->key, what);
+			continue;
+		}
+		found[k].at = m;
+		switch (f->kind) {
+		case K_STRING:
+			if (!json_is_string(v))
+				goto wrong;
+			break;
+		case K_ARRAY:
+			if (!json_is_array(v))
+				goto wrong;
+			break;
+		case K_OBJECT:
+			if (!json_is_object(v))
+				goto wrong;
+			break;
+		case K_INT_OR_NULL:
+			if (json_is_null(v)) {
+				found[k].null = true;
+				break;
+			}
+			/* fall through */
+		case K_INT:
+			if (!as_integer(c, obj, m->key, &v, m, fp,
+					&found[k].i))
+				goto wrong;
+			break;
+		case K_ANY:
+			break;
+		}
+		found[k].v = v;
+		continue;
+wrong:
+		type_error(c, m, fp, f->kind, v);
+	}
+	for (f = fields, k = 0; f->name; f++, k++) {
+		if (!(f->flags & F_REQUIRED) || found[k].at)
+			continue;
+		p.len = 0;
+		pai__path_member(&p, path, f->name);
+		if (p.oom) {
+			c->err = PAI_ENOMEM;
+			break;
+		}
+		error(c, at, p.data, "required", "missing required field \"%s\" in %s",
+		      f->name, what);
+	}
+	pai__buf_release(&p);
+}
+
+/* A path for messages: owned copy of parent + member. */
+static char *member_path(struct ctx *c, const char *parent, const char *key)
+{
+	pai__buf b = PAI__BUF_INIT;
+	char *s;
+
+	pai__path_member(&b, parent, key);
+	s = pai__buf_detach(&b);
+	if (!s)
+		c->err = PAI_ENOMEM;
+	return s;
+}
+
+static char *index_path(struct ctx *c, const char *parent, size_t i)
+{
+	pai__buf b = PAI__BUF_INIT;
+	char *s;
+
+	pai__buf_printf(&b, "%s[%zu]", parent, i);
+	s = pai__buf_detach(&b);
+	if (!s)
+		c->err = PAI_ENOMEM;
+	return s;
+}
+
+/* A lower bound on an integer field that was found. */
+static void at_least(struct ctx *c, const struct found *f, const char *path,
+		     const char *field, long long min, const char *rule)
+{
+	char *p;
+
+	if (!f->v || f->null || f->i >= min)
+		return;
+	p = member_path(c, path, field);
+	if (p)
+		error(c, f->at, p, rule, "must be at least %lld, got %lld",
+		      min, f->i);
+	free(p);
+}
+
+static void non_empty(struct ctx *c, const struct found *f, const char *path,
+		      const char *field)
+{
+	char *p;
+
+	if (!f->v || *json_string_value(f->v))
+		return;
+	p = member_path(c, path, field);
+	if (p)
+		error(c, f->at, p, "empty", "must not be empty");
+	free(p);
+}
+
+/* ---- the fields --------------------------------------------------------- */
+
+static void check_job_name(struct ctx *c, const struct found *f)
+{
+	const char *s, *q;
+
+	if (!f->v)
+		return;
+	s = json_string_value(f->v);
+	if (!*s) {
+		error(c, f->at, "jobName", "job-name", "must not be empty");
+		return;
+	}
+	if (all_in(s, "-."))
+		return;
+	for (q = s; *q && (pai__is_name_char((unsigned char)*q) ||
+			   strchr("-.", *q));
+	     q++)
+		;
+	if (*q == '~')
+		error(c, f->at, "jobName", "job-name",
+		      "'~' is not allowed in a job name (the server joins "
+		      "user and job name with '~'); the name must match "
+		      "^[A-Za-z0-9\\-._]+$");
+	else
+		error(c, f->at, "jobName", "job-name",
+		      "must match ^[A-Za-z0-9\\-._]+$, got \"%s\" (character "
+		      "'%.*s' is not allowed)",
+		      s, (int)(((unsigned char)*q >= 0xC0) ? 2 : 1), q);
+}
+
+static void check_dir(struct ctx *c, const struct found *f, const char *name)
+{
+	const char *s;
+
+	if (!f->v)
+		return;
+	s = json_string_value(f->v);
+	if (!*s || strncmp(s, "hdfs://", 7) == 0 ||
+	    strncmp(s, "$PAI_DEFAULT_FS_URI", 19) == 0)
+		return;
+	warning(c, f->at, name, "dir-uri",
+		"\"%s\" is not an HDFS URI: expected hdfs://... or "
+		"$PAI_DEFAULT_FS_URI/...",
+		s);
+}
+
+static void check_job_envs(struct ctx *c, const struct found *f)
+{
+	size_t i;
+
+	if (!f->v)
+		return;
+	for (i = 0; i < f->at->nchild && !c->err; i++) {
+		const pai__pos *m = &f->at->child[i];
+		json_t *v = json_object_get(f->v, m->key);
+		char *p = member_path(c, "jobEnvs", m->key);
+
+		if (!p)
+			return;
+		if (!any_in(m->key, "")) {
+			key_report(c, m, PAI_SEVERITY_ERROR, p, "job-env-key",
+				   "key \"%s\" must contain at least one "
+				   "letter, digit or '_'",
+				   m->key);
+		} else if (!all_in(m->key, "") ||
+			   (m->key[0] >= '0' && m->key[0] <= '9')) {
+			key_report(c, m, PAI_SEVERITY_WARNING, p,
+				   "job-env-name",
+				   "\"%s\" is not a valid shell variable name "
+				   "(^[A-Za-z_][A-Za-z0-9_]*$): the task "
+				   "cannot see it as $%s",
+				   m->key, m->key);
+		}
+		if ((strcmp(m->key, "paiAzRDMA") == 0 ||
+		     strcmp(m->key, "isDebug") == 0) &&
+		    !json_is_boolean(v)) {
+			pai__buf got = PAI__BUF_INIT;
+			char *g;
+
+			describe(&got, v);
+			g = pai__buf_detach(&got);
+			if (g)
+				warning(c, m, p, "job-env-boolean",
+					"should be true or false, got %s", g);
+			free(g);
+		} else if (json_is_object(v) || json_is_array(v)) {
+			warning(c, m, p, "job-env-value",
+				"%s value is exported as its JSON text",
+				json_is_object(v) ? "an object" : "an array");
+		}
+		free(p);
+	}
+}
+
+static void check_extras(struct ctx *c, const struct found *f)
+{
+	size_t i;
+
+	if (!f->v)
+		return;
+	for (i = 0; i < f->at->nchild && !c->err; i++) {
+		const pai__pos *m = &f->at->child[i];
+		char *p;
+
+		if (any_in(m->key, "."))
+			continue;
+		p = member_path(c, "extras", m->key);
+		if (p)
+			key_report(c, m, PAI_SEVERITY_ERROR, p, "extras-key",
+				   "key \"%s\" must contain at least one "
+				   "letter, digit, '.' or '_'",
+				   m->key);
+		free(p);
+	}
+}
+
+static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
+			const char *path)
+{
+	struct found f[MAX_FIELDS];
+	json_t *labels = json_object(), *p;
+	size_t i;
+
+	if (!labels) {
+		c->err = PAI_ENOMEM;
+		return;
+	}
+	json_array_foreach(list, i, p) {
+		const pai__pos *pp = pai__pos_index(at, i);
+		char *ip = index_path(c, path, i), *lp;
+		const char *label;
+		json_t *first;
+
+		if (!ip)
+			break;
+		if (!json_is_object(p)) {
+			error(c, pp, ip, "type",
+			      "a port must be an object {label, beginAt, "
+			      "portNumber}");
+			free(ip);
+			continue;
+		}
+		check_members(c, p, pp, ip, port_fields, f, "a port");
+		if (f[P_LABEL].v) {
+			label = json_string_value(f[P_LABEL].v);
+			lp = member_path(c, ip, "label");
+			first = json_object_get(labels, label);
+			if (!lp) {
+				/* out of memory: reported through c->err */
+			} else if (!*label || !all_in(label, ".~")) {
+				error(c, f[P_LABEL].at, lp, "port-label",
+				      "must match ^[A-Za-z0-9._~]+$, got "
+				      "\"%s\"",
+				      label);
+			} else if (first) {
+				error(c, f[P_LABEL].at, lp,
+				      "duplicate-port-label",
+				      "label \"%s\" is already used by %s[%"
+				      JSON_INTEGER_FORMAT "]",
+				      label, path, json_integer_value(first));
+			} else if (json_object_set_new(labels, label,
+						       json_integer((json_int_t)i)) < 0) {
+				c->err = PAI_ENOMEM;
+			}
+			free(lp);
+		}
+		/* Not in the documented table, but a port outside 0..65535
+		 * cannot be bound: say so, without failing the config. */
+		if (f[P_BEGIN].v && f[P_NUMBER].v &&
+		    (f[P_BEGIN].i < 0 || f[P_NUMBER].i < 0 ||
+		     f[P_BEGIN].i + (f[P_NUMBER].i ? f[P_NUMBER].i - 1 : 0) >
+			     65535)) {
+			lp = member_path(c, ip, f[P_NUMBER].i < 0 ? "portNumber"
+								 : "beginAt");
+			if (lp)
+				warning(c, f[P_NUMBER].i < 0 ? f[P_NUMBER].at
+							     : f[P_BEGIN].at,
+					lp, "port-range",
+					"ports %lld..%lld are not all within "
+					"0..65535",
+					f[P_BEGIN].i,
+					f[P_BEGIN].i + f[P_NUMBER].i - 1);
+			free(lp);
+		}
+		free(ip);
+	}
+	json_decref(labels);
+}
+
+static void check_task_count(struct ctx *c, const struct found *f,
+			     const struct found *tasks, const char *path,
+			     const char *field, const char *rule_min,
+			     const char *rule_max)
+{
+	char *p;
+
+	if (!f->v || f->null)
+		return;
+	p = member_path(c, path, field);
+	if (!p)
+		return;
+	if (f->i < 1)
+		error(c, f->at, p, rule_min,
+		      "must be null or at least 1, got %lld", f->i);
+	else if (tasks->v && tasks->i >= 1 && f->i > tasks->i)
+		error(c, f->at, p, rule_max,
+		      "must be at most taskNumber (%lld), got %lld", tasks->i,
+		      f->i);
+	free(p);
+}
+
+static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
+		       const char *path, json_t *names, size_t index)
+{
+	struct found f[MAX_FIELDS];
+	const char *name;
+	json_t *first;
+	char *p;
+
+	check_members(c, role, at, path, role_fields, f, "a task role");
+
+	if (f[R_NAME].v) {
+		name = json_string_value(f[R_NAME].v);
+		p = member_path(c, path, "name");
+		first = json_object_get(names, name);
+		if (!p) {
+			return;
+		} else if (!*name) {
+			error(c, f[R_NAME].at, p, "role-name",
+			      "must not be empty");
+		} else if (!all_in(name, ".~")) {
+			if (strchr(name, '-'))
+				error(c, f[R_NAME].at, p, "role-name",
+				      "'-' is not allowed in a task role name "
+				      "(the server rejects \"%s\"; use '_')",
+				      name);
+			else
+				error(c, f[R_NAME].at, p, "role-name",
+				      "must match ^[A-Za-z0-9._~]+$, got "
+				      "\"%s\"",
+				      name);
+		} else if (first) {
+			error(c, f[R_NAME].at, p, "duplicate-role-name",
+			      "task role \"%s\" is already defined by "
+			      "taskRoles[%" JSON_INTEGER_FORMAT "]",
+			      name, json_integer_value(first));
+		} else if (json_object_set_new(names, name,
+					       json_integer((json_int_t)index)) < 0) {
+			c->err = PAI_ENOMEM;
+		}
+		free(p);
+	}
+	at_least(c, &f[R_TASKS], path, "taskNumber", 1, "min-task-number");
+	at_least(c, &f[R_CPU], path, "cpuNumber", 1, "min-cpu-number");
+	at_least(c, &f[R_MEM], path, "memoryMB", 100, "min-memory");
+	at_least(c, &f[R_GPU], path, "gpuNumber", 0, "min-gpu-number");
+	if (f[R_SHM].v && f[R_MEM].v && f[R_SHM].i > f[R_MEM].i) {
+		p = member_path(c, path, "shmMB");
+		if (p)
+			error(c, f[R_SHM].at, p, "max-shm",
+			      "must be at most memoryMB (%lld), got %lld",
+			      f[R_MEM].i, f[R_SHM].i);
+		free(p);
+	}
+	non_empty(c, &f[R_COMMAND], path, "command");
+	if (f[R_PORTS].v) {
+		p = member_path(c, path, "portList");
+		if (p)
+			check_ports(c, f[R_PORTS].v, f[R_PORTS].at, p);
+		free(p);
+	}
+	check_task_count(c, &f[R_MINFAILED], &f[R_TASKS], path,
+			 "minFailedTaskCount", "min-failed-task-count",
+			 "max-failed-task-count");
+	check_task_count(c, &f[R_MINSUCCEEDED], &f[R_TASKS], path,
+			 "minSucceededTaskCount", "min-succeeded-task-count",
+			 "max-succeeded-task-count");
+	at_least(c, &f[R_STORAGE], path, "storageGB", 0, "min-storage");
+}
+
+static void check_roles(struct ctx *c, const struct found *f)
+{
+	json_t *names, *role;
+	size_t i;
+
+	if (!f->v)
+		return;
+	if (json_array_size(f->v) == 0) {
+		error(c, f->at, "taskRoles", "min-task-roles",
+		      "must list at least one task role");
+		return;
+	}
+	names = json_object();
+	if (!names) {
+		c->err = PAI_ENOMEM;
+		return;
+	}
+	json_array_foreach(f->v, i, role) {
+		const pai__pos *at = pai__pos_index(f->at, i);
+		char *p = index_path(c, "taskRoles", i);
+
+		if (!p)
+			break;
+		if (!json_is_object(role))
+			type_error(c, at, p, K_OBJECT, role);
+		else
+			check_role(c, role, at, p, names, i);
+		free(p);
+		if (c->err)
+			break;
+	}
+	json_decref(names);
+}
+
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		  const pai__pos *pos, json_t *root, pai_dialect dialect)
 {
-	(void)diags; (void)src; (void)pos; (void)dialect;
-	*normalized = json_deep_copy(root);
-	return PAI_OK;
+	struct ctx c = { diags, src, dialect, 0, 0 };
+	struct found f[MAX_FIELDS];
+	json_t *norm = NULL;
+	int err;
+
+	*normalized = NULL;
+	if (!json_is_object(root)) {
+		type_error(&c, pos, "", K_OBJECT, root);
+		err = c.err ? c.err : PAI_EINVALID;
+		goto out;
+	}
+	norm = json_deep_copy(root);
+	if (!norm) {
+		err = PAI_ENOMEM;
+		goto out;
+	}
+	check_members(&c, norm, pos, "", top_fields, f, "the job");
+	check_job_name(&c, &f[T_JOBNAME]);
+	non_empty(&c, &f[T_IMAGE], "", "image");
+	check_dir(&c, &f[T_AUTHFILE], "authFile");
+	check_dir(&c, &f[T_DATADIR], "dataDir");
+	check_dir(&c, &f[T_OUTPUTDIR], "outputDir");
+	check_dir(&c, &f[T_CODEDIR], "codeDir");
+	if (f[T_RETRY].v) {
+		if (f[T_RETRY].i < -2)
+			error(&c, f[T_RETRY].at, "retryCount", "min-retry-count",
+			      "must be at least -2, got %lld", f[T_RETRY].i);
+		else if (f[T_RETRY].i < 0)
+			warning(&c, f[T_RETRY].at, "retryCount",
+				"negative-retry-count",
+				"%lld is accepted by the server, but the "
+				"documented minimum is 0",
+				f[T_RETRY].i);
+	}
+	check_roles(&c, &f[T_ROLES]);
+	check_job_envs(&c, &f[T_ENVS]);
+	check_extras(&c, &f[T_EXTRAS]);
+	if (f[T_KILLALL].at)
+		warning(&c, f[T_KILLALL].at, "killAllOnCompletedTaskNumber",
+			"obsolete",
+			"obsolete: use minFailedTaskCount and "
+			"minSucceededTaskCount in the task roles");
+	/* the SCM web form's leftovers are not part of the job */
+	if (f[T_TMP].at && json_object_del(norm, "tmp") < 0)
+		c.err = PAI_ENOMEM;
+
+	err = c.err ? c.err : c.errors ? PAI_EINVALID : PAI_OK;
+	if (!err) {
+		*normalized = norm;
+		norm = NULL;
+	}
+out:
+	json_decref(norm);
+	return err;
 }
