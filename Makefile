@@ -9,7 +9,11 @@ CC         ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD      ?= build
 
-# Every library comes from Debian and is found with pkg-config.
+# Every library comes from Debian and is found with pkg-config; `make deps`
+# installs these packages (the list .ci/run and README.md rely on).
+DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
+	libssh2-1-dev libmicrohttpd-dev libcmocka-dev openssh-server curl jq \
+	valgrind cppcheck hyperfine time
 PKGS      := jansson
 TEST_PKGS := cmocka
 
@@ -35,7 +39,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PAICTL   := $(BUILD)/paictl
 LIBPAI   := $(BUILD)/libpai.a
 
-.PHONY: all test unit-test cli-test check-asan bench install uninstall clean \
+.PHONY: deps all test unit-test cli-test check-asan bench install uninstall clean \
 	lint header-check
 .DEFAULT_GOAL := all
 
@@ -55,6 +59,12 @@ $(PAICTL): $(CLI_OBJ) $(LIBPAI)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(HELPER_OBJ) $(LIBPAI)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HELPER_OBJ) $(LIBPAI) $(PKG_LIBS) $(TEST_LIBS)
+
+deps:
+	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
+	$$s apt-get update -q && \
+	$$s env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $(DEB_PKGS)
 
 # pai.h must stand alone in strict C11.
 header-check:
