@@ -85,6 +85,13 @@ static unsigned count_chars(const char *s, size_t n)
 	return k;
 }
 
+/* Whether b may follow lead byte c of a 3- or 4-byte UTF-8 sequence. */
+static bool second_byte_ok(unsigned char c, unsigned char b)
+{
+	return !((c == 0xE0 && b < 0xA0) || (c == 0xED && b > 0x9F) ||
+		 (c == 0xF0 && b < 0x90) || (c == 0xF4 && b > 0x8F));
+}
+
 /* The line around off, clipped to EXCERPT_MAX bytes on character
  * boundaries, with "..." where it was cut. */
 static char *make_excerpt(const char *text, size_t len, size_t off,
@@ -122,10 +129,14 @@ static char *make_excerpt(const char *text, size_t len, size_t off,
 		size_t k = 1;
 
 		if (c >= 0x80) {
-			k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+			k = c > 0xF4 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 :
+			    c >= 0xC2 ? 2 : 0;
 			for (j = 1; k && j < k; j++)
 				if (i + j >= e || !is_cont((unsigned char)text[i + j]))
 					k = 0;
+			/* overlong forms, surrogates, past U+10FFFF */
+			if (k > 2 && !second_byte_ok(c, (unsigned char)text[i + 1]))
+				k = 0;
 		}
 		if (k == 0 || (c < 0x20 && c != '\t') || c == 0x7F) {
 			pai__buf_putc(&b, '?');

@@ -480,6 +480,50 @@ static const char *near_token(const char *msg, size_t *n)
 	return p;
 }
 
+/* Where the string literal whose closing quote is at `close` opens: the
+ * nearest quote before it that no backslash escapes (every quote inside a
+ * literal is escaped, and comments are blanked). */
+static size_t string_start(const char *t, size_t close)
+{
+	size_t j = close;
+
+	while (j > 0) {
+		j--;
+		if (t[j] == '"' && (j == 0 || t[j - 1] != '\\'))
+			break;
+	}
+	return j;
+}
+
+/* jansson's column is the last character of the token it stopped at; a
+ * diagnostic points at the first. Its "near" text is the token, but only
+ * up to 20 bytes; past that, only a string's start can still be found. */
+static size_t token_start(const char *t, size_t off, const char *tok,
+			  size_t n)
+{
+	if (tok && n > 0 && n <= off + 1 &&
+	    memcmp(t + off + 1 - n, tok, n) == 0)
+		return off + 1 - n;
+	if (t[off] == '"')
+		return string_start(t, off);
+	return off;
+}
+
+/* How much of the source text from..to (exclusive) a message quotes:
+ * at most QUOTE_MAX bytes, cut on a character boundary. */
+#define QUOTE_MAX 40
+static int quote_len(const char *t, size_t from, size_t to)
+{
+	size_t n = to - from;
+
+	if (n > QUOTE_MAX) {
+		n = QUOTE_MAX;
+		while (n > 0 && ((unsigned char)t[from + n] & 0xC0) == 0x80)
+			n--;
+	}
+	return (int)n;
+}
+
 static int syntax_error(pai__src *src, pai_diags *diags,
 			const json_error_t *err)
 {
@@ -488,6 +532,7 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 				     (unsigned)err->column),
 	       n = 0, j;
 	enum json_error_code code = json_error_code(err);
+	int q;
 
 	if (off > src->len)
 		off = src->len;
@@ -501,24 +546,17 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 
 	switch (code) {
 	case json_error_duplicate_key:
-		/* jansson stops at the end of the key: find its start */
-		j = off < src->len ? off : src->len - 1;
-		while (j > 0 && t[j] != '"')
-			j--;
-		if (j > 0) {
-			j--;
-			while (j > 0 && !(t[j] == '"' && t[j - 1] != '\\'))
-				j--;
-		}
-		/* jansson does not always quote the key: take it from the
-		 * source, as written */
-		n = skip_string(t, j) - j;
+		/* jansson stops at the key's closing quote. The key is quoted
+		 * from the source: the "near" text stops at 20 bytes. */
+		if (off >= src->len || t[off] != '"')
+			break;
+		j = string_start(t, off);
+		q = quote_len(t, j, off + 1);
 		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
 				  "duplicate-key",
 				  "duplicate key %.*s%s: each key may appear "
 				  "once in an object",
-				  (int)(n > 64 ? 63 : n), t + j,
-				  n > 64 ? "...\"" : ""))
+				  q, t + j, j + (size_t)q > off ? "" : "..."))
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
 	case json_error_stack_overflow:
@@ -529,18 +567,21 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
 	case json_error_numeric_overflow:
-		/* jansson stops after the number; point at its first digit */
+		/* jansson stops at the number's last character */
+		if (off >= src->len)
+			break;
 		j = off;
 		while (j > 0 && strchr("0123456789+-.eE", t[j - 1]))
 			j--;
+		q = quote_len(t, j, off + 1);
 		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
-				  "number-range", "number %.*s is out of range",
-				  (int)(tok ? n : 0), tok ? tok : ""))
+				  "number-range", "number %.*s%s is out of range",
+				  q, t + j, j + (size_t)q > off ? "" : "..."))
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
 	case json_error_end_of_input_expected:
-		if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "",
-				  "syntax",
+		if (pai__diag_add(diags, src, token_start(t, off, tok, n),
+				  PAI_SEVERITY_ERROR, "", "syntax",
 				  "unexpected text after the end of the JSON "
 				  "value"))
 			return PAI_ENOMEM;
@@ -567,6 +608,21 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 					  "trailing comma before '%c'", t[off]))
 				return PAI_ENOMEM;
 			return PAI_ESYNTAX;
+		}
+	}
+	if (off < src->len) {
+		if (strncmp(err->text, "unexpected newline", 18) == 0 ||
+		    strncmp(err->text, "control character", 17) == 0) {
+			/* jansson has stepped back off the offending
+			 * character: point at it */
+			off++;
+			while (off < src->len &&
+			       ((unsigned char)t[off] & 0xC0) == 0x80)
+				off++;
+		} else if (strncmp(err->text, "invalid escape", 14) != 0) {
+			/* an escape's error is at the escape; any other
+			 * is about a whole token */
+			off = token_start(t, off, tok, n);
 		}
 	}
 	if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "", "syntax",
