@@ -511,7 +511,7 @@ static size_t token_start(const char *t, size_t off, const char *tok,
 
 /* How much of the source text from..to (exclusive) a message quotes:
  * at most QUOTE_MAX bytes, cut on a character boundary. */
-#define QUOTE_MAX 40
+#define QUOTE_MAX 63
 static int quote_len(const char *t, size_t from, size_t to)
 {
 	size_t n = to - from;
@@ -556,7 +556,7 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 				  "duplicate-key",
 				  "duplicate key %.*s%s: each key may appear "
 				  "once in an object",
-				  q, t + j, j + (size_t)q > off ? "" : "..."))
+				  q, t + j, j + (size_t)q > off ? "" : "...\""))
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
 	case json_error_stack_overflow:
