@@ -45,7 +45,19 @@ void pai__buf_release(pai__buf *b);
 typedef struct pai__src {
 	const char *name; /* file name for diagnostics (borrowed) */
 	const char *orig; /* the text as given, for excerpts (borrowed) */
-	char *text;       /* owned, NUL-terminated, comments blanked */
+	char *text;       /* NUL-terminated, comments blanked: orig itself
+			   * when it needs no change, else an owned copy */
+	int owned;        /* text is a copy to free */
+	/* Long string values, cut out of the text jansson parses (jtext) and
+	 * decoded from orig after parsing: see BIG_STRING in source.c. */
+	struct pai__big {
+		size_t open;  /* offset of the opening quote in text */
+		size_t close; /* offset of the closing quote in text */
+		size_t jopen; /* the opening quote's offset in jtext */
+	} *bigs;
+	size_t nbigs, capbigs;
+	char *jtext;      /* text with long strings cut to "" (owned), or NULL */
+	size_t jlen;
 	size_t len;
 	size_t *lines;    /* offsets of line starts, built on first use */
 	size_t nlines;

@@ -46,33 +46,156 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
+/* Blanks out comments. The text is copied only when it has a comment (or
+ * a byte order mark): most configs are parsed straight from the caller's
+ * buffer. */
+static int own_text(pai__src *src)
+{
+	char *t;
+
+	if (src->owned)
+		return 0;
+	t = malloc(src->len + 1);
+	if (!t)
+		return -1;
+	memcpy(t, src->text, src->len);
+	t[src->len] = '\0';
+	src->text = t;
+	src->owned = 1;
+	return 0;
+}
+
+/* jansson's lexer copies a string byte by byte into a buffer that grows
+ * by doubling, then decodes it into another: for a multi-megabyte command
+ * that takes longer than everything else together. So string values
+ * longer than this are checked here (the rules jansson applies to string
+ * literals), cut to "" in the text jansson parses (no newline is lost: a
+ * string holds none, so lines stay right), and decoded straight from the
+ * source after parsing (restore_bigs). */
+#define BIG_STRING 65536
+
+static int hexval(int c);
+
+static int big_string(pai__src *src, pai_diags *diags, size_t open,
+		      size_t close)
+{
+	const char *t = src->text;
+	struct pai__big *v;
+	size_t i, j;
+	long cp, lo;
+
+	/* a key keeps its text: blanking two keys would make them equal */
+	for (j = close + 1; j < src->len && strchr(" \t\r\n", t[j]); j++)
+		;
+	if (j < src->len && (t[j] == ':' || t[j] == '/'))
+		return PAI_OK;
+	for (i = open + 1; i < close; i++) {
+		unsigned char c = (unsigned char)t[i];
+
+		if (c < 0x20) {
+			pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR, "",
+				      "syntax",
+				      "control character 0x%02X in a string: "
+				      "write it as an escape such as \\n",
+				      c);
+			return PAI_ESYNTAX;
+		}
+		if (c != '\\')
+			continue;
+		c = (unsigned char)t[++i];
+		if (c != 'u') {
+			if (!strchr("\"\\/bfnrt", c))
+				goto bad_escape;
+			continue;
+		}
+		for (j = 1, cp = 0; j <= 4; j++) {
+			if (hexval((unsigned char)t[i + j]) < 0)
+				goto bad_escape;
+			cp = cp * 16 + hexval((unsigned char)t[i + j]);
+		}
+		if (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
+			goto bad_unicode;
+		if (cp >= 0xD800 && cp <= 0xDBFF) {
+			if (t[i + 5] != '\\' || t[i + 6] != 'u')
+				goto bad_unicode;
+			for (j = 7, lo = 0; j <= 10; j++) {
+				if (hexval((unsigned char)t[i + j]) < 0)
+					goto bad_unicode;
+				lo = lo * 16 + hexval((unsigned char)t[i + j]);
+			}
+			if (lo < 0xDC00 || lo > 0xDFFF)
+				goto bad_unicode;
+			i += 6;
+		}
+		i += 4;
+	}
+	if (src->nbigs == src->capbigs) {
+		size_t cap = src->capbigs ? src->capbigs * 2 : 8;
+
+		v = realloc(src->bigs, cap * sizeof(*v));
+		if (!v)
+			return PAI_ENOMEM;
+		src->bigs = v;
+		src->capbigs = cap;
+	}
+	src->bigs[src->nbigs].open = open;
+	src->bigs[src->nbigs].close = close;
+	src->bigs[src->nbigs].jopen = 0;
+	src->nbigs++;
+	return PAI_OK;
+bad_escape:
+	pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
+		      "invalid escape in a string");
+	return PAI_ESYNTAX;
+bad_unicode:
+	pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
+		      "invalid \\u escape in a string (NUL, or a lone "
+		      "surrogate)");
+	return PAI_ESYNTAX;
+}
+
 int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		  const char *text, size_t len)
 {
 	enum { CODE, STRING, LINE, BLOCK } st = CODE;
-	size_t i = 0, k, comment_start = 0;
-	unsigned char *t;
+	size_t i = 0, k, comment_start = 0, str_start = 0;
+	const unsigned char *t;
+	int err;
 
 	memset(src, 0, sizeof(*src));
 	src->name = name;
 	src->orig = text;
 	src->len = len;
-	src->text = malloc(len + 1);
-	if (!src->text)
-		return PAI_ENOMEM;
-	memcpy(src->text, text, len);
-	src->text[len] = '\0';
-	t = (unsigned char *)src->text;
+	src->text = (char *)text;
+	/* jansson and the walk want a terminating NUL, which the caller's
+	 * buffer need not have. */
+	if (len == 0 || text[len] != '\0') {
+		if (own_text(src) < 0)
+			return PAI_ENOMEM;
+	}
+	t = (const unsigned char *)src->text;
 
 	/* A byte order mark is not JSON, but it is still UTF-8 text: accept
 	 * it, as editors on some systems add it unasked. */
 	if (len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) {
-		memset(t, ' ', 3);
+		if (own_text(src) < 0)
+			return PAI_ENOMEM;
+		t = (const unsigned char *)src->text;
+		memset(src->text, ' ', 3);
 		i = 3;
 	}
 	while (i < len) {
 		unsigned char c = t[i];
 
+		/* the common case: plain ASCII inside a string */
+		if (st == STRING) {
+			while (i < len && t[i] >= 0x20 && t[i] < 0x80 &&
+			       t[i] != '"' && t[i] != '\\')
+				i++;
+			if (i >= len)
+				break;
+			c = t[i];
+		}
 		if (c == '\0') {
 			pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR, "",
 				      "nul-byte",
@@ -92,7 +215,7 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 				return PAI_ESYNTAX;
 			}
 			if (st == LINE || st == BLOCK)
-				memset(t + i, ' ', k);
+				memset(src->text + i, ' ', k);
 			i += k;
 			continue;
 		}
@@ -100,11 +223,15 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		case CODE:
 			if (c == '"') {
 				st = STRING;
+				str_start = i;
 			} else if (c == '/' && i + 1 < len &&
 				   (t[i + 1] == '/' || t[i + 1] == '*')) {
+				if (own_text(src) < 0)
+					return PAI_ENOMEM;
+				t = (const unsigned char *)src->text;
 				st = t[i + 1] == '/' ? LINE : BLOCK;
 				comment_start = i;
-				t[i] = t[i + 1] = ' ';
+				src->text[i] = src->text[i + 1] = ' ';
 				i += 2;
 				continue;
 			}
@@ -115,24 +242,32 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 				i += 2;
 				continue;
 			}
-			if (c == '"')
+			if (c == '"') {
 				st = CODE;
+				if (i - str_start > BIG_STRING) {
+					err = big_string(src, diags, str_start,
+							 i);
+					if (err)
+						return err;
+					t = (const unsigned char *)src->text;
+				}
+			}
 			break;
 		case LINE:
 			if (c == '\n')
 				st = CODE;
 			else
-				t[i] = ' ';
+				src->text[i] = ' ';
 			break;
 		case BLOCK:
 			if (c == '*' && i + 1 < len && t[i + 1] == '/') {
-				t[i] = t[i + 1] = ' ';
+				src->text[i] = src->text[i + 1] = ' ';
 				st = CODE;
 				i += 2;
 				continue;
 			}
 			if (c != '\n')
-				t[i] = ' ';
+				src->text[i] = ' ';
 			break;
 		}
 		i++;
@@ -150,8 +285,11 @@ void pai__src_release(pai__src *src)
 {
 	if (!src)
 		return;
-	free(src->text);
+	if (src->owned)
+		free(src->text);
 	free(src->lines);
+	free(src->bigs);
+	free(src->jtext);
 	memset(src, 0, sizeof(*src));
 }
 
@@ -317,10 +455,11 @@ static size_t decode_one(const char *s, char *out, size_t *used)
 size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
 			      size_t idx)
 {
+	const char *t = src->orig ? src->orig : src->text;
 	size_t i = quote_off + 1, got = 0, used;
 
-	while (i < src->len && src->text[i] != '"') {
-		size_t n = decode_one(src->text + i, NULL, &used);
+	while (i < src->len && t[i] != '"') {
+		size_t n = decode_one(t + i, NULL, &used);
 
 		if (got + n > idx)
 			break;
@@ -339,12 +478,24 @@ static size_t skip_ws(const char *t, size_t i)
 	return i;
 }
 
+/* Past the closing quote of the (valid) string literal at t[i]. */
 static size_t skip_string(const char *t, size_t i)
 {
-	for (i++; t[i] != '"'; i++)
-		if (t[i] == '\\')
-			i++;
-	return i + 1;
+	const char *p = t + i + 1, *q;
+	size_t bs;
+
+	for (;;) {
+		q = strchr(p, '"');
+		if (!q) /* cannot happen in text jansson accepted */
+			return i + 1 + strlen(t + i + 1);
+		/* the quote ends the string unless an odd run of
+		 * backslashes escapes it */
+		for (bs = 0; q - bs > p && q[-1 - (ptrdiff_t)bs] == '\\'; bs++)
+			;
+		if (bs % 2 == 0)
+			return (size_t)(q - t) + 1;
+		p = q + 1;
+	}
 }
 
 static char *decode_key(const char *t, size_t quote, size_t end)
@@ -524,16 +675,25 @@ static int quote_len(const char *t, size_t from, size_t to)
 	return (int)n;
 }
 
+static size_t from_jtext(const pai__src *src, size_t off);
+
 static int syntax_error(pai__src *src, pai_diags *diags,
 			const json_error_t *err)
 {
 	const char *t = src->text, *tok;
-	size_t off = pai__src_offset(src, (unsigned)err->line,
-				     (unsigned)err->column),
-	       n = 0, j;
+	size_t off, n = 0, j;
 	enum json_error_code code = json_error_code(err);
 	int q;
 
+	/* jansson saw jtext when long strings were cut out: its columns are
+	 * off on those lines, but its byte position maps back exactly */
+	if (src->nbigs)
+		off = from_jtext(src, err->position > 0
+					      ? (size_t)err->position - 1
+					      : 0);
+	else
+		off = pai__src_offset(src, (unsigned)err->line,
+				      (unsigned)err->column);
 	if (off > src->len)
 		off = src->len;
 	tok = near_token(err->text, &n);
@@ -631,6 +791,134 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	return PAI_ESYNTAX;
 }
 
+/* Builds jtext: text with every long string's contents cut out. */
+static int compact(pai__src *src)
+{
+	size_t k, from = 0, n = 0;
+	char *j;
+
+	j = malloc(src->len + 1);
+	if (!j)
+		return -1;
+	for (k = 0; k < src->nbigs; k++) {
+		struct pai__big *b = &src->bigs[k];
+
+		memcpy(j + n, src->text + from, b->open + 1 - from);
+		n += b->open + 1 - from;
+		b->jopen = n - 1;
+		from = b->close; /* keep the closing quote */
+	}
+	memcpy(j + n, src->text + from, src->len - from);
+	n += src->len - from;
+	j[n] = '\0';
+	src->jtext = j;
+	src->jlen = n;
+	return 0;
+}
+
+/* The offset in text of offset off in jtext. */
+static size_t from_jtext(const pai__src *src, size_t off)
+{
+	size_t lo = 0, hi = src->nbigs, mid;
+
+	/* the last long string that opens at or before off */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (src->bigs[mid].jopen <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return off;
+	lo--;
+	if (off == src->bigs[lo].jopen)
+		return src->bigs[lo].open;
+	/* at or past its closing quote: jtext[jopen + 1] is text[close] */
+	return off + src->bigs[lo].close - src->bigs[lo].jopen - 1;
+}
+
+static void map_pos(pai__pos *p, const pai__src *src)
+{
+	size_t i;
+
+	p->off = from_jtext(src, p->off);
+	p->key_off = from_jtext(src, p->key_off);
+	for (i = 0; i < p->nchild; i++)
+		map_pos(&p->child[i], src);
+}
+
+static bool is_big(const pai__src *src, size_t off)
+{
+	size_t lo = 0, hi = src->nbigs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (src->bigs[mid].open == off)
+			return true;
+		if (src->bigs[mid].open < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The decoded value of the (checked) long string literal at orig[open]. */
+static json_t *decode_big(const pai__src *src, size_t open)
+{
+	const char *p = src->orig + open + 1, *bs, *end;
+	char *out, *o;
+	size_t used, k;
+	json_t *s;
+
+	for (k = 0; src->bigs[k].open != open; k++)
+		;
+	end = src->orig + src->bigs[k].close;
+	out = malloc((size_t)(end - p) + 1);
+	if (!out)
+		return NULL;
+	o = out;
+	while (p < end) {
+		bs = memchr(p, '\\', (size_t)(end - p));
+		if (!bs)
+			bs = end;
+		memcpy(o, p, (size_t)(bs - p));
+		o += bs - p;
+		p = bs;
+		if (p < end) {
+			o += decode_one(p, o, &used);
+			p += used;
+		}
+	}
+	s = json_stringn_nocheck(out, (size_t)(o - out));
+	free(out);
+	return s;
+}
+
+static int restore_bigs(json_t *v, const pai__pos *pos, const pai__src *src)
+{
+	size_t i;
+	json_t *c, *s;
+
+	for (i = 0; i < pos->nchild; i++) {
+		const pai__pos *cp = &pos->child[i];
+
+		c = json_is_object(v) ? json_object_get(v, cp->key)
+				      : json_array_get(v, i);
+		if (json_is_string(c) && is_big(src, cp->off)) {
+			s = decode_big(src, cp->off);
+			if (!s || (json_is_object(v)
+					   ? json_object_set_new(v, cp->key, s)
+					   : json_array_set_new(v, i, s)) < 0)
+				return -1;
+		} else if (cp->nchild && restore_bigs(c, cp, src) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags)
 {
@@ -638,15 +926,31 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	json_t *j;
 	size_t i = 0;
 
+	const char *jt = src->text;
+	size_t jlen = src->len;
+
 	*root = NULL;
 	memset(pos, 0, sizeof(*pos));
-	j = json_loadb(src->text, src->len, JSON_REJECT_DUPLICATES, &err);
+	if (src->nbigs) {
+		if (compact(src) < 0)
+			return PAI_ENOMEM;
+		jt = src->jtext;
+		jlen = src->jlen;
+	}
+	j = json_loadb(jt, jlen, JSON_REJECT_DUPLICATES, &err);
 	if (!j) {
 		if (json_error_code(&err) == json_error_out_of_memory)
 			return PAI_ENOMEM;
 		return syntax_error(src, diags, &err);
 	}
-	if (walk(src->text, &i, pos) < 0) {
+	if (walk(jt, &i, pos) < 0) {
+		pai__pos_release(pos);
+		json_decref(j);
+		return PAI_ENOMEM;
+	}
+	if (src->nbigs)
+		map_pos(pos, src);
+	if (src->nbigs && restore_bigs(j, pos, src) < 0) {
 		pai__pos_release(pos);
 		json_decref(j);
 		return PAI_ENOMEM;

@@ -4,8 +4,8 @@
  * server and does what the documented table promises. Every problem is
  * reported, in source order, each with a stable rule id.
  *
- * The checks run over a deep copy of the parsed config, which is
- * normalized as it goes (numeric strings and integral reals become
+ * The checks run over the parsed config, which is normalized in place as
+ * they go (numeric strings and integral reals become
  * integers, the SCM web form's "tmp" is dropped): that copy is what gets
  * submitted. Members are visited in source order through the position
  * tree and looked up by key in the JSON, so that diagnostics come out in
@@ -838,11 +838,9 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		err = c.err ? c.err : PAI_EINVALID;
 		goto out;
 	}
-	norm = json_deep_copy(root);
-	if (!norm) {
-		err = PAI_ENOMEM;
-		goto out;
-	}
+	/* root is ours (the caller parsed it and drops it after this), so
+	 * normalize it in place: a copy would cost as much as the parse. */
+	norm = json_incref(root);
 	check_members(&c, norm, pos, "", top_fields, f, "the job");
 	check_job_name(&c, &f[T_JOBNAME]);
 	non_empty(&c, &f[T_IMAGE], "", "image");
