@@ -104,6 +104,14 @@ static char *make_excerpt(const char *text, size_t len, size_t off,
 		ls--;
 	while (le < len && text[le] != '\n')
 		le++;
+	/* a byte order mark is invisible, and would shift the caret */
+	if (ls == 0 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		ls = 3;
+		if (off < ls)
+			off = ls;
+		if (le < ls)
+			le = ls;
+	}
 	if (le > ls && text[le - 1] == '\r')
 		le--;
 	if (off > le)

@@ -168,11 +168,10 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 	src->len = len;
 	src->text = (char *)text;
 	/* jansson and the walk want a terminating NUL, which the caller's
-	 * buffer need not have. */
-	if (len == 0 || text[len] != '\0') {
-		if (own_text(src) < 0)
-			return PAI_ENOMEM;
-	}
+	 * buffer need not have; and text[len] may not even be readable, so
+	 * the only way to know is to make one. */
+	if (own_text(src) < 0)
+		return PAI_ENOMEM;
 	t = (const unsigned char *)src->text;
 
 	/* A byte order mark is not JSON, but it is still UTF-8 text: accept
@@ -340,7 +339,11 @@ void pai__src_linecol(pai__src *src, size_t off, unsigned *line,
 			hi = mid;
 	}
 	*line = (unsigned)(lo + 1);
-	*column = chars_between(cols, src->lines[lo], off) + 1;
+	/* a byte order mark is invisible: the first column follows it */
+	if (lo == 0 && src->len >= 3 && memcmp(cols, "\xEF\xBB\xBF", 3) == 0)
+		*column = chars_between(cols, 3, off > 3 ? off : 3) + 1;
+	else
+		*column = chars_between(cols, src->lines[lo], off) + 1;
 }
 
 size_t pai__src_offset(pai__src *src, unsigned line, unsigned column)
@@ -684,6 +687,7 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	size_t off, n = 0, j;
 	enum json_error_code code = json_error_code(err);
 	int q;
+	char msg[JSON_ERROR_TEXT_LENGTH];
 
 	/* jansson saw jtext when long strings were cut out: its columns are
 	 * off on those lines, but its byte position maps back exactly */
@@ -785,8 +789,16 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 			off = token_start(t, off, tok, n);
 		}
 	}
+	/* jansson quotes the token it stopped at as it is: a control
+	 * character there would reach the terminal raw */
+	for (j = 0; j < sizeof(msg) - 1 && err->text[j]; j++)
+		msg[j] = (unsigned char)err->text[j] < 0x20 ||
+				 err->text[j] == 0x7F
+			 ? '?'
+			 : err->text[j];
+	msg[j] = '\0';
 	if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "", "syntax",
-			  "%s", err->text))
+			  "%s", msg))
 		return PAI_ENOMEM;
 	return PAI_ESYNTAX;
 }
