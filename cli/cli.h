@@ -101,5 +101,7 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv);
 
 extern const cli_opt cli_validate_opts[];
 extern const cli_opt cli_expand_opts[];
+int cmd_serve(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_serve_opts[];
 
 #endif /* CLI_H */

@@ -13,6 +13,8 @@ static const cli_cmd commands[] = {
 	  "check job configs against the cluster's rules" },
 	{ "expand", cmd_expand, cli_expand_opts, "FILE",
 	  "show each task's environment and command" },
+	{ "serve", cmd_serve, cli_serve_opts, "",
+	  "run the local cluster in the foreground" },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 

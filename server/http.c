@@ -1,0 +1,1086 @@
+/* http.c - the local cluster's OpenPAI v1 REST API on libmicrohttpd
+ *
+ * One MHD daemon per listener (the Unix socket, and TCP with --listen),
+ * each with its own polling thread; every handler takes the server's
+ * lock, so handlers never race with the main loop that runs processes.
+ * Over TCP every mutating call needs a bearer token; on the Unix
+ * socket, whose directory only the owner may enter, none is asked.
+ */
+#include "srv.h"
+
+#include <microhttpd.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+struct listener {
+	struct srv *s;
+	bool tcp;
+};
+
+static struct listener unix_l, tcp_l;
+
+struct req {
+	char *body;
+	size_t len;
+	bool too_big;
+};
+
+static const char *const log_files[] = { "user.pai.stdout",
+					 "user.pai.stderr", "user.pai.all" };
+
+/* ---- responses ------------------------------------------------------ */
+
+static enum MHD_Result reply_raw(struct MHD_Connection *c, unsigned status,
+				 const char *type, char *body, size_t len)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Steals o. */
+static enum MHD_Result reply_json(struct MHD_Connection *c, unsigned status,
+				  json_t *o)
+{
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	if (!text)
+		return MHD_NO;
+	return reply_raw(c, status, "application/json; charset=utf-8", text,
+			 strlen(text));
+}
+
+static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
+				   const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
+				   const char *code, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return reply_json(c, status,
+			  json_pack("{s:s,s:s}", "code", code, "message", msg));
+}
+
+static enum MHD_Result reply_message(struct MHD_Connection *c,
+				     unsigned status, const char *msg)
+{
+	return reply_json(c, status, json_pack("{s:s}", "message", msg));
+}
+
+static enum MHD_Result no_job(struct MHD_Connection *c, const char *name)
+{
+	return reply_error(c, 404, "NoJobError", "Job %s is not found.", name);
+}
+
+/* ---- authentication -------------------------------------------------- */
+
+static const struct srv_token *find_token(struct srv *s,
+					  struct MHD_Connection *c)
+{
+	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						    "Authorization");
+	long long now = srv_now_ms();
+	size_t i;
+
+	if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+		return NULL;
+	h += 7;
+	while (*h == ' ')
+		h++;
+	for (i = 0; i < s->ntokens; i++)
+		if (strcmp(s->tokens[i].token, h) == 0 &&
+		    s->tokens[i].expires > now)
+			return &s->tokens[i];
+	return NULL;
+}
+
+/* 0 when the caller may act as user (NULL: anyone); else replies. */
+static int authorize(struct listener *l, struct MHD_Connection *c,
+		     const char *user, enum MHD_Result *res)
+{
+	const struct srv_token *t;
+
+	if (!l->tcp)
+		return 0;
+	t = find_token(l->s, c);
+	if (!t) {
+		*res = reply_error(c, 401, "UnauthorizedUserError",
+				   "Guest is not allowed to do this operation.");
+		return -1;
+	}
+	if (user && !t->admin && strcmp(t->user, user) != 0) {
+		*res = reply_error(c, 403, "ForbiddenUserError",
+				   "User %s is not allowed to do this "
+				   "operation on jobs of %s.",
+				   t->user, user);
+		return -1;
+	}
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The value of key in an application/x-www-form-urlencoded body; new. */
+static char *form_value(const char *body, size_t len, const char *key)
+{
+	size_t klen = strlen(key), i = 0;
+
+	while (i < len) {
+		size_t end = i;
+
+		while (end < len && body[end] != '&')
+			end++;
+		if (end - i > klen && strncmp(body + i, key, klen) == 0 &&
+		    body[i + klen] == '=') {
+			char *v = malloc(end - i), *o = v;
+			size_t k;
+
+			if (!v)
+				return NULL;
+			for (k = i + klen + 1; k < end; k++) {
+				if (body[k] == '+')
+					*o++ = ' ';
+				else if (body[k] == '%' && k + 2 < end + 1 &&
+					 hexval(body[k + 1]) >= 0 &&
+					 hexval(body[k + 2]) >= 0) {
+					*o++ = (char)(hexval(body[k + 1]) * 16 +
+						      hexval(body[k + 2]));
+					k += 2;
+				} else
+					*o++ = body[k];
+			}
+			*o = '\0';
+			return v;
+		}
+		i = end + 1;
+	}
+	return NULL;
+}
+
+static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
+				  struct req *rq)
+{
+	struct srv *s = l->s;
+	char *user = NULL, *pass = NULL, *exp = NULL;
+	json_t *body = NULL;
+	const struct srv_user *u = NULL;
+	struct srv_token tok, *v;
+	long long secs = 7 * 24 * 3600;
+	enum MHD_Result res;
+	size_t i;
+
+	if (rq->len && rq->body[0] == '{') {
+		json_t *e;
+
+		body = json_loadb(rq->body, rq->len, 0, NULL);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			return reply_error(c, 400, "InvalidParametersError",
+					   "the body is not a JSON object");
+		}
+		if (json_is_string(json_object_get(body, "username")))
+			user = strdup(json_string_value(
+				json_object_get(body, "username")));
+		if (json_is_string(json_object_get(body, "password")))
+			pass = strdup(json_string_value(
+				json_object_get(body, "password")));
+		e = json_object_get(body, "expiration");
+		if (json_is_integer(e))
+			secs = json_integer_value(e);
+		else if (json_is_string(e))
+			exp = strdup(json_string_value(e));
+		json_decref(body);
+	} else if (rq->len) {
+		user = form_value(rq->body, rq->len, "username");
+		pass = form_value(rq->body, rq->len, "password");
+		exp = form_value(rq->body, rq->len, "expiration");
+	}
+	if (exp)
+		secs = strtoll(exp, NULL, 10);
+	if (secs <= 0 || secs > 10LL * 365 * 24 * 3600)
+		secs = 7 * 24 * 3600;
+	if (!user || !pass) {
+		res = reply_error(c, 400, "InvalidParametersError",
+				  "username and password are required");
+		goto out;
+	}
+	for (i = 0; i < s->nusers; i++)
+		if (strcmp(s->users[i].name, user) == 0)
+			u = &s->users[i];
+	if (!u) {
+		res = reply_error(c, 400, "NoUserError",
+				  "User %s is not found.", user);
+		goto out;
+	}
+	if (strcmp(u->password, pass) != 0) {
+		res = reply_error(c, 400, "IncorrectPassworkError",
+				  "Password is incorrect.");
+		goto out;
+	}
+	memset(&tok, 0, sizeof(tok));
+	if (srv_random_hex(tok.token, 32) < 0 || !(tok.user = strdup(user))) {
+		res = reply_error(c, 500, "UnknownError",
+				  "cannot make a token");
+		goto out;
+	}
+	tok.admin = u->admin;
+	tok.expires = srv_now_ms() + secs * 1000;
+	pthread_mutex_lock(&s->lock);
+	v = realloc(s->tokens, (s->ntokens + 1) * sizeof(*v));
+	if (v) {
+		s->tokens = v;
+		s->tokens[s->ntokens++] = tok;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (!v) {
+		free(tok.user);
+		res = reply_error(c, 500, "UnknownError", "out of memory");
+		goto out;
+	}
+	res = reply_json(c, 200,
+			 json_pack("{s:s,s:s,s:b}", "token", tok.token, "user",
+				   user, "admin", u->admin));
+out:
+	free(user);
+	free(pass);
+	free(exp);
+	return res;
+}
+
+/* ---- job views -------------------------------------------------------- */
+
+static json_t *job_summary(const struct srv_job *j)
+{
+	long long gpus = 0, tasks = 0;
+	size_t r;
+
+	for (r = 0; r < j->nroles; r++) {
+		gpus += j->roles[r].gpu * j->roles[r].task_number;
+		tasks += j->roles[r].task_number;
+	}
+	return json_pack(
+		"{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:o,s:o,s:s,s:I,s:I,s:i}",
+		"name", j->name, "username", j->user, "state",
+		srv_state_name(j->state), "subState",
+		j->state == ST_WAITING	 ? "FRAMEWORK_WAITING"
+		: j->state == ST_RUNNING ? (j->stop ? "APPLICATION_STOPPING"
+						    : "APPLICATION_RUNNING")
+					 : "FRAMEWORK_COMPLETED",
+		"executionType", j->stop ? "STOP" : "START", "retries",
+		j->retries, "createdTime", (json_int_t)j->created,
+		"completedTime",
+		j->completed ? json_integer(j->completed) : json_null(),
+		"appExitCode",
+		j->completed && j->exit_code >= 0 ? json_integer(j->exit_code)
+						  : json_null(),
+		"virtualCluster", j->vc, "totalGpuNumber", (json_int_t)gpus,
+		"totalTaskNumber", (json_int_t)tasks, "totalTaskRoleNumber",
+		(int)j->nroles);
+}
+
+static const char *conn_host(struct MHD_Connection *c)
+{
+	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						    "Host");
+
+	return h && *h ? h : "localhost";
+}
+
+static json_t *job_detail(const struct srv_job *j, const char *host)
+{
+	json_t *o = json_object(), *st = job_summary(j), *roles = json_object();
+	size_t r, i, k, n;
+
+	if (!o || !st || !roles) {
+		json_decref(o);
+		json_decref(st);
+		json_decref(roles);
+		return NULL;
+	}
+	json_object_del(st, "name");
+	json_object_del(st, "totalGpuNumber");
+	json_object_del(st, "totalTaskNumber");
+	json_object_del(st, "totalTaskRoleNumber");
+	json_object_set_new(st, "retryDetails",
+			    json_pack("{s:i,s:i,s:i}", "user", j->retries,
+				      "platform", 0, "resource", 0));
+	json_object_set_new(st, "appId", json_string(j->key));
+	json_object_set_new(st, "appProgress",
+			    json_real(j->completed ? 1.0 : 0.0));
+	json_object_set_new(st, "appTrackingUrl", json_string(""));
+	json_object_set_new(st, "appLaunchedTime",
+			    j->launched ? json_integer(j->launched)
+					: json_null());
+	json_object_set_new(st, "appCompletedTime",
+			    j->completed ? json_integer(j->completed)
+					 : json_null());
+	json_object_set_new(st, "appExitSpec", json_null());
+	json_object_set_new(st, "appExitTriggerMessage",
+			    j->diag ? json_string(j->diag) : json_null());
+	json_object_set_new(st, "appExitTriggerTaskRoleName",
+			    j->trigger_role ? json_string(j->trigger_role)
+					    : json_null());
+	json_object_set_new(st, "appExitTriggerTaskIndex",
+			    j->trigger_index >= 0
+				    ? json_integer(j->trigger_index)
+				    : json_null());
+	json_object_set_new(st, "appExitDiagnostics",
+			    j->diag ? json_string(j->diag) : json_null());
+	json_object_set_new(st, "appExitType", json_null());
+	json_object_set_new(o, "name", json_string(j->name));
+	json_object_set_new(o, "jobStatus", st);
+	for (r = 0; r < j->nroles; r++) {
+		const struct srv_role *sr = &j->roles[r];
+		json_t *ts = json_array();
+
+		for (i = 0; i < j->ntasks; i++) {
+			const struct srv_task *t = &j->tasks[i];
+			bool placed = t->state != ST_WAITING;
+			json_t *ports = json_object(), *to;
+			size_t off = 0;
+
+			if (t->role != r)
+				continue;
+			for (k = 0; k < sr->nlabels; k++) {
+				char buf[1024];
+				size_t len = 0;
+
+				buf[0] = '\0';
+				for (n = 0; n < sr->counts[k]; n++, off++)
+					len += (size_t)snprintf(
+						buf + len, sizeof(buf) - len,
+						"%s%u", n ? "," : "",
+						t->ports[off]);
+				if (len < sizeof(buf))
+					json_object_set_new(ports, sr->labels[k],
+							    json_string(buf));
+			}
+			to = json_object();
+			json_object_set_new(to, "taskIndex",
+					    json_integer((json_int_t)t->index));
+			json_object_set_new(to, "taskState",
+					    json_string(srv_state_name(t->state)));
+			json_object_set_new(
+				to, "containerId",
+				placed ? json_sprintf("%s-%d-%s-%zu", j->key,
+						      j->attempt, sr->name,
+						      t->index)
+				       : json_null());
+			json_object_set_new(to, "containerIp",
+					    placed ? json_string("127.0.0.1")
+						   : json_null());
+			json_object_set_new(to, "containerPorts",
+					    placed ? ports : json_null());
+			if (!placed)
+				json_decref(ports);
+			json_object_set_new(to, "containerGpus", json_integer(0));
+			json_object_set_new(
+				to, "containerLog",
+				placed ? json_sprintf(
+						 "http://%s/api/v1/local/logs/%s/%d/%s/%zu/",
+						 host, j->key, j->attempt,
+						 sr->name, t->index)
+				       : json_null());
+			json_object_set_new(to, "containerExitCode",
+					    t->exit_code >= 0 &&
+							    (t->state == ST_SUCCEEDED ||
+							     t->state == ST_FAILED ||
+							     t->state == ST_STOPPED)
+						    ? json_integer(t->exit_code)
+						    : json_null());
+			if (t->diag)
+				json_object_set_new(to, "containerDiagnostics",
+						    json_string(t->diag));
+			json_array_append_new(ts, to);
+		}
+		json_object_set_new(roles, sr->name,
+				    json_pack("{s:{s:s},s:o}", "taskRoleStatus",
+					      "name", sr->name, "taskStatuses",
+					      ts));
+	}
+	json_object_set_new(o, "taskRoles", roles);
+	return o;
+}
+
+static enum MHD_Result list_jobs(struct srv *s, struct MHD_Connection *c,
+				 const char *user)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; a && i < s->njobs; i++)
+		if (!user || strcmp(s->jobs[i]->user, user) == 0)
+			json_array_append_new(a, job_summary(s->jobs[i]));
+	pthread_mutex_unlock(&s->lock);
+	return reply_json(c, 200, a);
+}
+
+/* ---- submission ------------------------------------------------------ */
+
+static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
+			     struct req *rq, const char *user,
+			     const char *path_name)
+{
+	struct srv *s = l->s;
+	pai_diags *diags = NULL;
+	pai_job *pj = NULL;
+	struct srv_job *j = NULL;
+	const char *name;
+	enum MHD_Result res;
+	char msg[600];
+	size_t r;
+	int err;
+
+	if (pai_diags_new(&diags) != PAI_OK)
+		return reply_error(c, 500, "UnknownError", "out of memory");
+	err = pai_job_parse(&pj, diags, "job.json", rq->body ? rq->body : "",
+			    rq->len, NULL);
+	if (err == PAI_ESYNTAX || err == PAI_EINVALID) {
+		const pai_diag *d = pai_diags_get(diags, 0);
+		size_t i;
+
+		for (i = 0; i < pai_diags_count(diags); i++)
+			if (pai_diags_get(diags, i)->severity ==
+			    PAI_SEVERITY_ERROR) {
+				d = pai_diags_get(diags, i);
+				break;
+			}
+		if (d)
+			snprintf(msg, sizeof(msg),
+				 "invalid job config: %zu error%s; first at "
+				 "line %u, column %u: %s [%s]",
+				 pai_diags_errors(diags),
+				 pai_diags_errors(diags) == 1 ? "" : "s",
+				 d->line, d->column, d->message, d->rule);
+		else
+			snprintf(msg, sizeof(msg), "invalid job config");
+		res = reply_json(c, 400,
+				 json_pack("{s:s,s:s,s:o}", "code",
+					   "InvalidParametersError", "message",
+					   msg, "diagnostics",
+					   pai_diags_to_json(diags)));
+		goto out;
+	}
+	if (err) {
+		res = reply_error(c, 500, "UnknownError", "%s",
+				  pai_strerror(err));
+		goto out;
+	}
+	name = pai_job_name(pj);
+	if (!name || !srv_safe_name(name)) {
+		res = reply_error(c, 400, "InvalidParametersError",
+				  "jobName must be letters, digits, '_', '-' "
+				  "and '.' (at most 128)");
+		goto out;
+	}
+	if (path_name && strcmp(path_name, name) != 0) {
+		res = reply_error(c, 400, "InvalidParametersError",
+				  "jobName '%s' in the config differs from "
+				  "'%s' in the path",
+				  name, path_name);
+		goto out;
+	}
+	for (r = 0; r < pai_job_role_count(pj); r++) {
+		pai_role pr;
+
+		if (pai_job_role(&pr, pj, r) || !srv_safe_name(pr.name) ||
+		    !pr.command) {
+			res = reply_error(c, 400, "InvalidParametersError",
+					  "task role %zu needs a name of "
+					  "letters, digits, '_', '-' or '.' "
+					  "and a command",
+					  r);
+			goto out;
+		}
+	}
+	if (srv_job_from_pai(&j, pj, user) < 0) {
+		res = reply_error(c, 400, "InvalidParametersError",
+				  "the job cannot run here (at most 1000 "
+				  "tasks per role and 100 ports per label)");
+		goto out;
+	}
+	pthread_mutex_lock(&s->lock);
+	err = srv_add_job(s, j, rq->body ? rq->body : "", rq->len);
+	if (err == 0) {
+		j->pj = pj;
+		pj = NULL;
+		srv_wake(s);
+		srv_log(s, "'%s': submitted", j->key);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (err == 0) {
+		j = NULL; /* the server's now */
+		snprintf(msg, sizeof(msg), "update job %s successfully", name);
+		res = reply_message(c, 202, msg);
+	} else if (err == 1)
+		res = reply_error(c, 409, "ConflictJobError",
+				  "Job name %s already exists.", name);
+	else
+		res = reply_error(c, 500, "UnknownError",
+				  "cannot store the job: %s", strerror(errno));
+out:
+	srv_job_free(j);
+	pai_job_free(pj);
+	pai_diags_free(diags);
+	return res;
+}
+
+static enum MHD_Result execution_type(struct srv *s, struct MHD_Connection *c,
+				      struct req *rq, const char *user,
+				      const char *name)
+{
+	json_t *body = rq->len ? json_loadb(rq->body, rq->len, 0, NULL) : NULL;
+	const char *v = json_string_value(json_object_get(body, "value"));
+	struct srv_job *j;
+	enum MHD_Result res;
+	char msg[300];
+
+	if (!v || (strcmp(v, "START") != 0 && strcmp(v, "STOP") != 0)) {
+		json_decref(body);
+		return reply_error(c, 400, "InvalidParametersError",
+				   "the body must be {\"value\": \"START\"} or "
+				   "{\"value\": \"STOP\"}");
+	}
+	pthread_mutex_lock(&s->lock);
+	j = srv_find_job(s, user, name);
+	if (!j)
+		res = no_job(c, name);
+	else {
+		if (strcmp(v, "STOP") == 0) {
+			srv_stop_job(s, j, "stopped by the user");
+			srv_flush(s);
+			srv_wake(s);
+		}
+		snprintf(msg, sizeof(msg), "execute job %s successfully", name);
+		res = reply_message(c, 202, msg);
+	}
+	pthread_mutex_unlock(&s->lock);
+	json_decref(body);
+	return res;
+}
+
+static enum MHD_Result get_config(struct srv *s, struct MHD_Connection *c,
+				  const char *user, const char *name)
+{
+	struct srv_job *j;
+	char *path = NULL, *text = NULL;
+	size_t len = 0;
+
+	pthread_mutex_lock(&s->lock);
+	j = srv_find_job(s, user, name);
+	if (j)
+		path = srv_printf("%s/config.json", j->dir);
+	pthread_mutex_unlock(&s->lock);
+	if (!j)
+		return no_job(c, name);
+	if (!path || pai_file_read(&text, &len, NULL, path) != PAI_OK) {
+		free(path);
+		return reply_error(c, 404, "NoJobConfigError",
+				   "Config of job %s is not found.", name);
+	}
+	free(path);
+	return reply_raw(c, 200, "text/plain; charset=utf-8", text, len);
+}
+
+/* ---- logs ------------------------------------------------------------ */
+
+/* Parses a single "bytes=a-b", "bytes=a-" or "bytes=-n" against size.
+ * 1: a range in [*from, *to]; 0: no usable header (send all);
+ * -1: unsatisfiable. */
+static int parse_range(const char *h, long long size, long long *from,
+		       long long *to)
+{
+	char *end;
+	long long a, b;
+
+	if (!h || strncmp(h, "bytes=", 6) != 0 || strchr(h, ','))
+		return 0;
+	h += 6;
+	if (*h == '-') {
+		b = strtoll(h + 1, &end, 10);
+		if (end == h + 1 || *end || b < 0)
+			return 0;
+		if (b == 0)
+			return -1;
+		*from = b > size ? 0 : size - b;
+		*to = size - 1;
+		return size ? 1 : -1;
+	}
+	a = strtoll(h, &end, 10);
+	if (end == h || *end != '-' || a < 0)
+		return 0;
+	h = end + 1;
+	if (*h) {
+		b = strtoll(h, &end, 10);
+		if (*end || b < a)
+			return 0;
+	} else
+		b = size - 1;
+	if (a >= size)
+		return -1;
+	*from = a;
+	*to = b >= size ? size - 1 : b;
+	return 1;
+}
+
+static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
+			       char **seg, size_t nseg)
+{
+	/* seg: api v1 local logs KEY ATTEMPT ROLE INDEX FILE */
+	struct srv_job *j;
+	struct MHD_Response *r;
+	struct stat st;
+	char *path = NULL, *user = NULL, *tilde, *end;
+	long attempt, index;
+	long long from = 0, to = 0;
+	int fd = -1, rg, f;
+	enum MHD_Result res;
+	char cr[128];
+
+	if (nseg != 9)
+		return reply_error(c, 404, "NotFoundError", "no such log");
+	for (f = 0; f < 3; f++)
+		if (strcmp(seg[8], log_files[f]) == 0)
+			break;
+	user = strdup(seg[4]);
+	tilde = user ? strchr(user, '~') : NULL;
+	attempt = strtol(seg[5], &end, 10);
+	if (f == 3 || !tilde || *end || attempt < 0)
+		goto notfound;
+	index = strtol(seg[7], &end, 10);
+	if (*end || index < 0)
+		goto notfound;
+	*tilde = '\0';
+	pthread_mutex_lock(&s->lock);
+	j = srv_find_job(s, user, tilde + 1);
+	if (j && attempt <= j->attempt && srv_safe_name(seg[6]))
+		path = srv_printf("%s/attempt-%ld/%s-%ld/%s", j->dir, attempt,
+				  seg[6], index, log_files[f]);
+	pthread_mutex_unlock(&s->lock);
+	if (!path)
+		goto notfound;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		goto notfound;
+	rg = parse_range(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						     "Range"),
+			 (long long)st.st_size, &from, &to);
+	if (rg < 0) {
+		close(fd);
+		fd = -1;
+		r = MHD_create_response_from_buffer(0, NULL,
+						    MHD_RESPMEM_PERSISTENT);
+		snprintf(cr, sizeof(cr), "bytes */%lld", (long long)st.st_size);
+		MHD_add_response_header(r, "Content-Range", cr);
+		res = MHD_queue_response(c, 416, r);
+		MHD_destroy_response(r);
+		goto out;
+	}
+	if (rg == 0) {
+		from = 0;
+		to = (long long)st.st_size - 1;
+	}
+	if (to < from)
+		r = MHD_create_response_from_buffer(0, NULL,
+						    MHD_RESPMEM_PERSISTENT);
+	else
+		r = MHD_create_response_from_fd_at_offset64(
+			(uint64_t)(to - from + 1), fd, (uint64_t)from);
+	if (!r) {
+		res = MHD_NO;
+		goto out;
+	}
+	if (to >= from)
+		fd = -1; /* the response's now */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/plain; charset=utf-8");
+	MHD_add_response_header(r, "Accept-Ranges", "bytes");
+	if (rg > 0) {
+		snprintf(cr, sizeof(cr), "bytes %lld-%lld/%lld", from, to,
+			 (long long)st.st_size);
+		MHD_add_response_header(r, "Content-Range", cr);
+	}
+	res = MHD_queue_response(c, rg > 0 ? 206 : 200, r);
+	MHD_destroy_response(r);
+	goto out;
+notfound:
+	res = reply_error(c, 404, "NotFoundError", "no such log");
+out:
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	free(user);
+	return res;
+}
+
+/* ---- routing ---------------------------------------------------------- */
+
+static size_t split(char *path, char **seg, size_t max)
+{
+	size_t n = 0;
+	char *p = path, *save = NULL;
+
+	while (n < max && (p = strtok_r(p, "/", &save))) {
+		seg[n++] = p;
+		p = NULL;
+	}
+	return n;
+}
+
+static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
+			     const char *url, const char *method,
+			     struct req *rq)
+{
+	struct srv *s = l->s;
+	char *copy = strdup(url), *seg[16];
+	size_t n;
+	bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+	bool post = strcmp(method, "POST") == 0;
+	bool put = strcmp(method, "PUT") == 0;
+	enum MHD_Result res = MHD_NO;
+	struct srv_job *j;
+
+	if (!copy)
+		return MHD_NO;
+	n = split(copy, seg, 16);
+	if (n < 2 || strcmp(seg[0], "api") != 0 || strcmp(seg[1], "v1") != 0)
+		goto notfound;
+	if (n == 2) {
+		if (!get)
+			goto method;
+		res = reply_json(c, 200,
+				 json_pack("{s:s,s:s,s:s,s:s,s:s}", "name",
+					   "PAI RESTfulAPI", "version",
+					   "v0.14.0", "launcherType", "k8s",
+					   "authnMethod", "basic",
+					   "localCluster",
+					   "paictl " PAI_VERSION));
+		goto out;
+	}
+	if (n == 3 && strcmp(seg[2], "token") == 0) {
+		if (!post)
+			goto method;
+		res = post_token(l, c, rq);
+		goto out;
+	}
+	if (n == 3 && strcmp(seg[2], "jobs") == 0) {
+		if (!get)
+			goto method;
+		res = list_jobs(s, c,
+				MHD_lookup_connection_value(
+					c, MHD_GET_ARGUMENT_KIND, "username"));
+		goto out;
+	}
+	if (n >= 4 && strcmp(seg[2], "local") == 0 &&
+	    strcmp(seg[3], "logs") == 0) {
+		if (!get)
+			goto method;
+		res = get_log(s, c, seg, n);
+		goto out;
+	}
+	if (n < 5 || strcmp(seg[2], "user") != 0 || strcmp(seg[4], "jobs") != 0)
+		goto notfound;
+	/* /api/v1/user/:user/jobs[/:job[/config|/ssh|/executionType]] */
+	if (!srv_safe_name(seg[3]) || (n >= 6 && !srv_safe_name(seg[5]))) {
+		if (n == 5)
+			res = reply_error(c, 400, "InvalidParametersError",
+					  "invalid user name '%s'", seg[3]);
+		else
+			res = no_job(c, seg[5]);
+		goto out;
+	}
+	if (n == 5) {
+		if (get)
+			res = list_jobs(s, c, seg[3]);
+		else if (post) {
+			if (authorize(l, c, seg[3], &res) == 0)
+				res = submit(l, c, rq, seg[3], NULL);
+		} else
+			goto method;
+		goto out;
+	}
+	if (n == 6) {
+		if (put) {
+			if (authorize(l, c, seg[3], &res) == 0)
+				res = submit(l, c, rq, seg[3], seg[5]);
+			goto out;
+		}
+		if (!get)
+			goto method;
+		pthread_mutex_lock(&s->lock);
+		j = srv_find_job(s, seg[3], seg[5]);
+		res = j ? reply_json(c, 200, job_detail(j, conn_host(c)))
+			: no_job(c, seg[5]);
+		pthread_mutex_unlock(&s->lock);
+		goto out;
+	}
+	if (n == 7 && strcmp(seg[6], "config") == 0) {
+		if (!get)
+			goto method;
+		res = get_config(s, c, seg[3], seg[5]);
+		goto out;
+	}
+	if (n == 7 && strcmp(seg[6], "executionType") == 0) {
+		if (!put)
+			goto method;
+		if (authorize(l, c, seg[3], &res) == 0)
+			res = execution_type(s, c, rq, seg[3], seg[5]);
+		goto out;
+	}
+	if (n == 7 && strcmp(seg[6], "ssh") == 0) {
+		if (!get)
+			goto method;
+		pthread_mutex_lock(&s->lock);
+		j = srv_find_job(s, seg[3], seg[5]);
+		pthread_mutex_unlock(&s->lock);
+		res = j ? reply_error(c, 404, "NoJobSshInfoError",
+				      "SSH info of job %s is not found.", seg[5])
+			: no_job(c, seg[5]);
+		goto out;
+	}
+notfound:
+	res = reply_error(c, 404, "NotFoundError", "no such API: %s %s",
+			  method, url);
+	goto out;
+method:
+	res = reply_error(c, 405, "MethodNotAllowedError",
+			  "%s is not allowed on %s", method, url);
+out:
+	free(copy);
+	return res;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
+			       const char *url, const char *method,
+			       const char *version, const char *upload,
+			       size_t *upload_size, void **con_cls)
+{
+	struct listener *l = cls;
+	struct req *rq = *con_cls;
+
+	(void)version;
+	if (!rq) {
+		const char *cl = MHD_lookup_connection_value(
+			c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		*con_cls = rq;
+		/* Refuse a large body before it is sent. */
+		if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
+			rq->too_big = true;
+			return reply_error(c, 413, "RequestEntityTooLargeError",
+					   "the request body exceeds %u bytes",
+					   SRV_MAX_BODY);
+		}
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (!rq->too_big && rq->len + *upload_size > SRV_MAX_BODY) {
+			rq->too_big = true;
+			free(rq->body);
+			rq->body = NULL;
+			rq->len = 0;
+		}
+		if (!rq->too_big) {
+			char *b = realloc(rq->body, rq->len + *upload_size + 1);
+
+			if (!b)
+				return MHD_NO;
+			memcpy(b + rq->len, upload, *upload_size);
+			rq->body = b;
+			rq->len += *upload_size;
+			rq->body[rq->len] = '\0';
+		}
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (rq->too_big)
+		return reply_error(c, 413, "RequestEntityTooLargeError",
+				   "the request body exceeds %u bytes",
+				   SRV_MAX_BODY);
+	return route(l, c, url, method, rq);
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct req *rq = *con_cls;
+
+	(void)cls;
+	(void)c;
+	(void)toe;
+	if (rq) {
+		free(rq->body);
+		free(rq);
+		*con_cls = NULL;
+	}
+}
+
+/* ---- listeners ---------------------------------------------------- */
+
+static int unix_socket(const char *path, char *err, size_t errlen)
+{
+	struct sockaddr_un a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(a.sun_path)) {
+		snprintf(err, errlen,
+			 "socket path '%s' is too long (at most %zu bytes); "
+			 "use --socket or a shorter --state-dir",
+			 path, sizeof(a.sun_path) - 1);
+		return -1;
+	}
+	strcpy(a.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto fail;
+	unlink(path); /* stale: we hold the state directory's lock */
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    chmod(path, 0600) < 0 || listen(fd, 128) < 0)
+		goto fail;
+	return fd;
+fail:
+	snprintf(err, errlen, "cannot listen on '%s': %s", path,
+		 strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+static int tcp_socket(struct srv *s, const char *spec, char *err,
+		      size_t errlen)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	const char *colon = strrchr(spec, ':');
+	char host[64], *end;
+	long port;
+	int fd = -1, one = 1;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	if (!colon || (size_t)(colon - spec) >= sizeof(host))
+		goto bad;
+	memcpy(host, spec, (size_t)(colon - spec));
+	host[colon - spec] = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (!colon[1] || *end || port < 0 || port > 65535 ||
+	    inet_pton(AF_INET, host, &a.sin_addr) != 1)
+		goto bad;
+	a.sin_port = htons((unsigned short)port);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(fd, 128) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen) < 0) {
+		snprintf(err, errlen, "cannot listen on '%s': %s", spec,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	s->tcp_port = ntohs(a.sin_port);
+	snprintf(s->tcp_addr, sizeof(s->tcp_addr), "%s", host);
+	return fd;
+bad:
+	snprintf(err, errlen,
+		 "invalid --listen '%s': expected IPV4ADDRESS:PORT, e.g. "
+		 "127.0.0.1:9186",
+		 spec);
+	return -1;
+}
+
+static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
+{
+	return MHD_start_daemon(
+		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
+		NULL, handler, l, MHD_OPTION_LISTEN_SOCKET, fd,
+		MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);
+}
+
+int srv_http_start(struct srv *s, char *err, size_t errlen)
+{
+	int fd;
+
+	unix_l.s = tcp_l.s = s;
+	unix_l.tcp = false;
+	tcp_l.tcp = true;
+	fd = unix_socket(s->sock_path, err, errlen);
+	if (fd < 0)
+		return -1;
+	s->unix_d = start_daemon(&unix_l, fd);
+	if (!s->unix_d) {
+		close(fd);
+		snprintf(err, errlen, "cannot start the HTTP server");
+		return -1;
+	}
+	if (!s->opt.listen)
+		return 0;
+	fd = tcp_socket(s, s->opt.listen, err, errlen);
+	if (fd < 0)
+		return -1;
+	s->tcp_d = start_daemon(&tcp_l, fd);
+	if (!s->tcp_d) {
+		close(fd);
+		snprintf(err, errlen, "cannot start the HTTP server");
+		return -1;
+	}
+	return 0;
+}
+
+void srv_http_stop(struct srv *s)
+{
+	/* MHD closes the listening sockets it was given. */
+	if (s->tcp_d)
+		MHD_stop_daemon(s->tcp_d);
+	s->tcp_d = NULL;
+	if (s->unix_d) {
+		MHD_stop_daemon(s->unix_d);
+		unlink(s->sock_path);
+	}
+	s->unix_d = NULL;
+}

@@ -1,0 +1,549 @@
+/* jobs.c - the local cluster's job model and its records on disk
+ *
+ * Layout under the state directory:
+ *   jobs/<user>~<job>/config.json   the config exactly as submitted
+ *   jobs/<user>~<job>/job.json      the record (states, ports, pids)
+ *   jobs/<user>~<job>/attempt-<n>/<role>-<index>/
+ *       work/                        the task's working directory
+ *       user.pai.stdout, .stderr, .all, exit
+ * A job directory appears by renaming a complete temporary directory,
+ * so a restart sees a job entirely or not at all.
+ */
+#include "srv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void role_release(struct srv_role *r)
+{
+	size_t i;
+
+	free(r->name);
+	for (i = 0; r->labels && i < r->nlabels; i++)
+		free(r->labels[i]);
+	free(r->labels);
+	free(r->counts);
+}
+
+void srv_job_free(struct srv_job *j)
+{
+	size_t i;
+
+	if (!j)
+		return;
+	for (i = 0; j->roles && i < j->nroles; i++)
+		role_release(&j->roles[i]);
+	for (i = 0; j->tasks && i < j->ntasks; i++) {
+		free(j->tasks[i].ports);
+		free(j->tasks[i].diag);
+	}
+	free(j->roles);
+	free(j->tasks);
+	free(j->user);
+	free(j->name);
+	free(j->key);
+	free(j->dir);
+	free(j->vc);
+	free(j->trigger_role);
+	free(j->diag);
+	pai_job_free(j->pj);
+	free(j);
+}
+
+/* Allocates the tasks of every role, all WAITING. */
+static int make_tasks(struct srv_job *j)
+{
+	size_t r, i, n = 0;
+
+	for (r = 0; r < j->nroles; r++)
+		n += (size_t)j->roles[r].task_number;
+	j->tasks = calloc(n ? n : 1, sizeof(*j->tasks));
+	if (!j->tasks)
+		return -1;
+	j->ntasks = n;
+	n = 0;
+	for (r = 0; r < j->nroles; r++)
+		for (i = 0; i < (size_t)j->roles[r].task_number; i++, n++) {
+			struct srv_task *t = &j->tasks[n];
+
+			t->role = r;
+			t->index = i;
+			t->state = ST_WAITING;
+			t->exit_code = -1;
+			t->ports = calloc(j->roles[r].nports + 1,
+					  sizeof(*t->ports));
+			if (!t->ports)
+				return -1;
+		}
+	return 0;
+}
+
+int srv_job_from_pai(struct srv_job **out, const pai_job *pj,
+		     const char *user)
+{
+	struct srv_job *j = NULL;
+	json_t *cfg = pai_job_config(pj), *v;
+	size_t r, k;
+	int ret = -1;
+
+	*out = NULL;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		goto out;
+	j->user = strdup(user);
+	j->name = strdup(pai_job_name(pj));
+	j->key = srv_printf("%s~%s", user, pai_job_name(pj));
+	v = json_object_get(cfg, "virtualCluster");
+	j->vc = strdup(json_is_string(v) && *json_string_value(v)
+			       ? json_string_value(v)
+			       : "default");
+	if (!j->user || !j->name || !j->key || !j->vc)
+		goto out;
+	v = json_object_get(cfg, "retryCount");
+	j->retry_count = json_is_integer(v) && json_integer_value(v) > 0 &&
+					 json_integer_value(v) < 1000
+				 ? (int)json_integer_value(v)
+				 : 0;
+	j->state = ST_WAITING;
+	j->exit_code = -1;
+	j->trigger_index = -1;
+	j->created = srv_now_ms();
+	j->nroles = pai_job_role_count(pj);
+	j->roles = calloc(j->nroles ? j->nroles : 1, sizeof(*j->roles));
+	if (!j->roles)
+		goto out;
+	for (r = 0; r < j->nroles; r++) {
+		struct srv_role *sr = &j->roles[r];
+		pai_role pr;
+
+		if (pai_job_role(&pr, pj, r) || !pr.name || pr.task_number < 1 ||
+		    pr.task_number > 1000)
+			goto out;
+		sr->name = strdup(pr.name);
+		sr->task_number = pr.task_number;
+		sr->cpu = pr.cpu_number;
+		sr->memory_mb = pr.memory_mb;
+		sr->gpu = pr.gpu_number;
+		sr->min_failed = pr.min_failed;
+		sr->min_succeeded = pr.min_succeeded;
+		sr->nlabels = pr.port_count;
+		sr->labels = calloc(pr.port_count + 1, sizeof(*sr->labels));
+		sr->counts = calloc(pr.port_count + 1, sizeof(*sr->counts));
+		if (!sr->name || !sr->labels || !sr->counts)
+			goto out;
+		for (k = 0; k < pr.port_count; k++) {
+			pai_port pp;
+
+			if (pai_job_port(&pp, pj, r, k) || !pp.label ||
+			    pp.port_number < 0 || pp.port_number > 100)
+				goto out;
+			sr->labels[k] = strdup(pp.label);
+			if (!sr->labels[k])
+				goto out;
+			sr->counts[k] = (unsigned)pp.port_number;
+			sr->nports += sr->counts[k];
+		}
+	}
+	if (make_tasks(j) < 0)
+		goto out;
+	*out = j;
+	j = NULL;
+	ret = 0;
+out:
+	srv_job_free(j);
+	return ret;
+}
+
+char *srv_task_dir(const struct srv_job *j, const struct srv_task *t)
+{
+	return srv_printf("%s/attempt-%d/%s-%zu", j->dir, j->attempt,
+			  j->roles[t->role].name, t->index);
+}
+
+static int set_str(json_t *o, const char *k, const char *v)
+{
+	return json_object_set_new(o, k, v ? json_string(v) : json_null());
+}
+
+json_t *srv_job_record(const struct srv_job *j)
+{
+	json_t *o = json_object(), *roles = json_array(), *tasks = json_array();
+	size_t r, i, k;
+
+	if (!o || !roles || !tasks)
+		goto fail;
+	json_object_set_new(o, "version", json_integer(1));
+	set_str(o, "user", j->user);
+	set_str(o, "name", j->name);
+	set_str(o, "virtualCluster", j->vc);
+	set_str(o, "state", srv_state_name(j->state));
+	json_object_set_new(o, "stop", json_boolean(j->stop));
+	json_object_set_new(o, "deciding", json_boolean(j->deciding));
+	set_str(o, "outcome", srv_state_name(j->outcome));
+	json_object_set_new(o, "created", json_integer(j->created));
+	json_object_set_new(o, "launched", json_integer(j->launched));
+	json_object_set_new(o, "completed", json_integer(j->completed));
+	json_object_set_new(o, "retries", json_integer(j->retries));
+	json_object_set_new(o, "retryCount", json_integer(j->retry_count));
+	json_object_set_new(o, "attempt", json_integer(j->attempt));
+	json_object_set_new(o, "exitCode", json_integer(j->exit_code));
+	set_str(o, "triggerRole", j->trigger_role);
+	json_object_set_new(o, "triggerIndex", json_integer(j->trigger_index));
+	set_str(o, "diagnostics", j->diag);
+	for (r = 0; r < j->nroles; r++) {
+		const struct srv_role *sr = &j->roles[r];
+		json_t *ro = json_object(), *labels = json_array();
+
+		for (k = 0; k < sr->nlabels; k++)
+			json_array_append_new(labels,
+					      json_pack("[s,i]", sr->labels[k],
+							(json_int_t)sr->counts[k]));
+		json_object_set_new(ro, "name", json_string(sr->name));
+		json_object_set_new(ro, "taskNumber",
+				    json_integer(sr->task_number));
+		json_object_set_new(ro, "cpuNumber", json_integer(sr->cpu));
+		json_object_set_new(ro, "memoryMB",
+				    json_integer(sr->memory_mb));
+		json_object_set_new(ro, "gpuNumber", json_integer(sr->gpu));
+		json_object_set_new(ro, "minFailedTaskCount",
+				    json_integer(sr->min_failed));
+		json_object_set_new(ro, "minSucceededTaskCount",
+				    json_integer(sr->min_succeeded));
+		json_object_set_new(ro, "ports", labels);
+		json_array_append_new(roles, ro);
+	}
+	for (i = 0; i < j->ntasks; i++) {
+		const struct srv_task *t = &j->tasks[i];
+		json_t *to = json_object(), *ports = json_array();
+
+		for (k = 0; k < j->roles[t->role].nports; k++)
+			json_array_append_new(ports, json_integer(t->ports[k]));
+		json_object_set_new(to, "role", json_integer((json_int_t)t->role));
+		json_object_set_new(to, "index",
+				    json_integer((json_int_t)t->index));
+		set_str(to, "state", srv_state_name(t->state));
+		json_object_set_new(to, "exitCode", json_integer(t->exit_code));
+		json_object_set_new(to, "ports", ports);
+		json_object_set_new(to, "monitor", json_integer(t->monitor));
+		json_object_set_new(to, "pgid", json_integer(t->pgid));
+		json_object_set_new(to, "monitorStart",
+				    json_integer((json_int_t)t->mon_start));
+		json_object_set_new(to, "started", json_integer(t->started));
+		json_object_set_new(to, "completed",
+				    json_integer(t->completed));
+		set_str(to, "diagnostics", t->diag);
+		json_array_append_new(tasks, to);
+	}
+	json_object_set_new(o, "roles", roles);
+	json_object_set_new(o, "tasks", tasks);
+	return o;
+fail:
+	json_decref(o);
+	json_decref(roles);
+	json_decref(tasks);
+	return NULL;
+}
+
+static int write_record(const char *dir, const struct srv_job *j)
+{
+	json_t *rec = srv_job_record(j);
+	char *text = NULL, *path = NULL;
+	int ret = -1;
+
+	if (!rec)
+		goto out;
+	text = json_dumps(rec, JSON_COMPACT);
+	path = srv_printf("%s/job.json", dir);
+	if (!text || !path)
+		goto out;
+	ret = srv_write_atomic(path, text, strlen(text));
+out:
+	json_decref(rec);
+	free(text);
+	free(path);
+	return ret;
+}
+
+int srv_job_save(struct srv *s, struct srv_job *j)
+{
+	if (write_record(j->dir, j) < 0) {
+		srv_log(s, "cannot write the record of '%s': %s", j->key,
+			strerror(errno));
+		return -1;
+	}
+	j->dirty = false;
+	return 0;
+}
+
+struct srv_job *srv_find_job(struct srv *s, const char *user,
+			     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++)
+		if (strcmp(s->jobs[i]->name, name) == 0 &&
+		    (!user || strcmp(s->jobs[i]->user, user) == 0))
+			return s->jobs[i];
+	return NULL;
+}
+
+static int append_job(struct srv *s, struct srv_job *j)
+{
+	if (s->njobs == s->capjobs) {
+		size_t cap = s->capjobs ? 2 * s->capjobs : 64;
+		struct srv_job **v = realloc(s->jobs, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->jobs = v;
+		s->capjobs = cap;
+	}
+	s->jobs[s->njobs++] = j;
+	return 0;
+}
+
+/* Publishes a new job: config and record written in a temporary
+ * directory, then renamed into place. Returns 0, 1 when the job exists
+ * (on disk or in memory), or -1. Called with the lock held. */
+int srv_add_job(struct srv *s, struct srv_job *j, const char *text,
+		size_t len)
+{
+	char *tmp = NULL, *dir = NULL, *cfg = NULL;
+	int ret = -1;
+
+	if (srv_find_job(s, j->user, j->name))
+		return 1;
+	dir = srv_printf("%s/%s", s->jobs_dir, j->key);
+	tmp = srv_printf("%s/.new-%s", s->jobs_dir, j->key);
+	if (!dir || !tmp)
+		goto out;
+	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+		goto out;
+	cfg = srv_printf("%s/config.json", tmp);
+	if (!cfg || srv_write_atomic(cfg, text, len) < 0)
+		goto out;
+	if (write_record(tmp, j) < 0)
+		goto out;
+	if (rename(tmp, dir) < 0) {
+		if (errno == EEXIST || errno == ENOTEMPTY)
+			ret = 1;
+		goto out;
+	}
+	srv_fsync_dir(s->jobs_dir);
+	if (append_job(s, j) < 0)
+		goto out; /* on disk: the next start finds it */
+	j->dir = dir;
+	dir = NULL;
+	ret = 0;
+out:
+	if (ret != 0 && tmp)
+		srv_rmtree(tmp);
+	free(cfg);
+	free(tmp);
+	free(dir);
+	return ret;
+}
+
+/* ---- loading ------------------------------------------------------- */
+
+static long long get_int(json_t *o, const char *k, long long dflt)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+static char *get_strdup(json_t *o, const char *k)
+{
+	const char *v = json_string_value(json_object_get(o, k));
+
+	return v ? strdup(v) : NULL;
+}
+
+static int job_from_record(struct srv_job **out, json_t *rec,
+			   const char *dir)
+{
+	struct srv_job *j = calloc(1, sizeof(*j));
+	json_t *roles = json_object_get(rec, "roles");
+	json_t *tasks = json_object_get(rec, "tasks"), *v;
+	size_t r, i, k;
+	int ret = -1;
+
+	*out = NULL;
+	if (!j)
+		goto out;
+	j->user = get_strdup(rec, "user");
+	j->name = get_strdup(rec, "name");
+	j->vc = get_strdup(rec, "virtualCluster");
+	j->dir = strdup(dir);
+	if (!j->user || !j->name || !j->vc || !j->dir)
+		goto out;
+	j->key = srv_printf("%s~%s", j->user, j->name);
+	j->state = srv_state_from_name(
+		json_string_value(json_object_get(rec, "state")));
+	j->stop = json_is_true(json_object_get(rec, "stop"));
+	j->deciding = json_is_true(json_object_get(rec, "deciding"));
+	j->outcome = srv_state_from_name(
+		json_string_value(json_object_get(rec, "outcome")));
+	j->created = get_int(rec, "created", 0);
+	j->launched = get_int(rec, "launched", 0);
+	j->completed = get_int(rec, "completed", 0);
+	j->retries = (int)get_int(rec, "retries", 0);
+	j->retry_count = (int)get_int(rec, "retryCount", 0);
+	j->attempt = (int)get_int(rec, "attempt", 0);
+	j->exit_code = (int)get_int(rec, "exitCode", -1);
+	j->trigger_role = get_strdup(rec, "triggerRole");
+	j->trigger_index = (long)get_int(rec, "triggerIndex", -1);
+	j->diag = get_strdup(rec, "diagnostics");
+	j->nroles = json_array_size(roles);
+	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
+	if (!j->key || !j->roles)
+		goto out;
+	json_array_foreach(roles, r, v) {
+		struct srv_role *sr = &j->roles[r];
+		json_t *ports = json_object_get(v, "ports"), *p;
+
+		sr->name = get_strdup(v, "name");
+		sr->task_number = get_int(v, "taskNumber", 1);
+		sr->cpu = get_int(v, "cpuNumber", 1);
+		sr->memory_mb = get_int(v, "memoryMB", 100);
+		sr->gpu = get_int(v, "gpuNumber", 0);
+		sr->min_failed = get_int(v, "minFailedTaskCount", 1);
+		sr->min_succeeded = get_int(v, "minSucceededTaskCount", -1);
+		sr->nlabels = json_array_size(ports);
+		sr->labels = calloc(sr->nlabels + 1, sizeof(*sr->labels));
+		sr->counts = calloc(sr->nlabels + 1, sizeof(*sr->counts));
+		if (!sr->name || !srv_safe_name(sr->name) || !sr->labels ||
+		    !sr->counts || sr->task_number < 1 ||
+		    sr->task_number > 1000)
+			goto out;
+		json_array_foreach(ports, k, p) {
+			const char *l = json_string_value(json_array_get(p, 0));
+
+			sr->labels[k] = strdup(l ? l : "");
+			sr->counts[k] = (unsigned)json_integer_value(
+				json_array_get(p, 1));
+			if (!sr->labels[k] || sr->counts[k] > 100)
+				goto out;
+			sr->nports += sr->counts[k];
+		}
+	}
+	if (make_tasks(j) < 0 || json_array_size(tasks) != j->ntasks)
+		goto out;
+	json_array_foreach(tasks, i, v) {
+		struct srv_task *t = &j->tasks[i];
+		json_t *ports = json_object_get(v, "ports");
+
+		if ((size_t)get_int(v, "role", -1) != t->role ||
+		    (size_t)get_int(v, "index", -1) != t->index)
+			goto out;
+		t->state = srv_state_from_name(
+			json_string_value(json_object_get(v, "state")));
+		t->exit_code = (int)get_int(v, "exitCode", -1);
+		for (k = 0; k < j->roles[t->role].nports; k++)
+			t->ports[k] = (unsigned)json_integer_value(
+				json_array_get(ports, k));
+		t->monitor = (pid_t)get_int(v, "monitor", 0);
+		t->pgid = (pid_t)get_int(v, "pgid", 0);
+		t->mon_start =
+			(unsigned long long)get_int(v, "monitorStart", 0);
+		t->started = get_int(v, "started", 0);
+		t->completed = get_int(v, "completed", 0);
+		t->diag = get_strdup(v, "diagnostics");
+	}
+	*out = j;
+	j = NULL;
+	ret = 0;
+out:
+	srv_job_free(j);
+	return ret;
+}
+
+static int by_created(const void *a, const void *b)
+{
+	const struct srv_job *x = *(struct srv_job *const *)a;
+	const struct srv_job *y = *(struct srv_job *const *)b;
+
+	if (x->created != y->created)
+		return x->created < y->created ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* A job that may still run needs its parsed config again. */
+static void reparse(struct srv *s, struct srv_job *j)
+{
+	pai_diags *diags = NULL;
+	char *path = srv_printf("%s/config.json", j->dir), *text = NULL;
+	size_t len = 0;
+
+	if (path && pai_diags_new(&diags) == PAI_OK &&
+	    pai_file_read(&text, &len, NULL, path) == PAI_OK)
+		pai_job_parse(&j->pj, diags, "config.json", text, len, NULL);
+	if (!j->pj) {
+		srv_log(s, "'%s': cannot read its config again; marking it "
+			   "FAILED",
+			j->key);
+		j->state = ST_FAILED;
+		j->completed = srv_now_ms();
+		free(j->diag);
+		j->diag = strdup("the local cluster could not read the job's "
+				 "config again after a restart");
+		j->dirty = true;
+	}
+	free(text);
+	free(path);
+	pai_diags_free(diags);
+}
+
+int srv_load_jobs(struct srv *s)
+{
+	DIR *d = opendir(s->jobs_dir);
+	struct dirent *e;
+	size_t i;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		char *dir = NULL, *path = NULL;
+		json_t *rec = NULL;
+		struct srv_job *j = NULL;
+
+		if (e->d_name[0] == '.') {
+			/* an unfinished submission: never acknowledged */
+			if (strncmp(e->d_name, ".new-", 5) == 0 &&
+			    (dir = srv_printf("%s/%s", s->jobs_dir,
+					      e->d_name)))
+				srv_rmtree(dir);
+			free(dir);
+			continue;
+		}
+		dir = srv_printf("%s/%s", s->jobs_dir, e->d_name);
+		path = srv_printf("%s/job.json", dir ? dir : "");
+		if (dir && path)
+			rec = json_load_file(path, 0, NULL);
+		if (!rec || job_from_record(&j, rec, dir) < 0 ||
+		    strcmp(j->key, e->d_name) != 0 || append_job(s, j) < 0) {
+			srv_log(s, "ignoring '%s': unreadable job record",
+				dir ? dir : e->d_name);
+			srv_job_free(j);
+		}
+		json_decref(rec);
+		free(dir);
+		free(path);
+	}
+	closedir(d);
+	qsort(s->jobs, s->njobs, sizeof(*s->jobs), by_created);
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (j->state == ST_WAITING || j->state == ST_RUNNING)
+			reparse(s, j);
+		if (j->state == ST_RUNNING)
+			srv_recover_job(s, j);
+	}
+	return 0;
+}

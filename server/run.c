@@ -1,0 +1,967 @@
+/* run.c - the local cluster's processes: ports, tasks, completion
+ *
+ * Every task runs under a monitor: a process forked from the server
+ * (never exec'd; it uses only async-signal-safe calls) that starts
+ * `bash -c "$command"` in its own process group, copies the task's
+ * stdout and stderr into user.pai.stdout, user.pai.stderr and
+ * user.pai.all, and writes the exit status atomically to `exit`. The
+ * monitor is in its own session, so it outlives a killed server: no
+ * log line is lost, and the next server re-adopts the task by watching
+ * for that file. The server reaps monitors (SIGCHLD) and decides job
+ * states; all of it runs in the main thread with the lock held.
+ */
+#include "srv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- ports ---------------------------------------------------------- */
+
+static bool port_used(struct srv *s, unsigned p)
+{
+	return s->port_used[p / 8] & (1u << (p % 8));
+}
+
+static void port_mark(struct srv *s, unsigned p, bool used)
+{
+	if (!p || p > 65535)
+		return;
+	if (used)
+		s->port_used[p / 8] |= (unsigned char)(1u << (p % 8));
+	else
+		s->port_used[p / 8] &= (unsigned char)~(1u << (p % 8));
+}
+
+/* Binds 127.0.0.1:p (0: any) to learn that it is free; returns the port
+ * or 0. The socket is closed at once: the task binds it itself. */
+static unsigned try_bind(unsigned p)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	unsigned got = 0;
+
+	if (fd < 0)
+		return 0;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((unsigned short)p);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&a, &alen) == 0)
+		got = ntohs(a.sin_port);
+	close(fd);
+	return got;
+}
+
+/* A port free on this machine and not given to another task: from
+ * begin_at upwards when the config says so, else any. */
+static unsigned port_take(struct srv *s, long long begin_at)
+{
+	unsigned p;
+	int tries;
+
+	if (begin_at > 0) {
+		for (p = (unsigned)begin_at; p <= 65535; p++)
+			if (!port_used(s, p) && try_bind(p) == p) {
+				port_mark(s, p, true);
+				return p;
+			}
+		return 0;
+	}
+	for (tries = 0; tries < 64; tries++) {
+		p = try_bind(0);
+		if (p && !port_used(s, p)) {
+			port_mark(s, p, true);
+			return p;
+		}
+	}
+	return 0;
+}
+
+static void task_ports_release(struct srv *s, struct srv_job *j,
+			       struct srv_task *t)
+{
+	size_t k;
+
+	for (k = 0; k < j->roles[t->role].nports; k++)
+		port_mark(s, t->ports[k], false);
+}
+
+/* ---- placement for pai_expand_task ---------------------------------- */
+
+struct place {
+	struct srv *s;
+	struct srv_job *j;
+	char **ids, **work;
+};
+
+static struct srv_task *task_at(struct srv_job *j, size_t role, size_t index)
+{
+	size_t r, off = 0;
+
+	if (role >= j->nroles || index >= (size_t)j->roles[role].task_number)
+		return NULL;
+	for (r = 0; r < role; r++)
+		off += (size_t)j->roles[r].task_number;
+	return &j->tasks[off + index];
+}
+
+static const char *pl_ip(void *d, size_t role, size_t index)
+{
+	(void)d;
+	(void)role;
+	(void)index;
+	return "127.0.0.1";
+}
+
+static const char *pl_id(void *d, size_t role, size_t index)
+{
+	struct place *p = d;
+	struct srv_task *t = task_at(p->j, role, index);
+
+	return t ? p->ids[t - p->j->tasks] : NULL;
+}
+
+static const char *pl_work(void *d, size_t role, size_t index)
+{
+	struct place *p = d;
+	struct srv_task *t = task_at(p->j, role, index);
+
+	return t ? p->work[t - p->j->tasks] : NULL;
+}
+
+static unsigned pl_port(void *d, size_t role, size_t index, size_t k,
+			size_t n)
+{
+	struct place *p = d;
+	struct srv_task *t = task_at(p->j, role, index);
+	const struct srv_role *r;
+	size_t i, off = 0;
+
+	if (!t)
+		return 0;
+	r = &p->j->roles[role];
+	if (k >= r->nlabels || n >= r->counts[k])
+		return 0;
+	for (i = 0; i < k; i++)
+		off += r->counts[i];
+	return t->ports[off + n];
+}
+
+/* ---- the monitor (after fork: async-signal-safe calls only) ---------- */
+
+struct spawn {
+	const char *bash;
+	char **argv, **envp;
+	const char *work, *exit_path, *exit_tmp;
+	int fd_out, fd_err, fd_all, fd_null, fd_pid;
+};
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static size_t fmt_int(char *buf, long v)
+{
+	char tmp[24];
+	size_t n = 0, i = 0;
+
+	if (v < 0) {
+		buf[i++] = '-';
+		v = -v;
+	}
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	while (n > 0)
+		buf[i++] = tmp[--n];
+	return i;
+}
+
+/* Closes every descriptor above 2 but those in keep (sorted here). */
+static void close_others(int *keep, int n)
+{
+	unsigned lo = 3;
+	int i, k;
+
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && keep[k - 1] > keep[k]; k--) {
+			int x = keep[k];
+
+			keep[k] = keep[k - 1];
+			keep[k - 1] = x;
+		}
+	for (i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned)keep[i] < lo)
+			continue;
+		if ((unsigned)keep[i] > lo)
+			close_range(lo, (unsigned)keep[i] - 1, 0);
+		lo = (unsigned)keep[i] + 1;
+	}
+	close_range(lo, ~0U, 0);
+}
+
+static long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void reset_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
+{
+	static const char nobash[] = "paictl serve: cannot run bash\n";
+	static const char nodir[] = "paictl serve: cannot enter the task's "
+				    "working directory\n";
+	int keep[5] = { sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null,
+			sp->fd_pid };
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, st = 0, code, fd;
+	struct pollfd pfd[2];
+	bool exited = false;
+	long drain_until = 0;
+	char buf[16384], line[64];
+	size_t n;
+	pid_t pid = -1;
+
+	setsid();
+	dup2(sp->fd_null, 0);
+	dup2(sp->fd_null, 1);
+	dup2(sp->fd_null, 2);
+	close_others(keep, 5);
+	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0)
+		goto done;
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		reset_signals();
+		if (chdir(sp->work) < 0) {
+			write_all(2, nodir, sizeof(nodir) - 1);
+			_exit(127);
+		}
+		execve(sp->bash, sp->argv, sp->envp);
+		write_all(2, nobash, sizeof(nobash) - 1);
+		_exit(127);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);
+	write_all(sp->fd_pid, (const char *)&pid, sizeof(pid));
+	close(sp->fd_pid);
+	close(po[1]);
+	close(pe[1]);
+	if (pid < 0)
+		goto done;
+	pfd[0].fd = po[0];
+	pfd[1].fd = pe[0];
+	pfd[0].events = pfd[1].events = POLLIN;
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+		int i, r = poll(pfd, 2, 100);
+
+		for (i = 0; r > 0 && i < 2; i++) {
+			ssize_t got;
+
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			got = read(pfd[i].fd, buf, sizeof(buf));
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				continue;
+			}
+			write_all(i ? sp->fd_err : sp->fd_out, buf, (size_t)got);
+			write_all(sp->fd_all, buf, (size_t)got);
+		}
+		if (!exited && waitpid(pid, &st, WNOHANG) == pid) {
+			/* The task is its main process, as in a container:
+			 * whatever it left behind goes with it. */
+			exited = true;
+			kill(-pid, SIGKILL);
+			drain_until = mono_ms() + 2000;
+		}
+		if (exited && mono_ms() > drain_until)
+			break;
+	}
+	if (!exited) {
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		kill(-pid, SIGKILL);
+	}
+done:
+	if (pid > 0)
+		code = WIFEXITED(st) ? WEXITSTATUS(st)
+		       : WIFSIGNALED(st) ? 128 + WTERMSIG(st)
+					 : 255;
+	else
+		code = -1; /* could not start */
+	n = fmt_int(line, code);
+	line[n++] = ' ';
+	n += fmt_int(line + n, pid > 0 && WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	line[n++] = '\n';
+	fsync(sp->fd_out);
+	fsync(sp->fd_err);
+	fsync(sp->fd_all);
+	fd = open(sp->exit_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0) {
+		write_all(fd, line, n);
+		fsync(fd);
+		close(fd);
+		rename(sp->exit_tmp, sp->exit_path);
+	}
+	_exit(0);
+}
+
+/* ---- starting tasks ------------------------------------------------- */
+
+static int mkdir_one(const char *p)
+{
+	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static char **build_envp(struct srv *s, const pai_env *env)
+{
+	size_t n = pai_env_count(env), i, k = 0;
+	char **v = calloc(n + s->nbase_env + 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->nbase_env; i++) {
+		const char *eq = strchr(s->base_env[i], '=');
+		char name[256];
+		size_t len = (size_t)(eq - s->base_env[i]);
+
+		if (len >= sizeof(name))
+			continue;
+		memcpy(name, s->base_env[i], len);
+		name[len] = '\0';
+		if (pai_env_get(env, name))
+			continue;
+		if (!(v[k++] = strdup(s->base_env[i])))
+			goto fail;
+	}
+	for (i = 0; i < n; i++)
+		if (!(v[k++] = srv_printf("%s=%s", pai_env_name(env, i),
+					  pai_env_value(env, i))))
+			goto fail;
+	return v;
+fail:
+	for (i = 0; i < k; i++)
+		free(v[i]);
+	free(v);
+	return NULL;
+}
+
+static void free_strv(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void task_set_diag(struct srv_task *t, const char *msg)
+{
+	free(t->diag);
+	t->diag = msg ? strdup(msg) : NULL;
+}
+
+static unsigned long long proc_start(pid_t pid, char *state)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v = 0;
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	p += 2; /* field 3, the state */
+	if (state)
+		*state = *p;
+	for (field = 3; field < 22 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		v = strtoull(p, NULL, 10);
+	return v;
+}
+
+/* Starts one task; on failure marks it FAILED with the reason. */
+static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
+		       struct place *pl, const pai_expand_options *eo)
+{
+	struct spawn sp;
+	pai_env *env = NULL;
+	pai_role role;
+	char *dir = NULL, *paths[5] = { NULL, NULL, NULL, NULL, NULL };
+	char *argv[4] = { "bash", "-c", NULL, NULL };
+	const char *why = NULL;
+	int pp[2] = { -1, -1 }, i;
+	pid_t mon, pid = 0;
+	ssize_t got;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.fd_out = sp.fd_err = sp.fd_all = -1;
+	dir = srv_task_dir(j, t);
+	if (!dir || mkdir_one(dir) < 0 || mkdir_one(pl->work[t - j->tasks]) < 0) {
+		why = "cannot create the task's directory";
+		goto out;
+	}
+	paths[0] = srv_printf("%s/user.pai.stdout", dir);
+	paths[1] = srv_printf("%s/user.pai.stderr", dir);
+	paths[2] = srv_printf("%s/user.pai.all", dir);
+	paths[3] = srv_printf("%s/exit", dir);
+	paths[4] = srv_printf("%s/exit.tmp", dir);
+	for (i = 0; i < 5; i++)
+		if (!paths[i]) {
+			why = "out of memory";
+			goto out;
+		}
+	sp.fd_out = open(paths[0], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	sp.fd_err = open(paths[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	sp.fd_all = open(paths[2], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (sp.fd_out < 0 || sp.fd_err < 0 || sp.fd_all < 0) {
+		why = "cannot create the task's log files";
+		goto out;
+	}
+	if (pai_expand_task(&env, j->pj, t->role, t->index, eo) != PAI_OK ||
+	    pai_job_role(&role, j->pj, t->role) != PAI_OK) {
+		why = "cannot build the task's environment";
+		goto out;
+	}
+	argv[2] = (char *)(role.command ? role.command : "");
+	sp.envp = build_envp(s, env);
+	if (!sp.envp || pipe2(pp, O_CLOEXEC) < 0) {
+		why = "out of memory or descriptors";
+		goto out;
+	}
+	sp.bash = s->bash;
+	sp.argv = argv;
+	sp.work = pl->work[t - j->tasks];
+	sp.exit_path = paths[3];
+	sp.exit_tmp = paths[4];
+	sp.fd_null = s->null_fd;
+	sp.fd_pid = pp[1];
+	mon = fork();
+	if (mon == 0)
+		monitor_main(&sp);
+	close(pp[1]);
+	pp[1] = -1;
+	if (mon < 0) {
+		why = "cannot fork";
+		goto out;
+	}
+	do
+		got = read(pp[0], &pid, sizeof(pid));
+	while (got < 0 && errno == EINTR);
+	t->monitor = mon;
+	t->mon_start = proc_start(mon, NULL);
+	t->pgid = got == (ssize_t)sizeof(pid) && pid > 0 ? pid : 0;
+	t->adopted = false;
+	t->state = ST_RUNNING;
+	t->started = srv_now_ms();
+out:
+	if (why) {
+		srv_log(s, "'%s': %s-%zu: %s", j->key, j->roles[t->role].name,
+			t->index, why);
+		t->state = ST_FAILED;
+		t->exit_code = -1;
+		t->completed = srv_now_ms();
+		task_set_diag(t, why);
+	}
+	if (pp[0] >= 0)
+		close(pp[0]);
+	if (pp[1] >= 0)
+		close(pp[1]);
+	if (sp.fd_out >= 0)
+		close(sp.fd_out);
+	if (sp.fd_err >= 0)
+		close(sp.fd_err);
+	if (sp.fd_all >= 0)
+		close(sp.fd_all);
+	free_strv(sp.envp);
+	pai_env_free(env);
+	for (i = 0; i < 5; i++)
+		free(paths[i]);
+	free(dir);
+}
+
+static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
+
+static void start_attempt(struct srv *s, struct srv_job *j)
+{
+	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
+	pai_placement pm;
+	struct place pl;
+	char *adir = NULL, *fs = NULL;
+	size_t i, k;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.s = s;
+	pl.j = j;
+	pl.ids = calloc(j->ntasks + 1, sizeof(*pl.ids));
+	pl.work = calloc(j->ntasks + 1, sizeof(*pl.work));
+	adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
+	fs = srv_printf("file://%s/fs", s->state_dir);
+	if (!pl.ids || !pl.work || !adir || !fs)
+		goto out;
+	for (i = 0; i < j->ntasks; i++) {
+		struct srv_task *t = &j->tasks[i];
+		const struct srv_role *r = &j->roles[t->role];
+		char *d = srv_task_dir(j, t);
+		pai_port pp;
+		size_t n, off = 0;
+
+		pl.ids[i] = srv_printf("%s-%d-%s-%zu", j->key, j->attempt,
+				       r->name, t->index);
+		pl.work[i] = d ? srv_printf("%s/work", d) : NULL;
+		free(d);
+		if (!pl.ids[i] || !pl.work[i])
+			goto out;
+		for (k = 0; k < r->nlabels; k++) {
+			if (pai_job_port(&pp, j->pj, t->role, k) != PAI_OK)
+				pp.begin_at = 0;
+			for (n = 0; n < r->counts[k]; n++, off++)
+				t->ports[off] = port_take(
+					s, pp.begin_at > 0
+						   ? pp.begin_at + (long long)n
+						   : 0);
+		}
+	}
+	if (mkdir_one(adir) < 0) {
+		srv_log(s, "'%s': cannot create '%s': %s", j->key, adir,
+			strerror(errno));
+		goto out;
+	}
+	pm.data = &pl;
+	pm.ip = pl_ip;
+	pm.container_id = pl_id;
+	pm.work_dir = pl_work;
+	pm.port = pl_port;
+	eo.user = j->user;
+	eo.fs_uri = fs;
+	eo.placement = &pm;
+	if (!s->image_noted &&
+	    json_object_get(pai_job_config(j->pj), "image")) {
+		srv_log(s, "tasks run on this host: a job's 'image' is not "
+			   "used by the local cluster");
+		s->image_noted = true;
+	}
+	j->state = ST_RUNNING;
+	if (!j->launched)
+		j->launched = srv_now_ms();
+	j->dirty = true;
+	srv_log(s, "'%s': attempt %d: starting %zu task%s", j->key,
+		j->attempt, j->ntasks, j->ntasks == 1 ? "" : "s");
+	for (i = 0; i < j->ntasks; i++)
+		spawn_task(s, j, &j->tasks[i], &pl, &eo);
+	/* A task that could not start counts as failed at once. */
+	for (i = 0; i < j->ntasks; i++)
+		if (j->tasks[i].state == ST_FAILED) {
+			task_ports_release(s, j, &j->tasks[i]);
+			evaluate(s, j, &j->tasks[i]);
+		}
+out:
+	for (i = 0; pl.ids && i < j->ntasks; i++)
+		free(pl.ids[i]);
+	for (i = 0; pl.work && i < j->ntasks; i++)
+		free(pl.work[i]);
+	free(pl.ids);
+	free(pl.work);
+	free(adir);
+	free(fs);
+}
+
+void srv_schedule(struct srv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (j->state == ST_WAITING && !j->stop && j->pj)
+			start_attempt(s, j);
+	}
+}
+
+/* ---- completion ------------------------------------------------------ */
+
+static size_t live_tasks(const struct srv_job *j)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < j->ntasks; i++)
+		n += j->tasks[i].state == ST_RUNNING;
+	return n;
+}
+
+static void signal_tasks(struct srv_job *j, int sig)
+{
+	size_t i;
+
+	for (i = 0; i < j->ntasks; i++)
+		if (j->tasks[i].state == ST_RUNNING && j->tasks[i].pgid > 0)
+			kill(-j->tasks[i].pgid, sig);
+}
+
+static void reset_attempt(struct srv *s, struct srv_job *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->ntasks; i++) {
+		struct srv_task *t = &j->tasks[i];
+
+		task_ports_release(s, j, t);
+		memset(t->ports, 0, j->roles[t->role].nports * sizeof(*t->ports));
+		t->state = ST_WAITING;
+		t->exit_code = -1;
+		t->monitor = t->pgid = 0;
+		t->mon_start = 0;
+		t->adopted = false;
+		t->started = t->completed = 0;
+		task_set_diag(t, NULL);
+	}
+}
+
+/* Every task of the attempt has ended: the job ends, or retries. */
+static void attempt_over(struct srv *s, struct srv_job *j)
+{
+	int outcome = j->stop ? ST_STOPPED
+		      : j->deciding ? j->outcome
+				    : ST_SUCCEEDED;
+
+	j->deciding = false;
+	j->kill_at = 0;
+	if (outcome == ST_SUCCEEDED && j->exit_code < 0)
+		j->exit_code = 0;
+	if (outcome == ST_FAILED && j->retries < j->retry_count) {
+		srv_log(s, "'%s': attempt %d failed; retrying (%d of %d)",
+			j->key, j->attempt, j->retries + 1, j->retry_count);
+		j->retries++;
+		j->attempt++;
+		j->state = ST_WAITING;
+		reset_attempt(s, j);
+		j->dirty = true;
+		srv_wake(s);
+		return;
+	}
+	j->state = outcome;
+	j->completed = srv_now_ms();
+	pai_job_free(j->pj);
+	j->pj = NULL;
+	j->dirty = true;
+	srv_log(s, "'%s': %s", j->key, srv_state_name(outcome));
+}
+
+static void decide(struct srv *s, struct srv_job *j, int outcome,
+		   const struct srv_task *t, const char *why)
+{
+	j->deciding = true;
+	j->outcome = outcome;
+	j->exit_code = t ? t->exit_code : 0;
+	free(j->trigger_role);
+	j->trigger_role = t ? strdup(j->roles[t->role].name) : NULL;
+	j->trigger_index = t ? (long)t->index : -1;
+	free(j->diag);
+	j->diag = why ? strdup(why) : NULL;
+	if (live_tasks(j)) {
+		signal_tasks(j, SIGTERM);
+		j->kill_at = srv_now_ms() + s->opt.grace_ms;
+	}
+}
+
+/* Applies the roles' completion policy after task t ended. */
+static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
+{
+	const struct srv_role *r = &j->roles[t->role];
+	long long failed = 0, succeeded = 0;
+	size_t i;
+	char why[256];
+
+	j->dirty = true;
+	if (!j->stop && !j->deciding) {
+		for (i = 0; i < j->ntasks; i++) {
+			if (j->tasks[i].role != t->role)
+				continue;
+			failed += j->tasks[i].state == ST_FAILED;
+			succeeded += j->tasks[i].state == ST_SUCCEEDED;
+		}
+		if (r->min_failed >= 0 && failed >= r->min_failed) {
+			snprintf(why, sizeof(why),
+				 "%lld task%s of role '%s' failed "
+				 "(minFailedTaskCount %lld); last: %s-%zu exited "
+				 "with %d",
+				 failed, failed == 1 ? "" : "s", r->name,
+				 r->min_failed, r->name, t->index, t->exit_code);
+			decide(s, j, ST_FAILED, t, why);
+		} else if (r->min_succeeded >= 0 &&
+			   succeeded >= r->min_succeeded) {
+			snprintf(why, sizeof(why),
+				 "%lld task%s of role '%s' succeeded "
+				 "(minSucceededTaskCount %lld)",
+				 succeeded, succeeded == 1 ? "" : "s", r->name,
+				 r->min_succeeded);
+			decide(s, j, ST_SUCCEEDED, t, why);
+		}
+	}
+	if (!live_tasks(j))
+		attempt_over(s, j);
+}
+
+static int read_exit(const char *dir, int *code)
+{
+	char *path = srv_printf("%s/exit", dir);
+	FILE *f = path ? fopen(path, "re") : NULL;
+	int ok = f && fscanf(f, "%d", code) == 1;
+
+	if (f)
+		fclose(f);
+	free(path);
+	return ok ? 0 : -1;
+}
+
+/* Task t's monitor is gone; its exit file says how the task ended. */
+static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
+		       const char *lost)
+{
+	char *dir = srv_task_dir(j, t);
+	int code = -1;
+
+	t->completed = srv_now_ms();
+	t->monitor = 0;
+	if (dir && read_exit(dir, &code) == 0 && code >= 0) {
+		t->exit_code = code;
+		if (code == 0)
+			t->state = ST_SUCCEEDED;
+		else if (j->stop || j->deciding)
+			t->state = ST_STOPPED;
+		else
+			t->state = ST_FAILED;
+	} else {
+		t->exit_code = code;
+		t->state = j->stop || j->deciding ? ST_STOPPED : ST_FAILED;
+		task_set_diag(t, code == -1 && !lost
+					 ? "the task could not be started"
+					 : lost ? lost
+						: "the task's monitor died");
+	}
+	free(dir);
+	task_ports_release(s, j, t);
+	evaluate(s, j, t);
+}
+
+void srv_reap(struct srv *s)
+{
+	pid_t pid;
+	int st;
+	size_t i, k;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (i = 0; i < s->njobs; i++) {
+			struct srv_job *j = s->jobs[i];
+
+			if (j->state != ST_RUNNING)
+				continue;
+			for (k = 0; k < j->ntasks; k++)
+				if (j->tasks[k].monitor == pid &&
+				    !j->tasks[k].adopted &&
+				    j->tasks[k].state == ST_RUNNING)
+					break;
+			if (k < j->ntasks) {
+				task_ended(s, j, &j->tasks[k], NULL);
+				break;
+			}
+		}
+	}
+}
+
+static bool monitor_alive(const struct srv_task *t)
+{
+	char state = 0;
+
+	return t->monitor > 0 && t->mon_start &&
+	       proc_start(t->monitor, &state) == t->mon_start && state != 'Z';
+}
+
+/* Tasks of an earlier server: their monitor is not our child, so the
+ * exit file is the only news. */
+void srv_poll_adopted(struct srv *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		for (k = 0; j->state == ST_RUNNING && k < j->ntasks; k++) {
+			struct srv_task *t = &j->tasks[k];
+			char *dir, *path;
+			bool done;
+
+			if (t->state != ST_RUNNING || !t->adopted)
+				continue;
+			dir = srv_task_dir(j, t);
+			path = dir ? srv_printf("%s/exit", dir) : NULL;
+			done = path && access(path, F_OK) == 0;
+			free(path);
+			free(dir);
+			if (done || !monitor_alive(t))
+				task_ended(s, j, t,
+					   done ? NULL
+						: "the task's monitor vanished "
+						  "while the local cluster was "
+						  "down; its outcome is unknown");
+		}
+	}
+}
+
+void srv_recover_job(struct srv *s, struct srv_job *j)
+{
+	size_t k, n;
+
+	for (k = 0; k < j->ntasks; k++) {
+		struct srv_task *t = &j->tasks[k];
+
+		if (t->state == ST_RUNNING) {
+			t->adopted = true;
+			for (n = 0; n < j->roles[t->role].nports; n++)
+				port_mark(s, t->ports[n], true);
+		}
+	}
+	srv_log(s, "'%s': re-adopting %zu running task%s", j->key,
+		live_tasks(j), live_tasks(j) == 1 ? "" : "s");
+	if (j->stop || j->deciding) {
+		signal_tasks(j, SIGTERM);
+		j->kill_at = srv_now_ms() + s->opt.grace_ms;
+	}
+	srv_poll_adopted(s);
+	if (j->state == ST_RUNNING && !live_tasks(j))
+		attempt_over(s, j);
+}
+
+int srv_stop_job(struct srv *s, struct srv_job *j, const char *why)
+{
+	if (j->state != ST_WAITING && j->state != ST_RUNNING)
+		return 0;
+	if (j->stop)
+		return 0;
+	j->stop = true;
+	j->dirty = true;
+	free(j->diag);
+	j->diag = strdup(why);
+	srv_log(s, "'%s': stopping", j->key);
+	if (j->state == ST_WAITING || !live_tasks(j)) {
+		j->state = ST_STOPPED;
+		j->completed = srv_now_ms();
+		pai_job_free(j->pj);
+		j->pj = NULL;
+		return 0;
+	}
+	signal_tasks(j, SIGTERM);
+	j->kill_at = srv_now_ms() + s->opt.grace_ms;
+	return 0;
+}
+
+void srv_check_deadlines(struct srv *s)
+{
+	long long now = srv_now_ms();
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (j->state == ST_RUNNING && j->kill_at && now >= j->kill_at) {
+			signal_tasks(j, SIGKILL);
+			j->kill_at = 0;
+		}
+	}
+}
+
+long srv_next_timeout(struct srv *s)
+{
+	long long now = srv_now_ms(), t = 1000;
+	size_t i, k;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (j->state != ST_RUNNING)
+			continue;
+		if (j->kill_at && j->kill_at - now < t)
+			t = j->kill_at - now;
+		for (k = 0; k < j->ntasks; k++)
+			if (j->tasks[k].adopted &&
+			    j->tasks[k].state == ST_RUNNING && t > 200)
+				t = 200;
+	}
+	return t < 0 ? 0 : (long)t;
+}
+
+void srv_flush(struct srv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++)
+		if (s->jobs[i]->dirty)
+			srv_job_save(s, s->jobs[i]);
+}
+
+void srv_wake(struct srv *s)
+{
+	char c = 1;
+
+	if (write(s->wake[1], &c, 1) < 0) {
+		/* full: the main loop is already due to wake */
+	}
+}

@@ -1,0 +1,356 @@
+/* srv.c - the local cluster's life: state directory, main loop, shutdown
+ *
+ * Threads: libmicrohttpd's polling threads answer requests; the main
+ * thread waits on a signalfd (SIGCHLD, SIGTERM, SIGINT, SIGHUP) and a
+ * wake pipe, and starts, reaps and stops tasks. One mutex guards the
+ * job table. Signals are blocked before any thread exists, so only the
+ * signalfd sees them.
+ */
+#include "srv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* mkdir -p for the default location's parents, 0700 as XDG asks. */
+static int mkdir_parents(const char *path)
+{
+	char *p = strdup(path), *q;
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	for (q = p + 1; *q; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			ret = -1;
+		*q = '/';
+	}
+	free(p);
+	return ret;
+}
+
+static char *default_state_dir(void)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	if (x && *x == '/')
+		return srv_printf("%s/paictl/local", x);
+	if (home && *home)
+		return srv_printf("%s/.local/state/paictl/local", home);
+	return NULL;
+}
+
+static int load_users(struct srv *s, const char *path, char *err,
+		      size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	struct stat st;
+	char line[1024];
+	unsigned lineno = 0;
+	int ret = -1;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) < 0 || (st.st_mode & 077)) {
+		snprintf(err, errlen,
+			 "'%s' holds passwords: it must not be readable by "
+			 "others (chmod 600 '%s')",
+			 path, path);
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *name = line, *pass, *flags, *nl;
+		struct srv_user *v;
+
+		lineno++;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!*line || *line == '#')
+			continue;
+		pass = strchr(line, ':');
+		if (!pass || pass == line) {
+			snprintf(err, errlen,
+				 "%s:%u: expected 'user:password[:admin]'",
+				 path, lineno);
+			goto out;
+		}
+		*pass++ = '\0';
+		flags = strchr(pass, ':');
+		if (flags)
+			*flags++ = '\0';
+		v = realloc(s->users, (s->nusers + 1) * sizeof(*v));
+		if (!v)
+			goto oom;
+		s->users = v;
+		v[s->nusers].name = strdup(name);
+		v[s->nusers].password = strdup(pass);
+		v[s->nusers].admin = flags && strcmp(flags, "admin") == 0;
+		s->nusers++;
+		if (!v[s->nusers - 1].name || !v[s->nusers - 1].password)
+			goto oom;
+	}
+	ret = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	fclose(f);
+	return ret;
+}
+
+/* The variables a task inherits from the server: enough for bash and
+ * ordinary tools; the cluster's own variables come from lib. */
+static int base_env(struct srv *s)
+{
+	static const char *const keep[] = { "PATH", "HOME", "USER", "LOGNAME",
+					    "LANG", "LC_ALL", "LC_CTYPE",
+					    "TZ", "TMPDIR", "SHELL" };
+	size_t i, k, n = sizeof(keep) / sizeof(keep[0]);
+	bool path = false;
+
+	s->base_env = calloc(n + 2, sizeof(*s->base_env));
+	if (!s->base_env)
+		return -1;
+	for (i = 0; environ && environ[i]; i++)
+		for (k = 0; k < n; k++) {
+			size_t len = strlen(keep[k]);
+
+			if (strncmp(environ[i], keep[k], len) == 0 &&
+			    environ[i][len] == '=') {
+				if (!(s->base_env[s->nbase_env++] =
+					      strdup(environ[i])))
+					return -1;
+				path = path || k == 0;
+			}
+		}
+	if (!path && !(s->base_env[s->nbase_env++] = strdup(
+			       "PATH=/usr/local/bin:/usr/bin:/bin")))
+		return -1;
+	return 0;
+}
+
+static void write_server_info(struct srv *s)
+{
+	json_t *o = json_pack("{s:i,s:s,s:s}", "pid", (int)getpid(), "socket",
+			      s->sock_path, "version", PAI_VERSION);
+	char *path = srv_printf("%s/server.json", s->state_dir), *text;
+
+	if (o && s->tcp_d)
+		json_object_set_new(o, "url",
+				    json_sprintf("http://%s:%u", s->tcp_addr,
+						 s->tcp_port));
+	text = o ? json_dumps(o, JSON_INDENT(2)) : NULL;
+	if (!text || !path || srv_write_atomic(path, text, strlen(text)) < 0)
+		srv_log(s, "cannot write '%s'", path ? path : "server.json");
+	json_decref(o);
+	free(text);
+	free(path);
+}
+
+static void srv_free(struct srv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++)
+		srv_job_free(s->jobs[i]);
+	free(s->jobs);
+	for (i = 0; i < s->nusers; i++) {
+		free(s->users[i].name);
+		free(s->users[i].password);
+	}
+	free(s->users);
+	for (i = 0; i < s->ntokens; i++)
+		free(s->tokens[i].user);
+	free(s->tokens);
+	for (i = 0; i < s->nbase_env; i++)
+		free(s->base_env[i]);
+	free(s->base_env);
+	free(s->state_dir);
+	free(s->jobs_dir);
+	free(s->sock_path);
+	if (s->wake[0] >= 0)
+		close(s->wake[0]);
+	if (s->wake[1] >= 0)
+		close(s->wake[1]);
+	if (s->sigfd >= 0)
+		close(s->sigfd);
+	if (s->null_fd >= 0)
+		close(s->null_fd);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	pthread_mutex_destroy(&s->lock);
+}
+
+static size_t count_running(struct srv *s)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < s->njobs; i++)
+		for (k = 0; k < s->jobs[i]->ntasks; k++)
+			n += s->jobs[i]->tasks[k].state == ST_RUNNING;
+	return n;
+}
+
+int srv_run(const srv_options *opts, char *err, size_t errlen)
+{
+	struct srv s;
+	sigset_t mask;
+	char *lock_path = NULL;
+	int ret = -1;
+	bool quit = false;
+
+	memset(&s, 0, sizeof(s));
+	s.opt = *opts;
+	s.wake[0] = s.wake[1] = s.sigfd = s.lock_fd = s.null_fd = -1;
+	pthread_mutex_init(&s.lock, NULL);
+	err[0] = '\0';
+
+	s.state_dir = opts->state_dir ? strdup(opts->state_dir)
+				      : default_state_dir();
+	if (!s.state_dir) {
+		snprintf(err, errlen, "no state directory: set HOME, "
+				      "XDG_STATE_HOME or --state-dir");
+		goto out;
+	}
+	if (!opts->state_dir)
+		mkdir_parents(s.state_dir);
+	if (srv_private_dir(s.state_dir, err, errlen) < 0)
+		goto out;
+	s.jobs_dir = srv_printf("%s/jobs", s.state_dir);
+	s.sock_path = opts->socket ? strdup(opts->socket)
+				   : srv_printf("%s/api.sock", s.state_dir);
+	lock_path = srv_printf("%s/lock", s.state_dir);
+	if (!s.jobs_dir || !s.sock_path || !lock_path) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (srv_private_dir(s.jobs_dir, err, errlen) < 0)
+		goto out;
+	s.lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (s.lock_fd < 0 || flock(s.lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		snprintf(err, errlen,
+			 errno == EWOULDBLOCK
+				 ? "another 'paictl serve' is using '%s'"
+				 : "cannot lock '%s'",
+			 s.state_dir);
+		goto out;
+	}
+	s.bash = access("/bin/bash", X_OK) == 0       ? "/bin/bash"
+		 : access("/usr/bin/bash", X_OK) == 0 ? "/usr/bin/bash"
+						      : NULL;
+	if (!s.bash) {
+		snprintf(err, errlen, "tasks need bash, which is not installed");
+		goto out;
+	}
+	if (base_env(&s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (opts->users_file && load_users(&s, opts->users_file, err, errlen) < 0)
+		goto out;
+	s.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (s.null_fd < 0 || pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "cannot set up: %s", strerror(errno));
+		goto out;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	signal(SIGPIPE, SIG_IGN);
+	pthread_sigmask(SIG_BLOCK, &mask, NULL);
+	s.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s.sigfd < 0) {
+		snprintf(err, errlen, "cannot set up signals: %s",
+			 strerror(errno));
+		goto out;
+	}
+
+	if (srv_load_jobs(&s) < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", s.jobs_dir,
+			 strerror(errno));
+		goto out;
+	}
+	srv_flush(&s);
+	if (srv_http_start(&s, err, errlen) < 0)
+		goto out;
+	write_server_info(&s);
+	if (s.tcp_d)
+		srv_log(&s, "listening on unix:%s and http://%s:%u (state in "
+			    "%s, %zu jobs)",
+			s.sock_path, s.tcp_addr, s.tcp_port, s.state_dir,
+			s.njobs);
+	else
+		srv_log(&s, "listening on unix:%s (state in %s, %zu jobs)",
+			s.sock_path, s.state_dir, s.njobs);
+
+	while (!quit) {
+		struct pollfd p[2];
+		struct signalfd_siginfo si;
+		long timeout;
+		char buf[64];
+
+		pthread_mutex_lock(&s.lock);
+		timeout = srv_next_timeout(&s);
+		pthread_mutex_unlock(&s.lock);
+		p[0].fd = s.sigfd;
+		p[1].fd = s.wake[0];
+		p[0].events = p[1].events = POLLIN;
+		if (poll(p, 2, (int)timeout) < 0 && errno != EINTR)
+			break;
+		while (read(s.wake[0], buf, sizeof(buf)) > 0)
+			;
+		while (read(s.sigfd, &si, sizeof(si)) == sizeof(si))
+			if (si.ssi_signo != SIGCHLD)
+				quit = true;
+		pthread_mutex_lock(&s.lock);
+		srv_reap(&s);
+		srv_poll_adopted(&s);
+		srv_check_deadlines(&s);
+		if (!quit)
+			srv_schedule(&s);
+		srv_flush(&s);
+		pthread_mutex_unlock(&s.lock);
+	}
+	srv_http_stop(&s);
+	pthread_mutex_lock(&s.lock);
+	srv_reap(&s);
+	srv_flush(&s);
+	if (count_running(&s))
+		srv_log(&s, "shutting down; %zu running task%s keep running "
+			    "and are re-adopted on the next start",
+			count_running(&s), count_running(&s) == 1 ? "" : "s");
+	else
+		srv_log(&s, "shutting down");
+	pthread_mutex_unlock(&s.lock);
+	ret = 0;
+out:
+	srv_http_stop(&s);
+	if (ret == 0 || s.lock_fd >= 0) {
+		char *info = srv_printf("%s/server.json", s.state_dir);
+
+		if (info && ret == 0)
+			unlink(info);
+		free(info);
+	}
+	free(lock_path);
+	srv_free(&s);
+	return ret;
+}

@@ -1,0 +1,143 @@
+/* srv.h - the local cluster's internals, shared by the files of server/ only */
+#ifndef SRV_H
+#define SRV_H
+
+#include "pai.h"
+#include "server.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define SRV_MAX_BODY (4u * 1024 * 1024)
+
+/* Job and task states, as the API spells them (srv_state_name). */
+enum { ST_WAITING, ST_RUNNING, ST_SUCCEEDED, ST_FAILED, ST_STOPPED,
+       ST_UNKNOWN };
+
+struct srv_role {
+	char *name;
+	long long task_number, cpu, memory_mb, gpu;
+	long long min_failed, min_succeeded; /* -1: null */
+	size_t nlabels;
+	char **labels;
+	unsigned *counts; /* ports of each label per task */
+	size_t nports;    /* sum of counts */
+};
+
+struct srv_task {
+	size_t role, index;
+	int state;
+	int exit_code;            /* -1: none yet */
+	unsigned *ports;          /* role's nports entries, label order */
+	pid_t monitor;            /* 0: none */
+	pid_t pgid;               /* the task's process group; 0: none */
+	unsigned long long mon_start; /* recognises the monitor after a restart */
+	bool adopted;             /* monitor started by an earlier server */
+	long long started, completed;
+	char *diag;
+};
+
+struct srv_job {
+	char *user, *name, *key; /* key: user~name, the framework name */
+	char *dir;
+	char *vc;
+	int state;
+	bool stop;        /* STOP requested */
+	bool deciding;    /* outcome known, remaining tasks being stopped */
+	int outcome;      /* the decided state while deciding */
+	long long kill_at; /* SIGKILL the remaining tasks then; 0: none */
+	long long created, launched, completed;
+	int retries, retry_count, attempt;
+	int exit_code;
+	char *trigger_role;
+	long trigger_index;
+	char *diag;
+	size_t nroles;
+	struct srv_role *roles;
+	size_t ntasks;
+	struct srv_task *tasks; /* by role, then index */
+	pai_job *pj;            /* while the job can still run */
+	bool dirty;             /* record to be written */
+};
+
+struct srv_user {
+	char *name, *password;
+	bool admin;
+};
+
+struct srv_token {
+	char token[65];
+	char *user;
+	bool admin;
+	long long expires; /* ms */
+};
+
+struct srv {
+	srv_options opt;
+	char *state_dir, *jobs_dir, *sock_path;
+	pthread_mutex_t lock;
+	struct srv_job **jobs;
+	size_t njobs, capjobs;
+	struct srv_user *users;
+	size_t nusers;
+	struct srv_token *tokens;
+	size_t ntokens;
+	struct MHD_Daemon *unix_d, *tcp_d;
+	unsigned tcp_port;
+	char tcp_addr[64];
+	int wake[2];
+	int sigfd;
+	int lock_fd;
+	int null_fd;
+	const char *bash;
+	char **base_env;
+	size_t nbase_env;
+	unsigned char port_used[65536 / 8];
+	bool image_noted;
+};
+
+/* util.c */
+long long srv_now_ms(void);
+void srv_log(struct srv *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *srv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int srv_write_atomic(const char *path, const void *data, size_t len);
+int srv_fsync_dir(const char *path);
+int srv_private_dir(const char *path, char *err, size_t errlen);
+int srv_rmtree(const char *path);
+bool srv_safe_name(const char *s);
+const char *srv_state_name(int st);
+int srv_state_from_name(const char *name);
+int srv_random_hex(char *out, size_t nbytes);
+
+/* jobs.c: the model, its records on disk */
+int srv_job_from_pai(struct srv_job **out, const pai_job *pj,
+		     const char *user);
+void srv_job_free(struct srv_job *j);
+json_t *srv_job_record(const struct srv_job *j);
+int srv_job_save(struct srv *s, struct srv_job *j);
+int srv_load_jobs(struct srv *s);
+struct srv_job *srv_find_job(struct srv *s, const char *user,
+			     const char *name);
+int srv_add_job(struct srv *s, struct srv_job *j, const char *text,
+		size_t len);
+char *srv_task_dir(const struct srv_job *j, const struct srv_task *t);
+
+/* run.c: processes */
+void srv_schedule(struct srv *s);
+void srv_reap(struct srv *s);
+void srv_poll_adopted(struct srv *s);
+void srv_check_deadlines(struct srv *s);
+void srv_flush(struct srv *s);
+int srv_stop_job(struct srv *s, struct srv_job *j, const char *why);
+void srv_recover_job(struct srv *s, struct srv_job *j);
+long srv_next_timeout(struct srv *s);
+void srv_wake(struct srv *s);
+
+/* http.c */
+int srv_http_start(struct srv *s, char *err, size_t errlen);
+void srv_http_stop(struct srv *s);
+
+#endif /* SRV_H */

@@ -1,0 +1,215 @@
+/* util.c - the local cluster's small helpers: time, logs, files */
+#include "srv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+long long srv_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void srv_log(struct srv *s, const char *fmt, ...)
+{
+	char when[32];
+	struct tm tm;
+	time_t now = time(NULL);
+	va_list ap;
+
+	if (s && s->opt.quiet)
+		return;
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	flockfile(stderr);
+	fprintf(stderr, "%s paictl serve: ", when);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+}
+
+char *srv_printf(const char *fmt, ...)
+{
+	char *p = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : p;
+}
+
+int srv_fsync_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -1;
+	r = fsync(fd);
+	close(fd);
+	return r;
+}
+
+/* Temp file, fsync, rename, fsync the directory: a reader (or a restart
+ * after SIGKILL) sees the old contents or the new, never a part. */
+int srv_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = NULL, *dcopy = NULL;
+	const char *p = data;
+	int fd = -1, ret = -1, e;
+
+	tmp = srv_printf("%s.XXXXXX", path);
+	if (!tmp)
+		goto out;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto out;
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto out;
+	free(tmp);
+	tmp = NULL;
+	dcopy = strdup(path);
+	if (!dcopy || srv_fsync_dir(dirname(dcopy)) < 0)
+		goto out;
+	ret = 0;
+out:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(dcopy);
+	errno = e;
+	return ret;
+}
+
+/* A directory only its owner may enter: created 0700, or, when it
+ * exists, refused unless it is ours and closed to others (as OpenSSH
+ * refuses a key file that others can read). */
+int srv_private_dir(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create '%s': %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (lstat(path, &st) < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is not a directory", path);
+		return -1;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 077)) {
+		snprintf(err, errlen,
+			 "'%s' must belong to you and have mode 0700 "
+			 "(it has %04o)",
+			 path, (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int srv_rmtree(const char *path)
+{
+	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Names that become file names and URL segments: user, job and role
+ * names. The validator is stricter; this keeps the disk safe whatever
+ * it accepts. */
+bool srv_safe_name(const char *s)
+{
+	size_t n = 0;
+
+	if (!s || !*s || *s == '.' || *s == '-')
+		return false;
+	for (; *s; s++, n++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		      c == '.'))
+			return false;
+	}
+	return n <= 128;
+}
+
+static const char *const state_names[] = { "WAITING",   "RUNNING",
+					   "SUCCEEDED", "FAILED",
+					   "STOPPED",   "UNKNOWN" };
+
+const char *srv_state_name(int st)
+{
+	if (st < 0 || st > ST_UNKNOWN)
+		st = ST_UNKNOWN;
+	return state_names[st];
+}
+
+int srv_state_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i <= ST_UNKNOWN; i++)
+		if (strcmp(state_names[i], name) == 0)
+			return i;
+	return ST_UNKNOWN;
+}
+
+int srv_random_hex(char *out, size_t nbytes)
+{
+	unsigned char b[64];
+	size_t i;
+
+	if (nbytes > sizeof(b) || getrandom(b, nbytes, 0) != (ssize_t)nbytes)
+		return -1;
+	for (i = 0; i < nbytes; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * nbytes] = '\0';
+	return 0;
+}
