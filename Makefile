@@ -15,7 +15,7 @@ DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time
 PKGS      := jansson libmicrohttpd
-TEST_PKGS := cmocka
+TEST_PKGS := cmocka libcurl
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror
@@ -74,7 +74,7 @@ header-check:
 
 test: unit-test cli-test header-check
 
-unit-test: $(TEST_BIN)
+unit-test: $(TEST_BIN) $(PAICTL)
 	@set -e; for t in $(TEST_BIN); do \
 		echo "== $$t"; \
 		PAI_CORPUS=$(CURDIR)/../shared/corpus/openpai-examples \

@@ -372,11 +372,12 @@ static json_t *job_detail(const struct srv_job *j, const char *host)
 		for (i = 0; i < j->ntasks; i++) {
 			const struct srv_task *t = &j->tasks[i];
 			bool placed = t->state != ST_WAITING;
-			json_t *ports = json_object(), *to;
+			json_t *ports, *to;
 			size_t off = 0;
 
 			if (t->role != r)
 				continue;
+			ports = json_object();
 			for (k = 0; k < sr->nlabels; k++) {
 				char buf[1024];
 				size_t len = 0;
@@ -904,12 +905,22 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 		if (!rq)
 			return MHD_NO;
 		*con_cls = rq;
-		/* Refuse a large body before it is sent. */
 		if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
+			const char *ex = MHD_lookup_connection_value(
+				c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+
 			rq->too_big = true;
-			return reply_error(c, 413, "RequestEntityTooLargeError",
-					   "the request body exceeds %u bytes",
-					   SRV_MAX_BODY);
+			/* Refuse before the body is sent when the client
+			 * waits for 100 Continue, or the body is huge.
+			 * Otherwise read and drop it: closing on a client
+			 * still sending would reset the connection and
+			 * lose the answer. */
+			if ((ex && strcasecmp(ex, "100-continue") == 0) ||
+			    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
+				return reply_error(
+					c, 413, "RequestEntityTooLargeError",
+					"the request body exceeds %u bytes",
+					SRV_MAX_BODY);
 		}
 		return MHD_YES;
 	}

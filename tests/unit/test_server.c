@@ -1,0 +1,1143 @@
+/* test_server.c - the local cluster, end to end: the real `paictl serve`
+ * process, real HTTP (libcurl over its Unix socket, or 127.0.0.1), real
+ * tasks. Every wait is bounded. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char paictl[PATH_MAX];
+static pid_t last_server; /* stopped by teardown when a test fails */
+
+struct server {
+	char dir[64];  /* state directory */
+	char sock[128];
+	char url[64];  /* TCP base URL, or "" */
+	pid_t pid;
+	int tcp;
+};
+
+struct resp {
+	long status;
+	char *body;
+	size_t len;
+	char content_range[128];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *data)
+{
+	struct resp *r = data;
+	char *b = realloc(r->body, r->len + size * n + 1);
+
+	assert_non_null(b);
+	memcpy(b + r->len, p, size * n);
+	r->body = b;
+	r->len += size * n;
+	b[r->len] = '\0';
+	return size * n;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *data)
+{
+	struct resp *r = data;
+	size_t len = size * n;
+
+	if (len > 15 && strncasecmp(p, "Content-Range: ", 15) == 0 &&
+	    len - 15 < sizeof(r->content_range)) {
+		memcpy(r->content_range, p + 15, len - 15);
+		r->content_range[strcspn(r->content_range, "\r\n")] = '\0';
+	}
+	return len;
+}
+
+/* One request; body may be NULL. tcp selects the TCP listener. Returns
+ * the curl code; the response in *r (caller frees r->body). */
+static CURLcode request(const struct server *sv, int tcp, const char *method,
+			const char *path, const char *body, size_t len,
+			const char *header1, const char *header2,
+			struct resp *r)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *h = NULL;
+	char url[1024];
+	CURLcode rc;
+
+	memset(r, 0, sizeof(*r));
+	assert_non_null(c);
+	snprintf(url, sizeof(url), "%s%s", tcp ? sv->url : "http://localhost",
+		 path);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	if (!tcp)
+		curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, sv->sock);
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+	if (!(header2 && strncmp(header2, "Expect:", 7) == 0))
+		h = curl_slist_append(h, "Expect:");
+	if (header1)
+		h = curl_slist_append(h, header1);
+	if (header2)
+		h = curl_slist_append(h, header2);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	if (body) {
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+				 (curl_off_t)len);
+	}
+	rc = curl_easy_perform(c);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	return rc;
+}
+
+/* GET/POST/PUT over the Unix socket; returns the status, *json the
+ * parsed body (NULL when not JSON). */
+static long call(const struct server *sv, const char *method,
+		 const char *path, const char *body, json_t **json)
+{
+	struct resp r;
+
+	if (request(sv, 0, method, path, body, body ? strlen(body) : 0, NULL,
+		    NULL, &r) != CURLE_OK)
+		r.status = -1;
+	if (json)
+		*json = r.body ? json_loads(r.body, 0, NULL) : NULL;
+	free(r.body);
+	return r.status;
+}
+
+static void expect_error(long status, json_t *o, long want,
+			 const char *code)
+{
+	if (status != want || !json_is_string(json_object_get(o, "code")) ||
+	    !json_is_string(json_object_get(o, "message")))
+		fail_msg("wanted %ld %s, got %ld %s", want, code, status,
+			 o ? json_dumps(o, 0) : "(not JSON)");
+	assert_string_equal(json_string_value(json_object_get(o, "code")),
+			    code);
+}
+
+/* Starts paictl serve on sv->dir with extra options (NULL-terminated,
+ * or NULL); returns once it answers on its socket. */
+static void start_server_in(struct server *sv, const char *const *extra)
+{
+	const char *argv[16] = { "paictl", "serve", "--state-dir", sv->dir,
+				 "--grace", "1" };
+	char log[128];
+	double t0;
+	int fd, n = 6;
+
+	while (extra && *extra && n < 15)
+		argv[n++] = *extra++;
+	argv[n] = NULL;
+
+	snprintf(sv->sock, sizeof(sv->sock), "%s/api.sock", sv->dir);
+	snprintf(log, sizeof(log), "%s.log", sv->dir);
+	sv->pid = fork();
+	assert_true(sv->pid >= 0);
+	if (sv->pid == 0) {
+		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (fd >= 0) {
+			dup2(fd, 2);
+			dup2(fd, 1);
+		}
+		/* a failed test must not leave a server behind */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		execv(paictl, (char *const *)argv);
+		_exit(127);
+	}
+	last_server = sv->pid;
+	/* ready when it answers */
+	for (t0 = now_s(); now_s() - t0 < 10;) {
+		json_t *o = NULL;
+		long st = call(sv, "GET", "/api/v1", NULL, &o);
+
+		json_decref(o);
+		if (st == 200)
+			break;
+		sleep_ms(20);
+	}
+	sv->url[0] = '\0';
+	if (sv->tcp) {
+		char path[128];
+		json_t *info;
+
+		snprintf(path, sizeof(path), "%s/server.json", sv->dir);
+		/* written just after the listeners start */
+		for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+			info = json_load_file(path, 0, NULL);
+			if (json_integer_value(json_object_get(info, "pid")) ==
+			    sv->pid)
+				break;
+			json_decref(info);
+			info = NULL;
+		}
+		assert_non_null(info);
+		assert_true(json_is_string(json_object_get(info, "url")));
+		snprintf(sv->url, sizeof(sv->url), "%s",
+			 json_string_value(json_object_get(info, "url")));
+		json_decref(info);
+	}
+}
+
+static void start_server(struct server *sv)
+{
+	memset(sv, 0, sizeof(*sv));
+	strcpy(sv->dir, "/tmp/paictl-srv-XXXXXX");
+	assert_non_null(mkdtemp(sv->dir));
+	start_server_in(sv, NULL);
+}
+
+static int wait_exit(pid_t pid, double secs)
+{
+	double t0 = now_s();
+	int st;
+
+	while (now_s() - t0 < secs) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return st;
+		sleep_ms(20);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return -1;
+}
+
+static void stop_server(struct server *sv)
+{
+	int st;
+
+	kill(sv->pid, SIGTERM);
+	st = wait_exit(sv->pid, 30);
+	last_server = 0;
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void remove_tree(const char *dir)
+{
+	char cmd[256];
+
+	/* test scaffolding only: dir is our own mkdtemp name */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s.log'", dir, dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+static json_t *job_status(const struct server *sv, const char *user,
+			  const char *job)
+{
+	char path[256];
+	json_t *o = NULL;
+
+	snprintf(path, sizeof(path), "/api/v1/user/%s/jobs/%s", user, job);
+	if (call(sv, "GET", path, NULL, &o) != 200) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static const char *job_state(json_t *o)
+{
+	return json_string_value(
+		json_object_get(json_object_get(o, "jobStatus"), "state"));
+}
+
+static int is_final(const char *st)
+{
+	return st && (strcmp(st, "SUCCEEDED") == 0 ||
+		      strcmp(st, "FAILED") == 0 || strcmp(st, "STOPPED") == 0);
+}
+
+/* Polls until the job completes; returns its status (new reference). */
+static json_t *wait_job(const struct server *sv, const char *user,
+			const char *job, double secs)
+{
+	double t0 = now_s();
+
+	while (now_s() - t0 < secs) {
+		json_t *o = job_status(sv, user, job);
+
+		if (o && is_final(job_state(o)))
+			return o;
+		json_decref(o);
+		sleep_ms(25);
+	}
+	fail_msg("job %s did not complete within %.0f s", job, secs);
+	return NULL;
+}
+
+static long submit(const struct server *sv, const char *user,
+		   const char *config, json_t **out)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/api/v1/user/%s/jobs", user);
+	return call(sv, "POST", path, config, out);
+}
+
+/* A one-role config; command is JSON-escaped by jansson. */
+static char *config1(const char *name, int tasks, const char *command,
+		     const char *extra_role_json, int retry)
+{
+	json_t *role = json_pack("{s:s,s:i,s:i,s:i,s:i,s:s}", "name", "main",
+				 "taskNumber", tasks, "cpuNumber", 1,
+				 "memoryMB", 100, "gpuNumber", 0, "command",
+				 command);
+	json_t *cfg;
+	char *text;
+
+	if (extra_role_json) {
+		json_t *x = json_loads(extra_role_json, 0, NULL);
+
+		assert_non_null(x);
+		json_object_update(role, x);
+		json_decref(x);
+	}
+	cfg = json_pack("{s:s,s:s,s:i,s:[o]}", "jobName", name, "image",
+			"ubuntu", "retryCount", retry, "taskRoles", role);
+	text = json_dumps(cfg, JSON_INDENT(2));
+	json_decref(cfg);
+	return text;
+}
+
+static json_t *tasks_of(json_t *status, const char *role)
+{
+	return json_object_get(
+		json_object_get(json_object_get(status, "taskRoles"), role),
+		"taskStatuses");
+}
+
+static char *fetch_log(const struct server *sv, json_t *task,
+		       const char *file)
+{
+	const char *prefix =
+		json_string_value(json_object_get(task, "containerLog"));
+	const char *p;
+	char path[512];
+	struct resp r;
+
+	assert_non_null(prefix);
+	/* the URL is absolute; go by its path over the socket */
+	p = strstr(prefix, "/api/v1/");
+	assert_non_null(p);
+	snprintf(path, sizeof(path), "%s%s", p, file);
+	assert_int_equal(request(sv, 0, "GET", path, NULL, 0, NULL, NULL, &r),
+			 CURLE_OK);
+	assert_int_equal(r.status, 200);
+	return r.body ? r.body : strdup("");
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void test_api_and_bad_requests(void **state)
+{
+	struct server sv;
+	json_t *o = NULL;
+	char *cfg, *big, *text;
+	struct resp r;
+	long st;
+
+	(void)state;
+	start_server(&sv);
+
+	st = call(&sv, "GET", "/api/v1", NULL, &o);
+	assert_int_equal(st, 200);
+	assert_string_equal(json_string_value(json_object_get(o, "name")),
+			    "PAI RESTfulAPI");
+	json_decref(o);
+
+	/* not JSON: 400 with lib's diagnostics, nothing stored */
+	st = submit(&sv, "alice", "this is { not json", &o);
+	expect_error(st, o, 400, "InvalidParametersError");
+	assert_true(json_array_size(json_object_get(o, "diagnostics")) >= 1);
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(o, "diagnostics"), 0),
+			"severity")),
+		"error");
+	json_decref(o);
+
+	/* a config that breaks the rules: no taskRoles */
+	st = submit(&sv, "alice", "{\"jobName\": \"bad\", \"image\": \"x\"}",
+		    &o);
+	expect_error(st, o, 400, "InvalidParametersError");
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v1/user/alice/jobs/bad", NULL, &o);
+	expect_error(st, o, 404, "NoJobError");
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v1/jobs", NULL, &o);
+	assert_int_equal(st, 200);
+	assert_int_equal(json_array_size(o), 0);
+	json_decref(o);
+
+	/* 10 MB body: refused with 413 */
+	big = malloc(10 * 1024 * 1024);
+	assert_non_null(big);
+	memset(big, ' ', 10 * 1024 * 1024);
+	big[0] = '{';
+	big[10 * 1024 * 1024 - 1] = '}';
+	request(&sv, 0, "POST", "/api/v1/user/alice/jobs", big,
+		10 * 1024 * 1024, "Content-Type: application/json", NULL, &r);
+	assert_int_equal(r.status, 413);
+	free(r.body);
+	/* the same, announced with Expect: 100-continue */
+	request(&sv, 0, "POST", "/api/v1/user/alice/jobs", big,
+		10 * 1024 * 1024, "Content-Type: application/json",
+		"Expect: 100-continue", &r);
+	assert_int_equal(r.status, 413);
+	o = json_loads(r.body, 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(o, "code")),
+			    "RequestEntityTooLargeError");
+	json_decref(o);
+	free(r.body);
+	free(big);
+
+	/* unknown job, unknown API, wrong method */
+	st = call(&sv, "GET", "/api/v1/user/alice/jobs/nope", NULL, &o);
+	expect_error(st, o, 404, "NoJobError");
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v1/user/alice/jobs/nope/config", NULL, &o);
+	expect_error(st, o, 404, "NoJobError");
+	json_decref(o);
+	st = call(&sv, "PUT", "/api/v1/user/alice/jobs/nope/executionType",
+		  "{\"value\":\"STOP\"}", &o);
+	expect_error(st, o, 404, "NoJobError");
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v2/info", NULL, &o);
+	assert_int_equal(st, 404);
+	json_decref(o);
+	st = call(&sv, "DELETE", "/api/v1/jobs", NULL, &o);
+	assert_int_equal(st, 405);
+	json_decref(o);
+
+	/* accepted, then a duplicate; the config comes back verbatim */
+	cfg = config1("hello", 1, "echo hi", NULL, 0);
+	st = submit(&sv, "alice", cfg, &o);
+	assert_int_equal(st, 202);
+	assert_string_equal(json_string_value(json_object_get(o, "message")),
+			    "update job hello successfully");
+	json_decref(o);
+	st = submit(&sv, "alice", cfg, &o);
+	expect_error(st, o, 409, "ConflictJobError");
+	json_decref(o);
+	/* the same name for another user is another job */
+	assert_int_equal(submit(&sv, "bob", cfg, NULL), 202);
+	request(&sv, 0, "GET", "/api/v1/user/alice/jobs/hello/config", NULL, 0,
+		NULL, NULL, &r);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(r.body, cfg);
+	free(r.body);
+	o = wait_job(&sv, "alice", "hello", 10);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	text = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
+			 "user.pai.stdout");
+	assert_string_equal(text, "hi\n");
+	free(text);
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v1/jobs?username=bob", NULL, &o);
+	assert_int_equal(json_array_size(o), 1);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(o, 0), "username")),
+			    "bob");
+	json_decref(o);
+	json_decref(wait_job(&sv, "bob", "hello", 10));
+	free(cfg);
+
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+static void test_logs_and_ranges(void **state)
+{
+	struct server sv;
+	json_t *o, *t;
+	char *cfg, *all, path[512];
+	const char *p;
+	struct resp r;
+
+	(void)state;
+	start_server(&sv);
+	cfg = config1("logs", 1,
+		      "echo out1; echo err1 >&2; sleep 0.2; echo out2; "
+		      "echo err2 >&2",
+		      NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	o = wait_job(&sv, "u", "logs", 10);
+	t = json_array_get(tasks_of(o, "main"), 0);
+	all = fetch_log(&sv, t, "user.pai.all");
+	assert_string_equal(all, "out1\nerr1\nout2\nerr2\n");
+	free(all);
+	all = fetch_log(&sv, t, "user.pai.stderr");
+	assert_string_equal(all, "err1\nerr2\n");
+	free(all);
+
+	p = strstr(json_string_value(json_object_get(t, "containerLog")),
+		   "/api/v1/");
+	snprintf(path, sizeof(path), "%suser.pai.stdout", p);
+	/* a follower asks only for new bytes */
+	request(&sv, 0, "GET", path, NULL, 0, "Range: bytes=5-", NULL, &r);
+	assert_int_equal(r.status, 206);
+	assert_string_equal(r.body, "out2\n");
+	assert_string_equal(r.content_range, "bytes 5-9/10");
+	free(r.body);
+	request(&sv, 0, "GET", path, NULL, 0, "Range: bytes=-3", NULL, &r);
+	assert_int_equal(r.status, 206);
+	assert_string_equal(r.body, "t2\n");
+	free(r.body);
+	request(&sv, 0, "GET", path, NULL, 0, "Range: bytes=10-", NULL, &r);
+	assert_int_equal(r.status, 416);
+	assert_string_equal(r.content_range, "bytes */10");
+	free(r.body);
+	snprintf(path, sizeof(path), "%suser.pai.nothing", p);
+	request(&sv, 0, "GET", path, NULL, 0, NULL, NULL, &r);
+	assert_int_equal(r.status, 404);
+	free(r.body);
+	json_decref(o);
+	free(cfg);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+/* Every $PAI_ variable of every task of a two-role job. */
+static void test_two_roles(void **state)
+{
+	static const char *cmd = "env | grep '^PAI_' | sort";
+	struct server sv;
+	json_t *cfg, *o, *env[2][2];
+	const char *roles[2] = { "ps", "worker" };
+	char *text, hostlist[2][256];
+	unsigned ports[32];
+	size_t np = 0, i, k, r;
+
+	(void)state;
+	start_server(&sv);
+	cfg = json_pack(
+		"{s:s,s:s,s:{s:s},s:[{s:s,s:i,s:i,s:i,s:i,s:s,s:[{s:s,s:i,s:i}]},"
+		"{s:s,s:i,s:i,s:i,s:i,s:s}]}",
+		"jobName", "dist", "image", "ubuntu", "jobEnvs", "LR", "0.1",
+		"taskRoles", "name", "ps", "taskNumber", 2, "cpuNumber", 1,
+		"memoryMB", 100, "gpuNumber", 0, "command", cmd, "portList",
+		"label", "grpc", "beginAt", 0, "portNumber", 2, "name",
+		"worker", "taskNumber", 2, "cpuNumber", 1, "memoryMB", 100,
+		"gpuNumber", 0, "command", cmd);
+	text = json_dumps(cfg, 0);
+	assert_int_equal(submit(&sv, "alice", text, NULL), 202);
+	free(text);
+	json_decref(cfg);
+	o = wait_job(&sv, "alice", "dist", 15);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+
+	for (r = 0; r < 2; r++) {
+		json_t *ts = tasks_of(o, roles[r]);
+
+		assert_int_equal(json_array_size(ts), 2);
+		hostlist[r][0] = '\0';
+		for (i = 0; i < 2; i++) {
+			json_t *t = json_array_get(ts, i), *cp;
+			char *log = fetch_log(&sv, t, "user.pai.stdout"), *line,
+			     *save = NULL;
+			const char *http;
+
+			env[r][i] = json_object();
+			for (line = strtok_r(log, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				char *eq = strchr(line, '=');
+
+				if (eq) {
+					*eq = '\0';
+					json_object_set_new(env[r][i], line,
+							    json_string(eq + 1));
+				}
+			}
+			free(log);
+			cp = json_object_get(t, "containerPorts");
+			http = json_string_value(json_object_get(cp, "http"));
+			assert_non_null(http);
+			snprintf(hostlist[r] + strlen(hostlist[r]),
+				 sizeof(hostlist[r]) - strlen(hostlist[r]),
+				 "%s127.0.0.1:%s", i ? "," : "", http);
+			/* every port of every label, collected */
+			{
+				const char *label;
+				json_t *v;
+
+				json_object_foreach(cp, label, v) {
+					char *p = strdup(json_string_value(v)),
+					     *q, *sp = NULL;
+
+					for (q = strtok_r(p, ",", &sp);
+					     q && np < 32;
+					     q = strtok_r(NULL, ",", &sp))
+						ports[np++] = (unsigned)atoi(q);
+					free(p);
+				}
+			}
+		}
+	}
+	/* ps: grpc x2, http, ssh; worker: http, ssh; all distinct */
+	assert_int_equal(np, 2 * 4 + 2 * 2);
+	for (i = 0; i < np; i++)
+		for (k = i + 1; k < np; k++)
+			assert_int_not_equal(ports[i], ports[k]);
+
+	for (r = 0; r < 2; r++)
+		for (i = 0; i < 2; i++) {
+			json_t *e = env[r][i];
+			char want[64];
+#define ENV(name) json_string_value(json_object_get(e, name))
+			assert_string_equal(ENV("PAI_JOB_NAME"), "dist");
+			assert_string_equal(ENV("PAI_USER_NAME"), "alice");
+			assert_string_equal(ENV("PAI_CURRENT_TASK_ROLE_NAME"),
+					    roles[r]);
+			snprintf(want, sizeof(want), "%zu", i);
+			assert_string_equal(
+				ENV("PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"),
+				want);
+			assert_string_equal(ENV("PAI_CONTAINER_HOST_IP"),
+					    "127.0.0.1");
+			assert_non_null(ENV("PAI_CONTAINER_ID"));
+			assert_string_equal(ENV("PAI_TASK_ROLE_ps_HOST_LIST"),
+					    hostlist[0]);
+			assert_string_equal(
+				ENV("PAI_TASK_ROLE_worker_HOST_LIST"),
+				hostlist[1]);
+			assert_string_equal(ENV("PAI_JOB_TASK_COUNT"), "4");
+			assert_string_equal(ENV("PAI_JOB_TASK_ROLE_COUNT"), "2");
+			assert_string_equal(ENV("PAI_JOB_TASK_ROLE_LIST"),
+					    "ps,worker");
+			/* everyone sees ps-1's grpc ports */
+			assert_string_equal(
+				ENV("PAI_PORT_LIST_ps_1_grpc"),
+				json_string_value(json_object_get(
+					json_object_get(
+						json_array_get(tasks_of(o, "ps"),
+							       1),
+						"containerPorts"),
+					"grpc")));
+			assert_non_null(ENV("PAI_WORK_DIR"));
+			assert_true(strstr(ENV("PAI_WORK_DIR"), sv.dir) ==
+				    ENV("PAI_WORK_DIR"));
+#undef ENV
+			/* jobEnvs arrive literally, not as PAI_ */
+			json_decref(e);
+		}
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+static void test_completion_policies(void **state)
+{
+	struct server sv;
+	json_t *o, *t;
+	char *cfg, path[256];
+	struct stat st;
+	double t0;
+	int a;
+
+	(void)state;
+	start_server(&sv);
+
+	/* minFailedTaskCount 1: the first failure fails the job at once
+	 * and stops the other task */
+	cfg = config1("mf1", 2,
+		      "if [ $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX = 0 ]; "
+		      "then exit 3; else sleep 30; fi",
+		      "{\"minFailedTaskCount\": 1}", 0);
+	t0 = now_s();
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	o = wait_job(&sv, "u", "mf1", 10);
+	assert_true(now_s() - t0 < 5);
+	assert_string_equal(job_state(o), "FAILED");
+	t = tasks_of(o, "main");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(t, 0), "taskState")),
+			    "FAILED");
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(t, 0), "containerExitCode")),
+			 3);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(t, 1), "taskState")),
+			    "STOPPED");
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(o, "jobStatus"),
+				 "appExitCode")),
+			 3);
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_object_get(o, "jobStatus"),
+			"appExitTriggerTaskRoleName")),
+		"main");
+	json_decref(o);
+
+	/* minFailedTaskCount null: a failure does not decide; the job
+	 * succeeds once every task has ended */
+	cfg = config1("mfnull", 2,
+		      "if [ $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX = 0 ]; "
+		      "then exit 3; else sleep 0.5; fi",
+		      "{\"minFailedTaskCount\": null}", 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	o = wait_job(&sv, "u", "mfnull", 10);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	t = tasks_of(o, "main");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(t, 0), "taskState")),
+			    "FAILED");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(t, 1), "taskState")),
+			    "SUCCEEDED");
+	json_decref(o);
+
+	/* minSucceededTaskCount 1: one success ends the job; the sleeper
+	 * is stopped */
+	cfg = config1("ms1", 2,
+		      "if [ $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX = 0 ]; "
+		      "then true; else sleep 30; fi",
+		      "{\"minSucceededTaskCount\": 1}", 0);
+	t0 = now_s();
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	o = wait_job(&sv, "u", "ms1", 10);
+	assert_true(now_s() - t0 < 5);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(tasks_of(o, "main"), 1),
+				    "taskState")),
+			    "STOPPED");
+	json_decref(o);
+
+	/* retryCount 2 and a failing command: three attempts */
+	cfg = config1("retry", 1, "echo attempt; exit 7", NULL, 2);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	o = wait_job(&sv, "u", "retry", 15);
+	assert_string_equal(job_state(o), "FAILED");
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(o, "jobStatus"), "retries")),
+			 2);
+	for (a = 0; a < 4; a++) {
+		snprintf(path, sizeof(path),
+			 "%s/jobs/u~retry/attempt-%d/main-0/user.pai.stdout",
+			 sv.dir, a);
+		if (a < 3) {
+			assert_int_equal(stat(path, &st), 0);
+			assert_int_equal(st.st_size, 8);
+		} else
+			assert_int_not_equal(stat(path, &st), 0);
+	}
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+static void test_stop_ignoring_sigterm(void **state)
+{
+	struct server sv;
+	json_t *o;
+	char *cfg;
+	double t0;
+
+	(void)state;
+	start_server(&sv);
+	cfg = config1("stubborn", 2,
+		      "trap 'echo got TERM' TERM; echo ready; "
+		      "while :; do sleep 0.05; done",
+		      NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	/* running, and the trap is set */
+	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(25)) {
+		char *log;
+
+		o = job_status(&sv, "u", "stubborn");
+		if (o && strcmp(job_state(o), "RUNNING") == 0 &&
+		    strcmp(json_string_value(json_object_get(
+				   json_array_get(tasks_of(o, "main"), 1),
+				   "taskState")),
+			   "RUNNING") == 0) {
+			log = fetch_log(&sv,
+					json_array_get(tasks_of(o, "main"), 1),
+					"user.pai.stdout");
+			if (strstr(log, "ready")) {
+				free(log);
+				json_decref(o);
+				break;
+			}
+			free(log);
+		}
+		json_decref(o);
+	}
+	t0 = now_s();
+	assert_int_equal(call(&sv, "PUT",
+			      "/api/v1/user/u/jobs/stubborn/executionType",
+			      "{\"value\":\"STOP\"}", NULL),
+			 202);
+	o = wait_job(&sv, "u", "stubborn", 10);
+	/* grace is 1 s in these tests: SIGTERM ignored, then SIGKILL */
+	assert_true(now_s() - t0 >= 0.9);
+	assert_true(now_s() - t0 < 5);
+	assert_string_equal(job_state(o), "STOPPED");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(o, "jobStatus"),
+				    "executionType")),
+			    "STOP");
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(tasks_of(o, "main"), 0),
+				 "containerExitCode")),
+			 128 + SIGKILL);
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+/* SIGKILL the server mid-job: the task keeps running under its monitor,
+ * no log line is lost, and the restarted server sees it finish. */
+static void test_server_killed(void **state)
+{
+	struct server sv;
+	json_t *o, *rec;
+	char *cfg, *log, path[256], want[4096];
+	double t0;
+	int i, n = 0;
+
+	(void)state;
+	start_server(&sv);
+	cfg = config1("survivor", 1,
+		      "for i in $(seq 1 30); do echo line $i; sleep 0.05; done",
+		      NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	cfg = config1("orphan", 1, "echo started; sleep 30", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+		o = job_status(&sv, "u", "orphan");
+		i = o && strcmp(job_state(o), "RUNNING") == 0;
+		json_decref(o);
+		if (i)
+			break;
+	}
+	sleep_ms(300);
+	kill(sv.pid, SIGKILL);
+	waitpid(sv.pid, NULL, 0);
+
+	/* while it is down, the orphan's monitor dies too: that task's
+	 * outcome is lost, and the restarted server must say so */
+	snprintf(path, sizeof(path), "%s/jobs/u~orphan/job.json", sv.dir);
+	rec = json_load_file(path, 0, NULL);
+	assert_non_null(rec);
+	{
+		json_t *t = json_array_get(json_object_get(rec, "tasks"), 0);
+		pid_t mon = (pid_t)json_integer_value(
+			json_object_get(t, "monitor"));
+		pid_t pg = (pid_t)json_integer_value(json_object_get(t, "pgid"));
+
+		assert_true(mon > 0 && pg > 0);
+		kill(mon, SIGKILL);
+		kill(-pg, SIGKILL);
+	}
+	json_decref(rec);
+
+	start_server_in(&sv, NULL);
+	o = wait_job(&sv, "u", "survivor", 15);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	log = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
+			"user.pai.stdout");
+	for (i = 1; i <= 30; i++)
+		n += snprintf(want + n, sizeof(want) - (size_t)n, "line %d\n",
+			      i);
+	assert_string_equal(log, want);
+	free(log);
+	json_decref(o);
+	{
+		struct resp r;
+		char *orig = config1("survivor", 1,
+				     "for i in $(seq 1 30); do echo line $i; "
+				     "sleep 0.05; done",
+				     NULL, 0);
+
+		request(&sv, 0, "GET", "/api/v1/user/u/jobs/survivor/config",
+			NULL, 0, NULL, NULL, &r);
+		assert_int_equal(r.status, 200);
+		assert_string_equal(r.body, orig);
+		free(r.body);
+		free(orig);
+	}
+
+	o = wait_job(&sv, "u", "orphan", 10);
+	assert_string_equal(job_state(o), "FAILED");
+	assert_non_null(strstr(
+		json_string_value(json_object_get(
+			json_array_get(tasks_of(o, "main"), 0),
+			"containerDiagnostics")),
+		"local cluster was down"));
+	log = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
+			"user.pai.stdout");
+	assert_string_equal(log, "started\n");
+	free(log);
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+struct client {
+	struct server *sv;
+	int id, accepted;
+};
+
+static void *client_main(void *data)
+{
+	struct client *c = data;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		char name[64], *cfg;
+
+		snprintf(name, sizeof(name), "c%d-job%d", c->id, i);
+		cfg = config1(name, 1, "true", NULL, 0);
+		if (submit(c->sv, "load", cfg, NULL) == 202)
+			c->accepted++;
+		free(cfg);
+	}
+	return NULL;
+}
+
+static void test_concurrent_clients(void **state)
+{
+	struct server sv;
+	struct client cl[4];
+	pthread_t th[4];
+	json_t *o, *seen = json_object(), *v;
+	size_t i;
+	double t0;
+	int all;
+
+	(void)state;
+	start_server(&sv);
+	for (i = 0; i < 4; i++) {
+		cl[i].sv = &sv;
+		cl[i].id = (int)i;
+		cl[i].accepted = 0;
+		assert_int_equal(pthread_create(&th[i], NULL, client_main,
+						&cl[i]),
+				 0);
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(cl[i].accepted, 50);
+	}
+	for (t0 = now_s(); now_s() - t0 < 60; sleep_ms(100)) {
+		assert_int_equal(call(&sv, "GET", "/api/v1/user/load/jobs",
+				      NULL, &o),
+				 200);
+		all = json_array_size(o) == 200;
+		json_array_foreach(o, i, v)
+			all = all && strcmp(json_string_value(json_object_get(
+						    v, "state")),
+					    "SUCCEEDED") == 0;
+		if (all)
+			break;
+		json_decref(o);
+		o = NULL;
+	}
+	assert_non_null(o);
+	assert_int_equal(json_array_size(o), 200);
+	json_array_foreach(o, i, v) {
+		const char *name =
+			json_string_value(json_object_get(v, "name"));
+
+		assert_null(json_object_get(seen, name));
+		json_object_set_new(seen, name, json_true());
+	}
+	assert_int_equal(json_object_size(seen), 200);
+	json_decref(o);
+	json_decref(seen);
+	stop_server(&sv);
+	/* and all 200 come back after a restart */
+	start_server_in(&sv, NULL);
+	assert_int_equal(call(&sv, "GET", "/api/v1/jobs", NULL, &o), 200);
+	assert_int_equal(json_array_size(o), 200);
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+static void test_tcp_tokens(void **state)
+{
+	struct server sv;
+	char users[160], *cfg, auth[160];
+	struct resp r;
+	json_t *o;
+	FILE *f;
+
+	(void)state;
+	memset(&sv, 0, sizeof(sv));
+	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
+	assert_non_null(mkdtemp(sv.dir));
+	snprintf(users, sizeof(users), "%s.users", sv.dir);
+	f = fopen(users, "w");
+	assert_non_null(f);
+	fputs("# test accounts\nalice:secret\nbob:hunter2\n", f);
+	fclose(f);
+	chmod(users, 0600);
+	sv.tcp = 1;
+	{
+		const char *extra[] = { "--listen", "127.0.0.1:0", "--users",
+					users, NULL };
+
+		start_server_in(&sv, extra);
+	}
+	assert_true(strncmp(sv.url, "http://127.0.0.1:", 17) == 0);
+
+	cfg = config1("tok", 1, "true", NULL, 0);
+	/* no token, a wrong token */
+	request(&sv, 1, "POST", "/api/v1/user/alice/jobs", cfg, strlen(cfg),
+		NULL, NULL, &r);
+	o = json_loads(r.body, 0, NULL);
+	expect_error(r.status, o, 401, "UnauthorizedUserError");
+	json_decref(o);
+	free(r.body);
+	request(&sv, 1, "POST", "/api/v1/user/alice/jobs", cfg, strlen(cfg),
+		"Authorization: Bearer 0123456789abcdef", NULL, &r);
+	o = json_loads(r.body, 0, NULL);
+	expect_error(r.status, o, 401, "UnauthorizedUserError");
+	json_decref(o);
+	free(r.body);
+	/* bad credentials */
+	request(&sv, 1, "POST", "/api/v1/token", "username=alice&password=x",
+		25, NULL, NULL, &r);
+	o = json_loads(r.body, 0, NULL);
+	expect_error(r.status, o, 400, "IncorrectPassworkError");
+	json_decref(o);
+	free(r.body);
+	request(&sv, 1, "POST", "/api/v1/token",
+		"{\"username\":\"carol\",\"password\":\"x\"}", 35,
+		"Content-Type: application/json", NULL, &r);
+	o = json_loads(r.body, 0, NULL);
+	expect_error(r.status, o, 400, "NoUserError");
+	json_decref(o);
+	free(r.body);
+	/* bob's token does not submit as alice; alice's does */
+	request(&sv, 1, "POST", "/api/v1/token",
+		"username=bob&password=hunter2&expiration=3600", 45, NULL, NULL,
+		&r);
+	assert_int_equal(r.status, 200);
+	o = json_loads(r.body, 0, NULL);
+	snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+		 json_string_value(json_object_get(o, "token")));
+	assert_string_equal(json_string_value(json_object_get(o, "user")),
+			    "bob");
+	json_decref(o);
+	free(r.body);
+	request(&sv, 1, "POST", "/api/v1/user/alice/jobs", cfg, strlen(cfg),
+		auth, NULL, &r);
+	assert_int_equal(r.status, 403);
+	free(r.body);
+	request(&sv, 1, "POST", "/api/v1/token",
+		"username=alice&password=secret", 30, NULL, NULL, &r);
+	o = json_loads(r.body, 0, NULL);
+	snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+		 json_string_value(json_object_get(o, "token")));
+	json_decref(o);
+	free(r.body);
+	request(&sv, 1, "POST", "/api/v1/user/alice/jobs", cfg, strlen(cfg),
+		auth, NULL, &r);
+	assert_int_equal(r.status, 202);
+	free(r.body);
+	/* reading needs no token */
+	request(&sv, 1, "GET", "/api/v1/user/alice/jobs/tok", NULL, 0, NULL,
+		NULL, &r);
+	assert_int_equal(r.status, 200);
+	free(r.body);
+	free(cfg);
+	kill(sv.pid, SIGTERM);
+	assert_int_equal(wait_exit(sv.pid, 10), 0);
+	unlink(users);
+	remove_tree(sv.dir);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (last_server > 0 && kill(last_server, SIGTERM) == 0)
+		waitpid(last_server, NULL, 0);
+	last_server = 0;
+	return 0;
+}
+
+#define T(f) cmocka_unit_test_teardown(f, teardown)
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_api_and_bad_requests),
+		T(test_logs_and_ranges),
+		T(test_two_roles),
+		T(test_completion_policies),
+		T(test_stop_ignoring_sigterm),
+		T(test_server_killed),
+		T(test_concurrent_clients),
+		T(test_tcp_tokens),
+	};
+	char self[PATH_MAX];
+	const char *env = getenv("PAICTL");
+
+	(void)argc;
+	/* the paictl built next to this test: BUILD/tests/.. */
+	if (env)
+		snprintf(paictl, sizeof(paictl), "%s", env);
+	else if (realpath(argv[0], self))
+		snprintf(paictl, sizeof(paictl), "%s/../paictl",
+			 dirname(self));
+	if (access(paictl, X_OK) != 0) {
+		fprintf(stderr, "test_server: no paictl at '%s'\n", paictl);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
