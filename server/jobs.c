@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -229,7 +230,6 @@ json_t *srv_job_record(const struct srv_job *j)
 		json_object_set_new(to, "exitCode", json_integer(t->exit_code));
 		json_object_set_new(to, "ports", ports);
 		json_object_set_new(to, "monitor", json_integer(t->monitor));
-		json_object_set_new(to, "pgid", json_integer(t->pgid));
 		json_object_set_new(to, "monitorStart",
 				    json_integer((json_int_t)t->mon_start));
 		json_object_set_new(to, "started", json_integer(t->started));
@@ -260,7 +260,7 @@ static int write_record(const char *dir, const struct srv_job *j)
 	path = srv_printf("%s/job.json", dir);
 	if (!text || !path)
 		goto out;
-	ret = srv_write_atomic(path, text, strlen(text));
+	ret = srv_write_atomic(path, text, strlen(text), false);
 out:
 	json_decref(rec);
 	free(text);
@@ -306,13 +306,25 @@ static int append_job(struct srv *s, struct srv_job *j)
 	return 0;
 }
 
+static int write_synced(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, data, len) == (ssize_t)len && fsync(fd) == 0;
+	return close(fd) == 0 && ok ? 0 : -1;
+}
+
 /* Publishes a new job: config and record written in a temporary
  * directory, then renamed into place. Returns 0, 1 when the job exists
  * (on disk or in memory), or -1. Called with the lock held. */
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text,
 		size_t len)
 {
-	char *tmp = NULL, *dir = NULL, *cfg = NULL;
+	char *tmp = NULL, *dir = NULL, *cfg = NULL, *rtext = NULL;
+	json_t *rec = NULL;
 	int ret = -1;
 
 	if (srv_find_job(s, j->user, j->name))
@@ -323,10 +335,17 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text,
 		goto out;
 	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
 		goto out;
+	/* No one reads the temporary directory: plain writes, synced,
+	 * then one rename publishes both files. */
 	cfg = srv_printf("%s/config.json", tmp);
-	if (!cfg || srv_write_atomic(cfg, text, len) < 0)
+	if (!cfg || write_synced(cfg, text, len) < 0)
 		goto out;
-	if (write_record(tmp, j) < 0)
+	free(cfg);
+	rec = srv_job_record(j);
+	rtext = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
+	cfg = srv_printf("%s/job.json", tmp);
+	if (!rtext || !cfg || write_synced(cfg, rtext, strlen(rtext)) < 0 ||
+	    srv_fsync_dir(tmp) < 0)
 		goto out;
 	if (rename(tmp, dir) < 0) {
 		if (errno == EEXIST || errno == ENOTEMPTY)
@@ -342,6 +361,8 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text,
 out:
 	if (ret != 0 && tmp)
 		srv_rmtree(tmp);
+	json_decref(rec);
+	free(rtext);
 	free(cfg);
 	free(tmp);
 	free(dir);
@@ -448,7 +469,6 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 			t->ports[k] = (unsigned)json_integer_value(
 				json_array_get(ports, k));
 		t->monitor = (pid_t)get_int(v, "monitor", 0);
-		t->pgid = (pid_t)get_int(v, "pgid", 0);
 		t->mon_start =
 			(unsigned long long)get_int(v, "monitorStart", 0);
 		t->started = get_int(v, "started", 0);

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -165,8 +166,8 @@ static unsigned pl_port(void *d, size_t role, size_t index, size_t k,
 struct spawn {
 	const char *bash;
 	char **argv, **envp;
-	const char *work, *exit_path, *exit_tmp;
-	int fd_out, fd_err, fd_all, fd_null, fd_pid;
+	const char *work, *exit_path, *exit_tmp, *pid_path;
+	int fd_out, fd_err, fd_all, fd_null;
 };
 
 static void write_all(int fd, const char *p, size_t n)
@@ -246,26 +247,37 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* The server never signals a task itself: it signals the monitor, which
+ * knows the task's process group. SIGTERM is passed on as SIGTERM and
+ * SIGINT means SIGKILL. Both are blocked in the monitor (inherited from
+ * the server), so they wait in the signalfd until the task exists. */
 static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 {
 	static const char nobash[] = "paictl serve: cannot run bash\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
-	int keep[5] = { sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null,
-			sp->fd_pid };
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, st = 0, code, fd;
-	struct pollfd pfd[2];
+	int keep[4] = { sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null };
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, st = 0, code, fd, sfd;
+	struct pollfd pfd[3];
 	bool exited = false;
 	long drain_until = 0;
 	char buf[16384], line[64];
 	size_t n;
 	pid_t pid = -1;
+	sigset_t mask;
 
 	setsid();
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
-	close_others(keep, 5);
+	close_others(keep, 4);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sigdelset(&mask, SIGCHLD);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0)
 		goto done;
 	pid = fork();
@@ -284,17 +296,24 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	}
 	if (pid > 0)
 		setpgid(pid, pid);
-	write_all(sp->fd_pid, (const char *)&pid, sizeof(pid));
-	close(sp->fd_pid);
 	close(po[1]);
 	close(pe[1]);
 	if (pid < 0)
 		goto done;
+	/* for people and tests who look: the task's process group */
+	fd = open(sp->pid_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		n = fmt_int(line, pid);
+		line[n++] = '\n';
+		write_all(fd, line, n);
+		close(fd);
+	}
 	pfd[0].fd = po[0];
 	pfd[1].fd = pe[0];
-	pfd[0].events = pfd[1].events = POLLIN;
+	pfd[2].fd = sfd;
+	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
 	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
-		int i, r = poll(pfd, 2, 100);
+		int i, r = poll(pfd, 3, 100);
 
 		for (i = 0; r > 0 && i < 2; i++) {
 			ssize_t got;
@@ -311,6 +330,13 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 			}
 			write_all(i ? sp->fd_err : sp->fd_out, buf, (size_t)got);
 			write_all(sp->fd_all, buf, (size_t)got);
+		}
+		if (r > 0 && sfd >= 0 && pfd[2].revents) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+				kill(-pid, si.ssi_signo == SIGINT ? SIGKILL
+								  : SIGTERM);
 		}
 		if (!exited && waitpid(pid, &st, WNOHANG) == pid) {
 			/* The task is its main process, as in a container:
@@ -338,9 +364,8 @@ done:
 	line[n++] = ' ';
 	n += fmt_int(line + n, pid > 0 && WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	line[n++] = '\n';
-	fsync(sp->fd_out);
-	fsync(sp->fd_err);
-	fsync(sp->fd_all);
+	/* Logs are not synced: a killed server loses no page cache. The
+	 * exit status is the record of the task, written atomically. */
 	fd = open(sp->exit_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd >= 0) {
 		write_all(fd, line, n);
@@ -445,12 +470,11 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	struct spawn sp;
 	pai_env *env = NULL;
 	pai_role role;
-	char *dir = NULL, *paths[5] = { NULL, NULL, NULL, NULL, NULL };
+	char *dir = NULL, *paths[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	char *argv[4] = { "bash", "-c", NULL, NULL };
 	const char *why = NULL;
-	int pp[2] = { -1, -1 }, i;
-	pid_t mon, pid = 0;
-	ssize_t got;
+	int i;
+	pid_t mon;
 
 	memset(&sp, 0, sizeof(sp));
 	sp.fd_out = sp.fd_err = sp.fd_all = -1;
@@ -464,7 +488,8 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	paths[2] = srv_printf("%s/user.pai.all", dir);
 	paths[3] = srv_printf("%s/exit", dir);
 	paths[4] = srv_printf("%s/exit.tmp", dir);
-	for (i = 0; i < 5; i++)
+	paths[5] = srv_printf("%s/pid", dir);
+	for (i = 0; i < 6; i++)
 		if (!paths[i]) {
 			why = "out of memory";
 			goto out;
@@ -483,8 +508,8 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	}
 	argv[2] = (char *)(role.command ? role.command : "");
 	sp.envp = build_envp(s, env);
-	if (!sp.envp || pipe2(pp, O_CLOEXEC) < 0) {
-		why = "out of memory or descriptors";
+	if (!sp.envp) {
+		why = "out of memory";
 		goto out;
 	}
 	sp.bash = s->bash;
@@ -492,23 +517,17 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	sp.work = pl->work[t - j->tasks];
 	sp.exit_path = paths[3];
 	sp.exit_tmp = paths[4];
+	sp.pid_path = paths[5];
 	sp.fd_null = s->null_fd;
-	sp.fd_pid = pp[1];
 	mon = fork();
 	if (mon == 0)
 		monitor_main(&sp);
-	close(pp[1]);
-	pp[1] = -1;
 	if (mon < 0) {
 		why = "cannot fork";
 		goto out;
 	}
-	do
-		got = read(pp[0], &pid, sizeof(pid));
-	while (got < 0 && errno == EINTR);
 	t->monitor = mon;
 	t->mon_start = proc_start(mon, NULL);
-	t->pgid = got == (ssize_t)sizeof(pid) && pid > 0 ? pid : 0;
 	t->adopted = false;
 	t->state = ST_RUNNING;
 	t->started = srv_now_ms();
@@ -521,10 +540,6 @@ out:
 		t->completed = srv_now_ms();
 		task_set_diag(t, why);
 	}
-	if (pp[0] >= 0)
-		close(pp[0]);
-	if (pp[1] >= 0)
-		close(pp[1]);
 	if (sp.fd_out >= 0)
 		close(sp.fd_out);
 	if (sp.fd_err >= 0)
@@ -533,7 +548,7 @@ out:
 		close(sp.fd_all);
 	free_strv(sp.envp);
 	pai_env_free(env);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		free(paths[i]);
 	free(dir);
 }
@@ -647,13 +662,23 @@ static size_t live_tasks(const struct srv_job *j)
 	return n;
 }
 
+static bool monitor_alive(const struct srv_task *t);
+
+/* SIGTERM or SIGKILL to every running task, through its monitor. A
+ * monitor of an earlier server is signalled only if it is still the
+ * same process (its pid could have been reused). */
 static void signal_tasks(struct srv_job *j, int sig)
 {
 	size_t i;
 
-	for (i = 0; i < j->ntasks; i++)
-		if (j->tasks[i].state == ST_RUNNING && j->tasks[i].pgid > 0)
-			kill(-j->tasks[i].pgid, sig);
+	for (i = 0; i < j->ntasks; i++) {
+		struct srv_task *t = &j->tasks[i];
+
+		if (t->state != ST_RUNNING || t->monitor <= 0 ||
+		    (t->adopted && !monitor_alive(t)))
+			continue;
+		kill(t->monitor, sig == SIGKILL ? SIGINT : SIGTERM);
+	}
 }
 
 static void reset_attempt(struct srv *s, struct srv_job *j)
@@ -667,7 +692,7 @@ static void reset_attempt(struct srv *s, struct srv_job *j)
 		memset(t->ports, 0, j->roles[t->role].nports * sizeof(*t->ports));
 		t->state = ST_WAITING;
 		t->exit_code = -1;
-		t->monitor = t->pgid = 0;
+		t->monitor = 0;
 		t->mon_start = 0;
 		t->adopted = false;
 		t->started = t->completed = 0;

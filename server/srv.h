@@ -32,7 +32,6 @@ struct srv_task {
 	int exit_code;            /* -1: none yet */
 	unsigned *ports;          /* role's nports entries, label order */
 	pid_t monitor;            /* 0: none */
-	pid_t pgid;               /* the task's process group; 0: none */
 	unsigned long long mon_start; /* recognises the monitor after a restart */
 	bool adopted;             /* monitor started by an earlier server */
 	long long started, completed;
@@ -103,7 +102,8 @@ long long srv_now_ms(void);
 void srv_log(struct srv *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 char *srv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int srv_write_atomic(const char *path, const void *data, size_t len);
+int srv_write_atomic(const char *path, const void *data, size_t len,
+		     bool sync_dir);
 int srv_fsync_dir(const char *path);
 int srv_private_dir(const char *path, char *err, size_t errlen);
 int srv_rmtree(const char *path);

@@ -65,9 +65,11 @@ int srv_fsync_dir(const char *path)
 	return r;
 }
 
-/* Temp file, fsync, rename, fsync the directory: a reader (or a restart
- * after SIGKILL) sees the old contents or the new, never a part. */
-int srv_write_atomic(const char *path, const void *data, size_t len)
+/* Temp file, fsync, rename: a reader (or a restart after SIGKILL) sees
+ * the old contents or the new, never a part. sync_dir also makes the
+ * rename itself survive a power cut. */
+int srv_write_atomic(const char *path, const void *data, size_t len,
+		     bool sync_dir)
 {
 	char *tmp = NULL, *dcopy = NULL;
 	const char *p = data;
@@ -98,9 +100,11 @@ int srv_write_atomic(const char *path, const void *data, size_t len)
 		goto out;
 	free(tmp);
 	tmp = NULL;
-	dcopy = strdup(path);
-	if (!dcopy || srv_fsync_dir(dirname(dcopy)) < 0)
-		goto out;
+	if (sync_dir) {
+		dcopy = strdup(path);
+		if (!dcopy || srv_fsync_dir(dirname(dcopy)) < 0)
+			goto out;
+	}
 	ret = 0;
 out:
 	e = errno;

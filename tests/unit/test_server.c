@@ -874,8 +874,15 @@ static void test_server_killed(void **state)
 		json_t *t = json_array_get(json_object_get(rec, "tasks"), 0);
 		pid_t mon = (pid_t)json_integer_value(
 			json_object_get(t, "monitor"));
-		pid_t pg = (pid_t)json_integer_value(json_object_get(t, "pgid"));
+		pid_t pg = 0;
+		FILE *f;
 
+		snprintf(path, sizeof(path),
+			 "%s/jobs/u~orphan/attempt-0/main-0/pid", sv.dir);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_int_equal(fscanf(f, "%d", &pg), 1);
+		fclose(f);
 		assert_true(mon > 0 && pg > 0);
 		kill(mon, SIGKILL);
 		kill(-pg, SIGKILL);

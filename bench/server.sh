@@ -1,0 +1,81 @@
+#!/bin/sh
+# bench/server.sh - what the local cluster costs per job (issue 3).
+#
+# Submits N jobs (1000) whose command is `true` to a fresh `paictl serve`
+# over its Unix socket, waits until every one has SUCCEEDED, and reports
+# jobs/s, p50/p99 submission latency and the server's peak memory, next
+# to the physical floor: fork+exec+wait of `bash -c true`, N times.
+# Targets: per-job cost within 5x of that floor; server memory under
+# 20 MB with N finished jobs stored.
+#
+#   PAICTL=build/paictl N=1000 sh bench/server.sh
+set -eu
+
+PAICTL=${PAICTL:-build/paictl}
+N=${N:-1000}
+tmp=$(mktemp -d /tmp/paictl-bench-XXXXXX)
+pid=
+cleanup() {
+	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || :; wait "$pid" 2>/dev/null || :; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+now() { date +%s.%N; }
+
+mkdir -m 700 "$tmp/state" "$tmp/cfg"
+"$PAICTL" serve --state-dir "$tmp/state" -q 2>"$tmp/server.log" &
+pid=$!
+sock=$tmp/state/api.sock
+i=0
+until curl -sf --unix-socket "$sock" http://localhost/api/v1 >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { echo "bench: the server did not start" >&2; cat "$tmp/server.log" >&2; exit 1; }
+	sleep 0.05
+done
+
+i=1
+while [ $i -le "$N" ]; do
+	printf '{"jobName":"b%d","image":"x","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}' $i >"$tmp/cfg/$i.json"
+	[ $i -eq 1 ] || echo next >>"$tmp/curl.cfg"
+	printf 'url = "http://localhost/api/v1/user/bench/jobs"\nunix-socket = "%s"\ndata-binary = "@%s"\nheader = "Content-Type: application/json"\noutput = "/dev/null"\nwrite-out = "%%{http_code} %%{time_total}\\n"\n' \
+		"$sock" "$tmp/cfg/$i.json" >>"$tmp/curl.cfg"
+	i=$((i + 1))
+done
+
+t0=$(now)
+curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+t1=$(now)
+accepted=$(grep -c '^202 ' "$tmp/lat.txt" || :)
+while :; do
+	done_=$(curl -s --unix-socket "$sock" http://localhost/api/v1/user/bench/jobs | grep -o '"state":"SUCCEEDED"' | wc -l)
+	[ "$done_" -ge "$N" ] && break
+	if [ "$(echo "$(now) - $t0 > 600" | bc)" = 1 ]; then
+		echo "bench: only $done_ of $N jobs succeeded in 600 s" >&2
+		exit 1
+	fi
+	sleep 0.02
+done
+t2=$(now)
+peak=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+
+f0=$(now)
+i=0
+while [ $i -lt "$N" ]; do bash -c true; i=$((i + 1)); done
+f1=$(now)
+
+sort -n -k2 "$tmp/lat.txt" | awk -v n="$accepted" -v N="$N" \
+	-v t0="$t0" -v t1="$t1" -v t2="$t2" -v f0="$f0" -v f1="$f1" \
+	-v peak="$peak" -v rss="$rss" '
+	{ lat[NR] = $2 }
+	END {
+		p50 = lat[int(NR * 0.50) > 0 ? int(NR * 0.50) : 1]
+		p99 = lat[int(NR * 0.99) > 0 ? int(NR * 0.99) : 1]
+		e2e = t2 - t0; floor = (f1 - f0) / N
+		printf "server: %d jobs accepted of %d; all SUCCEEDED in %.2f s (submitting took %.2f s)\n", n, N, e2e, t1 - t0
+		printf "server: %.0f jobs/s; %.2f ms per job end to end\n", N / e2e, e2e * 1000 / N
+		printf "server: submit latency p50 %.2f ms, p99 %.2f ms\n", p50 * 1000, p99 * 1000
+		printf "server: floor (fork+exec+wait of bash -c true) %.2f ms per job; ratio %.1fx (target <= 5x)\n", floor * 1000, e2e / N / floor
+		printf "server: peak memory %.1f MB, %.1f MB with %d finished jobs (target < 20 MB)\n", peak / 1024, rss / 1024, N
+	}'
