@@ -304,11 +304,13 @@ static const char *suggest(const char *key, const struct field *fields,
 
 /* Turns the value of `key` in obj into a JSON integer when the server
  * would: a string of decimal digits (with a warning) or a real with an
- * integral value. Returns the integer value through *out; false when the
- * value is no integer at all. */
-static bool as_integer(struct ctx *c, json_t *obj, const char *key,
-		       json_t **v, const pai__pos *at, const char *path,
-		       long long *out)
+ * integral value. Returns 1 and the integer value through *out; 0 when
+ * the value is no integer at all; -1 when it is none and that has been
+ * reported already (a numeric string out of range), so that one problem
+ * is not also reported as a type error. */
+static int as_integer(struct ctx *c, json_t *obj, const char *key,
+		      json_t **v, const pai__pos *at, const char *path,
+		      long long *out)
 {
 	const char *s, *p;
 	double d;
@@ -317,39 +319,39 @@ static bool as_integer(struct ctx *c, json_t *obj, const char *key,
 
 	if (json_is_integer(*v)) {
 		*out = json_integer_value(*v);
-		return true;
+		return 1;
 	}
 	if (json_is_real(*v)) {
 		d = json_real_value(*v);
 		/* beyond 2^53 a double no longer holds every integer */
 		if (d != floor(d) || fabs(d) > 9007199254740992.0)
-			return false;
+			return 0;
 		n = (long long)d;
 	} else if (json_is_string(*v)) {
 		s = json_string_value(*v);
 		p = s + (*s == '-');
 		if (!*p || strspn(p, "0123456789") != strlen(p))
-			return false;
+			return 0;
 		errno = 0;
 		n = strtoll(s, &end, 10);
 		if (errno == ERANGE) {
 			error(c, at, path, "number-range",
 			      "%s is out of range", s);
-			return false;
+			return -1;
 		}
 		warning(c, at, path, "numeric-string",
 			"a number written as a string: \"%s\" is sent as %lld",
 			s, n);
 	} else {
-		return false;
+		return 0;
 	}
 	if (json_object_set_new(obj, key, json_integer(n)) < 0) {
 		c->err = PAI_ENOMEM;
-		return false;
+		return -1;
 	}
 	*v = json_object_get(obj, key);
 	*out = n;
-	return true;
+	return 1;
 }
 
 /* ---- objects ---------------------------------------------------------- */
@@ -429,9 +431,12 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 			}
 			/* fall through */
 		case K_INT:
-			if (!as_integer(c, obj, m->key, &v, m, fp,
-					&found[k].i))
-				goto wrong;
+			switch (as_integer(c, obj, m->key, &v, m, fp,
+					   &found[k].i)) {
+			case 1: break;
+			case 0: goto wrong;
+			default: continue; /* reported, or out of memory */
+			}
 			break;
 		case K_ANY:
 			break;
