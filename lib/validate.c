@@ -13,7 +13,6 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,10 +322,14 @@ static int as_integer(struct ctx *c, json_t *obj, const char *key,
 	}
 	if (json_is_real(*v)) {
 		d = json_real_value(*v);
-		/* beyond 2^53 a double no longer holds every integer */
-		if (d != floor(d) || fabs(d) > 9007199254740992.0)
+		/* beyond 2^53 a double no longer holds every integer; within,
+		 * the cast is exact for integral values (and needs no libm,
+		 * which the build does not link) */
+		if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0))
 			return 0;
 		n = (long long)d;
+		if ((double)n != d)
+			return 0;
 	} else if (json_is_string(*v)) {
 		s = json_string_value(*v);
 		p = s + (*s == '-');
