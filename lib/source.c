@@ -949,7 +949,10 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		jt = src->jtext;
 		jlen = src->jlen;
 	}
-	j = json_loadb(jt, jlen, JSON_REJECT_DUPLICATES, &err);
+	/* Any JSON value parses: a top level that is not an object is the
+	 * validator's "type" error, not a syntax error. */
+	j = json_loadb(jt, jlen, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+		       &err);
 	if (!j) {
 		if (json_error_code(&err) == json_error_out_of_memory)
 			return PAI_ENOMEM;
@@ -962,6 +965,16 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	}
 	if (src->nbigs)
 		map_pos(pos, src);
+	if (src->nbigs && json_is_string(j) && is_big(src, pos->off)) {
+		/* a long string as the whole document (not a job, but the
+		 * message should quote what was written) */
+		json_decref(j);
+		j = decode_big(src, pos->off);
+		if (!j) {
+			pai__pos_release(pos);
+			return PAI_ENOMEM;
+		}
+	}
 	if (src->nbigs && restore_bigs(j, pos, src) < 0) {
 		pai__pos_release(pos);
 		json_decref(j);

@@ -325,8 +325,18 @@ static int as_integer(struct ctx *c, json_t *obj, const char *key,
 		/* beyond 2^53 a double no longer holds every integer; within,
 		 * the cast is exact for integral values (and needs no libm,
 		 * which the build does not link) */
-		if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0))
+		if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0)) {
+			/* an integral value this large is still a number the
+			 * server cannot hold exactly: say so, not "type" */
+			if (d == d && d * 0.5 != d) {
+				error(c, at, path, "number-range",
+				      "%.17g is out of range (more than "
+				      "2^53)",
+				      d);
+				return -1;
+			}
 			return 0;
+		}
 		n = (long long)d;
 		if ((double)n != d)
 			return 0;

@@ -73,6 +73,31 @@ static const pai_diag *syntax_error_at(pai_diags **dp, const char *text,
 	return e;
 }
 
+/* A top level that is well-formed JSON but no object is the validator's
+ * "type" error (PAI_EINVALID), quoting the value as written. */
+static void top_level_not_object(const char *text, size_t len,
+				 const char *msg)
+{
+	pai_diags *d = NULL;
+	pai_job *job = NULL;
+	char *buf = exact_copy(text, len);
+	const pai_diag *e;
+
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai_job_parse(&job, d, NAME, buf, len, NULL),
+			 PAI_EINVALID);
+	assert_null(job);
+	assert_int_equal(pai_diags_count(d), 1);
+	e = pai_diags_get(d, 0);
+	assert_string_equal(e->rule, "type");
+	assert_string_equal(e->path, "");
+	assert_int_equal(e->line, 1);
+	assert_int_equal(e->column, 1);
+	assert_string_equal(e->message, msg);
+	free(buf);
+	pai_diags_free(d);
+}
+
 /* (dp, text, len, rule, line, col); variadic so that LIT() may give
  * text and len */
 #define SYNTAX_ERROR_AT(...) syntax_error_at(__VA_ARGS__, __FILE__, __LINE__)
@@ -441,7 +466,9 @@ static void test_syntax_positions(void **state)
 	BAD("{}  \"abc\"", "syntax", 1, 5,
 	    "unexpected text after the end of the JSON value");
 	BAD("{\"a\": 1}\n{", "syntax", 2, 1, NULL);
-	BAD("\"abc\"", "syntax", 1, 1, NULL);
+	top_level_not_object("\"abc\"", 5,
+			     "must be an object, got a string \"abc\"");
+	top_level_not_object("42", 2, "must be an object, got 42");
 	/* inside a string: at the offending character */
 	BAD("{\"a\": \"abc\n\"}", "syntax", 1, 11, NULL);
 	BAD("{\"a\": \"\\x\"}", "syntax", 1, 9, NULL);
@@ -964,7 +991,16 @@ static void test_large_string_errors(void **state)
 	big_error("{\"a\": \"", "\" \"b\" 1}", "syntax", 7 + BIG + 3, NULL);
 	big_error("{\"a\": \"", "\", \"b\": 1e999}", "number-range",
 		  7 + BIG + 9, "number 1e999 is out of range");
-	big_error("\"", "\"", "syntax", 1, NULL);
+	/* a long string as the whole document: quoted as written */
+	{
+		size_t len;
+		char *t = big("\"", BIG, "\"", &len);
+
+		top_level_not_object(t, len,
+				     "must be an object, got a string "
+				     "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"");
+		free(t);
+	}
 	/* a big key stays a key: two of them are equal */
 	{
 		size_t len;
