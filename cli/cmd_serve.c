@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_SOCKET, OPT_USERS, OPT_GRACE };
+enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_SOCKET, OPT_USERS, OPT_GRACE,
+       OPT_CAPACITY };
 
 const cli_opt cli_serve_opts[] = {
 	{ "state-dir", OPT_STATE_DIR, "DIR", NULL,
@@ -17,6 +18,9 @@ const cli_opt cli_serve_opts[] = {
 	  "also listen on TCP; mutating calls then need a token" },
 	{ "users", OPT_USERS, "FILE", NULL,
 	  "accounts for tokens: 'user:password[:admin]' lines, mode 0600" },
+	{ "capacity", OPT_CAPACITY, "SPEC", NULL,
+	  "queue jobs FIFO within cpus=N,memory=MB,gpus=G (default: "
+	  "run every job at once)" },
 	{ "grace", OPT_GRACE, "SECONDS", NULL,
 	  "time between SIGTERM and SIGKILL when stopping (default 10)" },
 	CLI_OPT_QUIET,
@@ -42,6 +46,9 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	case OPT_USERS:
 		o->users_file = arg;
+		return 0;
+	case OPT_CAPACITY:
+		o->capacity = arg;
 		return 0;
 	case OPT_GRACE:
 		secs = strtod(arg, &end);

@@ -363,6 +363,10 @@ static json_t *job_detail(const struct srv_job *j, const char *host)
 	json_object_set_new(st, "appExitDiagnostics",
 			    j->diag ? json_string(j->diag) : json_null());
 	json_object_set_new(st, "appExitType", json_null());
+	/* not OpenPAI's: what this machine could not give the job */
+	json_object_set_new(st, "localWarnings",
+			    j->warnings ? json_string(j->warnings)
+					: json_null());
 	json_object_set_new(o, "name", json_string(j->name));
 	json_object_set_new(o, "jobStatus", st);
 	for (r = 0; r < j->nroles; r++) {
@@ -410,7 +414,8 @@ static json_t *job_detail(const struct srv_job *j, const char *host)
 					    placed ? ports : json_null());
 			if (!placed)
 				json_decref(ports);
-			json_object_set_new(to, "containerGpus", json_integer(0));
+			json_object_set_new(to, "containerGpus",
+					    json_integer((json_int_t)t->gpus));
 			json_object_set_new(
 				to, "containerLog",
 				placed ? json_sprintf(

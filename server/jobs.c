@@ -51,6 +51,7 @@ void srv_job_free(struct srv_job *j)
 	free(j->vc);
 	free(j->trigger_role);
 	free(j->diag);
+	free(j->warnings);
 	pai_job_free(j->pj);
 	free(j);
 }
@@ -195,6 +196,8 @@ json_t *srv_job_record(const struct srv_job *j)
 	set_str(o, "triggerRole", j->trigger_role);
 	json_object_set_new(o, "triggerIndex", json_integer(j->trigger_index));
 	set_str(o, "diagnostics", j->diag);
+	set_str(o, "warnings", j->warnings);
+	json_object_set_new(o, "holds", json_boolean(j->holds));
 	for (r = 0; r < j->nroles; r++) {
 		const struct srv_role *sr = &j->roles[r];
 		json_t *ro = json_object(), *labels = json_array();
@@ -232,6 +235,7 @@ json_t *srv_job_record(const struct srv_job *j)
 		json_object_set_new(to, "monitor", json_integer(t->monitor));
 		json_object_set_new(to, "monitorStart",
 				    json_integer((json_int_t)t->mon_start));
+		json_object_set_new(to, "gpus", json_integer((json_int_t)t->gpus));
 		json_object_set_new(to, "started", json_integer(t->started));
 		json_object_set_new(to, "completed",
 				    json_integer(t->completed));
@@ -420,6 +424,8 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 	j->trigger_role = get_strdup(rec, "triggerRole");
 	j->trigger_index = (long)get_int(rec, "triggerIndex", -1);
 	j->diag = get_strdup(rec, "diagnostics");
+	j->warnings = get_strdup(rec, "warnings");
+	j->holds = json_is_true(json_object_get(rec, "holds"));
 	j->nroles = json_array_size(roles);
 	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
 	if (!j->key || !j->roles)
@@ -471,6 +477,7 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 		t->monitor = (pid_t)get_int(v, "monitor", 0);
 		t->mon_start =
 			(unsigned long long)get_int(v, "monitorStart", 0);
+		t->gpus = (unsigned long long)get_int(v, "gpus", 0);
 		t->started = get_int(v, "started", 0);
 		t->completed = get_int(v, "completed", 0);
 		t->diag = get_strdup(v, "diagnostics");
@@ -556,7 +563,8 @@ int srv_load_jobs(struct srv *s)
 		free(path);
 	}
 	closedir(d);
-	qsort(s->jobs, s->njobs, sizeof(*s->jobs), by_created);
+	if (s->njobs)
+		qsort(s->jobs, s->njobs, sizeof(*s->jobs), by_created);
 	for (i = 0; i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
 

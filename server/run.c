@@ -383,13 +383,30 @@ static int mkdir_one(const char *p)
 	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-static char **build_envp(struct srv *s, const pai_env *env)
+static char **build_envp(struct srv *s, const pai_env *env,
+			 const struct srv_task *t)
 {
 	size_t n = pai_env_count(env), i, k = 0;
-	char **v = calloc(n + s->nbase_env + 1, sizeof(*v));
+	char **v = calloc(n + s->nbase_env + 2, sizeof(*v));
 
 	if (!v)
 		return NULL;
+	if (s->capped) {
+		/* the GPUs this task holds, and no others */
+		char ids[256];
+		size_t len = 0;
+		int g;
+
+		ids[0] = '\0';
+		for (g = 0; g < 64; g++)
+			if (t->gpus & (1ULL << g))
+				len += (size_t)snprintf(ids + len,
+							sizeof(ids) - len,
+							"%s%d", len ? "," : "",
+							g);
+		if (!(v[k++] = srv_printf("CUDA_VISIBLE_DEVICES=%s", ids)))
+			goto fail;
+	}
 	for (i = 0; i < s->nbase_env; i++) {
 		const char *eq = strchr(s->base_env[i], '=');
 		char name[256];
@@ -507,7 +524,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		goto out;
 	}
 	argv[2] = (char *)(role.command ? role.command : "");
-	sp.envp = build_envp(s, env);
+	sp.envp = build_envp(s, env, t);
 	if (!sp.envp) {
 		why = "out of memory";
 		goto out;
@@ -639,15 +656,159 @@ out:
 	free(fs);
 }
 
+/* ---- resources ------------------------------------------------------ */
+
+static void job_request(const struct srv_job *j, long long *cpus,
+			long long *mem, long long *gpus)
+{
+	size_t r;
+
+	*cpus = *mem = *gpus = 0;
+	for (r = 0; r < j->nroles; r++) {
+		*cpus += j->roles[r].cpu * j->roles[r].task_number;
+		*mem += j->roles[r].memory_mb * j->roles[r].task_number;
+		*gpus += j->roles[r].gpu * j->roles[r].task_number;
+	}
+}
+
+static int popcount(unsigned long long v)
+{
+	return __builtin_popcountll(v);
+}
+
+/* Without --capacity every job runs; say which requests this machine
+ * cannot meet, once per job, in its status and the server's log. */
+static void note_resources(struct srv *s, struct srv_job *j)
+{
+	long long cpus, mem, gpus;
+	char buf[512];
+	int n = 0;
+
+	if (j->warnings)
+		return;
+	job_request(j, &cpus, &mem, &gpus);
+	if (cpus > s->host_cpus)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%s%lld CPUs (this machine has %lld)",
+			      n ? ", " : "", cpus, s->host_cpus);
+	if (mem > s->host_mem_mb)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%s%lld MB of memory (this machine has %lld)",
+			      n ? ", " : "", mem, s->host_mem_mb);
+	if (gpus > s->host_gpus)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%s%lld GPUs (this machine has %lld)",
+			      n ? ", " : "", gpus, s->host_gpus);
+	if (!n)
+		return;
+	j->warnings = srv_printf("the job asks for %s; running it anyway",
+				 buf);
+	if (j->warnings)
+		srv_log(s, "'%s': %s", j->key, j->warnings);
+}
+
+/* --capacity: 1 when the whole request fits now (and is taken), 0 when
+ * it must wait, -1 when it can never fit. */
+static int admit(struct srv *s, struct srv_job *j)
+{
+	long long cpus, mem, gpus;
+	size_t i;
+	int g;
+
+	job_request(j, &cpus, &mem, &gpus);
+	if (cpus > s->cap_cpus || mem > s->cap_mem_mb || gpus > s->cap_gpus)
+		return -1;
+	if (s->used_cpus + cpus > s->cap_cpus ||
+	    s->used_mem_mb + mem > s->cap_mem_mb ||
+	    popcount(s->gpu_used) + gpus > s->cap_gpus)
+		return 0;
+	s->used_cpus += cpus;
+	s->used_mem_mb += mem;
+	for (i = 0; i < j->ntasks; i++) {
+		struct srv_task *t = &j->tasks[i];
+		long long want = j->roles[t->role].gpu;
+
+		t->gpus = 0;
+		for (g = 0; g < 64 && want > 0; g++)
+			if (!(s->gpu_used & (1ULL << g))) {
+				s->gpu_used |= 1ULL << g;
+				t->gpus |= 1ULL << g;
+				want--;
+			}
+	}
+	j->holds = true;
+	return 1;
+}
+
+static void release(struct srv *s, struct srv_job *j)
+{
+	long long cpus, mem, gpus;
+	size_t i;
+
+	if (!j->holds)
+		return;
+	job_request(j, &cpus, &mem, &gpus);
+	s->used_cpus -= cpus;
+	s->used_mem_mb -= mem;
+	/* tasks keep their masks: the status shows what they had */
+	for (i = 0; i < j->ntasks; i++)
+		s->gpu_used &= ~j->tasks[i].gpus;
+	j->holds = false;
+}
+
+/* After a restart: a running job holds what it held. */
+static void rehold(struct srv *s, struct srv_job *j)
+{
+	long long cpus, mem, gpus;
+	size_t i;
+
+	if (!s->capped || !j->holds)
+		return;
+	job_request(j, &cpus, &mem, &gpus);
+	s->used_cpus += cpus;
+	s->used_mem_mb += mem;
+	for (i = 0; i < j->ntasks; i++)
+		s->gpu_used |= j->tasks[i].gpus;
+}
+
 void srv_schedule(struct srv *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
+		int r;
 
-		if (j->state == ST_WAITING && !j->stop && j->pj)
-			start_attempt(s, j);
+		if (j->state != ST_WAITING || j->stop || !j->pj)
+			continue;
+		if (s->capped) {
+			r = j->holds ? 1 : admit(s, j);
+			if (r < 0) {
+				long long c, m, g;
+
+				job_request(j, &c, &m, &g);
+				j->state = ST_FAILED;
+				j->completed = srv_now_ms();
+				free(j->diag);
+				j->diag = srv_printf(
+					"the job asks for %lld CPUs, %lld MB "
+					"and %lld GPUs, more than the local "
+					"cluster's --capacity of %lld CPUs, "
+					"%lld MB and %lld GPUs",
+					c, m, g, s->cap_cpus, s->cap_mem_mb,
+					s->cap_gpus);
+				pai_job_free(j->pj);
+				j->pj = NULL;
+				j->dirty = true;
+				srv_log(s, "'%s': FAILED: %s", j->key,
+					j->diag ? j->diag : "too big");
+				continue;
+			}
+			if (r == 0)
+				break; /* first in, first out */
+		} else
+			note_resources(s, j);
+		start_attempt(s, j);
 	}
 }
 
@@ -696,6 +857,7 @@ static void reset_attempt(struct srv *s, struct srv_job *j)
 		t->mon_start = 0;
 		t->adopted = false;
 		t->started = t->completed = 0;
+		t->gpus = 0;
 		task_set_diag(t, NULL);
 	}
 }
@@ -709,6 +871,8 @@ static void attempt_over(struct srv *s, struct srv_job *j)
 
 	j->deciding = false;
 	j->kill_at = 0;
+	release(s, j);
+	srv_wake(s); /* what it held may start a waiting job */
 	if (outcome == ST_SUCCEEDED && j->exit_code < 0)
 		j->exit_code = 0;
 	if (outcome == ST_FAILED && j->retries < j->retry_count) {
@@ -904,6 +1068,7 @@ void srv_recover_job(struct srv *s, struct srv_job *j)
 				port_mark(s, t->ports[n], true);
 		}
 	}
+	rehold(s, j);
 	srv_log(s, "'%s': re-adopting %zu running task%s", j->key,
 		live_tasks(j), live_tasks(j) == 1 ? "" : "s");
 	if (j->stop || j->deciding) {
@@ -927,6 +1092,7 @@ int srv_stop_job(struct srv *s, struct srv_job *j, const char *why)
 	j->diag = strdup(why);
 	srv_log(s, "'%s': stopping", j->key);
 	if (j->state == ST_WAITING || !live_tasks(j)) {
+		release(s, j);
 		j->state = ST_STOPPED;
 		j->completed = srv_now_ms();
 		pai_job_free(j->pj);

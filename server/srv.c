@@ -17,6 +17,7 @@
 #include <sys/file.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -145,6 +146,78 @@ static int base_env(struct srv *s)
 	return 0;
 }
 
+/* GPUs as nvidia-smi -L lists them; none without it. */
+static long long count_gpus(void)
+{
+	static const char *const paths[] = { "/usr/bin/nvidia-smi",
+					     "/usr/local/bin/nvidia-smi" };
+	char *argv[] = { "nvidia-smi", "-L", NULL };
+	char buf[4096];
+	long long n = 0;
+	ssize_t got;
+	size_t i, k;
+	int p[2], st;
+	pid_t pid;
+
+	for (i = 0; i < 2 && access(paths[i], X_OK) != 0; i++)
+		;
+	if (i == 2 || pipe2(p, O_CLOEXEC) < 0)
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execv(paths[i], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while (pid > 0 && (got = read(p[0], buf, sizeof(buf))) > 0)
+		for (k = 0; k < (size_t)got; k++)
+			n += buf[k] == '\n';
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? n : 0;
+}
+
+/* "cpus=N,memory=MB,gpus=G", any of them; the rest is this machine's. */
+static int parse_capacity(struct srv *s, const char *spec, char *err,
+			  size_t errlen)
+{
+	char *copy = strdup(spec), *item, *save = NULL, *p = copy;
+
+	s->cap_cpus = s->host_cpus;
+	s->cap_mem_mb = s->host_mem_mb;
+	s->cap_gpus = s->host_gpus;
+	while (copy && (item = strtok_r(p, ",", &save))) {
+		char *eq = strchr(item, '='), *end;
+		long long v;
+
+		p = NULL;
+		v = eq ? strtoll(eq + 1, &end, 10) : -1;
+		if (!eq || eq[1] == '\0' || *end || v < 0)
+			goto bad;
+		*eq = '\0';
+		if (strcmp(item, "cpus") == 0)
+			s->cap_cpus = v;
+		else if (strcmp(item, "memory") == 0)
+			s->cap_mem_mb = v;
+		else if (strcmp(item, "gpus") == 0 && v <= 64)
+			s->cap_gpus = v;
+		else
+			goto bad;
+	}
+	free(copy);
+	s->capped = true;
+	return 0;
+bad:
+	free(copy);
+	snprintf(err, errlen,
+		 "invalid --capacity '%s': expected cpus=N,memory=MB,gpus=G "
+		 "(any of them; at most 64 GPUs)",
+		 spec);
+	return -1;
+}
+
 static void write_server_info(struct srv *s)
 {
 	json_t *o = json_pack("{s:i,s:s,s:s}", "pid", (int)getpid(), "socket",
@@ -263,6 +336,12 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		goto out;
 	}
 	if (opts->users_file && load_users(&s, opts->users_file, err, errlen) < 0)
+		goto out;
+	s.host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	s.host_mem_mb = (long long)sysconf(_SC_PHYS_PAGES) *
+			sysconf(_SC_PAGESIZE) / (1024 * 1024);
+	s.host_gpus = count_gpus();
+	if (opts->capacity && parse_capacity(&s, opts->capacity, err, errlen) < 0)
 		goto out;
 	s.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (s.null_fd < 0 || pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) < 0) {

@@ -34,6 +34,7 @@ struct srv_task {
 	pid_t monitor;            /* 0: none */
 	unsigned long long mon_start; /* recognises the monitor after a restart */
 	bool adopted;             /* monitor started by an earlier server */
+	unsigned long long gpus;  /* GPUs held under --capacity, a bitmask */
 	long long started, completed;
 	char *diag;
 };
@@ -58,6 +59,8 @@ struct srv_job {
 	size_t ntasks;
 	struct srv_task *tasks; /* by role, then index */
 	pai_job *pj;            /* while the job can still run */
+	bool holds;             /* holds --capacity resources */
+	char *warnings;         /* requests this machine cannot meet */
 	bool dirty;             /* record to be written */
 };
 
@@ -94,6 +97,10 @@ struct srv {
 	char **base_env;
 	size_t nbase_env;
 	unsigned char port_used[65536 / 8];
+	long long host_cpus, host_mem_mb, host_gpus;
+	bool capped; /* --capacity: FIFO admission */
+	long long cap_cpus, cap_mem_mb, cap_gpus, used_cpus, used_mem_mb;
+	unsigned long long gpu_used;
 	bool image_noted;
 };
 

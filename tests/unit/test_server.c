@@ -30,6 +30,7 @@
 
 static char paictl[PATH_MAX];
 static pid_t last_server; /* stopped by teardown when a test fails */
+static char last_dir[64];  /* and its state directory removed */
 
 struct server {
 	char dir[64];  /* state directory */
@@ -188,6 +189,7 @@ static void start_server_in(struct server *sv, const char *const *extra)
 		_exit(127);
 	}
 	last_server = sv->pid;
+	snprintf(last_dir, sizeof(last_dir), "%s", sv->dir);
 	/* ready when it answers */
 	for (t0 = now_s(); now_s() - t0 < 10;) {
 		json_t *o = NULL;
@@ -931,6 +933,97 @@ static void test_server_killed(void **state)
 	remove_tree(sv.dir);
 }
 
+/* --capacity: FIFO admission, GPUs given out, too-big jobs refused;
+ * without it, every job runs and its status says what did not fit. */
+static void test_capacity(void **state)
+{
+	const char *extra[] = { "--capacity", "cpus=2,memory=1000,gpus=2",
+				NULL };
+	struct server sv;
+	json_t *a, *b, *o, *t;
+	char *cfg, *log;
+	long long a_done, b_start;
+	double t0;
+	int seen_waiting = 0, i;
+
+	(void)state;
+	memset(&sv, 0, sizeof(sv));
+	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
+	assert_non_null(mkdtemp(sv.dir));
+	start_server_in(&sv, extra);
+
+	cfg = config1("big", 2, "echo gpus=$CUDA_VISIBLE_DEVICES; sleep 0.6",
+		      "{\"gpuNumber\": 1}", 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	cfg = config1("next", 1, "true", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	cfg = config1("huge", 3, "true", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	/* "next" waits for "big" to give back its CPUs */
+	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+		o = job_status(&sv, "u", "next");
+		assert_non_null(o);
+		if (strcmp(job_state(o), "WAITING") == 0)
+			seen_waiting = 1;
+		i = is_final(job_state(o));
+		json_decref(o);
+		if (i)
+			break;
+	}
+	assert_true(seen_waiting);
+	a = wait_job(&sv, "u", "big", 10);
+	b = wait_job(&sv, "u", "next", 10);
+	assert_string_equal(job_state(a), "SUCCEEDED");
+	assert_string_equal(job_state(b), "SUCCEEDED");
+	a_done = json_integer_value(json_object_get(
+		json_object_get(a, "jobStatus"), "completedTime"));
+	b_start = json_integer_value(json_object_get(
+		json_object_get(b, "jobStatus"), "appLaunchedTime"));
+	assert_true(b_start >= a_done);
+	for (i = 0; i < 2; i++) {
+		char want[32];
+
+		t = json_array_get(tasks_of(a, "main"), (size_t)i);
+		log = fetch_log(&sv, t, "user.pai.stdout");
+		snprintf(want, sizeof(want), "gpus=%d\n", i);
+		assert_string_equal(log, want);
+		free(log);
+		assert_int_equal(json_integer_value(json_object_get(
+					 t, "containerGpus")),
+				 1 << i);
+	}
+	json_decref(a);
+	json_decref(b);
+	/* three CPUs can never fit in two */
+	o = wait_job(&sv, "u", "huge", 10);
+	assert_string_equal(job_state(o), "FAILED");
+	assert_non_null(strstr(json_string_value(json_object_get(
+				       json_object_get(o, "jobStatus"),
+				       "appExitDiagnostics")),
+			       "--capacity"));
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+
+	/* no --capacity: runs anyway, and says so */
+	start_server(&sv);
+	cfg = config1("greedy", 1, "true", "{\"memoryMB\": 100000000}", 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	o = wait_job(&sv, "u", "greedy", 10);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	assert_non_null(strstr(json_string_value(json_object_get(
+				       json_object_get(o, "jobStatus"),
+				       "localWarnings")),
+			       "MB of memory"));
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 struct client {
 	struct server *sv;
 	int id, accepted;
@@ -1113,6 +1206,9 @@ static int teardown(void **state)
 	if (last_server > 0 && kill(last_server, SIGTERM) == 0)
 		waitpid(last_server, NULL, 0);
 	last_server = 0;
+	if (last_dir[0])
+		remove_tree(last_dir);
+	last_dir[0] = '\0';
 	return 0;
 }
 
@@ -1127,6 +1223,7 @@ int main(int argc, char **argv)
 		T(test_completion_policies),
 		T(test_stop_ignoring_sigterm),
 		T(test_server_killed),
+		T(test_capacity),
 		T(test_concurrent_clients),
 		T(test_tcp_tokens),
 	};
