@@ -1,8 +1,331 @@
-/* cmd_expand.c - placeholder, being written */
+/* cmd_expand.c - paictl expand: each task's environment and command, as
+ * the cluster will give them, without submitting anything */
 #include "cli.h"
-const cli_opt cli_expand_opts[] = { CLI_OPT_OUTPUT, CLI_OPT_HELP, CLI_OPT_END };
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_FS_URI = 256 };
+
+const cli_opt cli_expand_opts[] = {
+    {"user", 'u', "USER", NULL,
+     "the submitting user (default: $PAICTL_USER, then $USER)"},
+    {"fs-uri", OPT_FS_URI, "URI", NULL,
+     "the cluster's HDFS URI, for $PAI_DEFAULT_FS_URI"},
+    {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
+    {"index", 'i', "INDEX", NULL,
+     "show only the task with this index (from 0)"},
+    {"dialect", 'd', "NAME", "openpai|scm",
+     "the cluster's rules: openpai (the default) or scm"},
+    CLI_OPT_OUTPUT,
+    CLI_OPT_QUIET,
+    CLI_OPT_HELP,
+    CLI_OPT_END};
+
+struct opts {
+	pai_job_options job;
+	const char *user, *fs_uri, *role;
+	long long index; /* -1: every index */
+};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	struct opts *o = data;
+	char *end;
+
+	switch (key) {
+	case 'u': o->user = arg; return 0;
+	case OPT_FS_URI: o->fs_uri = arg; return 0;
+	case 'r': o->role = arg; return 0;
+	case 'i':
+		errno = 0;
+		o->index = strtoll(arg, &end, 10);
+		if (!*arg || *end || errno || o->index < 0 ||
+		    !(*arg >= '0' && *arg <= '9'))
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid index '%s' (expected a task "
+					 "index from 0)",
+					 arg);
+		return 0;
+	case 'd':
+		if (pai_dialect_from_name(&o->job.dialect, arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown dialect '%s' (use openpai "
+					 "or scm)",
+					 arg);
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* The user the server would substitute: --user, $PAICTL_USER, $USER, or
+ * NULL for the library's placeholder. */
+static const char *default_user(const char *given)
+{
+	const char *u = given;
+
+	if (!u || !*u)
+		u = getenv("PAICTL_USER");
+	if (!u || !*u)
+		u = getenv("USER");
+	return u && *u ? u : NULL;
+}
+
+/* A value on one line: verbatim, or in bash's $'...' form when it holds
+ * control characters, which would break the one-variable-a-line layout. */
+static void print_value(FILE *f, const char *v)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)v; *p; p++)
+		if (*p < 0x20 || *p == 0x7F)
+			break;
+	if (!*p) {
+		fputs(v, f);
+		return;
+	}
+	fputs("$'", f);
+	for (p = (const unsigned char *)v; *p; p++) {
+		switch (*p) {
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\'': fputs("\\'", f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7F)
+				fprintf(f, "\\x%02x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('\'', f);
+}
+
+static void print_header(const pai_job *job, const char *user,
+			 const pai_dirs *dirs)
+{
+	const char *names[] = {"authFile", "dataDir", "outputDir", "codeDir"};
+	const char *vals[] = {pai_dirs_auth_file(dirs), pai_dirs_data_dir(dirs),
+			      pai_dirs_output_dir(dirs),
+			      pai_dirs_code_dir(dirs)};
+	size_t k;
+
+	printf("jobName: %s\nuser: %s\n", pai_job_name(job), user);
+	for (k = 0; k < 4; k++) {
+		printf("%s:", names[k]);
+		if (*vals[k]) {
+			putchar(' ');
+			print_value(stdout, vals[k]);
+		}
+		putchar('\n');
+	}
+}
+
+static void print_task(const pai_role *ro, size_t index, const pai_env *env)
+{
+	const char *c = pai_env_command(env);
+	size_t i;
+
+	printf("\n== %s-%zu (role %s, index %zu of %lld)\n", ro->name, index,
+	       ro->name, index, ro->task_number);
+	for (i = 0; i < pai_env_count(env); i++) {
+		printf("%s=", pai_env_name(env, i));
+		print_value(stdout, pai_env_value(env, i));
+		putchar('\n');
+	}
+	/* the command indented, so that its lines cannot pass for ours */
+	fputs("command:\n  ", stdout);
+	for (; *c; c++) {
+		putchar(*c);
+		if (*c == '\n' && c[1])
+			fputs("  ", stdout);
+	}
+	putchar('\n');
+}
+
+static json_t *task_json(const pai_role *ro, size_t index, const pai_env *env)
+{
+	json_t *t = NULL, *e = json_object();
+	size_t i;
+
+	if (!e)
+		return NULL;
+	for (i = 0; i < pai_env_count(env); i++)
+		if (json_object_set_new(e, pai_env_name(env, i),
+					json_string(pai_env_value(env, i))) < 0)
+			goto out;
+	t = json_pack("{s:s, s:I, s:o, s:s}", "role", ro->name, "index",
+		      (json_int_t)index, "env", e, "command",
+		      pai_env_command(env));
+	e = NULL; /* json_pack's "o" took it, even on failure */
+out:
+	json_decref(e);
+	return t;
+}
+
+static int no_role(const cli_ctx *ctx, const pai_job *job, const char *file,
+		   const char *role)
+{
+	size_t r, n = pai_job_role_count(job);
+	pai_role ro;
+
+	fflush(stdout);
+	fprintf(stderr,
+		"paictl: %s: no task role '%s' in '%s'; its roles: ", ctx->cmd,
+		role, file);
+	for (r = 0; r < n; r++)
+		if (pai_job_role(&ro, job, r) == PAI_OK)
+			fprintf(stderr, "%s%s", r ? ", " : "", ro.name);
+	fputc('\n', stderr);
+	return EXIT_NOTFOUND;
+}
+
+/* Expands and prints the selected tasks; returns an exit status. */
+static int show(cli_ctx *ctx, const pai_job *job, const char *file,
+		const struct opts *o, const pai_expand_options *eo)
+{
+	size_t r, i, n = pai_job_role_count(job), shown = 0;
+	long sel = -1;
+	json_t *root = NULL, *tasks = NULL;
+	pai_dirs *dirs = NULL;
+	pai_env *env = NULL;
+	pai_role ro;
+	int err, status = EXIT_FAILURE_;
+
+	if (o->role && (sel = pai_job_role_index(job, o->role)) < 0)
+		return no_role(ctx, job, file, o->role);
+	if (sel >= 0 && o->index >= 0 &&
+	    pai_job_role(&ro, job, (size_t)sel) == PAI_OK &&
+	    o->index >= ro.task_number)
+		return cli_error(ctx, EXIT_NOTFOUND,
+				 "role '%s' has %lld task%s; there is no "
+				 "index %lld",
+				 ro.name, ro.task_number,
+				 ro.task_number == 1 ? "" : "s", o->index);
+	err = pai_expand_dirs(&dirs, job, eo);
+	if (err)
+		goto fail;
+	if (ctx->output == CLI_OUT_JSON) {
+		tasks = json_array();
+		root = json_pack(
+		    "{s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:o}", "jobName",
+		    pai_job_name(job), "user", eo->user ? eo->user : "<user>",
+		    "dirs", "authFile", pai_dirs_auth_file(dirs), "dataDir",
+		    pai_dirs_data_dir(dirs), "outputDir",
+		    pai_dirs_output_dir(dirs), "codeDir",
+		    pai_dirs_code_dir(dirs), "tasks", json_incref(tasks));
+		err = PAI_ENOMEM;
+		if (!tasks || !root)
+			goto fail;
+	} else {
+		print_header(job, eo->user ? eo->user : "<user>", dirs);
+	}
+	for (r = 0; r < n; r++) {
+		if ((sel >= 0 && r != (size_t)sel) ||
+		    pai_job_role(&ro, job, r) != PAI_OK)
+			continue;
+		for (i = 0; ro.task_number > 0 && i < (size_t)ro.task_number;
+		     i++) {
+			if (o->index >= 0 && i != (size_t)o->index)
+				continue;
+			err = pai_expand_task(&env, job, r, i, eo);
+			if (err)
+				goto fail;
+			if (tasks) {
+				json_t *t = task_json(&ro, i, env);
+
+				err = PAI_ENOMEM;
+				if (!t || json_array_append_new(tasks, t) < 0)
+					goto fail;
+			} else {
+				print_task(&ro, i, env);
+			}
+			pai_env_free(env);
+			env = NULL;
+			shown++;
+		}
+	}
+	if (!shown) {
+		status =
+		    cli_error(ctx, EXIT_NOTFOUND,
+			      "no task of '%s' has index %lld", file, o->index);
+		goto out;
+	}
+	status = EXIT_OK;
+	if (root) {
+		if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0)
+			status = EXIT_FAILURE_;
+		else
+			putchar('\n');
+	}
+	goto out;
+fail:
+	if (err == PAI_ETOOBIG)
+		status =
+		    cli_error(ctx, EXIT_FAILURE_,
+			      "'%s': too many tasks and ports to expand", file);
+	else
+		status = cli_error(ctx, cli_exit_status(err), "'%s': %s", file,
+				   pai_strerror(err));
+out:
+	pai_env_free(env);
+	pai_dirs_free(dirs);
+	json_decref(tasks);
+	json_decref(root);
+	return status;
+}
+
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	return cli_error(ctx, EXIT_FAILURE_, "not yet");
+	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, NULL, -1};
+	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
+	pai_diags *diags = NULL;
+	pai_job *job = NULL;
+	const char *name;
+	char *text = NULL;
+	size_t len = 0;
+	int first, st, err;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job config given; try 'paictl expand "
+				 "job.json' ('-' reads standard input)");
+	if (argc - first > 1)
+		return cli_error(ctx, EXIT_USAGE,
+				 "one job config at a time, not %d",
+				 argc - first);
+	name = strcmp(argv[first], "-") == 0 ? "<stdin>" : argv[first];
+	st = cli_read_input(ctx, argv[first], &text, &len);
+	if (st)
+		return st;
+	if (pai_diags_new(&diags)) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	err = pai_job_parse(&job, diags, name, text, len, &o.job);
+	if (err == PAI_ENOMEM) {
+		st = cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory", name);
+		goto out;
+	}
+	/* errors always show; the warnings (references no task will have,
+	 * among others) unless --quiet */
+	if (err || !ctx->quiet)
+		cli_print_diags(stderr, diags, 0);
+	if (err) {
+		st = cli_exit_status(err);
+		goto out;
+	}
+	eo.user = default_user(o.user);
+	eo.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
+	st = show(ctx, job, name, &o, &eo);
+out:
+	pai_job_free(job);
+	pai_diags_free(diags);
+	free(text);
+	return cli_finish(ctx, st);
 }

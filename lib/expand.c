@@ -1,8 +1,2431 @@
-/* expand.c - placeholder, being written */
+/* expand.c - what the cluster makes of a job: the server's submit-time
+ * substitution in the directories, each task's runtime environment, the
+ * command as bash in the task will see it, and warnings about references
+ * in commands that no task will have.
+ *
+ * One generator (the gen_* functions) names every variable of the
+ * cluster's table (reference/cluster-behaviour.md). pai_expand_task() runs
+ * it with values; pai__check_references() runs the very same code for
+ * names only, so the two cannot disagree about which variables exist.
+ *
+ * The order of a task's environment, stable (and documented for users
+ * of paictl expand):
+ *   1. job-level:    PAI_JOB_NAME, PAI_USER_NAME, PAI_USERNAME,
+ *                    PAI_DEFAULT_FS_URI, PAI_DATA_DIR, PAI_OUTPUT_DIR,
+ *                    PAI_CODE_DIR, PAI_JOB_VC_NAME, the job's task and
+ *                    role counts and its role list;
+ *   2. current task: PAI_WORK_DIR, role name, index, resources, min
+ *                    counts, PAI_RESOURCE, container id, IP and ports;
+ *   3. per role:     task count, min counts, host list, role by role;
+ *   4. per task:     PAI_HOST_IP_<role>_<i>, then for each port label
+ *                    PAI_PORT_LIST_<role>_<i>_<label> and
+ *                    PAI_<role>_<i>_<label>_PORT, task by task;
+ *   5. jobEnvs, in the file's order.
+ * Each alias follows its primary name. A name defined twice keeps the
+ * later value, in the later place: the cluster exports jobEnvs after its
+ * own variables, so a jobEnvs key named like a PAI_ variable wins, as a
+ * second `export` would.
+ *
+ * What only the cluster knows shows as a placeholder: <user>, <fs-uri>,
+ * <ip:worker-1>, <container-id:worker-1>, <work-dir:worker-1>, and
+ * <port:worker-1:ssh>, or <port:worker-1:tb#2> for port 2 of a label
+ * with several ports. */
 #include "internal.h"
-int pai__check_references(pai_diags *diags, pai__src *src,
-			  const pai__pos *pos, const pai_job *job)
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define USER_PLACEHOLDER   "<user>"
+#define FS_URI_PLACEHOLDER "<fs-uri>"
+
+/* Variables plus ports of one task's environment beyond which expanding
+ * would take hundreds of megabytes (taskNumber has no upper bound in the
+ * rules): pai_expand_task() answers PAI_ETOOBIG instead. */
+#define EXPAND_MAX_ITEMS ((long long)1 << 20)
+
+/* Reference warnings per command: more would drown the rest, and each
+ * costs a walk over the command's source line. */
+#define MAX_REF_WARNINGS 16
+
+/* Longest name worth matching against task families or suggesting a
+ * spelling for; longer ones are no typo of a cluster variable. */
+#define MAX_SUGGEST_NAME 64
+
+/* Edit-distance cells that suggestions may cost in one check of a job,
+ * so that a job of thousands of roles still parses quickly. */
+#define SUGGEST_BUDGET ((size_t)20 * 1000 * 1000)
+
+/* Runs of digits in a name tried as the index of a per-task variable. */
+#define MAX_INDEX_TRIES 32
+
+#define NO_WORD ((size_t)-1)
+
+static bool is_name_start(int c)
 {
-	(void)diags; (void)src; (void)pos; (void)job;
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static bool is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* strchr() finds the terminating NUL too; this does not. */
+static bool is_one_of(int c, const char *set)
+{
+	return c && strchr(set, c);
+}
+
+/* The value of n decimal digits; callers keep n at most 18. */
+static long long digits_value(const char *s, size_t n)
+{
+	long long v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+static bool is_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || !is_name_start((unsigned char)s[0]))
+		return false;
+	for (i = 1; i < n; i++)
+		if (!pai__is_name_char((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* ---- a table of variables ----------------------------------------------- */
+
+struct var {
+	char *name;
+	char *value;	 /* names only: NULL, or a task family's role */
+	long long count; /* a task family's task count, or a role index */
+	bool dead;	 /* replaced by a later definition */
+};
+
+struct slot {
+	size_t i;    /* index into v plus 1; 0: empty */
+	size_t hash; /* compared first: probing then rarely touches v */
+};
+
+/* An ordered table with a hash index of its live entries. The reference
+ * check uses it names-only, as a set. */
+struct pai_env {
+	struct var *v;
+	size_t n, cap;
+	struct slot *slot; /* open addressing, linear probing */
+	size_t nslot;	   /* a power of two, at least twice n */
+	char *command;
+};
+
+static size_t hash_name(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	/* FNV's low bits, which the mask keeps, vary little between names
+	 * such as U1 and U2: mix the high bits in (murmur3's finalizer) */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+/* The slot of name: its entry's, or the empty one where it would go. */
+static struct slot *env_slot(const pai_env *e, const char *name, size_t n,
+			     size_t hash)
+{
+	size_t mask = e->nslot - 1, h = hash & mask;
+
+	while (e->slot[h].i) {
+		const char *k = e->v[e->slot[h].i - 1].name;
+
+		if (e->slot[h].hash == hash && strncmp(k, name, n) == 0 &&
+		    k[n] == '\0')
+			break;
+		h = (h + 1) & mask;
+	}
+	return &e->slot[h];
+}
+
+static const struct var *env_find(const pai_env *e, const char *name, size_t n)
+{
+	struct slot *s;
+
+	if (!e || !e->nslot)
+		return NULL;
+	s = env_slot(e, name, n, hash_name(name, n));
+	return s->i ? &e->v[s->i - 1] : NULL;
+}
+
+static int env_rehash(pai_env *e, size_t nslot)
+{
+	struct slot *slot = calloc(nslot, sizeof(*slot)), *s;
+	size_t i, n, h;
+
+	if (!slot)
+		return -1;
+	free(e->slot);
+	e->slot = slot;
+	e->nslot = nslot;
+	for (i = 0; i < e->n; i++) {
+		if (e->v[i].dead)
+			continue;
+		n = strlen(e->v[i].name);
+		h = hash_name(e->v[i].name, n);
+		s = env_slot(e, e->v[i].name, n, h);
+		s->i = i + 1;
+		s->hash = h;
+	}
+	return 0;
+}
+
+/* Defines name, taking ownership of name and value (freed on failure).
+ * A later definition replaces an earlier one and takes its own place. */
+static int env_set(pai_env *e, char *name, char *value, long long count)
+{
+	struct slot *s;
+	size_t n = strlen(name), h = hash_name(name, n);
+
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 64;
+		struct var *v = realloc(e->v, cap * sizeof(*v));
+
+		if (!v)
+			goto fail;
+		e->v = v;
+		e->cap = cap;
+	}
+	if ((e->n + 1) * 2 > e->nslot &&
+	    env_rehash(e, e->nslot ? e->nslot * 2 : 128) < 0)
+		goto fail;
+	s = env_slot(e, name, n, h);
+	if (s->i) {
+		struct var *old = &e->v[s->i - 1];
+
+		old->dead = true;
+		free(old->value);
+		old->value = NULL;
+	}
+	e->v[e->n].name = name;
+	e->v[e->n].value = value;
+	e->v[e->n].count = count;
+	e->v[e->n].dead = false;
+	s->i = ++e->n;
+	s->hash = h;
+	return 0;
+fail:
+	free(name);
+	free(value);
+	return -1;
+}
+
+/* Adds name[0..n) to a names-only set: 1 when new, 0 when already
+ * there, -1 when out of memory. */
+static int env_add_once(pai_env *e, const char *name, size_t n)
+{
+	char *k;
+
+	if (env_find(e, name, n))
+		return 0;
+	k = strndup(name, n);
+	if (!k || env_set(e, k, NULL, 0) < 0)
+		return -1;
+	return 1;
+}
+
+/* Drops replaced entries, so that the table lists each name once. */
+static int env_compact(pai_env *e)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < e->n; i++) {
+		if (e->v[i].dead) {
+			free(e->v[i].name);
+			continue;
+		}
+		e->v[j++] = e->v[i];
+	}
+	if (j == e->n)
+		return 0;
+	e->n = j;
+	return env_rehash(e, e->nslot);
+}
+
+void pai_env_free(pai_env *env)
+{
+	size_t i;
+
+	if (!env)
+		return;
+	for (i = 0; i < env->n; i++) {
+		free(env->v[i].name);
+		free(env->v[i].value);
+	}
+	free(env->v);
+	free(env->slot);
+	free(env->command);
+	free(env);
+}
+
+size_t pai_env_count(const pai_env *env)
+{
+	return env ? env->n : 0;
+}
+
+const char *pai_env_name(const pai_env *env, size_t i)
+{
+	return env && i < env->n ? env->v[i].name : NULL;
+}
+
+const char *pai_env_value(const pai_env *env, size_t i)
+{
+	return env && i < env->n ? env->v[i].value : NULL;
+}
+
+const char *pai_env_get(const pai_env *env, const char *name)
+{
+	const struct var *v;
+
+	if (!env || !name)
+		return NULL;
+	v = env_find(env, name, strlen(name));
+	return v ? v->value : NULL;
+}
+
+const char *pai_env_command(const pai_env *env)
+{
+	return env ? env->command : NULL;
+}
+
+/* ---- jobEnvs values as strings ------------------------------------------ */
+
+/* A number as JavaScript's String(x) writes it, which is what the
+ * server's template makes of a jobEnvs number: the shortest digits that
+ * read back as the same double, 1.5 not 1.5000000000000000, 4 for 4.0,
+ * 1e+21 from 21 digits on and 1e-7 below 1e-6. */
+static void put_js_number(pai__buf *b, double x)
+{
+	char tmp[40], digits[24];
+	const char *p;
+	int prec, exp10, n, k = 0, z;
+
+	if (x != x) {
+		pai__buf_puts(b, "NaN");
+		return;
+	}
+	if (x == 0) {
+		pai__buf_putc(b, '0'); /* -0 too, as in JavaScript */
+		return;
+	}
+	if (x < 0) {
+		pai__buf_putc(b, '-');
+		x = -x;
+	}
+	if (x > 1.7976931348623157e308) {
+		pai__buf_puts(b, "Infinity");
+		return;
+	}
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, x);
+		if (strtod(tmp, NULL) == x)
+			break;
+	}
+	for (p = tmp; *p && *p != 'e'; p++)
+		if (is_digit((unsigned char)*p))
+			digits[k++] = *p;
+	exp10 = *p ? atoi(p + 1) : 0;
+	while (k > 1 && digits[k - 1] == '0')
+		k--;
+	n = exp10 + 1; /* x = 0.digits * 10^n */
+	if (k <= n && n <= 21) {
+		pai__buf_put(b, digits, (size_t)k);
+		for (z = k; z < n; z++)
+			pai__buf_putc(b, '0');
+	} else if (0 < n && n <= 21) {
+		pai__buf_put(b, digits, (size_t)n);
+		pai__buf_putc(b, '.');
+		pai__buf_put(b, digits + n, (size_t)(k - n));
+	} else if (-6 < n && n <= 0) {
+		pai__buf_puts(b, "0.");
+		for (z = n; z < 0; z++)
+			pai__buf_putc(b, '0');
+		pai__buf_put(b, digits, (size_t)k);
+	} else {
+		pai__buf_putc(b, digits[0]);
+		if (k > 1) {
+			pai__buf_putc(b, '.');
+			pai__buf_put(b, digits + 1, (size_t)(k - 1));
+		}
+		pai__buf_printf(b, "e%c%d", n - 1 < 0 ? '-' : '+',
+				n - 1 < 0 ? 1 - n : n - 1);
+	}
+}
+
+static void put_json_string(pai__buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	pai__buf_putc(b, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '"': pai__buf_puts(b, "\\\""); break;
+		case '\\': pai__buf_puts(b, "\\\\"); break;
+		case '\b': pai__buf_puts(b, "\\b"); break;
+		case '\f': pai__buf_puts(b, "\\f"); break;
+		case '\n': pai__buf_puts(b, "\\n"); break;
+		case '\r': pai__buf_puts(b, "\\r"); break;
+		case '\t': pai__buf_puts(b, "\\t"); break;
+		default:
+			if (c < 0x20)
+				pai__buf_printf(b, "\\u%04x", c);
+			else
+				pai__buf_putc(b, (char)c);
+		}
+	}
+	pai__buf_putc(b, '"');
+}
+
+/* A jobEnvs value as the string the task sees: strings verbatim (no
+ * substitution: "$" stays), numbers as JSON text, null as "", objects
+ * and arrays as compact JSON. jansson limits nesting, which bounds the
+ * recursion. */
+static void put_env_value(pai__buf *b, json_t *v, bool top)
+{
+	const char *key;
+	void *it;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		if (top)
+			pai__buf_put(b, json_string_value(v),
+				     json_string_length(v));
+		else
+			put_json_string(b, json_string_value(v),
+					json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		pai__buf_printf(b, "%" JSON_INTEGER_FORMAT,
+				json_integer_value(v));
+		break;
+	case JSON_REAL: put_js_number(b, json_real_value(v)); break;
+	case JSON_TRUE: pai__buf_puts(b, "true"); break;
+	case JSON_FALSE: pai__buf_puts(b, "false"); break;
+	case JSON_NULL:
+		if (!top)
+			pai__buf_puts(b, "null");
+		break;
+	case JSON_OBJECT:
+		pai__buf_putc(b, '{');
+		for (it = json_object_iter(v); it;
+		     it = json_object_iter_next(v, it)) {
+			key = json_object_iter_key(it);
+			if (it != json_object_iter(v))
+				pai__buf_putc(b, ',');
+			put_json_string(b, key, strlen(key));
+			pai__buf_putc(b, ':');
+			put_env_value(b, json_object_iter_value(it), false);
+		}
+		pai__buf_putc(b, '}');
+		break;
+	case JSON_ARRAY:
+		pai__buf_putc(b, '[');
+		for (i = 0; i < json_array_size(v); i++) {
+			if (i)
+				pai__buf_putc(b, ',');
+			put_env_value(b, json_array_get(v, i), false);
+		}
+		pai__buf_putc(b, ']');
+		break;
+	}
+}
+
+/* ---- the job, read defensively ------------------------------------------ */
+
+/* The generator also runs inside pai_job_parse(), on whatever the
+ * validator let through, so it never trusts a field to be there. */
+static pai_role role_at(const pai_job *job, size_t r)
+{
+	pai_role x;
+
+	memset(&x, 0, sizeof(x));
+	pai_job_role(&x, job, r);
+	if (!x.name)
+		x.name = "";
+	if (!x.command)
+		x.command = "";
+	return x;
+}
+
+static pai_port port_at(const pai_job *job, size_t r, size_t k)
+{
+	pai_port p;
+
+	memset(&p, 0, sizeof(p));
+	pai_job_port(&p, job, r, k);
+	if (!p.label)
+		p.label = "";
+	return p;
+}
+
+static size_t tasks_of(const pai_role *ro)
+{
+	return ro->task_number > 0 ? (size_t)ro->task_number : 0;
+}
+
+static long long ports_of(const pai_port *p)
+{
+	return p->port_number > 0 ? p->port_number : 0;
+}
+
+static long long total_tasks(const pai_job *job)
+{
+	size_t r, n = pai_job_role_count(job);
+	long long sum = 0;
+
+	for (r = 0; r < n; r++) {
+		pai_role ro = role_at(job, r);
+		long long t = ro.task_number > 0 ? ro.task_number : 0;
+
+		sum = t > LLONG_MAX - sum ? LLONG_MAX : sum + t;
+	}
+	return sum;
+}
+
+/* Whether one task's environment would exceed EXPAND_MAX_ITEMS: every
+ * task contributes its IP and its ports to every task's environment. */
+static bool too_big(const pai_job *job)
+{
+	size_t r, k, n = pai_job_role_count(job);
+	long long items = 0;
+
+	for (r = 0; r < n; r++) {
+		pai_role ro = role_at(job, r);
+		long long t = ro.task_number > 0 ? ro.task_number : 0;
+		long long per = 2; /* the IP, and an entry in a host list */
+
+		for (k = 0; k < ro.port_count; k++) {
+			pai_port p = port_at(job, r, k);
+
+			if (ports_of(&p) > EXPAND_MAX_ITEMS)
+				return true;
+			per += 2 + 2 * ports_of(&p);
+		}
+		if (per > EXPAND_MAX_ITEMS || t > EXPAND_MAX_ITEMS / per)
+			return true;
+		items += t * per;
+		if (items > EXPAND_MAX_ITEMS)
+			return true;
+	}
+	return false;
+}
+
+static long label_index(const pai_job *job, size_t r, const char *label)
+{
+	pai_role ro = role_at(job, r);
+	size_t k;
+
+	for (k = 0; k < ro.port_count; k++)
+		if (strcmp(port_at(job, r, k).label, label) == 0)
+			return (long)k;
+	return -1;
+}
+
+/* ---- submit-time substitution ------------------------------------------- */
+
+enum { DIR_AUTH, DIR_DATA, DIR_OUTPUT, DIR_CODE, NDIRS };
+
+static const char *const dir_keys[NDIRS] = {"authFile", "dataDir", "outputDir",
+					    "codeDir"};
+
+struct pai_dirs {
+	char *dir[NDIRS];
+};
+
+static const char *opt_user(const pai_expand_options *o)
+{
+	return o && o->user && *o->user ? o->user : USER_PLACEHOLDER;
+}
+
+static const char *opt_fs_uri(const pai_expand_options *o)
+{
+	return o && o->fs_uri && *o->fs_uri ? o->fs_uri : FS_URI_PLACEHOLDER;
+}
+
+/* One of the server's String.prototype.replace calls: each (or only the
+ * first) occurrence of one of names by `with`; with `boundary`, only
+ * where no word character follows, like its regex's (?![\w\d]). */
+static void replace(pai__buf *out, const char *s, const char *const *names,
+		    size_t nnames, const char *with, bool all, bool boundary)
+{
+	bool done = false;
+	size_t k, n;
+
+	while (*s) {
+		if (*s == '$' && !done) {
+			for (k = 0; k < nnames; k++) {
+				n = strlen(names[k]);
+				if (strncmp(s, names[k], n) == 0 &&
+				    !(boundary &&
+				      pai__is_name_char((unsigned char)s[n])))
+					break;
+			}
+			if (k < nnames) {
+				pai__buf_puts(out, with);
+				s += n;
+				done = !all;
+				continue;
+			}
+		}
+		pai__buf_putc(out, *s++);
+	}
+}
+
+/* The server's three replace calls, in its order (rest-server, models
+ * job.js, putJob):
+ *   .replace('$PAI_DEFAULT_FS_URI', hdfsUri)   a string pattern: only the
+ *                                              first one, and no boundary
+ *   .replace(/\$PAI_JOB_NAME(?![\w\d])/g, name)
+ *   .replace(/(\$PAI_USER_NAME|\$PAI_USERNAME)(?![\w\d])/g, userName)
+ * So "$PAI_USERNAMEX" and "$PAI_USER_NAME_2" stay as they are: the regex
+ * needs a non-word character (or the end) after the name, and tries the
+ * longer spelling only where the shorter one fails. */
+static char *server_subst(const char *s, const char *job, const char *user,
+			  const char *fs)
+{
+	static const char *const fs_names[] = {"$PAI_DEFAULT_FS_URI"};
+	static const char *const job_names[] = {"$PAI_JOB_NAME"};
+	static const char *const user_names[] = {"$PAI_USER_NAME",
+						 "$PAI_USERNAME"};
+	pai__buf a = PAI__BUF_INIT, b = PAI__BUF_INIT;
+	char *out = NULL;
+
+	replace(&a, s, fs_names, 1, fs, false, false);
+	if (a.oom)
+		goto out;
+	replace(&b, a.data ? a.data : "", job_names, 1, job, true, true);
+	pai__buf_release(&a);
+	if (b.oom)
+		goto out;
+	replace(&a, b.data ? b.data : "", user_names, 2, user, true, true);
+	out = pai__buf_detach(&a);
+out:
+	pai__buf_release(&a);
+	pai__buf_release(&b);
+	return out;
+}
+
+int pai_expand_dirs(pai_dirs **out, const pai_job *job,
+		    const pai_expand_options *opts)
+{
+	const char *user = opt_user(opts), *fs = opt_fs_uri(opts);
+	const char *name = pai_job_name(job);
+	pai_dirs *d = NULL;
+	char *dflt = NULL;
+	int err = PAI_ENOMEM, k;
+
+	if (out)
+		*out = NULL;
+	if (!out || !job ||
+	    (opts && opts->version != PAI_EXPAND_OPTIONS_VERSION))
+		return PAI_EINVAL;
+	if (!name)
+		name = "";
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		goto out;
+	for (k = 0; k < NDIRS; k++) {
+		const char *v = json_string_value(
+		    json_object_get(pai_job_config(job), dir_keys[k]));
+
+		/* The server tests the config as submitted: "" or absent. It
+		 * builds the default from its own URI and the bare job name,
+		 * then runs the substitution over it like any other. */
+		if (k == DIR_OUTPUT && (!v || !*v)) {
+			pai__buf b = PAI__BUF_INIT;
+
+			pai__buf_printf(&b, "%s/Output/%s/%s", fs, user, name);
+			dflt = pai__buf_detach(&b);
+			if (!dflt)
+				goto out;
+			v = dflt;
+		}
+		d->dir[k] = server_subst(v ? v : "", name, user, fs);
+		free(dflt);
+		dflt = NULL;
+		if (!d->dir[k])
+			goto out;
+	}
+	*out = d;
+	d = NULL;
+	err = PAI_OK;
+out:
+	free(dflt);
+	pai_dirs_free(d);
+	return err;
+}
+
+void pai_dirs_free(pai_dirs *dirs)
+{
+	int k;
+
+	if (!dirs)
+		return;
+	for (k = 0; k < NDIRS; k++)
+		free(dirs->dir[k]);
+	free(dirs);
+}
+
+static const char *dir_of(const pai_dirs *d, int k)
+{
+	return d && d->dir[k] ? d->dir[k] : "";
+}
+
+const char *pai_dirs_auth_file(const pai_dirs *dirs)
+{
+	return dir_of(dirs, DIR_AUTH);
+}
+
+const char *pai_dirs_data_dir(const pai_dirs *dirs)
+{
+	return dir_of(dirs, DIR_DATA);
+}
+
+const char *pai_dirs_output_dir(const pai_dirs *dirs)
+{
+	return dir_of(dirs, DIR_OUTPUT);
+}
+
+const char *pai_dirs_code_dir(const pai_dirs *dirs)
+{
+	return dir_of(dirs, DIR_CODE);
+}
+
+/* ---- the generator ------------------------------------------------------ */
+
+struct gen {
+	const pai_job *job;
+	json_t *config;
+	const char *user, *fs_uri;
+	const pai_placement *pl; /* may be NULL */
+	const pai_dirs *dirs;	 /* NULL when names only */
+	bool values;		 /* false: names only, values are not built */
+	pai_env *env;		 /* where the variables go */
+	pai_env *families;	 /* names only: the per-task name families */
+	pai__buf name, val;	 /* the variable being built */
+	int err;
+};
+
+/* Defines the variable built in g->name and g->val, and empties both. */
+static void emit(struct gen *g)
+{
+	char *name = pai__buf_detach(&g->name), *value = NULL;
+
+	if (g->values)
+		value = pai__buf_detach(&g->val);
+	else
+		pai__buf_release(&g->val);
+	if (!g->err && name && (value || !g->values)) {
+		if (env_set(g->env, name, value, 0) < 0)
+			g->err = PAI_ENOMEM;
+		return;
+	}
+	if (!g->err)
+		g->err = PAI_ENOMEM;
+	free(name);
+	free(value);
+}
+
+static void var(struct gen *g, const char *name, const char *value)
+{
+	pai__buf_puts(&g->name, name);
+	if (g->values)
+		pai__buf_puts(&g->val, value ? value : "");
+	emit(g);
+}
+
+/* Defines name and its aliases (either may be NULL) with the value built
+ * in g->val. */
+static void var_built(struct gen *g, const char *name, const char *alias1,
+		      const char *alias2)
+{
+	char *v = NULL;
+
+	if (g->values && !(v = pai__buf_detach(&g->val)))
+		g->err = PAI_ENOMEM;
+	pai__buf_release(&g->val);
+	var(g, name, v);
+	if (alias1)
+		var(g, alias1, v);
+	if (alias2)
+		var(g, alias2, v);
+	free(v);
+}
+
+/* minFailedTaskCount and minSucceededTaskCount: null is "". */
+static void put_count(pai__buf *b, long long n)
+{
+	if (n >= 0)
+		pai__buf_printf(b, "%lld", n);
+}
+
+enum placed { PLACED_IP, PLACED_CONTAINER_ID, PLACED_WORK_DIR };
+
+/* What the placement says, or a placeholder such as <ip:worker-1>. */
+static void put_placed(struct gen *g, pai__buf *b, enum placed what, size_t r,
+		       size_t i)
+{
+	static const char *const kind[] = {"ip", "container-id", "work-dir"};
+	const char *(*fn)(void *, size_t, size_t) = NULL;
+	const char *v = NULL;
+
+	if (g->pl)
+		fn = what == PLACED_IP		   ? g->pl->ip
+		     : what == PLACED_CONTAINER_ID ? g->pl->container_id
+						   : g->pl->work_dir;
+	if (fn)
+		v = fn(g->pl->data, r, i);
+	if (v && *v)
+		pai__buf_puts(b, v);
+	else
+		pai__buf_printf(b, "<%s:%s-%zu>", kind[what],
+				role_at(g->job, r).name, i);
+}
+
+/* Port n of label k of task i of role r: the placement's; else, for a
+ * label with a fixed beginAt, beginAt + n, as the launcher allocates a
+ * fixed range; else <port:worker-1:ssh>, or <port:worker-1:tb#2> for a
+ * label with several ports. */
+static void put_port(struct gen *g, pai__buf *b, size_t r, size_t i, size_t k,
+		     long long n)
+{
+	pai_port p = port_at(g->job, r, k);
+	unsigned v = 0;
+
+	if (g->pl && g->pl->port)
+		v = g->pl->port(g->pl->data, r, i, k, (size_t)n);
+	if (v)
+		pai__buf_printf(b, "%u", v);
+	else if (p.begin_at > 0 && p.begin_at <= LLONG_MAX - n)
+		pai__buf_printf(b, "%lld", p.begin_at + n);
+	else if (p.port_number > 1)
+		pai__buf_printf(b, "<port:%s-%zu:%s#%lld>",
+				role_at(g->job, r).name, i, p.label, n);
+	else
+		pai__buf_printf(b, "<port:%s-%zu:%s>", role_at(g->job, r).name,
+				i, p.label);
+}
+
+static void put_ports(struct gen *g, pai__buf *b, size_t r, size_t i, size_t k)
+{
+	pai_port p = port_at(g->job, r, k);
+	long long n;
+
+	for (n = 0; n < ports_of(&p); n++) {
+		if (n)
+			pai__buf_putc(b, ',');
+		put_port(g, b, r, i, k, n);
+	}
+}
+
+/* The first port of a label: PAI_CONTAINER_HOST_PORT and the host lists
+ * use the first http port, PAI_CONTAINER_SSH_PORT the first ssh port. */
+static void put_first_port(struct gen *g, pai__buf *b, size_t r, size_t i,
+			   const char *label)
+{
+	long k = label_index(g->job, r, label);
+	pai_port p;
+
+	if (k < 0)
+		return;
+	p = port_at(g->job, r, (size_t)k);
+	if (ports_of(&p) > 0)
+		put_port(g, b, r, i, (size_t)k, 0);
+}
+
+static void gen_job(struct gen *g)
+{
+	const char *vc =
+	    json_string_value(json_object_get(g->config, "virtualCluster"));
+	const char *name = pai_job_name(g->job);
+	size_t r, nroles = pai_job_role_count(g->job);
+
+	var(g, "PAI_JOB_NAME", name);
+	var(g, "PAI_USER_NAME", g->user);
+	var(g, "PAI_USERNAME", g->user);
+	var(g, "PAI_DEFAULT_FS_URI", g->fs_uri);
+	var(g, "PAI_DATA_DIR", pai_dirs_data_dir(g->dirs));
+	var(g, "PAI_OUTPUT_DIR", pai_dirs_output_dir(g->dirs));
+	var(g, "PAI_CODE_DIR", pai_dirs_code_dir(g->dirs));
+	var(g, "PAI_JOB_VC_NAME", vc && *vc ? vc : "default");
+	pai__buf_printf(&g->val, "%lld", total_tasks(g->job));
+	var_built(g, "PAI_JOB_TASK_COUNT", "PAI_TASKS_NUM", NULL);
+	pai__buf_printf(&g->val, "%zu", nroles);
+	var_built(g, "PAI_JOB_TASK_ROLE_COUNT", "PAI_TASK_ROLE_COUNT",
+		  "PAI_TASK_ROLES_NUM");
+	for (r = 0; g->values && r < nroles; r++) {
+		if (r)
+			pai__buf_putc(&g->val, ',');
+		pai__buf_puts(&g->val, role_at(g->job, r).name);
+	}
+	var_built(g, "PAI_JOB_TASK_ROLE_LIST", "PAI_TASK_ROLE_LIST", NULL);
+}
+
+static void gen_current(struct gen *g, size_t r, size_t i)
+{
+	pai_role ro = role_at(g->job, r);
+	size_t k;
+
+	if (g->values)
+		put_placed(g, &g->val, PLACED_WORK_DIR, r, i);
+	var_built(g, "PAI_WORK_DIR", NULL, NULL);
+	var(g, "PAI_CURRENT_TASK_ROLE_NAME", ro.name);
+	var(g, "PAI_TASK_ROLE_NAME", ro.name);
+	pai__buf_printf(&g->val, "%zu", i);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX",
+		  "PAI_TASK_INDEX", "PAI_TASK_ROLE_INDEX");
+	pai__buf_printf(&g->val, "%lld", ro.task_number);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_TASK_COUNT", "PAI_TASK_ROLE_NUM",
+		  NULL);
+	pai__buf_printf(&g->val, "%lld", ro.cpu_number);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_CPU_COUNT", "PAI_TASK_CPU_NUM",
+		  NULL);
+	pai__buf_printf(&g->val, "%lld", ro.memory_mb);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_MEM_MB", "PAI_TASK_MEM_MB", NULL);
+	pai__buf_printf(&g->val, "%lld", ro.shm_mb);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_SHM_MB", NULL, NULL);
+	pai__buf_printf(&g->val, "%lld", ro.gpu_number);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_GPU_COUNT", "PAI_TASK_GPU_NUM",
+		  NULL);
+	put_count(&g->val, ro.min_failed);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_MIN_FAILED_TASK_COUNT", NULL, NULL);
+	put_count(&g->val, ro.min_succeeded);
+	var_built(g, "PAI_CURRENT_TASK_ROLE_MIN_SUCCEEDED_TASK_COUNT", NULL,
+		  NULL);
+	pai__buf_printf(&g->val, "%lld,%lld,%lld,%lld", ro.gpu_number,
+			ro.cpu_number, ro.memory_mb, ro.shm_mb);
+	var_built(g, "PAI_RESOURCE", NULL, NULL);
+	if (g->values)
+		put_placed(g, &g->val, PLACED_CONTAINER_ID, r, i);
+	var_built(g, "PAI_CONTAINER_ID", NULL, NULL);
+	if (g->values)
+		put_placed(g, &g->val, PLACED_IP, r, i);
+	var_built(g, "PAI_CONTAINER_HOST_IP", "PAI_CURRENT_CONTAINER_IP", NULL);
+	if (g->values)
+		put_first_port(g, &g->val, r, i, "http");
+	var_built(g, "PAI_CONTAINER_HOST_PORT", "PAI_CURRENT_CONTAINER_PORT",
+		  NULL);
+	if (g->values)
+		put_first_port(g, &g->val, r, i, "ssh");
+	var_built(g, "PAI_CONTAINER_SSH_PORT", NULL, NULL);
+	for (k = 0; g->values && k < ro.port_count; k++) {
+		if (k)
+			pai__buf_putc(&g->val, ';');
+		pai__buf_printf(&g->val, "%s:", port_at(g->job, r, k).label);
+		put_ports(g, &g->val, r, i, k);
+	}
+	var_built(g, "PAI_CONTAINER_HOST_PORT_LIST", NULL, NULL);
+	for (k = 0; k < ro.port_count; k++) {
+		pai__buf_printf(&g->name, "PAI_CONTAINER_HOST_%s_PORT_LIST",
+				port_at(g->job, r, k).label);
+		if (g->values)
+			put_ports(g, &g->val, r, i, k);
+		emit(g);
+	}
+}
+
+static void gen_roles(struct gen *g)
+{
+	size_t r, i, nroles = pai_job_role_count(g->job);
+
+	for (r = 0; r < nroles; r++) {
+		pai_role ro = role_at(g->job, r);
+
+		pai__buf_printf(&g->name, "PAI_TASK_ROLE_TASK_COUNT_%s",
+				ro.name);
+		pai__buf_printf(&g->val, "%lld", ro.task_number);
+		emit(g);
+		pai__buf_printf(&g->name, "PAI_MIN_FAILED_TASK_COUNT_%s",
+				ro.name);
+		put_count(&g->val, ro.min_failed);
+		emit(g);
+		pai__buf_printf(&g->name, "PAI_MIN_SUCCEEDED_TASK_COUNT_%s",
+				ro.name);
+		put_count(&g->val, ro.min_succeeded);
+		emit(g);
+		pai__buf_printf(&g->name, "PAI_TASK_ROLE_%s_HOST_LIST",
+				ro.name);
+		for (i = 0; g->values && i < tasks_of(&ro); i++) {
+			if (i)
+				pai__buf_putc(&g->val, ',');
+			put_placed(g, &g->val, PLACED_IP, r, i);
+			pai__buf_putc(&g->val, ':');
+			put_first_port(g, &g->val, r, i, "http");
+		}
+		emit(g);
+	}
+}
+
+/* The per-task variables, which every task exposes to every other, are
+ * named <prefix><index><suffix>. Expansion spells them out task by task;
+ * the reference check keeps each family whole (prefix "\n" suffix, with
+ * the task count and the role's name), as taskNumber may be far too
+ * large to spell out. */
+enum task_var { TV_HOST_IP, TV_PORT_LIST, TV_PORT };
+
+struct affix {
+	enum task_var kind;
+	size_t k; /* the port label's index */
+	char *pre, *suf;
+};
+
+static void affixes_free(struct affix *a, size_t n)
+{
+	size_t j;
+
+	for (j = 0; a && j < n; j++) {
+		free(a[j].pre);
+		free(a[j].suf);
+	}
+	free(a);
+}
+
+static int role_affixes(struct affix **out, size_t *nout, const pai_job *job,
+			size_t r)
+{
+	pai_role ro = role_at(job, r);
+	struct affix *a = NULL;
+	size_t n = 1 + 2 * ro.port_count, j, k;
+	pai__buf pre = PAI__BUF_INIT, suf = PAI__BUF_INIT;
+	int err = PAI_ENOMEM;
+
+	*out = NULL;
+	*nout = 0;
+	a = calloc(n, sizeof(*a));
+	if (!a)
+		goto out;
+	for (j = 0; j < n; j++) {
+		const char *label;
+
+		k = j ? (j - 1) / 2 : 0;
+		label = port_at(job, r, k).label;
+		a[j].kind = j == 0  ? TV_HOST_IP
+			    : j % 2 ? TV_PORT_LIST
+				    : TV_PORT;
+		a[j].k = k;
+		switch (a[j].kind) {
+		case TV_HOST_IP:
+			pai__buf_printf(&pre, "PAI_HOST_IP_%s_", ro.name);
+			break;
+		case TV_PORT_LIST:
+			pai__buf_printf(&pre, "PAI_PORT_LIST_%s_", ro.name);
+			pai__buf_printf(&suf, "_%s", label);
+			break;
+		case TV_PORT:
+			pai__buf_printf(&pre, "PAI_%s_", ro.name);
+			pai__buf_printf(&suf, "_%s_PORT", label);
+			break;
+		}
+		a[j].pre = pai__buf_detach(&pre);
+		a[j].suf = pai__buf_detach(&suf);
+		if (!a[j].pre || !a[j].suf)
+			goto out;
+	}
+	*out = a;
+	*nout = n;
+	a = NULL;
+	err = PAI_OK;
+out:
+	affixes_free(a, n);
+	pai__buf_release(&pre);
+	pai__buf_release(&suf);
+	return err;
+}
+
+static void gen_tasks(struct gen *g)
+{
+	size_t r, i, j, n, nroles = pai_job_role_count(g->job);
+	struct affix *a;
+
+	for (r = 0; r < nroles && !g->err; r++) {
+		pai_role ro = role_at(g->job, r);
+
+		if (role_affixes(&a, &n, g->job, r)) {
+			g->err = PAI_ENOMEM;
+			return;
+		}
+		for (j = 0; !g->values && j < n; j++) {
+			char *key, *rn;
+
+			pai__buf_printf(&g->name, "%s\n%s", a[j].pre, a[j].suf);
+			key = pai__buf_detach(&g->name);
+			rn = strdup(ro.name);
+			if (!key || !rn) {
+				free(key);
+				free(rn);
+				g->err = PAI_ENOMEM;
+			} else if (env_set(g->families, key, rn,
+					   (long long)tasks_of(&ro)) < 0) {
+				g->err = PAI_ENOMEM;
+			}
+		}
+		for (i = 0; g->values && i < tasks_of(&ro); i++) {
+			for (j = 0; j < n; j++) {
+				pai__buf_printf(&g->name, "%s%zu%s", a[j].pre,
+						i, a[j].suf);
+				if (a[j].kind == TV_HOST_IP)
+					put_placed(g, &g->val, PLACED_IP, r, i);
+				else
+					put_ports(g, &g->val, r, i, a[j].k);
+				emit(g);
+			}
+		}
+		affixes_free(a, n);
+	}
+}
+
+static void gen_job_envs(struct gen *g)
+{
+	json_t *envs = json_object_get(g->config, "jobEnvs");
+	void *it;
+
+	for (it = json_object_iter(envs); it;
+	     it = json_object_iter_next(envs, it)) {
+		pai__buf_puts(&g->name, json_object_iter_key(it));
+		if (g->values)
+			put_env_value(&g->val, json_object_iter_value(it),
+				      true);
+		emit(g);
+	}
+}
+
+static void gen_init(struct gen *g, const pai_job *job,
+		     const pai_expand_options *opts, bool values)
+{
+	memset(g, 0, sizeof(*g));
+	g->job = job;
+	g->config = pai_job_config(job);
+	g->user = opt_user(opts);
+	g->fs_uri = opt_fs_uri(opts);
+	g->pl = opts ? opts->placement : NULL;
+	g->values = values;
+}
+
+static void gen_release(struct gen *g)
+{
+	pai__buf_release(&g->name);
+	pai__buf_release(&g->val);
+}
+
+/* ---- the command as bash sees it ---------------------------------------- */
+
+/* A $NAME or ${NAME...} that bash would expand. */
+struct ref {
+	size_t at, end;	  /* the '$', and one past the reference */
+	const char *name; /* not NUL-terminated */
+	size_t len;
+	bool expand; /* $NAME or ${NAME}, not inside any ${...} operator form */
+	bool check;  /* used as is: not ${NAME:-default} and the like */
+};
+
+enum word_kind {
+	W_PLAIN,  /* an unquoted literal word */
+	W_OTHER,  /* a word with quotes or expansions */
+	W_ASSIGN, /* NAME= (or NAME+=, NAME[) starting a word: w is NAME */
+	W_SEP	  /* ; & | ( ) or a newline: a new command may start */
+};
+
+struct scan_ops {
+	void *data;
+	int (*ref)(void *data, const struct ref *r);
+	int (*word)(void *data, enum word_kind kind, const char *w, size_t n);
+};
+
+/* Where the scanner stands: shell text (the top level, $(...) or
+ * `...`), double quotes, or the rest of a ${...} operator form. */
+enum ctx_kind { CTX_SHELL, CTX_DQ, CTX_BRACE };
+
+struct ctx {
+	enum ctx_kind kind;
+	char close;   /* CTX_SHELL: 0 at the top, ')' in $(...), '`' */
+	bool in_dq;   /* CTX_BRACE: the ${ stands inside double quotes */
+	size_t depth; /* CTX_SHELL in $(...): '(' still open inside */
+	size_t word;  /* CTX_SHELL: start of the current word, or NO_WORD */
+	bool plain;   /* CTX_SHELL: the word is unquoted literal text */
+	bool arith;   /* CTX_SHELL in $((...)): "<<" shifts, "#" is a base */
+};
+
+struct heredoc {
+	char *delim;
+	bool strip;  /* <<- : leading tabs do not count */
+	bool quoted; /* a quoted delimiter: the body is literal */
+};
+
+struct scan {
+	const char *s;
+	size_t len;
+	const struct scan_ops *ops;
+	struct ctx *stack;
+	size_t depth, cap;
+	size_t braces; /* CTX_BRACE entries on the stack */
+	struct heredoc *hd;
+	size_t nhd, hdcap;
+	int err;
+};
+
+static struct ctx *top(struct scan *sc)
+{
+	return &sc->stack[sc->depth - 1];
+}
+
+static void push(struct scan *sc, enum ctx_kind kind, char close, size_t depth)
+{
+	struct ctx *c;
+
+	if (sc->depth == sc->cap) {
+		size_t cap = sc->cap ? sc->cap * 2 : 16;
+		struct ctx *v = realloc(sc->stack, cap * sizeof(*v));
+
+		if (!v) {
+			sc->err = PAI_ENOMEM;
+			return;
+		}
+		sc->stack = v;
+		sc->cap = cap;
+	}
+	c = &sc->stack[sc->depth];
+	c->kind = kind;
+	c->close = close;
+	c->in_dq = false;
+	c->depth = depth;
+	c->word = NO_WORD;
+	c->plain = false;
+	c->arith = false;
+	if (kind == CTX_BRACE) {
+		/* bash does not honour single quotes in the word of a
+		 * "${x:-...}": keep track of the quotes it stands in */
+		c->in_dq =
+		    sc->depth > 0 && (sc->stack[sc->depth - 1].kind == CTX_DQ ||
+				      sc->stack[sc->depth - 1].in_dq);
+		sc->braces++;
+	}
+	sc->depth++;
+}
+
+static void pop(struct scan *sc)
+{
+	if (sc->depth <= 1)
+		return; /* a stray closer at the top level is text */
+	if (top(sc)->kind == CTX_BRACE)
+		sc->braces--;
+	sc->depth--;
+}
+
+static void report_ref(struct scan *sc, size_t at, size_t end, size_t name,
+		       size_t len, bool expand, bool check)
+{
+	struct ref r;
+
+	if (sc->err || !sc->ops->ref)
+		return;
+	r.at = at;
+	r.end = end;
+	r.name = sc->s + name;
+	r.len = len;
+	r.expand = expand && sc->braces == 0;
+	r.check = check;
+	sc->err = sc->ops->ref(sc->ops->data, &r);
+}
+
+static void report_word(struct scan *sc, enum word_kind kind, size_t at,
+			size_t n)
+{
+	if (!sc->err && sc->ops->word)
+		sc->err = sc->ops->word(sc->ops->data, kind, sc->s + at, n);
+}
+
+static void end_word(struct scan *sc, size_t i)
+{
+	struct ctx *c = top(sc);
+
+	if (c->kind != CTX_SHELL || c->word == NO_WORD)
+		return;
+	report_word(sc, c->plain ? W_PLAIN : W_OTHER, c->word, i - c->word);
+	c->word = NO_WORD;
+}
+
+static size_t name_end(const char *s, size_t len, size_t i)
+{
+	while (i < len && pai__is_name_char((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* After the opening quote at i: one past the closing one. */
+static size_t squote_end(const char *s, size_t len, size_t i)
+{
+	const char *q = memchr(s + i + 1, '\'', len - i - 1);
+
+	return q ? (size_t)(q - s) + 1 : len;
+}
+
+/* $'...' (ANSI-C quoting), from its quote at i: \' does not close it. */
+static size_t ansi_end(const char *s, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '\'')
+			return i + 1;
+	}
+	return len;
+}
+
+/* The head of a ${...} at i ('$'): the name it uses and whether it is a
+ * plain ${NAME}. Returns where the rest of the form starts (after the
+ * '}' of a plain one). *nlen is 0 when the form names no variable, as
+ * in ${1}, ${@} or ${!prefix*}. */
+static size_t brace_head(const char *s, size_t len, size_t i, size_t *name,
+			 size_t *nlen, bool *plain, bool *check)
+{
+	size_t j = i + 2, k;
+	bool length = false;
+	char op;
+
+	*nlen = 0;
+	*plain = *check = false;
+	if (j + 1 < len && s[j] == '#' &&
+	    is_name_start((unsigned char)s[j + 1])) {
+		length = true; /* ${#NAME} */
+		j++;
+	}
+	if (j >= len || !is_name_start((unsigned char)s[j]))
+		return j;
+	k = name_end(s, len, j);
+	*name = j;
+	*nlen = k - j;
+	if (!length && k < len && s[k] == '}') {
+		*plain = *check = true;
+		return k + 1;
+	}
+	/* The default-value forms, ${NAME:-x} ${NAME=x} ${NAME:?x} ${NAME+x},
+	 * exist to cope with an unset NAME: no warning for those. */
+	op = k < len ? s[k] : 0;
+	if (op == ':')
+		op = k + 1 < len ? s[k + 1] : 0;
+	*check = length || !is_one_of(op, "-=?+");
+	return k;
+}
+
+static size_t dollar(struct scan *sc, size_t i, bool quoting)
+{
+	const char *s = sc->s;
+	size_t len = sc->len, j, name = 0, nlen;
+	char n = i + 1 < len ? s[i + 1] : 0;
+	bool plain, check;
+
+	if (is_name_start((unsigned char)n)) {
+		j = name_end(s, len, i + 1);
+		report_ref(sc, i, j, i + 1, j - i - 1, true, true);
+		return j;
+	}
+	switch (n) {
+	case '{':
+		j = brace_head(s, len, i, &name, &nlen, &plain, &check);
+		if (nlen)
+			report_ref(sc, i, j, name, nlen, plain, check);
+		if (!plain)
+			push(sc, CTX_BRACE, '}', 0);
+		return j;
+	case '(':
+		/* $(( arithmetic )) ends with "))": count its first '(' */
+		if (i + 2 < len && s[i + 2] == '(') {
+			push(sc, CTX_SHELL, ')', 1);
+			if (!sc->err)
+				top(sc)->arith = true;
+			return i + 3;
+		}
+		push(sc, CTX_SHELL, ')', 0);
+		return i + 2;
+	case '\'': return quoting ? ansi_end(s, len, i + 1) : i + 1;
+	case '"':
+		if (!quoting)
+			return i + 1;
+		push(sc, CTX_DQ, '"', 0);
+		return i + 2;
+	}
+	if (is_one_of(n, "$?#@*!-0123456789"))
+		return i + 2; /* special and positional parameters */
+	return i + 1;
+}
+
+/* <<[-]WORD at i (just past "<<"): remembers the here-document, whose
+ * body starts on the next line. */
+static size_t heredoc_op(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t len = sc->len;
+	pai__buf d = PAI__BUF_INIT;
+	struct heredoc h = {NULL, false, false};
+
+	if (i < len && s[i] == '-') {
+		h.strip = true;
+		i++;
+	}
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (i < len && !is_one_of(s[i], " \t\n;&|()<>")) {
+		if (s[i] == '\'' || s[i] == '"') {
+			const char *q = memchr(s + i + 1, s[i], len - i - 1);
+			size_t e = q ? (size_t)(q - s) : len;
+
+			pai__buf_put(&d, s + i + 1, e - i - 1);
+			h.quoted = true;
+			i = e < len ? e + 1 : len;
+		} else if (s[i] == '\\' && i + 1 < len) {
+			pai__buf_putc(&d, s[i + 1]);
+			h.quoted = true;
+			i += 2;
+		} else {
+			pai__buf_putc(&d, s[i++]);
+		}
+	}
+	if (!d.len && !h.quoted) {
+		pai__buf_release(&d);
+		return i;
+	}
+	h.delim = pai__buf_detach(&d);
+	if (!h.delim)
+		goto oom;
+	if (sc->nhd == sc->hdcap) {
+		size_t cap = sc->hdcap ? sc->hdcap * 2 : 4;
+		struct heredoc *v = realloc(sc->hd, cap * sizeof(*v));
+
+		if (!v)
+			goto oom;
+		sc->hd = v;
+		sc->hdcap = cap;
+	}
+	sc->hd[sc->nhd++] = h;
+	return i;
+oom:
+	free(h.delim);
+	sc->err = PAI_ENOMEM;
+	return len;
+}
+
+/* One line of an unquoted here-document: like double quotes, but a '"'
+ * is an ordinary character. $(...) in a body is left alone. */
+static void heredoc_line(struct scan *sc, size_t p, size_t to)
+{
+	const char *s = sc->s;
+	size_t e, name = 0, nlen;
+	bool plain, check;
+
+	while (p < to && !sc->err) {
+		if (s[p] == '\\') {
+			p += 2;
+			continue;
+		}
+		if (s[p] != '$' || p + 1 >= to) {
+			p++;
+			continue;
+		}
+		if (is_name_start((unsigned char)s[p + 1])) {
+			e = name_end(s, to, p + 1);
+			report_ref(sc, p, e, p + 1, e - p - 1, true, true);
+			p = e;
+		} else if (s[p + 1] == '{') {
+			e = brace_head(s, to, p, &name, &nlen, &plain, &check);
+			if (nlen)
+				report_ref(sc, p, e, name, nlen, plain, check);
+			if (!plain) {
+				const char *c = memchr(s + e, '}', to - e);
+
+				e = c ? (size_t)(c - s) + 1 : to;
+			}
+			p = e;
+		} else {
+			p += 2;
+		}
+	}
+}
+
+/* The bodies of the pending here-documents, from i (the start of the
+ * line after their operators); returns where the command goes on. */
+static size_t heredoc_bodies(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t len = sc->len, h;
+
+	for (h = 0; h < sc->nhd; h++) {
+		const struct heredoc *hd = &sc->hd[h];
+		size_t dl = strlen(hd->delim);
+
+		while (i < len) {
+			const char *nl = memchr(s + i, '\n', len - i);
+			size_t eol = nl ? (size_t)(nl - s) : len, ls = i;
+
+			if (hd->strip)
+				while (ls < eol && s[ls] == '\t')
+					ls++;
+			if (eol - ls == dl &&
+			    memcmp(s + ls, hd->delim, dl) == 0) {
+				i = nl ? eol + 1 : len;
+				break;
+			}
+			if (!hd->quoted)
+				heredoc_line(sc, i, eol);
+			i = nl ? eol + 1 : len;
+		}
+	}
+	for (h = 0; h < sc->nhd; h++)
+		free(sc->hd[h].delim);
+	sc->nhd = 0;
+	return i;
+}
+
+static size_t step_dq(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	char ch = s[i];
+
+	if (ch == '"') {
+		pop(sc);
+		return i + 1;
+	}
+	if (ch == '\\') /* only these are escaped inside double quotes */
+		return i + 1 < sc->len && is_one_of(s[i + 1], "$`\"\\\n")
+			   ? i + 2
+			   : i + 1;
+	if (ch == '`') {
+		push(sc, CTX_SHELL, '`', 0);
+		return i + 1;
+	}
+	if (ch == '$')
+		return dollar(sc, i, false);
+	return i + 1;
+}
+
+static size_t step_brace(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	bool in_dq = top(sc)->in_dq;
+	char ch = s[i];
+
+	switch (ch) {
+	case '}': pop(sc); return i + 1;
+	case '\\': return i + 2 < sc->len ? i + 2 : sc->len;
+	case '"': push(sc, CTX_DQ, '"', 0); return i + 1;
+	case '\'': return in_dq ? i + 1 : squote_end(s, sc->len, i);
+	case '`': push(sc, CTX_SHELL, '`', 0); return i + 1;
+	case '$': return dollar(sc, i, !in_dq);
+	}
+	return i + 1;
+}
+
+static size_t step_shell(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t len = sc->len, k;
+	struct ctx *c = top(sc);
+	char ch = s[i];
+
+	if ((c->close == '`' && ch == '`') ||
+	    (c->close == ')' && ch == ')' && c->depth == 0)) {
+		end_word(sc, i);
+		report_word(sc, W_SEP, i, 1);
+		pop(sc);
+		return i + 1;
+	}
+	if (ch == ' ' || ch == '\t') {
+		end_word(sc, i);
+		return i + 1;
+	}
+	if (ch == '\n') {
+		end_word(sc, i);
+		report_word(sc, W_SEP, i, 1);
+		return sc->nhd ? heredoc_bodies(sc, i + 1) : i + 1;
+	}
+	if (ch == '#' && c->word == NO_WORD && !c->arith) { /* a comment */
+		const char *nl = memchr(s + i, '\n', len - i);
+
+		return nl ? (size_t)(nl - s) : len;
+	}
+	if (ch == '<' && i + 1 < len && s[i + 1] == '<' && !c->arith) {
+		end_word(sc, i);
+		if (i + 2 < len && s[i + 2] == '<')
+			return i + 3; /* a here-string: its word is text */
+		return heredoc_op(sc, i + 2);
+	}
+	if (is_one_of(ch, ";&|()<>")) {
+		end_word(sc, i);
+		if (c->close == ')' && ch == '(')
+			c->depth++;
+		else if (c->close == ')' && ch == ')')
+			c->depth--;
+		/* 2>&1 is a redirection, not a separator */
+		if (ch != '<' && ch != '>' &&
+		    !(ch == '&' && i > 0 &&
+		      (s[i - 1] == '>' || s[i - 1] == '<')))
+			report_word(sc, W_SEP, i, 1);
+		return i + 1;
+	}
+	if (c->word == NO_WORD) {
+		c->word = i;
+		c->plain = true;
+		if (is_name_start((unsigned char)ch)) {
+			k = name_end(s, len, i);
+			if (k < len &&
+			    (s[k] == '=' || s[k] == '[' ||
+			     (s[k] == '+' && k + 1 < len && s[k + 1] == '=')))
+				report_word(sc, W_ASSIGN, i, k - i);
+		}
+	}
+	switch (ch) {
+	case '\\': c->plain = false; return i + 2 < len ? i + 2 : len;
+	case '\'': c->plain = false; return squote_end(s, len, i);
+	case '"':
+		c->plain = false;
+		push(sc, CTX_DQ, '"', 0);
+		return i + 1;
+	case '`':
+		c->plain = false;
+		push(sc, CTX_SHELL, '`', 0);
+		return i + 1;
+	case '$': c->plain = false; return dollar(sc, i, true);
+	}
+	return i + 1;
+}
+
+/* Walks a command once, as bash would read it, reporting in order each
+ * variable reference that bash would expand (not in single quotes, not
+ * after a backslash, not in a comment or a quoted here-document) and the
+ * words that may assign variables. An approximation of bash's grammar
+ * that errs towards leaving text alone: whatever it cannot place is
+ * literal. Linear in the length of the command. */
+static int scan(const char *s, size_t len, const struct scan_ops *ops)
+{
+	struct scan sc;
+	size_t i = 0, h;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.s = s;
+	sc.len = len;
+	sc.ops = ops;
+	push(&sc, CTX_SHELL, 0, 0);
+	while (i < len && !sc.err) {
+		switch (top(&sc)->kind) {
+		case CTX_DQ: i = step_dq(&sc, i); break;
+		case CTX_BRACE: i = step_brace(&sc, i); break;
+		case CTX_SHELL: i = step_shell(&sc, i); break;
+		}
+	}
+	/* words still open at the end (an unterminated quote included) */
+	while (!sc.err && sc.depth > 0) {
+		end_word(&sc, len);
+		sc.depth--;
+	}
+	for (h = 0; h < sc.nhd; h++)
+		free(sc.hd[h].delim);
+	free(sc.hd);
+	free(sc.stack);
+	return sc.err;
+}
+
+struct expander {
+	const char *s;
+	const pai_env *env;
+	pai__buf out;
+	size_t last; /* copied up to here */
+};
+
+static int expand_ref(void *data, const struct ref *r)
+{
+	struct expander *x = data;
+	const struct var *v;
+
+	if (!r->expand || !(v = env_find(x->env, r->name, r->len)))
+		return 0;
+	pai__buf_put(&x->out, x->s + x->last, r->at - x->last);
+	pai__buf_puts(&x->out, v->value);
+	x->last = r->end;
+	return x->out.oom ? PAI_ENOMEM : 0;
+}
+
+/* The command with every $NAME and ${NAME} that env defines replaced by
+ * its value; everything else is left as written. */
+static int expand_command(char **out, const char *cmd, const pai_env *env)
+{
+	struct expander x;
+	struct scan_ops ops = {NULL, expand_ref, NULL};
+	size_t len = strlen(cmd);
+	int err;
+
+	*out = NULL;
+	memset(&x, 0, sizeof(x));
+	x.s = cmd;
+	x.env = env;
+	ops.data = &x;
+	err = scan(cmd, len, &ops);
+	if (err)
+		goto out;
+	pai__buf_put(&x.out, cmd + x.last, len - x.last);
+	*out = pai__buf_detach(&x.out);
+	err = *out ? PAI_OK : PAI_ENOMEM;
+out:
+	pai__buf_release(&x.out);
+	return err;
+}
+
+int pai_expand_task(pai_env **out, const pai_job *job, size_t role,
+		    size_t index, const pai_expand_options *opts)
+{
+	pai_dirs *dirs = NULL;
+	pai_env *env = NULL;
+	struct gen g;
+	pai_role ro;
+	int err;
+
+	gen_init(&g, job, opts, true);
+	if (out)
+		*out = NULL;
+	if (!out || !job ||
+	    (opts && opts->version != PAI_EXPAND_OPTIONS_VERSION) ||
+	    role >= pai_job_role_count(job))
+		return PAI_EINVAL;
+	ro = role_at(job, role);
+	if (index >= tasks_of(&ro))
+		return PAI_EINVAL;
+	if (too_big(job))
+		return PAI_ETOOBIG;
+	err = pai_expand_dirs(&dirs, job, opts);
+	if (err)
+		goto out;
+	err = PAI_ENOMEM;
+	env = calloc(1, sizeof(*env));
+	if (!env)
+		goto out;
+	g.dirs = dirs;
+	g.env = env;
+	gen_job(&g);
+	gen_current(&g, role, index);
+	gen_roles(&g);
+	gen_tasks(&g);
+	gen_job_envs(&g);
+	if (g.err || env_compact(env) < 0)
+		goto out;
+	err = expand_command(&env->command, ro.command, env);
+	if (err)
+		goto out;
+	*out = env;
+	env = NULL;
+out:
+	gen_release(&g);
+	pai_env_free(env);
+	pai_dirs_free(dirs);
+	return err;
+}
+
+/* ---- references no task will have --------------------------------------- */
+
+/* Variables a task may rely on without the job defining them: the
+ * shell's own, the usual login environment, and what CUDA and Python
+ * images set. Anything else must come from jobEnvs, the cluster or the
+ * command itself, or the image (which paictl cannot see: a warning). */
+static const char *const shell_vars[] = {
+    "BASH",
+    "BASHOPTS",
+    "BASHPID",
+    "BASH_ARGC",
+    "BASH_ARGV",
+    "BASH_COMMAND",
+    "BASH_LINENO",
+    "BASH_REMATCH",
+    "BASH_SOURCE",
+    "BASH_SUBSHELL",
+    "BASH_VERSINFO",
+    "BASH_VERSION",
+    "COLUMNS",
+    "CONDA_DEFAULT_ENV",
+    "CONDA_PREFIX",
+    "CUDA_HOME",
+    "CUDA_PATH",
+    "CUDA_VISIBLE_DEVICES",
+    "CUDNN_VERSION",
+    "DIRSTACK",
+    "DISPLAY",
+    "EDITOR",
+    "EPOCHREALTIME",
+    "EPOCHSECONDS",
+    "EUID",
+    "FUNCNAME",
+    "GROUPS",
+    "HISTFILE",
+    "HOME",
+    "HOSTNAME",
+    "HOSTTYPE",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "IFS",
+    "LANG",
+    "LANGUAGE",
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "LIBRARY_PATH",
+    "LINENO",
+    "LINES",
+    "LOGNAME",
+    "MACHTYPE",
+    "MAIL",
+    "NO_PROXY",
+    "NVIDIA_DRIVER_CAPABILITIES",
+    "NVIDIA_VISIBLE_DEVICES",
+    "OLDPWD",
+    "OPTARG",
+    "OPTERR",
+    "OPTIND",
+    "OSTYPE",
+    "PAGER",
+    "PATH",
+    "PIPESTATUS",
+    "PPID",
+    "PS1",
+    "PS2",
+    "PS3",
+    "PS4",
+    "PWD",
+    "PYTHONHASHSEED",
+    "PYTHONHOME",
+    "PYTHONPATH",
+    "PYTHONUNBUFFERED",
+    "RANDOM",
+    "REPLY",
+    "SECONDS",
+    "SHELL",
+    "SHELLOPTS",
+    "SHLVL",
+    "SRANDOM",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+    "UID",
+    "USER",
+    "VIRTUAL_ENV",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+};
+
+/* shell_vars is sorted (as strcmp sorts): a binary search. */
+static bool is_shell_var(const char *name, size_t n)
+{
+	size_t lo = 0, hi = sizeof(shell_vars) / sizeof(shell_vars[0]);
+
+	if (n > 3 && strncmp(name, "LC_", 3) == 0)
+		return true; /* the locale's LC_ALL, LC_CTYPE, ... */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(shell_vars[mid], name, n);
+
+		if (c == 0 && shell_vars[mid][n] == '\0')
+			return true;
+		if (c < 0 || c == 0) /* equal prefix: the entry is longer */
+			c = c < 0 ? -1 : 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* What the tasks of one role have: shared holds what every task has
+ * (job-level, per-role, jobEnvs), families the per-task names, current
+ * the current-task names of the role being checked, and any_current
+ * those of every role, with the first role that has each (a port label
+ * gives only its own role's tasks a PAI_CONTAINER_HOST_<label>_...). */
+struct known {
+	const pai_job *job;
+	pai_env *shared, *families, *current;
+	pai_env *any_current; /* every role's current-task names: role index */
+	pai__buf key;	      /* scratch */
+	size_t budget;	      /* edit-distance cells left for suggestions */
+};
+
+/* The family that name belongs to, trying each run of digits as the
+ * index, or NULL. *in_range says whether the role has that index. */
+static const struct var *family_of(struct known *kn, const char *name, size_t n,
+				   bool *in_range)
+{
+	const struct var *found = NULL;
+	size_t i, j, runs = 0;
+
+	*in_range = false;
+	for (i = 0; i < n; i = j + 1) {
+		const struct var *v;
+		long long idx;
+
+		j = i;
+		if (!is_digit((unsigned char)name[i]))
+			continue;
+		while (j < n && is_digit((unsigned char)name[j]))
+			j++;
+		/* each try costs the length of the name: a bound keeps an
+		 * absurd name of many digits from costing its square */
+		if (++runs > MAX_INDEX_TRIES)
+			break;
+		/* indexes are written without leading zeros */
+		if ((name[i] == '0' && j - i > 1) || j - i > 18)
+			continue;
+		idx = digits_value(name + i, j - i);
+		pai__buf_release(&kn->key);
+		pai__buf_put(&kn->key, name, i);
+		pai__buf_putc(&kn->key, '\n');
+		pai__buf_put(&kn->key, name + j, n - j);
+		if (kn->key.oom)
+			return NULL;
+		v = env_find(kn->families, kn->key.data, kn->key.len);
+		if (v && idx < v->count) {
+			*in_range = true;
+			return v;
+		}
+		if (v && !found)
+			found = v;
+	}
+	return found;
+}
+
+static bool is_known(struct known *kn, const char *name, size_t n)
+{
+	bool in_range;
+
+	if (env_find(kn->current, name, n) || env_find(kn->shared, name, n))
+		return true;
+	return family_of(kn, name, n, &in_range) && in_range;
+}
+
+/* The optimal string alignment distance of a and b (edits, swaps of
+ * neighbours counting as one), or max + 1 when it exceeds max. */
+static size_t osa(const char *a, size_t n, const char *b, size_t m, size_t max)
+{
+	size_t rows[3][MAX_SUGGEST_NAME * 2 + 2], *pp, *p, *c, i, j, lo;
+
+	if ((n > m ? n - m : m - n) > max || m > MAX_SUGGEST_NAME * 2)
+		return max + 1;
+	pp = rows[0];
+	p = rows[1];
+	c = rows[2];
+	for (j = 0; j <= m; j++)
+		p[j] = j;
+	for (i = 1; i <= n; i++) {
+		size_t *t;
+
+		c[0] = i;
+		lo = c[0];
+		for (j = 1; j <= m; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = p[j - 1] + cost;
+
+			if (p[j] + 1 < v)
+				v = p[j] + 1;
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			c[j] = v;
+			if (v < lo)
+				lo = v;
+		}
+		if (lo > max)
+			return max + 1;
+		t = pp;
+		pp = p;
+		p = c;
+		c = t;
+	}
+	return p[m];
+}
+
+struct best {
+	char *name;
+	size_t dist;
+};
+
+static void consider(struct known *kn, struct best *b, const char *name,
+		     size_t n, const char *cand, size_t m)
+{
+	size_t d;
+
+	if (kn->budget < n * m) {
+		kn->budget = 0;
+		return;
+	}
+	kn->budget -= n * m;
+	d = osa(name, n, cand, m, b->dist - 1);
+	if (d < b->dist) {
+		char *c = strndup(cand, m);
+
+		if (!c)
+			return;
+		free(b->name);
+		b->name = c;
+		b->dist = d;
+	}
+}
+
+static void consider_table(struct known *kn, struct best *b, const pai_env *e,
+			   const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; e && i < e->n && kn->budget; i++)
+		if (!e->v[i].dead)
+			consider(kn, b, name, n, e->v[i].name,
+				 strlen(e->v[i].name));
+}
+
+/* The nearest candidate to form by edit distance, into b. */
+static void nearest(struct known *kn, struct best *b, const char *form,
+		    size_t n)
+{
+	pai__buf cand = PAI__BUF_INIT;
+	size_t i, j, f;
+
+	consider_table(kn, b, kn->current, form, n);
+	consider_table(kn, b, kn->shared, form, n);
+	for (f = 0; f < kn->families->n && kn->budget; f++) {
+		const struct var *v = &kn->families->v[f];
+		const char *nl = strchr(v->name, '\n');
+
+		if (!nl || v->count <= 0)
+			continue;
+		/* index 0, and each index that the name spells */
+		for (i = 0; i <= n; i = j + 1) {
+			long long idx;
+
+			j = i;
+			if (i < n && !is_digit((unsigned char)form[i]))
+				continue;
+			while (j < n && is_digit((unsigned char)form[j]))
+				j++;
+			if (j - i > 9)
+				continue;
+			idx = digits_value(form + i, j - i);
+			if (idx >= v->count || (idx == 0 && i < n))
+				continue; /* index 0 comes at i == n */
+			pai__buf_release(&cand);
+			pai__buf_put(&cand, v->name, (size_t)(nl - v->name));
+			pai__buf_printf(&cand, "%lld%s", idx, nl + 1);
+			if (!cand.oom)
+				consider(kn, b, form, n, cand.data, cand.len);
+		}
+	}
+	pai__buf_release(&cand);
+	for (i = 0; i < sizeof(shell_vars) / sizeof(shell_vars[0]); i++)
+		consider(kn, b, form, n, shell_vars[i], strlen(shell_vars[i]));
+}
+
+#define MAX_REWRITES 3
+
+/* A known name close to an unknown one, or NULL. Old clusters named the
+ * host lists by role index ($PAI_TASK_ROLE_0_HOST_LIST): the name with
+ * an index replaced by that role's name comes first if it exists, and
+ * takes part in the edit-distance search otherwise ($AII_TASK_ROLE_0_...
+ * is then near $PAI_TASK_ROLE_ps_server_...). Caller frees. */
+static char *suggest(struct known *kn, const char *name, size_t n)
+{
+	size_t nroles = pai_job_role_count(kn->job), i, j, nr = 0;
+	struct best b = {NULL, 0};
+	pai__buf rw[MAX_REWRITES];
+	char *found = NULL;
+
+	if (n > MAX_SUGGEST_NAME)
+		return NULL;
+	for (i = 0; i < n && nr < MAX_REWRITES && !found; i = j + 1) {
+		long long idx;
+		pai__buf *c = &rw[nr];
+
+		j = i;
+		if (!is_digit((unsigned char)name[i]) || i == 0 ||
+		    name[i - 1] != '_')
+			continue;
+		while (j < n && is_digit((unsigned char)name[j]))
+			j++;
+		if ((j < n && name[j] != '_') || j - i > 9)
+			continue;
+		idx = digits_value(name + i, j - i);
+		if ((size_t)idx >= nroles)
+			continue;
+		memset(c, 0, sizeof(*c));
+		nr++;
+		pai__buf_put(c, name, i);
+		pai__buf_puts(c, role_at(kn->job, (size_t)idx).name);
+		pai__buf_put(c, name + j, n - j);
+		if (!c->oom && is_known(kn, c->data, c->len))
+			found = pai__buf_detach(c);
+	}
+	if (!found) {
+		b.dist = n < 4 ? 1 : n < 8 ? 2 : n < 16 ? 3 : 4; /* bound + 1 */
+		nearest(kn, &b, name, n);
+		for (i = 0; i < nr; i++)
+			if (!rw[i].oom && rw[i].len)
+				nearest(kn, &b, rw[i].data, rw[i].len);
+		found = b.name;
+	}
+	for (i = 0; i < nr; i++)
+		pai__buf_release(&rw[i]);
+	return found;
+}
+
+/* The state of one command's check: the distinct names it references
+ * (first use of each, in order) and the names it assigns. */
+struct refcheck {
+	pai_env *seen, *assigned;
+	struct {
+		size_t at, len;
+		const char *name;
+	} * refs;
+	size_t nrefs, cap;
+	/* which words may name variables the command sets */
+	enum { ST_CMD, ST_ARGS, ST_FOR, ST_NAMES, ST_PRINTF, ST_PRINTF_V } st;
+	bool prefix_assign; /* the word is an assignment before a command */
+};
+
+static int check_ref(void *data, const struct ref *r)
+{
+	struct refcheck *rc = data;
+	int added;
+
+	if (!r->check)
+		return 0;
+	added = env_add_once(rc->seen, r->name, r->len);
+	if (added <= 0)
+		return added < 0 ? PAI_ENOMEM : 0;
+	if (rc->nrefs == rc->cap) {
+		size_t cap = rc->cap ? rc->cap * 2 : 16;
+		void *v = realloc(rc->refs, cap * sizeof(*rc->refs));
+
+		if (!v)
+			return PAI_ENOMEM;
+		rc->refs = v;
+		rc->cap = cap;
+	}
+	rc->refs[rc->nrefs].at = r->at;
+	rc->refs[rc->nrefs].len = r->len;
+	rc->refs[rc->nrefs].name = r->name;
+	rc->nrefs++;
+	return 0;
+}
+
+static bool word_is(const char *w, size_t n, const char *const *list)
+{
+	for (; *list; list++)
+		if (strncmp(*list, w, n) == 0 && (*list)[n] == '\0')
+			return true;
+	return false;
+}
+
+/* Names a command sets: NAME=..., and the names after for, select, read,
+ * local, declare, export and the like, and printf -v. Generous on
+ * purpose: a missed assignment costs a false warning. */
+static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
+{
+	static const char *const keeps_cmd[] = {
+	    "if",    "then", "else",	"elif",	   "do", "while",
+	    "until", "time", "!",	"{",	   "}",	 "exec",
+	    "nohup", "sudo", "command", "builtin", NULL};
+	static const char *const loops[] = {"for", "select", NULL};
+	static const char *const setters[] = {
+	    "read",	"local",   "declare",	"typeset", "export",
+	    "readonly", "mapfile", "readarray", "getopts", NULL};
+	struct refcheck *rc = data;
+	bool plain = kind == W_PLAIN, name = plain && is_name(w, n);
+
+	switch (kind) {
+	case W_SEP: rc->st = ST_CMD; return 0;
+	case W_ASSIGN:
+		rc->prefix_assign = rc->st == ST_CMD;
+		return env_add_once(rc->assigned, w, n) < 0 ? PAI_ENOMEM : 0;
+	default: break;
+	}
+	if (rc->prefix_assign) { /* A=1 cmd: cmd is still the command */
+		rc->prefix_assign = false;
+		return 0;
+	}
+	switch (rc->st) {
+	case ST_CMD:
+		if (plain && word_is(w, n, keeps_cmd))
+			rc->st = ST_CMD;
+		else if (plain && word_is(w, n, loops))
+			rc->st = ST_FOR;
+		else if (plain && word_is(w, n, setters))
+			rc->st = ST_NAMES;
+		else if (plain && n == 6 && strncmp(w, "printf", 6) == 0)
+			rc->st = ST_PRINTF;
+		else
+			rc->st = ST_ARGS;
+		return 0;
+	case ST_FOR:
+	case ST_PRINTF_V: rc->st = ST_ARGS; break;
+	case ST_NAMES: break;
+	case ST_PRINTF:
+		if (plain && n == 2 && strncmp(w, "-v", 2) == 0)
+			rc->st = ST_PRINTF_V;
+		return 0;
+	case ST_ARGS: return 0;
+	}
+	if (name && env_add_once(rc->assigned, w, n) < 0)
+		return PAI_ENOMEM;
+	return 0;
+}
+
+static void refcheck_release(struct refcheck *rc)
+{
+	pai_env_free(rc->seen);
+	pai_env_free(rc->assigned);
+	free(rc->refs);
+	memset(rc, 0, sizeof(*rc));
+}
+
+/* Why a task of role r lacks name, as a parenthesis for the message, or
+ * NULL: the name belongs to another role's tasks, or names a task the
+ * role does not have, or is close to a name the task has. */
+static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
+{
+	const struct var *v = env_find(kn->any_current, name, n);
+	pai__buf b = PAI__BUF_INIT;
+	bool in_range;
+	char *s;
+
+	if (v && (size_t)v->count != r) {
+		pai__buf_printf(&b, " (only the tasks of role '%s' have it)",
+				role_at(kn->job, (size_t)v->count).name);
+		return pai__buf_detach(&b);
+	}
+	v = family_of(kn, name, n, &in_range);
+	if (v && !in_range) {
+		if (v->count <= 0)
+			pai__buf_printf(&b, " (role '%s' has no tasks)",
+					v->value);
+		else if (v->count == 1)
+			pai__buf_printf(&b, " (role '%s' has 1 task, index 0)",
+					v->value);
+		else
+			pai__buf_printf(&b,
+					" (role '%s' has %lld tasks, indexes 0 "
+					"to %lld)",
+					v->value, v->count, v->count - 1);
+		return pai__buf_detach(&b);
+	}
+	s = suggest(kn, name, n);
+	if (!s)
+		return NULL;
+	pai__buf_printf(&b, " (did you mean $%s?)", s);
+	free(s);
+	return pai__buf_detach(&b);
+}
+
+/* Warns about the references of role r's command that its tasks will not
+ * have, each at the place of its first '$' in the source. */
+static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
+		      const pai__pos *cmd_pos, size_t r)
+{
+	pai_role ro = role_at(kn->job, r);
+	struct refcheck rc;
+	struct scan_ops ops = {NULL, check_ref, check_word};
+	pai__buf path = PAI__BUF_INIT;
+	size_t i, warned = 0, more = 0, more_at = 0, prev_idx = 0;
+	size_t prev_off = 0, more_off = PAI__NO_OFFSET, more_len = 0;
+	bool placed = cmd_pos && cmd_pos->off < src->len &&
+		      src->text[cmd_pos->off] == '"';
+	const char *more_name = NULL;
+	char *hint = NULL;
+	int err = PAI_ENOMEM;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.seen = calloc(1, sizeof(*rc.seen));
+	rc.assigned = calloc(1, sizeof(*rc.assigned));
+	if (!rc.seen || !rc.assigned)
+		goto out;
+	ops.data = &rc;
+	err = scan(ro.command, strlen(ro.command), &ops);
+	if (err)
+		goto out;
+	err = PAI_ENOMEM;
+	pai__buf_printf(&path, "taskRoles[%zu].command", r);
+	if (path.oom)
+		goto out;
+	if (placed)
+		prev_off = cmd_pos->off + 1;
+	for (i = 0; i < rc.nrefs; i++) {
+		const char *name = rc.refs[i].name;
+		size_t n = rc.refs[i].len, off = PAI__NO_OFFSET;
+		bool pai = n > 4 && strncmp(name, "PAI_", 4) == 0;
+
+		if (is_known(kn, name, n) || env_find(rc.assigned, name, n) ||
+		    (!pai && is_shell_var(name, n)))
+			continue;
+		if (warned == MAX_REF_WARNINGS && more++)
+			continue;
+		if (placed) {
+			/* pai__src_string_offset() walks from the opening
+			 * quote; starting it just before the previous place
+			 * keeps a command with many warnings linear. */
+			off = pai__src_string_offset(src, prev_off - 1,
+						     rc.refs[i].at - prev_idx);
+			prev_off = off;
+			prev_idx = rc.refs[i].at;
+		}
+		if (more) { /* the first one not listed: the summary's place */
+			more_off = off;
+			more_at = i;
+			continue;
+		}
+		warned++;
+		hint = hint_for(kn, r, name, n);
+		if (pai)
+			err = pai__diag_add(
+			    diags, src, off, PAI_SEVERITY_WARNING, path.data,
+			    "unknown-pai-variable",
+			    "$%.*s is not in the environment of the tasks "
+			    "of role '%s'%s",
+			    (int)n, name, ro.name, hint ? hint : "");
+		else
+			err = pai__diag_add(
+			    diags, src, off, PAI_SEVERITY_WARNING, path.data,
+			    "unknown-variable",
+			    "$%.*s is set by neither the cluster, jobEnvs "
+			    "nor the command: only the image could "
+			    "provide it%s",
+			    (int)n, name, hint ? hint : "");
+		free(hint);
+		hint = NULL;
+		if (err)
+			goto out;
+	}
+	if (more) {
+		more_name = rc.refs[more_at].name;
+		more_len = rc.refs[more_at].len;
+		err = pai__diag_add(
+		    diags, src, more_off, PAI_SEVERITY_WARNING, path.data,
+		    "unknown-variable",
+		    "%zu more variable%s that no task will have, "
+		    "from $%.*s on, not listed",
+		    more, more == 1 ? "" : "s", (int)more_len, more_name);
+		if (err)
+			goto out;
+	}
+	err = PAI_OK;
+out:
+	free(hint);
+	pai__buf_release(&path);
+	refcheck_release(&rc);
+	return err;
+}
+
+/* Adds the names of kn->current not yet in kn->any_current, as role r's. */
+static int merge_current(struct known *kn, size_t r)
+{
+	size_t i;
+
+	for (i = 0; i < kn->current->n; i++) {
+		const struct var *v = &kn->current->v[i];
+		char *k;
+
+		if (v->dead ||
+		    env_find(kn->any_current, v->name, strlen(v->name)))
+			continue;
+		k = strdup(v->name);
+		if (!k || env_set(kn->any_current, k, NULL, (long long)r) < 0)
+			return PAI_ENOMEM;
+	}
 	return PAI_OK;
+}
+
+/* The current-task names of role r, in kn->current. */
+static int gen_role_current(struct known *kn, struct gen *g, size_t r)
+{
+	pai_env_free(kn->current);
+	kn->current = calloc(1, sizeof(*kn->current));
+	if (!kn->current)
+		return PAI_ENOMEM;
+	g->env = kn->current;
+	gen_current(g, r, 0);
+	return g->err;
+}
+
+int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
+			  const pai_job *job)
+{
+	const pai__pos *roles = pai__pos_member(pos, "taskRoles");
+	size_t r, nroles = pai_job_role_count(job);
+	struct known kn;
+	struct gen g;
+	int err = PAI_ENOMEM;
+
+	memset(&kn, 0, sizeof(kn));
+	gen_init(&g, job, NULL, false);
+	for (r = 0; r < nroles; r++)
+		if (strchr(role_at(job, r).command, '$'))
+			break;
+	if (r == nroles)
+		return PAI_OK; /* no command references anything */
+	kn.job = job;
+	kn.budget = SUGGEST_BUDGET;
+	kn.shared = calloc(1, sizeof(*kn.shared));
+	kn.families = calloc(1, sizeof(*kn.families));
+	kn.any_current = calloc(1, sizeof(*kn.any_current));
+	if (!kn.shared || !kn.families || !kn.any_current)
+		goto out;
+	g.env = kn.shared;
+	g.families = kn.families;
+	gen_job(&g);
+	gen_roles(&g);
+	gen_tasks(&g);
+	gen_job_envs(&g);
+	if (g.err)
+		goto out;
+	for (r = 0; r < nroles; r++) {
+		err = gen_role_current(&kn, &g, r);
+		if (!err)
+			err = merge_current(&kn, r);
+		if (err)
+			goto out;
+	}
+	for (r = 0; r < nroles; r++) {
+		const pai__pos *rp = pai__pos_index(roles, r);
+
+		if (!strchr(role_at(job, r).command, '$'))
+			continue;
+		err = gen_role_current(&kn, &g, r);
+		if (!err)
+			err = check_role(&kn, diags, src,
+					 pai__pos_member(rp, "command"), r);
+		if (err)
+			goto out;
+	}
+	err = PAI_OK;
+out:
+	gen_release(&g);
+	pai_env_free(kn.shared);
+	pai_env_free(kn.families);
+	pai_env_free(kn.current);
+	pai_env_free(kn.any_current);
+	pai__buf_release(&kn.key);
+	return err;
 }
