@@ -8,11 +8,12 @@
 # Targets: per-job cost within 5x of that floor; server memory under
 # 20 MB with N finished jobs stored.
 #
-#   PAICTL=build/paictl N=1000 sh bench/server.sh
+#   PAICTL=build/paictl N=1000 SERVE_ARGS=--no-ssh sh bench/server.sh
 set -eu
 
 PAICTL=${PAICTL:-build/paictl}
 N=${N:-1000}
+SERVE_ARGS=${SERVE_ARGS:-}
 tmp=$(mktemp -d /tmp/paictl-bench-XXXXXX)
 pid=
 cleanup() {
@@ -24,7 +25,8 @@ trap cleanup EXIT INT TERM
 now() { date +%s.%N; }
 
 mkdir -m 700 "$tmp/state" "$tmp/cfg"
-"$PAICTL" serve --state-dir "$tmp/state" -q 2>"$tmp/server.log" &
+# shellcheck disable=SC2086 # SERVE_ARGS is a list of options
+"$PAICTL" serve --state-dir "$tmp/state" -q $SERVE_ARGS 2>"$tmp/server.log" &
 pid=$!
 sock=$tmp/state/api.sock
 i=0

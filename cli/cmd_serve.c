@@ -6,7 +6,7 @@
 #include <string.h>
 
 enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_SOCKET, OPT_USERS, OPT_GRACE,
-       OPT_CAPACITY };
+       OPT_CAPACITY, OPT_NO_SSH };
 
 const cli_opt cli_serve_opts[] = {
 	{ "state-dir", OPT_STATE_DIR, "DIR", NULL,
@@ -21,6 +21,8 @@ const cli_opt cli_serve_opts[] = {
 	{ "capacity", OPT_CAPACITY, "SPEC", NULL,
 	  "queue jobs FIFO within cpus=N,memory=MB,gpus=G (default: "
 	  "run every job at once)" },
+	{ "no-ssh", OPT_NO_SSH, NULL, NULL,
+	  "start no sshd for tasks, even when openssh-server is installed" },
 	{ "grace", OPT_GRACE, "SECONDS", NULL,
 	  "time between SIGTERM and SIGKILL when stopping (default 10)" },
 	CLI_OPT_QUIET,
@@ -49,6 +51,9 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	case OPT_CAPACITY:
 		o->capacity = arg;
+		return 0;
+	case OPT_NO_SSH:
+		o->no_ssh = 1;
 		return 0;
 	case OPT_GRACE:
 		secs = strtod(arg, &end);

@@ -625,6 +625,68 @@ static enum MHD_Result get_config(struct srv *s, struct MHD_Connection *c,
 	return reply_raw(c, 200, "text/plain; charset=utf-8", text, len);
 }
 
+/* ---- ssh ------------------------------------------------------------- */
+
+static json_t *ssh_info(const struct srv_job *j, const char *host)
+{
+	json_t *cs = json_array();
+	size_t i, k;
+
+	for (i = 0; i < j->ntasks; i++) {
+		const struct srv_task *t = &j->tasks[i];
+		const struct srv_role *r = &j->roles[t->role];
+		size_t off = 0;
+
+		if (t->state == ST_WAITING)
+			continue;
+		for (k = 0; k < r->nlabels; off += r->counts[k], k++)
+			if (strcmp(r->labels[k], "ssh") == 0 && r->counts[k])
+				break;
+		if (k == r->nlabels)
+			continue;
+		json_array_append_new(
+			cs, json_pack("{s:o,s:s,s:o}", "id",
+				      json_sprintf("%s-%d-%s-%zu", j->key,
+						   j->attempt, r->name,
+						   t->index),
+				      "sshIp", "127.0.0.1", "sshPort",
+				      json_sprintf("%u", t->ports[off])));
+	}
+	return json_pack(
+		"{s:o,s:{s:o,s:o,s:s,s:o}}", "containers", cs, "keyPair",
+		"folderPath", json_sprintf("%s/ssh", j->dir),
+		"publicKeyFileName", json_sprintf("%s.pub", j->name),
+		"privateKeyFileName", j->name, "privateKeyDirectDownloadLink",
+		json_sprintf("http://%s/api/v1/user/%s/jobs/%s/ssh/key", host,
+			     j->user, j->name));
+}
+
+static enum MHD_Result ssh_key(struct srv *s, struct MHD_Connection *c,
+			       const char *user, const char *name)
+{
+	struct srv_job *j;
+	char *path = NULL, *text = NULL;
+	size_t len = 0;
+	bool ssh = false;
+
+	pthread_mutex_lock(&s->lock);
+	j = srv_find_job(s, user, name);
+	if (j) {
+		ssh = j->ssh;
+		path = srv_ssh_key_path(j, false);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (!j)
+		return no_job(c, name);
+	if (!ssh || !path || pai_file_read(&text, &len, NULL, path) != PAI_OK) {
+		free(path);
+		return reply_error(c, 404, "NoJobSshInfoError",
+				   "SSH info of job %s is not found.", name);
+	}
+	free(path);
+	return reply_raw(c, 200, "application/octet-stream", text, len);
+}
+
 /* ---- logs ------------------------------------------------------------ */
 
 /* Parses a single "bytes=a-b", "bytes=a-" or "bytes=-n" against size.
@@ -875,10 +937,21 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 			goto method;
 		pthread_mutex_lock(&s->lock);
 		j = srv_find_job(s, seg[3], seg[5]);
+		res = !j     ? no_job(c, seg[5])
+		      : j->ssh ? reply_json(c, 200, ssh_info(j, conn_host(c)))
+			       : reply_error(c, 404, "NoJobSshInfoError",
+					     "SSH info of job %s is not found.",
+					     seg[5]);
 		pthread_mutex_unlock(&s->lock);
-		res = j ? reply_error(c, 404, "NoJobSshInfoError",
-				      "SSH info of job %s is not found.", seg[5])
-			: no_job(c, seg[5]);
+		goto out;
+	}
+	if (n == 8 && strcmp(seg[6], "ssh") == 0 &&
+	    strcmp(seg[7], "key") == 0) {
+		if (!get)
+			goto method;
+		/* a secret: over TCP, only for its owner */
+		if (authorize(l, c, seg[3], &res) == 0)
+			res = ssh_key(s, c, seg[3], seg[5]);
 		goto out;
 	}
 notfound:

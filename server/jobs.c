@@ -198,6 +198,7 @@ json_t *srv_job_record(const struct srv_job *j)
 	set_str(o, "diagnostics", j->diag);
 	set_str(o, "warnings", j->warnings);
 	json_object_set_new(o, "holds", json_boolean(j->holds));
+	json_object_set_new(o, "ssh", json_boolean(j->ssh));
 	for (r = 0; r < j->nroles; r++) {
 		const struct srv_role *sr = &j->roles[r];
 		json_t *ro = json_object(), *labels = json_array();
@@ -426,6 +427,7 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 	j->diag = get_strdup(rec, "diagnostics");
 	j->warnings = get_strdup(rec, "warnings");
 	j->holds = json_is_true(json_object_get(rec, "holds"));
+	j->ssh = json_is_true(json_object_get(rec, "ssh"));
 	j->nroles = json_array_size(roles);
 	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
 	if (!j->key || !j->roles)

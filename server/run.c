@@ -91,6 +91,26 @@ static unsigned port_take(struct srv *s, long long begin_at)
 	return 0;
 }
 
+/* The task's ssh port, held by its monitor from the start. */
+static int listen_on(unsigned p)
+{
+	struct sockaddr_in a;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+
+	if (fd < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((unsigned short)p);
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 16) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static void task_ports_release(struct srv *s, struct srv_job *j,
 			       struct srv_task *t)
 {
@@ -167,8 +187,13 @@ struct spawn {
 	const char *bash;
 	char **argv, **envp;
 	const char *work, *exit_path, *exit_tmp, *pid_path;
+	const char *sshd, *sshd_log; /* sshd: NULL for none */
+	char **sshd_argv;
 	int fd_out, fd_err, fd_all, fd_null;
+	int fd_ssh; /* listening on the task's ssh port, or -1 */
 };
+
+#define MAX_SESSIONS 32
 
 static void write_all(int fd, const char *p, size_t n)
 {
@@ -256,21 +281,23 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	static const char nobash[] = "paictl serve: cannot run bash\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
-	int keep[4] = { sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null };
+	int keep[5] = { sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null,
+			sp->fd_ssh };
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, st = 0, code, fd, sfd;
-	struct pollfd pfd[3];
+	int nsess = 0, i, w, wst;
+	struct pollfd pfd[4];
 	bool exited = false;
 	long drain_until = 0;
 	char buf[16384], line[64];
 	size_t n;
-	pid_t pid = -1;
+	pid_t pid = -1, sess[MAX_SESSIONS];
 	sigset_t mask;
 
 	setsid();
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
-	close_others(keep, 4);
+	close_others(keep, 5);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
@@ -311,9 +338,10 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	pfd[0].fd = po[0];
 	pfd[1].fd = pe[0];
 	pfd[2].fd = sfd;
-	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
+	pfd[3].fd = sp->sshd ? sp->fd_ssh : -1;
+	pfd[0].events = pfd[1].events = pfd[2].events = pfd[3].events = POLLIN;
 	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
-		int i, r = poll(pfd, 3, 100);
+		int r = poll(pfd, 4, 100);
 
 		for (i = 0; r > 0 && i < 2; i++) {
 			ssize_t got;
@@ -338,9 +366,48 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 				kill(-pid, si.ssi_signo == SIGINT ? SIGKILL
 								  : SIGTERM);
 		}
-		if (!exited && waitpid(pid, &st, WNOHANG) == pid) {
+		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents) {
+			/* sshd in inetd mode: one per connection, none
+			 * idle while nobody logs in */
+			static char *sshd_env[] = {
+				"PATH=/usr/sbin:/usr/bin:/bin", NULL
+			};
+			int conn = accept4(pfd[3].fd, NULL, NULL, SOCK_CLOEXEC);
+
+			if (conn >= 0 && nsess < MAX_SESSIONS) {
+				int lfd = open(sp->sshd_log,
+					       O_WRONLY | O_CREAT | O_APPEND |
+						       O_CLOEXEC,
+					       0600);
+				pid_t c = fork();
+
+				if (c == 0) {
+					dup2(conn, 0);
+					dup2(conn, 1);
+					if (lfd >= 0)
+						dup2(lfd, 2);
+					reset_signals();
+					execve(sp->sshd, sp->sshd_argv, sshd_env);
+					_exit(127);
+				}
+				if (c > 0)
+					sess[nsess++] = c;
+				if (lfd >= 0)
+					close(lfd);
+			}
+			if (conn >= 0)
+				close(conn);
+		}
+		while (!exited && (w = waitpid(-1, &wst, WNOHANG)) > 0) {
+			if (w != pid) {
+				for (i = 0; i < nsess; i++)
+					if (sess[i] == w)
+						sess[i] = sess[--nsess];
+				continue;
+			}
 			/* The task is its main process, as in a container:
 			 * whatever it left behind goes with it. */
+			st = wst;
 			exited = true;
 			kill(-pid, SIGKILL);
 			drain_until = mono_ms() + 2000;
@@ -354,6 +421,12 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 		kill(-pid, SIGKILL);
 	}
 done:
+	/* ssh sessions end with the task */
+	for (i = 0; i < nsess; i++)
+		kill(sess[i], SIGTERM);
+	for (i = 0; i < nsess; i++)
+		while (waitpid(sess[i], NULL, 0) < 0 && errno == EINTR)
+			;
 	if (pid > 0)
 		code = WIFEXITED(st) ? WEXITSTATUS(st)
 		       : WIFSIGNALED(st) ? 128 + WTERMSIG(st)
@@ -489,12 +562,14 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	pai_role role;
 	char *dir = NULL, *paths[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	char *argv[4] = { "bash", "-c", NULL, NULL };
+	char *sshd_argv[6] = { NULL, "-i", "-e", "-f", NULL, NULL };
+	char *sshd_cfg = NULL, *sshd_log = NULL;
 	const char *why = NULL;
 	int i;
 	pid_t mon;
 
 	memset(&sp, 0, sizeof(sp));
-	sp.fd_out = sp.fd_err = sp.fd_all = -1;
+	sp.fd_out = sp.fd_err = sp.fd_all = sp.fd_ssh = -1;
 	dir = srv_task_dir(j, t);
 	if (!dir || mkdir_one(dir) < 0 || mkdir_one(pl->work[t - j->tasks]) < 0) {
 		why = "cannot create the task's directory";
@@ -535,6 +610,30 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	sp.exit_path = paths[3];
 	sp.exit_tmp = paths[4];
 	sp.pid_path = paths[5];
+	if (s->sshd && j->ssh) {
+		const struct srv_role *r = &j->roles[t->role];
+		unsigned port = 0;
+		size_t k, off = 0;
+
+		for (k = 0; k < r->nlabels; off += r->counts[k], k++)
+			if (strcmp(r->labels[k], "ssh") == 0 && r->counts[k]) {
+				port = t->ports[off];
+				break;
+			}
+		sshd_log = srv_printf("%s/sshd.log", dir);
+		if (port && sshd_log &&
+		    srv_ssh_task_files(s, j, dir, port, env, &sshd_cfg) == 0 &&
+		    (sp.fd_ssh = listen_on(port)) >= 0) {
+			sshd_argv[0] = (char *)s->sshd;
+			sshd_argv[4] = sshd_cfg;
+			sp.sshd = s->sshd;
+			sp.sshd_argv = sshd_argv;
+			sp.sshd_log = sshd_log;
+		} else
+			srv_log(s, "'%s': %s-%zu: no sshd (no ssh port or "
+				   "files)",
+				j->key, r->name, t->index);
+	}
 	sp.fd_null = s->null_fd;
 	mon = fork();
 	if (mon == 0)
@@ -557,6 +656,8 @@ out:
 		t->completed = srv_now_ms();
 		task_set_diag(t, why);
 	}
+	if (sp.fd_ssh >= 0)
+		close(sp.fd_ssh);
 	if (sp.fd_out >= 0)
 		close(sp.fd_out);
 	if (sp.fd_err >= 0)
@@ -567,6 +668,8 @@ out:
 	pai_env_free(env);
 	for (i = 0; i < 6; i++)
 		free(paths[i]);
+	free(sshd_cfg);
+	free(sshd_log);
 	free(dir);
 }
 
@@ -781,6 +884,13 @@ void srv_schedule(struct srv *s)
 
 		if (j->state != ST_WAITING || j->stop || !j->pj)
 			continue;
+		/* the key pair first, made without holding up the loop */
+		if (s->sshd && !j->ssh && !j->no_ssh &&
+		    (j->keygen || srv_ssh_job_keys(s, j) == 0)) {
+			if (s->capped)
+				break;
+			continue;
+		}
 		if (s->capped) {
 			r = j->holds ? 1 : admit(s, j);
 			if (r < 0) {
@@ -1000,6 +1110,11 @@ void srv_reap(struct srv *s)
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 		for (i = 0; i < s->njobs; i++) {
 			struct srv_job *j = s->jobs[i];
+
+			if (j->keygen == pid) {
+				srv_ssh_keygen_done(s, j, st);
+				break;
+			}
 
 			if (j->state != ST_RUNNING)
 				continue;

@@ -12,9 +12,10 @@ typedef struct srv_options {
 	const char *capacity;   /* "cpus=N,memory=MB,gpus=G", or NULL */
 	int grace_ms;           /* SIGTERM to SIGKILL on STOP */
 	int quiet;              /* log only errors */
+	int no_ssh;             /* no sshd for tasks even when installed */
 } srv_options;
 
-#define SRV_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, 10000, 0 }
+#define SRV_OPTIONS_INIT { NULL, NULL, NULL, NULL, NULL, 10000, 0, 0 }
 
 /* Runs the local cluster until SIGTERM or SIGINT. Returns 0 after a
  * clean shutdown; otherwise -1 with the reason in err. Logs to stderr. */

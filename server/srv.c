@@ -257,6 +257,7 @@ static void srv_free(struct srv *s)
 	free(s->state_dir);
 	free(s->jobs_dir);
 	free(s->sock_path);
+	free(s->host_key);
 	if (s->wake[0] >= 0)
 		close(s->wake[0]);
 	if (s->wake[1] >= 0)
@@ -362,6 +363,10 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		goto out;
 	}
 
+	if (srv_ssh_init(&s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	if (srv_load_jobs(&s) < 0) {
 		snprintf(err, errlen, "cannot read '%s': %s", s.jobs_dir,
 			 strerror(errno));

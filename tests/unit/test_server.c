@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1024,6 +1025,143 @@ static void test_capacity(void **state)
 	remove_tree(sv.dir);
 }
 
+/* Runs argv (no shell), returns its stdout (new) and sets *status. */
+static char *run_capture(char *const *argv, int *status)
+{
+	char *out = calloc(1, 1), buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	int p[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((n = read(p[0], buf, sizeof(buf))) > 0) {
+		out = realloc(out, len + (size_t)n + 1);
+		memcpy(out + len, buf, (size_t)n);
+		len += (size_t)n;
+		out[len] = '\0';
+	}
+	close(p[0]);
+	*status = wait_exit(pid, 20);
+	return out;
+}
+
+static int port_open(unsigned port)
+{
+	struct sockaddr_in a;
+	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((unsigned short)port);
+	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* Every task's own sshd: the job's key gets in, the session starts in
+ * the task's directory with its environment; STOP takes sshd along. */
+static void test_ssh(void **state)
+{
+	struct server sv;
+	json_t *o, *c;
+	char *cfg, key[160], port[16], dest[128], *out, want[256];
+	struct resp r;
+	struct stat st;
+	struct passwd *pw = getpwuid(getuid());
+	int status, fd;
+	double t0;
+
+	(void)state;
+	if (access("/usr/sbin/sshd", X_OK) != 0 ||
+	    access("/usr/bin/ssh", X_OK) != 0)
+		skip();
+	start_server(&sv);
+	cfg = config1("sshjob", 2, "sleep 30", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+		o = job_status(&sv, "u", "sshjob");
+		status = o && strcmp(job_state(o), "RUNNING") == 0;
+		json_decref(o);
+		if (status)
+			break;
+	}
+	assert_int_equal(call(&sv, "GET", "/api/v1/user/u/jobs/sshjob/ssh",
+			      NULL, &o),
+			 200);
+	assert_int_equal(json_array_size(json_object_get(o, "containers")), 2);
+	c = json_array_get(json_object_get(o, "containers"), 1);
+	assert_string_equal(json_string_value(json_object_get(c, "id")),
+			    "u~sshjob-0-main-1");
+	assert_string_equal(json_string_value(json_object_get(c, "sshIp")),
+			    "127.0.0.1");
+	snprintf(port, sizeof(port), "%s",
+		 json_string_value(json_object_get(c, "sshPort")));
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(o, "keyPair"),
+						  "privateKeyFileName")),
+		"sshjob");
+	json_decref(o);
+	/* the private key: 0600 on disk, and downloadable */
+	snprintf(key, sizeof(key), "%s/jobs/u~sshjob/ssh/sshjob", sv.dir);
+	assert_int_equal(stat(key, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	request(&sv, 0, "GET", "/api/v1/user/u/jobs/sshjob/ssh/key", NULL, 0,
+		NULL, NULL, &r);
+	assert_int_equal(r.status, 200);
+	assert_non_null(strstr(r.body, "OPENSSH PRIVATE KEY"));
+	snprintf(key, sizeof(key), "%s.key", sv.dir);
+	fd = open(key, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, r.body, r.len), (ssize_t)r.len);
+	close(fd);
+	free(r.body);
+	{
+		char *argv[] = { "ssh", "-i", key, "-p", port, "-o",
+				 "BatchMode=yes", "-o",
+				 "StrictHostKeyChecking=no", "-o",
+				 "UserKnownHostsFile=/dev/null", "-o",
+				 "LogLevel=ERROR", dest,
+				 "pwd; echo $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX "
+				 "$PAI_JOB_NAME",
+				 NULL };
+
+		snprintf(dest, sizeof(dest), "%s@127.0.0.1", pw->pw_name);
+		out = run_capture(argv, &status);
+	}
+	snprintf(want, sizeof(want),
+		 "%s/jobs/u~sshjob/attempt-0/main-1/work\n1 sshjob\n", sv.dir);
+	assert_string_equal(out, want);
+	assert_int_equal(status, 0);
+	free(out);
+	unlink(key);
+	assert_int_equal(call(&sv, "PUT",
+			      "/api/v1/user/u/jobs/sshjob/executionType",
+			      "{\"value\":\"STOP\"}", NULL),
+			 202);
+	json_decref(wait_job(&sv, "u", "sshjob", 10));
+	for (t0 = now_s(); now_s() - t0 < 5 && port_open((unsigned)atoi(port));)
+		sleep_ms(20);
+	assert_false(port_open((unsigned)atoi(port)));
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 struct client {
 	struct server *sv;
 	int id, accepted;
@@ -1224,6 +1362,7 @@ int main(int argc, char **argv)
 		T(test_stop_ignoring_sigterm),
 		T(test_server_killed),
 		T(test_capacity),
+		T(test_ssh),
 		T(test_concurrent_clients),
 		T(test_tcp_tokens),
 	};

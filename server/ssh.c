@@ -1,0 +1,236 @@
+/* ssh.c - the local cluster's per-task sshd
+ *
+ * Each job gets its own key pair (private key 0600) and each task its
+ * own sshd on its `ssh` port, bound to 127.0.0.1, accepting only that
+ * key. The key's authorized_keys line carries the task's environment
+ * (environment="..." options) and a fixed command that starts the
+ * session in $PAI_WORK_DIR; no value of ours is ever put in that
+ * command, only variable references the session's shell expands.
+ * ssh-keygen and sshd are run with execv, never through a shell.
+ */
+#include "srv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *find_exe(const char *const *paths)
+{
+	for (; *paths; paths++)
+		if (access(*paths, X_OK) == 0)
+			return *paths;
+	return NULL;
+}
+
+/* Starts ssh-keygen -t ed25519 into path; its pid, or -1. */
+static pid_t keygen_start(struct srv *s, const char *path,
+			  const char *comment)
+{
+	char *argv[] = { "ssh-keygen", "-q",	       "-t", "ed25519", "-N",
+			 "",	       "-C",	       (char *)comment, "-f",
+			 (char *)path, NULL };
+	sigset_t none;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		dup2(s->null_fd, 0);
+		dup2(s->null_fd, 1);
+		dup2(s->null_fd, 2);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execv(s->keygen, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int keygen(struct srv *s, const char *path, const char *comment)
+{
+	pid_t pid = keygen_start(s, path, comment);
+	int st = 0;
+
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int srv_ssh_init(struct srv *s)
+{
+	static const char *const sshd[] = { "/usr/sbin/sshd", "/usr/bin/sshd",
+					    NULL };
+	static const char *const kg[] = { "/usr/bin/ssh-keygen",
+					  "/usr/local/bin/ssh-keygen", NULL };
+	struct stat st;
+
+	if (s->opt.no_ssh)
+		return 0;
+	s->sshd = find_exe(sshd);
+	s->keygen = find_exe(kg);
+	if (!s->sshd || !s->keygen) {
+		s->sshd = NULL;
+		srv_log(s, "sshd or ssh-keygen not found: tasks get no ssh "
+			   "server (install openssh-server)");
+		return 0;
+	}
+	/* sshd started by root wants its privilege separation directory,
+	 * which the Debian service would create */
+	if (geteuid() == 0 && stat("/run/sshd", &st) < 0 &&
+	    mkdir("/run/sshd", 0755) < 0 && errno != EEXIST) {
+		srv_log(s, "cannot create /run/sshd: %s; tasks get no ssh server",
+			strerror(errno));
+		s->sshd = NULL;
+		return 0;
+	}
+	s->host_key = srv_printf("%s/ssh_host_ed25519_key", s->state_dir);
+	if (!s->host_key)
+		return -1;
+	if (access(s->host_key, R_OK) != 0 &&
+	    keygen(s, s->host_key, "paictl-local-host") < 0) {
+		srv_log(s, "ssh-keygen failed: tasks get no ssh server");
+		s->sshd = NULL;
+	}
+	return 0;
+}
+
+char *srv_ssh_key_path(const struct srv_job *j, bool pub)
+{
+	return srv_printf("%s/ssh/%s%s", j->dir, j->name, pub ? ".pub" : "");
+}
+
+/* Starts making the job's key pair; the main loop learns the result
+ * from srv_ssh_keygen_done when it reaps ssh-keygen. 1 when the pair
+ * exists already, 0 when started, -1 on failure. */
+int srv_ssh_job_keys(struct srv *s, struct srv_job *j)
+{
+	char *dir = NULL, *key = NULL;
+	int ret = -1;
+
+	dir = srv_printf("%s/ssh", j->dir);
+	key = srv_ssh_key_path(j, false);
+	if (!dir || !key)
+		goto out;
+	if (access(key, R_OK) == 0) {
+		j->ssh = true;
+		ret = 1;
+		goto out;
+	}
+	unlink(key); /* a half-made pair: ssh-keygen will not overwrite */
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		goto out;
+	j->keygen = keygen_start(s, key, j->key);
+	ret = j->keygen > 0 ? 0 : -1;
+out:
+	if (ret < 0) {
+		srv_log(s, "'%s': cannot make its ssh key pair; its tasks get "
+			   "no sshd",
+			j->key);
+		j->no_ssh = true;
+	}
+	free(dir);
+	free(key);
+	return ret;
+}
+
+void srv_ssh_keygen_done(struct srv *s, struct srv_job *j, int status)
+{
+	j->keygen = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		j->ssh = true;
+		j->dirty = true;
+	} else {
+		srv_log(s, "'%s': ssh-keygen failed; its tasks get no sshd",
+			j->key);
+		j->no_ssh = true;
+	}
+}
+
+static void put_quoted(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('\\', f);
+		fputc(*v, f);
+	}
+}
+
+/* sshd_config and authorized_keys for one task, in its directory; the
+ * argv to start sshd goes in argv (paths borrowed from cfg). */
+int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
+		       unsigned port, const pai_env *env, char **cfg_out)
+{
+	char *cfg = srv_printf("%s/sshd_config", dir);
+	char *ak = srv_printf("%s/authorized_keys", dir);
+	char *pub = srv_ssh_key_path(j, true), *pubtext = NULL;
+	size_t i, len = 0;
+	FILE *f = NULL;
+	int ret = -1;
+
+	*cfg_out = NULL;
+	if (!cfg || !ak || !pub ||
+	    pai_file_read(&pubtext, &len, NULL, pub) != PAI_OK)
+		goto out;
+	f = fopen(ak, "we");
+	if (!f)
+		goto out;
+	fputs("restrict,pty,port-forwarding,", f);
+	for (i = 0; i < pai_env_count(env); i++) {
+		const char *n = pai_env_name(env, i), *v = pai_env_value(env, i);
+		size_t vl = strlen(v);
+
+		/* what the format cannot carry is left out */
+		if (strchr(v, '\n') || (vl && v[vl - 1] == '\\'))
+			continue;
+		fputs("environment=\"", f);
+		fputs(n, f);
+		fputc('=', f);
+		put_quoted(f, v);
+		fputs("\",", f);
+	}
+	fputs("command=\"cd \\\"$PAI_WORK_DIR\\\" || exit 1; "
+	      "if [ -n \\\"$SSH_ORIGINAL_COMMAND\\\" ]; then "
+	      "exec bash -c \\\"$SSH_ORIGINAL_COMMAND\\\"; "
+	      "else exec bash -l; fi\" ",
+	      f);
+	fwrite(pubtext, 1, len, f);
+	if (fclose(f) != 0) {
+		f = NULL;
+		goto out;
+	}
+	f = fopen(cfg, "we");
+	if (!f)
+		goto out;
+	fprintf(f,
+		"# sshd of one task of %s, written by paictl serve\n"
+		"Port %u\nListenAddress 127.0.0.1\n"
+		"HostKey \"%s\"\nAuthorizedKeysFile \"%s\"\n"
+		"PidFile none\nPubkeyAuthentication yes\n"
+		"PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+		"UsePAM no\nStrictModes no\nPermitUserEnvironment yes\n"
+		"PermitRootLogin prohibit-password\nPrintMotd no\n"
+		"Subsystem sftp internal-sftp\nLogLevel ERROR\n",
+		j->key, port, s->host_key, ak);
+	if (fclose(f) != 0) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	*cfg_out = cfg;
+	cfg = NULL;
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	free(cfg);
+	free(ak);
+	free(pub);
+	free(pubtext);
+	return ret;
+}
