@@ -1121,11 +1121,26 @@ bad:
 	return -1;
 }
 
+/* MHD's own messages (malformed requests and the like) go to our log. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	struct srv *s = cls;
+	char msg[512];
+	size_t n;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	srv_log(s, "http: %s", msg);
+}
+
 static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 {
 	return MHD_start_daemon(
 		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
-		NULL, handler, l, MHD_OPTION_LISTEN_SOCKET, fd,
+		NULL, handler, l, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, l->s,
+		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);

@@ -740,8 +740,16 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 	j->dirty = true;
 	srv_log(s, "'%s': attempt %d: starting %zu task%s", j->key,
 		j->attempt, j->ntasks, j->ntasks == 1 ? "" : "s");
+	/* Recorded before any fork: a server killed while starting tasks
+	 * must not start them again after a restart. */
+	for (i = 0; i < j->ntasks; i++) {
+		j->tasks[i].state = ST_RUNNING;
+		j->tasks[i].monitor = 0;
+	}
+	srv_job_save(s, j);
 	for (i = 0; i < j->ntasks; i++)
 		spawn_task(s, j, &j->tasks[i], &pl, &eo);
+	j->dirty = true; /* now with the monitors' pids */
 	/* A task that could not start counts as failed at once. */
 	for (i = 0; i < j->ntasks; i++)
 		if (j->tasks[i].state == ST_FAILED) {
@@ -1139,6 +1147,20 @@ static bool monitor_alive(const struct srv_task *t)
 	       proc_start(t->monitor, &state) == t->mon_start && state != 'Z';
 }
 
+/* A task whose start was cut short: its group, if it got one, goes. */
+static void kill_by_pid_file(const char *dir)
+{
+	char *path = dir ? srv_printf("%s/pid", dir) : NULL;
+	FILE *f = path ? fopen(path, "re") : NULL;
+	int pg = 0;
+
+	if (f && fscanf(f, "%d", &pg) == 1 && pg > 1)
+		kill(-pg, SIGKILL);
+	if (f)
+		fclose(f);
+	free(path);
+}
+
 /* Tasks of an earlier server: their monitor is not our child, so the
  * exit file is the only news. */
 void srv_poll_adopted(struct srv *s)
@@ -1159,13 +1181,18 @@ void srv_poll_adopted(struct srv *s)
 			path = dir ? srv_printf("%s/exit", dir) : NULL;
 			done = path && access(path, F_OK) == 0;
 			free(path);
+			if (!done && !t->monitor)
+				kill_by_pid_file(dir);
 			free(dir);
 			if (done || !monitor_alive(t))
 				task_ended(s, j, t,
 					   done ? NULL
-						: "the task's monitor vanished "
-						  "while the local cluster was "
-						  "down; its outcome is unknown");
+					   : t->monitor
+						   ? "the task's monitor vanished "
+						     "while the local cluster was "
+						     "down; its outcome is unknown"
+						   : "the local cluster stopped "
+						     "while starting the task");
 		}
 	}
 }

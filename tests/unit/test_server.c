@@ -25,6 +25,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -454,6 +455,45 @@ static void test_api_and_bad_requests(void **state)
 	st = call(&sv, "DELETE", "/api/v1/jobs", NULL, &o);
 	assert_int_equal(st, 405);
 	json_decref(o);
+
+	/* malformed HTTP is refused by the HTTP layer */
+	{
+		static const char junk[] = "THIS IS NOT HTTP\r\n\r\n";
+		struct sockaddr_un a;
+		char got[64] = "";
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		ssize_t n;
+
+		memset(&a, 0, sizeof(a));
+		a.sun_family = AF_UNIX;
+		assert_true(strlen(sv.sock) < sizeof(a.sun_path));
+		memcpy(a.sun_path, sv.sock, strlen(sv.sock) + 1);
+		assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)),
+				 0);
+		assert_int_equal(write(fd, junk, sizeof(junk) - 1),
+				 (ssize_t)sizeof(junk) - 1);
+		n = read(fd, got, sizeof(got) - 1);
+		assert_true(n > 12);
+		assert_memory_equal(got, "HTTP/1.1 400", 12);
+		close(fd);
+	}
+	/* a second server on the same state directory is refused */
+	{
+		char *argv[] = { paictl, "serve", "--state-dir", sv.dir, NULL };
+		pid_t pid = fork();
+		int st;
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(null, 2);
+			execv(paictl, argv);
+			_exit(127);
+		}
+		st = wait_exit(pid, 10);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	}
 
 	/* accepted, then a duplicate; the config comes back verbatim */
 	cfg = config1("hello", 1, "echo hi", NULL, 0);
