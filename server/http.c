@@ -36,8 +36,8 @@ struct req {
 	bool too_big;
 };
 
-static const char *const log_files[] = { "user.pai.stdout",
-					 "user.pai.stderr", "user.pai.all" };
+static const char *const log_files[] = {"user.pai.stdout", "user.pai.stderr",
+					"user.pai.all"};
 
 /* ---- responses ------------------------------------------------------ */
 
@@ -73,7 +73,7 @@ static enum MHD_Result reply_json(struct MHD_Connection *c, unsigned status,
 
 static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
 				   const char *code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
 				   const char *code, const char *fmt, ...)
@@ -88,8 +88,8 @@ static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
 			  json_pack("{s:s,s:s}", "code", code, "message", msg));
 }
 
-static enum MHD_Result reply_message(struct MHD_Connection *c,
-				     unsigned status, const char *msg)
+static enum MHD_Result reply_message(struct MHD_Connection *c, unsigned status,
+				     const char *msg)
 {
 	return reply_json(c, status, json_pack("{s:s}", "message", msg));
 }
@@ -104,8 +104,8 @@ static enum MHD_Result no_job(struct MHD_Connection *c, const char *name)
 static const struct srv_token *find_token(struct srv *s,
 					  struct MHD_Connection *c)
 {
-	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						    "Authorization");
+	const char *h =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
 	long long now = srv_now_ms();
 	size_t i;
 
@@ -131,8 +131,9 @@ static int authorize(struct listener *l, struct MHD_Connection *c,
 		return 0;
 	t = find_token(l->s, c);
 	if (!t) {
-		*res = reply_error(c, 401, "UnauthorizedUserError",
-				   "Guest is not allowed to do this operation.");
+		*res =
+		    reply_error(c, 401, "UnauthorizedUserError",
+				"Guest is not allowed to do this operation.");
 		return -1;
 	}
 	if (user && !t->admin && strcmp(t->user, user) != 0) {
@@ -216,10 +217,10 @@ static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
 		}
 		if (json_is_string(json_object_get(body, "username")))
 			user = strdup(json_string_value(
-				json_object_get(body, "username")));
+			    json_object_get(body, "username")));
 		if (json_is_string(json_object_get(body, "password")))
 			pass = strdup(json_string_value(
-				json_object_get(body, "password")));
+			    json_object_get(body, "password")));
 		e = json_object_get(body, "expiration");
 		if (json_is_integer(e))
 			secs = json_integer_value(e);
@@ -255,8 +256,8 @@ static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
 	}
 	memset(&tok, 0, sizeof(tok));
 	if (srv_random_hex(tok.token, 32) < 0 || !(tok.user = strdup(user))) {
-		res = reply_error(c, 500, "UnknownError",
-				  "cannot make a token");
+		res =
+		    reply_error(c, 500, "UnknownError", "cannot make a token");
 		goto out;
 	}
 	tok.admin = u->admin;
@@ -295,29 +296,27 @@ static json_t *job_summary(const struct srv_job *j)
 		tasks += j->roles[r].task_number;
 	}
 	return json_pack(
-		"{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:o,s:o,s:s,s:I,s:I,s:i}",
-		"name", j->name, "username", j->user, "state",
-		srv_state_name(j->state), "subState",
-		j->state == ST_WAITING	 ? "FRAMEWORK_WAITING"
-		: j->state == ST_RUNNING ? (j->stop ? "APPLICATION_STOPPING"
-						    : "APPLICATION_RUNNING")
-					 : "FRAMEWORK_COMPLETED",
-		"executionType", j->stop ? "STOP" : "START", "retries",
-		j->retries, "createdTime", (json_int_t)j->created,
-		"completedTime",
-		j->completed ? json_integer(j->completed) : json_null(),
-		"appExitCode",
-		j->completed && j->exit_code >= 0 ? json_integer(j->exit_code)
-						  : json_null(),
-		"virtualCluster", j->vc, "totalGpuNumber", (json_int_t)gpus,
-		"totalTaskNumber", (json_int_t)tasks, "totalTaskRoleNumber",
-		(int)j->nroles);
+	    "{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:o,s:o,s:s,s:I,s:I,s:i}", "name",
+	    j->name, "username", j->user, "state", srv_state_name(j->state),
+	    "subState",
+	    j->state == ST_WAITING ? "FRAMEWORK_WAITING"
+	    : j->state == ST_RUNNING
+		? (j->stop ? "APPLICATION_STOPPING" : "APPLICATION_RUNNING")
+		: "FRAMEWORK_COMPLETED",
+	    "executionType", j->stop ? "STOP" : "START", "retries", j->retries,
+	    "createdTime", (json_int_t)j->created, "completedTime",
+	    j->completed ? json_integer(j->completed) : json_null(),
+	    "appExitCode",
+	    j->completed && j->exit_code >= 0 ? json_integer(j->exit_code)
+					      : json_null(),
+	    "virtualCluster", j->vc, "totalGpuNumber", (json_int_t)gpus,
+	    "totalTaskNumber", (json_int_t)tasks, "totalTaskRoleNumber",
+	    (int)j->nroles);
 }
 
 static const char *conn_host(struct MHD_Connection *c)
 {
-	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						    "Host");
+	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
 
 	return h && *h ? h : "localhost";
 }
@@ -358,8 +357,8 @@ static json_t *job_detail(const struct srv_job *j, const char *host)
 					    : json_null());
 	json_object_set_new(st, "appExitTriggerTaskIndex",
 			    j->trigger_index >= 0
-				    ? json_integer(j->trigger_index)
-				    : json_null());
+				? json_integer(j->trigger_index)
+				: json_null());
 	json_object_set_new(st, "appExitDiagnostics",
 			    j->diag ? json_string(j->diag) : json_null());
 	json_object_set_new(st, "appExitType", json_null());
@@ -389,24 +388,26 @@ static json_t *job_detail(const struct srv_job *j, const char *host)
 				buf[0] = '\0';
 				for (n = 0; n < sr->counts[k]; n++, off++)
 					len += (size_t)snprintf(
-						buf + len, sizeof(buf) - len,
-						"%s%u", n ? "," : "",
-						t->ports[off]);
+					    buf + len, sizeof(buf) - len,
+					    "%s%u", n ? "," : "",
+					    t->ports[off]);
 				if (len < sizeof(buf))
-					json_object_set_new(ports, sr->labels[k],
+					json_object_set_new(ports,
+							    sr->labels[k],
 							    json_string(buf));
 			}
 			to = json_object();
 			json_object_set_new(to, "taskIndex",
 					    json_integer((json_int_t)t->index));
-			json_object_set_new(to, "taskState",
-					    json_string(srv_state_name(t->state)));
 			json_object_set_new(
-				to, "containerId",
-				placed ? json_sprintf("%s-%d-%s-%zu", j->key,
-						      j->attempt, sr->name,
-						      t->index)
-				       : json_null());
+			    to, "taskState",
+			    json_string(srv_state_name(t->state)));
+			json_object_set_new(
+			    to, "containerId",
+			    placed
+				? json_sprintf("%s-%d-%s-%zu", j->key,
+					       j->attempt, sr->name, t->index)
+				: json_null());
 			json_object_set_new(to, "containerIp",
 					    placed ? json_string("127.0.0.1")
 						   : json_null());
@@ -417,19 +418,19 @@ static json_t *job_detail(const struct srv_job *j, const char *host)
 			json_object_set_new(to, "containerGpus",
 					    json_integer((json_int_t)t->gpus));
 			json_object_set_new(
-				to, "containerLog",
-				placed ? json_sprintf(
-						 "http://%s/api/v1/local/logs/%s/%d/%s/%zu/",
-						 host, j->key, j->attempt,
-						 sr->name, t->index)
-				       : json_null());
+			    to, "containerLog",
+			    placed ? json_sprintf("http://%s/api/v1/local/logs/"
+						  "%s/%d/%s/%zu/",
+						  host, j->key, j->attempt,
+						  sr->name, t->index)
+				   : json_null());
 			json_object_set_new(to, "containerExitCode",
 					    t->exit_code >= 0 &&
-							    (t->state == ST_SUCCEEDED ||
-							     t->state == ST_FAILED ||
-							     t->state == ST_STOPPED)
-						    ? json_integer(t->exit_code)
-						    : json_null());
+						    (t->state == ST_SUCCEEDED ||
+						     t->state == ST_FAILED ||
+						     t->state == ST_STOPPED)
+						? json_integer(t->exit_code)
+						: json_null());
 			if (t->diag)
 				json_object_set_new(to, "containerDiagnostics",
 						    json_string(t->diag));
@@ -461,8 +462,8 @@ static enum MHD_Result list_jobs(struct srv *s, struct MHD_Connection *c,
 /* ---- submission ------------------------------------------------------ */
 
 static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
-			     struct req *rq, const char *user,
-			     const char *path_name)
+			      struct req *rq, const char *user,
+			      const char *path_name)
 {
 	struct srv *s = l->s;
 	pai_diags *diags = NULL;
@@ -645,20 +646,19 @@ static json_t *ssh_info(const struct srv_job *j, const char *host)
 		if (k == r->nlabels)
 			continue;
 		json_array_append_new(
-			cs, json_pack("{s:o,s:s,s:o}", "id",
-				      json_sprintf("%s-%d-%s-%zu", j->key,
-						   j->attempt, r->name,
-						   t->index),
-				      "sshIp", "127.0.0.1", "sshPort",
-				      json_sprintf("%u", t->ports[off])));
+		    cs, json_pack("{s:o,s:s,s:o}", "id",
+				  json_sprintf("%s-%d-%s-%zu", j->key,
+					       j->attempt, r->name, t->index),
+				  "sshIp", "127.0.0.1", "sshPort",
+				  json_sprintf("%u", t->ports[off])));
 	}
 	return json_pack(
-		"{s:o,s:{s:o,s:o,s:s,s:o}}", "containers", cs, "keyPair",
-		"folderPath", json_sprintf("%s/ssh", j->dir),
-		"publicKeyFileName", json_sprintf("%s.pub", j->name),
-		"privateKeyFileName", j->name, "privateKeyDirectDownloadLink",
-		json_sprintf("http://%s/api/v1/user/%s/jobs/%s/ssh/key", host,
-			     j->user, j->name));
+	    "{s:o,s:{s:o,s:o,s:s,s:o}}", "containers", cs, "keyPair",
+	    "folderPath", json_sprintf("%s/ssh", j->dir), "publicKeyFileName",
+	    json_sprintf("%s.pub", j->name), "privateKeyFileName", j->name,
+	    "privateKeyDirectDownloadLink",
+	    json_sprintf("http://%s/api/v1/user/%s/jobs/%s/ssh/key", host,
+			 j->user, j->name));
 }
 
 static enum MHD_Result ssh_key(struct srv *s, struct MHD_Connection *c,
@@ -767,9 +767,9 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		goto notfound;
-	rg = parse_range(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						     "Range"),
-			 (long long)st.st_size, &from, &to);
+	rg = parse_range(
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Range"),
+	    (long long)st.st_size, &from, &to);
 	if (rg < 0) {
 		close(fd);
 		fd = -1;
@@ -790,7 +790,7 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 						    MHD_RESPMEM_PERSISTENT);
 	else
 		r = MHD_create_response_from_fd_at_offset64(
-			(uint64_t)(to - from + 1), fd, (uint64_t)from);
+		    (uint64_t)(to - from + 1), fd, (uint64_t)from);
 	if (!r) {
 		res = MHD_NO;
 		goto out;
@@ -853,13 +853,12 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	if (n == 2) {
 		if (!get)
 			goto method;
-		res = reply_json(c, 200,
-				 json_pack("{s:s,s:s,s:s,s:s,s:s}", "name",
-					   "PAI RESTfulAPI", "version",
-					   "v0.14.0", "launcherType", "k8s",
-					   "authnMethod", "basic",
-					   "localCluster",
-					   "paictl " PAI_VERSION));
+		res = reply_json(
+		    c, 200,
+		    json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", "PAI RESTfulAPI",
+			      "version", "v0.14.0", "launcherType", "k8s",
+			      "authnMethod", "basic", "localCluster",
+			      "paictl " PAI_VERSION));
 		goto out;
 	}
 	if (n == 3 && strcmp(seg[2], "token") == 0) {
@@ -873,7 +872,7 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 			goto method;
 		res = list_jobs(s, c,
 				MHD_lookup_connection_value(
-					c, MHD_GET_ARGUMENT_KIND, "username"));
+				    c, MHD_GET_ARGUMENT_KIND, "username"));
 		goto out;
 	}
 	if (n >= 4 && strcmp(seg[2], "local") == 0 &&
@@ -937,7 +936,7 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 			goto method;
 		pthread_mutex_lock(&s->lock);
 		j = srv_find_job(s, seg[3], seg[5]);
-		res = !j     ? no_job(c, seg[5])
+		res = !j       ? no_job(c, seg[5])
 		      : j->ssh ? reply_json(c, 200, ssh_info(j, conn_host(c)))
 			       : reply_error(c, 404, "NoJobSshInfoError",
 					     "SSH info of job %s is not found.",
@@ -955,8 +954,8 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 		goto out;
 	}
 notfound:
-	res = reply_error(c, 404, "NotFoundError", "no such API: %s %s",
-			  method, url);
+	res = reply_error(c, 404, "NotFoundError", "no such API: %s %s", method,
+			  url);
 	goto out;
 method:
 	res = reply_error(c, 405, "MethodNotAllowedError",
@@ -977,7 +976,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 	(void)version;
 	if (!rq) {
 		const char *cl = MHD_lookup_connection_value(
-			c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 
 		rq = calloc(1, sizeof(*rq));
 		if (!rq)
@@ -985,7 +984,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 		*con_cls = rq;
 		if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
 			const char *ex = MHD_lookup_connection_value(
-				c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+			    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
 
 			rq->too_big = true;
 			/* Refuse before the body is sent when the client
@@ -996,9 +995,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 			if ((ex && strcasecmp(ex, "100-continue") == 0) ||
 			    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
 				return reply_error(
-					c, 413, "RequestEntityTooLargeError",
-					"the request body exceeds %u bytes",
-					SRV_MAX_BODY);
+				    c, 413, "RequestEntityTooLargeError",
+				    "the request body exceeds %u bytes",
+				    SRV_MAX_BODY);
 		}
 		return MHD_YES;
 	}
@@ -1077,8 +1076,7 @@ fail:
 	return -1;
 }
 
-static int tcp_socket(struct srv *s, const char *spec, char *err,
-		      size_t errlen)
+static int tcp_socket(struct srv *s, const char *spec, char *err, size_t errlen)
 {
 	struct sockaddr_in a;
 	socklen_t alen = sizeof(a);
@@ -1138,12 +1136,11 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 {
 	return MHD_start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
-		NULL, handler, l, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, l->s,
-		MHD_OPTION_LISTEN_SOCKET, fd,
-		MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);
+	    MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+	    handler, l, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, l->s,
+	    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_NOTIFY_COMPLETED,
+	    completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);
 }
 
 int srv_http_start(struct srv *s, char *err, size_t errlen)

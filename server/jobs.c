@@ -76,16 +76,15 @@ static int make_tasks(struct srv_job *j)
 			t->index = i;
 			t->state = ST_WAITING;
 			t->exit_code = -1;
-			t->ports = calloc(j->roles[r].nports + 1,
-					  sizeof(*t->ports));
+			t->ports =
+			    calloc(j->roles[r].nports + 1, sizeof(*t->ports));
 			if (!t->ports)
 				return -1;
 		}
 	return 0;
 }
 
-int srv_job_from_pai(struct srv_job **out, const pai_job *pj,
-		     const char *user)
+int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user)
 {
 	struct srv_job *j = NULL;
 	json_t *cfg = pai_job_config(pj), *v;
@@ -101,15 +100,15 @@ int srv_job_from_pai(struct srv_job **out, const pai_job *pj,
 	j->key = srv_printf("%s~%s", user, pai_job_name(pj));
 	v = json_object_get(cfg, "virtualCluster");
 	j->vc = strdup(json_is_string(v) && *json_string_value(v)
-			       ? json_string_value(v)
-			       : "default");
+			   ? json_string_value(v)
+			   : "default");
 	if (!j->user || !j->name || !j->key || !j->vc)
 		goto out;
 	v = json_object_get(cfg, "retryCount");
 	j->retry_count = json_is_integer(v) && json_integer_value(v) > 0 &&
-					 json_integer_value(v) < 1000
-				 ? (int)json_integer_value(v)
-				 : 0;
+				 json_integer_value(v) < 1000
+			     ? (int)json_integer_value(v)
+			     : 0;
 	j->state = ST_WAITING;
 	j->exit_code = -1;
 	j->trigger_index = -1;
@@ -122,8 +121,8 @@ int srv_job_from_pai(struct srv_job **out, const pai_job *pj,
 		struct srv_role *sr = &j->roles[r];
 		pai_role pr;
 
-		if (pai_job_role(&pr, pj, r) || !pr.name || pr.task_number < 1 ||
-		    pr.task_number > 1000)
+		if (pai_job_role(&pr, pj, r) || !pr.name ||
+		    pr.task_number < 1 || pr.task_number > 1000)
 			goto out;
 		sr->name = strdup(pr.name);
 		sr->task_number = pr.task_number;
@@ -204,9 +203,9 @@ json_t *srv_job_record(const struct srv_job *j)
 		json_t *ro = json_object(), *labels = json_array();
 
 		for (k = 0; k < sr->nlabels; k++)
-			json_array_append_new(labels,
-					      json_pack("[s,i]", sr->labels[k],
-							(json_int_t)sr->counts[k]));
+			json_array_append_new(
+			    labels, json_pack("[s,i]", sr->labels[k],
+					      (json_int_t)sr->counts[k]));
 		json_object_set_new(ro, "name", json_string(sr->name));
 		json_object_set_new(ro, "taskNumber",
 				    json_integer(sr->task_number));
@@ -227,7 +226,8 @@ json_t *srv_job_record(const struct srv_job *j)
 
 		for (k = 0; k < j->roles[t->role].nports; k++)
 			json_array_append_new(ports, json_integer(t->ports[k]));
-		json_object_set_new(to, "role", json_integer((json_int_t)t->role));
+		json_object_set_new(to, "role",
+				    json_integer((json_int_t)t->role));
 		json_object_set_new(to, "index",
 				    json_integer((json_int_t)t->index));
 		set_str(to, "state", srv_state_name(t->state));
@@ -236,7 +236,8 @@ json_t *srv_job_record(const struct srv_job *j)
 		json_object_set_new(to, "monitor", json_integer(t->monitor));
 		json_object_set_new(to, "monitorStart",
 				    json_integer((json_int_t)t->mon_start));
-		json_object_set_new(to, "gpus", json_integer((json_int_t)t->gpus));
+		json_object_set_new(to, "gpus",
+				    json_integer((json_int_t)t->gpus));
 		json_object_set_new(to, "started", json_integer(t->started));
 		json_object_set_new(to, "completed",
 				    json_integer(t->completed));
@@ -284,8 +285,7 @@ int srv_job_save(struct srv *s, struct srv_job *j)
 	return 0;
 }
 
-struct srv_job *srv_find_job(struct srv *s, const char *user,
-			     const char *name)
+struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name)
 {
 	size_t i;
 
@@ -325,8 +325,7 @@ static int write_synced(const char *path, const char *data, size_t len)
 /* Publishes a new job: config and record written in a temporary
  * directory, then renamed into place. Returns 0, 1 when the job exists
  * (on disk or in memory), or -1. Called with the lock held. */
-int srv_add_job(struct srv *s, struct srv_job *j, const char *text,
-		size_t len)
+int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 {
 	char *tmp = NULL, *dir = NULL, *cfg = NULL, *rtext = NULL;
 	json_t *rec = NULL;
@@ -390,8 +389,7 @@ static char *get_strdup(json_t *o, const char *k)
 	return v ? strdup(v) : NULL;
 }
 
-static int job_from_record(struct srv_job **out, json_t *rec,
-			   const char *dir)
+static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
 {
 	struct srv_job *j = calloc(1, sizeof(*j));
 	json_t *roles = json_object_get(rec, "roles");
@@ -410,11 +408,11 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 		goto out;
 	j->key = srv_printf("%s~%s", j->user, j->name);
 	j->state = srv_state_from_name(
-		json_string_value(json_object_get(rec, "state")));
+	    json_string_value(json_object_get(rec, "state")));
 	j->stop = json_is_true(json_object_get(rec, "stop"));
 	j->deciding = json_is_true(json_object_get(rec, "deciding"));
 	j->outcome = srv_state_from_name(
-		json_string_value(json_object_get(rec, "outcome")));
+	    json_string_value(json_object_get(rec, "outcome")));
 	j->created = get_int(rec, "created", 0);
 	j->launched = get_int(rec, "launched", 0);
 	j->completed = get_int(rec, "completed", 0);
@@ -432,7 +430,8 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
 	if (!j->key || !j->roles)
 		goto out;
-	json_array_foreach(roles, r, v) {
+	json_array_foreach(roles, r, v)
+	{
 		struct srv_role *sr = &j->roles[r];
 		json_t *ports = json_object_get(v, "ports"), *p;
 
@@ -450,12 +449,13 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 		    !sr->counts || sr->task_number < 1 ||
 		    sr->task_number > 1000)
 			goto out;
-		json_array_foreach(ports, k, p) {
+		json_array_foreach(ports, k, p)
+		{
 			const char *l = json_string_value(json_array_get(p, 0));
 
 			sr->labels[k] = strdup(l ? l : "");
-			sr->counts[k] = (unsigned)json_integer_value(
-				json_array_get(p, 1));
+			sr->counts[k] =
+			    (unsigned)json_integer_value(json_array_get(p, 1));
 			if (!sr->labels[k] || sr->counts[k] > 100)
 				goto out;
 			sr->nports += sr->counts[k];
@@ -463,7 +463,8 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 	}
 	if (make_tasks(j) < 0 || json_array_size(tasks) != j->ntasks)
 		goto out;
-	json_array_foreach(tasks, i, v) {
+	json_array_foreach(tasks, i, v)
+	{
 		struct srv_task *t = &j->tasks[i];
 		json_t *ports = json_object_get(v, "ports");
 
@@ -471,14 +472,14 @@ static int job_from_record(struct srv_job **out, json_t *rec,
 		    (size_t)get_int(v, "index", -1) != t->index)
 			goto out;
 		t->state = srv_state_from_name(
-			json_string_value(json_object_get(v, "state")));
+		    json_string_value(json_object_get(v, "state")));
 		t->exit_code = (int)get_int(v, "exitCode", -1);
 		for (k = 0; k < j->roles[t->role].nports; k++)
 			t->ports[k] = (unsigned)json_integer_value(
-				json_array_get(ports, k));
+			    json_array_get(ports, k));
 		t->monitor = (pid_t)get_int(v, "monitor", 0);
 		t->mon_start =
-			(unsigned long long)get_int(v, "monitorStart", 0);
+		    (unsigned long long)get_int(v, "monitorStart", 0);
 		t->gpus = (unsigned long long)get_int(v, "gpus", 0);
 		t->started = get_int(v, "started", 0);
 		t->completed = get_int(v, "completed", 0);
@@ -513,8 +514,9 @@ static void reparse(struct srv *s, struct srv_job *j)
 	    pai_file_read(&text, &len, NULL, path) == PAI_OK)
 		pai_job_parse(&j->pj, diags, "config.json", text, len, NULL);
 	if (!j->pj) {
-		srv_log(s, "'%s': cannot read its config again; marking it "
-			   "FAILED",
+		srv_log(s,
+			"'%s': cannot read its config again; marking it "
+			"FAILED",
 			j->key);
 		j->state = ST_FAILED;
 		j->completed = srv_now_ms();
@@ -544,8 +546,7 @@ int srv_load_jobs(struct srv *s)
 		if (e->d_name[0] == '.') {
 			/* an unfinished submission: never acknowledged */
 			if (strncmp(e->d_name, ".new-", 5) == 0 &&
-			    (dir = srv_printf("%s/%s", s->jobs_dir,
-					      e->d_name)))
+			    (dir = srv_printf("%s/%s", s->jobs_dir, e->d_name)))
 				srv_rmtree(dir);
 			free(dir);
 			continue;

@@ -104,7 +104,8 @@ static int listen_on(unsigned p)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	a.sin_port = htons((unsigned short)p);
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 16) < 0) {
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(fd, 16) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -163,8 +164,7 @@ static const char *pl_work(void *d, size_t role, size_t index)
 	return t ? p->work[t - p->j->tasks] : NULL;
 }
 
-static unsigned pl_port(void *d, size_t role, size_t index, size_t k,
-			size_t n)
+static unsigned pl_port(void *d, size_t role, size_t index, size_t k, size_t n)
 {
 	struct place *p = d;
 	struct srv_task *t = task_at(p->j, role, index);
@@ -281,9 +281,9 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	static const char nobash[] = "paictl serve: cannot run bash\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
-	int keep[5] = { sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null,
-			sp->fd_ssh };
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, st = 0, code, fd, sfd;
+	int keep[5] = {sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null,
+		       sp->fd_ssh};
+	int po[2] = {-1, -1}, pe[2] = {-1, -1}, st = 0, code, fd, sfd;
 	int nsess = 0, i, w, wst;
 	struct pollfd pfd[4];
 	bool exited = false;
@@ -356,7 +356,8 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 				pfd[i].fd = -1;
 				continue;
 			}
-			write_all(i ? sp->fd_err : sp->fd_out, buf, (size_t)got);
+			write_all(i ? sp->fd_err : sp->fd_out, buf,
+				  (size_t)got);
 			write_all(sp->fd_all, buf, (size_t)got);
 		}
 		if (r > 0 && sfd >= 0 && pfd[2].revents) {
@@ -370,14 +371,13 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 			/* sshd in inetd mode: one per connection, none
 			 * idle while nobody logs in */
 			static char *sshd_env[] = {
-				"PATH=/usr/sbin:/usr/bin:/bin", NULL
-			};
+			    "PATH=/usr/sbin:/usr/bin:/bin", NULL};
 			int conn = accept4(pfd[3].fd, NULL, NULL, SOCK_CLOEXEC);
 
 			if (conn >= 0 && nsess < MAX_SESSIONS) {
 				int lfd = open(sp->sshd_log,
 					       O_WRONLY | O_CREAT | O_APPEND |
-						       O_CLOEXEC,
+						   O_CLOEXEC,
 					       0600);
 				pid_t c = fork();
 
@@ -387,7 +387,8 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 					if (lfd >= 0)
 						dup2(lfd, 2);
 					reset_signals();
-					execve(sp->sshd, sp->sshd_argv, sshd_env);
+					execve(sp->sshd, sp->sshd_argv,
+					       sshd_env);
 					_exit(127);
 				}
 				if (c > 0)
@@ -428,7 +429,7 @@ done:
 		while (waitpid(sess[i], NULL, 0) < 0 && errno == EINTR)
 			;
 	if (pid > 0)
-		code = WIFEXITED(st) ? WEXITSTATUS(st)
+		code = WIFEXITED(st)	 ? WEXITSTATUS(st)
 		       : WIFSIGNALED(st) ? 128 + WTERMSIG(st)
 					 : 255;
 	else
@@ -473,10 +474,9 @@ static char **build_envp(struct srv *s, const pai_env *env,
 		ids[0] = '\0';
 		for (g = 0; g < 64; g++)
 			if (t->gpus & (1ULL << g))
-				len += (size_t)snprintf(ids + len,
-							sizeof(ids) - len,
-							"%s%d", len ? "," : "",
-							g);
+				len += (size_t)snprintf(
+				    ids + len, sizeof(ids) - len, "%s%d",
+				    len ? "," : "", g);
 		if (!(v[k++] = srv_printf("CUDA_VISIBLE_DEVICES=%s", ids)))
 			goto fail;
 	}
@@ -560,9 +560,9 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	struct spawn sp;
 	pai_env *env = NULL;
 	pai_role role;
-	char *dir = NULL, *paths[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
-	char *argv[4] = { "bash", "-c", NULL, NULL };
-	char *sshd_argv[6] = { NULL, "-i", "-e", "-f", NULL, NULL };
+	char *dir = NULL, *paths[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+	char *argv[4] = {"bash", "-c", NULL, NULL};
+	char *sshd_argv[6] = {NULL, "-i", "-e", "-f", NULL, NULL};
 	char *sshd_cfg = NULL, *sshd_log = NULL;
 	const char *why = NULL;
 	int i;
@@ -571,7 +571,8 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	memset(&sp, 0, sizeof(sp));
 	sp.fd_out = sp.fd_err = sp.fd_all = sp.fd_ssh = -1;
 	dir = srv_task_dir(j, t);
-	if (!dir || mkdir_one(dir) < 0 || mkdir_one(pl->work[t - j->tasks]) < 0) {
+	if (!dir || mkdir_one(dir) < 0 ||
+	    mkdir_one(pl->work[t - j->tasks]) < 0) {
 		why = "cannot create the task's directory";
 		goto out;
 	}
@@ -586,9 +587,12 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 			why = "out of memory";
 			goto out;
 		}
-	sp.fd_out = open(paths[0], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	sp.fd_err = open(paths[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	sp.fd_all = open(paths[2], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	sp.fd_out =
+	    open(paths[0], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	sp.fd_err =
+	    open(paths[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	sp.fd_all =
+	    open(paths[2], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (sp.fd_out < 0 || sp.fd_err < 0 || sp.fd_all < 0) {
 		why = "cannot create the task's log files";
 		goto out;
@@ -630,8 +634,9 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 			sp.sshd_argv = sshd_argv;
 			sp.sshd_log = sshd_log;
 		} else
-			srv_log(s, "'%s': %s-%zu: no sshd (no ssh port or "
-				   "files)",
+			srv_log(s,
+				"'%s': %s-%zu: no sshd (no ssh port or "
+				"files)",
 				j->key, r->name, t->index);
 	}
 	sp.fd_null = s->null_fd;
@@ -710,9 +715,9 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 				pp.begin_at = 0;
 			for (n = 0; n < r->counts[k]; n++, off++)
 				t->ports[off] = port_take(
-					s, pp.begin_at > 0
-						   ? pp.begin_at + (long long)n
-						   : 0);
+				    s, pp.begin_at > 0
+					   ? pp.begin_at + (long long)n
+					   : 0);
 		}
 	}
 	if (mkdir_one(adir) < 0) {
@@ -738,8 +743,8 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 	if (!j->launched)
 		j->launched = srv_now_ms();
 	j->dirty = true;
-	srv_log(s, "'%s': attempt %d: starting %zu task%s", j->key,
-		j->attempt, j->ntasks, j->ntasks == 1 ? "" : "s");
+	srv_log(s, "'%s': attempt %d: starting %zu task%s", j->key, j->attempt,
+		j->ntasks, j->ntasks == 1 ? "" : "s");
 	/* Recorded before any fork: a server killed while starting tasks
 	 * must not start them again after a restart. */
 	for (i = 0; i < j->ntasks; i++) {
@@ -812,8 +817,7 @@ static void note_resources(struct srv *s, struct srv_job *j)
 			      n ? ", " : "", gpus, s->host_gpus);
 	if (!n)
 		return;
-	j->warnings = srv_printf("the job asks for %s; running it anyway",
-				 buf);
+	j->warnings = srv_printf("the job asks for %s; running it anyway", buf);
 	if (j->warnings)
 		srv_log(s, "'%s': %s", j->key, j->warnings);
 }
@@ -909,12 +913,12 @@ void srv_schedule(struct srv *s)
 				j->completed = srv_now_ms();
 				free(j->diag);
 				j->diag = srv_printf(
-					"the job asks for %lld CPUs, %lld MB "
-					"and %lld GPUs, more than the local "
-					"cluster's --capacity of %lld CPUs, "
-					"%lld MB and %lld GPUs",
-					c, m, g, s->cap_cpus, s->cap_mem_mb,
-					s->cap_gpus);
+				    "the job asks for %lld CPUs, %lld MB "
+				    "and %lld GPUs, more than the local "
+				    "cluster's --capacity of %lld CPUs, "
+				    "%lld MB and %lld GPUs",
+				    c, m, g, s->cap_cpus, s->cap_mem_mb,
+				    s->cap_gpus);
 				pai_job_free(j->pj);
 				j->pj = NULL;
 				j->dirty = true;
@@ -968,7 +972,8 @@ static void reset_attempt(struct srv *s, struct srv_job *j)
 		struct srv_task *t = &j->tasks[i];
 
 		task_ports_release(s, j, t);
-		memset(t->ports, 0, j->roles[t->role].nports * sizeof(*t->ports));
+		memset(t->ports, 0,
+		       j->roles[t->role].nports * sizeof(*t->ports));
 		t->state = ST_WAITING;
 		t->exit_code = -1;
 		t->monitor = 0;
@@ -983,7 +988,7 @@ static void reset_attempt(struct srv *s, struct srv_job *j)
 /* Every task of the attempt has ended: the job ends, or retries. */
 static void attempt_over(struct srv *s, struct srv_job *j)
 {
-	int outcome = j->stop ? ST_STOPPED
+	int outcome = j->stop	    ? ST_STOPPED
 		      : j->deciding ? j->outcome
 				    : ST_SUCCEEDED;
 
@@ -1046,12 +1051,13 @@ static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 			succeeded += j->tasks[i].state == ST_SUCCEEDED;
 		}
 		if (r->min_failed >= 0 && failed >= r->min_failed) {
-			snprintf(why, sizeof(why),
-				 "%lld task%s of role '%s' failed "
-				 "(minFailedTaskCount %lld); last: %s-%zu exited "
-				 "with %d",
-				 failed, failed == 1 ? "" : "s", r->name,
-				 r->min_failed, r->name, t->index, t->exit_code);
+			snprintf(
+			    why, sizeof(why),
+			    "%lld task%s of role '%s' failed "
+			    "(minFailedTaskCount %lld); last: %s-%zu exited "
+			    "with %d",
+			    failed, failed == 1 ? "" : "s", r->name,
+			    r->min_failed, r->name, t->index, t->exit_code);
 			decide(s, j, ST_FAILED, t, why);
 		} else if (r->min_succeeded >= 0 &&
 			   succeeded >= r->min_succeeded) {
@@ -1100,9 +1106,9 @@ static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 		t->exit_code = code;
 		t->state = j->stop || j->deciding ? ST_STOPPED : ST_FAILED;
 		task_set_diag(t, code == -1 && !lost
-					 ? "the task could not be started"
-					 : lost ? lost
-						: "the task's monitor died");
+				     ? "the task could not be started"
+				 : lost ? lost
+					: "the task's monitor died");
 	}
 	free(dir);
 	task_ports_release(s, j, t);
@@ -1188,11 +1194,11 @@ void srv_poll_adopted(struct srv *s)
 				task_ended(s, j, t,
 					   done ? NULL
 					   : t->monitor
-						   ? "the task's monitor vanished "
-						     "while the local cluster was "
-						     "down; its outcome is unknown"
-						   : "the local cluster stopped "
-						     "while starting the task");
+					       ? "the task's monitor vanished "
+						 "while the local cluster was "
+						 "down; its outcome is unknown"
+					       : "the local cluster stopped "
+						 "while starting the task");
 		}
 	}
 }

@@ -53,8 +53,7 @@ static char *default_state_dir(void)
 	return NULL;
 }
 
-static int load_users(struct srv *s, const char *path, char *err,
-		      size_t errlen)
+static int load_users(struct srv *s, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
 	struct stat st;
@@ -119,9 +118,9 @@ out:
  * ordinary tools; the cluster's own variables come from lib. */
 static int base_env(struct srv *s)
 {
-	static const char *const keep[] = { "PATH", "HOME", "USER", "LOGNAME",
-					    "LANG", "LC_ALL", "LC_CTYPE",
-					    "TZ", "TMPDIR", "SHELL" };
+	static const char *const keep[] = {
+	    "PATH",   "HOME",	  "USER", "LOGNAME", "LANG",
+	    "LC_ALL", "LC_CTYPE", "TZ",	  "TMPDIR",  "SHELL"};
 	size_t i, k, n = sizeof(keep) / sizeof(keep[0]);
 	bool path = false;
 
@@ -135,13 +134,13 @@ static int base_env(struct srv *s)
 			if (strncmp(environ[i], keep[k], len) == 0 &&
 			    environ[i][len] == '=') {
 				if (!(s->base_env[s->nbase_env++] =
-					      strdup(environ[i])))
+					  strdup(environ[i])))
 					return -1;
 				path = path || k == 0;
 			}
 		}
-	if (!path && !(s->base_env[s->nbase_env++] = strdup(
-			       "PATH=/usr/local/bin:/usr/bin:/bin")))
+	if (!path && !(s->base_env[s->nbase_env++] =
+			   strdup("PATH=/usr/local/bin:/usr/bin:/bin")))
 		return -1;
 	return 0;
 }
@@ -149,9 +148,9 @@ static int base_env(struct srv *s)
 /* GPUs as nvidia-smi -L lists them; none without it. */
 static long long count_gpus(void)
 {
-	static const char *const paths[] = { "/usr/bin/nvidia-smi",
-					     "/usr/local/bin/nvidia-smi" };
-	char *argv[] = { "nvidia-smi", "-L", NULL };
+	static const char *const paths[] = {"/usr/bin/nvidia-smi",
+					    "/usr/local/bin/nvidia-smi"};
+	char *argv[] = {"nvidia-smi", "-L", NULL};
 	char buf[4096];
 	long long n = 0;
 	ssize_t got;
@@ -225,11 +224,12 @@ static void write_server_info(struct srv *s)
 	char *path = srv_printf("%s/server.json", s->state_dir), *text;
 
 	if (o && s->tcp_d)
-		json_object_set_new(o, "url",
-				    json_sprintf("http://%s:%u", s->tcp_addr,
-						 s->tcp_port));
+		json_object_set_new(
+		    o, "url",
+		    json_sprintf("http://%s:%u", s->tcp_addr, s->tcp_port));
 	text = o ? json_dumps(o, JSON_INDENT(2)) : NULL;
-	if (!text || !path || srv_write_atomic(path, text, strlen(text), true) < 0)
+	if (!text || !path ||
+	    srv_write_atomic(path, text, strlen(text), true) < 0)
 		srv_log(s, "cannot write '%s'", path ? path : "server.json");
 	json_decref(o);
 	free(text);
@@ -295,11 +295,12 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	pthread_mutex_init(&s.lock, NULL);
 	err[0] = '\0';
 
-	s.state_dir = opts->state_dir ? strdup(opts->state_dir)
-				      : default_state_dir();
+	s.state_dir =
+	    opts->state_dir ? strdup(opts->state_dir) : default_state_dir();
 	if (!s.state_dir) {
-		snprintf(err, errlen, "no state directory: set HOME, "
-				      "XDG_STATE_HOME or --state-dir");
+		snprintf(err, errlen,
+			 "no state directory: set HOME, "
+			 "XDG_STATE_HOME or --state-dir");
 		goto out;
 	}
 	if (!opts->state_dir)
@@ -320,29 +321,32 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	if (s.lock_fd < 0 || flock(s.lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		snprintf(err, errlen,
 			 errno == EWOULDBLOCK
-				 ? "another 'paictl serve' is using '%s'"
-				 : "cannot lock '%s'",
+			     ? "another 'paictl serve' is using '%s'"
+			     : "cannot lock '%s'",
 			 s.state_dir);
 		goto out;
 	}
-	s.bash = access("/bin/bash", X_OK) == 0       ? "/bin/bash"
+	s.bash = access("/bin/bash", X_OK) == 0	      ? "/bin/bash"
 		 : access("/usr/bin/bash", X_OK) == 0 ? "/usr/bin/bash"
 						      : NULL;
 	if (!s.bash) {
-		snprintf(err, errlen, "tasks need bash, which is not installed");
+		snprintf(err, errlen,
+			 "tasks need bash, which is not installed");
 		goto out;
 	}
 	if (base_env(&s) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (opts->users_file && load_users(&s, opts->users_file, err, errlen) < 0)
+	if (opts->users_file &&
+	    load_users(&s, opts->users_file, err, errlen) < 0)
 		goto out;
 	s.host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	s.host_mem_mb = (long long)sysconf(_SC_PHYS_PAGES) *
 			sysconf(_SC_PAGESIZE) / (1024 * 1024);
 	s.host_gpus = count_gpus();
-	if (opts->capacity && parse_capacity(&s, opts->capacity, err, errlen) < 0)
+	if (opts->capacity &&
+	    parse_capacity(&s, opts->capacity, err, errlen) < 0)
 		goto out;
 	s.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (s.null_fd < 0 || pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
@@ -377,8 +381,9 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		goto out;
 	write_server_info(&s);
 	if (s.tcp_d)
-		srv_log(&s, "listening on unix:%s and http://%s:%u (state in "
-			    "%s, %zu jobs)",
+		srv_log(&s,
+			"listening on unix:%s and http://%s:%u (state in "
+			"%s, %zu jobs)",
 			s.sock_path, s.tcp_addr, s.tcp_port, s.state_dir,
 			s.njobs);
 	else
@@ -418,8 +423,9 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	srv_reap(&s);
 	srv_flush(&s);
 	if (count_running(&s))
-		srv_log(&s, "shutting down; %zu running task%s keep running "
-			    "and are re-adopted on the next start",
+		srv_log(&s,
+			"shutting down; %zu running task%s keep running "
+			"and are re-adopted on the next start",
 			count_running(&s), count_running(&s) == 1 ? "" : "s");
 	else
 		srv_log(&s, "shutting down");

@@ -13,8 +13,14 @@
 #define SRV_MAX_BODY (4u * 1024 * 1024)
 
 /* Job and task states, as the API spells them (srv_state_name). */
-enum { ST_WAITING, ST_RUNNING, ST_SUCCEEDED, ST_FAILED, ST_STOPPED,
-       ST_UNKNOWN };
+enum {
+	ST_WAITING,
+	ST_RUNNING,
+	ST_SUCCEEDED,
+	ST_FAILED,
+	ST_STOPPED,
+	ST_UNKNOWN
+};
 
 struct srv_role {
 	char *name;
@@ -23,18 +29,19 @@ struct srv_role {
 	size_t nlabels;
 	char **labels;
 	unsigned *counts; /* ports of each label per task */
-	size_t nports;    /* sum of counts */
+	size_t nports;	  /* sum of counts */
 };
 
 struct srv_task {
 	size_t role, index;
 	int state;
-	int exit_code;            /* -1: none yet */
-	unsigned *ports;          /* role's nports entries, label order */
-	pid_t monitor;            /* 0: none */
-	unsigned long long mon_start; /* recognises the monitor after a restart */
-	bool adopted;             /* monitor started by an earlier server */
-	unsigned long long gpus;  /* GPUs held under --capacity, a bitmask */
+	int exit_code;	 /* -1: none yet */
+	unsigned *ports; /* role's nports entries, label order */
+	pid_t monitor;	 /* 0: none */
+	unsigned long long
+	    mon_start;		 /* recognises the monitor after a restart */
+	bool adopted;		 /* monitor started by an earlier server */
+	unsigned long long gpus; /* GPUs held under --capacity, a bitmask */
 	long long started, completed;
 	char *diag;
 };
@@ -44,9 +51,9 @@ struct srv_job {
 	char *dir;
 	char *vc;
 	int state;
-	bool stop;        /* STOP requested */
-	bool deciding;    /* outcome known, remaining tasks being stopped */
-	int outcome;      /* the decided state while deciding */
+	bool stop;	   /* STOP requested */
+	bool deciding;	   /* outcome known, remaining tasks being stopped */
+	int outcome;	   /* the decided state while deciding */
 	long long kill_at; /* SIGKILL the remaining tasks then; 0: none */
 	long long created, launched, completed;
 	int retries, retry_count, attempt;
@@ -58,13 +65,13 @@ struct srv_job {
 	struct srv_role *roles;
 	size_t ntasks;
 	struct srv_task *tasks; /* by role, then index */
-	pai_job *pj;            /* while the job can still run */
-	bool holds;             /* holds --capacity resources */
-	bool ssh;               /* has a key pair; tasks run sshd */
-	bool no_ssh;            /* making the key pair failed */
-	pid_t keygen;           /* ssh-keygen making it, or 0 */
-	char *warnings;         /* requests this machine cannot meet */
-	bool dirty;             /* record to be written */
+	pai_job *pj;		/* while the job can still run */
+	bool holds;		/* holds --capacity resources */
+	bool ssh;		/* has a key pair; tasks run sshd */
+	bool no_ssh;		/* making the key pair failed */
+	pid_t keygen;		/* ssh-keygen making it, or 0 */
+	char *warnings;		/* requests this machine cannot meet */
+	bool dirty;		/* record to be written */
 };
 
 struct srv_user {
@@ -112,7 +119,7 @@ struct srv {
 /* util.c */
 long long srv_now_ms(void);
 void srv_log(struct srv *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 char *srv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int srv_write_atomic(const char *path, const void *data, size_t len,
 		     bool sync_dir);
@@ -125,16 +132,13 @@ int srv_state_from_name(const char *name);
 int srv_random_hex(char *out, size_t nbytes);
 
 /* jobs.c: the model, its records on disk */
-int srv_job_from_pai(struct srv_job **out, const pai_job *pj,
-		     const char *user);
+int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user);
 void srv_job_free(struct srv_job *j);
 json_t *srv_job_record(const struct srv_job *j);
 int srv_job_save(struct srv *s, struct srv_job *j);
 int srv_load_jobs(struct srv *s);
-struct srv_job *srv_find_job(struct srv *s, const char *user,
-			     const char *name);
-int srv_add_job(struct srv *s, struct srv_job *j, const char *text,
-		size_t len);
+struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name);
+int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len);
 char *srv_task_dir(const struct srv_job *j, const struct srv_task *t);
 
 /* run.c: processes */

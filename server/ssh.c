@@ -28,12 +28,11 @@ static const char *find_exe(const char *const *paths)
 }
 
 /* Starts ssh-keygen -t ed25519 into path; its pid, or -1. */
-static pid_t keygen_start(struct srv *s, const char *path,
-			  const char *comment)
+static pid_t keygen_start(struct srv *s, const char *path, const char *comment)
 {
-	char *argv[] = { "ssh-keygen", "-q",	       "-t", "ed25519", "-N",
-			 "",	       "-C",	       (char *)comment, "-f",
-			 (char *)path, NULL };
+	char *argv[] = {"ssh-keygen", "-q",	    "-t", "ed25519",
+			"-N",	      "",	    "-C", (char *)comment,
+			"-f",	      (char *)path, NULL};
 	sigset_t none;
 	pid_t pid;
 
@@ -64,10 +63,10 @@ static int keygen(struct srv *s, const char *path, const char *comment)
 
 int srv_ssh_init(struct srv *s)
 {
-	static const char *const sshd[] = { "/usr/sbin/sshd", "/usr/bin/sshd",
-					    NULL };
-	static const char *const kg[] = { "/usr/bin/ssh-keygen",
-					  "/usr/local/bin/ssh-keygen", NULL };
+	static const char *const sshd[] = {"/usr/sbin/sshd", "/usr/bin/sshd",
+					   NULL};
+	static const char *const kg[] = {"/usr/bin/ssh-keygen",
+					 "/usr/local/bin/ssh-keygen", NULL};
 	struct stat st;
 
 	if (s->opt.no_ssh)
@@ -84,7 +83,8 @@ int srv_ssh_init(struct srv *s)
 	 * which the Debian service would create */
 	if (geteuid() == 0 && stat("/run/sshd", &st) < 0 &&
 	    mkdir("/run/sshd", 0755) < 0 && errno != EEXIST) {
-		srv_log(s, "cannot create /run/sshd: %s; tasks get no ssh server",
+		srv_log(s,
+			"cannot create /run/sshd: %s; tasks get no ssh server",
 			strerror(errno));
 		s->sshd = NULL;
 		return 0;
@@ -129,8 +129,9 @@ int srv_ssh_job_keys(struct srv *s, struct srv_job *j)
 	ret = j->keygen > 0 ? 0 : -1;
 out:
 	if (ret < 0) {
-		srv_log(s, "'%s': cannot make its ssh key pair; its tasks get "
-			   "no sshd",
+		srv_log(s,
+			"'%s': cannot make its ssh key pair; its tasks get "
+			"no sshd",
 			j->key);
 		j->no_ssh = true;
 	}
@@ -182,7 +183,8 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
 		goto out;
 	fputs("restrict,pty,port-forwarding,", f);
 	for (i = 0; i < pai_env_count(env); i++) {
-		const char *n = pai_env_name(env, i), *v = pai_env_value(env, i);
+		const char *n = pai_env_name(env, i),
+			   *v = pai_env_value(env, i);
 		size_t vl = strlen(v);
 
 		/* what the format cannot carry is left out */

@@ -184,9 +184,8 @@ bool srv_safe_name(const char *s)
 	return n <= 128;
 }
 
-static const char *const state_names[] = { "WAITING",   "RUNNING",
-					   "SUCCEEDED", "FAILED",
-					   "STOPPED",   "UNKNOWN" };
+static const char *const state_names[] = {"WAITING", "RUNNING", "SUCCEEDED",
+					  "FAILED",  "STOPPED", "UNKNOWN"};
 
 const char *srv_state_name(int st)
 {

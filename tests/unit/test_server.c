@@ -32,12 +32,12 @@
 
 static char paictl[PATH_MAX];
 static pid_t last_server; /* stopped by teardown when a test fails */
-static char last_dir[64];  /* and its state directory removed */
+static char last_dir[64]; /* and its state directory removed */
 
 struct server {
-	char dir[64];  /* state directory */
+	char dir[64]; /* state directory */
 	char sock[128];
-	char url[64];  /* TCP base URL, or "" */
+	char url[64]; /* TCP base URL, or "" */
 	pid_t pid;
 	int tcp;
 };
@@ -59,7 +59,7 @@ static double now_s(void)
 
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 
 	nanosleep(&ts, NULL);
 }
@@ -136,8 +136,8 @@ static CURLcode request(const struct server *sv, int tcp, const char *method,
 
 /* GET/POST/PUT over the Unix socket; returns the status, *json the
  * parsed body (NULL when not JSON). */
-static long call(const struct server *sv, const char *method,
-		 const char *path, const char *body, json_t **json)
+static long call(const struct server *sv, const char *method, const char *path,
+		 const char *body, json_t **json)
 {
 	struct resp r;
 
@@ -150,8 +150,7 @@ static long call(const struct server *sv, const char *method,
 	return r.status;
 }
 
-static void expect_error(long status, json_t *o, long want,
-			 const char *code)
+static void expect_error(long status, json_t *o, long want, const char *code)
 {
 	if (status != want || !json_is_string(json_object_get(o, "code")) ||
 	    !json_is_string(json_object_get(o, "message")))
@@ -165,8 +164,8 @@ static void expect_error(long status, json_t *o, long want,
  * or NULL); returns once it answers on its socket. */
 static void start_server_in(struct server *sv, const char *const *extra)
 {
-	const char *argv[16] = { "paictl", "serve", "--state-dir", sv->dir,
-				 "--grace", "1" };
+	const char *argv[16] = {"paictl", "serve",   "--state-dir",
+				sv->dir,  "--grace", "1"};
 	char log[128];
 	double t0;
 	int fd, n = 6;
@@ -285,7 +284,7 @@ static json_t *job_status(const struct server *sv, const char *user,
 static const char *job_state(json_t *o)
 {
 	return json_string_value(
-		json_object_get(json_object_get(o, "jobStatus"), "state"));
+	    json_object_get(json_object_get(o, "jobStatus"), "state"));
 }
 
 static int is_final(const char *st)
@@ -325,10 +324,10 @@ static long submit(const struct server *sv, const char *user,
 static char *config1(const char *name, int tasks, const char *command,
 		     const char *extra_role_json, int retry)
 {
-	json_t *role = json_pack("{s:s,s:i,s:i,s:i,s:i,s:s}", "name", "main",
-				 "taskNumber", tasks, "cpuNumber", 1,
-				 "memoryMB", 100, "gpuNumber", 0, "command",
-				 command);
+	json_t *role =
+	    json_pack("{s:s,s:i,s:i,s:i,s:i,s:s}", "name", "main", "taskNumber",
+		      tasks, "cpuNumber", 1, "memoryMB", 100, "gpuNumber", 0,
+		      "command", command);
 	json_t *cfg;
 	char *text;
 
@@ -349,15 +348,14 @@ static char *config1(const char *name, int tasks, const char *command,
 static json_t *tasks_of(json_t *status, const char *role)
 {
 	return json_object_get(
-		json_object_get(json_object_get(status, "taskRoles"), role),
-		"taskStatuses");
+	    json_object_get(json_object_get(status, "taskRoles"), role),
+	    "taskStatuses");
 }
 
-static char *fetch_log(const struct server *sv, json_t *task,
-		       const char *file)
+static char *fetch_log(const struct server *sv, json_t *task, const char *file)
 {
 	const char *prefix =
-		json_string_value(json_object_get(task, "containerLog"));
+	    json_string_value(json_object_get(task, "containerLog"));
 	const char *p;
 	char path[512];
 	struct resp r;
@@ -397,10 +395,10 @@ static void test_api_and_bad_requests(void **state)
 	expect_error(st, o, 400, "InvalidParametersError");
 	assert_true(json_array_size(json_object_get(o, "diagnostics")) >= 1);
 	assert_string_equal(
-		json_string_value(json_object_get(
-			json_array_get(json_object_get(o, "diagnostics"), 0),
-			"severity")),
-		"error");
+	    json_string_value(json_object_get(
+		json_array_get(json_object_get(o, "diagnostics"), 0),
+		"severity")),
+	    "error");
 	json_decref(o);
 
 	/* a config that breaks the rules: no taskRoles */
@@ -479,7 +477,7 @@ static void test_api_and_bad_requests(void **state)
 	}
 	/* a second server on the same state directory is refused */
 	{
-		char *argv[] = { paictl, "serve", "--state-dir", sv.dir, NULL };
+		char *argv[] = {paictl, "serve", "--state-dir", sv.dir, NULL};
 		pid_t pid = fork();
 		int st;
 
@@ -522,7 +520,7 @@ static void test_api_and_bad_requests(void **state)
 	st = call(&sv, "GET", "/api/v1/jobs?username=bob", NULL, &o);
 	assert_int_equal(json_array_size(o), 1);
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(o, 0), "username")),
+				json_array_get(o, 0), "username")),
 			    "bob");
 	json_decref(o);
 	json_decref(wait_job(&sv, "bob", "hello", 10));
@@ -589,7 +587,7 @@ static void test_two_roles(void **state)
 	static const char *cmd = "env | grep '^PAI_' | sort";
 	struct server sv;
 	json_t *cfg, *o, *env[2][2];
-	const char *roles[2] = { "ps", "worker" };
+	const char *roles[2] = {"ps", "worker"};
 	char *text, hostlist[2][256];
 	unsigned ports[32];
 	size_t np = 0, i, k, r;
@@ -597,14 +595,14 @@ static void test_two_roles(void **state)
 	(void)state;
 	start_server(&sv);
 	cfg = json_pack(
-		"{s:s,s:s,s:{s:s},s:[{s:s,s:i,s:i,s:i,s:i,s:s,s:[{s:s,s:i,s:i}]},"
-		"{s:s,s:i,s:i,s:i,s:i,s:s}]}",
-		"jobName", "dist", "image", "ubuntu", "jobEnvs", "LR", "0.1",
-		"taskRoles", "name", "ps", "taskNumber", 2, "cpuNumber", 1,
-		"memoryMB", 100, "gpuNumber", 0, "command", cmd, "portList",
-		"label", "grpc", "beginAt", 0, "portNumber", 2, "name",
-		"worker", "taskNumber", 2, "cpuNumber", 1, "memoryMB", 100,
-		"gpuNumber", 0, "command", cmd);
+	    "{s:s,s:s,s:{s:s},s:[{s:s,s:i,s:i,s:i,s:i,s:s,s:[{s:s,s:i,s:i}]},"
+	    "{s:s,s:i,s:i,s:i,s:i,s:s}]}",
+	    "jobName", "dist", "image", "ubuntu", "jobEnvs", "LR", "0.1",
+	    "taskRoles", "name", "ps", "taskNumber", 2, "cpuNumber", 1,
+	    "memoryMB", 100, "gpuNumber", 0, "command", cmd, "portList",
+	    "label", "grpc", "beginAt", 0, "portNumber", 2, "name", "worker",
+	    "taskNumber", 2, "cpuNumber", 1, "memoryMB", 100, "gpuNumber", 0,
+	    "command", cmd);
 	text = json_dumps(cfg, 0);
 	assert_int_equal(submit(&sv, "alice", text, NULL), 202);
 	free(text);
@@ -630,8 +628,9 @@ static void test_two_roles(void **state)
 
 				if (eq) {
 					*eq = '\0';
-					json_object_set_new(env[r][i], line,
-							    json_string(eq + 1));
+					json_object_set_new(
+					    env[r][i], line,
+					    json_string(eq + 1));
 				}
 			}
 			free(log);
@@ -646,7 +645,8 @@ static void test_two_roles(void **state)
 				const char *label;
 				json_t *v;
 
-				json_object_foreach(cp, label, v) {
+				json_object_foreach(cp, label, v)
+				{
 					char *p = strdup(json_string_value(v)),
 					     *q, *sp = NULL;
 
@@ -676,29 +676,28 @@ static void test_two_roles(void **state)
 					    roles[r]);
 			snprintf(want, sizeof(want), "%zu", i);
 			assert_string_equal(
-				ENV("PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"),
-				want);
+			    ENV("PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"),
+			    want);
 			assert_string_equal(ENV("PAI_CONTAINER_HOST_IP"),
 					    "127.0.0.1");
 			assert_non_null(ENV("PAI_CONTAINER_ID"));
 			assert_string_equal(ENV("PAI_TASK_ROLE_ps_HOST_LIST"),
 					    hostlist[0]);
 			assert_string_equal(
-				ENV("PAI_TASK_ROLE_worker_HOST_LIST"),
-				hostlist[1]);
+			    ENV("PAI_TASK_ROLE_worker_HOST_LIST"), hostlist[1]);
 			assert_string_equal(ENV("PAI_JOB_TASK_COUNT"), "4");
-			assert_string_equal(ENV("PAI_JOB_TASK_ROLE_COUNT"), "2");
+			assert_string_equal(ENV("PAI_JOB_TASK_ROLE_COUNT"),
+					    "2");
 			assert_string_equal(ENV("PAI_JOB_TASK_ROLE_LIST"),
 					    "ps,worker");
 			/* everyone sees ps-1's grpc ports */
 			assert_string_equal(
-				ENV("PAI_PORT_LIST_ps_1_grpc"),
-				json_string_value(json_object_get(
-					json_object_get(
-						json_array_get(tasks_of(o, "ps"),
-							       1),
-						"containerPorts"),
-					"grpc")));
+			    ENV("PAI_PORT_LIST_ps_1_grpc"),
+			    json_string_value(json_object_get(
+				json_object_get(
+				    json_array_get(tasks_of(o, "ps"), 1),
+				    "containerPorts"),
+				"grpc")));
 			assert_non_null(ENV("PAI_WORK_DIR"));
 			assert_true(strstr(ENV("PAI_WORK_DIR"), sv.dir) ==
 				    ENV("PAI_WORK_DIR"));
@@ -737,23 +736,21 @@ static void test_completion_policies(void **state)
 	assert_string_equal(job_state(o), "FAILED");
 	t = tasks_of(o, "main");
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(t, 0), "taskState")),
+				json_array_get(t, 0), "taskState")),
 			    "FAILED");
 	assert_int_equal(json_integer_value(json_object_get(
-				 json_array_get(t, 0), "containerExitCode")),
+			     json_array_get(t, 0), "containerExitCode")),
 			 3);
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(t, 1), "taskState")),
+				json_array_get(t, 1), "taskState")),
 			    "STOPPED");
 	assert_int_equal(json_integer_value(json_object_get(
-				 json_object_get(o, "jobStatus"),
-				 "appExitCode")),
+			     json_object_get(o, "jobStatus"), "appExitCode")),
 			 3);
 	assert_string_equal(
-		json_string_value(json_object_get(
-			json_object_get(o, "jobStatus"),
-			"appExitTriggerTaskRoleName")),
-		"main");
+	    json_string_value(json_object_get(json_object_get(o, "jobStatus"),
+					      "appExitTriggerTaskRoleName")),
+	    "main");
 	json_decref(o);
 
 	/* minFailedTaskCount null: a failure does not decide; the job
@@ -768,10 +765,10 @@ static void test_completion_policies(void **state)
 	assert_string_equal(job_state(o), "SUCCEEDED");
 	t = tasks_of(o, "main");
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(t, 0), "taskState")),
+				json_array_get(t, 0), "taskState")),
 			    "FAILED");
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(t, 1), "taskState")),
+				json_array_get(t, 1), "taskState")),
 			    "SUCCEEDED");
 	json_decref(o);
 
@@ -787,10 +784,10 @@ static void test_completion_policies(void **state)
 	o = wait_job(&sv, "u", "ms1", 10);
 	assert_true(now_s() - t0 < 5);
 	assert_string_equal(job_state(o), "SUCCEEDED");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(tasks_of(o, "main"), 1),
-				    "taskState")),
-			    "STOPPED");
+	assert_string_equal(
+	    json_string_value(json_object_get(
+		json_array_get(tasks_of(o, "main"), 1), "taskState")),
+	    "STOPPED");
 	json_decref(o);
 
 	/* retryCount 2 and a failing command: three attempts */
@@ -800,7 +797,7 @@ static void test_completion_policies(void **state)
 	o = wait_job(&sv, "u", "retry", 15);
 	assert_string_equal(job_state(o), "FAILED");
 	assert_int_equal(json_integer_value(json_object_get(
-				 json_object_get(o, "jobStatus"), "retries")),
+			     json_object_get(o, "jobStatus"), "retries")),
 			 2);
 	for (a = 0; a < 4; a++) {
 		snprintf(path, sizeof(path),
@@ -839,8 +836,8 @@ static void test_stop_ignoring_sigterm(void **state)
 		o = job_status(&sv, "u", "stubborn");
 		if (o && strcmp(job_state(o), "RUNNING") == 0 &&
 		    strcmp(json_string_value(json_object_get(
-				   json_array_get(tasks_of(o, "main"), 1),
-				   "taskState")),
+			       json_array_get(tasks_of(o, "main"), 1),
+			       "taskState")),
 			   "RUNNING") == 0) {
 			log = fetch_log(&sv,
 					json_array_get(tasks_of(o, "main"), 1),
@@ -864,14 +861,14 @@ static void test_stop_ignoring_sigterm(void **state)
 	assert_true(now_s() - t0 >= 0.9);
 	assert_true(now_s() - t0 < 5);
 	assert_string_equal(job_state(o), "STOPPED");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(o, "jobStatus"),
-				    "executionType")),
-			    "STOP");
-	assert_int_equal(json_integer_value(json_object_get(
-				 json_array_get(tasks_of(o, "main"), 0),
-				 "containerExitCode")),
-			 128 + SIGKILL);
+	assert_string_equal(
+	    json_string_value(json_object_get(json_object_get(o, "jobStatus"),
+					      "executionType")),
+	    "STOP");
+	assert_int_equal(
+	    json_integer_value(json_object_get(
+		json_array_get(tasks_of(o, "main"), 0), "containerExitCode")),
+	    128 + SIGKILL);
 	json_decref(o);
 	stop_server(&sv);
 	remove_tree(sv.dir);
@@ -915,8 +912,8 @@ static void test_server_killed(void **state)
 	assert_non_null(rec);
 	{
 		json_t *t = json_array_get(json_object_get(rec, "tasks"), 0);
-		pid_t mon = (pid_t)json_integer_value(
-			json_object_get(t, "monitor"));
+		pid_t mon =
+		    (pid_t)json_integer_value(json_object_get(t, "monitor"));
 		pid_t pg = 0;
 		FILE *f;
 
@@ -960,11 +957,10 @@ static void test_server_killed(void **state)
 
 	o = wait_job(&sv, "u", "orphan", 10);
 	assert_string_equal(job_state(o), "FAILED");
-	assert_non_null(strstr(
-		json_string_value(json_object_get(
-			json_array_get(tasks_of(o, "main"), 0),
-			"containerDiagnostics")),
-		"local cluster was down"));
+	assert_non_null(strstr(json_string_value(json_object_get(
+				   json_array_get(tasks_of(o, "main"), 0),
+				   "containerDiagnostics")),
+			       "local cluster was down"));
 	log = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
 			"user.pai.stdout");
 	assert_string_equal(log, "started\n");
@@ -978,8 +974,7 @@ static void test_server_killed(void **state)
  * without it, every job runs and its status says what did not fit. */
 static void test_capacity(void **state)
 {
-	const char *extra[] = { "--capacity", "cpus=2,memory=1000,gpus=2",
-				NULL };
+	const char *extra[] = {"--capacity", "cpus=2,memory=1000,gpus=2", NULL};
 	struct server sv;
 	json_t *a, *b, *o, *t;
 	char *cfg, *log;
@@ -1019,10 +1014,10 @@ static void test_capacity(void **state)
 	b = wait_job(&sv, "u", "next", 10);
 	assert_string_equal(job_state(a), "SUCCEEDED");
 	assert_string_equal(job_state(b), "SUCCEEDED");
-	a_done = json_integer_value(json_object_get(
-		json_object_get(a, "jobStatus"), "completedTime"));
+	a_done = json_integer_value(
+	    json_object_get(json_object_get(a, "jobStatus"), "completedTime"));
 	b_start = json_integer_value(json_object_get(
-		json_object_get(b, "jobStatus"), "appLaunchedTime"));
+	    json_object_get(b, "jobStatus"), "appLaunchedTime"));
 	assert_true(b_start >= a_done);
 	for (i = 0; i < 2; i++) {
 		char want[32];
@@ -1032,19 +1027,19 @@ static void test_capacity(void **state)
 		snprintf(want, sizeof(want), "gpus=%d\n", i);
 		assert_string_equal(log, want);
 		free(log);
-		assert_int_equal(json_integer_value(json_object_get(
-					 t, "containerGpus")),
-				 1 << i);
+		assert_int_equal(
+		    json_integer_value(json_object_get(t, "containerGpus")),
+		    1 << i);
 	}
 	json_decref(a);
 	json_decref(b);
 	/* three CPUs can never fit in two */
 	o = wait_job(&sv, "u", "huge", 10);
 	assert_string_equal(job_state(o), "FAILED");
-	assert_non_null(strstr(json_string_value(json_object_get(
-				       json_object_get(o, "jobStatus"),
-				       "appExitDiagnostics")),
-			       "--capacity"));
+	assert_non_null(
+	    strstr(json_string_value(json_object_get(
+		       json_object_get(o, "jobStatus"), "appExitDiagnostics")),
+		   "--capacity"));
 	json_decref(o);
 	stop_server(&sv);
 	remove_tree(sv.dir);
@@ -1056,10 +1051,10 @@ static void test_capacity(void **state)
 	free(cfg);
 	o = wait_job(&sv, "u", "greedy", 10);
 	assert_string_equal(job_state(o), "SUCCEEDED");
-	assert_non_null(strstr(json_string_value(json_object_get(
-				       json_object_get(o, "jobStatus"),
-				       "localWarnings")),
-			       "MB of memory"));
+	assert_non_null(
+	    strstr(json_string_value(json_object_get(
+		       json_object_get(o, "jobStatus"), "localWarnings")),
+		   "MB of memory"));
 	json_decref(o);
 	stop_server(&sv);
 	remove_tree(sv.dir);
@@ -1141,9 +1136,8 @@ static void test_ssh(void **state)
 		if (status)
 			break;
 	}
-	assert_int_equal(call(&sv, "GET", "/api/v1/user/u/jobs/sshjob/ssh",
-			      NULL, &o),
-			 200);
+	assert_int_equal(
+	    call(&sv, "GET", "/api/v1/user/u/jobs/sshjob/ssh", NULL, &o), 200);
 	assert_int_equal(json_array_size(json_object_get(o, "containers")), 2);
 	c = json_array_get(json_object_get(o, "containers"), 1);
 	assert_string_equal(json_string_value(json_object_get(c, "id")),
@@ -1153,9 +1147,9 @@ static void test_ssh(void **state)
 	snprintf(port, sizeof(port), "%s",
 		 json_string_value(json_object_get(c, "sshPort")));
 	assert_string_equal(
-		json_string_value(json_object_get(json_object_get(o, "keyPair"),
-						  "privateKeyFileName")),
-		"sshjob");
+	    json_string_value(json_object_get(json_object_get(o, "keyPair"),
+					      "privateKeyFileName")),
+	    "sshjob");
 	json_decref(o);
 	/* the private key: 0600 on disk, and downloadable */
 	snprintf(key, sizeof(key), "%s/jobs/u~sshjob/ssh/sshjob", sv.dir);
@@ -1172,14 +1166,24 @@ static void test_ssh(void **state)
 	close(fd);
 	free(r.body);
 	{
-		char *argv[] = { "ssh", "-i", key, "-p", port, "-o",
-				 "BatchMode=yes", "-o",
-				 "StrictHostKeyChecking=no", "-o",
-				 "UserKnownHostsFile=/dev/null", "-o",
-				 "LogLevel=ERROR", dest,
-				 "pwd; echo $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX "
-				 "$PAI_JOB_NAME",
-				 NULL };
+		char *argv[] = {
+		    "ssh",
+		    "-i",
+		    key,
+		    "-p",
+		    port,
+		    "-o",
+		    "BatchMode=yes",
+		    "-o",
+		    "StrictHostKeyChecking=no",
+		    "-o",
+		    "UserKnownHostsFile=/dev/null",
+		    "-o",
+		    "LogLevel=ERROR",
+		    dest,
+		    "pwd; echo $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX "
+		    "$PAI_JOB_NAME",
+		    NULL};
 
 		snprintf(dest, sizeof(dest), "%s@127.0.0.1", pw->pw_name);
 		out = run_capture(argv, &status);
@@ -1240,23 +1244,21 @@ static void test_concurrent_clients(void **state)
 		cl[i].sv = &sv;
 		cl[i].id = (int)i;
 		cl[i].accepted = 0;
-		assert_int_equal(pthread_create(&th[i], NULL, client_main,
-						&cl[i]),
-				 0);
+		assert_int_equal(
+		    pthread_create(&th[i], NULL, client_main, &cl[i]), 0);
 	}
 	for (i = 0; i < 4; i++) {
 		pthread_join(th[i], NULL);
 		assert_int_equal(cl[i].accepted, 50);
 	}
 	for (t0 = now_s(); now_s() - t0 < 60; sleep_ms(100)) {
-		assert_int_equal(call(&sv, "GET", "/api/v1/user/load/jobs",
-				      NULL, &o),
-				 200);
+		assert_int_equal(
+		    call(&sv, "GET", "/api/v1/user/load/jobs", NULL, &o), 200);
 		all = json_array_size(o) == 200;
-		json_array_foreach(o, i, v)
-			all = all && strcmp(json_string_value(json_object_get(
-						    v, "state")),
-					    "SUCCEEDED") == 0;
+		json_array_foreach(o, i, v) all =
+		    all &&
+		    strcmp(json_string_value(json_object_get(v, "state")),
+			   "SUCCEEDED") == 0;
 		if (all)
 			break;
 		json_decref(o);
@@ -1264,9 +1266,10 @@ static void test_concurrent_clients(void **state)
 	}
 	assert_non_null(o);
 	assert_int_equal(json_array_size(o), 200);
-	json_array_foreach(o, i, v) {
+	json_array_foreach(o, i, v)
+	{
 		const char *name =
-			json_string_value(json_object_get(v, "name"));
+		    json_string_value(json_object_get(v, "name"));
 
 		assert_null(json_object_get(seen, name));
 		json_object_set_new(seen, name, json_true());
@@ -1304,8 +1307,8 @@ static void test_tcp_tokens(void **state)
 	chmod(users, 0600);
 	sv.tcp = 1;
 	{
-		const char *extra[] = { "--listen", "127.0.0.1:0", "--users",
-					users, NULL };
+		const char *extra[] = {"--listen", "127.0.0.1:0", "--users",
+				       users, NULL};
 
 		start_server_in(&sv, extra);
 	}
@@ -1395,16 +1398,16 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_api_and_bad_requests),
-		T(test_logs_and_ranges),
-		T(test_two_roles),
-		T(test_completion_policies),
-		T(test_stop_ignoring_sigterm),
-		T(test_server_killed),
-		T(test_capacity),
-		T(test_ssh),
-		T(test_concurrent_clients),
-		T(test_tcp_tokens),
+	    T(test_api_and_bad_requests),
+	    T(test_logs_and_ranges),
+	    T(test_two_roles),
+	    T(test_completion_policies),
+	    T(test_stop_ignoring_sigterm),
+	    T(test_server_killed),
+	    T(test_capacity),
+	    T(test_ssh),
+	    T(test_concurrent_clients),
+	    T(test_tcp_tokens),
 	};
 	char self[PATH_MAX];
 	const char *env = getenv("PAICTL");
@@ -1414,8 +1417,7 @@ int main(int argc, char **argv)
 	if (env)
 		snprintf(paictl, sizeof(paictl), "%s", env);
 	else if (realpath(argv[0], self))
-		snprintf(paictl, sizeof(paictl), "%s/../paictl",
-			 dirname(self));
+		snprintf(paictl, sizeof(paictl), "%s/../paictl", dirname(self));
 	if (access(paictl, X_OK) != 0) {
 		fprintf(stderr, "test_server: no paictl at '%s'\n", paictl);
 		return 1;
