@@ -272,6 +272,33 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* This process's start time (field 22 of /proc/self/stat), read with
+ * async-signal-safe calls only; 0 when unknown. */
+static unsigned long long self_start(void)
+{
+	char buf[1024], *p = NULL;
+	unsigned long long v = 0;
+	ssize_t n, i;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (i = n - 1; i >= 0 && !p; i--)
+		if (buf[i] == ')')
+			p = buf + i + 2;
+	if (!p)
+		return 0;
+	buf[n] = '\0';
+	for (field = 3; field < 22 && *p; p++)
+		if (*p == ' ')
+			field++;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (unsigned long long)(*p - '0');
+	return v;
+}
+
 /* The server never signals a task itself: it signals the monitor, which
  * knows the task's process group. SIGTERM is passed on as SIGTERM and
  * SIGINT means SIGKILL. Both are blocked in the monitor (inherited from
@@ -327,10 +354,15 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	close(pe[1]);
 	if (pid < 0)
 		goto done;
-	/* for people and tests who look: the task's process group */
+	/* "task-pid monitor-pid monitor-start": how a restarted server
+	 * finds this monitor again (the record is not rewritten for it) */
 	fd = open(sp->pid_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		n = fmt_int(line, pid);
+		line[n++] = ' ';
+		n += fmt_int(line + n, getpid());
+		line[n++] = ' ';
+		n += fmt_int(line + n, (long)self_start());
 		line[n++] = '\n';
 		write_all(fd, line, n);
 		close(fd);
@@ -754,7 +786,7 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 	srv_job_save(s, j);
 	for (i = 0; i < j->ntasks; i++)
 		spawn_task(s, j, &j->tasks[i], &pl, &eo);
-	j->dirty = true; /* now with the monitors' pids */
+	/* the monitors' pids are in their pid files, not the record */
 	/* A task that could not start counts as failed at once. */
 	for (i = 0; i < j->ntasks; i++)
 		if (j->tasks[i].state == ST_FAILED) {
@@ -1153,6 +1185,25 @@ static bool monitor_alive(const struct srv_task *t)
 	       proc_start(t->monitor, &state) == t->mon_start && state != 'Z';
 }
 
+/* The monitor's pid and start time, from the file it wrote. */
+static void read_pid_file(struct srv_job *j, struct srv_task *t)
+{
+	char *dir = srv_task_dir(j, t);
+	char *path = dir ? srv_printf("%s/pid", dir) : NULL;
+	FILE *f = path ? fopen(path, "re") : NULL;
+	unsigned long long start = 0;
+	int pg = 0, mon = 0;
+
+	if (f && fscanf(f, "%d %d %llu", &pg, &mon, &start) == 3 && mon > 1) {
+		t->monitor = mon;
+		t->mon_start = start;
+	}
+	if (f)
+		fclose(f);
+	free(path);
+	free(dir);
+}
+
 /* A task whose start was cut short: its group, if it got one, goes. */
 static void kill_by_pid_file(const char *dir)
 {
@@ -1212,6 +1263,8 @@ void srv_recover_job(struct srv *s, struct srv_job *j)
 
 		if (t->state == ST_RUNNING) {
 			t->adopted = true;
+			if (!t->monitor)
+				read_pid_file(j, t);
 			for (n = 0; n < j->roles[t->role].nports; n++)
 				port_mark(s, t->ports[n], true);
 		}

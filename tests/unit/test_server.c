@@ -910,18 +910,17 @@ static void test_server_killed(void **state)
 	snprintf(path, sizeof(path), "%s/jobs/u~orphan/job.json", sv.dir);
 	rec = json_load_file(path, 0, NULL);
 	assert_non_null(rec);
+	assert_string_equal(json_string_value(json_object_get(rec, "state")),
+			    "RUNNING");
 	{
-		json_t *t = json_array_get(json_object_get(rec, "tasks"), 0);
-		pid_t mon =
-		    (pid_t)json_integer_value(json_object_get(t, "monitor"));
-		pid_t pg = 0;
+		pid_t mon = 0, pg = 0;
 		FILE *f;
 
 		snprintf(path, sizeof(path),
 			 "%s/jobs/u~orphan/attempt-0/main-0/pid", sv.dir);
 		f = fopen(path, "r");
 		assert_non_null(f);
-		assert_int_equal(fscanf(f, "%d", &pg), 1);
+		assert_int_equal(fscanf(f, "%d %d", &pg, &mon), 2);
 		fclose(f);
 		assert_true(mon > 0 && pg > 0);
 		kill(mon, SIGKILL);
