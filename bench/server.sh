@@ -14,7 +14,7 @@ set -eu
 PAICTL=${PAICTL:-build/paictl}
 N=${N:-1000}
 SERVE_ARGS=${SERVE_ARGS:-}
-tmp=$(mktemp -d /tmp/paictl-bench-XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/paictl-bench-XXXXXX")
 pid=
 cleanup() {
 	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || :; wait "$pid" 2>/dev/null || :; fi
@@ -40,7 +40,7 @@ i=1
 while [ $i -le "$N" ]; do
 	printf '{"jobName":"b%d","image":"x","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}' $i >"$tmp/cfg/$i.json"
 	[ $i -eq 1 ] || echo next >>"$tmp/curl.cfg"
-	printf 'url = "http://localhost/api/v1/user/bench/jobs"\nunix-socket = "%s"\ndata-binary = "@%s"\nheader = "Content-Type: application/json"\noutput = "/dev/null"\nwrite-out = "%%{http_code} %%{time_total}\\n"\n' \
+	printf 'url = "http://localhost/api/v1/user/bench/jobs"\nunix-socket = "%s"\ndata-binary = "@%s"\nheader = "Content-Type: application/json"\noutput = "/dev/null"\nwrite-out = "%%{http_code} %%{time_total} %%{errormsg}\\n"\n' \
 		"$sock" "$tmp/cfg/$i.json" >>"$tmp/curl.cfg"
 	i=$((i + 1))
 done
@@ -49,6 +49,7 @@ t0=$(now)
 curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"
 t1=$(now)
 accepted=$(grep -c '^202 ' "$tmp/lat.txt" || :)
+grep -v '^202 ' "$tmp/lat.txt" | sort | uniq -c | sed 's/^/bench: not accepted: /' >&2 || :
 while :; do
 	done_=$(curl -s --unix-socket "$sock" http://localhost/api/v1/user/bench/jobs | grep -o '"state":"SUCCEEDED"' | wc -l)
 	[ "$done_" -ge "$N" ] && break

@@ -921,6 +921,11 @@ static void rehold(struct srv *s, struct srv_job *j)
 void srv_schedule(struct srv *s)
 {
 	size_t i;
+	int started = 0;
+	long long keygens = 0;
+
+	for (i = 0; i < s->njobs; i++)
+		keygens += s->jobs[i]->keygen > 0;
 
 	for (i = 0; i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
@@ -928,9 +933,11 @@ void srv_schedule(struct srv *s)
 
 		if (j->state != ST_WAITING || j->stop || !j->pj)
 			continue;
-		/* the key pair first, made without holding up the loop */
+		/* the key pair first, made without holding up the loop, and
+		 * at most two ssh-keygens per CPU at once */
 		if (s->sshd && !j->ssh && !j->no_ssh &&
-		    (j->keygen || srv_ssh_job_keys(s, j) == 0)) {
+		    (j->keygen || keygens >= 2 * s->host_cpus ||
+		     (srv_ssh_job_keys(s, j) == 0 && ++keygens))) {
 			if (s->capped)
 				break;
 			continue;
@@ -962,6 +969,11 @@ void srv_schedule(struct srv *s)
 				break; /* first in, first out */
 		} else
 			note_resources(s, j);
+		/* a few at a time: requests wait for the lock meanwhile */
+		if (started++ == 8) {
+			srv_wake(s);
+			break;
+		}
 		start_attempt(s, j);
 	}
 }
