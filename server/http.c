@@ -126,21 +126,31 @@ static int authorize(struct listener *l, struct MHD_Connection *c,
 		     const char *user, enum MHD_Result *res)
 {
 	const struct srv_token *t;
+	char who[256] = "";
+	int ok;
 
 	if (!l->tcp)
 		return 0;
+	/* tokens are added by either listener's thread */
+	pthread_mutex_lock(&l->s->lock);
 	t = find_token(l->s, c);
-	if (!t) {
+	ok = !t							 ? 0
+	     : (!user || t->admin || strcmp(t->user, user) == 0) ? 1
+								 : -1;
+	if (t)
+		snprintf(who, sizeof(who), "%s", t->user);
+	pthread_mutex_unlock(&l->s->lock);
+	if (ok == 0) {
 		*res =
 		    reply_error(c, 401, "UnauthorizedUserError",
 				"Guest is not allowed to do this operation.");
 		return -1;
 	}
-	if (user && !t->admin && strcmp(t->user, user) != 0) {
+	if (ok < 0) {
 		*res = reply_error(c, 403, "ForbiddenUserError",
 				   "User %s is not allowed to do this "
 				   "operation on jobs of %s.",
-				   t->user, user);
+				   who, user);
 		return -1;
 	}
 	return 0;
@@ -177,7 +187,7 @@ static char *form_value(const char *body, size_t len, const char *key)
 			for (k = i + klen + 1; k < end; k++) {
 				if (body[k] == '+')
 					*o++ = ' ';
-				else if (body[k] == '%' && k + 2 < end + 1 &&
+				else if (body[k] == '%' && k + 2 < end &&
 					 hexval(body[k + 1]) >= 0 &&
 					 hexval(body[k + 2]) >= 0) {
 					*o++ = (char)(hexval(body[k + 1]) * 16 +
@@ -263,6 +273,13 @@ static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
 	tok.admin = u->admin;
 	tok.expires = srv_now_ms() + secs * 1000;
 	pthread_mutex_lock(&s->lock);
+	/* forget expired tokens */
+	for (i = 0; i < s->ntokens;)
+		if (s->tokens[i].expires <= srv_now_ms()) {
+			free(s->tokens[i].user);
+			s->tokens[i] = s->tokens[--s->ntokens];
+		} else
+			i++;
 	v = realloc(s->tokens, (s->ntokens + 1) * sizeof(*v));
 	if (v) {
 		s->tokens = v;

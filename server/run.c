@@ -1048,6 +1048,12 @@ static void attempt_over(struct srv *s, struct srv_job *j)
 		j->retries++;
 		j->attempt++;
 		j->state = ST_WAITING;
+		j->exit_code = -1;
+		j->trigger_index = -1;
+		free(j->trigger_role);
+		j->trigger_role = NULL;
+		free(j->diag);
+		j->diag = NULL;
 		reset_attempt(s, j);
 		j->dirty = true;
 		srv_wake(s);
