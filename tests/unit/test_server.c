@@ -1205,6 +1205,48 @@ static void test_ssh(void **state)
 	remove_tree(sv.dir);
 }
 
+/* tests/server/hello-distributed.json, the README's job: servers listen
+ * on their http port, clients reach every address of the host list. */
+static void test_example_job(void **state)
+{
+	const char *src = getenv("PAI_SRCDIR");
+	struct server sv;
+	char path[PATH_MAX], *text = NULL, *log, want[128];
+	json_t *o;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/server/hello-distributed.json",
+		 src ? src : ".");
+	f = fopen(path, "r");
+	if (!f)
+		skip(); /* run from elsewhere than the source tree */
+	text = malloc(65536);
+	assert_non_null(text);
+	len = fread(text, 1, 65535, f);
+	text[len] = '\0';
+	fclose(f);
+	start_server(&sv);
+	assert_int_equal(submit(&sv, "me", text, NULL), 202);
+	o = wait_job(&sv, "me", "hello-distributed", 30);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	for (i = 0; i < 2; i++) {
+		log = fetch_log(&sv, json_array_get(tasks_of(o, "client"), i),
+				"user.pai.stdout");
+		snprintf(want, sizeof(want),
+			 "client-%zu got: hello from server-0\n"
+			 "client-%zu got: hello from server-1\n",
+			 i, i);
+		assert_string_equal(log, want);
+		free(log);
+	}
+	json_decref(o);
+	free(text);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 struct client {
 	struct server *sv;
 	int id, accepted;
@@ -1405,6 +1447,7 @@ int main(int argc, char **argv)
 	    T(test_server_killed),
 	    T(test_capacity),
 	    T(test_ssh),
+	    T(test_example_job),
 	    T(test_concurrent_clients),
 	    T(test_tcp_tokens),
 	};
