@@ -77,7 +77,9 @@ int cmd_serve(cli_ctx *ctx, int argc, char **argv)
 				 "--help'",
 				 argv[first]);
 	o.quiet = ctx->quiet;
-	if (srv_run(&o, err, sizeof(err)) < 0)
-		return cli_error(ctx, EXIT_FAILURE_, "%s", err);
+	st = srv_run(&o, err, sizeof(err));
+	if (st < 0)
+		return cli_error(ctx, st == -2 ? EXIT_USAGE : EXIT_FAILURE_,
+				 "%s", err);
 	return EXIT_OK;
 }

@@ -1133,7 +1133,7 @@ bad:
 		 "invalid --listen '%s': expected IPV4ADDRESS:PORT, e.g. "
 		 "127.0.0.1:9186",
 		 spec);
-	return -1;
+	return -2;
 }
 
 /* MHD's own messages (malformed requests and the like) go to our log. */
@@ -1180,7 +1180,7 @@ int srv_http_start(struct srv *s, char *err, size_t errlen)
 		return 0;
 	fd = tcp_socket(s, s->opt.listen, err, errlen);
 	if (fd < 0)
-		return -1;
+		return fd;
 	s->tcp_d = start_daemon(&tcp_l, fd);
 	if (!s->tcp_d) {
 		close(fd);

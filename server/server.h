@@ -21,7 +21,8 @@ typedef struct srv_options {
 	}
 
 /* Runs the local cluster until SIGTERM or SIGINT. Returns 0 after a
- * clean shutdown; otherwise -1 with the reason in err. Logs to stderr. */
+ * clean shutdown; otherwise -1, or -2 for an invalid option value, with
+ * the reason in err. Logs to stderr. */
 int srv_run(const srv_options *opts, char *err, size_t errlen);
 
 #endif /* SERVER_H */

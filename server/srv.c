@@ -346,8 +346,10 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 			sysconf(_SC_PAGESIZE) / (1024 * 1024);
 	s.host_gpus = count_gpus();
 	if (opts->capacity &&
-	    parse_capacity(&s, opts->capacity, err, errlen) < 0)
+	    parse_capacity(&s, opts->capacity, err, errlen) < 0) {
+		ret = -2;
 		goto out;
+	}
 	s.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (s.null_fd < 0 || pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(err, errlen, "cannot set up: %s", strerror(errno));
@@ -377,8 +379,10 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		goto out;
 	}
 	srv_flush(&s);
-	if (srv_http_start(&s, err, errlen) < 0)
+	ret = srv_http_start(&s, err, errlen);
+	if (ret < 0)
 		goto out;
+	ret = -1;
 	write_server_info(&s);
 	if (s.tcp_d)
 		srv_log(&s,
@@ -433,10 +437,11 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	ret = 0;
 out:
 	srv_http_stop(&s);
-	if (ret == 0 || s.lock_fd >= 0) {
+	if (ret == 0) {
+		/* no server now: clients must not find this one */
 		char *info = srv_printf("%s/server.json", s.state_dir);
 
-		if (info && ret == 0)
+		if (info)
 			unlink(info);
 		free(info);
 	}
