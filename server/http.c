@@ -1093,26 +1093,51 @@ fail:
 	return -1;
 }
 
-static int tcp_socket(struct srv *s, const char *spec, char *err, size_t errlen)
+/* "IPV4:PORT" into a (and host); 0, or -2 with the reason in err. */
+static int parse_listen(struct sockaddr_in *a, char *host, size_t hostlen,
+			const char *spec, char *err, size_t errlen)
 {
-	struct sockaddr_in a;
-	socklen_t alen = sizeof(a);
 	const char *colon = strrchr(spec, ':');
-	char host[64], *end;
+	char *end;
 	long port;
-	int fd = -1, one = 1;
 
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	if (!colon || (size_t)(colon - spec) >= sizeof(host))
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	if (!colon || (size_t)(colon - spec) >= hostlen)
 		goto bad;
 	memcpy(host, spec, (size_t)(colon - spec));
 	host[colon - spec] = '\0';
 	port = strtol(colon + 1, &end, 10);
 	if (!colon[1] || *end || port < 0 || port > 65535 ||
-	    inet_pton(AF_INET, host, &a.sin_addr) != 1)
+	    inet_pton(AF_INET, host, &a->sin_addr) != 1)
 		goto bad;
-	a.sin_port = htons((unsigned short)port);
+	a->sin_port = htons((unsigned short)port);
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "invalid --listen '%s': expected IPV4ADDRESS:PORT, e.g. "
+		 "127.0.0.1:9186",
+		 spec);
+	return -2;
+}
+
+int srv_listen_check(const char *spec, char *err, size_t errlen)
+{
+	struct sockaddr_in a;
+	char host[64];
+
+	return parse_listen(&a, host, sizeof(host), spec, err, errlen);
+}
+
+static int tcp_socket(struct srv *s, const char *spec, char *err, size_t errlen)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	char host[64];
+	int fd = -1, one = 1;
+
+	if (parse_listen(&a, host, sizeof(host), spec, err, errlen) < 0)
+		return -2;
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
@@ -1128,12 +1153,6 @@ static int tcp_socket(struct srv *s, const char *spec, char *err, size_t errlen)
 	s->tcp_port = ntohs(a.sin_port);
 	snprintf(s->tcp_addr, sizeof(s->tcp_addr), "%s", host);
 	return fd;
-bad:
-	snprintf(err, errlen,
-		 "invalid --listen '%s': expected IPV4ADDRESS:PORT, e.g. "
-		 "127.0.0.1:9186",
-		 spec);
-	return -2;
 }
 
 /* MHD's own messages (malformed requests and the like) go to our log. */

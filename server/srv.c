@@ -295,6 +295,18 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	pthread_mutex_init(&s.lock, NULL);
 	err[0] = '\0';
 
+	/* option values first: a usage error leaves no trace */
+	s.host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	s.host_mem_mb = (long long)sysconf(_SC_PHYS_PAGES) *
+			sysconf(_SC_PAGESIZE) / (1024 * 1024);
+	s.host_gpus = count_gpus();
+	if ((opts->capacity &&
+	     parse_capacity(&s, opts->capacity, err, errlen) < 0) ||
+	    (opts->listen && srv_listen_check(opts->listen, err, errlen) < 0)) {
+		ret = -2;
+		goto out;
+	}
+
 	s.state_dir =
 	    opts->state_dir ? strdup(opts->state_dir) : default_state_dir();
 	if (!s.state_dir) {
@@ -341,15 +353,6 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	if (opts->users_file &&
 	    load_users(&s, opts->users_file, err, errlen) < 0)
 		goto out;
-	s.host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	s.host_mem_mb = (long long)sysconf(_SC_PHYS_PAGES) *
-			sysconf(_SC_PAGESIZE) / (1024 * 1024);
-	s.host_gpus = count_gpus();
-	if (opts->capacity &&
-	    parse_capacity(&s, opts->capacity, err, errlen) < 0) {
-		ret = -2;
-		goto out;
-	}
 	s.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (s.null_fd < 0 || pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(err, errlen, "cannot set up: %s", strerror(errno));

@@ -162,6 +162,7 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
 
 /* http.c */
 int srv_http_start(struct srv *s, char *err, size_t errlen);
+int srv_listen_check(const char *spec, char *err, size_t errlen);
 void srv_http_stop(struct srv *s);
 
 #endif /* SRV_H */
