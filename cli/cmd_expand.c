@@ -182,13 +182,48 @@ static int no_role(const cli_ctx *ctx, const pai_job *job, const char *file,
 	return EXIT_NOTFOUND;
 }
 
+/* Prints v, pretty, with every line after the first indented by `indent`
+ * spaces: JSON output is written a task at a time, since the environments
+ * of a large job do not fit in memory together (every task of a job with
+ * 4,000 tasks has some 40,000 variables). */
+static int dump_indented(json_t *v, int indent)
+{
+	char *s = json_dumps(v, JSON_INDENT(2)), *p;
+
+	if (!s)
+		return -1;
+	for (p = s; *p; p++) {
+		putchar(*p);
+		if (*p == '\n')
+			printf("%*s", indent, "");
+	}
+	free(s);
+	return 0;
+}
+
+/* Whether some selected task has the index asked for, before anything is
+ * printed. */
+static bool index_exists(const pai_job *job, long sel, long long index)
+{
+	size_t r, n = pai_job_role_count(job);
+	pai_role ro;
+
+	for (r = 0; r < n; r++)
+		if ((sel < 0 || r == (size_t)sel) &&
+		    pai_job_role(&ro, job, r) == PAI_OK &&
+		    (index < 0 || index < ro.task_number))
+			return true;
+	return false;
+}
+
 /* Expands and prints the selected tasks; returns an exit status. */
 static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 		const struct opts *o, const pai_expand_options *eo)
 {
 	size_t r, i, n = pai_job_role_count(job), shown = 0;
 	long sel = -1;
-	json_t *root = NULL, *tasks = NULL;
+	json_t *head = NULL, *t = NULL;
+	char *hs;
 	pai_dirs *dirs = NULL;
 	pai_env *env = NULL;
 	pai_role ro;
@@ -204,21 +239,31 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 				 "index %lld",
 				 ro.name, ro.task_number,
 				 ro.task_number == 1 ? "" : "s", o->index);
+	if (!index_exists(job, sel, o->index))
+		return cli_error(ctx, EXIT_NOTFOUND,
+				 "no task of '%s' has index %lld", file,
+				 o->index);
 	err = pai_expand_dirs(&dirs, job, eo);
 	if (err)
 		goto fail;
 	if (ctx->output == CLI_OUT_JSON) {
-		tasks = json_array();
-		root = json_pack(
-		    "{s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:o}", "jobName",
+		head = json_pack(
+		    "{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName",
 		    pai_job_name(job), "user", eo->user ? eo->user : "<user>",
 		    "dirs", "authFile", pai_dirs_auth_file(dirs), "dataDir",
 		    pai_dirs_data_dir(dirs), "outputDir",
 		    pai_dirs_output_dir(dirs), "codeDir",
-		    pai_dirs_code_dir(dirs), "tasks", json_incref(tasks));
+		    pai_dirs_code_dir(dirs));
 		err = PAI_ENOMEM;
-		if (!tasks || !root)
+		if (!head)
 			goto fail;
+		/* {"jobName": ..., "dirs": {...}, then "tasks": [ and each
+		 * task: the header is printed without its closing "\n}" */
+		hs = json_dumps(head, JSON_INDENT(2));
+		if (!hs)
+			goto fail;
+		fwrite(hs, 1, strlen(hs) - 2, stdout);
+		free(hs);
 	} else {
 		print_header(job, eo->user ? eo->user : "<user>", dirs);
 	}
@@ -233,12 +278,17 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 			err = pai_expand_task(&env, job, r, i, eo);
 			if (err)
 				goto fail;
-			if (tasks) {
-				json_t *t = task_json(&ro, i, env);
-
+			if (head) {
+				t = task_json(&ro, i, env);
 				err = PAI_ENOMEM;
-				if (!t || json_array_append_new(tasks, t) < 0)
+				if (!t)
 					goto fail;
+				fputs(shown ? ",\n    " : ",\n  \"tasks\": [\n    ",
+				      stdout);
+				if (dump_indented(t, 4) < 0)
+					goto fail;
+				json_decref(t);
+				t = NULL;
 			} else {
 				print_task(&ro, i, env);
 			}
@@ -247,19 +297,9 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 			shown++;
 		}
 	}
-	if (!shown) {
-		status =
-		    cli_error(ctx, EXIT_NOTFOUND,
-			      "no task of '%s' has index %lld", file, o->index);
-		goto out;
-	}
+	if (head)
+		fputs(shown ? "\n  ]\n}\n" : ",\n  \"tasks\": []\n}\n", stdout);
 	status = EXIT_OK;
-	if (root) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0)
-			status = EXIT_FAILURE_;
-		else
-			putchar('\n');
-	}
 	goto out;
 fail:
 	if (err == PAI_ETOOBIG)
@@ -272,8 +312,8 @@ fail:
 out:
 	pai_env_free(env);
 	pai_dirs_free(dirs);
-	json_decref(tasks);
-	json_decref(root);
+	json_decref(t);
+	json_decref(head);
 	return status;
 }
 

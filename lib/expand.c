@@ -1861,8 +1861,14 @@ static bool is_shell_var(const char *name, size_t n)
  * gives only its own role's tasks a PAI_CONTAINER_HOST_<label>_...). */
 struct known {
 	const pai_job *job;
+	struct gen *gen;
 	pai_env *shared, *families, *current;
-	pai_env *any_current; /* every role's current-task names: role index */
+	size_t current_role;  /* whose names current holds; SIZE_MAX: none */
+	bool full;            /* shared and families include the per-role
+			       * and per-task names (built on first miss) */
+	int err;              /* PAI_ENOMEM once building them failed */
+	pai_env *any_current; /* every role's current-task names: role index;
+			       * built only when a hint needs it */
 	pai__buf key;	      /* scratch */
 	size_t budget;	      /* edit-distance cells left for suggestions */
 };
@@ -1910,12 +1916,35 @@ static const struct var *family_of(struct known *kn, const char *name, size_t n,
 	return found;
 }
 
+/* Adds the per-role and per-task names to shared and families. They are
+ * most of the names of a large job, and commands mostly use job-level,
+ * current-task and jobEnvs names: so they are built only when a name is
+ * not among those. */
+static int ensure_full(struct known *kn)
+{
+	if (kn->full || kn->err)
+		return kn->err;
+	kn->gen->env = kn->shared;
+	kn->gen->families = kn->families;
+	gen_roles(kn->gen);
+	gen_tasks(kn->gen);
+	kn->full = true;
+	kn->err = kn->gen->err;
+	return kn->err;
+}
+
 static bool is_known(struct known *kn, const char *name, size_t n)
 {
 	bool in_range;
 
 	if (env_find(kn->current, name, n) || env_find(kn->shared, name, n))
 		return true;
+	if (!kn->full) {
+		if (ensure_full(kn))
+			return true; /* out of memory: reported by the caller */
+		if (env_find(kn->shared, name, n))
+			return true;
+	}
 	return family_of(kn, name, n, &in_range) && in_range;
 }
 
@@ -2202,15 +2231,95 @@ static void refcheck_release(struct refcheck *rc)
 	memset(rc, 0, sizeof(*rc));
 }
 
+/* Adds the names of kn->current not yet in kn->any_current, as role r's. */
+static int merge_current(struct known *kn, size_t r)
+{
+	size_t i;
+
+	for (i = 0; i < kn->current->n; i++) {
+		const struct var *v = &kn->current->v[i];
+		char *k;
+
+		if (v->dead ||
+		    env_find(kn->any_current, v->name, strlen(v->name)))
+			continue;
+		k = strdup(v->name);
+		if (!k || env_set(kn->any_current, k, NULL, (long long)r) < 0)
+			return PAI_ENOMEM;
+	}
+	return PAI_OK;
+}
+
+/* Whether roles a and b have the same port labels, in the same order:
+ * then their tasks have the same current-task names. */
+static bool same_labels(const pai_job *job, size_t a, size_t b)
+{
+	pai_role ra = role_at(job, a), rb = role_at(job, b);
+	size_t k;
+
+	if (ra.port_count != rb.port_count)
+		return false;
+	for (k = 0; k < ra.port_count; k++)
+		if (strcmp(port_at(job, a, k).label, port_at(job, b, k).label))
+			return false;
+	return true;
+}
+
+/* The current-task names of role r, in kn->current (kept when the role
+ * whose names it holds has the same labels: 2,000 roles alike cost one). */
+static int gen_role_current(struct known *kn, struct gen *g, size_t r)
+{
+	if (kn->current && kn->current_role != SIZE_MAX &&
+	    same_labels(kn->job, kn->current_role, r)) {
+		kn->current_role = r;
+		return PAI_OK;
+	}
+	kn->current_role = SIZE_MAX;
+	pai_env_free(kn->current);
+	kn->current = calloc(1, sizeof(*kn->current));
+	if (!kn->current)
+		return PAI_ENOMEM;
+	g->env = kn->current;
+	gen_current(g, r, 0);
+	if (!g->err)
+		kn->current_role = r;
+	return g->err;
+}
+
+/* Every role's current-task names, for hints: which role has a name the
+ * checked role lacks. Leaves kn->current as it was, for role r. */
+static int build_any_current(struct known *kn, size_t r)
+{
+	size_t q, nroles = pai_job_role_count(kn->job);
+	int err;
+
+	kn->any_current = calloc(1, sizeof(*kn->any_current));
+	if (!kn->any_current)
+		return PAI_ENOMEM;
+	for (q = 0; q < nroles; q++) {
+		err = gen_role_current(kn, kn->gen, q);
+		if (!err)
+			err = merge_current(kn, q);
+		if (err)
+			return err;
+	}
+	return gen_role_current(kn, kn->gen, r);
+}
+
+
 /* Why a task of role r lacks name, as a parenthesis for the message, or
  * NULL: the name belongs to another role's tasks, or names a task the
  * role does not have, or is close to a name the task has. */
 static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
 {
-	const struct var *v = env_find(kn->any_current, name, n);
+	const struct var *v;
 	pai__buf b = PAI__BUF_INIT;
 	bool in_range;
 	char *s;
+
+	if (!kn->any_current && build_any_current(kn, r))
+		return NULL;
+	v = env_find(kn->any_current, name, n);
 
 	if (v && (size_t)v->count != r) {
 		pai__buf_printf(&b, " (only the tasks of role '%s' have it)",
@@ -2338,37 +2447,6 @@ out:
 	return err;
 }
 
-/* Adds the names of kn->current not yet in kn->any_current, as role r's. */
-static int merge_current(struct known *kn, size_t r)
-{
-	size_t i;
-
-	for (i = 0; i < kn->current->n; i++) {
-		const struct var *v = &kn->current->v[i];
-		char *k;
-
-		if (v->dead ||
-		    env_find(kn->any_current, v->name, strlen(v->name)))
-			continue;
-		k = strdup(v->name);
-		if (!k || env_set(kn->any_current, k, NULL, (long long)r) < 0)
-			return PAI_ENOMEM;
-	}
-	return PAI_OK;
-}
-
-/* The current-task names of role r, in kn->current. */
-static int gen_role_current(struct known *kn, struct gen *g, size_t r)
-{
-	pai_env_free(kn->current);
-	kn->current = calloc(1, sizeof(*kn->current));
-	if (!kn->current)
-		return PAI_ENOMEM;
-	g->env = kn->current;
-	gen_current(g, r, 0);
-	return g->err;
-}
-
 int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
 			  const pai_job *job)
 {
@@ -2386,27 +2464,19 @@ int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
 	if (r == nroles)
 		return PAI_OK; /* no command references anything */
 	kn.job = job;
+	kn.gen = &g;
+	kn.current_role = SIZE_MAX;
 	kn.budget = SUGGEST_BUDGET;
 	kn.shared = calloc(1, sizeof(*kn.shared));
 	kn.families = calloc(1, sizeof(*kn.families));
-	kn.any_current = calloc(1, sizeof(*kn.any_current));
-	if (!kn.shared || !kn.families || !kn.any_current)
+	if (!kn.shared || !kn.families)
 		goto out;
 	g.env = kn.shared;
 	g.families = kn.families;
 	gen_job(&g);
-	gen_roles(&g);
-	gen_tasks(&g);
 	gen_job_envs(&g);
 	if (g.err)
 		goto out;
-	for (r = 0; r < nroles; r++) {
-		err = gen_role_current(&kn, &g, r);
-		if (!err)
-			err = merge_current(&kn, r);
-		if (err)
-			goto out;
-	}
 	for (r = 0; r < nroles; r++) {
 		const pai__pos *rp = pai__pos_index(roles, r);
 
@@ -2416,6 +2486,8 @@ int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
 		if (!err)
 			err = check_role(&kn, diags, src,
 					 pai__pos_member(rp, "command"), r);
+		if (!err)
+			err = kn.err;
 		if (err)
 			goto out;
 	}
