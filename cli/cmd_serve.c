@@ -2,8 +2,11 @@
 #include "cli.h"
 #include "../server/server.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
 	OPT_STATE_DIR = 256,
@@ -12,7 +15,8 @@ enum {
 	OPT_USERS,
 	OPT_GRACE,
 	OPT_CAPACITY,
-	OPT_NO_SSH
+	OPT_NO_SSH,
+	OPT_BACKGROUND
 };
 
 const cli_opt cli_serve_opts[] = {
@@ -28,6 +32,9 @@ const cli_opt cli_serve_opts[] = {
     {"capacity", OPT_CAPACITY, "SPEC", NULL,
      "queue jobs FIFO within cpus=N,memory=MB,gpus=G (default: "
      "run every job at once)"},
+    {"background", OPT_BACKGROUND, NULL, NULL,
+     "start in the background unless one runs already; print the socket "
+     "once it answers (log: DIR/server.log)"},
     {"no-ssh", OPT_NO_SSH, NULL, NULL,
      "start no sshd for tasks, even when openssh-server is installed"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
@@ -49,6 +56,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_USERS: o->users_file = arg; return 0;
 	case OPT_CAPACITY: o->capacity = arg; return 0;
 	case OPT_NO_SSH: o->no_ssh = 1; return 0;
+	case OPT_BACKGROUND: o->log_to_state = 1; return 0;
 	case OPT_GRACE:
 		secs = strtod(arg, &end);
 		if (!*arg || *end || secs < 0 || secs > 3600)
@@ -60,6 +68,64 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	}
 	return EXIT_USAGE;
+}
+
+/* --background: the server runs in a new session and reports on a
+ * pipe once it answers (or why it could not start). The lock on the
+ * state directory makes a second start report "running" instead. */
+static int background(cli_ctx *ctx, srv_options *o)
+{
+	char line[600], err[512];
+	size_t len = 0;
+	ssize_t n;
+	int p[2], st, null;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return cli_error(ctx, EXIT_FAILURE_, "cannot start: %s",
+				 strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return cli_error(ctx, EXIT_FAILURE_, "cannot start: %s",
+				 strerror(errno));
+	if (pid == 0) {
+		close(p[0]);
+		setsid();
+		/* hold nothing of the caller's: $(paictl serve --background)
+		 * must see end of file */
+		if (p[1] > 3)
+			close_range(3, (unsigned)p[1] - 1, 0);
+		close_range((unsigned)p[1] + 1, ~0U, 0);
+		null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			close(null);
+		}
+		o->ready_fd = p[1];
+		st = srv_run(o, err, sizeof(err));
+		_exit(st == 0 ? 0 : 1);
+	}
+	close(p[1]);
+	while (len < sizeof(line) - 1 &&
+	       ((n = read(p[0], line + len, sizeof(line) - 1 - len)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		len += n > 0 ? (size_t)n : 0;
+	close(p[0]);
+	line[len] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	if (strncmp(line, "ok ", 3) == 0 || strncmp(line, "running ", 8) == 0) {
+		/* the socket, for whoever started us */
+		printf("%s\n", strchr(line, ' ') + 1);
+		return cli_finish(ctx, EXIT_OK);
+	}
+	if (strncmp(line, "usage ", 6) == 0)
+		return cli_error(ctx, EXIT_USAGE, "%s", line + 6);
+	return cli_error(ctx, EXIT_FAILURE_, "%s",
+			 strncmp(line, "error ", 6) == 0
+			     ? line + 6
+			     : "the server exited before it answered");
 }
 
 int cmd_serve(cli_ctx *ctx, int argc, char **argv)
@@ -77,6 +143,8 @@ int cmd_serve(cli_ctx *ctx, int argc, char **argv)
 				 "--help'",
 				 argv[first]);
 	o.quiet = ctx->quiet;
+	if (o.log_to_state)
+		return background(ctx, &o);
 	st = srv_run(&o, err, sizeof(err));
 	if (st < 0)
 		return cli_error(ctx, st == -2 ? EXIT_USAGE : EXIT_FAILURE_,

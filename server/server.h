@@ -13,16 +13,22 @@ typedef struct srv_options {
 	int grace_ms;		/* SIGTERM to SIGKILL on STOP */
 	int quiet;		/* log only errors */
 	int no_ssh;		/* no sshd for tasks even when installed */
+	int log_to_state;	/* log to <state_dir>/server.log */
+	/* -1, or a descriptor that gets one line and is closed: "ok SOCKET"
+	 * once listening, "running SOCKET" when another server holds the
+	 * state directory, "usage MESSAGE" or "error MESSAGE" */
+	int ready_fd;
 } srv_options;
 
 #define SRV_OPTIONS_INIT                                                       \
 	{                                                                      \
-		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0                      \
+		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1               \
 	}
 
 /* Runs the local cluster until SIGTERM or SIGINT. Returns 0 after a
- * clean shutdown; otherwise -1, or -2 for an invalid option value, with
- * the reason in err. Logs to stderr. */
+ * clean shutdown; otherwise -1, -2 for an invalid option value, or -3
+ * when another server holds the state directory, with the reason in
+ * err. Logs to stderr (or the state directory's server.log). */
 int srv_run(const srv_options *opts, char *err, size_t errlen);
 
 #endif /* SERVER_H */

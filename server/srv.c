@@ -236,6 +236,27 @@ static void write_server_info(struct srv *s)
 	free(path);
 }
 
+/* Background mode: stderr (the log) goes to <state>/server.log. */
+static bool start_log(struct srv *s, char *err, size_t errlen)
+{
+	char *path = srv_printf("%s/server.log", s->state_dir);
+	int fd =
+	    path ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)
+		 : -1;
+
+	if (fd < 0 || dup2(fd, 2) < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s",
+			 path ? path : "server.log", strerror(errno));
+		free(path);
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	free(path);
+	return true;
+}
+
 static void srv_free(struct srv *s)
 {
 	size_t i;
@@ -331,13 +352,16 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		goto out;
 	s.lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (s.lock_fd < 0 || flock(s.lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (s.lock_fd >= 0 && errno == EWOULDBLOCK)
+			ret = -3;
 		snprintf(err, errlen,
-			 errno == EWOULDBLOCK
-			     ? "another 'paictl serve' is using '%s'"
-			     : "cannot lock '%s'",
+			 ret == -3 ? "another 'paictl serve' is using '%s'"
+				   : "cannot lock '%s'",
 			 s.state_dir);
 		goto out;
 	}
+	if (opts->log_to_state && !start_log(&s, err, errlen))
+		goto out;
 	s.bash = access("/bin/bash", X_OK) == 0	      ? "/bin/bash"
 		 : access("/usr/bin/bash", X_OK) == 0 ? "/usr/bin/bash"
 						      : NULL;
@@ -387,6 +411,11 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		goto out;
 	ret = -1;
 	write_server_info(&s);
+	if (s.opt.ready_fd >= 0) {
+		dprintf(s.opt.ready_fd, "ok %s\n", s.sock_path);
+		close(s.opt.ready_fd);
+		s.opt.ready_fd = -1;
+	}
 	if (s.tcp_d)
 		srv_log(&s,
 			"listening on unix:%s and http://%s:%u (state in "
@@ -439,6 +468,15 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	pthread_mutex_unlock(&s.lock);
 	ret = 0;
 out:
+	if (s.opt.ready_fd >= 0) {
+		if (ret == -3)
+			dprintf(s.opt.ready_fd, "running %s\n",
+				s.sock_path ? s.sock_path : "");
+		else
+			dprintf(s.opt.ready_fd, "%s %s\n",
+				ret == -2 ? "usage" : "error", err);
+		close(s.opt.ready_fd);
+	}
 	srv_http_stop(&s);
 	if (ret == 0) {
 		/* no server now: clients must not find this one */

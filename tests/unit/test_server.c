@@ -1078,6 +1078,7 @@ static char *run_capture(char *const *argv, int *status)
 		dup2(p[1], 1);
 		dup2(null, 2);
 		close(p[0]);
+		close(p[1]);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -1244,6 +1245,49 @@ static void test_example_job(void **state)
 	json_decref(o);
 	free(text);
 	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+/* --background starts one server per state directory, however often it
+ * is asked, and prints the socket once the server answers. */
+static void test_background(void **state)
+{
+	struct server sv;
+	char *argv[] = {paictl,	       "serve", "--background",
+			"--state-dir", NULL,	"--no-ssh",
+			NULL};
+	char want[160], path[160], *out;
+	json_t *info, *o;
+	pid_t pid;
+	int st, k;
+
+	(void)state;
+	memset(&sv, 0, sizeof(sv));
+	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
+	assert_non_null(mkdtemp(sv.dir));
+	snprintf(last_dir, sizeof(last_dir), "%s", sv.dir);
+	argv[4] = sv.dir;
+	snprintf(sv.sock, sizeof(sv.sock), "%s/api.sock", sv.dir);
+	snprintf(want, sizeof(want), "%s\n", sv.sock);
+	for (k = 0; k < 2; k++) {
+		out = run_capture(argv, &st);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		assert_string_equal(out, want);
+		free(out);
+		/* answering as soon as the command returns */
+		assert_int_equal(call(&sv, "GET", "/api/v1", NULL, &o), 200);
+		json_decref(o);
+	}
+	snprintf(path, sizeof(path), "%s/server.json", sv.dir);
+	info = json_load_file(path, 0, NULL);
+	assert_non_null(info);
+	pid = (pid_t)json_integer_value(json_object_get(info, "pid"));
+	json_decref(info);
+	assert_true(pid > 0);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	for (k = 0; k < 500 && kill(pid, 0) == 0; k++)
+		sleep_ms(10);
+	assert_int_not_equal(kill(pid, 0), 0);
 	remove_tree(sv.dir);
 }
 
@@ -1428,8 +1472,20 @@ static int teardown(void **state)
 	if (last_server > 0 && kill(last_server, SIGTERM) == 0)
 		waitpid(last_server, NULL, 0);
 	last_server = 0;
-	if (last_dir[0])
+	if (last_dir[0]) {
+		/* a --background server is not our child */
+		char path[128];
+		json_t *info;
+		pid_t pid;
+
+		snprintf(path, sizeof(path), "%s/server.json", last_dir);
+		info = json_load_file(path, 0, NULL);
+		pid = (pid_t)json_integer_value(json_object_get(info, "pid"));
+		if (pid > 1)
+			kill(pid, SIGTERM);
+		json_decref(info);
 		remove_tree(last_dir);
+	}
 	last_dir[0] = '\0';
 	return 0;
 }
@@ -1448,6 +1504,7 @@ int main(int argc, char **argv)
 	    T(test_capacity),
 	    T(test_ssh),
 	    T(test_example_job),
+	    T(test_background),
 	    T(test_concurrent_clients),
 	    T(test_tcp_tokens),
 	};
