@@ -1,0 +1,31 @@
+# --strict: warnings fail, exit 3
+run: paictl validate --strict warn.json
+exit: 3
+=== file warn.json
+{
+  "jobName": "warnings-only",
+  "image": "ubuntu:18.04",
+  "retryCount": -1,
+  "taskRoles": [
+    {
+      "name": "worker",
+      "taskNumber": 2,
+      "cpuNumber": 1,
+      "memoryMB": 1024,
+      "gpuNumber": 0,
+      "command": "echo $PAI_TASK_ROLE_wroker_HOST_LIST $undefined_thing"
+    }
+  ]
+}
+=== stdout
+=== stderr
+warn.json:4:17: warning: retryCount: -1 is accepted by the server, but the documented minimum is 0 [negative-retry-count]
+     4 |   "retryCount": -1,
+       |                 ^
+warn.json:12:24: warning: taskRoles[0].command: $PAI_TASK_ROLE_wroker_HOST_LIST is not in the environment of the tasks of role 'worker' (did you mean $PAI_TASK_ROLE_worker_HOST_LIST?) [unknown-pai-variable]
+    12 |       "command": "echo $PAI_TASK_ROLE_wroker_HOST_LIST $undefined_thing"
+       |                        ^
+warn.json:12:56: warning: taskRoles[0].command: $undefined_thing is set by neither the cluster, jobEnvs nor the command: only the image could provide it [unknown-variable]
+    12 |       "command": "echo $PAI_TASK_ROLE_wroker_HOST_LIST $undefined_thing"
+       |                                                        ^
+warn.json: 0 errors, 3 warnings
