@@ -1,22 +1,7 @@
 # references no task has: warnings on stderr, expansion on stdout
 run: paictl expand warn.json --user carol --index 1
 exit: 0
-=== file warn.json
-{
-  "jobName": "warnings-only",
-  "image": "ubuntu:18.04",
-  "retryCount": -1,
-  "taskRoles": [
-    {
-      "name": "worker",
-      "taskNumber": 2,
-      "cpuNumber": 1,
-      "memoryMB": 1024,
-      "gpuNumber": 0,
-      "command": "echo $PAI_TASK_ROLE_wroker_HOST_LIST $undefined_thing"
-    }
-  ]
-}
+copy: tests/cli/data/warn.json
 === stdout
 jobName: warnings-only
 user: carol

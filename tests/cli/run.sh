@@ -19,6 +19,9 @@
 #   exit: 3                         expected exit status (default 0)
 #   timeout: 20                     seconds before the case fails as hung
 #                                   (default 10)
+#   copy: examples/job.json         a file of the repository, copied into
+#                                   the directory before the run under its
+#                                   own name (as many copy: lines as needed)
 #
 # then sections, each running up to the next line that starts with "=== ":
 #
@@ -73,7 +76,7 @@ passed=0
 failed=0
 failures=
 
-# split CASE DIR: the header into DIR/exp/{run,exit,timeout}, sections
+# split CASE DIR: the header into DIR/exp/{run,exit,timeout,copy}, sections
 # into DIR/exp/{setup,stdin,stdout,stderr} and DIR/run/PATH. Prints an
 # error and fails when the case file is malformed.
 split() {
@@ -116,6 +119,13 @@ split() {
 	in_header {
 		if ($0 ~ /^[ \t]*(#|$)/)
 			next
+		if (match($0, /^copy:[ \t]*/)) {
+			val = substr($0, RLENGTH + 1)
+			if (val ~ /^\// || val ~ /(^|\/)\.\.(\/|$)/ || val == "")
+				fail("bad copy line: " $0)
+			print val >> (dir "/exp/copy")
+			next
+		}
 		if (match($0, /^(run|exit|timeout):[ \t]*/)) {
 			key = substr($0, 1, index($0, ":") - 1)
 			if (hdr[key]++)
@@ -160,6 +170,12 @@ for t in "$@"; do
 	for f in stdin stdout stderr; do
 		[ -f "$dir/exp/$f" ] || : >"$dir/exp/$f"
 	done
+	if [ -z "$why" ] && [ -f "$dir/exp/copy" ]; then
+		while IFS= read -r src; do
+			cp "$here/../../$src" "$dir/run/" 2>"$dir/copy.err" ||
+				why="copy failed: $(cat "$dir/copy.err")"
+		done <"$dir/exp/copy"
+	fi
 	want_exit=0
 	[ -f "$dir/exp/exit" ] && want_exit=$(cat "$dir/exp/exit")
 	limit=10

@@ -1,29 +1,7 @@
 # every rule broken at once: all reported, in order, exit 3
 run: paictl validate job.json
 exit: 3
-=== file job.json
-{
-  // every kind of problem at once
-  "jobName": "nightly~1",
-  "image": "",
-  "dataDir": null,
-  "taskRoles": [
-    {
-      "name": "g2p-train",
-      "taskNumber": "2",
-      "cpuNumber": 0,
-      "memoryMb": 64,
-      "gpuNumber": 1.5,
-      "portList": [
-        { "label": "http", "beginAt": 0, "portNumber": 1 },
-        { "label": "http", "beginAt": 0, "portNumber": 1 }
-      ],
-      "command": "python train.py",
-      "minFailedTaskCount": 3
-    }
-  ],
-  "jobEnvs": { "batch-size": 32 }
-}
+copy: tests/cli/data/job.json
 === stdout
 === stderr
 job.json:3:14: error: jobName: '~' is not allowed in a job name (the server joins user and job name with '~'); the name must match ^[A-Za-z0-9\-._]+$ [job-name]

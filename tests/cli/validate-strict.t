@@ -1,22 +1,7 @@
 # --strict: warnings fail, exit 3
 run: paictl validate --strict warn.json
 exit: 3
-=== file warn.json
-{
-  "jobName": "warnings-only",
-  "image": "ubuntu:18.04",
-  "retryCount": -1,
-  "taskRoles": [
-    {
-      "name": "worker",
-      "taskNumber": 2,
-      "cpuNumber": 1,
-      "memoryMB": 1024,
-      "gpuNumber": 0,
-      "command": "echo $PAI_TASK_ROLE_wroker_HOST_LIST $undefined_thing"
-    }
-  ]
-}
+copy: tests/cli/data/warn.json
 === stdout
 === stderr
 warn.json:4:17: warning: retryCount: -1 is accepted by the server, but the documented minimum is 0 [negative-retry-count]

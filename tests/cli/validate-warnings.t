@@ -1,22 +1,7 @@
 # warnings alone do not fail
 run: paictl validate warn.json
 exit: 0
-=== file warn.json
-{
-  "jobName": "warnings-only",
-  "image": "ubuntu:18.04",
-  "retryCount": -1,
-  "taskRoles": [
-    {
-      "name": "worker",
-      "taskNumber": 2,
-      "cpuNumber": 1,
-      "memoryMB": 1024,
-      "gpuNumber": 0,
-      "command": "echo $PAI_TASK_ROLE_wroker_HOST_LIST $undefined_thing"
-    }
-  ]
-}
+copy: tests/cli/data/warn.json
 === stdout
 warn.json: ok (with warnings)
 === stderr
