@@ -14,18 +14,18 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_INVALID = 3,     /* invalid job config */
 	EXIT_NOTFOUND = 4,    /* file, job, task... not found */
-	EXIT_AUTH = 5,        /* authentication or permission */
+	EXIT_AUTH = 5,	      /* authentication or permission */
 	EXIT_UNREACHABLE = 6, /* cluster unreachable */
 	EXIT_CONFLICT = 7,    /* job exists */
 	EXIT_TIMEOUT = 8,
-	EXIT_JOB_FAILED = 9   /* the job ended FAILED or STOPPED */
+	EXIT_JOB_FAILED = 9 /* the job ended FAILED or STOPPED */
 };
 
 /* One option of a command. The same table drives getopt_long, --help
  * and the shell completions. */
 typedef struct cli_opt {
 	const char *name;    /* long name, without "--" */
-	int key;             /* short letter, or a value >= 256 */
+	int key;	     /* short letter, or a value >= 256 */
 	const char *argname; /* NULL: takes no argument */
 	const char *values;  /* completions for the argument, "a|b", or NULL */
 	const char *help;
@@ -53,12 +53,23 @@ typedef struct cli_cmd {
 } cli_cmd;
 
 /* Options every command accepts. */
-#define CLI_OPT_OUTPUT                                                        \
-	{ "output", 'o', "FORMAT", "text|json",                               \
-	  "print results as text (the default) or JSON" }
-#define CLI_OPT_QUIET { "quiet", 'q', NULL, NULL, "print less" }
-#define CLI_OPT_HELP { "help", 'h', NULL, NULL, "show this help and exit" }
-#define CLI_OPT_END { NULL, 0, NULL, NULL, NULL }
+#define CLI_OPT_OUTPUT                                                         \
+	{                                                                      \
+		"output", 'o', "FORMAT", "text|json",                          \
+		    "print results as text (the default) or JSON"              \
+	}
+#define CLI_OPT_QUIET                                                          \
+	{                                                                      \
+		"quiet", 'q', NULL, NULL, "print less"                         \
+	}
+#define CLI_OPT_HELP                                                           \
+	{                                                                      \
+		"help", 'h', NULL, NULL, "show this help and exit"             \
+	}
+#define CLI_OPT_END                                                            \
+	{                                                                      \
+		NULL, 0, NULL, NULL, NULL                                      \
+	}
 
 /* Parses argv against ctx->command->opts (options and operands may mix, as in
  * GNU tools; "--" ends options). For each option calls on_opt(key, arg,
@@ -75,9 +86,9 @@ void cli_help(FILE *f, const cli_cmd *cmd);
 /* "paictl: CMD: message" on stderr; returns status, so that callers can
  * `return cli_error(ctx, EXIT_USAGE, "...")`. */
 int cli_error(const cli_ctx *ctx, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* The exit status for a libpai error code. */
 int cli_exit_status(int pai_err);

@@ -247,13 +247,13 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 	if (err)
 		goto fail;
 	if (ctx->output == CLI_OUT_JSON) {
-		head = json_pack(
-		    "{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName",
-		    pai_job_name(job), "user", eo->user ? eo->user : "<user>",
-		    "dirs", "authFile", pai_dirs_auth_file(dirs), "dataDir",
-		    pai_dirs_data_dir(dirs), "outputDir",
-		    pai_dirs_output_dir(dirs), "codeDir",
-		    pai_dirs_code_dir(dirs));
+		head = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s}}",
+				 "jobName", pai_job_name(job), "user",
+				 eo->user ? eo->user : "<user>", "dirs",
+				 "authFile", pai_dirs_auth_file(dirs),
+				 "dataDir", pai_dirs_data_dir(dirs),
+				 "outputDir", pai_dirs_output_dir(dirs),
+				 "codeDir", pai_dirs_code_dir(dirs));
 		err = PAI_ENOMEM;
 		if (!head)
 			goto fail;
@@ -283,7 +283,8 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 				err = PAI_ENOMEM;
 				if (!t)
 					goto fail;
-				fputs(shown ? ",\n    " : ",\n  \"tasks\": [\n    ",
+				fputs(shown ? ",\n    "
+					    : ",\n  \"tasks\": [\n    ",
 				      stdout);
 				if (dump_indented(t, 4) < 0)
 					goto fail;

@@ -7,14 +7,13 @@
 enum { OPT_STRICT = 256 };
 
 const cli_opt cli_validate_opts[] = {
-	{ "dialect", 'd', "NAME", "openpai|scm",
-	  "the cluster's rules: openpai (the default) or scm" },
-	{ "strict", OPT_STRICT, NULL, NULL, "treat warnings as errors" },
-	CLI_OPT_OUTPUT,
-	CLI_OPT_QUIET,
-	CLI_OPT_HELP,
-	CLI_OPT_END
-};
+    {"dialect", 'd', "NAME", "openpai|scm",
+     "the cluster's rules: openpai (the default) or scm"},
+    {"strict", OPT_STRICT, NULL, NULL, "treat warnings as errors"},
+    CLI_OPT_OUTPUT,
+    CLI_OPT_QUIET,
+    CLI_OPT_HELP,
+    CLI_OPT_END};
 
 struct opts {
 	pai_job_options job;
@@ -33,9 +32,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 					 "or scm)",
 					 arg);
 		return 0;
-	case OPT_STRICT:
-		o->strict = 1;
-		return 0;
+	case OPT_STRICT: o->strict = 1; return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -44,15 +41,17 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
  * invalid one, and a failure more than both. */
 static int worse(int a, int b)
 {
-	static const int rank[] = { [EXIT_OK] = 0, [EXIT_INVALID] = 1,
-				    [EXIT_NOTFOUND] = 2, [EXIT_FAILURE_] = 3 };
+	static const int rank[] = {[EXIT_OK] = 0,
+				   [EXIT_INVALID] = 1,
+				   [EXIT_NOTFOUND] = 2,
+				   [EXIT_FAILURE_] = 3};
 
 	return rank[b] > rank[a] ? b : a;
 }
 
 int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = { PAI_JOB_OPTIONS_INIT, 0 };
+	struct opts o = {PAI_JOB_OPTIONS_INIT, 0};
 	pai_diags *diags = NULL;
 	int first, st, status = EXIT_OK, i, nstdin = 0;
 
@@ -72,8 +71,8 @@ int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 
 	for (i = first; i < argc; i++) {
-		const char *name = strcmp(argv[i], "-") == 0 ? "<stdin>"
-							     : argv[i];
+		const char *name =
+		    strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
 		size_t from = pai_diags_count(diags), len = 0, k;
 		size_t errors = 0, warnings = 0;
 		pai_job *job = NULL;
@@ -89,9 +88,9 @@ int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		pai_job_free(job);
 		if (err == PAI_ENOMEM) {
-			status = worse(status, cli_error(ctx, EXIT_FAILURE_,
-							 "'%s': out of memory",
-							 name));
+			status = worse(status,
+				       cli_error(ctx, EXIT_FAILURE_,
+						 "'%s': out of memory", name));
 			continue;
 		}
 		for (k = from; k < pai_diags_count(diags); k++) {
@@ -109,7 +108,8 @@ int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 				printf("%s: ok%s\n", name,
 				       warnings ? " (with warnings)" : "");
 			else if (!ctx->quiet)
-				fprintf(stderr, "%s: %zu error%s, %zu warning%s\n",
+				fprintf(stderr,
+					"%s: %zu error%s, %zu warning%s\n",
 					name, errors, errors == 1 ? "" : "s",
 					warnings, warnings == 1 ? "" : "s");
 		}

@@ -9,14 +9,13 @@
 #include <unistd.h>
 
 static const cli_cmd commands[] = {
-	{ "validate", cmd_validate, cli_validate_opts, "FILE...",
-	  "check job configs against the cluster's rules" },
-	{ "expand", cmd_expand, cli_expand_opts, "FILE",
-	  "show each task's environment and command" },
-	{ "serve", cmd_serve, cli_serve_opts, "",
-	  "run the local cluster in the foreground" },
-	{ NULL, NULL, NULL, NULL, NULL }
-};
+    {"validate", cmd_validate, cli_validate_opts, "FILE...",
+     "check job configs against the cluster's rules"},
+    {"expand", cmd_expand, cli_expand_opts, "FILE",
+     "show each task's environment and command"},
+    {"serve", cmd_serve, cli_serve_opts, "",
+     "run the local cluster in the foreground"},
+    {NULL, NULL, NULL, NULL, NULL}};
 
 static const cli_cmd *find_command(const char *name)
 {
@@ -154,9 +153,7 @@ int cli_parse(cli_ctx *ctx, int argc, char **argv,
 						 "(use text or json)",
 						 optarg);
 			break;
-		case 'q':
-			ctx->quiet = 1;
-			break;
+		case 'q': ctx->quiet = 1; break;
 		case ':':
 			return cli_error(ctx, EXIT_USAGE,
 					 "option '%s' needs a value",
@@ -208,8 +205,8 @@ void cli_print_diags(FILE *f, const pai_diags *diags, size_t from)
 
 	for (i = from; i < n; i++) {
 		const pai_diag *d = pai_diags_get(diags, i);
-		const char *sev = d->severity == PAI_SEVERITY_ERROR ? "error"
-								    : "warning";
+		const char *sev =
+		    d->severity == PAI_SEVERITY_ERROR ? "error" : "warning";
 
 		if (d->line)
 			fprintf(f, "%s:%u:%u: %s: ", d->file, d->line,
@@ -253,7 +250,7 @@ int cli_finish(const cli_ctx *ctx, int status)
 
 int main(int argc, char **argv)
 {
-	cli_ctx ctx = { NULL, NULL, CLI_OUT_TEXT, 0, 0 };
+	cli_ctx ctx = {NULL, NULL, CLI_OUT_TEXT, 0, 0};
 	const cli_cmd *cmd;
 
 	if (argc < 2) {

@@ -6,7 +6,7 @@
 
 /* Longest excerpt of a source line, in bytes, and how much of it comes
  * before the problem when the line has to be clipped. */
-#define EXCERPT_MAX 160
+#define EXCERPT_MAX    160
 #define EXCERPT_BEFORE 60
 
 struct item {
@@ -137,13 +137,18 @@ static char *make_excerpt(const char *text, size_t len, size_t off,
 		size_t k = 1;
 
 		if (c >= 0x80) {
-			k = c > 0xF4 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 :
-			    c >= 0xC2 ? 2 : 0;
+			k = c > 0xF4	? 0
+			    : c >= 0xF0 ? 4
+			    : c >= 0xE0 ? 3
+			    : c >= 0xC2 ? 2
+					: 0;
 			for (j = 1; k && j < k; j++)
-				if (i + j >= e || !is_cont((unsigned char)text[i + j]))
+				if (i + j >= e ||
+				    !is_cont((unsigned char)text[i + j]))
 					k = 0;
 			/* overlong forms, surrogates, past U+10FFFF */
-			if (k > 2 && !second_byte_ok(c, (unsigned char)text[i + 1]))
+			if (k > 2 &&
+			    !second_byte_ok(c, (unsigned char)text[i + 1]))
 				k = 0;
 		}
 		if (k == 0 || (c < 0x20 && c != '\t') || c == 0x7F) {
@@ -189,8 +194,9 @@ int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
 	it.d.rule = strdup(rule ? rule : "");
 	if (src && off != PAI__NO_OFFSET && off <= src->len) {
 		pai__src_linecol(src, off, &it.d.line, &it.d.column);
-		it.d.excerpt = make_excerpt(src->orig ? src->orig : src->text,
-					    src->len, off, &it.d.excerpt_column);
+		it.d.excerpt =
+		    make_excerpt(src->orig ? src->orig : src->text, src->len,
+				 off, &it.d.excerpt_column);
 		if (!it.d.excerpt)
 			goto oom;
 	}
@@ -235,13 +241,12 @@ json_t *pai_diags_to_json(const pai_diags *diags)
 	for (i = 0; diags && i < diags->n; i++) {
 		const pai_diag *d = &diags->v[i].d;
 
-		o = json_pack("{s:s, s:I, s:I, s:s, s:s, s:s, s:s}", "file",
-			      d->file, "line", (json_int_t)d->line, "column",
-			      (json_int_t)d->column, "path", d->path,
-			      "severity",
-			      d->severity == PAI_SEVERITY_ERROR ? "error"
-								: "warning",
-			      "rule", d->rule, "message", d->message);
+		o = json_pack(
+		    "{s:s, s:I, s:I, s:s, s:s, s:s, s:s}", "file", d->file,
+		    "line", (json_int_t)d->line, "column",
+		    (json_int_t)d->column, "path", d->path, "severity",
+		    d->severity == PAI_SEVERITY_ERROR ? "error" : "warning",
+		    "rule", d->rule, "message", d->message);
 		if (!o || json_array_append_new(arr, o) < 0) {
 			json_decref(arr);
 			return NULL;

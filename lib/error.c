@@ -31,18 +31,13 @@ static int from_errno(int e)
 	case ENOENT:
 	case ENOTDIR:
 	case ENAMETOOLONG:
-	case ELOOP:
-		return PAI_ENOTFOUND;
-	case EISDIR:
-		return PAI_EISDIR;
+	case ELOOP: return PAI_ENOTFOUND;
+	case EISDIR: return PAI_EISDIR;
 	case EACCES:
-	case EPERM:
-		return PAI_EACCES;
-	case ENOMEM:
-		return PAI_ENOMEM;
+	case EPERM: return PAI_EACCES;
+	case ENOMEM: return PAI_ENOMEM;
 	case EFBIG:
-	case EOVERFLOW:
-		return PAI_ETOOBIG;
+	case EOVERFLOW: return PAI_ETOOBIG;
 	}
 	return PAI_EIO;
 }
@@ -79,7 +74,7 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 	}
 	/* Regular files come in one allocation; pipes and the like grow. */
 	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1
-						     : 65536;
+						    : 65536;
 	data = malloc(cap);
 	if (!data) {
 		e = ENOMEM;

@@ -1864,9 +1864,9 @@ struct known {
 	struct gen *gen;
 	pai_env *shared, *families, *current;
 	size_t current_role;  /* whose names current holds; SIZE_MAX: none */
-	bool full;            /* shared and families include the per-role
+	bool full;	      /* shared and families include the per-role
 			       * and per-task names (built on first miss) */
-	int err;              /* PAI_ENOMEM once building them failed */
+	int err;	      /* PAI_ENOMEM once building them failed */
 	pai_env *any_current; /* every role's current-task names: role index;
 			       * built only when a hint needs it */
 	pai__buf key;	      /* scratch */
@@ -2305,7 +2305,6 @@ static int build_any_current(struct known *kn, size_t r)
 	}
 	return gen_role_current(kn, kn->gen, r);
 }
-
 
 /* Why a task of role r lacks name, as a parenthesis for the message, or
  * NULL: the name belongs to another role's tasks, or names a task the

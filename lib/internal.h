@@ -26,7 +26,10 @@ typedef struct pai__buf {
 	int oom;
 } pai__buf;
 
-#define PAI__BUF_INIT { NULL, 0, 0, 0 }
+#define PAI__BUF_INIT                                                          \
+	{                                                                      \
+		NULL, 0, 0, 0                                                  \
+	}
 
 void pai__buf_put(pai__buf *b, const char *s, size_t n);
 void pai__buf_puts(pai__buf *b, const char *s);
@@ -45,21 +48,21 @@ void pai__buf_release(pai__buf *b);
 typedef struct pai__src {
 	const char *name; /* file name for diagnostics (borrowed) */
 	const char *orig; /* the text as given, for excerpts (borrowed) */
-	char *text;       /* NUL-terminated, comments blanked: orig itself
+	char *text;	  /* NUL-terminated, comments blanked: orig itself
 			   * when it needs no change, else an owned copy */
-	int owned;        /* text is a copy to free */
+	int owned;	  /* text is a copy to free */
 	/* Long string values, cut out of the text jansson parses (jtext) and
 	 * decoded from orig after parsing: see BIG_STRING in source.c. */
 	struct pai__big {
 		size_t open;  /* offset of the opening quote in text */
 		size_t close; /* offset of the closing quote in text */
 		size_t jopen; /* the opening quote's offset in jtext */
-	} *bigs;
+	} * bigs;
 	size_t nbigs, capbigs;
-	char *jtext;      /* text with long strings cut to "" (owned), or NULL */
+	char *jtext; /* text with long strings cut to "" (owned), or NULL */
 	size_t jlen;
 	size_t len;
-	size_t *lines;    /* offsets of line starts, built on first use */
+	size_t *lines; /* offsets of line starts, built on first use */
 	size_t nlines;
 } pai__src;
 
@@ -68,9 +71,9 @@ typedef struct pai__src {
 /* Where one JSON value stands in the source. Objects' children carry the
  * decoded member key and its offset; arrays' children are in order. */
 typedef struct pai__pos {
-	size_t off;     /* first byte of the value */
+	size_t off;	/* first byte of the value */
 	size_t key_off; /* object members: the key's opening quote; else off */
-	char *key;      /* object members: decoded key (owned); else NULL */
+	char *key;	/* object members: decoded key (owned); else NULL */
 	size_t nchild;
 	struct pai__pos *child;
 } pai__pos;
@@ -128,8 +131,8 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 /* Warns about $references in commands that no task of the role will have
  * (a misspelt role or label) and $names that are neither jobEnvs, PAI_
  * variables nor common shell variables. Only called on a valid job. */
-int pai__check_references(pai_diags *diags, pai__src *src,
-			  const pai__pos *pos, const pai_job *job);
+int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
+			  const pai_job *job);
 
 /* A bash variable name character test: [A-Za-z0-9_]. */
 static inline bool pai__is_name_char(int c)

@@ -114,11 +114,13 @@ static int build(pai_job **out, json_t *config, pai_dialect dialect)
 	job->roles = calloc(job->nroles ? job->nroles : 1, sizeof(*job->roles));
 	if (!job->roles)
 		goto oom;
-	json_array_foreach(roles, i, tr) {
+	json_array_foreach(roles, i, tr)
+	{
 		struct role *r = &job->roles[i];
 
 		r->r.name = json_string_value(json_object_get(tr, "name"));
-		r->r.command = json_string_value(json_object_get(tr, "command"));
+		r->r.command =
+		    json_string_value(json_object_get(tr, "command"));
 		r->r.task_number = int_or(tr, "taskNumber", 1);
 		r->r.cpu_number = int_or(tr, "cpuNumber", 1);
 		r->r.memory_mb = int_or(tr, "memoryMB", 100);
@@ -127,10 +129,13 @@ static int build(pai_job **out, json_t *config, pai_dialect dialect)
 		r->r.min_failed = int_or(tr, "minFailedTaskCount", 1);
 		r->r.min_succeeded = int_or(tr, "minSucceededTaskCount", -1);
 		pl = json_object_get(tr, "portList");
-		json_array_foreach(pl, k, p) {
-			if (add_port(r, json_string_value(json_object_get(p, "label")),
-				     int_or(p, "beginAt", 0),
-				     int_or(p, "portNumber", 1), 0) < 0)
+		json_array_foreach(pl, k, p)
+		{
+			if (add_port(
+				r,
+				json_string_value(json_object_get(p, "label")),
+				int_or(p, "beginAt", 0),
+				int_or(p, "portNumber", 1), 0) < 0)
 				goto oom;
 		}
 		/* The cluster gives every task an http port (the host lists
@@ -249,8 +254,7 @@ long pai_job_role_index(const pai_job *job, const char *name)
 
 int pai_job_port(pai_port *out, const pai_job *job, size_t role, size_t k)
 {
-	if (!out || !job || role >= job->nroles ||
-	    k >= job->roles[role].nports)
+	if (!out || !job || role >= job->nroles || k >= job->roles[role].nports)
 		return PAI_EINVAL;
 	*out = job->roles[role].ports[k];
 	return PAI_OK;

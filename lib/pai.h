@@ -32,15 +32,15 @@ extern "C" {
  */
 typedef enum pai_error {
 	PAI_OK = 0,
-	PAI_ERROR = -1,     /**< failure not covered by another code */
+	PAI_ERROR = -1,	    /**< failure not covered by another code */
 	PAI_ENOMEM = -2,    /**< out of memory */
 	PAI_EINVAL = -3,    /**< a caller passed an invalid argument */
 	PAI_ENOTFOUND = -4, /**< no such file, directory entry or object */
-	PAI_EIO = -5,       /**< reading or writing failed */
+	PAI_EIO = -5,	    /**< reading or writing failed */
 	PAI_EACCES = -6,    /**< permission denied */
 	PAI_ESYNTAX = -7,   /**< a job config is not well-formed JSON */
 	PAI_EINVALID = -8,  /**< a job config breaks a validation rule */
-	PAI_EISDIR = -9,    /**< a directory was given where a file was expected */
+	PAI_EISDIR = -9,    /**< a directory where a file was expected */
 	PAI_ETOOBIG = -10   /**< input larger than the library accepts */
 } pai_error;
 
@@ -75,9 +75,10 @@ typedef enum pai_severity {
 typedef struct pai_diag {
 	pai_severity severity;
 	const char *file;    /**< the name given to pai_job_parse() */
-	unsigned line;       /**< 1-based; 0 when the problem has no place */
+	unsigned line;	     /**< 1-based; 0 when the problem has no place */
 	unsigned column;     /**< 1-based, in characters (code points) */
-	const char *path;    /**< JSON path, e.g. "taskRoles[1].memoryMB"; "" is the top level */
+	const char *path;    /**< JSON path, e.g. "taskRoles[1].memoryMB"; "" is
+				the top level */
 	const char *rule;    /**< stable rule id, e.g. "min-memory" */
 	const char *message; /**< what was expected and what was found */
 	/**
@@ -114,7 +115,8 @@ json_t *pai_diags_to_json(const pai_diags *diags);
 /** Which cluster's rules a config is validated against. */
 typedef enum pai_dialect {
 	PAI_DIALECT_OPENPAI = 0, /**< Microsoft OpenPAI v0.x (the default) */
-	PAI_DIALECT_SCM = 1      /**< the SCM fork: storageGB, and its web form's "tmp" */
+	PAI_DIALECT_SCM =
+	    1 /**< the SCM fork: storageGB, and its web form's "tmp" */
 } pai_dialect;
 
 /** Parses "openpai" or "scm"; PAI_EINVAL for anything else. */
@@ -123,12 +125,15 @@ int pai_dialect_from_name(pai_dialect *out, const char *name);
 const char *pai_dialect_name(pai_dialect dialect);
 
 typedef struct pai_job_options {
-	unsigned version;    /**< PAI_JOB_OPTIONS_VERSION */
+	unsigned version; /**< PAI_JOB_OPTIONS_VERSION */
 	pai_dialect dialect;
 } pai_job_options;
 
 #define PAI_JOB_OPTIONS_VERSION 1
-#define PAI_JOB_OPTIONS_INIT { PAI_JOB_OPTIONS_VERSION, PAI_DIALECT_OPENPAI }
+#define PAI_JOB_OPTIONS_INIT                                                   \
+	{                                                                      \
+		PAI_JOB_OPTIONS_VERSION, PAI_DIALECT_OPENPAI                   \
+	}
 
 /** A parsed, valid job config. */
 typedef struct pai_job pai_job;
@@ -172,16 +177,16 @@ size_t pai_job_role_count(const pai_job *job);
 
 /** One task role, with the cluster's defaults filled in. */
 typedef struct pai_role {
-	const char *name;      /**< borrowed from the job */
+	const char *name; /**< borrowed from the job */
 	long long task_number;
 	long long cpu_number;
 	long long memory_mb;
-	long long shm_mb;      /**< 64 when not given */
+	long long shm_mb; /**< 64 when not given */
 	long long gpu_number;
-	long long min_failed;    /**< -1 means null; 1 when not given */
+	long long min_failed;	 /**< -1 means null; 1 when not given */
 	long long min_succeeded; /**< -1 means null (the default) */
-	const char *command;   /**< borrowed from the job */
-	size_t port_count;     /**< entries in the role's effective port list */
+	const char *command;	 /**< borrowed from the job */
+	size_t port_count; /**< entries in the role's effective port list */
 } pai_role;
 
 /**
@@ -195,10 +200,11 @@ long pai_job_role_index(const pai_job *job, const char *name);
 
 /** One entry of a role's effective port list. */
 typedef struct pai_port {
-	const char *label;     /**< borrowed from the job */
-	long long begin_at;    /**< 0: any free port */
-	long long port_number; /**< how many ports of this label each task gets */
-	int implicit;          /**< 1 when added by the cluster, not in the config */
+	const char *label;  /**< borrowed from the job */
+	long long begin_at; /**< 0: any free port */
+	long long
+	    port_number; /**< how many ports of this label each task gets */
+	int implicit;	 /**< 1 when added by the cluster, not in the config */
 } pai_port;
 
 /**
@@ -225,18 +231,23 @@ typedef struct pai_placement {
 	const char *(*container_id)(void *data, size_t role, size_t index);
 	const char *(*work_dir)(void *data, size_t role, size_t index);
 	/** The @p n-th port (0-based) of port label @p k of a task. */
-	unsigned (*port)(void *data, size_t role, size_t index, size_t k, size_t n);
+	unsigned (*port)(void *data, size_t role, size_t index, size_t k,
+			 size_t n);
 } pai_placement;
 
 typedef struct pai_expand_options {
-	unsigned version;          /**< PAI_EXPAND_OPTIONS_VERSION */
-	const char *user;          /**< the submitting user; NULL: "<user>" */
-	const char *fs_uri;        /**< the cluster's HDFS URI; NULL: "<fs-uri>" */
-	const pai_placement *placement; /**< NULL: everything placed is a placeholder */
+	unsigned version;   /**< PAI_EXPAND_OPTIONS_VERSION */
+	const char *user;   /**< the submitting user; NULL: "<user>" */
+	const char *fs_uri; /**< the cluster's HDFS URI; NULL: "<fs-uri>" */
+	const pai_placement
+	    *placement; /**< NULL: everything placed is a placeholder */
 } pai_expand_options;
 
 #define PAI_EXPAND_OPTIONS_VERSION 1
-#define PAI_EXPAND_OPTIONS_INIT { PAI_EXPAND_OPTIONS_VERSION, NULL, NULL, NULL }
+#define PAI_EXPAND_OPTIONS_INIT                                                \
+	{                                                                      \
+		PAI_EXPAND_OPTIONS_VERSION, NULL, NULL, NULL                   \
+	}
 
 /** The directories after the server's submit-time substitution. */
 typedef struct pai_dirs pai_dirs;

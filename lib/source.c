@@ -205,9 +205,8 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		if (c >= 0x80) {
 			k = utf8_len(t + i, len - i);
 			if (!k) {
-				pai__diag_add(diags, src, i,
-					      PAI_SEVERITY_ERROR, "",
-					      "invalid-utf8",
+				pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR,
+					      "", "invalid-utf8",
 					      "invalid UTF-8 byte 0x%02X: a "
 					      "job config is UTF-8 text",
 					      c);
@@ -455,8 +454,7 @@ static size_t decode_one(const char *s, char *out, size_t *used)
 	return 1;
 }
 
-size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
-			      size_t idx)
+size_t pai__src_string_offset(const pai__src *src, size_t quote_off, size_t idx)
 {
 	const char *t = src->orig ? src->orig : src->text;
 	size_t i = quote_off + 1, got = 0, used;
@@ -652,8 +650,7 @@ static size_t string_start(const char *t, size_t close)
 /* jansson's column is the last character of the token it stopped at; a
  * diagnostic points at the first. Its "near" text is the token, but only
  * up to 20 bytes; past that, only a string's start can still be found. */
-static size_t token_start(const char *t, size_t off, const char *tok,
-			  size_t n)
+static size_t token_start(const char *t, size_t off, const char *tok, size_t n)
 {
 	if (tok && n > 0 && n <= off + 1 &&
 	    memcmp(t + off + 1 - n, tok, n) == 0)
@@ -692,9 +689,8 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	/* jansson saw jtext when long strings were cut out: its columns are
 	 * off on those lines, but its byte position maps back exactly */
 	if (src->nbigs)
-		off = from_jtext(src, err->position > 0
-					      ? (size_t)err->position - 1
-					      : 0);
+		off = from_jtext(
+		    src, err->position > 0 ? (size_t)err->position - 1 : 0);
 	else
 		off = pai__src_offset(src, (unsigned)err->line,
 				      (unsigned)err->column);
@@ -705,8 +701,9 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	if (skip_ws(t, 0) >= src->len)
 		return pai__diag_add(diags, src, 0, PAI_SEVERITY_ERROR, "",
 				     "syntax",
-				     "empty file: expected a JSON object") ?
-			       PAI_ENOMEM : PAI_ESYNTAX;
+				     "empty file: expected a JSON object")
+			   ? PAI_ENOMEM
+			   : PAI_ESYNTAX;
 
 	switch (code) {
 	case json_error_duplicate_key:
@@ -725,8 +722,7 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 		return PAI_ESYNTAX;
 	case json_error_stack_overflow:
 		if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "",
-				  "too-deep",
-				  "nesting deeper than %d levels",
+				  "too-deep", "nesting deeper than %d levels",
 				  JSON_PARSER_MAX_DEPTH))
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
@@ -739,8 +735,9 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 			j--;
 		q = quote_len(t, j, off + 1);
 		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
-				  "number-range", "number %.*s%s is out of range",
-				  q, t + j, j + (size_t)q > off ? "" : "..."))
+				  "number-range",
+				  "number %.*s%s is out of range", q, t + j,
+				  j + (size_t)q > off ? "" : "..."))
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
 	case json_error_end_of_input_expected:
@@ -757,8 +754,7 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 				  "'}' is missing"))
 			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
-	default:
-		break;
+	default: break;
 	}
 	/* A trailing comma: the unexpected token is a closing bracket and
 	 * the last thing before it is a comma. */
@@ -792,10 +788,10 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	/* jansson quotes the token it stopped at as it is: a control
 	 * character there would reach the terminal raw */
 	for (j = 0; j < sizeof(msg) - 1 && err->text[j]; j++)
-		msg[j] = (unsigned char)err->text[j] < 0x20 ||
-				 err->text[j] == 0x7F
-			 ? '?'
-			 : err->text[j];
+		msg[j] =
+		    (unsigned char)err->text[j] < 0x20 || err->text[j] == 0x7F
+			? '?'
+			: err->text[j];
 	msg[j] = '\0';
 	if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "", "syntax",
 			  "%s", msg))
@@ -921,8 +917,8 @@ static int restore_bigs(json_t *v, const pai__pos *pos, const pai__src *src)
 		if (json_is_string(c) && is_big(src, cp->off)) {
 			s = decode_big(src, cp->off);
 			if (!s || (json_is_object(v)
-					   ? json_object_set_new(v, cp->key, s)
-					   : json_array_set_new(v, i, s)) < 0)
+				       ? json_object_set_new(v, cp->key, s)
+				       : json_array_set_new(v, i, s)) < 0)
 				return -1;
 		} else if (cp->nchild && restore_bigs(c, cp, src) < 0) {
 			return -1;

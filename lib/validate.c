@@ -20,7 +20,7 @@ enum kind { K_STRING, K_INT, K_INT_OR_NULL, K_ARRAY, K_OBJECT, K_ANY };
 
 enum {
 	F_REQUIRED = 1, /* the field must be present */
-	F_SCM = 2       /* known only in the scm dialect */
+	F_SCM = 2	/* known only in the scm dialect */
 };
 
 struct field {
@@ -31,10 +31,10 @@ struct field {
 
 /* What the check of one object found for each of its known fields. */
 struct found {
-	json_t *v;          /* NULL: absent, or of the wrong type */
+	json_t *v;	    /* NULL: absent, or of the wrong type */
 	const pai__pos *at; /* where it stands (NULL: absent) */
-	long long i;        /* K_INT / K_INT_OR_NULL: the value */
-	bool null;          /* K_INT_OR_NULL: the value is null */
+	long long i;	    /* K_INT / K_INT_OR_NULL: the value */
+	bool null;	    /* K_INT_OR_NULL: the value is null */
 };
 
 #define MAX_FIELDS 16
@@ -48,51 +48,71 @@ struct ctx {
 };
 
 static const struct field top_fields[] = {
-	{ "jobName", K_STRING, F_REQUIRED },
-	{ "image", K_STRING, F_REQUIRED },
-	{ "authFile", K_STRING, 0 },
-	{ "dataDir", K_STRING, 0 },
-	{ "outputDir", K_STRING, 0 },
-	{ "codeDir", K_STRING, 0 },
-	{ "virtualCluster", K_STRING, 0 },
-	{ "gpuType", K_STRING, 0 },
-	{ "retryCount", K_INT, 0 },
-	{ "taskRoles", K_ARRAY, F_REQUIRED },
-	{ "jobEnvs", K_OBJECT, 0 },
-	{ "extras", K_OBJECT, 0 },
-	{ "killAllOnCompletedTaskNumber", K_INT, 0 },
-	{ "tmp", K_ANY, F_SCM },
-	{ NULL, K_ANY, 0 }
-};
+    {"jobName", K_STRING, F_REQUIRED},
+    {"image", K_STRING, F_REQUIRED},
+    {"authFile", K_STRING, 0},
+    {"dataDir", K_STRING, 0},
+    {"outputDir", K_STRING, 0},
+    {"codeDir", K_STRING, 0},
+    {"virtualCluster", K_STRING, 0},
+    {"gpuType", K_STRING, 0},
+    {"retryCount", K_INT, 0},
+    {"taskRoles", K_ARRAY, F_REQUIRED},
+    {"jobEnvs", K_OBJECT, 0},
+    {"extras", K_OBJECT, 0},
+    {"killAllOnCompletedTaskNumber", K_INT, 0},
+    {"tmp", K_ANY, F_SCM},
+    {NULL, K_ANY, 0}};
 
-enum { T_JOBNAME, T_IMAGE, T_AUTHFILE, T_DATADIR, T_OUTPUTDIR, T_CODEDIR,
-       T_VC, T_GPUTYPE, T_RETRY, T_ROLES, T_ENVS, T_EXTRAS, T_KILLALL,
-       T_TMP };
+enum {
+	T_JOBNAME,
+	T_IMAGE,
+	T_AUTHFILE,
+	T_DATADIR,
+	T_OUTPUTDIR,
+	T_CODEDIR,
+	T_VC,
+	T_GPUTYPE,
+	T_RETRY,
+	T_ROLES,
+	T_ENVS,
+	T_EXTRAS,
+	T_KILLALL,
+	T_TMP
+};
 
 static const struct field role_fields[] = {
-	{ "name", K_STRING, F_REQUIRED },
-	{ "taskNumber", K_INT, F_REQUIRED },
-	{ "cpuNumber", K_INT, F_REQUIRED },
-	{ "memoryMB", K_INT, F_REQUIRED },
-	{ "shmMB", K_INT, 0 },
-	{ "gpuNumber", K_INT, F_REQUIRED },
-	{ "portList", K_ARRAY, 0 },
-	{ "command", K_STRING, F_REQUIRED },
-	{ "minFailedTaskCount", K_INT_OR_NULL, 0 },
-	{ "minSucceededTaskCount", K_INT_OR_NULL, 0 },
-	{ "storageGB", K_INT, F_SCM },
-	{ NULL, K_ANY, 0 }
+    {"name", K_STRING, F_REQUIRED},
+    {"taskNumber", K_INT, F_REQUIRED},
+    {"cpuNumber", K_INT, F_REQUIRED},
+    {"memoryMB", K_INT, F_REQUIRED},
+    {"shmMB", K_INT, 0},
+    {"gpuNumber", K_INT, F_REQUIRED},
+    {"portList", K_ARRAY, 0},
+    {"command", K_STRING, F_REQUIRED},
+    {"minFailedTaskCount", K_INT_OR_NULL, 0},
+    {"minSucceededTaskCount", K_INT_OR_NULL, 0},
+    {"storageGB", K_INT, F_SCM},
+    {NULL, K_ANY, 0}};
+
+enum {
+	R_NAME,
+	R_TASKS,
+	R_CPU,
+	R_MEM,
+	R_SHM,
+	R_GPU,
+	R_PORTS,
+	R_COMMAND,
+	R_MINFAILED,
+	R_MINSUCCEEDED,
+	R_STORAGE
 };
 
-enum { R_NAME, R_TASKS, R_CPU, R_MEM, R_SHM, R_GPU, R_PORTS, R_COMMAND,
-       R_MINFAILED, R_MINSUCCEEDED, R_STORAGE };
-
-static const struct field port_fields[] = {
-	{ "label", K_STRING, F_REQUIRED },
-	{ "beginAt", K_INT, F_REQUIRED },
-	{ "portNumber", K_INT, F_REQUIRED },
-	{ NULL, K_ANY, 0 }
-};
+static const struct field port_fields[] = {{"label", K_STRING, F_REQUIRED},
+					   {"beginAt", K_INT, F_REQUIRED},
+					   {"portNumber", K_INT, F_REQUIRED},
+					   {NULL, K_ANY, 0}};
 
 enum { P_LABEL, P_BEGIN, P_NUMBER };
 
@@ -109,10 +129,10 @@ static void vreport(struct ctx *c, const pai__pos *at, bool key,
 		return;
 	pai__buf_vprintf(&msg, fmt, ap);
 	m = pai__buf_detach(&msg);
-	if (!m || pai__diag_add(c->diags, c->src,
-				at ? (key ? at->key_off : at->off)
-				   : PAI__NO_OFFSET,
-				sev, path, rule, "%s", m))
+	if (!m ||
+	    pai__diag_add(c->diags, c->src,
+			  at ? (key ? at->key_off : at->off) : PAI__NO_OFFSET,
+			  sev, path, rule, "%s", m))
 		c->err = PAI_ENOMEM;
 	free(m);
 	if (sev == PAI_SEVERITY_ERROR)
@@ -145,11 +165,10 @@ static void warning(struct ctx *c, const pai__pos *at, const char *path,
 
 /* A problem with a key rather than its value: points at the key. */
 static void key_report(struct ctx *c, const pai__pos *at, pai_severity sev,
-		       const char *path, const char *rule, const char *fmt,
-		       ...) PAI__PRINTF(6, 7);
+		       const char *path, const char *rule, const char *fmt, ...)
+    PAI__PRINTF(6, 7);
 static void key_report(struct ctx *c, const pai__pos *at, pai_severity sev,
-		       const char *path, const char *rule, const char *fmt,
-		       ...)
+		       const char *path, const char *rule, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -307,9 +326,8 @@ static const char *suggest(const char *key, const struct field *fields,
  * the value is no integer at all; -1 when it is none and that has been
  * reported already (a numeric string out of range), so that one problem
  * is not also reported as a type error. */
-static int as_integer(struct ctx *c, json_t *obj, const char *key,
-		      json_t **v, const pai__pos *at, const char *path,
-		      long long *out)
+static int as_integer(struct ctx *c, json_t *obj, const char *key, json_t **v,
+		      const pai__pos *at, const char *path, long long *out)
 {
 	const char *s, *p;
 	double d;
@@ -348,8 +366,8 @@ static int as_integer(struct ctx *c, json_t *obj, const char *key,
 		errno = 0;
 		n = strtoll(s, &end, 10);
 		if (errno == ERANGE) {
-			error(c, at, path, "number-range",
-			      "%s is out of range", s);
+			error(c, at, path, "number-range", "%s is out of range",
+			      s);
 			return -1;
 		}
 		warning(c, at, path, "numeric-string",
@@ -403,8 +421,8 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 		if (!known) {
 			const char *s = suggest(m->key, fields, c->dialect);
 			pai_severity sev = c->dialect == PAI_DIALECT_SCM
-						   ? PAI_SEVERITY_WARNING
-						   : PAI_SEVERITY_ERROR;
+					       ? PAI_SEVERITY_WARNING
+					       : PAI_SEVERITY_ERROR;
 
 			if (f->name)
 				key_report(c, m, sev, fp, "unknown-field",
@@ -419,8 +437,8 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 					   m->key, what, s);
 			else
 				key_report(c, m, sev, fp, "unknown-field",
-					   "unknown field \"%s\" in %s",
-					   m->key, what);
+					   "unknown field \"%s\" in %s", m->key,
+					   what);
 			continue;
 		}
 		found[k].at = m;
@@ -451,12 +469,11 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 			default: continue; /* reported, or out of memory */
 			}
 			break;
-		case K_ANY:
-			break;
+		case K_ANY: break;
 		}
 		found[k].v = v;
 		continue;
-wrong:
+	wrong:
 		type_error(c, m, fp, f->kind, v);
 	}
 	for (f = fields, k = 0; f->name; f++, k++) {
@@ -468,8 +485,8 @@ wrong:
 			c->err = PAI_ENOMEM;
 			break;
 		}
-		error(c, at, p.data, "required", "missing required field \"%s\" in %s",
-		      f->name, what);
+		error(c, at, p.data, "required",
+		      "missing required field \"%s\" in %s", f->name, what);
 	}
 	pai__buf_release(&p);
 }
@@ -509,8 +526,8 @@ static void at_least(struct ctx *c, const struct found *f, const char *path,
 		return;
 	p = member_path(c, path, field);
 	if (p)
-		error(c, f->at, p, rule, "must be at least %lld, got %lld",
-		      min, f->i);
+		error(c, f->at, p, rule, "must be at least %lld, got %lld", min,
+		      f->i);
 	free(p);
 }
 
@@ -542,8 +559,8 @@ static void check_job_name(struct ctx *c, const struct found *f)
 	}
 	if (all_in(s, "-."))
 		return;
-	for (q = s; *q && (pai__is_name_char((unsigned char)*q) ||
-			   strchr("-.", *q));
+	for (q = s;
+	     *q && (pai__is_name_char((unsigned char)*q) || strchr("-.", *q));
 	     q++)
 		;
 	if (*q == '~')
@@ -655,7 +672,8 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 		c->err = PAI_ENOMEM;
 		return;
 	}
-	json_array_foreach(list, i, p) {
+	json_array_foreach(list, i, p)
+	{
 		const pai__pos *pp = pai__pos_index(at, i);
 		char *ip = index_path(c, path, i), *lp;
 		const char *label;
@@ -685,11 +703,12 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 			} else if (first) {
 				error(c, f[P_LABEL].at, lp,
 				      "duplicate-port-label",
-				      "label \"%s\" is already used by %s[%"
-				      JSON_INTEGER_FORMAT "]",
+				      "label \"%s\" is already used by "
+				      "%s[%" JSON_INTEGER_FORMAT "]",
 				      label, path, json_integer_value(first));
-			} else if (json_object_set_new(labels, label,
-						       json_integer((json_int_t)i)) < 0) {
+			} else if (json_object_set_new(
+				       labels, label,
+				       json_integer((json_int_t)i)) < 0) {
 				c->err = PAI_ENOMEM;
 			}
 			free(lp);
@@ -699,12 +718,14 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 		if (f[P_BEGIN].v && f[P_NUMBER].v &&
 		    (f[P_BEGIN].i < 0 || f[P_NUMBER].i < 0 ||
 		     f[P_BEGIN].i + (f[P_NUMBER].i ? f[P_NUMBER].i - 1 : 0) >
-			     65535)) {
-			lp = member_path(c, ip, f[P_NUMBER].i < 0 ? "portNumber"
-								 : "beginAt");
+			 65535)) {
+			lp = member_path(c, ip,
+					 f[P_NUMBER].i < 0 ? "portNumber"
+							   : "beginAt");
 			if (lp)
-				warning(c, f[P_NUMBER].i < 0 ? f[P_NUMBER].at
-							     : f[P_BEGIN].at,
+				warning(c,
+					f[P_NUMBER].i < 0 ? f[P_NUMBER].at
+							  : f[P_BEGIN].at,
 					lp, "port-range",
 					"ports %lld..%lld are not all within "
 					"0..65535",
@@ -774,8 +795,9 @@ static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
 			      "task role \"%s\" is already defined by "
 			      "taskRoles[%" JSON_INTEGER_FORMAT "]",
 			      name, json_integer_value(first));
-		} else if (json_object_set_new(names, name,
-					       json_integer((json_int_t)index)) < 0) {
+		} else if (json_object_set_new(
+			       names, name, json_integer((json_int_t)index)) <
+			   0) {
 			c->err = PAI_ENOMEM;
 		}
 		free(p);
@@ -825,7 +847,8 @@ static void check_roles(struct ctx *c, const struct found *f)
 		c->err = PAI_ENOMEM;
 		return;
 	}
-	json_array_foreach(f->v, i, role) {
+	json_array_foreach(f->v, i, role)
+	{
 		const pai__pos *at = pai__pos_index(f->at, i);
 		char *p = index_path(c, "taskRoles", i);
 
@@ -845,7 +868,7 @@ static void check_roles(struct ctx *c, const struct found *f)
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		  const pai__pos *pos, json_t *root, pai_dialect dialect)
 {
-	struct ctx c = { diags, src, dialect, 0, 0 };
+	struct ctx c = {diags, src, dialect, 0, 0};
 	struct found f[MAX_FIELDS];
 	json_t *norm = NULL;
 	int err;
@@ -868,7 +891,8 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 	check_dir(&c, &f[T_CODEDIR], "codeDir");
 	if (f[T_RETRY].v) {
 		if (f[T_RETRY].i < -2)
-			error(&c, f[T_RETRY].at, "retryCount", "min-retry-count",
+			error(&c, f[T_RETRY].at, "retryCount",
+			      "min-retry-count",
 			      "must be at least -2, got %lld", f[T_RETRY].i);
 		else if (f[T_RETRY].i < 0)
 			warning(&c, f[T_RETRY].at, "retryCount",
