@@ -35,14 +35,34 @@ typedef enum { CLI_OUT_TEXT = 0, CLI_OUT_JSON = 1 } cli_output;
 
 struct cli_cmd;
 
-/* What every command may use: the global options. */
+/* What every command may use: the global options, as given (flags win
+ * over the environment, which wins over the profile: see cli_connect). */
 typedef struct cli_ctx {
 	const char *cmd; /* the command's name, for messages */
 	const struct cli_cmd *command;
 	cli_output output;
 	int quiet;
-	int verbose;
+	int verbose;            /* -v: more; -vv: HTTP requests, secrets masked */
+	const char *cluster;    /* -c, --cluster NAME */
+	const char *uri;        /* --uri URL */
+	const char *user;       /* -u, --user NAME */
+	const char *token_file; /* --token-file FILE */
+	const char *config;     /* --config FILE */
+	const char *cacert;     /* --cacert FILE */
+	int insecure;           /* --insecure */
 } cli_ctx;
+
+/* Keys of the global options that have no short letter. */
+enum {
+	CLI_OPT_URI = 1000,
+	CLI_OPT_TOKEN_FILE,
+	CLI_OPT_CONFIG,
+	CLI_OPT_CACERT,
+	CLI_OPT_INSECURE
+};
+
+/* The global options: accepted before the command and after it. */
+extern const cli_opt cli_global_opts[];
 
 typedef struct cli_cmd {
 	const char *name;
@@ -52,20 +72,6 @@ typedef struct cli_cmd {
 	const char *summary;
 } cli_cmd;
 
-/* Options every command accepts. */
-#define CLI_OPT_OUTPUT                                                         \
-	{                                                                      \
-		"output", 'o', "FORMAT", "text|json",                          \
-		    "print results as text (the default) or JSON"              \
-	}
-#define CLI_OPT_QUIET                                                          \
-	{                                                                      \
-		"quiet", 'q', NULL, NULL, "print less"                         \
-	}
-#define CLI_OPT_HELP                                                           \
-	{                                                                      \
-		"help", 'h', NULL, NULL, "show this help and exit"             \
-	}
 #define CLI_OPT_END                                                            \
 	{                                                                      \
 		NULL, 0, NULL, NULL, NULL                                      \
@@ -82,6 +88,14 @@ int cli_parse(cli_ctx *ctx, int argc, char **argv,
 	      void *data, int *first);
 
 void cli_help(FILE *f, const cli_cmd *cmd);
+
+/* Parses the global options before the command (`paictl -c prod submit
+ * job.json`) and shifts them out of argv, keeping argv[0]. Returns -1 to
+ * go on, or an exit status (after --help, or for a usage error). */
+int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
+
+/* Prints the list of commands. */
+void cli_usage(FILE *f);
 
 /* "paictl: CMD: message" on stderr; returns status, so that callers can
  * `return cli_error(ctx, EXIT_USAGE, "...")`. */

@@ -9,8 +9,6 @@
 enum { OPT_FS_URI = 256 };
 
 const cli_opt cli_expand_opts[] = {
-    {"user", 'u', "USER", NULL,
-     "the submitting user (default: $PAICTL_USER, then $USER)"},
     {"fs-uri", OPT_FS_URI, "URI", NULL,
      "the cluster's HDFS URI, for $PAI_DEFAULT_FS_URI"},
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
@@ -18,14 +16,11 @@ const cli_opt cli_expand_opts[] = {
      "show only the task with this index (from 0)"},
     {"dialect", 'd', "NAME", "openpai|scm",
      "the cluster's rules: openpai (the default) or scm"},
-    CLI_OPT_OUTPUT,
-    CLI_OPT_QUIET,
-    CLI_OPT_HELP,
     CLI_OPT_END};
 
 struct opts {
 	pai_job_options job;
-	const char *user, *fs_uri, *role;
+	const char *fs_uri, *role;
 	long long index; /* -1: every index */
 };
 
@@ -35,7 +30,6 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	char *end;
 
 	switch (key) {
-	case 'u': o->user = arg; return 0;
 	case OPT_FS_URI: o->fs_uri = arg; return 0;
 	case 'r': o->role = arg; return 0;
 	case 'i':
@@ -320,7 +314,7 @@ out:
 
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, NULL, -1};
+	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1};
 	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
 	pai_diags *diags = NULL;
 	pai_job *job = NULL;
@@ -361,7 +355,7 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 		st = cli_exit_status(err);
 		goto out;
 	}
-	eo.user = default_user(o.user);
+	eo.user = default_user(ctx->user);
 	eo.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
 	st = show(ctx, job, name, &o, &eo);
 out:

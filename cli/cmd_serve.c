@@ -39,8 +39,6 @@ const cli_opt cli_serve_opts[] = {
      "start no sshd for tasks, even when openssh-server is installed"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
      "time between SIGTERM and SIGKILL when stopping (default 10)"},
-    CLI_OPT_QUIET,
-    CLI_OPT_HELP,
     CLI_OPT_END};
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)

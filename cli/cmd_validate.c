@@ -10,9 +10,6 @@ const cli_opt cli_validate_opts[] = {
     {"dialect", 'd', "NAME", "openpai|scm",
      "the cluster's rules: openpai (the default) or scm"},
     {"strict", OPT_STRICT, NULL, NULL, "treat warnings as errors"},
-    CLI_OPT_OUTPUT,
-    CLI_OPT_QUIET,
-    CLI_OPT_HELP,
     CLI_OPT_END};
 
 struct opts {

@@ -2,7 +2,6 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +26,7 @@ static const cli_cmd *find_command(const char *name)
 	return NULL;
 }
 
-static void usage(FILE *f)
+void cli_usage(FILE *f)
 {
 	const cli_cmd *c;
 
@@ -82,100 +81,16 @@ int cli_exit_status(int err)
 	case PAI_EINVALID: return EXIT_INVALID;
 	case PAI_ENOTFOUND:
 	case PAI_EISDIR: return EXIT_NOTFOUND;
-	case PAI_EACCES: return EXIT_AUTH;
+	case PAI_EACCES:
+	case PAI_EAUTH:
+	case PAI_EFORBIDDEN: return EXIT_AUTH;
+	case PAI_ECONFLICT: return EXIT_CONFLICT;
+	case PAI_EUNREACHABLE:
+	case PAI_ETLS: return EXIT_UNREACHABLE;
+	case PAI_ETIMEOUT: return EXIT_TIMEOUT;
+	case PAI_EINTR: return 130; /* as a shell reports SIGINT */
 	}
 	return EXIT_FAILURE_;
-}
-
-void cli_help(FILE *f, const cli_cmd *cmd)
-{
-	const cli_opt *o;
-	char left[64];
-
-	fprintf(f, "usage: paictl %s [OPTIONS] %s\n\n%s.\n\nOptions:\n",
-		cmd->name, cmd->args, cmd->summary);
-	for (o = cmd->opts; o->name; o++) {
-		int n = 0;
-
-		if (o->key > 0 && o->key < 256)
-			n = snprintf(left, sizeof(left), "-%c, --%s", o->key,
-				     o->name);
-		else
-			n = snprintf(left, sizeof(left), "    --%s", o->name);
-		if (o->argname && n > 0 && (size_t)n < sizeof(left))
-			snprintf(left + n, sizeof(left) - (size_t)n, " %s",
-				 o->argname);
-		fprintf(f, "  %-26s %s\n", left, o->help);
-	}
-}
-
-int cli_parse(cli_ctx *ctx, int argc, char **argv,
-	      int (*on_opt)(cli_ctx *, int, const char *, void *), void *data,
-	      int *first)
-{
-	const cli_cmd *cmd = ctx->command;
-	struct option lopts[64];
-	char sopts[128];
-	size_t n = 0, s = 0;
-	const cli_opt *o;
-	int c, st;
-
-	sopts[s++] = ':'; /* report a missing argument as ':' */
-	for (o = cmd->opts; o->name && n < 63; o++, n++) {
-		lopts[n].name = o->name;
-		lopts[n].has_arg = o->argname ? required_argument : no_argument;
-		lopts[n].flag = NULL;
-		lopts[n].val = o->key;
-		if (o->key > 0 && o->key < 256 && s + 3 < sizeof(sopts)) {
-			sopts[s++] = (char)o->key;
-			if (o->argname)
-				sopts[s++] = ':';
-		}
-	}
-	memset(&lopts[n], 0, sizeof(lopts[n]));
-	sopts[s] = '\0';
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			cli_help(stdout, cmd);
-			return cli_finish(ctx, EXIT_OK);
-		case 'o':
-			if (strcmp(optarg, "text") == 0)
-				ctx->output = CLI_OUT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				ctx->output = CLI_OUT_JSON;
-			else
-				return cli_error(ctx, EXIT_USAGE,
-						 "unknown output format '%s' "
-						 "(use text or json)",
-						 optarg);
-			break;
-		case 'q': ctx->quiet = 1; break;
-		case ':':
-			return cli_error(ctx, EXIT_USAGE,
-					 "option '%s' needs a value",
-					 argv[optind - 1]);
-		case '?':
-			if (optopt && optopt < 256)
-				return cli_error(ctx, EXIT_USAGE,
-						 "unknown option '-%c'; see "
-						 "'paictl %s --help'",
-						 optopt, cmd->name);
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown option '%s'; see "
-					 "'paictl %s --help'",
-					 argv[optind - 1], cmd->name);
-		default:
-			st = on_opt ? on_opt(ctx, c, optarg, data) : EXIT_USAGE;
-			if (st)
-				return st;
-		}
-	}
-	*first = optind;
-	return -1;
 }
 
 int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
@@ -250,11 +165,17 @@ int cli_finish(const cli_ctx *ctx, int status)
 
 int main(int argc, char **argv)
 {
-	cli_ctx ctx = {NULL, NULL, CLI_OUT_TEXT, 0, 0};
+	cli_ctx ctx;
 	const cli_cmd *cmd;
+	int st;
 
+	memset(&ctx, 0, sizeof(ctx));
+	/* global options may come before the command too */
+	st = cli_parse_leading(&ctx, &argc, &argv);
+	if (st >= 0)
+		return st;
 	if (argc < 2) {
-		usage(stderr);
+		cli_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -268,7 +189,7 @@ int main(int argc, char **argv)
 			cli_help(stdout, cmd);
 			return cli_finish(&ctx, EXIT_OK);
 		}
-		usage(stdout);
+		cli_usage(stdout);
 		return cli_finish(&ctx, EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 ||
@@ -279,7 +200,7 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
-		usage(stderr);
+		cli_usage(stderr);
 		return EXIT_USAGE;
 	}
 	ctx.cmd = cmd->name;

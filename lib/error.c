@@ -21,6 +21,15 @@ const char *pai_strerror(int err)
 	case PAI_EINVALID: return "job config is invalid";
 	case PAI_EISDIR: return "is a directory";
 	case PAI_ETOOBIG: return "too large";
+	case PAI_EAUTH: return "not authenticated";
+	case PAI_EFORBIDDEN: return "not allowed";
+	case PAI_ECONFLICT: return "already exists";
+	case PAI_EUNREACHABLE: return "cluster unreachable";
+	case PAI_ETIMEOUT: return "timed out";
+	case PAI_EHTTP: return "HTTP error";
+	case PAI_EPROTOCOL: return "unexpected response from the cluster";
+	case PAI_EINTR: return "interrupted";
+	case PAI_ETLS: return "TLS certificate not trusted";
 	}
 	return "unknown error";
 }

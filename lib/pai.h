@@ -41,7 +41,16 @@ typedef enum pai_error {
 	PAI_ESYNTAX = -7,   /**< a job config is not well-formed JSON */
 	PAI_EINVALID = -8,  /**< a job config breaks a validation rule */
 	PAI_EISDIR = -9,    /**< a directory where a file was expected */
-	PAI_ETOOBIG = -10   /**< input larger than the library accepts */
+	PAI_ETOOBIG = -10,  /**< input larger than the library accepts */
+	PAI_EAUTH = -11,    /**< not authenticated: no token, or it expired (401) */
+	PAI_EFORBIDDEN = -12,   /**< authenticated, but not allowed (403) */
+	PAI_ECONFLICT = -13,    /**< the job exists already (409) */
+	PAI_EUNREACHABLE = -14, /**< no answer: refused, no such host, timed out */
+	PAI_ETIMEOUT = -15,     /**< a wait ran out of time */
+	PAI_EHTTP = -16,        /**< any other HTTP error status */
+	PAI_EPROTOCOL = -17,    /**< a response not shaped as the API documents */
+	PAI_EINTR = -18,        /**< interrupted by the caller (Ctrl-C) */
+	PAI_ETLS = -19          /**< the server's certificate was not trusted */
 } pai_error;
 
 /** A short English description of @p err; never NULL, static storage. */
@@ -289,6 +298,268 @@ const char *pai_env_value(const pai_env *env, size_t i);
 const char *pai_env_get(const pai_env *env, const char *name);
 /** The expanded command. Borrowed; valid until pai_env_free(). */
 const char *pai_env_command(const pai_env *env);
+
+
+/* ------------------------------------------------------------------ */
+/* Clusters: the REST client                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The client speaks in jobs, tasks and logs; which API version's paths
+ * and JSON shapes carry them is the library's business (lib/api_v1.c for
+ * OpenPAI v0.x; v2 comes later behind the same functions).
+ */
+
+/** A connection to one cluster; not thread-safe (one per thread). */
+typedef struct pai_client pai_client;
+
+typedef struct pai_client_options {
+	unsigned version; /**< PAI_CLIENT_OPTIONS_VERSION */
+	/**
+	 * The REST server's base URI, e.g. "https://pai.example.com/rest-server"
+	 * ("/api/v1/..." is appended). With unix_socket, the URI gives only the
+	 * Host and path prefix, e.g. "http://localhost".
+	 */
+	const char *uri;
+	const char *unix_socket; /**< HTTP over this Unix socket, or NULL */
+	const char *token;       /**< bearer token, or NULL */
+	const char *ca_file;     /**< PEM bundle to trust, or NULL: the system's */
+	int insecure;            /**< 1: do not verify TLS certificates */
+	long connect_timeout_ms; /**< 0: 10,000 */
+	long stall_timeout_s;    /**< a transfer idle this long fails; 0: 30 */
+	int max_retries;         /**< retries of a safe request; -1: 4 */
+	long retry_max_ms;       /**< all retries of one call within; 0: 60,000 */
+	/** Called with each request and response line (secrets masked). */
+	void (*trace)(void *data, const char *line);
+	void *trace_data;
+	/** Transfers stop with PAI_EINTR once *interrupt is non-zero. */
+	volatile int *interrupt;
+} pai_client_options;
+
+#define PAI_CLIENT_OPTIONS_VERSION 1
+#define PAI_CLIENT_OPTIONS_INIT                                              \
+	{ PAI_CLIENT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0, -1, 0, \
+	  NULL, NULL, NULL }
+
+/** Caller frees with pai_client_free(). The options' strings are copied. */
+int pai_client_new(pai_client **out, const pai_client_options *opts);
+void pai_client_free(pai_client *c);
+/** Replaces the bearer token (NULL: none); copied. */
+int pai_client_set_token(pai_client *c, const char *token);
+
+/**
+ * Why the last call failed: the HTTP status (0 when no response came),
+ * the server's error code (e.g. "NoJobError"; NULL when it sent none)
+ * and one line for people: the server's message, or e.g. "HTTP 502 Bad
+ * Gateway from proxy.example.com" for a proxy's HTML page. Borrowed;
+ * valid until the next call on @p c.
+ */
+long pai_client_http_status(const pai_client *c);
+const char *pai_client_error_code(const pai_client *c);
+const char *pai_client_error(const pai_client *c);
+
+/** The cluster's own description (GET /api/v1). New reference. */
+int pai_cluster_info(json_t **out, pai_client *c);
+
+/**
+ * Logs in with a password; *token is new (caller frees with free()).
+ * PAI_EAUTH for an unknown user or a wrong password. Never retried.
+ */
+int pai_login(char **token, pai_client *c, const char *user,
+	      const char *password, long expiration_s);
+
+/**
+ * Splits "name" or "user~name" into *user (default_user when the
+ * reference names none) and *name; both new, caller frees. PAI_EINVAL for
+ * an empty part.
+ */
+int pai_job_ref_parse(char **user, char **name, const char *ref,
+		      const char *default_user);
+
+/**
+ * Submits @p config (as pai_job_config() gives it) as @p user's job.
+ * A submission is never sent twice blindly: when the response is lost,
+ * or is an error although the job was created (a known OpenPAI
+ * behaviour), the job is looked up, and if its stored config is the one
+ * sent, the call succeeds with *recovered = 1. PAI_ECONFLICT when a job
+ * of that name exists already (not ours).
+ */
+int pai_submit(pai_client *c, const char *user, json_t *config,
+	       int *recovered);
+
+/** Job and task states, as the cluster reports them. */
+typedef enum pai_state {
+	PAI_STATE_UNKNOWN = 0,
+	PAI_STATE_WAITING,
+	PAI_STATE_RUNNING,
+	PAI_STATE_SUCCEEDED,
+	PAI_STATE_FAILED,
+	PAI_STATE_STOPPED
+} pai_state;
+
+/** "WAITING" ...; static storage. */
+const char *pai_state_name(pai_state state);
+/** Parses a state name (any case); PAI_EINVAL for anything else. */
+int pai_state_from_name(pai_state *out, const char *name);
+/** 1 for SUCCEEDED, FAILED and STOPPED. */
+int pai_state_is_final(pai_state state);
+
+/** One task, as the job's status gives it. Strings borrowed, may be NULL. */
+typedef struct pai_task_info {
+	const char *role;
+	long index;
+	pai_state state;
+	const char *container_id;
+	const char *ip;
+	/** label -> "port[,port...]": borrowed JSON object, never NULL */
+	json_t *ports;
+	const char *log_url; /**< prefix: append "user.pai.stdout" etc. */
+	int has_exit_code;
+	int exit_code;
+} pai_task_info;
+
+/** A job's status, or one entry of a job list (then without tasks). */
+typedef struct pai_job_info pai_job_info;
+
+/**
+ * The status of @p user's job @p name. PAI_ENOTFOUND (NoJobError).
+ * Caller frees with pai_job_info_free().
+ */
+int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
+		const char *name);
+void pai_job_info_free(pai_job_info *info);
+/* Accessors; strings borrowed until pai_job_info_free(), may be NULL. */
+const char *pai_job_info_name(const pai_job_info *info);
+const char *pai_job_info_user(const pai_job_info *info);
+const char *pai_job_info_vc(const pai_job_info *info);
+pai_state pai_job_info_state(const pai_job_info *info);
+/** The cluster's raw state (e.g. the launcher's frameworkState). */
+const char *pai_job_info_substate(const pai_job_info *info);
+/** Milliseconds since the epoch; 0 when not known (yet). */
+long long pai_job_info_created_ms(const pai_job_info *info);
+long long pai_job_info_completed_ms(const pai_job_info *info);
+long pai_job_info_retries(const pai_job_info *info);
+/** Exit code of the job's application; has_exit is 0 when unknown. */
+int pai_job_info_exit_code(const pai_job_info *info, int *has_exit);
+size_t pai_job_info_task_count(const pai_job_info *info);
+/** Tasks by role (in the server's order), then index. */
+const pai_task_info *pai_job_info_task(const pai_job_info *info, size_t i);
+/** The server's JSON as received. Borrowed reference. */
+json_t *pai_job_info_json(const pai_job_info *info);
+
+/** A list of jobs, newest first as the server sends them. */
+typedef struct pai_job_list pai_job_list;
+
+/** Jobs of @p user, or of everyone when NULL. Free with pai_job_list_free(). */
+int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user);
+void pai_job_list_free(pai_job_list *list);
+size_t pai_job_list_count(const pai_job_list *list);
+/** Borrowed; valid until pai_job_list_free(). */
+const pai_job_info *pai_job_list_get(const pai_job_list *list, size_t i);
+/** The server's JSON array as received. Borrowed reference. */
+json_t *pai_job_list_json(const pai_job_list *list);
+
+/** The config as submitted (the server's text). *text new, NUL-terminated. */
+int pai_job_get_config(char **text, size_t *len, pai_client *c,
+		       const char *user, const char *name);
+
+/** Asks the cluster to stop the job (idempotent; retried when safe). */
+int pai_job_stop(pai_client *c, const char *user, const char *name);
+
+/** SSH access to a job's containers. */
+typedef struct pai_ssh_info pai_ssh_info;
+typedef struct pai_ssh_container {
+	const char *id; /**< container id, as in pai_task_info */
+	const char *ip;
+	long port;
+} pai_ssh_container;
+
+/** PAI_ENOTFOUND for NoJobError and NoJobSshInfoError. */
+int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
+		    const char *name);
+void pai_ssh_info_free(pai_ssh_info *info);
+size_t pai_ssh_info_count(const pai_ssh_info *info);
+const pai_ssh_container *pai_ssh_info_get(const pai_ssh_info *info,
+					  size_t i);
+/** keyPair.privateKeyDirectDownloadLink; borrowed, may be NULL. */
+const char *pai_ssh_info_key_url(const pai_ssh_info *info);
+/** keyPair.privateKeyFileName; borrowed, may be NULL. */
+const char *pai_ssh_info_key_name(const pai_ssh_info *info);
+/** The server's JSON as received. Borrowed reference. */
+json_t *pai_ssh_info_json(const pai_ssh_info *info);
+
+/**
+ * Reads a task's log from byte @p offset of its text to its current end:
+ * an HTTP Range request where the server honours it, else the whole log
+ * with the first @p offset bytes dropped. YARN's HTML pages give the
+ * text inside <pre>, entities decoded. *data new (caller frees; NUL-
+ * terminated), *len its bytes, *next the offset to ask for next time.
+ */
+int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
+		 const char *url, long long offset);
+
+/**
+ * Downloads @p url into memory, following redirects (WebHDFS answers
+ * with one to a data node); the bearer token is sent only to the
+ * client's own host. *data new (caller frees), *len its bytes.
+ */
+int pai_download(char **data, size_t *len, pai_client *c, const char *url);
+
+/* ------------------------------------------------------------------ */
+/* Profiles and credentials                                            */
+/* ------------------------------------------------------------------ */
+
+/** The clusters paictl knows ($XDG_CONFIG_HOME/paictl/config.json). */
+typedef struct pai_config pai_config;
+
+typedef struct pai_profile {
+	const char *name;
+	const char *uri;     /**< REST base URI */
+	const char *user;    /**< may be NULL */
+	pai_dialect dialect;
+	const char *ca_file; /**< may be NULL */
+	int insecure;
+} pai_profile;
+
+/**
+ * Loads @p path; a missing file is an empty config (PAI_OK). PAI_EACCES
+ * when the file is readable by group or others (like ssh with keys) or
+ * not owned by the user; PAI_ESYNTAX for a malformed file. *detail (if
+ * not NULL) gets a new one-line reason on failure (caller frees).
+ */
+int pai_config_load(pai_config **out, char **detail, const char *path);
+/** Writes atomically with mode 0600 (temp file, fsync, rename). */
+int pai_config_save(const pai_config *cfg, const char *path);
+void pai_config_free(pai_config *cfg);
+size_t pai_config_count(const pai_config *cfg);
+/** Borrowed; valid until the config changes or is freed. */
+const pai_profile *pai_config_get(const pai_config *cfg, size_t i);
+const pai_profile *pai_config_find(const pai_config *cfg, const char *name);
+/** Adds or replaces a profile (copied). PAI_EINVAL for a bad name or URI. */
+int pai_config_set(pai_config *cfg, const pai_profile *profile);
+int pai_config_remove(pai_config *cfg, const char *name);
+/** The profile `paictl cluster use` chose; NULL when none. */
+const char *pai_config_current(const pai_config *cfg);
+int pai_config_set_current(pai_config *cfg, const char *name);
+
+/**
+ * Stored tokens, one file per cluster and user under @p dir, mode 0600,
+ * written atomically. pai_token_load: PAI_ENOTFOUND when none; PAI_EACCES
+ * when the file is readable by others. *token new (caller frees).
+ */
+int pai_token_load(char **token, const char *dir, const char *cluster,
+		   const char *user);
+int pai_token_save(const char *dir, const char *cluster, const char *user,
+		   const char *token);
+int pai_token_remove(const char *dir, const char *cluster, const char *user);
+
+/**
+ * Writes @p len bytes to @p path atomically: a temporary file in the same
+ * directory created with @p mode, fsync, rename, fsync of the directory.
+ * With @p exclusive, an existing file is not replaced (PAI_ECONFLICT).
+ */
+int pai_file_write_atomic(const char *path, const void *data, size_t len,
+			  unsigned mode, int exclusive);
 
 #ifdef __cplusplus
 }
