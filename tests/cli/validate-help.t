@@ -3,11 +3,21 @@ run: paictl validate --help
 === stdout
 usage: paictl validate [OPTIONS] FILE...
 
-check job configs against the cluster's rules.
+Check job configs against the cluster's rules.
 
 Options:
   -d, --dialect NAME         the cluster's rules: openpai (the default) or scm
       --strict               treat warnings as errors
+
+Global options (before or after the command):
+  -c, --cluster NAME         the cluster profile ($PAICTL_CLUSTER)
+      --uri URL              the REST server's URI ($PAICTL_URI)
+  -u, --user NAME            the user to act as ($PAICTL_USER)
+      --token-file FILE      read the bearer token from FILE (or $PAICTL_TOKEN)
+      --config FILE          the profiles file ($PAICTL_CONFIG)
+      --cacert FILE          trust the certificates in FILE for HTTPS
+      --insecure             do not verify the server's TLS certificate
   -o, --output FORMAT        print results as text (the default) or JSON
   -q, --quiet                print less
+  -v, --verbose              say more; -vv: HTTP requests, secrets masked
   -h, --help                 show this help and exit
