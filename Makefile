@@ -40,7 +40,7 @@ PAICTL   := $(BUILD)/paictl
 LIBPAI   := $(BUILD)/libpai.a
 
 .PHONY: deps all test unit-test cli-test check-asan bench install uninstall clean \
-	lint header-check
+	lint header-check fuzz
 .DEFAULT_GOAL := all
 
 all: $(PAICTL)
@@ -89,6 +89,39 @@ check-asan:
 	$(MAKE) BUILD=build/asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
+
+# libFuzzer on the job-config layer (tests/fuzz/fuzz_job.c); not part of
+# `make test`. Runs FUZZ_SECONDS on one core, keeping its corpus in
+# build/fuzz/corpus (seeded with every example in both dialects) and any
+# crash in build/fuzz/. Needs clang with libFuzzer (Debian:
+# libclang-rt-<version>-dev).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_FLAGS   ?=
+FUZZ_DIR     := build/fuzz
+FUZZ_SEEDS   := $(wildcard examples/*.json) \
+	$(wildcard $(CURDIR)/../shared/corpus/openpai-examples/*.json)
+
+$(FUZZ_DIR)/fuzz_job: tests/fuzz/fuzz_job.c $(LIB_SRC) $(wildcard lib/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 $(WARN) -D_GNU_SOURCE -Ilib $(PKG_CF) -O1 -g \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -o $@ tests/fuzz/fuzz_job.c $(LIB_SRC) \
+		$(PKG_LIBS)
+
+fuzz: $(FUZZ_DIR)/fuzz_job
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+	@for f in $(FUZZ_SEEDS); do \
+		b=$$(basename $$f .json); \
+		{ printf o; cat $$f; } > $(FUZZ_DIR)/seeds/o-$$b; \
+		{ printf s; cat $$f; } > $(FUZZ_DIR)/seeds/s-$$b; \
+	done
+	cd $(FUZZ_DIR) && UBSAN_OPTIONS=print_stacktrace=1 ./fuzz_job \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=5 \
+		-rss_limit_mb=2048 -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) \
+		-dict=$(CURDIR)/tests/fuzz/job.dict -print_final_stats=1 \
+		$(FUZZ_FLAGS) corpus seeds
 
 bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/run.sh

@@ -52,7 +52,7 @@ typedef struct pai__src {
 			   * when it needs no change, else an owned copy */
 	int owned;	  /* text is a copy to free */
 	/* Long string values, cut out of the text jansson parses (jtext) and
-	 * decoded from orig after parsing: see BIG_STRING in source.c. */
+	 * decoded from orig after parsing: see pai__big_string in source.c. */
 	struct pai__big {
 		size_t open;  /* offset of the opening quote in text */
 		size_t close; /* offset of the closing quote in text */
@@ -67,6 +67,10 @@ typedef struct pai__src {
 } pai__src;
 
 #define PAI__NO_OFFSET ((size_t)-1)
+
+/* String values longer than this many bytes take the fast path of
+ * source.c (65536; tests/fuzz lowers it to compare both paths). */
+extern size_t pai__big_string;
 
 /* Where one JSON value stands in the source. Objects' children carry the
  * decoded member key and its offset; arrays' children are in order. */

@@ -71,8 +71,9 @@ static int own_text(pai__src *src)
  * longer than this are checked here (the rules jansson applies to string
  * literals), cut to "" in the text jansson parses (no newline is lost: a
  * string holds none, so lines stay right), and decoded straight from the
- * source after parsing (restore_bigs). */
-#define BIG_STRING 65536
+ * source after parsing (restore_bigs). A variable, not a constant, only
+ * so that tests/fuzz can run both paths over the same input. */
+size_t pai__big_string = 65536;
 
 static int hexval(int c);
 
@@ -242,7 +243,7 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 			}
 			if (c == '"') {
 				st = CODE;
-				if (i - str_start > BIG_STRING) {
+				if (i - str_start > pai__big_string) {
 					err = big_string(src, diags, str_start,
 							 i);
 					if (err)
