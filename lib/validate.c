@@ -546,6 +546,16 @@ static void non_empty(struct ctx *c, const struct found *f, const char *path,
 
 /* ---- the fields --------------------------------------------------------- */
 
+/* Bytes of the (valid) UTF-8 character that starts with lead byte c: a
+ * message quotes whole characters, or it is no UTF-8 text (and jansson
+ * refuses it in pai_diags_to_json()). */
+static int utf8_char_len(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
+}
+
 static void check_job_name(struct ctx *c, const struct found *f)
 {
 	const char *s, *q;
@@ -572,7 +582,7 @@ static void check_job_name(struct ctx *c, const struct found *f)
 		error(c, f->at, "jobName", "job-name",
 		      "must match ^[A-Za-z0-9\\-._]+$, got \"%s\" (character "
 		      "'%.*s' is not allowed)",
-		      s, (int)(((unsigned char)*q >= 0xC0) ? 2 : 1), q);
+		      s, utf8_char_len(*q), q);
 }
 
 static void check_dir(struct ctx *c, const struct found *f, const char *name)

@@ -79,9 +79,34 @@ static void dump(const pai_diags *diags)
 	}
 }
 
+/* Whether s is well-formed UTF-8 (jansson's json_pack() refuses
+ * anything else, so pai_diags_to_json() would fail). */
+static bool is_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t k = *p < 0x80	? 1
+			   : *p >= 0xF0 ? 4
+			   : *p >= 0xE0 ? 3
+					: 2,
+		       i;
+
+		if (*p >= 0x80 && (*p < 0xC2 || *p > 0xF4))
+			return false;
+		for (i = 1; i < k; i++)
+			if ((p[i] & 0xC0) != 0x80)
+				return false;
+		p += k;
+	}
+	return true;
+}
+
 /* What must hold after every parse, whatever the config. */
 static void check_invariants(const char *name)
 {
+	json_t *json;
+
 	size_t i, n = pai_diags_count(T.diags), errors = 0, warnings = 0;
 	const pai_diag *prev = NULL;
 
@@ -100,6 +125,8 @@ static void check_invariants(const char *name)
 		assert_non_null(d->path);
 		assert_true(d->rule && *d->rule);
 		assert_true(d->message && *d->message);
+		if (!is_utf8(d->message))
+			fail_msg("message of [%s] is not UTF-8", d->rule);
 		/* every problem in a config has a place */
 		if (d->line < 1 || d->column < 1) {
 			dump(T.diags);
@@ -117,6 +144,10 @@ static void check_invariants(const char *name)
 		prev = d;
 	}
 	assert_null(pai_diags_get(T.diags, n));
+	json = pai_diags_to_json(T.diags);
+	assert_non_null(json);
+	assert_int_equal(json_array_size(json), n);
+	json_decref(json);
 	assert_int_equal(pai_diags_errors(T.diags), errors);
 	assert_int_equal(pai_diags_warnings(T.diags), warnings);
 	if (T.rc == PAI_OK) {
@@ -1341,8 +1372,9 @@ static void test_job_name(void **state)
 	     "f123456789g123456789h123456789i123456789j123456789"),
 	};
 	static const char *const invalid[] = {
-	    "a b",  " a", "a ",	   "a/b",   "a:b", "a+b", "a@b", "a,b",
-	    "作业", "é",  "a\\tb", "a\\nb", "a*b", "a$b", "a'b", "a\\\"b",
+	    "a b", " a",  "a ",	  "a/b",    "a:b",   "a+b",
+	    "a@b", "a,b", "作业", "é",	    "a\\tb", "a\\nb",
+	    "a*b", "a$b", "a'b",  "a\\\"b", "h😀",    "a\\u00e9",
 	};
 	char value[256];
 	const pai_diag *d;
@@ -1366,6 +1398,19 @@ static void test_job_name(void **state)
 		expect_only(T.diags, {ERR, "job-name", "jobName",
 				      AT(at_value("jobName", 1))});
 	}
+	/* the message quotes the character whole, however many bytes it
+	 * takes (a cut one is no UTF-8, and the JSON output fails) */
+	assert_int_equal(parse_field(OPENPAI, TOP, "jobName", "\"h😀x\""),
+			 PAI_EINVALID);
+	d = expect_diag(T.diags, ERR, "job-name", "jobName",
+			AT(at_value("jobName", 1)));
+	expect_in_message(d, "'😀'");
+	assert_int_equal(parse_field(OPENPAI, TOP, "jobName", "\"作业\""),
+			 PAI_EINVALID);
+	d = expect_diag(T.diags, ERR, "job-name", "jobName",
+			AT(at_value("jobName", 1)));
+	expect_in_message(d, "'作'");
+
 	/* empty */
 	assert_int_equal(parse_field(OPENPAI, TOP, "jobName", "\"\""),
 			 PAI_EINVALID);
