@@ -92,18 +92,15 @@ static bool second_byte_ok(unsigned char c, unsigned char b)
 		 (c == 0xF0 && b < 0x90) || (c == 0xF4 && b > 0x8F));
 }
 
-/* The line around off, clipped to EXCERPT_MAX bytes on character
- * boundaries, with "..." where it was cut. */
-static char *make_excerpt(const char *text, size_t len, size_t off,
-			  unsigned *col)
+/* The line around off, which runs from ls to le (its '\n' or the end),
+ * clipped to EXCERPT_MAX bytes on character boundaries, with "..." where
+ * it was cut. */
+static char *make_excerpt(const char *text, size_t len, size_t ls, size_t le,
+			  size_t off, unsigned *col)
 {
-	size_t ls = off, le = off, s, e, i, j;
+	size_t s, e, i, j;
 	pai__buf b = PAI__BUF_INIT;
 
-	while (ls > 0 && text[ls - 1] != '\n')
-		ls--;
-	while (le < len && text[le] != '\n')
-		le++;
 	/* a byte order mark is invisible, and would shift the caret */
 	if (ls == 0 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
 		ls = 3;
@@ -193,10 +190,16 @@ int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
 	it.d.path = strdup(path ? path : "");
 	it.d.rule = strdup(rule ? rule : "");
 	if (src && off != PAI__NO_OFFSET && off <= src->len) {
+		size_t ls, le;
+
+		/* line 0: the line index could not be built */
 		pai__src_linecol(src, off, &it.d.line, &it.d.column);
+		if (!it.d.line)
+			goto oom;
+		pai__src_line_span(src, it.d.line, &ls, &le);
 		it.d.excerpt =
 		    make_excerpt(src->orig ? src->orig : src->text, src->len,
-				 off, &it.d.excerpt_column);
+				 ls, le, off, &it.d.excerpt_column);
 		if (!it.d.excerpt)
 			goto oom;
 	}

@@ -64,7 +64,11 @@ typedef struct pai__src {
 	size_t len;
 	size_t *lines; /* offsets of line starts, built on first use */
 	size_t nlines;
+	size_t *chars; /* code points before each PAI__CHARS_STEP bytes of
+			* orig, built when a column is wanted on a long line */
 } pai__src;
+
+#define PAI__CHARS_STEP 4096
 
 #define PAI__NO_OFFSET ((size_t)-1)
 
@@ -88,9 +92,16 @@ typedef struct pai__pos {
 int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		  const char *text, size_t len);
 void pai__src_release(pai__src *src);
-/* 1-based line and column (in code points) of byte offset off. */
+/* 1-based line and column (in code points) of byte offset off; line 0
+ * when off is past the end or memory ran out. Costs no walk over the
+ * line, however long: a minified config is one line, and each of its
+ * diagnostics asks. */
 void pai__src_linecol(pai__src *src, size_t off, unsigned *line,
 		      unsigned *column);
+/* Where 1-based line `line` starts, and ends (its '\n', or the end of
+ * the text). Only for a line that pai__src_linecol() returned. */
+void pai__src_line_span(const pai__src *src, unsigned line, size_t *start,
+			size_t *end);
 /* The byte offset of a 1-based line and column (clamped to the text). */
 size_t pai__src_offset(pai__src *src, unsigned line, unsigned column);
 /* Source offset of the decoded character at index `idx` of the JSON

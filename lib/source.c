@@ -287,6 +287,7 @@ void pai__src_release(pai__src *src)
 	if (src->owned)
 		free(src->text);
 	free(src->lines);
+	free(src->chars);
 	free(src->bigs);
 	free(src->jtext);
 	memset(src, 0, sizeof(*src));
@@ -311,9 +312,9 @@ static int build_lines(pai__src *src)
 	return 0;
 }
 
-static unsigned chars_between(const char *s, size_t from, size_t to)
+static size_t chars_between(const char *s, size_t from, size_t to)
 {
-	unsigned k = 0;
+	size_t k = 0;
 
 	for (; from < to; from++)
 		if (((unsigned char)s[from] & 0xC0) != 0x80)
@@ -321,10 +322,44 @@ static unsigned chars_between(const char *s, size_t from, size_t to)
 	return k;
 }
 
+/* Code points in cols[0..off), from the index of every PAI__CHARS_STEP
+ * bytes (built on first use); SIZE_MAX when memory ran out. */
+static size_t chars_before(pai__src *src, const char *cols, size_t off)
+{
+	size_t k, n = src->len / PAI__CHARS_STEP + 1;
+
+	if (!src->chars) {
+		src->chars = malloc(n * sizeof(*src->chars));
+		if (!src->chars)
+			return SIZE_MAX;
+		src->chars[0] = 0;
+		for (k = 1; k < n; k++)
+			src->chars[k] =
+			    src->chars[k - 1] +
+			    chars_between(cols, (k - 1) * PAI__CHARS_STEP,
+					  k * PAI__CHARS_STEP);
+	}
+	k = off / PAI__CHARS_STEP;
+	return src->chars[k] + chars_between(cols, k * PAI__CHARS_STEP, off);
+}
+
+/* Code points in cols[from..to): counted on a short stretch, looked up
+ * on a long one. */
+static size_t chars_in(pai__src *src, const char *cols, size_t from, size_t to)
+{
+	size_t a, b;
+
+	if (to - from <= 2 * PAI__CHARS_STEP)
+		return chars_between(cols, from, to);
+	a = chars_before(src, cols, from);
+	b = chars_before(src, cols, to);
+	return a == SIZE_MAX || b == SIZE_MAX ? SIZE_MAX : b - a;
+}
+
 void pai__src_linecol(pai__src *src, size_t off, unsigned *line,
 		      unsigned *column)
 {
-	size_t lo = 0, hi, mid;
+	size_t lo = 0, hi, mid, from, n;
 	const char *cols = src->orig ? src->orig : src->text;
 
 	*line = *column = 0;
@@ -338,12 +373,25 @@ void pai__src_linecol(pai__src *src, size_t off, unsigned *line,
 		else
 			hi = mid;
 	}
-	*line = (unsigned)(lo + 1);
+	from = src->lines[lo];
 	/* a byte order mark is invisible: the first column follows it */
-	if (lo == 0 && src->len >= 3 && memcmp(cols, "\xEF\xBB\xBF", 3) == 0)
-		*column = chars_between(cols, 3, off > 3 ? off : 3) + 1;
-	else
-		*column = chars_between(cols, src->lines[lo], off) + 1;
+	if (lo == 0 && src->len >= 3 && memcmp(cols, "\xEF\xBB\xBF", 3) == 0) {
+		from = 3;
+		if (off < 3)
+			off = 3;
+	}
+	n = chars_in(src, cols, from, off);
+	if (n == SIZE_MAX)
+		return;
+	*line = (unsigned)(lo + 1);
+	*column = (unsigned)n + 1;
+}
+
+void pai__src_line_span(const pai__src *src, unsigned line, size_t *start,
+			size_t *end)
+{
+	*start = src->lines[line - 1];
+	*end = line < src->nlines ? src->lines[line] - 1 : src->len;
 }
 
 size_t pai__src_offset(pai__src *src, unsigned line, unsigned column)

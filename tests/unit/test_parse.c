@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NAME   "t.json"
@@ -75,8 +76,7 @@ static const pai_diag *syntax_error_at(pai_diags **dp, const char *text,
 
 /* A top level that is well-formed JSON but no object is the validator's
  * "type" error (PAI_EINVALID), quoting the value as written. */
-static void top_level_not_object(const char *text, size_t len,
-				 const char *msg)
+static void top_level_not_object(const char *text, size_t len, const char *msg)
 {
 	pai_diags *d = NULL;
 	pai_job *job = NULL;
@@ -860,6 +860,83 @@ static void test_diags_to_json(void **state)
 	json_decref(a);
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A minified config is one line. Each of its diagnostics once walked the
+ * line from its start, for the column and for the excerpt: 50,000
+ * unknown keys in 1 MB took a minute. Now each costs a few KB at most;
+ * columns still count code points ("é" keys put many 2-byte characters
+ * between the index's steps). */
+static void test_many_diagnostics_on_one_line(void **state)
+{
+	size_t n = 50000, i, len = 0, errors = 0;
+	char *t = malloc(n * 32 + 256);
+	size_t *at = malloc(n * sizeof(*at)), *col = malloc(n * sizeof(*col));
+	pai_diags *d = NULL;
+	pai_job *job = NULL;
+	double t0;
+	int err;
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(at);
+	assert_non_null(col);
+	len += (size_t)sprintf(
+	    t + len, "{\"jobName\":\"j\",\"image\":\"i\","
+		     "\"taskRoles\":[{\"name\":\"a\",\"taskNumber\":1,"
+		     "\"cpuNumber\":1,\"memoryMB\":100,"
+		     "\"gpuNumber\":0,\"command\":\"x\"}]");
+	for (i = 0; i < n; i++) {
+		t[len++] = ',';
+		at[i] = len;
+		len += (size_t)sprintf(t + len, "\"\xc3\xa9%zu\":1", i);
+	}
+	t[len++] = '}';
+	/* columns from byte offsets, counted here in one pass */
+	{
+		size_t k, c = 1, j = 0;
+
+		for (k = 0; k < len && j < n; k++) {
+			if (k == at[j])
+				col[j++] = c;
+			c += ((unsigned char)t[k] & 0xC0) != 0x80;
+		}
+	}
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	t0 = now();
+	err = pai_job_parse(&job, d, NAME, t, len, NULL);
+	/* quadratic work took 20 s and more; linear, well under 1 */
+	assert_true(now() - t0 < 5);
+	assert_int_equal(err, PAI_EINVALID);
+	assert_null(job);
+	for (i = 0; i < pai_diags_count(d); i++) {
+		const pai_diag *e = pai_diags_get(d, i);
+		size_t idx;
+
+		if (strcmp(e->rule, "unknown-field") != 0)
+			continue;
+		/* "\"é123\"": which key it is, from the message */
+		assert_int_equal(
+		    sscanf(e->message, "unknown field \"\xc3\xa9%zu", &idx), 1);
+		assert_true(idx < n);
+		assert_int_equal(e->line, 1);
+		assert_int_equal(e->column, col[idx]);
+		assert_memory_equal(at_caret(e), "\"\xc3\xa9", 3);
+		errors++;
+	}
+	assert_int_equal(errors, n);
+	pai_diags_free(d);
+	free(at);
+	free(col);
+	free(t);
+}
+
 static void test_diags_from_several_files(void **state)
 {
 	pai_diags *d;
@@ -996,9 +1073,10 @@ static void test_large_string_errors(void **state)
 		size_t len;
 		char *t = big("\"", BIG, "\"", &len);
 
-		top_level_not_object(t, len,
-				     "must be an object, got a string "
-				     "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"");
+		top_level_not_object(
+		    t, len,
+		    "must be an object, got a string "
+		    "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"");
 		free(t);
 	}
 	/* a big key stays a key: two of them are equal */
@@ -1253,6 +1331,7 @@ int main(void)
 	    cmocka_unit_test(test_string_offset),
 	    cmocka_unit_test(test_diags_to_json),
 	    cmocka_unit_test(test_diags_from_several_files),
+	    cmocka_unit_test(test_many_diagnostics_on_one_line),
 	    cmocka_unit_test(test_parse_arguments),
 	    cmocka_unit_test(test_large_string),
 	    cmocka_unit_test(test_large_string_errors),
