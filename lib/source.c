@@ -730,7 +730,7 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 			const json_error_t *err)
 {
 	const char *t = src->text, *tok;
-	size_t off, n = 0, j;
+	size_t off, n = 0, i, j;
 	enum json_error_code code = json_error_code(err);
 	int q;
 	char msg[JSON_ERROR_TEXT_LENGTH];
@@ -835,12 +835,25 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 		}
 	}
 	/* jansson quotes the token it stopped at as it is: a control
-	 * character there would reach the terminal raw */
-	for (j = 0; j < sizeof(msg) - 1 && err->text[j]; j++)
-		msg[j] =
-		    (unsigned char)err->text[j] < 0x20 || err->text[j] == 0x7F
-			? '?'
-			: err->text[j];
+	 * character there would reach the terminal raw, and the token can
+	 * end inside a UTF-8 character (jansson stops at the first byte it
+	 * did not expect, as after a backslash), which makes the message no
+	 * UTF-8 text and pai_diags_to_json() fail. Each such byte is '?'. */
+	for (i = j = 0; err->text[i] && j < sizeof(msg) - 1;) {
+		const unsigned char *c = (const unsigned char *)err->text + i;
+		size_t k = utf8_len(c, strlen(err->text + i));
+
+		if (k == 0 || *c < 0x20 || *c == 0x7F) {
+			msg[j++] = '?';
+			i++;
+			continue;
+		}
+		if (j + k > sizeof(msg) - 1)
+			break;
+		memcpy(msg + j, c, k);
+		i += k;
+		j += k;
+	}
 	msg[j] = '\0';
 	if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "", "syntax",
 			  "%s", msg))

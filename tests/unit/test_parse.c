@@ -39,6 +39,8 @@ static char *exact_copy(const char *text, size_t len)
 	return b;
 }
 
+static int printable_utf8(const char *s);
+
 /* Parses text as NAME and checks that it fails as a syntax error with
  * exactly one diagnostic, an error of the given rule at line:col. The
  * caller frees *dp; the diagnostic is returned for further checks. */
@@ -71,6 +73,9 @@ static const pai_diag *syntax_error_at(pai_diags **dp, const char *text,
 	_assert_int_equal(e->line, line, file, fline);
 	_assert_int_equal(e->column, col, file, fline);
 	_assert_true(e->excerpt != NULL, "e->excerpt != NULL", file, fline);
+	/* shown on a terminal and turned into JSON: printable UTF-8 */
+	_assert_true(printable_utf8(e->message), "printable_utf8(e->message)",
+		     file, fline);
 	return e;
 }
 
@@ -476,6 +481,17 @@ static void test_syntax_positions(void **state)
 	BAD("{\"a\": \"abc", "syntax", 1, 11,
 	    "unexpected end of file: a value, ']' or '}' is missing");
 	BAD("{\"a\": 1\n", "syntax", 2, 1, NULL);
+
+	/* jansson's message quotes the token up to the byte it did not
+	 * expect, which may be the first of a UTF-8 character: each stray
+	 * byte shows as '?', so that the message stays UTF-8 text (and
+	 * pai_diags_to_json() works) */
+	BAD("{\"a\": \"x\\\xe6\x97\xa5\"}", "syntax", 1, 10,
+	    "invalid escape near '\"x\\?'");
+	BAD("{\"a\": \"\\u12\xe6\x97\xa5\"}", "syntax", 1, 12,
+	    "invalid escape near '\"\\u12?'");
+	BAD("{\"a\": \xe6\x97\xa5}", "syntax", 1, 7,
+	    "invalid token near '\xe6\x97\xa5'");
 
 	/* a control character in a string: shown as '?', caret on it */
 	e = SYNTAX_ERROR_AT(&d, LIT("{\"a\": \"x\x01y\"}"), "syntax", 1, 9);
