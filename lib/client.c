@@ -1,0 +1,965 @@
+/* client.c - the REST client as callers see it: jobs, tasks and logs.
+ * What an API version's paths and JSON look like is api_v1.c's; how
+ * bytes travel is http.c's. */
+#include "api.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Longest server message kept for the one-line error. */
+#define MAX_MESSAGE 1000
+
+/* ---- the handle ------------------------------------------------------- */
+
+static void free_secret(char *s)
+{
+	if (s)
+		memset(s, 0, strlen(s));
+	free(s);
+}
+
+static int dup_opt(char **out, const char *s)
+{
+	*out = NULL;
+	if (!s)
+		return 0;
+	*out = strdup(s);
+	return *out ? 0 : -1;
+}
+
+int pai_client_new(pai_client **out, const pai_client_options *opts)
+{
+	pai_client *c = NULL;
+	const char *uri;
+	size_t n;
+	int err = PAI_OK;
+
+	if (out)
+		*out = NULL;
+	if (!out || !opts || opts->version != PAI_CLIENT_OPTIONS_VERSION)
+		return PAI_EINVAL;
+	uri = opts->uri		  ? opts->uri
+	      : opts->unix_socket ? "http://localhost"
+				  : NULL;
+	if (!uri || (strncasecmp(uri, "http://", 7) != 0 &&
+		     strncasecmp(uri, "https://", 8) != 0))
+		return PAI_EINVAL;
+	if (!(c = calloc(1, sizeof(*c))))
+		return PAI_ENOMEM;
+	if (dup_opt(&c->uri, uri) < 0 ||
+	    dup_opt(&c->unix_socket, opts->unix_socket) < 0 ||
+	    dup_opt(&c->token, opts->token) < 0 ||
+	    dup_opt(&c->ca_file, opts->ca_file) < 0) {
+		err = PAI_ENOMEM;
+		goto out;
+	}
+	n = strlen(c->uri);
+	while (n && c->uri[n - 1] == '/')
+		c->uri[--n] = '\0';
+	c->scheme = pai__url_origin(c->uri);
+	if (!c->scheme) {
+		err = PAI_EINVAL;
+		goto out;
+	}
+	/* pai__url_origin gives "scheme://host:port" */
+	{
+		char *sep = strstr(c->scheme, "://"), *colon;
+
+		colon = strrchr(sep + 3, ':');
+		*colon = '\0';
+		c->port = strtol(colon + 1, NULL, 10);
+		*sep = '\0';
+		if (!(c->host = strdup(sep + 3))) {
+			err = PAI_ENOMEM;
+			goto out;
+		}
+	}
+	c->insecure = opts->insecure;
+	c->connect_timeout_ms =
+	    opts->connect_timeout_ms > 0 ? opts->connect_timeout_ms : 10000;
+	c->stall_timeout_s =
+	    opts->stall_timeout_s > 0 ? opts->stall_timeout_s : 30;
+	c->max_retries = opts->max_retries >= 0 ? opts->max_retries : 4;
+	c->retry_max_ms = opts->retry_max_ms > 0 ? opts->retry_max_ms : 60000;
+	c->trace = opts->trace;
+	c->trace_data = opts->trace_data;
+	c->interrupt = opts->interrupt;
+	c->rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
+		 (uint64_t)(uintptr_t)c;
+	if (!c->rng)
+		c->rng = 1;
+	if (!(c->curl = curl_easy_init())) {
+		err = PAI_ENOMEM;
+		goto out;
+	}
+	*out = c;
+	c = NULL;
+out:
+	pai_client_free(c);
+	return err;
+}
+
+void pai_client_free(pai_client *c)
+{
+	if (!c)
+		return;
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	free(c->uri);
+	free(c->scheme);
+	free(c->host);
+	free(c->unix_socket);
+	free_secret(c->token);
+	free(c->ca_file);
+	free(c->err_code);
+	free(c->err_msg);
+	free(c->html_log_origin);
+	free(c);
+}
+
+int pai_client_set_token(pai_client *c, const char *token)
+{
+	char *t = NULL;
+
+	if (!c)
+		return PAI_EINVAL;
+	if (token && !(t = strdup(token)))
+		return PAI_ENOMEM;
+	free_secret(c->token);
+	c->token = t;
+	return PAI_OK;
+}
+
+/* ---- the last error ---------------------------------------------------- */
+
+void pai__client_reset_error(pai_client *c)
+{
+	c->status = 0;
+	free(c->err_code);
+	free(c->err_msg);
+	c->err_code = c->err_msg = NULL;
+}
+
+/* One line: control characters become spaces, runs of blanks one,
+ * and at most MAX_MESSAGE bytes (cut at a character boundary). */
+static char *one_line(const char *s)
+{
+	pai__buf b = PAI__BUF_INIT;
+	int space = 0;
+
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch == 0x7f || ch == ' ') {
+			space = b.len > 0;
+			continue;
+		}
+		if (b.len >= MAX_MESSAGE && (ch & 0xC0) != 0x80) {
+			pai__buf_puts(&b, "...");
+			break;
+		}
+		if (space)
+			pai__buf_putc(&b, ' ');
+		space = 0;
+		pai__buf_putc(&b, (char)ch);
+	}
+	return pai__buf_detach(&b);
+}
+
+int pai__client_fail(pai_client *c, int err, long status, const char *code,
+		     const char *fmt, ...)
+{
+	pai__buf b = PAI__BUF_INIT;
+	va_list ap;
+	char *raw;
+
+	pai__client_reset_error(c);
+	c->status = status;
+	if (code)
+		c->err_code = strdup(code);
+	va_start(ap, fmt);
+	pai__buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	raw = pai__buf_detach(&b);
+	c->err_msg = raw ? one_line(raw) : NULL;
+	free(raw);
+	return err;
+}
+
+/* Saved detail, to report an earlier failure after later calls. */
+struct saved_error {
+	long status;
+	char *code, *msg;
+};
+
+static void save_error(struct saved_error *s, pai_client *c)
+{
+	s->status = c->status;
+	s->code = c->err_code;
+	s->msg = c->err_msg;
+	c->err_code = c->err_msg = NULL;
+}
+
+static int restore_error(pai_client *c, struct saved_error *s, int err)
+{
+	pai__client_reset_error(c);
+	c->status = s->status;
+	c->err_code = s->code;
+	c->err_msg = s->msg;
+	s->code = s->msg = NULL;
+	return err;
+}
+
+static void drop_saved(struct saved_error *s)
+{
+	free(s->code);
+	free(s->msg);
+	s->code = s->msg = NULL;
+}
+
+long pai_client_http_status(const pai_client *c)
+{
+	return c ? c->status : 0;
+}
+
+const char *pai_client_error_code(const pai_client *c)
+{
+	return c ? c->err_code : NULL;
+}
+
+const char *pai_client_error(const pai_client *c)
+{
+	return c ? c->err_msg : NULL;
+}
+
+static const char *reason_phrase(long status)
+{
+	switch (status) {
+	case 300: return "Multiple Choices";
+	case 301: return "Moved Permanently";
+	case 302: return "Found";
+	case 303: return "See Other";
+	case 304: return "Not Modified";
+	case 307: return "Temporary Redirect";
+	case 308: return "Permanent Redirect";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 406: return "Not Acceptable";
+	case 407: return "Proxy Authentication Required";
+	case 408: return "Request Timeout";
+	case 409: return "Conflict";
+	case 410: return "Gone";
+	case 411: return "Length Required";
+	case 413: return "Payload Too Large";
+	case 414: return "URI Too Long";
+	case 415: return "Unsupported Media Type";
+	case 416: return "Range Not Satisfiable";
+	case 422: return "Unprocessable Entity";
+	case 429: return "Too Many Requests";
+	case 500: return "Internal Server Error";
+	case 501: return "Not Implemented";
+	case 502: return "Bad Gateway";
+	case 503: return "Service Unavailable";
+	case 504: return "Gateway Timeout";
+	}
+	return NULL;
+}
+
+static int error_for(long status, const char *code)
+{
+	if (status == 401)
+		return PAI_EAUTH;
+	if (status == 403)
+		return PAI_EFORBIDDEN;
+	if (status == 404)
+		return PAI_ENOTFOUND;
+	if (status == 409)
+		return PAI_ECONFLICT;
+	if (status == 400 && code) {
+		if (strcmp(code, "NoVirtualClusterError") == 0)
+			return PAI_ENOTFOUND;
+		/* the token endpoint's answers to a bad login */
+		if (strcmp(code, "NoUserError") == 0 ||
+		    strcmp(code, "IncorrectPasswordError") == 0 ||
+		    strcmp(code, "IncorrectPassworkError") == 0)
+			return PAI_EAUTH;
+	}
+	return PAI_EHTTP;
+}
+
+int pai__status_error(pai_client *c, const pai__request *rq,
+		      const pai__response *rs)
+{
+	json_t *o = NULL;
+	const char *code = NULL, *msg = NULL, *phrase;
+	char *host = NULL;
+	int err;
+
+	if (rs->status >= 200 && rs->status < 300)
+		return PAI_OK;
+	/* {code, message} from the API; anything else (a proxy's HTML
+	 * page, an empty body) is summed up, never shown */
+	if (rs->body.len &&
+	    (!rs->content_type ||
+	     strncasecmp(rs->content_type, "text/html", 9) != 0))
+		o = json_loadb(rs->body.data, rs->body.len, 0, NULL);
+	if (json_is_object(o)) {
+		code = json_string_value(json_object_get(o, "code"));
+		msg = json_string_value(json_object_get(o, "message"));
+		if (code && !*code)
+			code = NULL;
+		if (msg && !*msg)
+			msg = NULL;
+	}
+	err = error_for(rs->status, code);
+	if (msg || code)
+		pai__client_fail(c, err, rs->status, code, "%s",
+				 msg ? msg : code);
+	else {
+		host = pai__url_host(rq->url);
+		phrase = reason_phrase(rs->status);
+		pai__client_fail(c, err, rs->status, NULL,
+				 "HTTP %ld%s%s from %s", rs->status,
+				 phrase ? " " : "", phrase ? phrase : "",
+				 host ? host : rq->url);
+	}
+	free(host);
+	json_decref(o);
+	return err;
+}
+
+int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
+		       const pai__response *rs)
+{
+	json_error_t e;
+
+	*out =
+	    json_loadb(rs->body.data ? rs->body.data : "", rs->body.len, 0, &e);
+	if (*out)
+		return PAI_OK;
+	return pai__client_fail(c, PAI_EPROTOCOL, rs->status, NULL,
+				"%s %s: the answer is not JSON (%s)",
+				rq->method, rq->url, e.text);
+}
+
+/* ---- calls ------------------------------------------------------------- */
+
+static int check_names(pai_client *c, const char *user, const char *name)
+{
+	if (!user || !*user || (name && !*name))
+		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
+					"a job needs a user and a name");
+	return PAI_OK;
+}
+
+int pai_cluster_info(json_t **out, pai_client *c)
+{
+	if (out)
+		*out = NULL;
+	if (!out || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	return pai__v1_cluster_info(out, c);
+}
+
+int pai_login(char **token, pai_client *c, const char *user,
+	      const char *password, long expiration_s)
+{
+	if (token)
+		*token = NULL;
+	if (!token || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if (!user || !*user || !password)
+		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
+					"a login needs a user and a password");
+	return pai__v1_login(token, c, user, password, expiration_s);
+}
+
+int pai_job_ref_parse(char **user, char **name, const char *ref,
+		      const char *default_user)
+{
+	const char *tilde;
+	char *u = NULL, *n = NULL;
+	int err = PAI_OK;
+
+	if (user)
+		*user = NULL;
+	if (name)
+		*name = NULL;
+	if (!user || !name || !ref)
+		return PAI_EINVAL;
+	tilde = strchr(ref, '~');
+	if (tilde) {
+		if (tilde == ref || !tilde[1])
+			return PAI_EINVAL;
+		u = strndup(ref, (size_t)(tilde - ref));
+		n = strdup(tilde + 1);
+		if (!u || !n) {
+			err = PAI_ENOMEM;
+			goto out;
+		}
+	} else {
+		if (!*ref)
+			return PAI_EINVAL;
+		if (default_user && !*default_user)
+			return PAI_EINVAL;
+		if ((default_user && !(u = strdup(default_user))) ||
+		    !(n = strdup(ref))) {
+			err = PAI_ENOMEM;
+			goto out;
+		}
+	}
+	*user = u;
+	*name = n;
+	u = n = NULL;
+out:
+	free(u);
+	free(n);
+	return err;
+}
+
+/* Equal as JSON values: members in any order, numbers by value (a server
+ * may reorder, re-indent, or write 1 as 1.0). */
+static int json_equiv(json_t *a, json_t *b)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_number(a) && json_is_number(b)) {
+		if (json_is_integer(a) && json_is_integer(b))
+			return json_integer_value(a) == json_integer_value(b);
+		return json_number_value(a) == json_number_value(b);
+	}
+	if (json_typeof(a) != json_typeof(b))
+		return 0;
+	switch (json_typeof(a)) {
+	case JSON_OBJECT:
+		if (json_object_size(a) != json_object_size(b))
+			return 0;
+		json_object_foreach(a, k, v)
+		{
+			json_t *w = json_object_get(b, k);
+
+			if (!w || !json_equiv(v, w))
+				return 0;
+		}
+		return 1;
+	case JSON_ARRAY:
+		if (json_array_size(a) != json_array_size(b))
+			return 0;
+		json_array_foreach(a, i, v)
+		{
+			if (!json_equiv(v, json_array_get(b, i)))
+				return 0;
+		}
+		return 1;
+	default: return json_equal(a, b);
+	}
+}
+
+/* Whether the job's stored config is the one sent: 1 yes, 0 the job
+ * exists with another config, -1 no such job, -2 cannot tell. */
+static int stored_matches(pai_client *c, const char *user, const char *name,
+			  json_t *config)
+{
+	char *text = NULL;
+	size_t len = 0;
+	json_t *stored;
+	int err, ret;
+
+	err = pai__v1_job_config(&text, &len, c, user, name);
+	if (err == PAI_ENOTFOUND && c->err_code &&
+	    strcmp(c->err_code, "NoJobConfigError") == 0)
+		return -2; /* the job exists, its config is not there (yet) */
+	if (err == PAI_ENOTFOUND)
+		return -1;
+	if (err)
+		return -2;
+	stored = json_loadb(text, len, 0, NULL);
+	ret = !stored ? -2 : json_equiv(stored, config) ? 1 : 0;
+	json_decref(stored);
+	free(text);
+	return ret;
+}
+
+int pai_submit(pai_client *c, const char *user, json_t *config, int *recovered)
+{
+	struct saved_error first = {0, NULL, NULL};
+	const char *name;
+	char *body = NULL;
+	int err, maybe, m;
+
+	if (recovered)
+		*recovered = 0;
+	if (!c || !config)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	name = pai__v1_config_job_name(config);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	if (!(body = json_dumps(config, JSON_COMPACT)))
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
+					"out of memory");
+	err = pai__v1_post_job(c, user, body, strlen(body), &maybe);
+	if (err == PAI_OK || !maybe)
+		goto out;
+	/* No answer, or an error although the job may have been created:
+	 * look before sending again. Job names are unique per user, so a
+	 * second POST cannot make a second job; at worst it meets 409. */
+	save_error(&first, c);
+	m = stored_matches(c, user, name, config);
+	if (m == 1)
+		goto recovered;
+	if (m == 0) {
+		err = pai__client_fail(c, PAI_ECONFLICT, 409, NULL,
+				       "job '%s' exists already with another "
+				       "config",
+				       name);
+		goto out;
+	}
+	if (m == -2) {
+		err = restore_error(c, &first, err);
+		goto out;
+	}
+	err = pai__v1_post_job(c, user, body, strlen(body), &maybe);
+	if (err == PAI_OK)
+		goto out;
+	if (err != PAI_ECONFLICT && !maybe)
+		goto out;
+	/* 409, or lost again: the job may be ours after all */
+	drop_saved(&first);
+	save_error(&first, c);
+	m = stored_matches(c, user, name, config);
+	if (m == 1)
+		goto recovered;
+	err = restore_error(c, &first, err);
+	goto out;
+recovered:
+	pai__client_reset_error(c);
+	if (recovered)
+		*recovered = 1;
+	err = PAI_OK;
+out:
+	drop_saved(&first);
+	free(body);
+	return err;
+}
+
+/* ---- states ---------------------------------------------------------- */
+
+static const char *const state_names[] = {"UNKNOWN",   "WAITING", "RUNNING",
+					  "SUCCEEDED", "FAILED",  "STOPPED"};
+
+const char *pai_state_name(pai_state state)
+{
+	if ((unsigned)state < sizeof(state_names) / sizeof(state_names[0]))
+		return state_names[state];
+	return "UNKNOWN";
+}
+
+int pai_state_from_name(pai_state *out, const char *name)
+{
+	size_t i;
+
+	if (!out || !name)
+		return PAI_EINVAL;
+	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
+		if (strcasecmp(name, state_names[i]) == 0) {
+			*out = (pai_state)i;
+			return PAI_OK;
+		}
+	return PAI_EINVAL;
+}
+
+int pai_state_is_final(pai_state state)
+{
+	return state == PAI_STATE_SUCCEEDED || state == PAI_STATE_FAILED ||
+	       state == PAI_STATE_STOPPED;
+}
+
+/* ---- jobs -------------------------------------------------------------- */
+
+int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
+		const char *name)
+{
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!out || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	return pai__v1_job_get(out, c, user, name);
+}
+
+int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
+{
+	if (out)
+		*out = NULL;
+	if (!out || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	return pai__v1_jobs_list(out, c, user && *user ? user : NULL);
+}
+
+int pai_job_get_config(char **text, size_t *len, pai_client *c,
+		       const char *user, const char *name)
+{
+	size_t n = 0;
+	int err;
+
+	if (text)
+		*text = NULL;
+	if (len)
+		*len = 0;
+	if (!text || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	err = pai__v1_job_config(text, &n, c, user, name);
+	if (len)
+		*len = n;
+	return err;
+}
+
+int pai_job_stop(pai_client *c, const char *user, const char *name)
+{
+	int err;
+
+	if (!c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	return pai__v1_job_stop(c, user, name);
+}
+
+int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
+		    const char *name)
+{
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!out || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	return pai__v1_job_ssh(out, c, user, name);
+}
+
+/* ---- logs -------------------------------------------------------------- */
+
+static int is_html(const pai__response *rs)
+{
+	const char *p = rs->body.data, *end = p + rs->body.len;
+
+	if (rs->content_type)
+		return strncasecmp(rs->content_type, "text/html", 9) == 0;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return (end - p >= 9 && strncasecmp(p, "<!DOCTYPE", 9) == 0) ||
+	       (end - p >= 5 && strncasecmp(p, "<html", 5) == 0);
+}
+
+static const char *find_ci(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (; end - p >= (ptrdiff_t)n; p++)
+		if (strncasecmp(p, s, n) == 0)
+			return p;
+	return NULL;
+}
+
+static void put_utf8(pai__buf *b, unsigned long cp)
+{
+	char u[4];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		pai__buf_put(b, u, 1);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xC0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		pai__buf_put(b, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xE0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[2] = (char)(0x80 | (cp & 0x3F));
+		pai__buf_put(b, u, 3);
+	} else {
+		u[0] = (char)(0xF0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[3] = (char)(0x80 | (cp & 0x3F));
+		pai__buf_put(b, u, 4);
+	}
+}
+
+/* The text inside a YARN log page's <pre> elements, entities decoded;
+ * "" when it has none (no log yet). */
+static void html_log_text(pai__buf *out, const char *p, size_t len)
+{
+	static const struct {
+		const char *name;
+		char ch;
+	} named[] = {{"lt", '<'},   {"gt", '>'},    {"amp", '&'},
+		     {"quot", '"'}, {"apos", '\''}, {"nbsp", ' '}};
+	const char *end = p + len, *s, *e;
+	size_t i;
+
+	while ((s = find_ci(p, end, "<pre"))) {
+		s += 4;
+		if (s < end && *s != '>' && !isspace((unsigned char)*s)) {
+			p = s; /* <preview> or the like */
+			continue;
+		}
+		while (s < end && *s != '>')
+			s++;
+		if (s == end)
+			return;
+		s++;
+		e = find_ci(s, end, "</pre");
+		if (!e)
+			e = end;
+		while (s < e) {
+			const char *semi;
+
+			if (*s != '&') {
+				pai__buf_putc(out, *s++);
+				continue;
+			}
+			semi =
+			    memchr(s, ';',
+				   (size_t)(e - s) > 12 ? 12 : (size_t)(e - s));
+			if (semi && s[1] == '#') {
+				unsigned long cp;
+				char *q;
+
+				if (s[2] == 'x' || s[2] == 'X')
+					cp = strtoul(s + 3, &q, 16);
+				else
+					cp = strtoul(s + 2, &q, 10);
+				if (q == semi && q > s + 2 && cp > 0 &&
+				    cp <= 0x10FFFF &&
+				    !(cp >= 0xD800 && cp <= 0xDFFF)) {
+					put_utf8(out, cp);
+					s = semi + 1;
+					continue;
+				}
+			} else if (semi) {
+				for (i = 0;
+				     i < sizeof(named) / sizeof(named[0]); i++)
+					if ((size_t)(semi - s - 1) ==
+						strlen(named[i].name) &&
+					    strncmp(s + 1, named[i].name,
+						    (size_t)(semi - s - 1)) ==
+						0)
+						break;
+				if (i < sizeof(named) / sizeof(named[0])) {
+					pai__buf_putc(out, named[i].ch);
+					s = semi + 1;
+					continue;
+				}
+			}
+			pai__buf_putc(out, *s++);
+		}
+		p = e;
+	}
+}
+
+/* "bytes A-B/N": A, or -1 */
+static long long range_start(const char *cr)
+{
+	char *end;
+	long long a;
+
+	if (!cr || strncasecmp(cr, "bytes ", 6) != 0)
+		return -1;
+	a = strtoll(cr + 6, &end, 10);
+	return end != cr + 6 && *end == '-' && a >= 0 ? a : -1;
+}
+
+static int copy_out(char **data, size_t *len, pai_client *c, const char *p,
+		    size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (!d)
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
+					"out of memory");
+	if (n)
+		memcpy(d, p, n);
+	d[n] = '\0';
+	*data = d;
+	*len = n;
+	return PAI_OK;
+}
+
+int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
+		 const char *url, long long offset)
+{
+	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1};
+	pai__response rs = PAI__RESPONSE_INIT;
+	pai__buf text = PAI__BUF_INIT;
+	char range[64], *origin = NULL;
+	const char *p;
+	size_t n = 0;
+	long long start;
+	int err, html_origin;
+
+	if (data)
+		*data = NULL;
+	if (len)
+		*len = 0;
+	if (next)
+		*next = offset;
+	if (!data || !len || !next || !c || !url || offset < 0)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if (!(origin = pai__url_origin(url)))
+		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
+					"cannot use the log URL '%s'", url);
+	/* an HTML page's offsets are in its decoded text: fetch it whole */
+	html_origin =
+	    c->html_log_origin && strcmp(c->html_log_origin, origin) == 0;
+	if (offset > 0 && !html_origin) {
+		snprintf(range, sizeof(range), "bytes=%lld-", offset);
+		rq.range = range;
+	}
+	err = pai__http(c, &rq, &rs);
+	if (err)
+		goto out;
+	if (rs.status == 416 && rq.range) {
+		err = copy_out(data, len, c, "", 0); /* nothing new */
+		goto out;
+	}
+	if ((err = pai__status_error(c, &rq, &rs)))
+		goto out;
+	if (is_html(&rs)) {
+		if (!html_origin) {
+			free(c->html_log_origin);
+			c->html_log_origin = origin;
+			origin = NULL;
+		}
+		if (rq.range) { /* a part of a page is no use */
+			rq.range = NULL;
+			if ((err = pai__http(c, &rq, &rs)) ||
+			    (err = pai__status_error(c, &rq, &rs)))
+				goto out;
+		}
+		html_log_text(&text, rs.body.data ? rs.body.data : "",
+			      rs.body.len);
+		if (text.oom) {
+			err = pai__client_fail(c, PAI_ENOMEM, 0, NULL,
+					       "out of memory");
+			goto out;
+		}
+		p = text.data;
+		n = text.len;
+		start = 0;
+	} else {
+		p = rs.body.data;
+		n = rs.body.len;
+		start = 0;
+		if (rs.status == 206) {
+			start = range_start(rs.content_range);
+			if (start < 0)
+				start = offset;
+			if (start > offset) {
+				err = pai__client_fail(
+				    c, PAI_EPROTOCOL, rs.status, NULL,
+				    "GET %s: asked for bytes from %lld, got "
+				    "from %lld",
+				    url, offset, start);
+				goto out;
+			}
+		}
+	}
+	/* drop what the caller has: all of it when the server ignored
+	 * Range, the overlap when it answered from earlier on */
+	if ((unsigned long long)(offset - start) >= n) {
+		err = copy_out(data, len, c, "", 0);
+		goto out;
+	}
+	p += offset - start;
+	n -= (size_t)(offset - start);
+	if ((err = copy_out(data, len, c, p, n)))
+		goto out;
+	*next = offset + (long long)n;
+out:
+	free(origin);
+	pai__buf_release(&text);
+	pai__response_release(&rs);
+	return err;
+}
+
+int pai_download(char **data, size_t *len, pai_client *c, const char *url)
+{
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1};
+	pai__response rs = PAI__RESPONSE_INIT;
+	char *cur = NULL;
+	int err = PAI_OK, hops;
+
+	if (data)
+		*data = NULL;
+	if (len)
+		*len = 0;
+	if (!data || !c || !url)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if (!(cur = strdup(url)))
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
+					"out of memory");
+	/* WebHDFS answers with a redirect to a data node; the token goes
+	 * only to the client's own origin (see perform() in http.c) */
+	for (hops = 0;; hops++) {
+		rq.url = cur;
+		if ((err = pai__http(c, &rq, &rs)))
+			goto out;
+		if (rs.status >= 300 && rs.status < 400 && rs.location &&
+		    rs.status != 304) {
+			if (hops == 10) {
+				err = pai__client_fail(c, PAI_EPROTOCOL,
+						       rs.status, NULL,
+						       "GET %s: more than 10 "
+						       "redirects",
+						       url);
+				goto out;
+			}
+			free(cur);
+			cur = rs.location;
+			rs.location = NULL;
+			continue;
+		}
+		break;
+	}
+	if ((err = pai__status_error(c, &rq, &rs)))
+		goto out;
+	if (len)
+		*len = rs.body.len;
+	if (!(*data = pai__buf_detach(&rs.body))) {
+		err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+		if (len)
+			*len = 0;
+	}
+out:
+	pai__response_release(&rs);
+	free(cur);
+	return err;
+}

@@ -1,0 +1,112 @@
+/* http.h - libpai's REST client internals: the client handle and one
+ * HTTP exchange. Shared by http.c, client.c, api_v1.c and model.c; not
+ * installed, not for cli/. */
+#ifndef PAI_HTTP_H
+#define PAI_HTTP_H
+
+#include "internal.h"
+
+#include <curl/curl.h>
+
+struct pai_client {
+	CURL *curl; /* one handle: its connection cache serves every call */
+	char *uri;  /* base URI without a trailing '/' */
+	char *scheme, *host;
+	long port;
+	char *unix_socket, *token, *ca_file;
+	int insecure;
+	long connect_timeout_ms, stall_timeout_s, retry_max_ms;
+	int max_retries;
+	void (*trace)(void *data, const char *line);
+	void *trace_data;
+	volatile int *interrupt;
+
+	/* why the last call failed */
+	long status;
+	char *err_code, *err_msg;
+
+	char errbuf[CURL_ERROR_SIZE];
+	uint64_t rng;
+	/* an origin that serves logs as HTML pages: fetched whole, no Range */
+	char *html_log_origin;
+};
+
+typedef struct pai__request {
+	const char *method; /* "GET", "POST", "PUT" */
+	const char *url;    /* absolute */
+	const char *body;   /* or NULL */
+	size_t body_len;
+	const char *content_type; /* of the body */
+	const char *range;	  /* "bytes=N-", or NULL */
+	int safe;		  /* idempotent: may be retried */
+} pai__request;
+
+typedef struct pai__response {
+	long status;
+	pai__buf body;
+	char *content_type;
+	char *location; /* a redirect's target, absolute */
+	char *content_range;
+	long retry_after_s;
+	/* some of the request may have reached the server (a failed POST
+	 * may still have created the job) */
+	int sent;
+} pai__response;
+
+#define PAI__RESPONSE_INIT                                                     \
+	{                                                                      \
+		0, PAI__BUF_INIT, NULL, NULL, NULL, 0, 0                       \
+	}
+
+void pai__response_release(pai__response *rs);
+
+/*
+ * Performs rq once, or (safe requests) again with exponential backoff
+ * and full jitter after a connection error or a 502/503/504, within the
+ * client's max_retries and retry_max_ms. PAI_OK when a response arrived,
+ * whatever its status (callers judge it with pai__status_error);
+ * otherwise PAI_EUNREACHABLE, PAI_ETLS, PAI_EINTR, PAI_ENOMEM,
+ * PAI_ETOOBIG, PAI_EINVAL or PAI_ERROR with the client's detail set.
+ * Redirects are not followed. The token goes only to the client's own
+ * origin; the Unix socket serves only that origin too.
+ */
+int pai__http(pai_client *c, const pai__request *rq, pai__response *rs);
+
+/* 1 when url has the scheme, host and port of the client's URI. */
+int pai__same_origin(const pai_client *c, const char *url);
+
+/* "host" or "host:port" of url, new; NULL when it does not parse. */
+char *pai__url_host(const char *url);
+
+/* "scheme://host:port" of url (lowercased, port explicit), new; NULL
+ * when it does not parse. */
+char *pai__url_origin(const char *url);
+
+/* Appends s to b percent-encoded as one path segment or query value. */
+void pai__buf_put_escaped(pai__buf *b, const char *s);
+
+/* ---- the last error's detail (client.c) --------------------------- */
+
+void pai__client_reset_error(pai_client *c);
+/* Sets the detail (code may be NULL) and returns err. */
+int pai__client_fail(pai_client *c, int err, long status, const char *code,
+		     const char *fmt, ...) PAI__PRINTF(5, 6);
+
+/*
+ * PAI_OK for a 2xx response; else sets the detail from the body (the
+ * server's {code, message}, or "HTTP 502 Bad Gateway from host" for any
+ * other body) and returns the error the status and code map to.
+ */
+int pai__status_error(pai_client *c, const pai__request *rq,
+		      const pai__response *rs);
+
+/* Parses a response documented as JSON; PAI_EPROTOCOL when it is not.
+ * *out new. */
+int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
+		       const pai__response *rs);
+
+/* Masks secrets in text for tracing: the values of "password" and
+ * "token" members or form fields, and bearer tokens. New string. */
+char *pai__mask_secrets(const char *text, size_t len);
+
+#endif /* PAI_HTTP_H */

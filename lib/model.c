@@ -1,0 +1,144 @@
+/* model.c - accessors of job infos, job lists and SSH infos */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void pai__job_info_release(pai_job_info *info)
+{
+	if (!info)
+		return;
+	json_decref(info->json);
+	json_decref(info->own);
+	free(info->tasks);
+	memset(info, 0, sizeof(*info));
+}
+
+void pai_job_info_free(pai_job_info *info)
+{
+	if (!info)
+		return;
+	pai__job_info_release(info);
+	free(info);
+}
+
+const char *pai_job_info_name(const pai_job_info *info)
+{
+	return info ? info->name : NULL;
+}
+
+const char *pai_job_info_user(const pai_job_info *info)
+{
+	return info ? info->user : NULL;
+}
+
+const char *pai_job_info_vc(const pai_job_info *info)
+{
+	return info ? info->vc : NULL;
+}
+
+pai_state pai_job_info_state(const pai_job_info *info)
+{
+	return info ? info->state : PAI_STATE_UNKNOWN;
+}
+
+const char *pai_job_info_substate(const pai_job_info *info)
+{
+	return info ? info->substate : NULL;
+}
+
+long long pai_job_info_created_ms(const pai_job_info *info)
+{
+	return info ? info->created_ms : 0;
+}
+
+long long pai_job_info_completed_ms(const pai_job_info *info)
+{
+	return info ? info->completed_ms : 0;
+}
+
+long pai_job_info_retries(const pai_job_info *info)
+{
+	return info ? info->retries : 0;
+}
+
+int pai_job_info_exit_code(const pai_job_info *info, int *has_exit)
+{
+	if (has_exit)
+		*has_exit = info ? info->has_exit_code : 0;
+	return info && info->has_exit_code ? info->exit_code : 0;
+}
+
+size_t pai_job_info_task_count(const pai_job_info *info)
+{
+	return info ? info->ntasks : 0;
+}
+
+const pai_task_info *pai_job_info_task(const pai_job_info *info, size_t i)
+{
+	return info && i < info->ntasks ? &info->tasks[i] : NULL;
+}
+
+json_t *pai_job_info_json(const pai_job_info *info)
+{
+	return info ? info->json : NULL;
+}
+
+void pai_job_list_free(pai_job_list *list)
+{
+	if (!list)
+		return;
+	/* the items borrow every string from list->json */
+	free(list->items);
+	json_decref(list->json);
+	free(list);
+}
+
+size_t pai_job_list_count(const pai_job_list *list)
+{
+	return list ? list->count : 0;
+}
+
+const pai_job_info *pai_job_list_get(const pai_job_list *list, size_t i)
+{
+	return list && i < list->count ? &list->items[i] : NULL;
+}
+
+json_t *pai_job_list_json(const pai_job_list *list)
+{
+	return list ? list->json : NULL;
+}
+
+void pai_ssh_info_free(pai_ssh_info *info)
+{
+	if (!info)
+		return;
+	free(info->containers);
+	json_decref(info->json);
+	free(info);
+}
+
+size_t pai_ssh_info_count(const pai_ssh_info *info)
+{
+	return info ? info->count : 0;
+}
+
+const pai_ssh_container *pai_ssh_info_get(const pai_ssh_info *info, size_t i)
+{
+	return info && i < info->count ? &info->containers[i] : NULL;
+}
+
+const char *pai_ssh_info_key_url(const pai_ssh_info *info)
+{
+	return info ? info->key_url : NULL;
+}
+
+const char *pai_ssh_info_key_name(const pai_ssh_info *info)
+{
+	return info ? info->key_name : NULL;
+}
+
+json_t *pai_ssh_info_json(const pai_ssh_info *info)
+{
+	return info ? info->json : NULL;
+}

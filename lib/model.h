@@ -1,0 +1,39 @@
+/* model.h - what the client hands out: jobs, tasks, SSH access. Filled
+ * by an API version's module (api_v1.c), read through pai.h's accessors
+ * (model.c). Not installed, not for cli/. */
+#ifndef PAI_MODEL_H
+#define PAI_MODEL_H
+
+#include "internal.h"
+
+/* Every string points into json (or a member of it), so the whole info
+ * lives as long as its one reference. */
+struct pai_job_info {
+	json_t *json; /* the server's JSON as received */
+	json_t *own;  /* what the parser made: normalized port maps */
+	const char *name, *user, *vc, *substate;
+	pai_state state;
+	long long created_ms, completed_ms;
+	long retries;
+	int has_exit_code, exit_code;
+	pai_task_info *tasks;
+	size_t ntasks;
+};
+
+struct pai_job_list {
+	json_t *json;
+	pai_job_info *items; /* each borrows its json and strings from json */
+	size_t count;
+};
+
+struct pai_ssh_info {
+	json_t *json;
+	pai_ssh_container *containers;
+	size_t count;
+	const char *key_url, *key_name;
+};
+
+/* Releases what an info holds without freeing the struct itself. */
+void pai__job_info_release(pai_job_info *info);
+
+#endif /* PAI_MODEL_H */
