@@ -671,6 +671,38 @@ static void check_extras(struct ctx *c, const struct found *f)
 	}
 }
 
+/* Not in the documented table, but a port outside 0..65535 cannot be
+ * bound: say so, without failing the config. Both values may be anything
+ * a long long holds, so nothing here adds them. */
+static void check_port_range(struct ctx *c, const struct found *begin,
+			     const struct found *number, const char *path)
+{
+	long long b = begin->i, n = number->i;
+	char *p;
+
+	if (n < 0) {
+		p = member_path(c, path, "portNumber");
+		if (p)
+			warning(c, number->at, p, "port-range",
+				"must be at least 0, got %lld", n);
+		free(p);
+		return;
+	}
+	if (b >= 0 && b <= 65535 && (n <= 1 || n - 1 <= 65535 - b))
+		return;
+	p = member_path(c, path, "beginAt");
+	if (!p)
+		return;
+	if (n <= 1)
+		warning(c, begin->at, p, "port-range",
+			"port %lld is not within 0..65535", b);
+	else
+		warning(c, begin->at, p, "port-range",
+			"%lld ports from %lld are not all within 0..65535", n,
+			b);
+	free(p);
+}
+
 static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 			const char *path)
 {
@@ -723,26 +755,8 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 			}
 			free(lp);
 		}
-		/* Not in the documented table, but a port outside 0..65535
-		 * cannot be bound: say so, without failing the config. */
-		if (f[P_BEGIN].v && f[P_NUMBER].v &&
-		    (f[P_BEGIN].i < 0 || f[P_NUMBER].i < 0 ||
-		     f[P_BEGIN].i + (f[P_NUMBER].i ? f[P_NUMBER].i - 1 : 0) >
-			 65535)) {
-			lp = member_path(c, ip,
-					 f[P_NUMBER].i < 0 ? "portNumber"
-							   : "beginAt");
-			if (lp)
-				warning(c,
-					f[P_NUMBER].i < 0 ? f[P_NUMBER].at
-							  : f[P_BEGIN].at,
-					lp, "port-range",
-					"ports %lld..%lld are not all within "
-					"0..65535",
-					f[P_BEGIN].i,
-					f[P_BEGIN].i + f[P_NUMBER].i - 1);
-			free(lp);
-		}
+		if (f[P_BEGIN].v && f[P_NUMBER].v)
+			check_port_range(c, &f[P_BEGIN], &f[P_NUMBER], ip);
 		free(ip);
 	}
 	json_decref(labels);

@@ -1320,6 +1320,8 @@ static void test_storage_gb_scm(void **state)
 
 static void test_port_numbers(void **state)
 {
+	const pai_diag *d;
+
 	(void)state;
 	/* the table sets no bounds on ports: never an error */
 	assert_int_equal(
@@ -1349,6 +1351,45 @@ static void test_port_numbers(void **state)
 		      KV({"beginAt", "30000"}, {"portNumber", "4"})),
 	    PAI_OK);
 	expect_clean(T.diags);
+	/* the extremes of a long long: a warning, and no overflow working
+	 * out the last port (UBSan in make check-asan would fail here) */
+	assert_int_equal(parse_job(OPENPAI, NULL, NULL,
+				   KV({"beginAt", "9223372036854775807"},
+				      {"portNumber", "9223372036854775807"})),
+			 PAI_OK);
+	d = expect_diag(T.diags, WARN, "port-range",
+			"taskRoles[0].portList[0].beginAt",
+			AT(at_value("beginAt", 1)));
+	expect_in_message(d, "9223372036854775807 ports from "
+			     "9223372036854775807");
+	assert_int_equal(parse_job(OPENPAI, NULL, NULL,
+				   KV({"beginAt", "-9223372036854775808"},
+				      {"portNumber", "0"})),
+			 PAI_OK);
+	expect_only(T.diags,
+		    {WARN, "port-range", "taskRoles[0].portList[0].beginAt",
+		     AT(at_value("beginAt", 1))});
+	assert_int_equal(parse_job(OPENPAI, NULL, NULL,
+				   KV({"beginAt", "65535"},
+				      {"portNumber", "-9223372036854775808"})),
+			 PAI_OK);
+	d = expect_diag(T.diags, WARN, "port-range",
+			"taskRoles[0].portList[0].portNumber",
+			AT(at_value("portNumber", 1)));
+	expect_in_message(d, "at least 0");
+	/* 65535 - 65000 + 1 ports fit exactly; one more does not */
+	assert_int_equal(
+	    parse_job(OPENPAI, NULL, NULL,
+		      KV({"beginAt", "65000"}, {"portNumber", "536"})),
+	    PAI_OK);
+	expect_clean(T.diags);
+	assert_int_equal(
+	    parse_job(OPENPAI, NULL, NULL,
+		      KV({"beginAt", "65000"}, {"portNumber", "537"})),
+	    PAI_OK);
+	expect_only(T.diags,
+		    {WARN, "port-range", "taskRoles[0].portList[0].beginAt",
+		     AT(at_value("beginAt", 1))});
 }
 
 /* ---- names ----------------------------------------------------------- */
