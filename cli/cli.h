@@ -129,4 +129,120 @@ extern const cli_opt cli_expand_opts[];
 int cmd_serve(cli_ctx *ctx, int argc, char **argv);
 extern const cli_opt cli_serve_opts[];
 
+/* ---- connect.c: which cluster, as whom, over what ------------------- */
+
+/* Where the token came from (what to say when it is refused). */
+typedef enum {
+	CLI_TOKEN_NONE = 0,
+	CLI_TOKEN_FILE,	  /* --token-file */
+	CLI_TOKEN_ENV,	  /* $PAICTL_TOKEN */
+	CLI_TOKEN_STORED, /* paictl login */
+	CLI_TOKEN_LOGIN	  /* logged in just now with $PAICTL_PASSWORD */
+} cli_token_source;
+
+/* A resolved cluster (flag > environment > profile > built-in default)
+ * and, once cli_connect() ran, a client for it. */
+typedef struct cli_conn {
+	pai_client *client; /* NULL until cli_connect() */
+	char *cluster;	    /* profile name, e.g. "local"; for messages */
+	char *user;
+	char *uri;    /* REST base URI ("http://localhost" over a socket) */
+	char *socket; /* Unix socket, or NULL */
+	char *token;  /* NULL: none */
+	cli_token_source token_source;
+	char *token_file;
+	pai_dialect dialect;
+	char *ca_file;
+	int insecure;
+	int local;    /* the built-in local cluster: started on demand */
+	int relogged; /* logged in again after a 401 (once at most) */
+} cli_conn;
+
+/* Resolves the cluster, user and token without any network traffic.
+ * Prints why on failure and returns the exit status; 0 on success
+ * (caller frees *out with cli_conn_free()). */
+int cli_resolve(cli_ctx *ctx, cli_conn **out);
+/* Creates the client (starting the local cluster when it does not
+ * answer), installs the Ctrl-C handler. Prints why on failure and
+ * returns the exit status; 0 on success. */
+int cli_connect(cli_ctx *ctx, cli_conn *conn);
+/* cli_resolve() and cli_connect(). */
+int cli_open(cli_ctx *ctx, cli_conn **out);
+void cli_conn_free(cli_conn *conn);
+
+/* After a call on conn->client failed with err: 1 when it is worth
+ * calling again because paictl just logged in with $PAICTL_PASSWORD
+ * (after a 401, once per run), else 0. */
+int cli_relogin(cli_ctx *ctx, cli_conn *conn, int err);
+
+/* Prints "paictl: CMD: WHAT: <the cluster's reason>" (and how to log in
+ * again after a 401) and returns the exit status for err. */
+int cli_fail(const cli_ctx *ctx, const cli_conn *conn, int err,
+	     const char *what, ...) __attribute__((format(printf, 4, 5)));
+
+/* Files: the profiles ($PAICTL_CONFIG, $XDG_CONFIG_HOME/paictl/
+ * config.json) and paictl's state directory ($XDG_STATE_HOME/paictl).
+ * New strings (caller frees); NULL when there is no HOME either. */
+char *cli_config_path(const cli_ctx *ctx);
+char *cli_state_dir(void);
+/* mkdir -p with mode 0700 for the directories that are created. */
+int cli_mkdirs(const char *path);
+/* Loads the profiles; prints why on failure and returns the status. */
+int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path);
+
+/* Set by Ctrl-C once cli_connect() installed its handler. */
+extern volatile int cli_interrupt;
+/* Sleeps ms milliseconds; returns 1 when Ctrl-C interrupted it. */
+int cli_sleep_ms(long ms);
+/* Milliseconds on a monotonic clock. */
+long long cli_now_ms(void);
+
+/* ---- shared by the job commands ------------------------------------- */
+
+/* Waits for a job to end, polling with backoff (about 1 s, growing to
+ * 15 s) and, unless -q, showing its progress on stderr: one live line
+ * on a terminal, timestamped lines otherwise. timeout_s < 0: none.
+ * Returns 0 with *final set once the job ended, or an exit status after
+ * printing why (EXIT_TIMEOUT when the time ran out). *info (if not NULL)
+ * gets the last status; caller frees. */
+int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
+		 const char *name, double timeout_s, pai_state *final,
+		 pai_job_info **info);
+/* 0 for SUCCEEDED, EXIT_JOB_FAILED for FAILED and STOPPED. */
+int cli_final_status(pai_state state);
+/* "2024-05-01 12:00:00" in local time, "-" for 0. */
+void cli_format_time(char *buf, size_t len, long long ms);
+/* Splits JOB into user and name (the connection's user by default);
+ * prints why on failure and returns EXIT_USAGE. */
+int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
+		char **user, char **name);
+
+/* Prints o (stolen) on stdout, indented, and a newline; -1 when o is
+ * NULL (out of memory) or writing failed. */
+int cli_print_json(json_t *o);
+
+/* Prints a table: the first row is the header; columns padded to their
+ * widest cell, two spaces apart. */
+void cli_table_print(FILE *f, size_t ncols, size_t nrows,
+		     const char *const *cells);
+
+int cmd_cluster(cli_ctx *ctx, int argc, char **argv);
+int cmd_login(cli_ctx *ctx, int argc, char **argv);
+int cmd_submit(cli_ctx *ctx, int argc, char **argv);
+int cmd_list(cli_ctx *ctx, int argc, char **argv);
+int cmd_status(cli_ctx *ctx, int argc, char **argv);
+int cmd_wait(cli_ctx *ctx, int argc, char **argv);
+int cmd_stop(cli_ctx *ctx, int argc, char **argv);
+int cmd_logs(cli_ctx *ctx, int argc, char **argv);
+int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_cluster_opts[];
+extern const cli_opt cli_login_opts[];
+extern const cli_opt cli_submit_opts[];
+extern const cli_opt cli_list_opts[];
+extern const cli_opt cli_status_opts[];
+extern const cli_opt cli_wait_opts[];
+extern const cli_opt cli_stop_opts[];
+extern const cli_opt cli_logs_opts[];
+extern const cli_opt cli_ssh_key_opts[];
+
 #endif /* CLI_H */

@@ -1,0 +1,269 @@
+/* cmd_wait.c - paictl wait: until the job ends; polling shared with
+ * submit --wait and stop --wait */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { OPT_TIMEOUT = 256 };
+
+const cli_opt cli_wait_opts[] = {
+    {"timeout", OPT_TIMEOUT, "SECONDS", NULL,
+     "give up after SECONDS (exit 8); default: wait as long as it takes"},
+    CLI_OPT_END};
+
+/* Polling: about 1 s at first, growing to 15 s, with some jitter so that
+ * scripts started together do not poll together. */
+#define POLL_FIRST_MS 1000
+#define POLL_MAX_MS   15000
+
+int cli_final_status(pai_state state)
+{
+	return state == PAI_STATE_SUCCEEDED ? EXIT_OK : EXIT_JOB_FAILED;
+}
+
+void cli_format_time(char *buf, size_t len, long long ms)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+
+	if (ms <= 0 || !localtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "-");
+}
+
+/* "3 tasks: 1 running, 2 succeeded" */
+static void task_summary(char *buf, size_t len, const pai_job_info *info)
+{
+	static const pai_state order[] = {
+	    PAI_STATE_WAITING, PAI_STATE_RUNNING, PAI_STATE_SUCCEEDED,
+	    PAI_STATE_FAILED,  PAI_STATE_STOPPED, PAI_STATE_UNKNOWN};
+	size_t counts[6] = {0}, i, k, off, n = pai_job_info_task_count(info);
+	const char *sep = ": ";
+
+	for (i = 0; i < n; i++) {
+		const pai_task_info *t = pai_job_info_task(info, i);
+
+		for (k = 0; k < 6; k++)
+			if (t && t->state == order[k])
+				counts[k]++;
+	}
+	off = (size_t)snprintf(buf, len, "%zu task%s", n, n == 1 ? "" : "s");
+	for (k = 0; k < 6 && off < len; k++) {
+		const char *s = pai_state_name(order[k]);
+		char name[16];
+		size_t j;
+
+		if (!counts[k])
+			continue;
+		for (j = 0; s[j] && j + 1 < sizeof(name); j++)
+			name[j] =
+			    (char)(s[j] >= 'A' && s[j] <= 'Z' ? s[j] - 'A' + 'a'
+							      : s[j]);
+		name[j] = '\0';
+		off += (size_t)snprintf(buf + off, len - off, "%s%zu %s", sep,
+					counts[k], name);
+		sep = ", ";
+	}
+}
+
+struct progress {
+	int tty;
+	char last[512];
+	long long start;
+	const char *label;
+};
+
+static void show(const cli_ctx *ctx, struct progress *p, const char *state,
+		 const char *tasks, int final)
+{
+	char line[512];
+	long long secs = (cli_now_ms() - p->start) / 1000;
+
+	if (ctx->quiet)
+		return;
+	snprintf(line, sizeof(line), "%s %s%s%s", p->label, state,
+		 *tasks ? ", " : "", tasks);
+	if (p->tty) {
+		/* one line, rewritten: state, tasks, time so far */
+		fprintf(stderr, "\r\033[K%s (%lld:%02lld)%s", line, secs / 60,
+			secs % 60, final ? "\n" : "");
+		fflush(stderr);
+	} else if (strcmp(line, p->last) != 0) {
+		char ts[32];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		if (localtime_r(&now, &tm))
+			strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+		else
+			snprintf(ts, sizeof(ts), "-");
+		fprintf(stderr, "%s %s\n", ts, line);
+	}
+	snprintf(p->last, sizeof(p->last), "%s", line);
+}
+
+int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
+		 const char *name, double timeout_s, pai_state *final,
+		 pai_job_info **out)
+{
+	struct progress p;
+	pai_job_info *info = NULL;
+	long long deadline = -1, now;
+	long delay = POLL_FIRST_MS;
+	char label[300], tasks[256];
+	int err, st = EXIT_OK;
+
+	*final = PAI_STATE_UNKNOWN;
+	if (out)
+		*out = NULL;
+	memset(&p, 0, sizeof(p));
+	p.tty = isatty(STDERR_FILENO);
+	p.start = cli_now_ms();
+	if (strcmp(user, conn->user) == 0)
+		snprintf(label, sizeof(label), "%s", name);
+	else
+		snprintf(label, sizeof(label), "%s~%s", user, name);
+	p.label = label;
+	if (timeout_s >= 0)
+		deadline = p.start + (long long)(timeout_s * 1000);
+	srand((unsigned)(getpid() ^ p.start));
+	for (;;) {
+		pai_state state;
+		long wait, step;
+
+		pai_job_info_free(info);
+		info = NULL;
+		do
+			err = pai_job_get(&info, conn->client, user, name);
+		while (err && cli_relogin(ctx, conn, err));
+		if (err) {
+			if (p.tty && !ctx->quiet && p.last[0])
+				fputc('\n', stderr);
+			st = cli_fail(ctx, conn, err, "cannot get job '%s'",
+				      label);
+			goto out;
+		}
+		state = pai_job_info_state(info);
+		task_summary(tasks, sizeof(tasks), info);
+		if (pai_state_is_final(state)) {
+			show(ctx, &p, pai_state_name(state), tasks, 1);
+			*final = state;
+			break;
+		}
+		show(ctx, &p, pai_state_name(state), tasks, 0);
+		now = cli_now_ms();
+		if (deadline >= 0 && now >= deadline) {
+			if (p.tty && !ctx->quiet)
+				fputc('\n', stderr);
+			st = cli_error(ctx, EXIT_TIMEOUT,
+				       "timed out after %gs; job '%s' is %s",
+				       timeout_s, label, pai_state_name(state));
+			goto out;
+		}
+		/* +-10% */
+		wait = delay +
+		       (long)(delay / 10.0 * (2.0 * rand() / RAND_MAX - 1.0));
+		if (deadline >= 0 && now + wait > deadline)
+			wait = (long)(deadline - now);
+		/* a terminal's line shows the time passing */
+		for (; wait > 0; wait -= step) {
+			step = p.tty && wait > 1000 ? 1000 : wait;
+			if (cli_sleep_ms(step)) {
+				if (p.tty && !ctx->quiet)
+					fputc('\n', stderr);
+				st = cli_error(ctx, 130, "interrupted");
+				goto out;
+			}
+			if (p.tty && step < wait)
+				show(ctx, &p, pai_state_name(state), tasks, 0);
+		}
+		delay =
+		    delay * 3 / 2 > POLL_MAX_MS ? POLL_MAX_MS : delay * 3 / 2;
+	}
+out:
+	if (out && !st) {
+		*out = info;
+		info = NULL;
+	}
+	pai_job_info_free(info);
+	return st;
+}
+
+int cli_print_json(json_t *o)
+{
+	int ret = o && json_dumpf(o, stdout, JSON_INDENT(2)) == 0 &&
+			  putchar('\n') != EOF
+		      ? 0
+		      : -1;
+
+	json_decref(o);
+	return ret;
+}
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	double *timeout = data;
+	char *end;
+
+	if (key != OPT_TIMEOUT)
+		return EXIT_USAGE;
+	*timeout = strtod(arg, &end);
+	if (!*arg || *end || !(*timeout >= 0) || *timeout > 1e9)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid --timeout '%s' (seconds, 0 or more)",
+				 arg);
+	return 0;
+}
+
+int cmd_wait(cli_ctx *ctx, int argc, char **argv)
+{
+	cli_conn *conn = NULL;
+	pai_job_info *info = NULL;
+	pai_state final;
+	double timeout = -1;
+	char *user = NULL, *name = NULL;
+	int first, st;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &timeout, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job given; try 'paictl wait JOB'");
+	if (first + 1 < argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl wait "
+				 "--help'",
+				 argv[first + 1]);
+	st = cli_open(ctx, &conn);
+	if (st)
+		return st;
+	st = cli_job_ref(ctx, conn, argv[first], &user, &name);
+	if (st)
+		goto out;
+	st = cli_wait_job(ctx, conn, user, name, timeout, &final, &info);
+	if (st)
+		goto out;
+	if (ctx->output == CLI_OUT_JSON) {
+		int has_exit = 0,
+		    code = pai_job_info_exit_code(info, &has_exit);
+
+		if (cli_print_json(json_pack(
+			"{s:s,s:s,s:s,s:o}", "name", name, "user", user,
+			"state", pai_state_name(final), "exitCode",
+			has_exit ? json_integer(code) : json_null())) < 0)
+			st = EXIT_FAILURE_;
+	} else
+		printf("%s\n", pai_state_name(final));
+	if (!st)
+		st = cli_final_status(final);
+out:
+	pai_job_info_free(info);
+	free(user);
+	free(name);
+	cli_conn_free(conn);
+	return cli_finish(ctx, st);
+}

@@ -1,0 +1,652 @@
+/* connect.c - which cluster, as whom: flag > environment > profile >
+ * built-in default; the local cluster is started on first use */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+volatile int cli_interrupt;
+
+/* The profile that needs no configuration: the local cluster. */
+#define LOCAL_NAME "local"
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+static char *xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p = malloc(la + lb + 1);
+
+	if (p) {
+		memcpy(p, a, la);
+		memcpy(p + la, b, lb + 1);
+	}
+	return p;
+}
+
+long long cli_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int cli_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	/* the handler has no SA_RESTART: Ctrl-C ends the sleep */
+	while (!cli_interrupt && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	return cli_interrupt != 0;
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	cli_interrupt = 1;
+	/* a second Ctrl-C kills at once, for whoever does not want to wait */
+	signal(SIGINT, SIG_DFL);
+}
+
+static void catch_sigint(void)
+{
+	struct sigaction sa, old;
+
+	/* a background job of a non-interactive shell ignores Ctrl-C: so
+	 * do we, as the shell meant */
+	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+char *cli_config_path(const cli_ctx *ctx)
+{
+	const char *x = env("XDG_CONFIG_HOME"), *home = env("HOME");
+
+	if (ctx->config)
+		return strdup(ctx->config);
+	if (env("PAICTL_CONFIG"))
+		return strdup(env("PAICTL_CONFIG"));
+	if (x && *x == '/')
+		return join(x, "/paictl/config.json");
+	if (home)
+		return join(home, "/.config/paictl/config.json");
+	return NULL;
+}
+
+char *cli_state_dir(void)
+{
+	const char *x = env("XDG_STATE_HOME"), *home = env("HOME");
+
+	/* the local cluster keeps its state in <this>/local, as
+	 * `paictl serve` does by default */
+	if (x && *x == '/')
+		return join(x, "/paictl");
+	if (home)
+		return join(home, "/.local/state/paictl");
+	return NULL;
+}
+
+int cli_mkdirs(const char *path)
+{
+	char *p = strdup(path), *q;
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	for (q = p + 1;; q++) {
+		if (*q != '/' && *q != '\0')
+			continue;
+		if (q[-1] != '/') {
+			char c = *q;
+
+			*q = '\0';
+			if (mkdir(p, 0700) < 0 && errno != EEXIST)
+				ret = -1;
+			*q = c;
+		}
+		if (!*q)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
+int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path)
+{
+	char *p = cli_config_path(ctx), *detail = NULL;
+	int err;
+
+	*out = NULL;
+	if (path)
+		*path = NULL;
+	if (!p)
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "no HOME: set HOME, XDG_CONFIG_HOME or "
+				 "--config");
+	err = pai_config_load(out, &detail, p);
+	if (err) {
+		int st = err == PAI_EACCES ? EXIT_AUTH : EXIT_FAILURE_;
+
+		cli_error(ctx, st, "%s", detail ? detail : pai_strerror(err));
+		free(detail);
+		free(p);
+		return st;
+	}
+	free(detail);
+	if (path)
+		*path = p;
+	else
+		free(p);
+	return EXIT_OK;
+}
+
+void cli_conn_free(cli_conn *conn)
+{
+	if (!conn)
+		return;
+	pai_client_free(conn->client);
+	free(conn->cluster);
+	free(conn->user);
+	free(conn->uri);
+	free(conn->socket);
+	if (conn->token)
+		explicit_bzero(conn->token, strlen(conn->token));
+	free(conn->token);
+	free(conn->token_file);
+	free(conn->ca_file);
+	free(conn);
+}
+
+/* Reads a token file as ssh reads a key: refused when others may read
+ * or change it. */
+static int read_token_file(const cli_ctx *ctx, const char *path, char **out)
+{
+	struct stat st;
+	char buf[8192];
+	size_t n = 0;
+	ssize_t r;
+	int fd;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return cli_error(
+		    ctx, errno == EACCES ? EXIT_AUTH : EXIT_NOTFOUND,
+		    "cannot open token file '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return cli_error(ctx, EXIT_NOTFOUND,
+				 "token file '%s' is not a regular file", path);
+	}
+	if (st.st_mode & 077) {
+		close(fd);
+		return cli_error(ctx, EXIT_AUTH,
+				 "token file '%s' is accessible by others "
+				 "(mode %03o); refusing it: chmod 600 '%s'",
+				 path, (unsigned)(st.st_mode & 0777), path);
+	}
+	while (n < sizeof(buf) - 1 &&
+	       ((r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0 ||
+		(r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	close(fd);
+	buf[n] = '\0';
+	/* one line; surrounding blanks are the editor's, not the token's */
+	buf[strcspn(buf, "\r\n")] = '\0';
+	{
+		char *s = buf, *e;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = s + strlen(s);
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (!*s) {
+			explicit_bzero(buf, sizeof(buf));
+			return cli_error(ctx, EXIT_AUTH,
+					 "token file '%s' is empty", path);
+		}
+		*out = strdup(s);
+	}
+	explicit_bzero(buf, sizeof(buf));
+	return *out ? EXIT_OK : cli_error(ctx, EXIT_FAILURE_, "out of memory");
+}
+
+/* The name under which an ad-hoc --uri keeps its token: its host[:port]. */
+static char *name_from_uri(const char *uri)
+{
+	const char *p = strstr(uri, "://"), *e;
+	char *s;
+	size_t i;
+
+	p = p ? p + 3 : uri;
+	e = p + strcspn(p, "/?#");
+	s = strndup(p, (size_t)(e - p));
+	for (i = 0; s && s[i]; i++)
+		if (s[i] == ':' || s[i] == '@')
+			s[i] = '_';
+	return s;
+}
+
+static const char *default_user(void)
+{
+	const struct passwd *pw;
+
+	if (env("USER"))
+		return env("USER");
+	pw = getpwuid(getuid());
+	return pw ? pw->pw_name : NULL;
+}
+
+int cli_resolve(cli_ctx *ctx, cli_conn **out)
+{
+	pai_config *cfg = NULL;
+	const pai_profile *prof = NULL;
+	const char *name, *uri, *user;
+	cli_conn *c;
+	int st;
+
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	st = cli_load_config(ctx, &cfg, NULL);
+	if (st)
+		goto out;
+	uri = ctx->uri ? ctx->uri : env("PAICTL_URI");
+	name = ctx->cluster ? ctx->cluster : env("PAICTL_CLUSTER");
+	if (!name && !uri)
+		name = pai_config_current(cfg) ? pai_config_current(cfg)
+					       : LOCAL_NAME;
+	if (name) {
+		prof = pai_config_find(cfg, name);
+		if (!prof && !uri && strcmp(name, LOCAL_NAME) != 0) {
+			st = cli_error(ctx, EXIT_NOTFOUND,
+				       "no cluster named '%s'; see 'paictl "
+				       "cluster list'",
+				       name);
+			goto out;
+		}
+		c->cluster = strdup(name);
+	} else
+		c->cluster = name_from_uri(uri);
+	if (!uri && prof)
+		uri = prof->uri;
+	if (!uri) {
+		/* the built-in profile: the local cluster's socket */
+		c->local = 1;
+		c->uri = strdup("http://localhost");
+	} else if (strncmp(uri, "unix:", 5) == 0 && uri[5]) {
+		/* unix:PATH, a local cluster someone else started */
+		c->socket = strdup(uri + 5);
+		c->uri = strdup("http://localhost");
+	} else
+		c->uri = strdup(uri);
+	user = ctx->user ? ctx->user : env("PAICTL_USER");
+	if (!user && prof && prof->user)
+		user = prof->user;
+	if (!user)
+		user = default_user();
+	if (!user) {
+		st = cli_error(ctx, EXIT_USAGE,
+			       "who are you? give --user or set USER");
+		goto out;
+	}
+	c->user = strdup(user);
+	c->dialect = prof ? prof->dialect : PAI_DIALECT_OPENPAI;
+	c->ca_file = xstrdup(ctx->cacert ? ctx->cacert
+			     : prof	 ? prof->ca_file
+					 : NULL);
+	c->insecure = ctx->insecure || (prof && prof->insecure);
+	if (!c->cluster || !c->uri || !c->user) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	/* the token: --token-file, $PAICTL_TOKEN, then `paictl login`'s */
+	if (ctx->token_file) {
+		st = read_token_file(ctx, ctx->token_file, &c->token);
+		if (st)
+			goto out;
+		c->token_source = CLI_TOKEN_FILE;
+		c->token_file = strdup(ctx->token_file);
+	} else if (env("PAICTL_TOKEN")) {
+		c->token = strdup(env("PAICTL_TOKEN"));
+		c->token_source = CLI_TOKEN_ENV;
+	} else if (!c->local && !c->socket) {
+		char *dir = cli_state_dir();
+		int err =
+		    dir ? pai_token_load(&c->token, dir, c->cluster, c->user)
+			: PAI_ENOTFOUND;
+
+		free(dir);
+		if (err == PAI_OK)
+			c->token_source = CLI_TOKEN_STORED;
+		else if (err == PAI_EACCES) {
+			st = cli_error(ctx, EXIT_AUTH,
+				       "the stored token for %s at '%s' is "
+				       "accessible by others; refusing it: "
+				       "log in again with 'paictl login -c "
+				       "%s'",
+				       c->user, c->cluster, c->cluster);
+			goto out;
+		} else if (err != PAI_ENOTFOUND) {
+			st = cli_error(ctx, EXIT_FAILURE_,
+				       "cannot read the stored token for %s "
+				       "at '%s': %s",
+				       c->user, c->cluster, pai_strerror(err));
+			goto out;
+		}
+	}
+	*out = c;
+	c = NULL;
+	st = EXIT_OK;
+out:
+	pai_config_free(cfg);
+	cli_conn_free(c);
+	return st;
+}
+
+/* 1 when something accepts connections on the Unix socket path. */
+static int answers(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd, ok;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* The socket that server.json names, else the default one. */
+static char *local_socket(const char *state)
+{
+	char *info = join(state, "/server.json"), *sock = NULL;
+	json_t *o = info ? json_load_file(info, 0, NULL) : NULL;
+	const char *s = json_string_value(json_object_get(o, "socket"));
+
+	sock = s ? strdup(s) : join(state, "/api.sock");
+	json_decref(o);
+	free(info);
+	return sock;
+}
+
+/* Runs our own binary as `paictl serve --background` (no shell) and
+ * returns the socket it prints. The server's lock on its state
+ * directory makes a concurrent start report the running one. */
+static int start_local(cli_ctx *ctx, char **sock)
+{
+	char *argv[] = {"paictl", "serve", "--background", NULL};
+	char buf[4096];
+	size_t n = 0;
+	ssize_t r;
+	int p[2], status;
+	pid_t pid;
+
+	*sock = NULL;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return cli_error(ctx, EXIT_UNREACHABLE,
+				 "cannot start the local cluster: %s",
+				 strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return cli_error(ctx, EXIT_UNREACHABLE,
+				 "cannot start the local cluster: %s",
+				 strerror(errno));
+	}
+	if (pid == 0) {
+		/* stdout: the socket, for us; stderr: its reasons, for the
+		 * user */
+		if (dup2(p[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execve("/proc/self/exe", argv, environ);
+		_exit(127);
+	}
+	close(p[1]);
+	while (n < sizeof(buf) - 1 &&
+	       ((r = read(p[0], buf + n, sizeof(buf) - 1 - n)) > 0 ||
+		(r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	close(p[0]);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !*buf)
+		return cli_error(ctx, EXIT_UNREACHABLE,
+				 "cannot start the local cluster");
+	*sock = strdup(buf);
+	return *sock ? EXIT_OK : cli_error(ctx, EXIT_FAILURE_, "out of memory");
+}
+
+static int connect_local(cli_ctx *ctx, cli_conn *c)
+{
+	char *state = cli_state_dir(), *dir = NULL, *sock = NULL;
+	int st = EXIT_OK;
+
+	if (!state)
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "no HOME: set HOME or XDG_STATE_HOME");
+	dir = join(state, "/local");
+	sock = dir ? local_socket(dir) : NULL;
+	if (!sock) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	if (!answers(sock)) {
+		free(sock);
+		sock = NULL;
+		if (ctx->verbose)
+			cli_error(ctx, 0, "starting the local cluster in '%s'",
+				  dir);
+		st = start_local(ctx, &sock);
+		if (st)
+			goto out;
+		if (!ctx->quiet)
+			cli_error(ctx, 0,
+				  "started the local cluster (log: "
+				  "%s/server.log)",
+				  dir);
+	}
+	c->socket = sock;
+	sock = NULL;
+out:
+	free(sock);
+	free(dir);
+	free(state);
+	return st;
+}
+
+static void trace(void *data, const char *line)
+{
+	(void)data;
+	fprintf(stderr, "%s\n", line);
+}
+
+int cli_connect(cli_ctx *ctx, cli_conn *c)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	int err, st;
+
+	if (c->local && !c->socket) {
+		st = connect_local(ctx, c);
+		if (st)
+			return st;
+	}
+	o.uri = c->uri;
+	o.unix_socket = c->socket;
+	o.token = c->token;
+	o.ca_file = c->ca_file;
+	o.insecure = c->insecure;
+	if (ctx->verbose >= 2) {
+		o.trace = trace;
+		o.trace_data = NULL;
+	}
+	o.interrupt = &cli_interrupt;
+	catch_sigint();
+	err = pai_client_new(&c->client, &o);
+	if (err)
+		return cli_error(ctx, cli_exit_status(err),
+				 "cannot use '%s': %s", c->uri,
+				 pai_strerror(err));
+	return EXIT_OK;
+}
+
+int cli_open(cli_ctx *ctx, cli_conn **out)
+{
+	int st = cli_resolve(ctx, out);
+
+	if (st)
+		return st;
+	st = cli_connect(ctx, *out);
+	if (st) {
+		cli_conn_free(*out);
+		*out = NULL;
+	}
+	return st;
+}
+
+int cli_relogin(cli_ctx *ctx, cli_conn *c, int err)
+{
+	const char *pw = getenv("PAICTL_PASSWORD");
+	char *token = NULL, *state = NULL;
+	int e;
+
+	if (err != PAI_EAUTH || c->relogged || !pw || !c->client ||
+	    (c->token_source != CLI_TOKEN_NONE &&
+	     c->token_source != CLI_TOKEN_STORED))
+		return 0;
+	c->relogged = 1;
+	e = pai_login(&token, c->client, c->user, pw, 0);
+	if (e) {
+		cli_fail(ctx, c, e,
+			 "cannot log in to '%s' as %s with "
+			 "$PAICTL_PASSWORD",
+			 c->cluster, c->user);
+		return 0;
+	}
+	if (pai_client_set_token(c->client, token)) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+		return 0;
+	}
+	state = cli_state_dir();
+	if (!state || cli_mkdirs(state) < 0 ||
+	    pai_token_save(state, c->cluster, c->user, token) != PAI_OK)
+		cli_warn(ctx, "logged in again, but cannot store the token");
+	else if (!ctx->quiet)
+		cli_error(ctx, 0,
+			  "logged in to '%s' as %s again "
+			  "($PAICTL_PASSWORD)",
+			  c->cluster, c->user);
+	if (c->token)
+		explicit_bzero(c->token, strlen(c->token));
+	free(c->token);
+	c->token = token;
+	c->token_source = CLI_TOKEN_LOGIN;
+	free(state);
+	return 1;
+}
+
+int cli_fail(const cli_ctx *ctx, const cli_conn *c, int err, const char *what,
+	     ...)
+{
+	const char *why = c && c->client ? pai_client_error(c->client) : NULL;
+	char msg[1024];
+	size_t n;
+	va_list ap;
+	int st = cli_exit_status(err);
+
+	va_start(ap, what);
+	vsnprintf(msg, sizeof(msg), what, ap);
+	va_end(ap);
+	if (!why || !*why || err == PAI_EINTR)
+		why = pai_strerror(err);
+	n = strlen(why);
+	/* servers end their messages with a full stop; we do not */
+	if (n > 1 && why[n - 1] == '.' && why[n - 2] != '.')
+		n--;
+	cli_error(ctx, st, "%s: %.*s", msg, (int)n, why);
+	if (err == PAI_EAUTH && c) {
+		switch (c->token_source) {
+		case CLI_TOKEN_STORED:
+			cli_error(ctx, st,
+				  "the stored token for %s at '%s' was "
+				  "refused (expired?); log in again with "
+				  "'paictl login -c %s'",
+				  c->user, c->cluster, c->cluster);
+			break;
+		case CLI_TOKEN_NONE:
+			cli_error(ctx, st,
+				  "not logged in; log in with 'paictl login "
+				  "-c %s' (or give --token-file)",
+				  c->cluster);
+			break;
+		case CLI_TOKEN_FILE:
+			cli_error(ctx, st,
+				  "the token in '%s' was refused (expired?)",
+				  c->token_file);
+			break;
+		case CLI_TOKEN_ENV:
+			cli_error(ctx, st,
+				  "the token in $PAICTL_TOKEN was refused "
+				  "(expired?)");
+			break;
+		case CLI_TOKEN_LOGIN: break;
+		}
+	}
+	return st;
+}
+
+int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
+		char **user, char **name)
+{
+	int err = pai_job_ref_parse(user, name, ref, conn->user);
+
+	if (err == PAI_ENOMEM)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	if (err)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid job '%s' (use NAME or USER~NAME)",
+				 ref);
+	return EXIT_OK;
+}
