@@ -1,0 +1,524 @@
+/* cmd_submit.c - paictl submit: validate, then send job configs over one
+ * connection */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+	OPT_NAME = 256,
+	OPT_ENV,
+	OPT_UNIQUE,
+	OPT_DRY_RUN,
+	OPT_WAIT,
+	OPT_NO_VALIDATE,
+	OPT_SKIP_EXISTING,
+	OPT_DIALECT
+};
+
+const cli_opt cli_submit_opts[] = {
+    {"name", OPT_NAME, "NAME", NULL,
+     "submit under NAME instead of the config's jobName (one file)"},
+    {"env", OPT_ENV, "KEY=VALUE", NULL,
+     "set jobEnvs KEY to VALUE (as many as needed)"},
+    {"unique", OPT_UNIQUE, NULL, NULL,
+     "append a short time-based suffix to the job name"},
+    {"dry-run", OPT_DRY_RUN, NULL, NULL,
+     "print the requests (token masked) and send nothing"},
+    {"wait", OPT_WAIT, NULL, NULL,
+     "wait for the jobs to end: exit 0 when all succeeded, 9 otherwise"},
+    {"no-validate", OPT_NO_VALIDATE, NULL, NULL,
+     "leave the checks to the cluster"},
+    {"skip-existing", OPT_SKIP_EXISTING, NULL, NULL,
+     "a job of that name exists already: not an error"},
+    {"dialect", 'd', "NAME", "openpai|scm",
+     "the cluster's rules (default: the profile's)"},
+    CLI_OPT_END};
+
+struct opts {
+	const char *name;
+	char **env; /* "KEY=VALUE", borrowed from argv */
+	size_t nenv;
+	int unique, dry_run, wait, no_validate, skip_existing;
+	int dialect; /* -1: the profile's */
+};
+
+/* At least one word character, as the server requires of jobEnvs keys. */
+static int env_key_ok(const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((key[i] >= 'A' && key[i] <= 'Z') ||
+		    (key[i] >= 'a' && key[i] <= 'z') ||
+		    (key[i] >= '0' && key[i] <= '9') || key[i] == '_')
+			return 1;
+	return 0;
+}
+
+static int shell_name(const char *key, size_t len)
+{
+	size_t i;
+
+	if (!len || (key[0] >= '0' && key[0] <= '9'))
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!((key[i] >= 'A' && key[i] <= 'Z') ||
+		      (key[i] >= 'a' && key[i] <= 'z') ||
+		      (key[i] >= '0' && key[i] <= '9') || key[i] == '_'))
+			return 0;
+	return 1;
+}
+
+/* jobName's rule: letters, digits, '-', '.' and '_' */
+static int job_name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '.' ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	struct opts *o = data;
+	const char *eq;
+	char **v;
+	pai_dialect d;
+
+	switch (key) {
+	case OPT_NAME:
+		if (!job_name_ok(arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --name '%s' (letters, "
+					 "digits, '-', '.' and '_')",
+					 arg);
+		o->name = arg;
+		return 0;
+	case OPT_ENV:
+		eq = strchr(arg, '=');
+		if (!eq || !env_key_ok(arg, (size_t)(eq - arg)))
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --env '%s' (use KEY=VALUE; "
+					 "KEY needs a letter, digit or '_')",
+					 arg);
+		if (!shell_name(arg, (size_t)(eq - arg)))
+			cli_warn(ctx,
+				 "--env '%.*s' is not a shell variable name: "
+				 "tasks cannot read it from their environment",
+				 (int)(eq - arg), arg);
+		v = realloc(o->env, (o->nenv + 1) * sizeof(*v));
+		if (!v)
+			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		o->env = v;
+		o->env[o->nenv++] = (char *)arg;
+		return 0;
+	case OPT_UNIQUE: o->unique = 1; return 0;
+	case OPT_DRY_RUN: o->dry_run = 1; return 0;
+	case OPT_WAIT: o->wait = 1; return 0;
+	case OPT_NO_VALIDATE: o->no_validate = 1; return 0;
+	case OPT_SKIP_EXISTING: o->skip_existing = 1; return 0;
+	case 'd':
+		if (pai_dialect_from_name(&d, arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown dialect '%s' (use openpai "
+					 "or scm)",
+					 arg);
+		o->dialect = (int)d;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* One job to submit. */
+struct item {
+	const char *file; /* as given; "<stdin>" for "-" */
+	pai_job *job;	  /* the validated config */
+	json_t *config;	  /* what is sent (new reference) */
+	const char *name; /* borrowed from config */
+	int submitted;	  /* accepted by the cluster */
+	int existing;	  /* --skip-existing: it was there */
+	int recovered;	  /* the response was lost, the job is ours */
+	pai_state final;  /* after --wait */
+	int waited;
+};
+
+/* A short suffix from the time, base 36: 8 characters until 2059. */
+static void unique_suffix(char *buf, size_t len, unsigned long long ms)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do
+		tmp[n++] = digits[ms % 36];
+	while ((ms /= 36) && n < sizeof(tmp));
+	if (len < n + 2)
+		n = len - 2;
+	buf[0] = '-';
+	for (i = 0; i < n; i++)
+		buf[1 + i] = tmp[n - 1 - i];
+	buf[1 + n] = '\0';
+}
+
+/* The config as given, --name, --unique and --env applied. */
+static int apply(const cli_ctx *ctx, const struct opts *o, struct item *it,
+		 json_t *base, unsigned long long ms)
+{
+	json_t *cfg = json_deep_copy(base), *envs;
+	const char *name;
+	char suffix[16], *full = NULL;
+	size_t i;
+
+	if (!cfg)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	name = o->name ? o->name
+		       : json_string_value(json_object_get(cfg, "jobName"));
+	if (!name)
+		name = "";
+	if (o->unique) {
+		unique_suffix(suffix, sizeof(suffix), ms);
+		if (asprintf(&full, "%s%s", name, suffix) < 0)
+			full = NULL;
+	} else
+		full = strdup(name);
+	if (!full || json_object_set_new(cfg, "jobName", json_string(full))) {
+		free(full);
+		json_decref(cfg);
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	}
+	free(full);
+	envs = json_object_get(cfg, "jobEnvs");
+	if (o->nenv && !json_is_object(envs)) {
+		envs = json_object();
+		json_object_set_new(cfg, "jobEnvs", envs);
+	}
+	for (i = 0; i < o->nenv; i++) {
+		const char *eq = strchr(o->env[i], '=');
+		char *key = strndup(o->env[i], (size_t)(eq - o->env[i]));
+
+		/* values are literal strings: the cluster substitutes
+		 * nothing in jobEnvs */
+		if (!key ||
+		    json_object_set_new(envs, key, json_string(eq + 1))) {
+			free(key);
+			json_decref(cfg);
+			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		}
+		free(key);
+	}
+	it->config = cfg;
+	it->name = json_string_value(json_object_get(cfg, "jobName"));
+	return EXIT_OK;
+}
+
+/* Reads and validates one file into it->job; prints the diagnostics. */
+static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
+		const char *path, pai_dialect dialect, unsigned long long ms)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_diags *diags = NULL;
+	json_t *raw = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int err, st;
+
+	it->file = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	st = cli_read_input(ctx, path, &text, &len);
+	if (st)
+		return st;
+	if (pai_diags_new(&diags)) {
+		free(text);
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	}
+	jo.dialect = dialect;
+	err = pai_job_parse(&it->job, diags, it->file, text, len, &jo);
+	if (err == PAI_EINVALID && o->no_validate) {
+		/* the cluster decides; plain JSON only, as nothing strips
+		 * comments from a config that did not validate */
+		raw = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+		if (raw && json_is_object(raw)) {
+			err = PAI_OK;
+			if (!ctx->quiet)
+				cli_print_diags(stderr, diags, 0);
+		}
+	}
+	if (err == PAI_ENOMEM)
+		st = cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory",
+			       it->file);
+	else if (err) {
+		cli_print_diags(stderr, diags, 0);
+		if (!ctx->quiet)
+			fprintf(stderr, "%s: %zu error%s, %zu warning%s\n",
+				it->file, pai_diags_errors(diags),
+				pai_diags_errors(diags) == 1 ? "" : "s",
+				pai_diags_warnings(diags),
+				pai_diags_warnings(diags) == 1 ? "" : "s");
+		st = EXIT_INVALID;
+	} else {
+		if (!raw && !ctx->quiet)
+			cli_print_diags(stderr, diags, 0);
+		st = apply(ctx, o, it, raw ? raw : pai_job_config(it->job), ms);
+	}
+	json_decref(raw);
+	pai_diags_free(diags);
+	free(text);
+	return st;
+}
+
+/* A path segment as the client escapes it. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || strchr("-._~", c))
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
+}
+
+/* --dry-run: the request as it would go out, the token masked. */
+static int print_request(const cli_ctx *ctx, const cli_conn *conn,
+			 const struct item *it, json_t *out)
+{
+	const char *base = conn->uri;
+	size_t blen = strlen(base), ulen = 0;
+	char *url = NULL, *body = json_dumps(it->config, JSON_COMPACT);
+	FILE *f = open_memstream(&url, &ulen);
+	int ret = 0;
+
+	if (!f || !body) {
+		if (f)
+			fclose(f);
+		free(url);
+		free(body);
+		return -1;
+	}
+	while (blen && base[blen - 1] == '/')
+		blen--;
+	fprintf(f, "%.*s/api/v1/user/", (int)blen, base);
+	put_escaped(f, conn->user);
+	fputs("/jobs", f);
+	if (fclose(f) != 0) {
+		free(url);
+		free(body);
+		return -1;
+	}
+	if (ctx->output == CLI_OUT_JSON) {
+		json_t *h =
+		    json_pack("{s:s}", "User-Agent", "paictl/" PAI_VERSION);
+
+		if (h && conn->token)
+			json_object_set_new(h, "Authorization",
+					    json_string("Bearer ***"));
+		if (h)
+			json_object_set_new(h, "Content-Type",
+					    json_string("application/json"));
+		if (h)
+			json_object_set_new(h, "Content-Length",
+					    json_sprintf("%zu", strlen(body)));
+		ret = json_array_append_new(
+		    out, json_pack("{s:s,s:s,s:s,s:o,s:O}", "file", it->file,
+				   "method", "POST", "url", url, "headers", h,
+				   "body", it->config));
+	} else
+		printf("POST %s\nUser-Agent: paictl/%s\n%sContent-Type: "
+		       "application/json\nContent-Length: %zu\n\n%s\n",
+		       url, PAI_VERSION,
+		       conn->token ? "Authorization: Bearer ***\n" : "",
+		       strlen(body), body);
+	free(url);
+	free(body);
+	return ret;
+}
+
+/* Statuses that would repeat for every further file: stop at once. */
+static int fatal(int err)
+{
+	return err == PAI_EUNREACHABLE || err == PAI_EAUTH ||
+	       err == PAI_EFORBIDDEN || err == PAI_EINTR || err == PAI_ETLS ||
+	       err == PAI_ENOMEM;
+}
+
+static json_t *item_json(const struct item *it, const char *user)
+{
+	json_t *o = json_pack("{s:s,s:s?,s:s,s:b,s:b}", "file", it->file,
+			      "name", it->name, "user", user, "submitted",
+			      it->submitted, "existing", it->existing);
+
+	if (o && it->recovered)
+		json_object_set_new(o, "recovered", json_true());
+	if (o && it->waited)
+		json_object_set_new(o, "state",
+				    json_string(pai_state_name(it->final)));
+	return o;
+}
+
+int cmd_submit(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o;
+	struct item *items = NULL;
+	cli_conn *conn = NULL;
+	json_t *out = NULL;
+	size_t n = 0, i;
+	int first, st, err, nstdin = 0, failed = 0;
+	unsigned long long ms;
+	struct timespec ts;
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		goto out_opts;
+	st = EXIT_OK;
+	if (first >= argc) {
+		st = cli_error(ctx, EXIT_USAGE,
+			       "no job config given; try 'paictl submit "
+			       "job.json'");
+		goto out_opts;
+	}
+	n = (size_t)(argc - first);
+	if (o.name && n > 1) {
+		st = cli_error(ctx, EXIT_USAGE,
+			       "--name names one job, but %zu files were "
+			       "given",
+			       n);
+		goto out_opts;
+	}
+	for (i = 0; i < n; i++)
+		nstdin += strcmp(argv[first + (int)i], "-") == 0;
+	if (nstdin > 1) {
+		st = cli_error(ctx, EXIT_USAGE,
+			       "standard input ('-') can be read only once");
+		goto out_opts;
+	}
+	/* who and where, before anything is read: the profile's dialect */
+	st = cli_resolve(ctx, &conn);
+	if (st)
+		goto out_opts;
+	items = calloc(n, sizeof(*items));
+	out = json_array();
+	if (!items || !out) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ms = (unsigned long long)ts.tv_sec * 1000 +
+	     (unsigned long long)ts.tv_nsec / 1000000;
+	/* every file valid, or nothing is sent */
+	for (i = 0; i < n; i++) {
+		int s = load(ctx, &o, &items[i], argv[first + (int)i],
+			     o.dialect >= 0 ? (pai_dialect)o.dialect
+					    : conn->dialect,
+			     ms + i);
+
+		if (s && (!st || s != EXIT_INVALID))
+			st = s;
+	}
+	if (st) {
+		if (!ctx->quiet)
+			cli_error(ctx, st, "nothing submitted");
+		goto out;
+	}
+	if (o.dry_run) {
+		for (i = 0; i < n; i++) {
+			if (i && ctx->output == CLI_OUT_TEXT)
+				putchar('\n');
+			if (print_request(ctx, conn, &items[i], out) < 0) {
+				st = cli_error(ctx, EXIT_FAILURE_,
+					       "out of memory");
+				goto out;
+			}
+		}
+		if (ctx->output == CLI_OUT_JSON &&
+		    cli_print_json(json_incref(out)) < 0)
+			st = EXIT_FAILURE_;
+		goto out;
+	}
+	st = cli_connect(ctx, conn);
+	if (st)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct item *it = &items[i];
+
+		do
+			err = pai_submit(conn->client, conn->user, it->config,
+					 &it->recovered);
+		while (err && cli_relogin(ctx, conn, err));
+		if (err == PAI_ECONFLICT && o.skip_existing) {
+			it->existing = 1;
+			if (!ctx->quiet)
+				cli_error(ctx, 0,
+					  "job '%s' exists already; not "
+					  "submitted again (--skip-existing)",
+					  it->name);
+		} else if (err) {
+			const char *code = pai_client_error_code(conn->client);
+			int s = cli_fail(ctx, conn, err,
+					 "cannot submit '%s' as '%s'", it->file,
+					 it->name);
+
+			/* the cluster's validator said no (--no-validate) */
+			if (code && strcmp(code, "InvalidParametersError") == 0)
+				s = EXIT_INVALID;
+			if (!st)
+				st = s;
+			if (fatal(err))
+				break;
+			continue;
+		} else
+			it->submitted = 1;
+		if (ctx->output == CLI_OUT_TEXT) {
+			printf("%s\n", it->name);
+			/* a script reading names sees each one at once */
+			fflush(stdout);
+		}
+	}
+	if (o.wait && !st) {
+		for (i = 0; i < n; i++) {
+			struct item *it = &items[i];
+			int s;
+
+			if (!it->submitted && !it->existing)
+				continue;
+			s = cli_wait_job(ctx, conn, conn->user, it->name, -1,
+					 &it->final, NULL);
+			if (s) {
+				st = s;
+				break;
+			}
+			it->waited = 1;
+			if (cli_final_status(it->final))
+				failed = 1;
+		}
+	}
+	if (ctx->output == CLI_OUT_JSON) {
+		for (i = 0; i < n; i++)
+			if (items[i].submitted || items[i].existing)
+				json_array_append_new(
+				    out, item_json(&items[i], conn->user));
+		if (cli_print_json(json_incref(out)) < 0 && !st)
+			st = EXIT_FAILURE_;
+	}
+	if (!st && failed)
+		st = EXIT_JOB_FAILED;
+out:
+	for (i = 0; items && i < n; i++) {
+		pai_job_free(items[i].job);
+		json_decref(items[i].config);
+	}
+	free(items);
+	json_decref(out);
+	cli_conn_free(conn);
+out_opts:
+	free(o.env);
+	return cli_finish(ctx, st);
+}
