@@ -1,0 +1,187 @@
+/* cmd_list.c - paictl list: the user's jobs, newest first */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_STATE = 256, OPT_LIMIT };
+
+const cli_opt cli_list_opts[] = {
+    {"state", OPT_STATE, "STATE", "waiting|running|succeeded|failed|stopped",
+     "only jobs in STATE (several: a comma-separated list)"},
+    {"limit", OPT_LIMIT, "N", NULL, "at most N jobs, the newest"},
+    CLI_OPT_END};
+
+void cli_table_print(FILE *f, size_t ncols, size_t nrows,
+		     const char *const *cells)
+{
+	size_t w[16] = {0}, r, c;
+
+	if (ncols > 16)
+		ncols = 16;
+	for (r = 0; r < nrows; r++)
+		for (c = 0; c < ncols; c++) {
+			size_t n = strlen(cells[r * ncols + c]);
+
+			if (n > w[c])
+				w[c] = n;
+		}
+	for (r = 0; r < nrows; r++) {
+		for (c = 0; c < ncols; c++) {
+			const char *s = cells[r * ncols + c];
+
+			if (c + 1 == ncols)
+				fprintf(f, "%s\n", s);
+			else
+				fprintf(f, "%-*s  ", (int)w[c], s);
+		}
+	}
+}
+
+struct opts {
+	unsigned states; /* bit per pai_state; 0: any */
+	long limit;	 /* 0: none */
+};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	struct opts *o = data;
+	char *copy, *tok, *save = NULL, *end;
+	pai_state s;
+
+	switch (key) {
+	case OPT_STATE:
+		copy = strdup(arg);
+		if (!copy)
+			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (pai_state_from_name(&s, tok)) {
+				free(copy);
+				return cli_error(
+				    ctx, EXIT_USAGE,
+				    "unknown state '%s' (use waiting, "
+				    "running, succeeded, failed or stopped)",
+				    arg);
+			}
+			o->states |= 1u << s;
+		}
+		free(copy);
+		if (!o->states)
+			return cli_error(ctx, EXIT_USAGE,
+					 "--state needs a state");
+		return 0;
+	case OPT_LIMIT:
+		o->limit = strtol(arg, &end, 10);
+		if (!*arg || *end || o->limit < 1)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --limit '%s' (a number, 1 "
+					 "or more)",
+					 arg);
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+	const pai_job_info *x = *(const pai_job_info *const *)a;
+	const pai_job_info *y = *(const pai_job_info *const *)b;
+	long long cx = pai_job_info_created_ms(x),
+		  cy = pai_job_info_created_ms(y);
+
+	return cx < cy ? 1 : cx > cy ? -1 : 0;
+}
+
+int cmd_list(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = {0, 0};
+	cli_conn *conn = NULL;
+	pai_job_list *list = NULL;
+	const pai_job_info **jobs = NULL;
+	size_t n, i, k = 0;
+	int first, st, err;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	if (first < argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl list "
+				 "--help'",
+				 argv[first]);
+	st = cli_open(ctx, &conn);
+	if (st)
+		return st;
+	do
+		err = pai_jobs_list(&list, conn->client, conn->user);
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err, "cannot list the jobs of %s",
+			      conn->user);
+		goto out;
+	}
+	n = pai_job_list_count(list);
+	jobs = calloc(n ? n : 1, sizeof(*jobs));
+	if (!jobs) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const pai_job_info *j = pai_job_list_get(list, i);
+
+		if (j &&
+		    (!o.states || (o.states & (1u << pai_job_info_state(j)))))
+			jobs[k++] = j;
+	}
+	/* servers differ in their order; scripts want the newest first */
+	qsort(jobs, k, sizeof(*jobs), newest_first);
+	if (o.limit && (size_t)o.limit < k)
+		k = (size_t)o.limit;
+	if (ctx->output == CLI_OUT_JSON) {
+		json_t *arr = json_array();
+
+		for (i = 0; arr && i < k; i++)
+			json_array_append(arr, pai_job_info_json(jobs[i]));
+		if (!arr || json_dumpf(arr, stdout, JSON_INDENT(2)) < 0)
+			st = EXIT_FAILURE_;
+		else
+			putchar('\n');
+		json_decref(arr);
+	} else if (k) {
+		const char **cells = calloc((k + 1) * 4, sizeof(*cells));
+		char(*times)[2][32] = calloc(k, sizeof(*times));
+
+		if (!cells || !times) {
+			free(cells);
+			free(times);
+			st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+			goto out;
+		}
+		cells[0] = "NAME";
+		cells[1] = "STATE";
+		cells[2] = "CREATED";
+		cells[3] = "COMPLETED";
+		for (i = 0; i < k; i++) {
+			const char *name = pai_job_info_name(jobs[i]);
+
+			cli_format_time(times[i][0], sizeof(times[i][0]),
+					pai_job_info_created_ms(jobs[i]));
+			cli_format_time(times[i][1], sizeof(times[i][1]),
+					pai_job_info_completed_ms(jobs[i]));
+			cells[(i + 1) * 4] = name ? name : "-";
+			cells[(i + 1) * 4 + 1] =
+			    pai_state_name(pai_job_info_state(jobs[i]));
+			cells[(i + 1) * 4 + 2] = times[i][0];
+			cells[(i + 1) * 4 + 3] = times[i][1];
+		}
+		cli_table_print(stdout, 4, k + 1, cells);
+		free(cells);
+		free(times);
+	}
+out:
+	free(jobs);
+	pai_job_list_free(list);
+	cli_conn_free(conn);
+	return cli_finish(ctx, st);
+}

@@ -1,0 +1,165 @@
+/* cmd_status.c - paictl status: a job's state, times and tasks */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt cli_status_opts[] = {CLI_OPT_END};
+
+/* "http:4000 ssh:4001,4002" */
+static char *ports_text(json_t *ports)
+{
+	const char *label;
+	json_t *v;
+	char *s = NULL;
+	size_t len = 0;
+	int sep = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	json_object_foreach(ports, label, v)
+	{
+		if (sep++)
+			fputc(' ', f);
+		if (json_is_string(v))
+			fprintf(f, "%s:%s", label, json_string_value(v));
+		else if (json_is_integer(v))
+			fprintf(f, "%s:%lld", label,
+				(long long)json_integer_value(v));
+		else
+			fprintf(f, "%s:?", label);
+	}
+	if (fclose(f) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void field(const char *key, const char *value)
+{
+	printf("%-11s %s\n", key, value && *value ? value : "-");
+}
+
+static int print_text(const pai_job_info *info)
+{
+	size_t n = pai_job_info_task_count(info), i, rows = n + 1;
+	const char **cells = calloc(rows * 6, sizeof(*cells));
+	char **owned = calloc(n * 3 + 1, sizeof(*owned));
+	json_t *st = json_object_get(pai_job_info_json(info), "jobStatus");
+	const char *diag =
+	    json_string_value(json_object_get(st, "appExitDiagnostics"));
+	const char *warn =
+	    json_string_value(json_object_get(st, "localWarnings"));
+	char buf[64];
+	int has_exit = 0, code, ret = 0;
+
+	if (!cells || !owned) {
+		free(cells);
+		free(owned);
+		return -1;
+	}
+	field("name:", pai_job_info_name(info));
+	field("user:", pai_job_info_user(info));
+	field("state:", pai_state_name(pai_job_info_state(info)));
+	field("vc:", pai_job_info_vc(info));
+	cli_format_time(buf, sizeof(buf), pai_job_info_created_ms(info));
+	field("created:", buf);
+	cli_format_time(buf, sizeof(buf), pai_job_info_completed_ms(info));
+	field("completed:", buf);
+	snprintf(buf, sizeof(buf), "%ld", pai_job_info_retries(info));
+	field("retries:", buf);
+	code = pai_job_info_exit_code(info, &has_exit);
+	snprintf(buf, sizeof(buf), "%d", code);
+	field("exit code:", has_exit ? buf : NULL);
+	if (diag && *diag)
+		field("reason:", diag);
+	if (warn && *warn)
+		field("warnings:", warn);
+	if (!n) {
+		free(cells);
+		free(owned);
+		return 0;
+	}
+	cells[0] = "ROLE";
+	cells[1] = "INDEX";
+	cells[2] = "STATE";
+	cells[3] = "IP";
+	cells[4] = "PORTS";
+	cells[5] = "EXIT";
+	for (i = 0; i < n; i++) {
+		const pai_task_info *t = pai_job_info_task(info, i);
+		const char **row = cells + (i + 1) * 6;
+		char *ports = t ? ports_text(t->ports) : NULL;
+
+		owned[i * 3] = ports;
+		if (t && asprintf(&owned[i * 3 + 1], "%ld", t->index) < 0)
+			owned[i * 3 + 1] = NULL;
+		if (t && t->has_exit_code &&
+		    asprintf(&owned[i * 3 + 2], "%d", t->exit_code) < 0)
+			owned[i * 3 + 2] = NULL;
+		row[0] = t && t->role ? t->role : "-";
+		row[1] = owned[i * 3 + 1] ? owned[i * 3 + 1] : "-";
+		row[2] = t ? pai_state_name(t->state) : "-";
+		row[3] = t && t->ip ? t->ip : "-";
+		row[4] = ports && *ports ? ports : "-";
+		row[5] = owned[i * 3 + 2] ? owned[i * 3 + 2] : "-";
+	}
+	putchar('\n');
+	cli_table_print(stdout, 6, rows, cells);
+	for (i = 0; i < n * 3; i++)
+		free(owned[i]);
+	free(owned);
+	free(cells);
+	return ret;
+}
+
+int cmd_status(cli_ctx *ctx, int argc, char **argv)
+{
+	cli_conn *conn = NULL;
+	pai_job_info *info = NULL;
+	char *user = NULL, *name = NULL;
+	int first, st, err;
+
+	st = cli_parse(ctx, argc, argv, NULL, NULL, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job given; try 'paictl status JOB'");
+	if (first + 1 < argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl "
+				 "status --help'",
+				 argv[first + 1]);
+	st = cli_open(ctx, &conn);
+	if (st)
+		return st;
+	st = cli_job_ref(ctx, conn, argv[first], &user, &name);
+	if (st)
+		goto out;
+	do
+		err = pai_job_get(&info, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err, "cannot get job '%s'",
+			      argv[first]);
+		goto out;
+	}
+	if (ctx->output == CLI_OUT_JSON) {
+		/* the server's detail, as it sent it */
+		if (json_dumpf(pai_job_info_json(info), stdout,
+			       JSON_INDENT(2)) < 0)
+			st = EXIT_FAILURE_;
+		else
+			putchar('\n');
+	} else if (print_text(info) < 0)
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+out:
+	pai_job_info_free(info);
+	free(user);
+	free(name);
+	cli_conn_free(conn);
+	return cli_finish(ctx, st);
+}
