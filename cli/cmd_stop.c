@@ -1,0 +1,74 @@
+/* cmd_stop.c - paictl stop: ask the cluster to stop a job */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_WAIT = 256 };
+
+const cli_opt cli_stop_opts[] = {
+    {"wait", OPT_WAIT, NULL, NULL,
+     "wait until the job has stopped and print its final state"},
+    CLI_OPT_END};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	(void)ctx;
+	(void)arg;
+	if (key != OPT_WAIT)
+		return EXIT_USAGE;
+	*(int *)data = 1;
+	return 0;
+}
+
+int cmd_stop(cli_ctx *ctx, int argc, char **argv)
+{
+	cli_conn *conn = NULL;
+	pai_state final;
+	char *user = NULL, *name = NULL;
+	int first, st, err, wait = 0;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &wait, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job given; try 'paictl stop JOB'");
+	if (first + 1 < argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl stop "
+				 "--help'",
+				 argv[first + 1]);
+	st = cli_open(ctx, &conn);
+	if (st)
+		return st;
+	st = cli_job_ref(ctx, conn, argv[first], &user, &name);
+	if (st)
+		goto out;
+	do
+		err = pai_job_stop(conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err, "cannot stop job '%s'",
+			      argv[first]);
+		goto out;
+	}
+	if (!wait)
+		goto out;
+	/* stopped is what was asked for: whatever the job's end, 0 */
+	st = cli_wait_job(ctx, conn, user, name, -1, &final, NULL);
+	if (st)
+		goto out;
+	if (ctx->output == CLI_OUT_JSON) {
+		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "name", name,
+					     "user", user, "state",
+					     pai_state_name(final))) < 0)
+			st = EXIT_FAILURE_;
+	} else
+		printf("%s\n", pai_state_name(final));
+out:
+	free(user);
+	free(name);
+	cli_conn_free(conn);
+	return cli_finish(ctx, st);
+}
