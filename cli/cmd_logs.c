@@ -1,0 +1,533 @@
+/* cmd_logs.c - paictl logs: a job's task logs, once or followed */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_STDERR = 256, OPT_ALL, OPT_TAIL };
+
+const cli_opt cli_logs_opts[] = {
+    {"stderr", OPT_STDERR, NULL, NULL, "the tasks' standard error"},
+    {"all", OPT_ALL, NULL, NULL,
+     "standard output and error, as the task wrote them"},
+    {"tail", OPT_TAIL, "N", NULL, "only the last N lines of each task"},
+    {"follow", 'f', NULL, NULL, "keep printing new lines until the tasks end"},
+    CLI_OPT_END};
+
+/* Following: poll again at once while there is news, else back off. */
+#define FOLLOW_MIN_MS 250
+#define FOLLOW_MAX_MS 2000
+/* How long a lost cluster may stay lost before -f gives up. */
+#define FOLLOW_GIVE_UP_MS (5 * 60 * 1000)
+
+struct opts {
+	const char *file; /* user.pai.stdout ... */
+	long tail;	  /* -1: everything */
+	int follow;
+};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	struct opts *o = data;
+	const char *want;
+	char *end;
+
+	switch (key) {
+	case OPT_STDERR:
+	case OPT_ALL:
+		want = key == OPT_ALL ? "user.pai.all" : "user.pai.stderr";
+		if (strcmp(o->file, "user.pai.stdout") != 0 &&
+		    strcmp(o->file, want) != 0)
+			return cli_error(ctx, EXIT_USAGE,
+					 "--stderr and --all exclude each "
+					 "other");
+		o->file = want;
+		return 0;
+	case OPT_TAIL:
+		errno = 0;
+		o->tail = strtol(arg, &end, 10);
+		if (!*arg || *end || o->tail < 0 || errno)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --tail '%s' (a number of "
+					 "lines, 0 or more)",
+					 arg);
+		return 0;
+	case 'f': o->follow = 1; return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* One task's log, as far as it was read. */
+struct tlog {
+	char *role;
+	long index;
+	char *url; /* NULL: no log yet (the task waits) */
+	long long off;
+	char *part; /* a line without its newline yet */
+	size_t plen, pcap;
+	int tailed; /* --tail applied to the first read */
+	int done;
+};
+
+struct out {
+	const cli_ctx *ctx;
+	const struct opts *o;
+	int prefix; /* several tasks: "role-index | " */
+	const char *stream;
+	int failed; /* writing stdout failed */
+};
+
+/* JSON strings are UTF-8: a byte that is not becomes U+FFFD. */
+static char *valid_utf8(const char *s, size_t len, size_t *outlen)
+{
+	char *d = malloc(len * 3 + 1), *q = d;
+	size_t i = 0;
+
+	if (!d)
+		return NULL;
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t n = c < 0x80			     ? 1
+			   : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 2
+			   : (c & 0xF0) == 0xE0		     ? 3
+			   : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 4
+							     : 0,
+		       k;
+
+		for (k = 1; n && k < n; k++)
+			if (i + k >= len ||
+			    ((unsigned char)s[i + k] & 0xC0) != 0x80)
+				n = 0;
+		/* no overlong forms, surrogates or code points past U+10FFFF */
+		if (n == 3 && ((c == 0xE0 && (unsigned char)s[i + 1] < 0xA0) ||
+			       (c == 0xED && (unsigned char)s[i + 1] >= 0xA0)))
+			n = 0;
+		if (n == 4 && ((c == 0xF0 && (unsigned char)s[i + 1] < 0x90) ||
+			       (c == 0xF4 && (unsigned char)s[i + 1] >= 0x90)))
+			n = 0;
+		if (!n || (c == 0 && n == 1)) {
+			memcpy(q, "\xEF\xBF\xBD", 3);
+			q += 3;
+			i++;
+			continue;
+		}
+		memcpy(q, s + i, n);
+		q += n;
+		i += n;
+	}
+	*outlen = (size_t)(q - d);
+	*q = '\0';
+	return d;
+}
+
+static void put_line(struct out *w, const struct tlog *t, const char *a,
+		     size_t alen, const char *b, size_t blen, int nl)
+{
+	if (w->ctx->output == CLI_OUT_JSON) {
+		char *line = malloc(alen + blen + 1), *u = NULL;
+		size_t ulen = 0;
+		json_t *o = NULL;
+
+		if (line) {
+			memcpy(line, a, alen);
+			memcpy(line + alen, b, blen);
+			u = valid_utf8(line, alen + blen, &ulen);
+		}
+		if (u)
+			o = json_pack("{s:s,s:i,s:s,s:s%}", "role", t->role,
+				      "index", (int)t->index, "stream",
+				      w->stream, "line", u, ulen);
+		free(line);
+		free(u);
+		if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0 ||
+		    putchar('\n') == EOF)
+			w->failed = 1;
+		json_decref(o);
+		return;
+	}
+	if (w->prefix && printf("%s-%ld | ", t->role, t->index) < 0)
+		w->failed = 1;
+	if ((alen && fwrite(a, 1, alen, stdout) != alen) ||
+	    (blen && fwrite(b, 1, blen, stdout) != blen) ||
+	    (nl && putchar('\n') == EOF))
+		w->failed = 1;
+}
+
+/* Prints the complete lines of data (after what was kept of t's last
+ * line); keeps the rest until its newline comes. */
+static int emit(struct out *w, struct tlog *t, const char *data, size_t len)
+{
+	const char *p = data, *end = data + len, *nl;
+
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		put_line(w, t, t->part, t->plen, p, (size_t)(nl - p), 1);
+		t->plen = 0;
+		p = nl + 1;
+	}
+	if (p < end) {
+		size_t n = (size_t)(end - p);
+
+		if (t->plen + n > t->pcap) {
+			size_t cap = (t->plen + n) * 2;
+			char *q = realloc(t->part, cap);
+
+			if (!q)
+				return -1;
+			t->part = q;
+			t->pcap = cap;
+		}
+		memcpy(t->part + t->plen, p, n);
+		t->plen += n;
+	}
+	return 0;
+}
+
+/* The task ended: its last line, newline or not. */
+static void finish(struct out *w, struct tlog *t)
+{
+	if (t->plen)
+		/* alone, the text as it is; among others, a line of its own */
+		put_line(w, t, t->part, t->plen, "", 0,
+			 w->prefix || w->ctx->output == CLI_OUT_JSON);
+	t->plen = 0;
+	t->done = 1;
+}
+
+/* Where the last n lines of data start (a last line without its newline
+ * counts as a line). */
+static size_t tail_start(const char *data, size_t len, long n)
+{
+	size_t i = len;
+
+	if (n <= 0)
+		return len;
+	if (i && data[i - 1] == '\n')
+		i--;
+	while (i > 0) {
+		if (data[i - 1] == '\n' && --n == 0)
+			return i;
+		i--;
+	}
+	return 0;
+}
+
+/* Fetches what is new in t's log and prints it. 1: there was news; 0:
+ * none; <0: -pai_error */
+static int pull(struct out *w, cli_conn *conn, struct tlog *t)
+{
+	char *data = NULL;
+	size_t len = 0, from = 0;
+	long long next = t->off;
+	int err;
+
+	err = pai_log_read(&data, &len, &next, conn->client, t->url, t->off);
+	if (err) {
+		free(data);
+		return err;
+	}
+	if (!t->tailed) {
+		t->tailed = 1;
+		if (w->o->tail >= 0)
+			from = tail_start(data, len, w->o->tail);
+	}
+	if (emit(w, t, data + from, len - from) < 0) {
+		free(data);
+		return PAI_ENOMEM;
+	}
+	free(data);
+	t->off = next;
+	return len > 0;
+}
+
+/* t's log URL from the status; a new attempt's log starts over, once
+ * the last of the old one is read. */
+static int set_url(struct out *w, cli_conn *conn, struct tlog *t,
+		   const pai_task_info *ti)
+{
+	char *url = NULL;
+
+	if (!ti->log_url)
+		return 0;
+	if (asprintf(&url, "%s%s", ti->log_url, w->o->file) < 0)
+		return -1;
+	if (t->url && strcmp(t->url, url) == 0) {
+		free(url);
+		return 0;
+	}
+	if (t->url) {
+		if (!t->done)
+			pull(w, conn, t);
+		finish(w, t);
+	}
+	free(t->url);
+	t->url = url;
+	t->off = 0;
+	t->done = 0;
+	t->tailed = 0;
+	return 0;
+}
+
+static const pai_task_info *find_task(const pai_job_info *info,
+				      const struct tlog *t)
+{
+	size_t i;
+
+	for (i = 0; i < pai_job_info_task_count(info); i++) {
+		const pai_task_info *ti = pai_job_info_task(info, i);
+
+		if (ti && ti->role && strcmp(ti->role, t->role) == 0 &&
+		    ti->index == t->index)
+			return ti;
+	}
+	return NULL;
+}
+
+static int get_status(cli_ctx *ctx, cli_conn *conn, const char *user,
+		      const char *name, pai_job_info **info)
+{
+	int err;
+
+	pai_job_info_free(*info);
+	*info = NULL;
+	do
+		err = pai_job_get(info, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	return err;
+}
+
+/* Transient: worth trying again while following. */
+static int transient(int err)
+{
+	return err == PAI_EUNREACHABLE || err == PAI_EHTTP || err == PAI_EIO ||
+	       err == PAI_EPROTOCOL;
+}
+
+static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
+		  size_t nt, const char *user, const char *name,
+		  const char *ref, int whole_job)
+{
+	pai_job_info *info = NULL;
+	long delay = FOLLOW_MIN_MS;
+	long long lost = 0;
+	int st = EXIT_OK, err;
+	size_t i;
+
+	for (;;) {
+		int news = 0, all_done = 1, job_final, trouble = 0;
+
+		err = get_status(ctx, conn, user, name, &info);
+		if (err && !transient(err)) {
+			st = cli_fail(ctx, conn, err, "cannot get job '%s'",
+				      ref);
+			break;
+		}
+		trouble = err != 0;
+		job_final =
+		    !err && pai_state_is_final(pai_job_info_state(info));
+		for (i = 0; i < nt; i++) {
+			struct tlog *t = &tl[i];
+			const pai_task_info *ti =
+			    err ? NULL : find_task(info, t);
+			int ended;
+
+			if (ti && set_url(w, conn, t, ti) < 0) {
+				st = cli_error(ctx, EXIT_FAILURE_,
+					       "out of memory");
+				goto out;
+			}
+			/* read after the status: a task that had ended
+			 * then has all its log written now */
+			ended =
+			    ti ? pai_state_is_final(ti->state) || job_final : 0;
+			if (t->url && !t->done) {
+				int r = pull(w, conn, t);
+
+				if (r == PAI_ENOTFOUND)
+					r = 0; /* not written yet */
+				else if (r == PAI_EAUTH &&
+					 cli_relogin(ctx, conn, r))
+					r = 0; /* again, next round */
+				if (r < 0 && !transient(r)) {
+					st = cli_fail(ctx, conn, r,
+						      "cannot read the log of "
+						      "%s-%ld",
+						      t->role, t->index);
+					goto out;
+				}
+				if (r < 0)
+					trouble = 1;
+				else if (r > 0)
+					news = 1;
+				else if (ended)
+					finish(w, t);
+			} else if (!t->url && ended)
+				t->done = 1; /* never ran: no log */
+			if (!t->done)
+				all_done = 0;
+		}
+		if (fflush(stdout) != 0 || w->failed)
+			break; /* cli_finish says why */
+		if (all_done && (job_final || !whole_job))
+			break;
+		if (trouble) {
+			if (!lost) {
+				lost = cli_now_ms();
+				if (!ctx->quiet)
+					cli_warn(
+					    ctx,
+					    "lost the cluster (%s); "
+					    "trying again",
+					    pai_client_error(conn->client)
+						? pai_client_error(conn->client)
+						: pai_strerror(err));
+			} else if (cli_now_ms() - lost > FOLLOW_GIVE_UP_MS) {
+				st = cli_error(ctx, EXIT_UNREACHABLE,
+					       "the cluster has not answered "
+					       "for %d minutes; giving up",
+					       FOLLOW_GIVE_UP_MS / 60000);
+				break;
+			}
+		} else
+			lost = 0;
+		if (news && !trouble) {
+			delay = FOLLOW_MIN_MS;
+			if (cli_interrupt) {
+				st = cli_error(ctx, 130, "interrupted");
+				break;
+			}
+			continue;
+		}
+		if (cli_sleep_ms(delay)) {
+			st = cli_error(ctx, 130, "interrupted");
+			break;
+		}
+		delay = delay * 2 > FOLLOW_MAX_MS ? FOLLOW_MAX_MS : delay * 2;
+	}
+out:
+	pai_job_info_free(info);
+	return st;
+}
+
+int cmd_logs(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = {"user.pai.stdout", -1, 0};
+	struct out w;
+	cli_conn *conn = NULL;
+	pai_job_info *info = NULL;
+	struct tlog *tl = NULL;
+	char *user = NULL, *name = NULL, *end;
+	const char *role = NULL, *ref;
+	long index = -1;
+	size_t n, i, nt = 0;
+	int first, st, err;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job given; try 'paictl logs JOB [ROLE "
+				 "[INDEX]]'");
+	if (argc - first > 3)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl logs "
+				 "--help'",
+				 argv[first + 3]);
+	ref = argv[first];
+	if (argc - first > 1)
+		role = argv[first + 1];
+	if (argc - first > 2) {
+		errno = 0;
+		index = strtol(argv[first + 2], &end, 10);
+		if (!*argv[first + 2] || *end || index < 0 || errno)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid task index '%s' (0, 1, ...)",
+					 argv[first + 2]);
+	}
+	st = cli_open(ctx, &conn);
+	if (st)
+		return st;
+	st = cli_job_ref(ctx, conn, ref, &user, &name);
+	if (st)
+		goto out;
+	err = get_status(ctx, conn, user, name, &info);
+	if (err) {
+		st = cli_fail(ctx, conn, err, "cannot get job '%s'", ref);
+		goto out;
+	}
+	n = pai_job_info_task_count(info);
+	tl = calloc(n ? n : 1, sizeof(*tl));
+	if (!tl) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const pai_task_info *ti = pai_job_info_task(info, i);
+
+		if (!ti || !ti->role || (role && strcmp(ti->role, role) != 0) ||
+		    (index >= 0 && ti->index != index))
+			continue;
+		tl[nt].role = strdup(ti->role);
+		tl[nt].index = ti->index;
+		if (!tl[nt++].role) {
+			st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+			goto out;
+		}
+	}
+	if (!nt) {
+		if (role && index >= 0)
+			st = cli_error(ctx, EXIT_NOTFOUND,
+				       "job '%s' has no task %s-%ld", ref, role,
+				       index);
+		else if (role)
+			st = cli_error(ctx, EXIT_NOTFOUND,
+				       "job '%s' has no task role '%s'", ref,
+				       role);
+		else
+			st = cli_error(ctx, EXIT_NOTFOUND,
+				       "job '%s' has no tasks", ref);
+		goto out;
+	}
+	memset(&w, 0, sizeof(w));
+	w.ctx = ctx;
+	w.o = &o;
+	w.prefix = nt > 1;
+	w.stream = strcmp(o.file, "user.pai.stdout") == 0   ? "stdout"
+		   : strcmp(o.file, "user.pai.stderr") == 0 ? "stderr"
+							    : "all";
+	if (o.follow) {
+		st = follow(ctx, conn, &w, tl, nt, user, name, ref, !role);
+		goto out;
+	}
+	for (i = 0; i < nt && !w.failed; i++) {
+		const pai_task_info *ti = find_task(info, &tl[i]);
+
+		if (!ti || set_url(&w, conn, &tl[i], ti) < 0 || !tl[i].url)
+			continue; /* not started: no log */
+		do
+			err = pull(&w, conn, &tl[i]);
+		while (err == PAI_EAUTH && cli_relogin(ctx, conn, err));
+		if (err < 0) {
+			st = cli_fail(ctx, conn, err,
+				      "cannot read the log of %s-%ld",
+				      tl[i].role, tl[i].index);
+			if (err != PAI_ENOTFOUND)
+				break;
+			continue;
+		}
+		finish(&w, &tl[i]);
+	}
+out:
+	for (i = 0; i < nt; i++) {
+		free(tl[i].role);
+		free(tl[i].url);
+		free(tl[i].part);
+	}
+	free(tl);
+	pai_job_info_free(info);
+	free(user);
+	free(name);
+	cli_conn_free(conn);
+	return cli_finish(ctx, st);
+}
