@@ -1,0 +1,249 @@
+/* cmd_ssh_key.c - paictl ssh-key: save a job's private key, print how to
+ * reach each task */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt cli_ssh_key_opts[] = {
+    {"output-file", 'O', "FILE", NULL,
+     "save the key as FILE (default: under the state directory)"},
+    CLI_OPT_END};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	(void)ctx;
+	if (key != 'O')
+		return EXIT_USAGE;
+	*(const char **)data = arg;
+	return 0;
+}
+
+/* The path quoted for sh when it needs it. */
+static char *sh_quote(const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_@%+=:,./~-";
+	size_t n = 2, i;
+	char *q, *p;
+
+	if (*s && s[0] != '~' && !s[strspn(s, safe)])
+		return strdup(s);
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	q = p = malloc(n + 1);
+	if (!q)
+		return NULL;
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else
+			*p++ = s[i];
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}
+
+/* Saves the key at path: a different key there is never replaced. */
+static int save(const cli_ctx *ctx, const char *path, const char *data,
+		size_t len, int *existed)
+{
+	char *old = NULL;
+	size_t olen = 0;
+	int e = 0, err;
+
+	*existed = 0;
+	err = pai_file_read(&old, &olen, &e, path);
+	if (err == PAI_OK) {
+		int same = olen == len && memcmp(old, data, len) == 0;
+
+		explicit_bzero(old, olen);
+		free(old);
+		if (!same)
+			return cli_error(ctx, EXIT_CONFLICT,
+					 "'%s' holds a different key; not "
+					 "replacing it (remove it, or give "
+					 "-O FILE)",
+					 path);
+		*existed = 1;
+		return EXIT_OK;
+	}
+	if (err != PAI_ENOTFOUND)
+		return cli_error(ctx, cli_exit_status(err),
+				 "cannot read '%s': %s", path,
+				 e ? strerror(e) : pai_strerror(err));
+	err = pai_file_write_atomic(path, data, len, 0400, 1);
+	if (err == PAI_ECONFLICT)
+		return cli_error(ctx, EXIT_CONFLICT,
+				 "'%s' appeared meanwhile; not replacing it",
+				 path);
+	if (err)
+		return cli_error(
+		    ctx,
+		    cli_exit_status(err) == EXIT_NOTFOUND ? EXIT_NOTFOUND
+							  : EXIT_FAILURE_,
+		    "cannot write '%s': %s", path, pai_strerror(err));
+	return EXIT_OK;
+}
+
+/* role-index of the task in container id, or NULL */
+static const pai_task_info *task_of(const pai_job_info *info, const char *id)
+{
+	size_t i;
+
+	for (i = 0; id && info && i < pai_job_info_task_count(info); i++) {
+		const pai_task_info *t = pai_job_info_task(info, i);
+
+		if (t && t->container_id && strcmp(t->container_id, id) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *file = NULL;
+	cli_conn *conn = NULL;
+	pai_ssh_info *ssh = NULL;
+	pai_job_info *info = NULL;
+	char *user = NULL, *name = NULL, *key = NULL, *path = NULL, *dir = NULL,
+	     *quoted = NULL;
+	size_t klen = 0, i;
+	json_t *out = NULL;
+	int first, st, err, existed = 0;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &file, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job given; try 'paictl ssh-key JOB'");
+	if (first + 1 < argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl "
+				 "ssh-key --help'",
+				 argv[first + 1]);
+	st = cli_open(ctx, &conn);
+	if (st)
+		return st;
+	st = cli_job_ref(ctx, conn, argv[first], &user, &name);
+	if (st)
+		goto out;
+	do
+		err = pai_job_get_ssh(&ssh, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err, "no SSH access to job '%s'",
+			      argv[first]);
+		goto out;
+	}
+	if (!pai_ssh_info_key_url(ssh)) {
+		st = cli_error(ctx, EXIT_NOTFOUND,
+			       "the cluster gives no private key for job '%s'",
+			       argv[first]);
+		goto out;
+	}
+	do
+		err = pai_download(&key, &klen, conn->client,
+				   pai_ssh_info_key_url(ssh));
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err,
+			      "cannot download the key of "
+			      "job '%s'",
+			      argv[first]);
+		goto out;
+	}
+	if (file)
+		path = strdup(file);
+	else {
+		char *state = cli_state_dir();
+
+		/* keys/<cluster>/<user>~<job>, in 0700 directories */
+		if (!state) {
+			st = cli_error(ctx, EXIT_FAILURE_,
+				       "no HOME: set HOME or XDG_STATE_HOME, "
+				       "or give -O FILE");
+			goto out;
+		}
+		if (asprintf(&dir, "%s/keys/%s", state, conn->cluster) < 0)
+			dir = NULL;
+		free(state);
+		if (!dir || asprintf(&path, "%s/%s~%s", dir, user, name) < 0)
+			path = NULL;
+		if (dir && cli_mkdirs(dir) < 0) {
+			st = cli_error(ctx, EXIT_FAILURE_,
+				       "cannot create '%s': %s", dir,
+				       strerror(errno));
+			goto out;
+		}
+	}
+	if (!path) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	st = save(ctx, path, key, klen, &existed);
+	if (st)
+		goto out;
+	if (existed && ctx->verbose)
+		cli_error(ctx, 0, "'%s' holds this key already", path);
+	/* the job's status names each container's task */
+	do
+		err = pai_job_get(&info, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err, "cannot get job '%s'",
+			      argv[first]);
+		goto out;
+	}
+	quoted = sh_quote(path);
+	out = json_pack("{s:s,s:[]}", "key", path, "tasks");
+	if (!quoted || !out) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	if (ctx->output == CLI_OUT_TEXT)
+		printf("%s\n", path);
+	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
+		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
+		const pai_task_info *t = c ? task_of(info, c->id) : NULL;
+
+		if (!c || !c->ip)
+			continue;
+		if (ctx->output == CLI_OUT_JSON)
+			json_array_append_new(
+			    json_object_get(out, "tasks"),
+			    json_pack("{s:s?,s:o,s:s?,s:s,s:i}", "role",
+				      t ? t->role : NULL, "index",
+				      t ? json_integer(t->index) : json_null(),
+				      "containerId", c->id, "ip", c->ip, "port",
+				      (int)c->port));
+		else if (t)
+			printf("ssh -i %s -p %ld root@%s  # %s-%ld\n", quoted,
+			       c->port, c->ip, t->role, t->index);
+		else
+			printf("ssh -i %s -p %ld root@%s\n", quoted, c->port,
+			       c->ip);
+	}
+	if (ctx->output == CLI_OUT_JSON && cli_print_json(json_incref(out)) < 0)
+		st = EXIT_FAILURE_;
+out:
+	json_decref(out);
+	if (key)
+		explicit_bzero(key, klen);
+	free(key);
+	free(quoted);
+	free(path);
+	free(dir);
+	pai_ssh_info_free(ssh);
+	pai_job_info_free(info);
+	free(user);
+	free(name);
+	cli_conn_free(conn);
+	return cli_finish(ctx, st);
+}
