@@ -1,0 +1,251 @@
+/* cmd_cluster.c - paictl cluster add|list|remove|use: the profiles */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_CACERT = 256, OPT_INSECURE };
+
+const cli_opt cli_cluster_opts[] = {
+    {"user", 'u', "NAME", NULL, "add: the user to act as on this cluster"},
+    {"dialect", 'd', "NAME", "openpai|scm",
+     "add: the cluster's job config rules (default openpai)"},
+    {"cacert", OPT_CACERT, "FILE", NULL,
+     "add: trust the certificates in FILE for HTTPS"},
+    {"insecure", OPT_INSECURE, NULL, NULL,
+     "add: do not verify the cluster's TLS certificate"},
+    CLI_OPT_END};
+
+struct opts {
+	pai_profile p;
+	int given; /* an option of `add` was given */
+};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	struct opts *o = data;
+
+	o->given = 1;
+	switch (key) {
+	case 'u': o->p.user = arg; return 0;
+	case 'd':
+		if (pai_dialect_from_name(&o->p.dialect, arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown dialect '%s' (use openpai "
+					 "or scm)",
+					 arg);
+		return 0;
+	case OPT_CACERT: o->p.ca_file = arg; return 0;
+	case OPT_INSECURE: o->p.insecure = 1; return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static int save(const cli_ctx *ctx, const pai_config *cfg, const char *path)
+{
+	char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
+	int err;
+
+	/* $XDG_CONFIG_HOME/paictl may not exist yet */
+	if (slash && slash != dir) {
+		*slash = '\0';
+		cli_mkdirs(dir);
+	}
+	free(dir);
+	err = pai_config_save(cfg, path);
+	if (err)
+		return cli_error(
+		    ctx,
+		    cli_exit_status(err) == EXIT_AUTH ? EXIT_AUTH
+						      : EXIT_FAILURE_,
+		    "cannot write '%s': %s", path, pai_strerror(err));
+	return EXIT_OK;
+}
+
+static int list(const cli_ctx *ctx, const pai_config *cfg)
+{
+	const char *cur = pai_config_current(cfg);
+	size_t n = pai_config_count(cfg), i, rows = 1;
+	const char **cells = calloc((n + 2) * 5, sizeof(*cells));
+	char *state = cli_state_dir(), *local_uri = NULL;
+	int builtin = !pai_config_find(cfg, "local"), st = EXIT_OK;
+	json_t *arr = json_array();
+
+	if (!cur)
+		cur = "local";
+	if (state && asprintf(&local_uri, "unix:%s/local/api.sock", state) < 0)
+		local_uri = NULL;
+	if (!cells || !arr || !local_uri) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	cells[0] = "CURRENT";
+	cells[1] = "NAME";
+	cells[2] = "URI";
+	cells[3] = "USER";
+	cells[4] = "DIALECT";
+	if (builtin) {
+		/* the profile that needs no configuration */
+		const char **row = cells + 5 * rows++;
+
+		row[0] = strcmp(cur, "local") == 0 ? "*" : "";
+		row[1] = "local";
+		row[2] = local_uri;
+		row[3] = "-";
+		row[4] = "openpai";
+		json_array_append_new(
+		    arr,
+		    json_pack("{s:s,s:s,s:n,s:s,s:n,s:b,s:b,s:b}", "name",
+			      "local", "uri", local_uri, "user", "dialect",
+			      "openpai", "caFile", "insecure", 0, "current",
+			      strcmp(cur, "local") == 0, "builtin", 1));
+	}
+	for (i = 0; i < n; i++) {
+		const pai_profile *p = pai_config_get(cfg, i);
+		const char **row = cells + 5 * rows++;
+		int is_cur = strcmp(cur, p->name) == 0;
+
+		row[0] = is_cur ? "*" : "";
+		row[1] = p->name;
+		row[2] = p->uri;
+		row[3] = p->user ? p->user : "-";
+		row[4] = pai_dialect_name(p->dialect);
+		json_array_append_new(
+		    arr,
+		    json_pack("{s:s,s:s,s:s?,s:s,s:s?,s:b,s:b,s:b}", "name",
+			      p->name, "uri", p->uri, "user", p->user,
+			      "dialect", pai_dialect_name(p->dialect), "caFile",
+			      p->ca_file, "insecure", p->insecure, "current",
+			      is_cur, "builtin", 0));
+	}
+	if (ctx->output == CLI_OUT_JSON) {
+		if (cli_print_json(json_incref(arr)) < 0)
+			st = EXIT_FAILURE_;
+	} else
+		cli_table_print(stdout, 5, rows, cells);
+out:
+	json_decref(arr);
+	free(cells);
+	free(state);
+	free(local_uri);
+	return st;
+}
+
+int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o;
+	pai_config *cfg = NULL;
+	char *path = NULL;
+	const char *sub, *name;
+	int first, st, err, nargs;
+
+	memset(&o, 0, sizeof(o));
+	o.p.dialect = PAI_DIALECT_OPENPAI;
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no subcommand; use 'paictl cluster add NAME "
+				 "URI', 'list', 'remove NAME' or 'use NAME'");
+	sub = argv[first];
+	nargs = argc - first - 1;
+	name = nargs > 0 ? argv[first + 1] : NULL;
+	if (strcmp(sub, "add") == 0) {
+		if (nargs != 2)
+			return cli_error(ctx, EXIT_USAGE,
+					 "usage: paictl cluster add NAME URI "
+					 "[--user U] [--dialect D] [--cacert "
+					 "F] [--insecure]");
+	} else if (strcmp(sub, "list") == 0) {
+		if (nargs != 0)
+			return cli_error(ctx, EXIT_USAGE,
+					 "usage: paictl cluster list");
+	} else if (strcmp(sub, "remove") == 0 || strcmp(sub, "use") == 0) {
+		if (nargs != 1)
+			return cli_error(ctx, EXIT_USAGE,
+					 "usage: paictl cluster %s NAME", sub);
+	} else
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown subcommand '%s'; use add, list, "
+				 "remove or use",
+				 sub);
+	if (o.given && strcmp(sub, "add") != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "--user, --dialect, --cacert and --insecure "
+				 "go with 'cluster add'");
+	st = cli_load_config(ctx, &cfg, &path);
+	if (st)
+		return st;
+	if (strcmp(sub, "list") == 0) {
+		st = list(ctx, cfg);
+		goto out;
+	}
+	if (strcmp(sub, "add") == 0) {
+		if (strcmp(name, "local") == 0) {
+			st = cli_error(ctx, EXIT_USAGE,
+				       "'local' is the built-in local cluster; "
+				       "choose another name");
+			goto out;
+		}
+		if (pai_config_find(cfg, name)) {
+			st = cli_error(ctx, EXIT_CONFLICT,
+				       "cluster '%s' exists already; remove "
+				       "it first",
+				       name);
+			goto out;
+		}
+		o.p.name = name;
+		o.p.uri = argv[first + 2];
+		err = pai_config_set(cfg, &o.p);
+		if (err) {
+			st = cli_error(ctx, cli_exit_status(err),
+				       err == PAI_EINVAL
+					   ? "invalid cluster name '%s' or URI "
+					     "'%s' (a name of letters, digits, "
+					     "'-', '_' and '.'; an http:// or "
+					     "https:// URI)"
+					   : "cannot add '%s' ('%s'): out of "
+					     "memory",
+				       name, o.p.uri);
+			goto out;
+		}
+	} else if (strcmp(sub, "remove") == 0) {
+		if (strcmp(name, "local") == 0 && !pai_config_find(cfg, name)) {
+			st = cli_error(ctx, EXIT_USAGE,
+				       "'local' is built in; it cannot be "
+				       "removed");
+			goto out;
+		}
+		err = pai_config_remove(cfg, name);
+		if (err) {
+			st = cli_error(ctx, cli_exit_status(err),
+				       "no cluster named '%s'", name);
+			goto out;
+		}
+	} else {
+		if (strcmp(name, "local") != 0 && !pai_config_find(cfg, name)) {
+			st = cli_error(ctx, EXIT_NOTFOUND,
+				       "no cluster named '%s'; see 'paictl "
+				       "cluster list'",
+				       name);
+			goto out;
+		}
+		err = pai_config_set_current(cfg,
+					     strcmp(name, "local") == 0 &&
+						     !pai_config_find(cfg, name)
+						 ? NULL
+						 : name);
+		if (err) {
+			st = cli_error(ctx, cli_exit_status(err),
+				       "cannot use '%s': %s", name,
+				       pai_strerror(err));
+			goto out;
+		}
+	}
+	st = save(ctx, cfg, path);
+out:
+	pai_config_free(cfg);
+	free(path);
+	return cli_finish(ctx, st);
+}
