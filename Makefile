@@ -56,9 +56,12 @@ $(LIBPAI): $(LIB_OBJ)
 $(PAICTL): $(CLI_OBJ) $(LIBPAI)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBPAI) $(PKG_LIBS)
 
+# Allocations go through tests/unit/alloc_fail.c, which can make one fail.
+TEST_WRAP := $(foreach f,malloc calloc realloc strdup strndup,-Wl,--wrap=$(f))
+
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(HELPER_OBJ) $(LIBPAI)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HELPER_OBJ) $(LIBPAI) $(PKG_LIBS) $(TEST_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(TEST_WRAP) -o $@ $< $(HELPER_OBJ) $(LIBPAI) $(PKG_LIBS) $(TEST_LIBS)
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
