@@ -94,11 +94,12 @@ static int big_string(pai__src *src, pai_diags *diags, size_t open,
 		unsigned char c = (unsigned char)t[i];
 
 		if (c < 0x20) {
-			pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR, "",
-				      "syntax",
-				      "control character 0x%02X in a string: "
-				      "write it as an escape such as \\n",
-				      c);
+			if (pai__diag_add(
+				diags, src, i, PAI_SEVERITY_ERROR, "", "syntax",
+				"control character 0x%02X in a string: "
+				"write it as an escape such as \\n",
+				c))
+				return PAI_ENOMEM;
 			return PAI_ESYNTAX;
 		}
 		if (c != '\\')
@@ -145,13 +146,15 @@ static int big_string(pai__src *src, pai_diags *diags, size_t open,
 	src->nbigs++;
 	return PAI_OK;
 bad_escape:
-	pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
-		      "invalid escape in a string");
+	if (pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
+			  "invalid escape in a string"))
+		return PAI_ENOMEM;
 	return PAI_ESYNTAX;
 bad_unicode:
-	pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
-		      "invalid \\u escape in a string (NUL, or a lone "
-		      "surrogate)");
+	if (pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
+			  "invalid \\u escape in a string (NUL, or a lone "
+			  "surrogate)"))
+		return PAI_ENOMEM;
 	return PAI_ESYNTAX;
 }
 
@@ -197,20 +200,24 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 			c = t[i];
 		}
 		if (c == '\0') {
-			pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR, "",
-				      "nul-byte",
-				      "NUL byte in the file: a job config is "
-				      "UTF-8 text");
+			if (pai__diag_add(
+				diags, src, i, PAI_SEVERITY_ERROR, "",
+				"nul-byte",
+				"NUL byte in the file: a job config is "
+				"UTF-8 text"))
+				return PAI_ENOMEM;
 			return PAI_ESYNTAX;
 		}
 		if (c >= 0x80) {
 			k = utf8_len(t + i, len - i);
 			if (!k) {
-				pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR,
-					      "", "invalid-utf8",
-					      "invalid UTF-8 byte 0x%02X: a "
-					      "job config is UTF-8 text",
-					      c);
+				if (pai__diag_add(
+					diags, src, i, PAI_SEVERITY_ERROR, "",
+					"invalid-utf8",
+					"invalid UTF-8 byte 0x%02X: a "
+					"job config is UTF-8 text",
+					c))
+					return PAI_ENOMEM;
 				return PAI_ESYNTAX;
 			}
 			if (st == LINE || st == BLOCK)
@@ -272,9 +279,10 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		i++;
 	}
 	if (st == BLOCK) {
-		pai__diag_add(diags, src, comment_start, PAI_SEVERITY_ERROR, "",
-			      "unterminated-comment",
-			      "unterminated comment: '/*' has no '*/'");
+		if (pai__diag_add(diags, src, comment_start, PAI_SEVERITY_ERROR,
+				  "", "unterminated-comment",
+				  "unterminated comment: '/*' has no '*/'"))
+			return PAI_ENOMEM;
 		return PAI_ESYNTAX;
 	}
 	return PAI_OK;
@@ -1012,7 +1020,10 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	j = json_loadb(jt, jlen, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
 		       &err);
 	if (!j) {
-		if (json_error_code(&err) == json_error_out_of_memory)
+		/* jansson gives up on most allocation failures without a
+		 * word: no syntax error has an empty message */
+		if (json_error_code(&err) == json_error_out_of_memory ||
+		    !err.text[0])
 			return PAI_ENOMEM;
 		return syntax_error(src, diags, &err);
 	}
