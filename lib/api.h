@@ -17,7 +17,8 @@ const char *pai__v1_config_job_name(json_t *config);
 /*
  * Sends one submission. PAI_OK for any 2xx. On failure *maybe_created
  * is 1 when the job may exist nonetheless: the request went out and no
- * answer came, or the server answered 5xx.
+ * answer came, the server answered 5xx, or libcurl re-sent the request
+ * by itself and met 409 (perhaps our own first copy).
  */
 int pai__v1_post_job(pai_client *c, const char *user, const char *body,
 		     size_t len, int *maybe_created);

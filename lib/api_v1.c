@@ -144,7 +144,9 @@ int pai__v1_post_job(pai_client *c, const char *user, const char *body,
 	err = pai__http(c, &rq, &rs);
 	if (err == PAI_OK) {
 		err = pai__status_error(c, &rq, &rs);
-		*maybe_created = err != PAI_OK && rs.status >= 500;
+		*maybe_created =
+		    err != PAI_OK &&
+		    (rs.status >= 500 || (err == PAI_ECONFLICT && rs.resent));
 	} else
 		*maybe_created = rs.sent && err != PAI_ENOMEM;
 	pai__response_release(&rs);

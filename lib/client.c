@@ -326,10 +326,12 @@ int pai__status_error(pai_client *c, const pai__request *rq,
 	else {
 		host = pai__url_host(rq->url);
 		phrase = reason_phrase(rs->status);
-		pai__client_fail(c, err, rs->status, NULL,
-				 "HTTP %ld%s%s from %s", rs->status,
-				 phrase ? " " : "", phrase ? phrase : "",
-				 host ? host : rq->url);
+		/* a redirect here is most often http:// given for https:// */
+		pai__client_fail(
+		    c, err, rs->status, NULL, "HTTP %ld%s%s from %s%s%s%s",
+		    rs->status, phrase ? " " : "", phrase ? phrase : "",
+		    host ? host : rq->url, rs->location ? " (to " : "",
+		    rs->location ? rs->location : "", rs->location ? ")" : "");
 	}
 	free(host);
 	json_decref(o);

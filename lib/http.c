@@ -323,6 +323,13 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t size,
 	pai_client *c = x->c;
 
 	(void)h;
+	/* libcurl's own re-send on a fresh connection (Curl_retry_request)
+	 * says so only here */
+	if (type == CURLINFO_TEXT && size > 24 &&
+	    memmem(data, size, "retrying a fresh connect", 24))
+		x->rs->resent = 1;
+	if (!c->trace)
+		return 0;
 	switch (type) {
 	case CURLINFO_TEXT: trace_lines(c, "* ", data, size); break;
 	case CURLINFO_HEADER_OUT:
@@ -561,11 +568,10 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, c->insecure ? 0L : 2L);
 	if (c->ca_file)
 		curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_file);
-	if (c->trace) {
-		curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
-		curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
-		curl_easy_setopt(h, CURLOPT_DEBUGDATA, &x);
-	}
+	/* always: on_debug also notices libcurl re-sending a request */
+	curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
+	curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
+	curl_easy_setopt(h, CURLOPT_DEBUGDATA, &x);
 
 	/* no 100-continue round trip before a body */
 	hdrs = curl_slist_append(hdrs, "Expect:");

@@ -51,11 +51,15 @@ typedef struct pai__response {
 	/* some of the request may have reached the server (a failed POST
 	 * may still have created the job) */
 	int sent;
+	/* libcurl sent the request again by itself: a reused connection
+	 * died before any answer, which may be after the server acted on
+	 * it (a 409 to a submission may then be the job we created) */
+	int resent;
 } pai__response;
 
 #define PAI__RESPONSE_INIT                                                     \
 	{                                                                      \
-		0, PAI__BUF_INIT, NULL, NULL, NULL, 0, 0                       \
+		0, PAI__BUF_INIT, NULL, NULL, NULL, 0, 0, 0                    \
 	}
 
 void pai__response_release(pai__response *rs);

@@ -35,6 +35,7 @@ struct fake_server {
 	pthread_mutex_t lock;
 	pthread_mutex_t conns_lock;
 	struct fake_conn conns[MAX_CONNS];
+	unsigned accepted;
 	fake_handler *fn;
 	void *data;
 };
@@ -47,6 +48,16 @@ void fake_lock(fake_server *f)
 void fake_unlock(fake_server *f)
 {
 	pthread_mutex_unlock(&f->lock);
+}
+
+unsigned fake_connections(fake_server *f)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&f->conns_lock);
+	n = f->accepted;
+	pthread_mutex_unlock(&f->conns_lock);
+	return n;
 }
 
 unsigned fake_port(const fake_server *f)
@@ -308,6 +319,7 @@ static void *accept_main(void *arg)
 			close(fd);
 			continue;
 		}
+		f->accepted++;
 		f->conns[i].f = f;
 		f->conns[i].fd = fd;
 		f->conns[i].used = 1;

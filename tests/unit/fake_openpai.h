@@ -38,6 +38,8 @@ int fake_start(fake_server **out, const char *ip, fake_handler *fn, void *data);
 unsigned fake_port(const fake_server *f);
 /* Stops every thread and closes every socket; NULL is fine. */
 void fake_stop(fake_server *f);
+/* Connections accepted so far. */
+unsigned fake_connections(fake_server *f);
 /* The handler's data is shared with the test thread: read it locked. */
 void fake_lock(fake_server *f);
 void fake_unlock(fake_server *f);

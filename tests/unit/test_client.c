@@ -285,6 +285,16 @@ static void test_local_job_lifecycle(void **state)
 	json_decref(stored);
 	free(text);
 
+	/* any URL of the cluster's own origin goes over its socket */
+	assert_int_equal(
+	    pai_download(&text, &len, c,
+			 "http://localhost/api/v1/user/alice/jobs/life/config"),
+	    PAI_OK);
+	stored = json_loadb(text, len, 0, NULL);
+	assert_true(json_equal(stored, cfg));
+	json_decref(stored);
+	free(text);
+
 	/* stopping an ended job is fine (idempotent) */
 	assert_int_equal(pai_job_stop(c, "alice", "life"), PAI_OK);
 
@@ -726,8 +736,9 @@ static void test_fake_html_502(void **state)
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_proxy, &s);
 	pai_client *c = fake_client(f, "tok", 0);
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_job_info *ji = NULL;
-	char want[128];
+	char want[128], uri[64];
 
 	(void)state;
 	assert_int_equal(pai_job_get(&ji, c, "alice", "j"), PAI_EHTTP);
@@ -740,6 +751,17 @@ static void test_fake_html_502(void **state)
 	assert_int_equal(s.requests, 1); /* max_retries 0 */
 	fake_unlock(f);
 	pai_client_free(c);
+
+	/* TLS with a CA file that cannot be read: refused before a byte
+	 * of HTTP is sent */
+	snprintf(uri, sizeof(uri), "https://127.0.0.1:%u", fake_port(f));
+	o.uri = uri;
+	o.ca_file = "/nonexistent/ca.pem";
+	o.max_retries = 0;
+	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
+	assert_int_equal(pai_job_get(&ji, c, "alice", "x"), PAI_ETLS);
+	assert_int_equal(pai_client_http_status(c), 0);
+	pai_client_free(c);
 	fake_stop(f);
 }
 
@@ -750,9 +772,10 @@ enum {
 	ERROR_500_CREATED, /* create it, answer 500 (known OpenPAI bug) */
 	ANSWER_201,
 	ANSWER_202,
-	OTHER_CONFIG,  /* drop; a different job of that name exists */
-	UNKNOWABLE,    /* drop; the config cannot be read (503) */
-	LOSE_TWICE_409 /* drop without creating; then 409, created */
+	OTHER_CONFIG,	/* drop; a different job of that name exists */
+	UNKNOWABLE,	/* drop; the config cannot be read (503) */
+	LOSE_TWICE_409, /* drop without creating; then 409, created */
+	REUSED		/* "a" accepted; "j" created, dropped, then 409 */
 };
 
 static void on_submit(void *data, const fake_request *rq, fake_reply *rp)
@@ -808,6 +831,22 @@ static void on_submit(void *data, const fake_request *rq, fake_reply *rp)
 			rp->drop = 1;
 			return;
 		case UNKNOWABLE: rp->drop = 1; return;
+		case REUSED:
+			if (strstr(rq->body, "\"jobName\":\"a\"")) {
+				fake_reply_set(rp, 202, "application/json",
+					       "{\"message\":\"ok\"}");
+				return;
+			}
+			if (!s->stored) {
+				s->stored = strdup(rq->body);
+				rp->drop = 1;
+				return;
+			}
+			fake_reply_set(rp, 409, "application/json",
+				       "{\"code\":\"ConflictJobError\","
+				       "\"message\":\"Job name j already "
+				       "exists.\"}");
+			return;
 		}
 	}
 	if (strcmp(rq->method, "GET") == 0 &&
@@ -920,6 +959,40 @@ static void test_fake_submit_recovery(void **state)
 	assert_int_equal(posts, 1);
 }
 
+/* Several calls share one connection; when a reused connection dies
+ * after the server acted on a POST, libcurl sends it again by itself:
+ * the 409 that meets must not pass for someone else's job. */
+static void test_fake_reused_connection(void **state)
+{
+	struct script s;
+	fake_server *f;
+	pai_client *c;
+	pai_job_list *list = NULL;
+	json_t *a = json_pack("{s:s}", "jobName", "a");
+	json_t *j = json_pack("{s:s,s:i}", "jobName", "j", "retryCount", 1);
+	int rec = -1;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.mode = REUSED;
+	f = start_fake("127.0.0.1", on_submit, &s);
+	c = fake_client(f, "tok", 0);
+	assert_int_equal(pai_submit(c, "alice", a, &rec), PAI_OK);
+	assert_int_equal(pai_submit(c, "alice", a, &rec), PAI_OK);
+	assert_int_equal(fake_connections(f), 1);
+	assert_int_equal(pai_submit(c, "alice", j, &rec), PAI_OK);
+	assert_int_equal(rec, 1);
+	fake_lock(f);
+	assert_int_equal(s.posts, 4); /* a, a, j, and libcurl's j again */
+	fake_unlock(f);
+	assert_int_equal(pai_jobs_list(&list, c, NULL), PAI_ENOTFOUND);
+	pai_client_free(c);
+	fake_stop(f);
+	free(s.stored);
+	json_decref(a);
+	json_decref(j);
+}
+
 static void on_redirect(void *data, const fake_request *rq, fake_reply *rp)
 {
 	struct script *s = data;
@@ -937,6 +1010,12 @@ static void on_redirect(void *data, const fake_request *rq, fake_reply *rp)
 			 s->other_port);
 		rp->headers = s->loc;
 		fake_reply_set(rp, 307, NULL, NULL);
+		return;
+	}
+	if (strcmp(rq->path, "/api/v1/user/alice/jobs/moved") == 0) {
+		rp->headers = "Location: https://127.0.0.1/api/v1/user/alice/"
+			      "jobs/moved\r\n";
+		fake_reply_set(rp, 301, "text/html", "<html>moved</html>");
 		return;
 	}
 	if (strcmp(rq->path, "/here") == 0) {
@@ -960,6 +1039,7 @@ static void test_fake_redirect_other_host(void **state)
 {
 	struct script s1, s2;
 	fake_server *f1, *f2;
+	pai_job_info *ji = NULL;
 	pai_client *c;
 	char url[128], *data = NULL;
 	size_t len = 0;
@@ -994,6 +1074,15 @@ static void test_fake_redirect_other_host(void **state)
 	fake_lock(f1);
 	assert_string_equal(s1.auth, "Bearer secret-token");
 	fake_unlock(f1);
+
+	/* API calls follow no redirect, and say where it went */
+	assert_int_equal(pai_job_get(&ji, c, "alice", "moved"), PAI_EHTTP);
+	assert_int_equal(pai_client_http_status(c), 301);
+	assert_non_null(strstr(pai_client_error(c),
+			       "HTTP 301 Moved Permanently from 127.0.0.1:"));
+	assert_non_null(strstr(pai_client_error(c),
+			       "(to https://127.0.0.1/api/v1/user/alice/jobs/"
+			       "moved)"));
 
 	/* no end of redirects */
 	snprintf(url, sizeof(url), "http://127.0.0.1:%u/loop", fake_port(f1));
@@ -1560,6 +1649,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_local_tokens),
 	    cmocka_unit_test(test_fake_html_502),
 	    cmocka_unit_test(test_fake_submit_recovery),
+	    cmocka_unit_test(test_fake_reused_connection),
 	    cmocka_unit_test(test_fake_redirect_other_host),
 	    cmocka_unit_test(test_fake_expired_token),
 	    cmocka_unit_test(test_fake_yarn_html_log),
