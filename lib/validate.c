@@ -404,6 +404,13 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 		json_t *v = json_object_get(obj, m->key);
 		bool known = false;
 
+		if (!v) {
+			/* the position tree has a key that jansson's result
+			 * lacks: jansson's lexer drops a byte of a string
+			 * when its buffer cannot grow, and says nothing */
+			c->err = PAI_ENOMEM;
+			break;
+		}
 		p.len = 0;
 		pai__path_member(&p, path, m->key);
 		fp = p.oom ? NULL : p.data;
@@ -610,8 +617,13 @@ static void check_job_envs(struct ctx *c, const struct found *f)
 	for (i = 0; i < f->at->nchild && !c->err; i++) {
 		const pai__pos *m = &f->at->child[i];
 		json_t *v = json_object_get(f->v, m->key);
-		char *p = member_path(c, "jobEnvs", m->key);
+		char *p;
 
+		if (!v) { /* as in check_members() */
+			c->err = PAI_ENOMEM;
+			return;
+		}
+		p = member_path(c, "jobEnvs", m->key);
 		if (!p)
 			return;
 		if (!any_in(m->key, "")) {
@@ -639,6 +651,8 @@ static void check_job_envs(struct ctx *c, const struct found *f)
 			if (g)
 				warning(c, m, p, "job-env-boolean",
 					"should be true or false, got %s", g);
+			else
+				c->err = PAI_ENOMEM;
 			free(g);
 		} else if (json_is_object(v) || json_is_array(v)) {
 			warning(c, m, p, "job-env-value",

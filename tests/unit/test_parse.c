@@ -1021,6 +1021,21 @@ static void parse_out_of_memory(const char *text, pai_dialect dialect)
 
 static void test_out_of_memory(void **state)
 {
+	/* a problem of every kind the validator reports */
+	static const char invalid[] =
+	    "{\"jobName\": \"a~b\", \"image\": \"\", \"memoryMb\": 1,\n"
+	    " \"dataDir\": \"/d\", \"retryCount\": -3, \"tmp\": {},\n"
+	    " \"killAllOnCompletedTaskNumber\": 1, \"extras\": {\"-\": 1},\n"
+	    " \"jobEnvs\": {\"-\": 1, \"1a\": [], \"isDebug\": 1},\n"
+	    " \"taskRoles\": [{\"name\": \"g2p-train\", \"taskNumber\": 0,\n"
+	    "   \"cpuNumber\": \"99999999999999999999\", \"memoryMB\": 64,\n"
+	    "   \"shmMB\": 128, \"gpuNumber\": 1.5, \"command\": \"\",\n"
+	    "   \"minFailedTaskCount\": 0, \"minSucceededTaskCount\": 5,\n"
+	    "   \"storageGB\": 1,\n"
+	    "   \"portList\": [{\"label\": \"a b\", \"beginAt\": -1,\n"
+	    "     \"portNumber\": 1}, {\"label\": \"x\"}, {\"label\": \"x\",\n"
+	    "     \"beginAt\": 1, \"portNumber\": 1}, 7]},\n"
+	    "  {\"name\": \"g2p-train\"}, null]}\n";
 	/* syntax errors of every kind */
 	static const char *const bad[] = {
 	    "",
@@ -1039,6 +1054,8 @@ static void test_out_of_memory(void **state)
 	size_t i;
 
 	(void)state;
+	parse_out_of_memory(invalid, PAI_DIALECT_OPENPAI);
+	parse_out_of_memory(invalid, PAI_DIALECT_SCM);
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++)
 		parse_out_of_memory(bad[i], PAI_DIALECT_OPENPAI);
 	/* every string on the fast path for long ones, which checks
