@@ -32,6 +32,15 @@ static int dup_opt(char **out, const char *s)
 	return *out ? 0 : -1;
 }
 
+/* A token goes into a header line: no control characters, no spaces. */
+static int valid_token(const char *t)
+{
+	for (; t && *t; t++)
+		if ((unsigned char)*t <= ' ' || *t == 0x7f)
+			return 0;
+	return 1;
+}
+
 int pai_client_new(pai_client **out, const pai_client_options *opts)
 {
 	pai_client *c = NULL;
@@ -46,8 +55,10 @@ int pai_client_new(pai_client **out, const pai_client_options *opts)
 	uri = opts->uri		  ? opts->uri
 	      : opts->unix_socket ? "http://localhost"
 				  : NULL;
-	if (!uri || (strncasecmp(uri, "http://", 7) != 0 &&
-		     strncasecmp(uri, "https://", 8) != 0))
+	if (!uri ||
+	    (strncasecmp(uri, "http://", 7) != 0 &&
+	     strncasecmp(uri, "https://", 8) != 0) ||
+	    !valid_token(opts->token))
 		return PAI_EINVAL;
 	if (!(c = calloc(1, sizeof(*c))))
 		return PAI_ENOMEM;
@@ -126,7 +137,7 @@ int pai_client_set_token(pai_client *c, const char *token)
 {
 	char *t = NULL;
 
-	if (!c)
+	if (!c || !valid_token(token))
 		return PAI_EINVAL;
 	if (token && !(t = strdup(token)))
 		return PAI_ENOMEM;
@@ -429,43 +440,45 @@ out:
 	return err;
 }
 
-/* Equal as JSON values: members in any order, numbers by value (a server
- * may reorder, re-indent, or write 1 as 1.0). */
-static int json_equiv(json_t *a, json_t *b)
+/* Whether the server's stored config is the one sent: equal as JSON
+ * values, members in any order, numbers by value (a server may reorder,
+ * re-indent, or write 1 as 1.0), and members the server added itself
+ * allowed (OpenPAI v0.x stores the config with its schema's defaults
+ * filled in). */
+static int json_covers(json_t *sent, json_t *stored)
 {
 	const char *k;
 	json_t *v;
 	size_t i;
 
-	if (json_is_number(a) && json_is_number(b)) {
-		if (json_is_integer(a) && json_is_integer(b))
-			return json_integer_value(a) == json_integer_value(b);
-		return json_number_value(a) == json_number_value(b);
+	if (json_is_number(sent) && json_is_number(stored)) {
+		if (json_is_integer(sent) && json_is_integer(stored))
+			return json_integer_value(sent) ==
+			       json_integer_value(stored);
+		return json_number_value(sent) == json_number_value(stored);
 	}
-	if (json_typeof(a) != json_typeof(b))
+	if (json_typeof(sent) != json_typeof(stored))
 		return 0;
-	switch (json_typeof(a)) {
+	switch (json_typeof(sent)) {
 	case JSON_OBJECT:
-		if (json_object_size(a) != json_object_size(b))
-			return 0;
-		json_object_foreach(a, k, v)
+		json_object_foreach(sent, k, v)
 		{
-			json_t *w = json_object_get(b, k);
+			json_t *w = json_object_get(stored, k);
 
-			if (!w || !json_equiv(v, w))
+			if (!w || !json_covers(v, w))
 				return 0;
 		}
 		return 1;
 	case JSON_ARRAY:
-		if (json_array_size(a) != json_array_size(b))
+		if (json_array_size(sent) != json_array_size(stored))
 			return 0;
-		json_array_foreach(a, i, v)
+		json_array_foreach(sent, i, v)
 		{
-			if (!json_equiv(v, json_array_get(b, i)))
+			if (!json_covers(v, json_array_get(stored, i)))
 				return 0;
 		}
 		return 1;
-	default: return json_equal(a, b);
+	default: return json_equal(sent, stored);
 	}
 }
 
@@ -487,8 +500,16 @@ static int stored_matches(pai_client *c, const char *user, const char *name,
 		return -1;
 	if (err)
 		return -2;
-	stored = json_loadb(text, len, 0, NULL);
-	ret = !stored ? -2 : json_equiv(stored, config) ? 1 : 0;
+	stored = json_loadb(text, len, JSON_DECODE_ANY, NULL);
+	if (json_is_string(stored)) { /* the text, sent as a JSON string */
+		json_t *inner = json_loads(json_string_value(stored), 0, NULL);
+
+		json_decref(stored);
+		stored = inner;
+	}
+	ret = !json_is_object(stored)	    ? -2
+	      : json_covers(config, stored) ? 1
+					    : 0;
 	json_decref(stored);
 	free(text);
 	return ret;

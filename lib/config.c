@@ -143,6 +143,18 @@ int pai_file_write_atomic(const char *path, const void *data, size_t len,
 		/* never replaces: link() fails with EEXIST */
 		if (link(tmp, path) < 0) {
 			e = errno;
+			/* file systems without hard links */
+			if ((e == EPERM || e == ENOTSUP || e == ENOSYS) &&
+			    renameat2(AT_FDCWD, tmp, AT_FDCWD, path,
+				      RENAME_NOREPLACE) == 0) {
+				free(tmp);
+				tmp = NULL;
+				fsync_dir(dir);
+				e = 0;
+				goto out;
+			}
+			if (e == EPERM && access(path, F_OK) == 0)
+				e = EEXIST;
 			goto out;
 		}
 		unlink(tmp);

@@ -642,6 +642,8 @@ static void test_local_tokens(void **state)
 	/* a token the server does not know */
 	assert_int_equal(pai_client_set_token(c, "not-a-token"), PAI_OK);
 	assert_int_equal(pai_job_stop(c, "alice", "secured"), PAI_EAUTH);
+	assert_int_equal(pai_client_set_token(c, "two\r\nX-Injected: 1"),
+			 PAI_EINVAL);
 	assert_int_equal(pai_client_set_token(c, NULL), PAI_OK);
 	assert_int_equal(pai_job_stop(c, "alice", "secured"), PAI_EAUTH);
 
@@ -865,10 +867,15 @@ static void on_submit(void *data, const fake_request *rq, fake_reply *rp)
 				       "\"Job j is not found.\"}");
 			return;
 		}
-		/* as a server may: pretty-printed, keys sorted, 1 as 1.0 */
+		/* as a server may: pretty-printed, keys sorted, 1 as 1.0,
+		 * with its schema's defaults added */
 		o = json_loads(s->stored, 0, NULL);
 		if (json_is_integer(json_object_get(o, "retryCount")))
 			json_object_set_new(o, "retryCount", json_real(1.0));
+		json_object_set_new(o, "jobEnvs", json_object());
+		json_object_set_new(
+		    json_array_get(json_object_get(o, "taskRoles"), 0),
+		    "portList", json_array());
 		text = json_dumps(o, JSON_INDENT(4) | JSON_SORT_KEYS);
 		fake_reply_set(rp, 200, "text/plain", "%s", text);
 		free(text);
