@@ -549,8 +549,11 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-	if (via_socket)
+	if (via_socket) {
 		curl_easy_setopt(h, CURLOPT_UNIX_SOCKET_PATH, c->unix_socket);
+		/* no $http_proxy between us and a local socket */
+		curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
+	}
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
 	/* a transfer that moves nothing for stall_timeout_s fails */
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);

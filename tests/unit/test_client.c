@@ -390,7 +390,7 @@ static void test_local_invalid_config(void **state)
 /* Reads a log the way `logs -f` does until the job ends. */
 static char *follow_log(pai_client *c, const char *url, const char *name)
 {
-	char *all = strdup(""), *data;
+	char *all = strdup(""), *data, *tmp;
 	size_t total = 0, len;
 	long long off = 0, next;
 	pai_job_info *ji = NULL;
@@ -408,7 +408,9 @@ static char *follow_log(pai_client *c, const char *url, const char *name)
 		assert_int_equal(pai_log_read(&data, &len, &next, c, url, off),
 				 PAI_OK);
 		assert_int_equal(next, off + (long long)len);
-		all = realloc(all, total + len + 1);
+		tmp = realloc(all, total + len + 1);
+		assert_non_null(tmp);
+		all = tmp;
 		memcpy(all + total, data, len + 1);
 		total += len;
 		off = next;
@@ -564,8 +566,10 @@ static void on_trace(void *data, const char *line)
 {
 	struct trace_log *t = data;
 	size_t n = strlen(line);
+	char *p = realloc(t->text, t->len + n + 2);
 
-	t->text = realloc(t->text, t->len + n + 2);
+	assert_non_null(p);
+	t->text = p;
 	memcpy(t->text + t->len, line, n);
 	t->text[t->len + n] = '\n';
 	t->text[t->len + n + 1] = '\0';
@@ -1681,5 +1685,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* 127.0.0.x only, even where the environment names a proxy */
+	setenv("no_proxy", "*", 1);
+	setenv("NO_PROXY", "*", 1);
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
