@@ -1433,6 +1433,88 @@ static void test_fake_shapes(void **state)
 	fake_stop(f);
 }
 
+/* TLS against `openssl s_server` with a self-signed certificate:
+ * refused by default, trusted with it as the CA file, or with insecure. */
+static void test_tls_verification(void **state)
+{
+	char dir[] = "/tmp/paictl-tls-XXXXXX", cmd[1024], uri[64], port[16];
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_client *c = NULL;
+	json_t *info = NULL;
+	fake_server *probe = NULL;
+	struct script s = {0};
+	pid_t pid;
+	double t0;
+	int err;
+
+	(void)state;
+	if (system("openssl version >/dev/null 2>&1") != 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && openssl req -x509 -newkey rsa:2048 -nodes "
+		 "-keyout key.pem -out cert.pem -days 1 -subj /CN=127.0.0.1 "
+		 "-addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1",
+		 dir);
+	assert_int_equal(system(cmd), 0);
+	/* a free port: the fake's, once it is gone */
+	probe = start_fake("127.0.0.1", on_proxy, &s);
+	snprintf(port, sizeof(port), "%u", fake_port(probe));
+	fake_stop(probe);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+		char cert[64], key[64], acc[32];
+
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		snprintf(cert, sizeof(cert), "%s/cert.pem", dir);
+		snprintf(key, sizeof(key), "%s/key.pem", dir);
+		snprintf(acc, sizeof(acc), "127.0.0.1:%s", port);
+		execlp("openssl", "openssl", "s_server", "-quiet", "-www",
+		       "-accept", acc, "-cert", cert, "-key", key,
+		       (char *)NULL);
+		_exit(127);
+	}
+	snprintf(uri, sizeof(uri), "https://127.0.0.1:%s", port);
+	o.uri = uri;
+	o.max_retries = 0;
+	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
+	/* wait until it listens: refused (unreachable) until then */
+	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(50)) {
+		err = pai_cluster_info(&info, c);
+		if (err != PAI_EUNREACHABLE)
+			break;
+	}
+	assert_int_equal(err, PAI_ETLS);
+	assert_int_equal(pai_client_http_status(c), 0);
+	assert_non_null(pai_client_error(c));
+	pai_client_free(c);
+
+	/* trusted: the TLS part works (s_server -www answers HTML) */
+	snprintf(cmd, sizeof(cmd), "%s/cert.pem", dir);
+	o.ca_file = cmd;
+	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
+	assert_int_equal(pai_cluster_info(&info, c), PAI_EPROTOCOL);
+	assert_int_equal(pai_client_http_status(c), 200);
+	pai_client_free(c);
+
+	o.ca_file = NULL;
+	o.insecure = 1;
+	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
+	assert_int_equal(pai_cluster_info(&info, c), PAI_EPROTOCOL);
+	assert_int_equal(pai_client_http_status(c), 200);
+	pai_client_free(c);
+
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* ---- no server --------------------------------------------------------------
  */
 
@@ -1668,6 +1750,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_fake_retries),
 	    cmocka_unit_test(test_fake_stall_and_interrupt),
 	    cmocka_unit_test(test_fake_shapes),
+	    cmocka_unit_test(test_tls_verification),
 	    cmocka_unit_test(test_ref_and_states),
 	    cmocka_unit_test(test_config_files),
 	    cmocka_unit_test(test_tokens_and_atomic_writes),
