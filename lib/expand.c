@@ -1903,8 +1903,10 @@ static const struct var *family_of(struct known *kn, const char *name, size_t n,
 		pai__buf_put(&kn->key, name, i);
 		pai__buf_putc(&kn->key, '\n');
 		pai__buf_put(&kn->key, name + j, n - j);
-		if (kn->key.oom)
+		if (kn->key.oom) {
+			kn->err = PAI_ENOMEM;
 			return NULL;
+		}
 		v = env_find(kn->families, kn->key.data, kn->key.len);
 		if (v && idx < v->count) {
 			*in_range = true;
@@ -2009,8 +2011,10 @@ static void consider(struct known *kn, struct best *b, const char *name,
 	if (d < b->dist) {
 		char *c = strndup(cand, m);
 
-		if (!c)
+		if (!c) {
+			kn->err = PAI_ENOMEM;
 			return;
+		}
 		free(b->name);
 		b->name = c;
 		b->dist = d;
@@ -2060,7 +2064,9 @@ static void nearest(struct known *kn, struct best *b, const char *form,
 			pai__buf_release(&cand);
 			pai__buf_put(&cand, v->name, (size_t)(nl - v->name));
 			pai__buf_printf(&cand, "%lld%s", idx, nl + 1);
-			if (!cand.oom)
+			if (cand.oom)
+				kn->err = PAI_ENOMEM;
+			else
 				consider(kn, b, form, n, cand.data, cand.len);
 		}
 	}
@@ -2105,7 +2111,9 @@ static char *suggest(struct known *kn, const char *name, size_t n)
 		pai__buf_put(c, name, i);
 		pai__buf_puts(c, role_at(kn->job, (size_t)idx).name);
 		pai__buf_put(c, name + j, n - j);
-		if (!c->oom && is_known(kn, c->data, c->len))
+		if (c->oom)
+			kn->err = PAI_ENOMEM;
+		else if (is_known(kn, c->data, c->len))
 			found = pai__buf_detach(c);
 	}
 	if (!found) {
@@ -2308,7 +2316,9 @@ static int build_any_current(struct known *kn, size_t r)
 
 /* Why a task of role r lacks name, as a parenthesis for the message, or
  * NULL: the name belongs to another role's tasks, or names a task the
- * role does not have, or is close to a name the task has. */
+ * role does not have, or is close to a name the task has. Out of memory
+ * sets kn->err: a hint cut short could turn into a false one, and the
+ * names of role r may have been left half built. */
 static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
 {
 	const struct var *v;
@@ -2316,14 +2326,16 @@ static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
 	bool in_range;
 	char *s;
 
-	if (!kn->any_current && build_any_current(kn, r))
+	if (!kn->any_current && build_any_current(kn, r)) {
+		kn->err = PAI_ENOMEM;
 		return NULL;
+	}
 	v = env_find(kn->any_current, name, n);
 
 	if (v && (size_t)v->count != r) {
 		pai__buf_printf(&b, " (only the tasks of role '%s' have it)",
 				role_at(kn->job, (size_t)v->count).name);
-		return pai__buf_detach(&b);
+		goto out;
 	}
 	v = family_of(kn, name, n, &in_range);
 	if (v && !in_range) {
@@ -2338,14 +2350,18 @@ static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
 					" (role '%s' has %lld tasks, indexes 0 "
 					"to %lld)",
 					v->value, v->count, v->count - 1);
-		return pai__buf_detach(&b);
+		goto out;
 	}
 	s = suggest(kn, name, n);
 	if (!s)
 		return NULL;
 	pai__buf_printf(&b, " (did you mean $%s?)", s);
 	free(s);
-	return pai__buf_detach(&b);
+out:
+	s = pai__buf_detach(&b);
+	if (!s)
+		kn->err = PAI_ENOMEM;
+	return s;
 }
 
 /* Warns about the references of role r's command that its tasks will not
@@ -2384,8 +2400,11 @@ static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
 		const char *name = rc.refs[i].name;
 		size_t n = rc.refs[i].len, off = PAI__NO_OFFSET;
 		bool pai = n > 4 && strncmp(name, "PAI_", 4) == 0;
+		bool known = is_known(kn, name, n);
 
-		if (is_known(kn, name, n) || env_find(rc.assigned, name, n) ||
+		if (kn->err) /* out of memory: "known" says nothing */
+			goto fail;
+		if (known || env_find(rc.assigned, name, n) ||
 		    (!pai && is_shell_var(name, n)))
 			continue;
 		if (warned == MAX_REF_WARNINGS && more++)
@@ -2406,6 +2425,8 @@ static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
 		}
 		warned++;
 		hint = hint_for(kn, r, name, n);
+		if (kn->err)
+			goto fail;
 		if (pai)
 			err = pai__diag_add(
 			    diags, src, off, PAI_SEVERITY_WARNING, path.data,
@@ -2439,6 +2460,9 @@ static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
 			goto out;
 	}
 	err = PAI_OK;
+	goto out;
+fail:
+	err = kn->err;
 out:
 	free(hint);
 	pai__buf_release(&path);

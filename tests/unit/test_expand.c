@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "alloc_fail.h"
 #include "pai.h"
 
 #include <dirent.h>
@@ -1128,6 +1129,61 @@ static void test_huge_task_number(void **state)
 	free(text);
 }
 
+/* Each allocation of an expansion failing in turn: PAI_ENOMEM, or the
+ * very environment of a run without failure, and nothing leaked (make
+ * check-asan). */
+static void test_out_of_memory(void **state)
+{
+	pai_expand_options o = PAI_EXPAND_OPTIONS_INIT;
+	pai_job *job = parse_ok(tf_job, NULL);
+	pai_env *env0 = NULL, *env;
+	pai_dirs *dirs;
+	size_t i;
+	long n;
+	int err, failed;
+
+	(void)state;
+	o.user = "alice";
+	assert_int_equal(pai_expand_task(&env0, job, 1, 1, &o), PAI_OK);
+	for (n = 0;; n++) {
+		env = NULL;
+		alloc_fail_begin(n, 1);
+		err = pai_expand_task(&env, job, 1, 1, &o);
+		failed = alloc_fail_end();
+		if (err == PAI_ENOMEM) {
+			assert_null(env);
+		} else {
+			assert_int_equal(err, PAI_OK);
+			assert_int_equal(pai_env_count(env),
+					 pai_env_count(env0));
+			for (i = 0; i < pai_env_count(env); i++) {
+				assert_string_equal(pai_env_name(env, i),
+						    pai_env_name(env0, i));
+				assert_string_equal(pai_env_value(env, i),
+						    pai_env_value(env0, i));
+			}
+			assert_string_equal(pai_env_command(env),
+					    pai_env_command(env0));
+		}
+		pai_env_free(env);
+		if (!failed)
+			break;
+	}
+	for (n = 0;; n++) {
+		dirs = NULL;
+		alloc_fail_begin(n, 1);
+		err = pai_expand_dirs(&dirs, job, &o);
+		failed = alloc_fail_end();
+		assert_true(err == PAI_OK ? dirs != NULL
+					  : err == PAI_ENOMEM && !dirs);
+		pai_dirs_free(dirs);
+		if (!failed)
+			break;
+	}
+	pai_env_free(env0);
+	pai_job_free(job);
+}
+
 static void test_bad_arguments(void **state)
 {
 	pai_expand_options o = PAI_EXPAND_OPTIONS_INIT;
@@ -1229,6 +1285,7 @@ int main(void)
 	    cmocka_unit_test(test_no_false_warnings),
 	    cmocka_unit_test(test_seed_example_is_clean),
 	    cmocka_unit_test(test_huge_task_number),
+	    cmocka_unit_test(test_out_of_memory),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_corpus),
 	};

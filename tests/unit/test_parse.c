@@ -1021,6 +1021,25 @@ static void parse_out_of_memory(const char *text, pai_dialect dialect)
 
 static void test_out_of_memory(void **state)
 {
+	/* valid, with comments, a BOM, numeric strings and warnings about
+	 * references (with suggestions) */
+	static const char valid[] =
+	    "\xEF\xBB\xBF{ // the job\n"
+	    "  \"jobName\": \"job\", \"image\": \"img\", /* block */\n"
+	    "  \"outputDir\": \"/out\", \"retryCount\": \"-1\",\n"
+	    "  \"jobEnvs\": {\"batch\": 32, \"o\": {\"a\": [1, 2.5]}},\n"
+	    "  \"taskRoles\": [{\"name\": \"worker\", \"taskNumber\": 2,\n"
+	    "    \"cpuNumber\": 1, \"memoryMB\": 100.0, \"gpuNumber\": 0,\n"
+	    "    \"portList\": [{\"label\": \"tb\", \"beginAt\": 0,\n"
+	    "      \"portNumber\": 2}],\n"
+	    "    \"command\": \"echo $PAI_TASK_ROLE_wroker_HOST_LIST "
+	    "$PAI_HOST_IP_worker_7 $PAI_TASK_ROLE_0_HOST_LIST $batch $bacth "
+	    "$PAI_CONTAINER_HOST_tb_PORT_LIST ${x:-1} $(cat "
+	    "<<EOF\\n$y\\nEOF\\n)\"},\n"
+	    "   {\"name\": \"ps\", \"taskNumber\": 1, \"cpuNumber\": 1,\n"
+	    "    \"memoryMB\": 100, \"gpuNumber\": 0, \"command\": "
+	    "\"$PAI_tb\"}]\n"
+	    "}\n";
 	/* a problem of every kind the validator reports */
 	static const char invalid[] =
 	    "{\"jobName\": \"a~b\", \"image\": \"\", \"memoryMb\": 1,\n"
@@ -1054,6 +1073,7 @@ static void test_out_of_memory(void **state)
 	size_t i;
 
 	(void)state;
+	parse_out_of_memory(valid, PAI_DIALECT_OPENPAI);
 	parse_out_of_memory(invalid, PAI_DIALECT_OPENPAI);
 	parse_out_of_memory(invalid, PAI_DIALECT_SCM);
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++)
@@ -1061,6 +1081,7 @@ static void test_out_of_memory(void **state)
 	/* every string on the fast path for long ones, which checks
 	 * escapes itself */
 	pai__big_string = 0;
+	parse_out_of_memory(valid, PAI_DIALECT_OPENPAI);
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++)
 		parse_out_of_memory(bad[i], PAI_DIALECT_OPENPAI);
 	pai__big_string = 65536;
