@@ -161,6 +161,38 @@ static char *make_excerpt(const char *text, size_t len, size_t ls, size_t le,
 	return pai__buf_detach(&b);
 }
 
+/* s with every control character written as a JSON escape (\n, \u001b):
+ * messages and paths quote what the config holds, and a string such as
+ * "\u001b]0;x\u0007" must not reach a terminal as it is. A new string,
+ * or NULL when out of memory. */
+static char *escape_controls(const char *s)
+{
+	pai__buf b = PAI__BUF_INIT;
+	const char *p;
+
+	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7F; p++)
+		;
+	if (!*p)
+		return strdup(s);
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c >= 0x20 && c != 0x7F) {
+			pai__buf_putc(&b, *p);
+			continue;
+		}
+		switch (c) {
+		case '\n': pai__buf_puts(&b, "\\n"); break;
+		case '\t': pai__buf_puts(&b, "\\t"); break;
+		case '\r': pai__buf_puts(&b, "\\r"); break;
+		case '\b': pai__buf_puts(&b, "\\b"); break;
+		case '\f': pai__buf_puts(&b, "\\f"); break;
+		default: pai__buf_printf(&b, "\\u%04x", c);
+		}
+	}
+	return pai__buf_detach(&b);
+}
+
 int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
 		  pai_severity severity, const char *path, const char *rule,
 		  const char *fmt, ...)
@@ -185,9 +217,11 @@ int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
 	va_start(ap, fmt);
 	pai__buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	it.d.message = pai__buf_detach(&msg);
+	if (!msg.oom)
+		it.d.message = escape_controls(msg.data ? msg.data : "");
+	pai__buf_release(&msg);
 	it.d.file = strdup(src && src->name ? src->name : "");
-	it.d.path = strdup(path ? path : "");
+	it.d.path = escape_controls(path ? path : "");
 	it.d.rule = strdup(rule ? rule : "");
 	if (src && off != PAI__NO_OFFSET && off <= src->len) {
 		size_t ls, le;

@@ -247,6 +247,30 @@ static void type_error(struct ctx *c, const pai__pos *at, const char *path,
 	free(g);
 }
 
+/* A user's string as a message quotes it: whole when short, else its
+ * first QUOTE_CHARS characters and "...", as a 50 MB dataDir would make
+ * a 50 MB message. (Control characters are escaped for every message, in
+ * pai__diag_add().) */
+#define QUOTE_CHARS 60
+
+typedef struct qbuf {
+	char s[QUOTE_CHARS * 4 + 4];
+} qbuf;
+
+static const char *clip(qbuf *b, const char *s)
+{
+	size_t i = 0, k;
+
+	for (k = 0; s[i] && k < QUOTE_CHARS; k++)
+		for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++)
+			;
+	if (!s[i])
+		return s;
+	memcpy(b->s, s, i);
+	memcpy(b->s + i, "...", 4);
+	return b->s;
+}
+
 /* ---- names and suggestions ------------------------------------------ */
 
 static bool all_in(const char *s, const char *extra)
@@ -333,6 +357,7 @@ static int as_integer(struct ctx *c, json_t *obj, const char *key, json_t **v,
 	double d;
 	long long n;
 	char *end;
+	qbuf q;
 
 	if (json_is_integer(*v)) {
 		*out = json_integer_value(*v);
@@ -367,12 +392,12 @@ static int as_integer(struct ctx *c, json_t *obj, const char *key, json_t **v,
 		n = strtoll(s, &end, 10);
 		if (errno == ERANGE) {
 			error(c, at, path, "number-range", "%s is out of range",
-			      s);
+			      clip(&q, s));
 			return -1;
 		}
 		warning(c, at, path, "numeric-string",
 			"a number written as a string: \"%s\" is sent as %lld",
-			s, n);
+			clip(&q, s), n);
 	} else {
 		return 0;
 	}
@@ -397,6 +422,7 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 	pai__buf p = PAI__BUF_INIT;
 	size_t i, k;
 	char *fp;
+	qbuf q;
 
 	memset(found, 0, MAX_FIELDS * sizeof(*found));
 	for (i = 0; at && i < at->nchild; i++) {
@@ -436,16 +462,16 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 					   "unknown field \"%s\" in %s: it "
 					   "belongs to the scm dialect "
 					   "(--dialect scm)",
-					   m->key, what);
+					   clip(&q, m->key), what);
 			else if (s)
 				key_report(c, m, sev, fp, "unknown-field",
 					   "unknown field \"%s\" in %s; did "
 					   "you mean \"%s\"?",
-					   m->key, what, s);
+					   clip(&q, m->key), what, s);
 			else
 				key_report(c, m, sev, fp, "unknown-field",
-					   "unknown field \"%s\" in %s", m->key,
-					   what);
+					   "unknown field \"%s\" in %s",
+					   clip(&q, m->key), what);
 			continue;
 		}
 		found[k].at = m;
@@ -566,6 +592,7 @@ static int utf8_char_len(char c)
 static void check_job_name(struct ctx *c, const struct found *f)
 {
 	const char *s, *q;
+	qbuf b;
 
 	if (!f->v)
 		return;
@@ -589,12 +616,13 @@ static void check_job_name(struct ctx *c, const struct found *f)
 		error(c, f->at, "jobName", "job-name",
 		      "must match ^[A-Za-z0-9\\-._]+$, got \"%s\" (character "
 		      "'%.*s' is not allowed)",
-		      s, utf8_char_len(*q), q);
+		      clip(&b, s), utf8_char_len(*q), q);
 }
 
 static void check_dir(struct ctx *c, const struct found *f, const char *name)
 {
 	const char *s;
+	qbuf q;
 
 	if (!f->v)
 		return;
@@ -605,12 +633,13 @@ static void check_dir(struct ctx *c, const struct found *f, const char *name)
 	warning(c, f->at, name, "dir-uri",
 		"\"%s\" is not an HDFS URI: expected hdfs://... or "
 		"$PAI_DEFAULT_FS_URI/...",
-		s);
+		clip(&q, s));
 }
 
 static void check_job_envs(struct ctx *c, const struct found *f)
 {
 	size_t i;
+	qbuf q;
 
 	if (!f->v)
 		return;
@@ -630,7 +659,7 @@ static void check_job_envs(struct ctx *c, const struct found *f)
 			key_report(c, m, PAI_SEVERITY_ERROR, p, "job-env-key",
 				   "key \"%s\" must contain at least one "
 				   "letter, digit or '_'",
-				   m->key);
+				   clip(&q, m->key));
 		} else if (!all_in(m->key, "") ||
 			   (m->key[0] >= '0' && m->key[0] <= '9')) {
 			key_report(c, m, PAI_SEVERITY_WARNING, p,
@@ -638,7 +667,7 @@ static void check_job_envs(struct ctx *c, const struct found *f)
 				   "\"%s\" is not a valid shell variable name "
 				   "(^[A-Za-z_][A-Za-z0-9_]*$): the task "
 				   "cannot see it as $%s",
-				   m->key, m->key);
+				   clip(&q, m->key), clip(&q, m->key));
 		}
 		if ((strcmp(m->key, "paiAzRDMA") == 0 ||
 		     strcmp(m->key, "isDebug") == 0) &&
@@ -672,6 +701,7 @@ static void check_extras(struct ctx *c, const struct found *f)
 	for (i = 0; i < f->at->nchild && !c->err; i++) {
 		const pai__pos *m = &f->at->child[i];
 		char *p;
+		qbuf q;
 
 		if (any_in(m->key, "."))
 			continue;
@@ -680,7 +710,7 @@ static void check_extras(struct ctx *c, const struct found *f)
 			key_report(c, m, PAI_SEVERITY_ERROR, p, "extras-key",
 				   "key \"%s\" must contain at least one "
 				   "letter, digit, '.' or '_'",
-				   m->key);
+				   clip(&q, m->key));
 		free(p);
 	}
 }
@@ -734,6 +764,7 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 		char *ip = index_path(c, path, i), *lp;
 		const char *label;
 		json_t *first;
+		qbuf q;
 
 		if (!ip)
 			break;
@@ -755,13 +786,14 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 				error(c, f[P_LABEL].at, lp, "port-label",
 				      "must match ^[A-Za-z0-9._~]+$, got "
 				      "\"%s\"",
-				      label);
+				      clip(&q, label));
 			} else if (first) {
 				error(c, f[P_LABEL].at, lp,
 				      "duplicate-port-label",
 				      "label \"%s\" is already used by "
 				      "%s[%" JSON_INTEGER_FORMAT "]",
-				      label, path, json_integer_value(first));
+				      clip(&q, label), path,
+				      json_integer_value(first));
 			} else if (json_object_set_new(
 				       labels, label,
 				       json_integer((json_int_t)i)) < 0) {
@@ -805,6 +837,7 @@ static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
 	const char *name;
 	json_t *first;
 	char *p;
+	qbuf q;
 
 	check_members(c, role, at, path, role_fields, f, "a task role");
 
@@ -822,17 +855,17 @@ static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
 				error(c, f[R_NAME].at, p, "role-name",
 				      "'-' is not allowed in a task role name "
 				      "(the server rejects \"%s\"; use '_')",
-				      name);
+				      clip(&q, name));
 			else
 				error(c, f[R_NAME].at, p, "role-name",
 				      "must match ^[A-Za-z0-9._~]+$, got "
 				      "\"%s\"",
-				      name);
+				      clip(&q, name));
 		} else if (first) {
 			error(c, f[R_NAME].at, p, "duplicate-role-name",
 			      "task role \"%s\" is already defined by "
 			      "taskRoles[%" JSON_INTEGER_FORMAT "]",
-			      name, json_integer_value(first));
+			      clip(&q, name), json_integer_value(first));
 		} else if (json_object_set_new(
 			       names, name, json_integer((json_int_t)index)) <
 			   0) {

@@ -102,6 +102,14 @@ static bool is_utf8(const char *s)
 	return true;
 }
 
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7F)
+			return true;
+	return false;
+}
+
 /* What must hold after every parse, whatever the config. */
 static void check_invariants(const char *name)
 {
@@ -127,6 +135,10 @@ static void check_invariants(const char *name)
 		assert_true(d->message && *d->message);
 		if (!is_utf8(d->message))
 			fail_msg("message of [%s] is not UTF-8", d->rule);
+		if (has_control(d->message) || has_control(d->path))
+			fail_msg("[%s] would write a control character to a "
+				 "terminal",
+				 d->rule);
 		/* every problem in a config has a place */
 		if (d->line < 1 || d->column < 1) {
 			dump(T.diags);
@@ -2249,6 +2261,64 @@ static void test_all_problems_in_one_run(void **state)
 	assert_int_equal(pai_diags_get(T.diags, 8)->excerpt_column, 19);
 }
 
+/* Messages quote what the config holds: escaped, so that no control
+ * character reaches a terminal (every parse checks that), and clipped,
+ * so that a long value does not make a message as long. */
+static void test_quoted_values(void **state)
+{
+	static const char esc[] = "\"\\u001b]0;owned\\u0007x\\ny\"";
+	char *big = malloc(20000);
+	const pai_diag *d;
+	size_t i;
+
+	(void)state;
+	assert_non_null(big);
+	assert_int_equal(parse_field(OPENPAI, TOP, "jobName", esc),
+			 PAI_EINVALID);
+	d = expect_diag(T.diags, ERR, "job-name", "jobName",
+			AT(at_value("jobName", 1)));
+	expect_in_message(d, "got \"\\u001b]0;owned\\u0007x\\ny\"");
+	assert_int_equal(parse_field(OPENPAI, ROLE, "name", esc), PAI_EINVALID);
+	d = expect_diag(T.diags, ERR, "role-name", "taskRoles[0].name",
+			AT(at_value("name", 1)));
+	expect_in_message(d, "\\u001b");
+	/* in a key, the path escapes it too */
+	assert_int_equal(parse_field(OPENPAI, TOP, "a\\u001bb", "1"),
+			 PAI_EINVALID);
+	d = expect_diag(T.diags, ERR, "unknown-field", "[\"a\\u001bb\"]",
+			ANYWHERE);
+	expect_in_message(d, "\"a\\u001bb\"");
+
+	/* a long value: its first 60 characters and "..." */
+	big[0] = '"';
+	for (i = 1; i < 10001; i++)
+		big[i] = 'x';
+	strcpy(big + i, "\"");
+	assert_int_equal(parse_field(OPENPAI, TOP, "dataDir", big), PAI_OK);
+	d = expect_diag(T.diags, WARN, "dir-uri", "dataDir",
+			AT(at_value("dataDir", 1)));
+	assert_true(strlen(d->message) < 200);
+	expect_in_message(d, "\"xxxxxxxxxx");
+	expect_in_message(d, "xxx...\"");
+	big[5] = ' ';
+	assert_int_equal(parse_field(OPENPAI, TOP, "jobName", big),
+			 PAI_EINVALID);
+	d = expect_diag(T.diags, ERR, "job-name", "jobName",
+			AT(at_value("jobName", 1)));
+	assert_true(strlen(d->message) < 200);
+	/* cut between characters, not inside one */
+	big[0] = '"';
+	for (i = 1; i + 3 < 12000; i += 2)
+		memcpy(big + i, "\xc3\xa9", 2);
+	strcpy(big + i, "\"");
+	assert_int_equal(parse_field(OPENPAI, ROLE, "name", big), PAI_EINVALID);
+	d = expect_diag(T.diags, ERR, "role-name", "taskRoles[0].name",
+			AT(at_value("name", 1)));
+	assert_true(strlen(d->message) < 300);
+	expect_in_message(d, "\xc3\xa9...\"");
+	free(big);
+}
+
 static void test_columns_count_characters(void **state)
 {
 	static const char text[] =
@@ -3245,6 +3315,7 @@ int main(void)
 	    TEST(test_scm_fields_in_openpai),
 	    TEST(test_scm_dialect),
 	    TEST(test_all_problems_in_one_run),
+	    TEST(test_quoted_values),
 	    TEST(test_columns_count_characters),
 	    TEST(test_diagnostics_of_several_files),
 	    TEST(test_submitted_config),
