@@ -268,6 +268,36 @@ void pai__diags_sort_from(pai_diags *diags, size_t start)
 		      cmp_place);
 }
 
+/* s as a JSON string. A file name is bytes, not necessarily UTF-8, and
+ * jansson refuses anything else (the whole array then failed): each byte
+ * that is no part of a UTF-8 character becomes U+FFFD. */
+static json_t *lossy_string(const char *s)
+{
+	size_t n = strlen(s), i, k;
+	pai__buf b = PAI__BUF_INIT;
+	json_t *j;
+
+	for (i = 0; i < n; i += k)
+		if (!(k = pai__utf8_len((const unsigned char *)s + i, n - i)))
+			break;
+	if (i == n)
+		return json_stringn(s, n);
+	pai__buf_put(&b, s, i);
+	while (i < n) {
+		k = pai__utf8_len((const unsigned char *)s + i, n - i);
+		if (k) {
+			pai__buf_put(&b, s + i, k);
+			i += k;
+		} else {
+			pai__buf_puts(&b, "\xEF\xBF\xBD");
+			i++;
+		}
+	}
+	j = b.oom ? NULL : json_stringn(b.data, b.len);
+	pai__buf_release(&b);
+	return j;
+}
+
 json_t *pai_diags_to_json(const pai_diags *diags)
 {
 	json_t *arr = json_array(), *o;
@@ -278,13 +308,22 @@ json_t *pai_diags_to_json(const pai_diags *diags)
 	for (i = 0; diags && i < diags->n; i++) {
 		const pai_diag *d = &diags->v[i].d;
 
-		o = json_pack(
-		    "{s:s, s:I, s:I, s:s, s:s, s:s, s:s}", "file", d->file,
-		    "line", (json_int_t)d->line, "column",
-		    (json_int_t)d->column, "path", d->path, "severity",
-		    d->severity == PAI_SEVERITY_ERROR ? "error" : "warning",
-		    "rule", d->rule, "message", d->message);
-		if (!o || json_array_append_new(arr, o) < 0) {
+		/* json_object_set_new() takes its value even when it fails,
+		 * and fails on NULL */
+		o = json_object();
+		if (!o || json_array_append_new(arr, o) < 0 ||
+		    json_object_set_new(o, "file", lossy_string(d->file)) ||
+		    json_object_set_new(o, "line", json_integer(d->line)) ||
+		    json_object_set_new(o, "column", json_integer(d->column)) ||
+		    json_object_set_new(o, "path", lossy_string(d->path)) ||
+		    json_object_set_new(
+			o, "severity",
+			json_string(d->severity == PAI_SEVERITY_ERROR
+					? "error"
+					: "warning")) ||
+		    json_object_set_new(o, "rule", lossy_string(d->rule)) ||
+		    json_object_set_new(o, "message",
+					lossy_string(d->message))) {
 			json_decref(arr);
 			return NULL;
 		}

@@ -149,6 +149,10 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
 			  const pai_job *job);
 
+/* Length of the valid UTF-8 character at s (at most n bytes, n > 0), or
+ * 0: overlong forms, surrogates and code points past U+10FFFF are not. */
+size_t pai__utf8_len(const unsigned char *s, size_t n);
+
 /* A bash variable name character test: [A-Za-z0-9_]. */
 static inline bool pai__is_name_char(int c)
 {

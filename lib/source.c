@@ -13,8 +13,7 @@
 
 /* ---- comments and encoding ------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t pai__utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0];
 	size_t k, i;
@@ -209,7 +208,7 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 			return PAI_ESYNTAX;
 		}
 		if (c >= 0x80) {
-			k = utf8_len(t + i, len - i);
+			k = pai__utf8_len(t + i, len - i);
 			if (!k) {
 				if (pai__diag_add(
 					diags, src, i, PAI_SEVERITY_ERROR, "",
@@ -849,7 +848,7 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	 * UTF-8 text and pai_diags_to_json() fail. Each such byte is '?'. */
 	for (i = j = 0; err->text[i] && j < sizeof(msg) - 1;) {
 		const unsigned char *c = (const unsigned char *)err->text + i;
-		size_t k = utf8_len(c, strlen(err->text + i));
+		size_t k = pai__utf8_len(c, strlen(err->text + i));
 
 		if (k == 0 || *c < 0x20 || *c == 0x7F) {
 			msg[j++] = '?';

@@ -875,6 +875,27 @@ static void test_diags_to_json(void **state)
 	assert_non_null(a);
 	assert_int_equal(json_array_size(a), 0);
 	json_decref(a);
+
+	/* a file name is bytes, not always UTF-8, which jansson refuses:
+	 * a stray byte becomes U+FFFD, and the rest of the list is there */
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai__src_init(&src, d, "bad\xff\xc3.json", "{}", 2),
+			 PAI_OK);
+	assert_int_equal(
+	    pai__diag_add(d, &src, 0, PAI_SEVERITY_ERROR, "", "r", "m"),
+	    PAI_OK);
+	pai__src_release(&src);
+	a = pai_diags_to_json(d);
+	assert_non_null(a);
+	assert_int_equal(json_array_size(a), 1);
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(a, 0), "file")),
+	    "bad\xef\xbf\xbd\xef\xbf\xbd.json");
+	assert_string_equal(
+	    json_string_value(json_object_get(json_array_get(a, 0), "rule")),
+	    "r");
+	json_decref(a);
+	pai_diags_free(d);
 }
 
 static double now(void)
