@@ -115,6 +115,8 @@ int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 
 /* Prints diagnostics like a compiler, with the source line and a caret. */
 void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
+/* One of them. */
+void cli_print_diag(FILE *f, const pai_diag *d);
 
 /* Flushes stdout and reports a failed write (a full disk, a closed
  * pipe); returns status unchanged, or EXIT_FAILURE_ if writing failed. */

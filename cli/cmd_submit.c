@@ -217,6 +217,59 @@ static int apply(const cli_ctx *ctx, const struct opts *o, struct item *it,
 	return EXIT_OK;
 }
 
+/* 1 when the edited config still has warning d (same rule, path and
+ * message). */
+static int still_there(const pai_diags *edited, const pai_diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < pai_diags_count(edited); i++) {
+		const pai_diag *e = pai_diags_get(edited, i);
+
+		if (strcmp(e->rule, d->rule) == 0 &&
+		    strcmp(e->path, d->path) == 0 &&
+		    strcmp(e->message, d->message) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The file's warnings, at their places in the file; but a variable that
+ * --env now defines is no longer unknown. */
+static void print_warnings(const struct opts *o, const struct item *it,
+			   const pai_diags *diags, pai_dialect dialect)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_diags *edited = NULL;
+	pai_job *job = NULL;
+	char *text = NULL;
+	size_t i;
+
+	if (o->nenv && pai_diags_new(&edited) == PAI_OK &&
+	    (text = json_dumps(it->config, JSON_INDENT(2)))) {
+		jo.dialect = dialect;
+		if (pai_job_parse(&job, edited, it->file, text, strlen(text),
+				  &jo) != PAI_OK) {
+			pai_diags_free(edited);
+			edited = NULL;
+		}
+	} else {
+		pai_diags_free(edited);
+		edited = NULL;
+	}
+	for (i = 0; i < pai_diags_count(diags); i++) {
+		const pai_diag *d = pai_diags_get(diags, i);
+
+		if (edited && strcmp(d->rule, "unknown-variable") == 0 &&
+		    !still_there(edited, d))
+			continue;
+		cli_print_diag(stderr, d);
+	}
+	pai_job_free(job);
+	pai_diags_free(edited);
+	free(text);
+}
+
 /* Reads and validates one file into it->job; prints the diagnostics. */
 static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 		const char *path, pai_dialect dialect, unsigned long long ms)
@@ -261,9 +314,9 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 				pai_diags_warnings(diags) == 1 ? "" : "s");
 		st = EXIT_INVALID;
 	} else {
-		if (!raw && !ctx->quiet)
-			cli_print_diags(stderr, diags, 0);
 		st = apply(ctx, o, it, raw ? raw : pai_job_config(it->job), ms);
+		if (!st && !raw && !ctx->quiet)
+			print_warnings(o, it, diags, dialect);
 	}
 	json_decref(raw);
 	pai_diags_free(diags);

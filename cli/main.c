@@ -130,38 +130,39 @@ int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 			 e ? strerror(e) : pai_strerror(err));
 }
 
+void cli_print_diag(FILE *f, const pai_diag *d)
+{
+	const char *sev = d->severity == PAI_SEVERITY_ERROR ? "error" : "warning";
+
+	if (d->line)
+		fprintf(f, "%s:%u:%u: %s: ", d->file, d->line, d->column, sev);
+	else
+		fprintf(f, "%s: %s: ", d->file, sev);
+	if (*d->path)
+		fprintf(f, "%s: ", d->path);
+	fprintf(f, "%s [%s]\n", d->message, d->rule);
+	if (d->excerpt) {
+		const char *p = d->excerpt;
+		unsigned col = 1;
+
+		fprintf(f, "%6u | %s\n       | ", d->line, d->excerpt);
+		/* keep tabs so that the caret lines up */
+		for (; *p && col < d->excerpt_column; p++) {
+			if (((unsigned char)*p & 0xC0) == 0x80)
+				continue;
+			fputc(*p == '\t' ? '\t' : ' ', f);
+			col++;
+		}
+		fputs("^\n", f);
+	}
+}
+
 void cli_print_diags(FILE *f, const pai_diags *diags, size_t from)
 {
 	size_t i, n = pai_diags_count(diags);
 
-	for (i = from; i < n; i++) {
-		const pai_diag *d = pai_diags_get(diags, i);
-		const char *sev =
-		    d->severity == PAI_SEVERITY_ERROR ? "error" : "warning";
-
-		if (d->line)
-			fprintf(f, "%s:%u:%u: %s: ", d->file, d->line,
-				d->column, sev);
-		else
-			fprintf(f, "%s: %s: ", d->file, sev);
-		if (*d->path)
-			fprintf(f, "%s: ", d->path);
-		fprintf(f, "%s [%s]\n", d->message, d->rule);
-		if (d->excerpt) {
-			const char *p = d->excerpt;
-			unsigned col = 1;
-
-			fprintf(f, "%6u | %s\n       | ", d->line, d->excerpt);
-			/* keep tabs so that the caret lines up */
-			for (; *p && col < d->excerpt_column; p++) {
-				if (((unsigned char)*p & 0xC0) == 0x80)
-					continue;
-				fputc(*p == '\t' ? '\t' : ' ', f);
-				col++;
-			}
-			fputs("^\n", f);
-		}
-	}
+	for (i = from; i < n; i++)
+		cli_print_diag(f, pai_diags_get(diags, i));
 }
 
 int cli_finish(const cli_ctx *ctx, int status)
