@@ -3,8 +3,10 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const cli_opt cli_ssh_key_opts[] = {
     {"output-file", 'O', "FILE", NULL,
@@ -105,6 +107,18 @@ static const pai_task_info *task_of(const pai_job_info *info, const char *id)
 	return NULL;
 }
 
+/* Who to log in as: OpenPAI's containers take root; the local cluster's
+ * sshd runs as its owner, who can log in only as themself. */
+static const char *ssh_user(const cli_conn *conn)
+{
+	const struct passwd *pw;
+
+	if (!conn->local && !conn->socket)
+		return "root";
+	pw = getpwuid(getuid());
+	return pw && pw->pw_name ? pw->pw_name : "root";
+}
+
 int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *file = NULL;
@@ -115,6 +129,7 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 	     *quoted = NULL;
 	size_t klen = 0, i;
 	json_t *out = NULL;
+	const char *login;
 	int first, st, err, existed = 0;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &file, &first);
@@ -202,6 +217,7 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	quoted = sh_quote(path);
+	login = ssh_user(conn);
 	out = json_pack("{s:s,s:[]}", "key", path, "tasks");
 	if (!quoted || !out) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
@@ -218,17 +234,17 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 		if (ctx->output == CLI_OUT_JSON)
 			json_array_append_new(
 			    json_object_get(out, "tasks"),
-			    json_pack("{s:s?,s:o,s:s?,s:s,s:i}", "role",
+			    json_pack("{s:s?,s:o,s:s?,s:s,s:i,s:s}", "role",
 				      t ? t->role : NULL, "index",
 				      t ? json_integer(t->index) : json_null(),
 				      "containerId", c->id, "ip", c->ip, "port",
-				      (int)c->port));
+				      (int)c->port, "user", login));
 		else if (t)
-			printf("ssh -i %s -p %ld root@%s  # %s-%ld\n", quoted,
-			       c->port, c->ip, t->role, t->index);
+			printf("ssh -i %s -p %ld %s@%s  # %s-%ld\n", quoted,
+			       c->port, login, c->ip, t->role, t->index);
 		else
-			printf("ssh -i %s -p %ld root@%s\n", quoted, c->port,
-			       c->ip);
+			printf("ssh -i %s -p %ld %s@%s\n", quoted, c->port,
+			       login, c->ip);
 	}
 	if (ctx->output == CLI_OUT_JSON && cli_print_json(json_incref(out)) < 0)
 		st = EXIT_FAILURE_;
