@@ -130,8 +130,10 @@ static void put_line(struct out *w, const struct tlog *t, const char *a,
 		json_t *o = NULL;
 
 		if (line) {
-			memcpy(line, a, alen);
-			memcpy(line + alen, b, blen);
+			if (alen) /* a is NULL before the first partial line */
+				memcpy(line, a, alen);
+			if (blen)
+				memcpy(line + alen, b, blen);
 			u = valid_utf8(line, alen + blen, &ulen);
 		}
 		if (u)
