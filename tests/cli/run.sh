@@ -33,12 +33,24 @@
 #   === stdin       the command's standard input (default: empty)
 #   === stdout      its expected standard output, exactly (default: empty)
 #   === stderr      its expected standard error, exactly (default: empty)
+#   === teardown    sh run in that directory after the command, whatever
+#                   happened (even a timeout): stop the jobs a case left
+#                   running here; its output and status are ignored
 #
 # Every line of a section ends with a newline, so a section cannot hold a
 # file without a final newline, nor a line starting with "=== ": make
 # those in setup. An empty section is an empty file. The case passes when
 # stdout, stderr and the exit status all match. The environment is
-# LC_ALL=C, TZ=UTC and a HOME of its own inside the case's directory.
+# LC_ALL=C, TZ=UTC and a HOME of its own inside the case's directory;
+# PAICTL_* and XDG_* variables from outside are unset, so that a case
+# never reaches the user's clusters, profiles or tokens.
+#
+# Local clusters: a case may start one in setup (`paictl serve
+# --background --no-ssh` keeps it under $HOME/.local/state/paictl/local,
+# where the built-in profile `local` finds it) or let paictl start it.
+# After the teardown, every server whose server.json lies in the case's
+# directory gets SIGTERM; the run waits for them all at its end (SIGKILL
+# after 5 s). Tasks still running are the teardown's to stop.
 #
 # Example (tests/cli/validate-missing.t):
 #
@@ -76,6 +88,35 @@ passed=0
 failed=0
 failures=
 
+# the case's environment is its own (see above)
+for v in $(env | sed -n 's/^\(PAICTL_[A-Za-z0-9_]*\|XDG_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	[ "$v" = PAICTL_WRAPPER ] || unset "$v"
+done
+
+# stop_servers DIR: SIGTERM to every local cluster started under DIR; its
+# pid goes to $servers, for reap_servers once all cases ran (a server
+# takes a moment to shut down: no case waits for another's)
+servers=
+stop_servers() {
+	for info in $(find "$1" -name server.json 2>/dev/null); do
+		pid=$(sed -n 's/.*"pid": *\([0-9][0-9]*\).*/\1/p' "$info")
+		[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null &&
+			servers="$servers $pid"
+	done
+}
+
+# reap_servers: waits for them, SIGKILL after 5 s
+reap_servers() {
+	i=0
+	for pid in $servers; do
+		while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -KILL "$pid" 2>/dev/null
+	done
+}
+
 # split CASE DIR: the header into DIR/exp/{run,exit,timeout,copy}, sections
 # into DIR/exp/{setup,stdin,stdout,stderr} and DIR/run/PATH. Prints an
 # error and fails when the case file is malformed.
@@ -107,7 +148,8 @@ split() {
 			}
 			open_section(dir "/run/" p)
 		} else if (n == 1 && (w[1] == "setup" || w[1] == "stdin" ||
-				      w[1] == "stdout" || w[1] == "stderr")) {
+				      w[1] == "stdout" || w[1] == "stderr" ||
+				      w[1] == "teardown")) {
 			if (seen[w[1]]++)
 				fail("second " w[1] " section")
 			open_section(dir "/exp/" w[1])
@@ -213,6 +255,17 @@ $(sed 's/^/    /' "$dir/setup.out")"
 		cmp -s "$dir/exp/stdout" "$dir/stdout" || why="${why:+$why; }stdout differs"
 		cmp -s "$dir/exp/stderr" "$dir/stderr" || why="${why:+$why; }stderr differs"
 	fi
+	if [ -f "$dir/exp/teardown" ]; then
+		if [ "$have_timeout" = 1 ]; then
+			td="timeout -k 2 30 sh"
+		else
+			td=sh
+		fi
+		(cd "$dir/run" && PATH="$dir/bin:$PATH" HOME="$dir/home" \
+			LC_ALL=C TZ=UTC $td "$dir/exp/teardown") \
+			>"$dir/teardown.out" 2>&1 </dev/null
+	fi
+	stop_servers "$dir"
 
 	if [ -z "$why" ]; then
 		passed=$((passed + 1))
@@ -235,6 +288,7 @@ $(sed 's/^/    /' "$dir/setup.out")"
 	fi
 done
 
+reap_servers
 [ "$failed" -eq 0 ] || echo "failed:$failures"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
