@@ -1,0 +1,17 @@
+# logs JOB ROLE INDEX: one task, no prefix, its text as it is; --stderr;
+# --tail counts a last line without newline as a line
+run: export PAICTL_USER=alice; paictl logs two w 1; echo; paictl logs two w --stderr; paictl logs two w 0 --tail 2; echo
+=== setup
+paictl serve --background --no-ssh >/dev/null
+paictl -u alice submit -q --wait two.json >/dev/null
+=== file two.json
+{"jobName":"two","image":"debian","taskRoles":[{"name":"w","taskNumber":2,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"for i in 1 2 3; do echo line $i of $PAI_TASK_INDEX; done; echo err $PAI_TASK_INDEX >&2; printf 'no newline %s' $PAI_TASK_INDEX"}]}
+=== stdout
+line 1 of 1
+line 2 of 1
+line 3 of 1
+no newline 1
+w-0 | err 0
+w-1 | err 1
+line 3 of 0
+no newline 0
