@@ -1,7 +1,7 @@
-# the README's job: two roles that talk over their ports, submitted to the
+# README's first command: two roles that talk over their ports, submitted to the
 # local cluster and waited for; then the clients' logs, each line prefixed
 run: paictl -u alice submit --wait -q hello-distributed.json && paictl -u alice logs hello-distributed client
-copy: tests/server/hello-distributed.json
+copy: examples/hello-distributed.json
 timeout: 30
 === setup
 paictl serve --background --no-ssh >/dev/null
