@@ -1,6 +1,7 @@
 /* cmd_cluster.c - paictl cluster add|list|remove|use: the profiles */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,7 +136,7 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o;
 	pai_config *cfg = NULL;
-	char *path = NULL;
+	char *path = NULL, *ca = NULL;
 	const char *sub, *name;
 	int first, st, err, nargs;
 
@@ -197,6 +198,17 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 		}
 		o.p.name = name;
 		o.p.uri = argv[first + 2];
+		/* the profile is used from anywhere: no relative CA file */
+		if (o.p.ca_file && o.p.ca_file[0] != '/') {
+			ca = realpath(o.p.ca_file, NULL);
+			if (!ca) {
+				st = cli_error(ctx, EXIT_NOTFOUND,
+					       "cannot use --cacert '%s': %s",
+					       o.p.ca_file, strerror(errno));
+				goto out;
+			}
+			o.p.ca_file = ca;
+		}
 		err = pai_config_set(cfg, &o.p);
 		if (err) {
 			st = cli_error(ctx, cli_exit_status(err),
@@ -247,5 +259,6 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 out:
 	pai_config_free(cfg);
 	free(path);
+	free(ca);
 	return cli_finish(ctx, st);
 }
