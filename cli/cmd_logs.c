@@ -421,7 +421,7 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 	char *user = NULL, *name = NULL, *end;
 	const char *role = NULL, *ref;
 	long index = -1;
-	size_t n, i, nt = 0;
+	size_t n, i, nt = 0, read = 0;
 	int first, st, err;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
@@ -519,7 +519,13 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		finish(&w, &tl[i]);
+		read++;
 	}
+	if (!read && !st && !ctx->quiet)
+		cli_error(ctx, 0,
+			  "no logs yet: job '%s' is %s; '-f' waits for "
+			  "them",
+			  ref, pai_state_name(pai_job_info_state(info)));
 out:
 	for (i = 0; i < nt; i++) {
 		free(tl[i].role);
