@@ -527,8 +527,16 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 			if (fatal(err))
 				break;
 			continue;
-		} else
+		} else {
 			it->submitted = 1;
+			if (it->recovered && !ctx->quiet)
+				cli_error(
+				    ctx, 0,
+				    "the cluster's answer for '%s' was "
+				    "lost, but the job is there with this "
+				    "config: submitted",
+				    it->name);
+		}
 		if (ctx->output == CLI_OUT_TEXT) {
 			printf("%s\n", it->name);
 			/* a script reading names sees each one at once */
