@@ -72,24 +72,8 @@ int pai_client_new(pai_client **out, const pai_client_options *opts)
 	n = strlen(c->uri);
 	while (n && c->uri[n - 1] == '/')
 		c->uri[--n] = '\0';
-	c->scheme = pai__url_origin(c->uri);
-	if (!c->scheme) {
-		err = PAI_EINVAL;
+	if ((err = pai__url_split(c->uri, &c->scheme, &c->host, &c->port)))
 		goto out;
-	}
-	/* pai__url_origin gives "scheme://host:port" */
-	{
-		char *sep = strstr(c->scheme, "://"), *colon;
-
-		colon = strrchr(sep + 3, ':');
-		*colon = '\0';
-		c->port = strtol(colon + 1, NULL, 10);
-		*sep = '\0';
-		if (!(c->host = strdup(sep + 3))) {
-			err = PAI_ENOMEM;
-			goto out;
-		}
-	}
 	c->insecure = opts->insecure;
 	c->connect_timeout_ms =
 	    opts->connect_timeout_ms > 0 ? opts->connect_timeout_ms : 10000;
@@ -352,15 +336,40 @@ int pai__status_error(pai_client *c, const pai__request *rq,
 int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
 		       const pai__response *rs)
 {
+	const char *text = rs->body.data ? rs->body.data : "";
 	json_error_t e;
 
-	*out =
-	    json_loadb(rs->body.data ? rs->body.data : "", rs->body.len, 0, &e);
+	*out = json_loadb(text, rs->body.len, 0, &e);
+	/* jansson reports some allocation failures as syntax errors: a
+	 * second try tells the two apart */
+	if (!*out)
+		*out = json_loadb(text, rs->body.len, 0, &e);
 	if (*out)
 		return PAI_OK;
+	if (json_error_code(&e) == json_error_out_of_memory || !e.text[0])
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
+					"out of memory");
 	return pai__client_fail(c, PAI_EPROTOCOL, rs->status, NULL,
 				"%s %s: the answer is not JSON (%s)",
 				rq->method, rq->url, e.text);
+}
+
+char *pai__json_dumps(const json_t *json, size_t flags)
+{
+	char *text = json_dumps(json, flags);
+	json_t *back;
+
+	if (!text)
+		return NULL;
+	/* jansson may drop bytes when an allocation fails while it dumps,
+	 * and say nothing: what goes out must read back the same */
+	back = json_loads(text, JSON_DECODE_ANY, NULL);
+	if (!back || !json_equal(back, (json_t *)json)) {
+		free(text);
+		text = NULL;
+	}
+	json_decref(back);
+	return text;
 }
 
 /* ---- calls ------------------------------------------------------------- */
@@ -530,7 +539,7 @@ int pai_submit(pai_client *c, const char *user, json_t *config, int *recovered)
 	name = pai__v1_config_job_name(config);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	if (!(body = json_dumps(config, JSON_COMPACT)))
+	if (!(body = pai__json_dumps(config, JSON_COMPACT)))
 		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
 					"out of memory");
 	err = pai__v1_post_job(c, user, body, strlen(body), &maybe);
@@ -855,9 +864,11 @@ int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
 	if (!data || !len || !next || !c || !url || offset < 0)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
-	if (!(origin = pai__url_origin(url)))
-		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
+	if ((err = pai__url_origin(&origin, url)) == PAI_EINVAL)
+		return pai__client_fail(c, err, 0, NULL,
 					"cannot use the log URL '%s'", url);
+	if (err)
+		return pai__client_fail(c, err, 0, NULL, "out of memory");
 	/* an HTML page's offsets are in its decoded text: fetch it whole */
 	html_origin =
 	    c->html_log_origin && strcmp(c->html_log_origin, origin) == 0;

@@ -1,7 +1,7 @@
 /* config.c - cluster profiles, stored tokens, and atomic file writes.
  * Files that hold secrets or choose where they go are refused when
  * others may read them, as ssh refuses such keys. */
-#include "internal.h"
+#include "http.h" /* pai__json_dumps */
 
 #include <curl/curl.h>
 
@@ -517,6 +517,15 @@ int pai_config_load(pai_config **out, char **detail, const char *path)
 	if (len == 0)
 		goto done;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	/* jansson reports some allocation failures as syntax errors: a
+	 * second try tells the two apart */
+	if (!root)
+		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root &&
+	    (json_error_code(&je) == json_error_out_of_memory || !je.text[0])) {
+		err = PAI_ENOMEM;
+		goto out;
+	}
 	if (!root) {
 		err = PAI_ESYNTAX;
 		why =
@@ -529,12 +538,17 @@ int pai_config_load(pai_config **out, char **detail, const char *path)
 		goto out;
 	}
 	v = json_object_get(root, "current");
-	if (v && !json_is_null(v) &&
-	    (!json_is_string(v) ||
-	     pai_config_set_current(cfg, json_string_value(v)))) {
-		err = PAI_ESYNTAX;
-		why = xprintf("%s: \"current\" must be a cluster name", path);
-		goto out;
+	if (v && !json_is_null(v)) {
+		err = json_is_string(v)
+			  ? pai_config_set_current(cfg, json_string_value(v))
+			  : PAI_EINVAL;
+		if (err == PAI_EINVAL) {
+			err = PAI_ESYNTAX;
+			why = xprintf("%s: \"current\" must be a cluster name",
+				      path);
+		}
+		if (err)
+			goto out;
 	}
 	clusters = json_object_get(root, "clusters");
 	if (clusters && !json_is_object(clusters) && !json_is_null(clusters)) {
@@ -579,17 +593,15 @@ int pai_config_save(const pai_config *cfg, const char *path)
 
 	if (!cfg || !path)
 		return PAI_EINVAL;
+	/* json_object_set_new takes the value even when it fails */
 	root = json_object();
-	clusters = json_object();
-	if (!root || !clusters ||
+	if (!root ||
 	    json_object_set_new(root, "current",
 				cfg->current ? json_string(cfg->current)
 					     : json_null()) < 0 ||
-	    json_object_set_new(root, "clusters", clusters) < 0) {
-		if (!json_object_get(root, "clusters"))
-			json_decref(clusters);
+	    json_object_set_new(root, "clusters", json_object()) < 0)
 		goto out;
-	}
+	clusters = json_object_get(root, "clusters");
 	for (i = 0; i < cfg->count; i++) {
 		const pai_profile *p = &cfg->profiles[i];
 		json_t *o = json_object();
@@ -608,7 +620,7 @@ int pai_config_save(const pai_config *cfg, const char *path)
 					json_boolean(p->insecure)) < 0)
 			goto out;
 	}
-	if (!(text = json_dumps(root, JSON_INDENT(2))) ||
+	if (!(text = pai__json_dumps(root, JSON_INDENT(2))) ||
 	    !(copy = strdup(path)))
 		goto out;
 	if ((e = make_dirs(dirname(copy), 0700))) {
@@ -635,14 +647,16 @@ out:
 
 /* <dir>/tokens/<cluster>@<user>, each part percent-encoded so that no
  * name can leave the directory or collide with another. */
-static char *token_path(const char *dir, const char *cluster, const char *user)
+static int token_path(char **out, const char *dir, const char *cluster,
+		      const char *user)
 {
 	pai__buf b = PAI__BUF_INIT;
 	const char *parts[2] = {cluster, user}, *s;
 	int i;
 
+	*out = NULL;
 	if (!dir || !*dir || !cluster || !*cluster || !user || !*user)
-		return NULL;
+		return PAI_EINVAL;
 	pai__buf_printf(&b, "%s/tokens/", dir);
 	for (i = 0; i < 2; i++) {
 		if (i)
@@ -657,7 +671,8 @@ static char *token_path(const char *dir, const char *cluster, const char *user)
 				pai__buf_printf(&b, "%%%02X", ch);
 		}
 	}
-	return pai__buf_detach(&b);
+	*out = pai__buf_detach(&b);
+	return *out ? PAI_OK : PAI_ENOMEM;
 }
 
 int pai_token_load(char **token, const char *dir, const char *cluster,
@@ -671,8 +686,8 @@ int pai_token_load(char **token, const char *dir, const char *cluster,
 		*token = NULL;
 	if (!token)
 		return PAI_EINVAL;
-	if (!(path = token_path(dir, cluster, user)))
-		return PAI_EINVAL;
+	if ((err = token_path(&path, dir, cluster, user)))
+		return err;
 	if ((err = open_private(&fd, NULL, path, 0)))
 		goto out;
 	if ((err = read_fd(&text, &len, fd)))
@@ -704,8 +719,8 @@ int pai_token_save(const char *dir, const char *cluster, const char *user,
 
 	if (!token || !*token || strchr(token, '\n'))
 		return PAI_EINVAL;
-	if (!(path = token_path(dir, cluster, user)))
-		return PAI_EINVAL;
+	if ((err = token_path(&path, dir, cluster, user)))
+		return err;
 	if (!(tdir = xprintf("%s/tokens", dir)) ||
 	    !(text = xprintf("%s\n", token))) {
 		err = PAI_ENOMEM;
@@ -727,11 +742,11 @@ out:
 
 int pai_token_remove(const char *dir, const char *cluster, const char *user)
 {
-	char *path = token_path(dir, cluster, user);
-	int err = PAI_OK;
+	char *path = NULL;
+	int err = token_path(&path, dir, cluster, user);
 
-	if (!path)
-		return PAI_EINVAL;
+	if (err)
+		return err;
 	if (unlink(path) < 0)
 		err = from_errno(errno);
 	free(path);

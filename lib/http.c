@@ -78,12 +78,11 @@ void pai__buf_put_escaped(pai__buf *b, const char *s)
 	}
 }
 
-/* Scheme and host lowercased, port explicit; 0 or -1. */
-static int url_origin(const char *url, char **scheme, char **host, long *port)
+int pai__url_split(const char *url, char **scheme, char **host, long *port)
 {
 	CURLU *u = curl_url();
 	char *s = NULL, *h = NULL, *p = NULL;
-	int ret = -1;
+	int ret = PAI_EINVAL;
 	size_t i;
 
 	*scheme = *host = NULL;
@@ -100,6 +99,7 @@ static int url_origin(const char *url, char **scheme, char **host, long *port)
 		free(*scheme);
 		free(*host);
 		*scheme = *host = NULL;
+		ret = PAI_ENOMEM;
 		goto out;
 	}
 	for (i = 0; (*scheme)[i]; i++)
@@ -107,7 +107,7 @@ static int url_origin(const char *url, char **scheme, char **host, long *port)
 	for (i = 0; (*host)[i]; i++)
 		(*host)[i] = (char)tolower((unsigned char)(*host)[i]);
 	*port = strtol(p, NULL, 10);
-	ret = 0;
+	ret = PAI_OK;
 out:
 	curl_free(s);
 	curl_free(h);
@@ -122,7 +122,7 @@ int pai__same_origin(const pai_client *c, const char *url)
 	long port = 0;
 	int same;
 
-	if (!c->scheme || url_origin(url, &scheme, &host, &port) < 0)
+	if (!c->scheme || pai__url_split(url, &scheme, &host, &port))
 		return 0;
 	same = strcmp(scheme, c->scheme) == 0 && strcmp(host, c->host) == 0 &&
 	       port == c->port;
@@ -131,19 +131,21 @@ int pai__same_origin(const pai_client *c, const char *url)
 	return same;
 }
 
-char *pai__url_origin(const char *url)
+int pai__url_origin(char **out, const char *url)
 {
-	char *scheme = NULL, *host = NULL, *ret = NULL;
+	char *scheme = NULL, *host = NULL;
 	pai__buf b = PAI__BUF_INIT;
 	long port = 0;
+	int err;
 
-	if (url_origin(url, &scheme, &host, &port) < 0)
-		return NULL;
+	*out = NULL;
+	if ((err = pai__url_split(url, &scheme, &host, &port)))
+		return err;
 	pai__buf_printf(&b, "%s://%s:%ld", scheme, host, port);
-	ret = pai__buf_detach(&b);
+	*out = pai__buf_detach(&b);
 	free(scheme);
 	free(host);
-	return ret;
+	return *out ? PAI_OK : PAI_ENOMEM;
 }
 
 char *pai__url_host(const char *url)

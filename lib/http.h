@@ -82,9 +82,13 @@ int pai__same_origin(const pai_client *c, const char *url);
 /* "host" or "host:port" of url, new; NULL when it does not parse. */
 char *pai__url_host(const char *url);
 
-/* "scheme://host:port" of url (lowercased, port explicit), new; NULL
- * when it does not parse. */
-char *pai__url_origin(const char *url);
+/* Scheme and host of url lowercased (both new), the port explicit.
+ * PAI_EINVAL when url does not parse, PAI_ENOMEM. */
+int pai__url_split(const char *url, char **scheme, char **host, long *port);
+
+/* "scheme://host:port" of url (lowercased, port explicit), new.
+ * PAI_EINVAL when url does not parse, PAI_ENOMEM. */
+int pai__url_origin(char **out, const char *url);
 
 /* Appends s to b percent-encoded as one path segment or query value. */
 void pai__buf_put_escaped(pai__buf *b, const char *s);
@@ -108,6 +112,11 @@ int pai__status_error(pai_client *c, const pai__request *rq,
  * *out new. */
 int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
 		       const pai__response *rs);
+
+/* json_dumps, checked: NULL when out of memory, never a text that does
+ * not read back as json (jansson can lose bytes silently when an
+ * allocation fails). Caller frees. */
+char *pai__json_dumps(const json_t *json, size_t flags);
 
 /* Masks secrets in text for tracing: the values of "password" and
  * "token" members or form fields, and bearer tokens. New string. */

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "pai.h"
+#include "alloc_fail.h"
 #include "fake_openpai.h"
 
 #include <errno.h>
@@ -1515,6 +1516,124 @@ static void test_tls_verification(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* ---- out of memory ---------------------------------------------------- */
+
+static int config_round_trip(const char *dir)
+{
+	pai_profile p = {"prod",    "https://pai.example.com",
+			 "alice",   PAI_DIALECT_SCM,
+			 "/ca.pem", 0};
+	pai_config *cfg = NULL;
+	char path[128], *detail = NULL, *tok = NULL;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/config.json", dir);
+	unlink(path);
+	if ((err = pai_config_load(&cfg, &detail, path)) ||
+	    (err = pai_config_set(cfg, &p)) ||
+	    (err = pai_config_set_current(cfg, "prod")) ||
+	    (err = pai_config_save(cfg, path)))
+		goto out;
+	pai_config_free(cfg);
+	cfg = NULL;
+	if ((err = pai_config_load(&cfg, &detail, path)))
+		goto out;
+	if (!pai_config_find(cfg, "prod") ||
+	    strcmp(pai_config_find(cfg, "prod")->user, "alice") != 0)
+		err = PAI_ERROR;
+	if (err || (err = pai_token_save(dir, "prod", "alice", "t0k")) ||
+	    (err = pai_token_load(&tok, dir, "prod", "alice")))
+		goto out;
+	if (strcmp(tok, "t0k") != 0)
+		err = PAI_ERROR;
+out:
+	free(tok);
+	free(detail);
+	pai_config_free(cfg);
+	return err;
+}
+
+static int client_calls(fake_server *shapes, fake_server *yarn)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_client *c = NULL;
+	pai_job_info *ji = NULL;
+	pai_ssh_info *si = NULL;
+	char url[128], uri[64], *data = NULL;
+	size_t len;
+	long long next;
+	int err;
+
+	snprintf(uri, sizeof(uri), "http://127.0.0.1:%u", fake_port(shapes));
+	o.uri = uri;
+	o.token = "tok";
+	o.max_retries = 0;
+	if ((err = pai_client_new(&c, &o)))
+		return err;
+	if ((err = pai_job_get(&ji, c, "alice", "odd")) ||
+	    (err = pai_job_get_ssh(&si, c, "alice", "odd")))
+		goto out;
+	if (pai_job_info_task_count(ji) != 3 || pai_ssh_info_count(si) != 1)
+		err = PAI_ERROR;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u/log", fake_port(yarn));
+	if (!err)
+		err = pai_log_read(&data, &len, &next, c, url, 2);
+out:
+	free(data);
+	pai_job_info_free(ji);
+	pai_ssh_info_free(si);
+	pai_client_free(c);
+	return err;
+}
+
+/* Every allocation of these paths fails once, in turn: each call then
+ * fails cleanly (PAI_ENOMEM, or a dropped answer when the allocation
+ * was the fake's own), leaks nothing, and crashes nowhere. Only libpai's
+ * own allocations fail: jansson 2.14's parser writes out of bounds when
+ * one of its allocations fails (valgrind shows it in json_loadb). */
+static void test_out_of_memory(void **state)
+{
+	char dir[] = "/tmp/paictl-oom-XXXXXX", cmd[64];
+	struct script s1 = {0}, s2 = {0};
+	fake_server *shapes, *yarn;
+	long n;
+	int err, failed;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (n = 0;; n++) {
+		alloc_fail_begin(n, 0);
+		err = config_round_trip(dir);
+		failed = alloc_fail_end();
+		if (!failed) {
+			assert_int_equal(err, PAI_OK);
+			break;
+		}
+		/* a call may also get over a failed allocation */
+		if (err != PAI_ENOMEM && err != PAI_OK)
+			fail_msg("allocation %ld: %s", n, pai_strerror(err));
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+
+	shapes = start_fake("127.0.0.1", on_shapes, &s1);
+	yarn = start_fake("127.0.0.1", on_yarn, &s2);
+	for (n = 0;; n++) {
+		alloc_fail_begin(n, 0);
+		err = client_calls(shapes, yarn);
+		failed = alloc_fail_end();
+		if (!failed) {
+			assert_int_equal(err, PAI_OK);
+			break;
+		}
+		if (err != PAI_ENOMEM && err != PAI_OK &&
+		    err != PAI_EUNREACHABLE && err != PAI_EHTTP)
+			fail_msg("allocation %ld: %s", n, pai_strerror(err));
+	}
+	fake_stop(shapes);
+	fake_stop(yarn);
+}
+
 /* ---- no server --------------------------------------------------------------
  */
 
@@ -1751,6 +1870,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_fake_stall_and_interrupt),
 	    cmocka_unit_test(test_fake_shapes),
 	    cmocka_unit_test(test_tls_verification),
+	    cmocka_unit_test(test_out_of_memory),
 	    cmocka_unit_test(test_ref_and_states),
 	    cmocka_unit_test(test_config_files),
 	    cmocka_unit_test(test_tokens_and_atomic_writes),
