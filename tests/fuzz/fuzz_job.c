@@ -13,8 +13,9 @@
  *   - the promises of pai.h: a result code from the documented set, a
  *     job exactly on PAI_OK, an error diagnostic behind every failure,
  *     an excerpt for every diagnostic with a place, diagnostics in
- *     source order, and pai_diags_to_json() never NULL (it may be only
- *     when out of memory, which the fuzzer does not simulate). */
+ *     source order, messages in UTF-8 without control characters, and
+ *     pai_diags_to_json() never NULL (it may be only when out of
+ *     memory, which the fuzzer does not simulate). */
 #include "internal.h"
 
 #include <limits.h>
@@ -66,6 +67,16 @@ static int valid_utf8(const char *s)
 	return 1;
 }
 
+/* Messages and paths go to terminals: no control character, not even
+ * one the config spelled as an escape. */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7F)
+			return 1;
+	return 0;
+}
+
 static void check_diags(const pai_diags *d, size_t from)
 {
 	size_t i, n = pai_diags_count(d);
@@ -81,6 +92,7 @@ static void check_diags(const pai_diags *d, size_t from)
 		CHECK(x->file && x->path && x->rule && x->message);
 		CHECK(*x->rule && *x->message);
 		CHECK(valid_utf8(x->message) && valid_utf8(x->path));
+		CHECK(!has_control(x->message) && !has_control(x->path));
 		if (x->line) {
 			CHECK(x->column >= 1);
 			CHECK(x->excerpt);
