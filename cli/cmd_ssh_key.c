@@ -28,26 +28,26 @@ static char *sh_quote(const char *s)
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
 				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				   "0123456789_@%+=:,./~-";
-	size_t n = 2, i;
-	char *q, *p;
+	size_t n = 2, i, k = 0;
+	char *q;
 
 	if (*s && s[0] != '~' && !s[strspn(s, safe)])
 		return strdup(s);
 	for (i = 0; s[i]; i++)
 		n += s[i] == '\'' ? 4 : 1;
-	q = p = malloc(n + 1);
+	q = malloc(n + 1);
 	if (!q)
 		return NULL;
-	*p++ = '\'';
+	q[k++] = '\'';
 	for (i = 0; s[i]; i++) {
 		if (s[i] == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
+			memcpy(q + k, "'\\''", 4);
+			k += 4;
 		} else
-			*p++ = s[i];
+			q[k++] = s[i];
 	}
-	*p++ = '\'';
-	*p = '\0';
+	q[k++] = '\'';
+	q[k] = '\0';
 	return q;
 }
 
