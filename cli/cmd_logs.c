@@ -319,6 +319,10 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 		int news = 0, all_done = 1, job_final, trouble = 0;
 
 		err = get_status(ctx, conn, user, name, &info);
+		if (err == PAI_EINTR || cli_interrupt) {
+			st = cli_error(ctx, 130, "interrupted");
+			break;
+		}
 		if (err && !transient(err)) {
 			st = cli_fail(ctx, conn, err, "cannot get job '%s'",
 				      ref);
@@ -350,6 +354,10 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 				else if (r == PAI_EAUTH &&
 					 cli_relogin(ctx, conn, r))
 					r = 0; /* again, next round */
+				if (r == PAI_EINTR) {
+					st = cli_error(ctx, 130, "interrupted");
+					goto out;
+				}
 				if (r < 0 && !transient(r)) {
 					st = cli_fail(ctx, conn, r,
 						      "cannot read the log of "
