@@ -156,6 +156,7 @@ typedef struct cli_conn {
 	pai_dialect dialect;
 	char *ca_file;
 	int insecure;
+	char *login_cmd; /* how to log in here, for messages */
 	int local;    /* the built-in local cluster: started on demand */
 	int relogged; /* logged in again after a 401 (once at most) */
 } cli_conn;

@@ -35,6 +35,21 @@ static char *xstrdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+static char *strdup_printf(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+static char *strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
 static char *join(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -183,6 +198,7 @@ void cli_conn_free(cli_conn *conn)
 	free(conn->token);
 	free(conn->token_file);
 	free(conn->ca_file);
+	free(conn->login_cmd);
 	free(conn);
 }
 
@@ -322,12 +338,18 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 		goto out;
 	}
 	c->user = strdup(user);
+	/* what to tell someone whose token was refused: the same cluster
+	 * and user, however they were given */
+	c->login_cmd = strdup_printf(
+	    "paictl login%s%s%s%s%s%s", name ? " -c " : "", name ? name : "",
+	    !prof && uri ? " --uri " : "", !prof && uri ? uri : "",
+	    ctx->user ? " -u " : "", ctx->user ? ctx->user : "");
 	c->dialect = prof ? prof->dialect : PAI_DIALECT_OPENPAI;
 	c->ca_file = xstrdup(ctx->cacert ? ctx->cacert
 			     : prof	 ? prof->ca_file
 					 : NULL);
 	c->insecure = ctx->insecure || (prof && prof->insecure);
-	if (!c->cluster || !c->uri || !c->user) {
+	if (!c->cluster || !c->uri || !c->user || !c->login_cmd) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
@@ -354,9 +376,8 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 			st = cli_error(ctx, EXIT_AUTH,
 				       "the stored token for %s at '%s' is "
 				       "accessible by others; refusing it: "
-				       "log in again with 'paictl login -c "
-				       "%s'",
-				       c->user, c->cluster, c->cluster);
+				       "log in again with '%s'",
+				       c->user, c->cluster, c->login_cmd);
 			goto out;
 		} else if (err != PAI_ENOTFOUND) {
 			st = cli_error(ctx, EXIT_FAILURE_,
@@ -612,14 +633,14 @@ int cli_fail(const cli_ctx *ctx, const cli_conn *c, int err, const char *what,
 			cli_error(ctx, st,
 				  "the stored token for %s at '%s' was "
 				  "refused (expired?); log in again with "
-				  "'paictl login -c %s'",
-				  c->user, c->cluster, c->cluster);
+				  "'%s'",
+				  c->user, c->cluster, c->login_cmd);
 			break;
 		case CLI_TOKEN_NONE:
 			cli_error(ctx, st,
-				  "not logged in; log in with 'paictl login "
-				  "-c %s' (or give --token-file)",
-				  c->cluster);
+				  "not logged in; log in with '%s' (or give "
+				  "--token-file)",
+				  c->login_cmd);
 			break;
 		case CLI_TOKEN_FILE:
 			cli_error(ctx, st,
