@@ -14,7 +14,7 @@ BUILD      ?= build
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time
-PKGS      := jansson libmicrohttpd libcurl
+PKGS      := jansson libmicrohttpd libcurl libssh2
 TEST_PKGS := cmocka libcurl
 
 CFLAGS   ?= -O2 -g

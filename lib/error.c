@@ -30,6 +30,7 @@ const char *pai_strerror(int err)
 	case PAI_EPROTOCOL: return "unexpected response from the cluster";
 	case PAI_EINTR: return "interrupted";
 	case PAI_ETLS: return "TLS certificate not trusted";
+	case PAI_EHOSTKEY: return "SSH host key changed";
 	}
 	return "unknown error";
 }

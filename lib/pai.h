@@ -50,7 +50,8 @@ typedef enum pai_error {
 	PAI_EHTTP = -16,        /**< any other HTTP error status */
 	PAI_EPROTOCOL = -17,    /**< a response not shaped as the API documents */
 	PAI_EINTR = -18,        /**< interrupted by the caller (Ctrl-C) */
-	PAI_ETLS = -19          /**< the server's certificate was not trusted */
+	PAI_ETLS = -19,         /**< the server's certificate was not trusted */
+	PAI_EHOSTKEY = -20 /**< an SSH host key differs from the recorded one */
 } pai_error;
 
 /** A short English description of @p err; never NULL, static storage. */
@@ -504,6 +505,127 @@ int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
  * client's own host. *data new (caller frees), *len its bytes.
  */
 int pai_download(char **data, size_t *len, pai_client *c, const char *url);
+
+/* ------------------------------------------------------------------ */
+/* SSH sessions (libssh2)                                              */
+/* ------------------------------------------------------------------ */
+
+/** One SSH connection to a task's container. */
+typedef struct pai_ssh pai_ssh;
+
+typedef struct pai_ssh_options {
+	unsigned version; /**< PAI_SSH_OPTIONS_VERSION */
+	const char *host; /**< IP address or name */
+	long port;
+	const char *user;
+	const char *key_file; /**< private key; its public half is derived */
+	/**
+	 * known_hosts file (OpenSSH format), created when missing. Required:
+	 * host keys are always checked.
+	 */
+	const char *known_hosts;
+	/**
+	 * The name the host key is recorded under, like OpenSSH's
+	 * HostKeyAlias: a container id, so that every container is trusted
+	 * on first use on its own. NULL: "[host]:port".
+	 */
+	const char *host_key_alias;
+	/** Replace a recorded key that differs instead of failing. */
+	int accept_new;
+	/** For the TCP connection and every step up to the session; 0: 10 s. */
+	long timeout_ms;
+	/** pai_ssh_connect and pai_ssh_run stop with PAI_EINTR once non-zero. */
+	volatile int *interrupt;
+} pai_ssh_options;
+
+#define PAI_SSH_OPTIONS_VERSION 1
+#define PAI_SSH_OPTIONS_INIT                                                   \
+	{                                                                      \
+		PAI_SSH_OPTIONS_VERSION, NULL, 22, NULL, NULL, NULL, NULL, 0,  \
+		    0, NULL                                                    \
+	}
+
+/** What pai_ssh_connect found of the server's host key. */
+typedef enum pai_ssh_hostkey {
+	PAI_SSH_HOSTKEY_MATCH = 0, /**< recorded and the same */
+	PAI_SSH_HOSTKEY_NEW = 1,   /**< first contact: recorded now */
+	PAI_SSH_HOSTKEY_REPLACED = 2 /**< differed; replaced (accept_new) */
+} pai_ssh_hostkey;
+
+/**
+ * A handle, not connected yet; the options' strings are copied. Caller
+ * frees with pai_ssh_free(). PAI_EINVAL without host, user, key_file or
+ * known_hosts.
+ */
+int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts);
+void pai_ssh_free(pai_ssh *s);
+
+/**
+ * Connects, checks the host key against known_hosts, and logs in with
+ * the key. PAI_EUNREACHABLE (refused, no route, timed out, or the SSH
+ * handshake failed), PAI_EHOSTKEY (the key differs from the one recorded;
+ * the detail names file:line), PAI_EAUTH (the key was refused),
+ * PAI_EACCES (the key file cannot be read), PAI_EINTR.
+ */
+int pai_ssh_connect(pai_ssh *s);
+/** After pai_ssh_connect(): what happened to the host key. */
+pai_ssh_hostkey pai_ssh_hostkey_status(const pai_ssh *s);
+/** The server's host key as "ssh-ed25519 SHA256:..."; borrowed, or NULL. */
+const char *pai_ssh_hostkey_fingerprint(const pai_ssh *s);
+
+typedef struct pai_ssh_run_options {
+	unsigned version; /**< PAI_SSH_RUN_OPTIONS_VERSION */
+	/** Run by the remote user's shell, as given; NULL: a login shell. */
+	const char *command;
+	int pty; /**< ask for a terminal */
+	const char *term; /**< TERM for the terminal; NULL: "xterm" */
+	unsigned cols, rows;
+	/**
+	 * Local descriptors. in_fd -1: no input (EOF sent at once). Input is
+	 * forwarded until EOF, then EOF is sent. Output is written in full;
+	 * err_fd -1 with a pty: merged by the terminal anyway.
+	 */
+	int in_fd, out_fd, err_fd;
+	/**
+	 * Called on each block read from in_fd before it is sent; may shorten
+	 * it (*len). A non-zero return closes the session (e.g. "~.").
+	 */
+	int (*on_input)(void *data, char *buf, size_t *len);
+	/**
+	 * When *resized is non-zero it is reset, window_size() is called and
+	 * the new size sent (set it from a SIGWINCH handler).
+	 */
+	volatile int *resized;
+	int (*window_size)(void *data, unsigned *cols, unsigned *rows);
+	void *data; /**< passed to the callbacks */
+} pai_ssh_run_options;
+
+#define PAI_SSH_RUN_OPTIONS_VERSION 1
+#define PAI_SSH_RUN_OPTIONS_INIT                                               \
+	{                                                                      \
+		PAI_SSH_RUN_OPTIONS_VERSION, NULL, 0, NULL, 80, 24, 0, 1, 2,   \
+		    NULL, NULL, NULL, NULL                                     \
+	}
+
+/**
+ * Runs one session on a connected handle and streams its I/O until the
+ * remote side closes it. *exit_status gets the remote command's exit
+ * status; when a signal killed it, 128 + its number where known (the
+ * name is in pai_ssh_exit_signal()). PAI_EIO when a local descriptor
+ * failed, PAI_EUNREACHABLE when the connection was lost, PAI_EINTR.
+ * A session closed by on_input gives PAI_OK and *exit_status -1.
+ */
+int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *opts,
+		int *exit_status);
+/** The signal that ended the remote command ("TERM"); borrowed, or NULL. */
+const char *pai_ssh_exit_signal(const pai_ssh *s);
+
+/**
+ * One line on the last failure, e.g. "connect to 127.0.0.1:2222: Connection
+ * refused" or "host key for 'c-1' differs from the one at
+ * /path/known_hosts:3"; borrowed, valid until the next call; "" if none.
+ */
+const char *pai_ssh_detail(const pai_ssh *s);
 
 /* ------------------------------------------------------------------ */
 /* Profiles and credentials                                            */
