@@ -247,5 +247,27 @@ extern const cli_opt cli_wait_opts[];
 extern const cli_opt cli_stop_opts[];
 extern const cli_opt cli_logs_opts[];
 extern const cli_opt cli_ssh_key_opts[];
+int cmd_ssh(cli_ctx *ctx, int argc, char **argv);
+int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_ssh_opts[];
+extern const cli_opt cli_ssh_config_opts[];
+
+/* ---- shared by ssh-key, ssh and ssh-config (cmd_ssh_key.c) ---------- */
+
+/* The job's private key saved 0400 at file, or by default under the
+ * state directory (keys/<cluster>/<user>~<job>); a different key there
+ * is never replaced. With reuse, a key saved before is taken as it is
+ * (no download). *path new (caller frees); *existed 1 when the key was
+ * there already. Prints why on failure and returns the exit status. */
+int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
+		      const char *user, const char *name, const char *ref,
+		      const char *file, int reuse, char **path, int *existed);
+/* The user the cluster's containers take (root, or for the local
+ * cluster the user running it); static storage. */
+const char *cli_ssh_user(const cli_conn *conn);
+/* The task that runs in container id, or NULL. */
+const pai_task_info *cli_task_of(const pai_job_info *info, const char *id);
+/* s quoted for sh when it needs it; new string, NULL when out of memory. */
+char *cli_sh_quote(const char *s);
 
 #endif /* CLI_H */

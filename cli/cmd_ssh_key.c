@@ -22,8 +22,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	return 0;
 }
 
-/* The path quoted for sh when it needs it. */
-static char *sh_quote(const char *s)
+char *cli_sh_quote(const char *s)
 {
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
 				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -93,8 +92,7 @@ static int save(const cli_ctx *ctx, const char *path, const char *data,
 	return EXIT_OK;
 }
 
-/* role-index of the task in container id, or NULL */
-static const pai_task_info *task_of(const pai_job_info *info, const char *id)
+const pai_task_info *cli_task_of(const pai_job_info *info, const char *id)
 {
 	size_t i;
 
@@ -107,9 +105,9 @@ static const pai_task_info *task_of(const pai_job_info *info, const char *id)
 	return NULL;
 }
 
-/* Who to log in as: OpenPAI's containers take root; the local cluster's
- * sshd runs as its owner, who can log in only as themself. */
-static const char *ssh_user(const cli_conn *conn)
+/* OpenPAI's containers take root; the local cluster's sshd runs as its
+ * owner, who can log in only as themself. */
+const char *cli_ssh_user(const cli_conn *conn)
 {
 	const struct passwd *pw;
 
@@ -119,15 +117,89 @@ static const char *ssh_user(const cli_conn *conn)
 	return pw && pw->pw_name ? pw->pw_name : "root";
 }
 
+int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
+		      const char *user, const char *name, const char *ref,
+		      const char *file, int reuse, char **path_out,
+		      int *existed)
+{
+	char *key = NULL, *path = NULL, *dir = NULL;
+	size_t klen = 0;
+	int st = EXIT_OK, err;
+
+	*path_out = NULL;
+	*existed = 0;
+	if (file)
+		path = strdup(file);
+	else {
+		char *state = cli_state_dir();
+
+		/* keys/<cluster>/<user>~<job>, in 0700 directories */
+		if (!state) {
+			st = cli_error(ctx, EXIT_FAILURE_,
+				       "no HOME: set HOME or XDG_STATE_HOME, "
+				       "or give -O FILE");
+			goto out;
+		}
+		if (asprintf(&dir, "%s/keys/%s", state, conn->cluster) < 0)
+			dir = NULL;
+		free(state);
+		if (!dir || asprintf(&path, "%s/%s~%s", dir, user, name) < 0)
+			path = NULL;
+	}
+	if (!path) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	/* a job's key never changes: the cached one saves a download */
+	if (reuse && access(path, R_OK) == 0) {
+		*existed = 1;
+		goto done;
+	}
+	if (!pai_ssh_info_key_url(ssh)) {
+		st = cli_error(ctx, EXIT_NOTFOUND,
+			       "the cluster gives no private key for job '%s'",
+			       ref);
+		goto out;
+	}
+	do
+		err = pai_download(&key, &klen, conn->client,
+				   pai_ssh_info_key_url(ssh));
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err,
+			      "cannot download the key of "
+			      "job '%s'",
+			      ref);
+		goto out;
+	}
+	if (dir && cli_mkdirs(dir) < 0) {
+		st = cli_error(ctx, EXIT_FAILURE_, "cannot create '%s': %s",
+			       dir, strerror(errno));
+		goto out;
+	}
+	st = save(ctx, path, key, klen, existed);
+	if (st)
+		goto out;
+done:
+	*path_out = path;
+	path = NULL;
+out:
+	if (key)
+		explicit_bzero(key, klen);
+	free(key);
+	free(path);
+	free(dir);
+	return st;
+}
+
 int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *file = NULL;
 	cli_conn *conn = NULL;
 	pai_ssh_info *ssh = NULL;
 	pai_job_info *info = NULL;
-	char *user = NULL, *name = NULL, *key = NULL, *path = NULL, *dir = NULL,
-	     *quoted = NULL;
-	size_t klen = 0, i;
+	char *user = NULL, *name = NULL, *path = NULL, *quoted = NULL;
+	size_t i;
 	json_t *out = NULL;
 	const char *login;
 	int first, st, err, existed = 0;
@@ -157,52 +229,8 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
-	if (!pai_ssh_info_key_url(ssh)) {
-		st = cli_error(ctx, EXIT_NOTFOUND,
-			       "the cluster gives no private key for job '%s'",
-			       argv[first]);
-		goto out;
-	}
-	do
-		err = pai_download(&key, &klen, conn->client,
-				   pai_ssh_info_key_url(ssh));
-	while (err && cli_relogin(ctx, conn, err));
-	if (err) {
-		st = cli_fail(ctx, conn, err,
-			      "cannot download the key of "
-			      "job '%s'",
-			      argv[first]);
-		goto out;
-	}
-	if (file)
-		path = strdup(file);
-	else {
-		char *state = cli_state_dir();
-
-		/* keys/<cluster>/<user>~<job>, in 0700 directories */
-		if (!state) {
-			st = cli_error(ctx, EXIT_FAILURE_,
-				       "no HOME: set HOME or XDG_STATE_HOME, "
-				       "or give -O FILE");
-			goto out;
-		}
-		if (asprintf(&dir, "%s/keys/%s", state, conn->cluster) < 0)
-			dir = NULL;
-		free(state);
-		if (!dir || asprintf(&path, "%s/%s~%s", dir, user, name) < 0)
-			path = NULL;
-		if (dir && cli_mkdirs(dir) < 0) {
-			st = cli_error(ctx, EXIT_FAILURE_,
-				       "cannot create '%s': %s", dir,
-				       strerror(errno));
-			goto out;
-		}
-	}
-	if (!path) {
-		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
-		goto out;
-	}
-	st = save(ctx, path, key, klen, &existed);
+	st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], file,
+			       0, &path, &existed);
 	if (st)
 		goto out;
 	if (existed && ctx->verbose)
@@ -216,8 +244,8 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
-	quoted = sh_quote(path);
-	login = ssh_user(conn);
+	quoted = cli_sh_quote(path);
+	login = cli_ssh_user(conn);
 	out = json_pack("{s:s,s:[]}", "key", path, "tasks");
 	if (!quoted || !out) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
@@ -227,7 +255,7 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 		printf("%s\n", path);
 	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
 		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
-		const pai_task_info *t = c ? task_of(info, c->id) : NULL;
+		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
 
 		if (!c || !c->ip)
 			continue;
@@ -250,12 +278,8 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 		st = EXIT_FAILURE_;
 out:
 	json_decref(out);
-	if (key)
-		explicit_bzero(key, klen);
-	free(key);
 	free(quoted);
 	free(path);
-	free(dir);
 	pai_ssh_info_free(ssh);
 	pai_job_info_free(info);
 	free(user);
