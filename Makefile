@@ -128,6 +128,8 @@ fuzz: $(FUZZ_DIR)/fuzz_job
 
 bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/run.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/server.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client.sh
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
