@@ -269,5 +269,12 @@ const char *cli_ssh_user(const cli_conn *conn);
 const pai_task_info *cli_task_of(const pai_job_info *info, const char *id);
 /* s quoted for sh when it needs it; new string, NULL when out of memory. */
 char *cli_sh_quote(const char *s);
+/* (cmd_ssh.c) The known_hosts file of conn's cluster:
+ * <state>/known_hosts/<cluster>; new string, or NULL (no HOME). */
+char *cli_known_hosts_path(const cli_conn *conn);
+/* The name a container's host key is recorded under: its id, like
+ * OpenSSH's HostKeyAlias; NULL when the id holds characters a
+ * known_hosts file cannot (then "[ip]:port"). */
+const char *cli_ssh_host_alias(const char *id);
 
 #endif /* CLI_H */

@@ -587,8 +587,9 @@ typedef struct pai_ssh_run_options {
 	 */
 	int in_fd, out_fd, err_fd;
 	/**
-	 * Called on each block read from in_fd before it is sent; may shorten
-	 * it (*len). A non-zero return closes the session (e.g. "~.").
+	 * Called on each block read from in_fd before it is sent; may change
+	 * it and its length *len, which may grow by one byte (buf has room).
+	 * A non-zero return closes the session (e.g. "~.").
 	 */
 	int (*on_input)(void *data, char *buf, size_t *len);
 	/**

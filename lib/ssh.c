@@ -695,7 +695,7 @@ static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch,
 			return PAI_OK;
 		wait_socket(s, !in_eof && !inlen ? &p : NULL);
 		if (!in_eof && !inlen && p.revents) {
-			n = read(o->in_fd, in, sizeof(in));
+			n = read(o->in_fd, in, sizeof(in) - 1); /* on_input's byte */
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n < 0)

@@ -1,0 +1,449 @@
+/* cmd_ssh.c - paictl ssh: a shell or a command in a task's container,
+ * in-process with libssh2
+ *
+ * Every failure of paictl's own exits 255, as ssh does, because every
+ * other status may be the remote command's. COMMAND after "--": one
+ * argument is a command line for the remote shell, as with ssh
+ * ('echo $HOME' expands there); several are quoted for that shell one by
+ * one, so that each reaches the remote command as one argument, as
+ * given. Nothing is ever run through a local shell.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define EXIT_SSH 255
+
+enum { OPT_ACCEPT_NEW = 1100 };
+
+const cli_opt cli_ssh_opts[] = {
+    {"login", 'l', "USER", NULL,
+     "log in as USER (default: root; on the local cluster, its owner)"},
+    {"tty", 't', NULL, NULL, "a terminal for COMMAND too"},
+    {"accept-new-host-key", OPT_ACCEPT_NEW, NULL, NULL,
+     "replace a recorded host key that changed (a recreated container)"},
+    CLI_OPT_END};
+
+struct ssh_args {
+	const char *login;
+	int tty;
+	int accept_new;
+};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	struct ssh_args *a = data;
+
+	(void)ctx;
+	switch (key) {
+	case 'l': a->login = arg; return 0;
+	case 't': a->tty = 1; return 0;
+	case OPT_ACCEPT_NEW: a->accept_new = 1; return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* ---- the local terminal ----------------------------------------------- */
+
+static struct termios saved_tio;
+static volatile sig_atomic_t raw_on;
+static volatile int winch;
+
+static void restore_tty(void)
+{
+	if (raw_on) {
+		tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tio);
+		raw_on = 0;
+	}
+}
+
+/* a signal that ends paictl: the terminal back first */
+static void on_fatal(int sig)
+{
+	restore_tty();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	winch = 1;
+}
+
+/* Raw mode as ssh sets it: every byte, ^C and ^Z included, goes on. */
+static int enter_raw(void)
+{
+	static const int fatal[] = {SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
+	struct termios tio;
+	struct sigaction sa;
+	size_t i;
+
+	if (tcgetattr(STDIN_FILENO, &saved_tio) < 0)
+		return -1;
+	tio = saved_tio;
+	tio.c_iflag |= IGNPAR;
+	tio.c_iflag &= ~(ISTRIP | INLCR | IGNCR | ICRNL | IXON | IXANY | IXOFF);
+	tio.c_lflag &= ~(ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHONL | IEXTEN);
+	tio.c_oflag &= ~OPOST;
+	tio.c_cc[VMIN] = 1;
+	tio.c_cc[VTIME] = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaction(fatal[i], &sa, NULL);
+	raw_on = 1;
+	if (tcsetattr(STDIN_FILENO, TCSADRAIN, &tio) < 0) {
+		raw_on = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int window_size(void *data, unsigned *cols, unsigned *rows)
+{
+	struct winsize ws;
+
+	(void)data;
+	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) < 0 || !ws.ws_col)
+		return -1;
+	*cols = ws.ws_col;
+	*rows = ws.ws_row;
+	return 0;
+}
+
+/* "~." after a newline disconnects, "~~" sends one "~", as in ssh. */
+struct escape {
+	int line_start;
+	int tilde;
+};
+
+static int on_input(void *data, char *buf, size_t *len)
+{
+	struct escape *e = data;
+	char *in = NULL;
+	size_t i, n = *len, o = 0;
+
+	if (!n)
+		return 0;
+	/* a "~" held back from the last block may make this one longer */
+	in = malloc(n);
+	if (!in)
+		return 0;
+	memcpy(in, buf, n);
+	for (i = 0; i < n; i++) {
+		char c = in[i];
+
+		if (e->tilde) {
+			e->tilde = 0;
+			if (c == '.') {
+				free(in);
+				return 1;
+			}
+			if (c != '~')
+				buf[o++] = '~';
+		} else if (e->line_start && c == '~') {
+			e->tilde = 1;
+			e->line_start = 0;
+			continue;
+		}
+		buf[o++] = c;
+		e->line_start = c == '\r' || c == '\n';
+	}
+	free(in);
+	*len = o;
+	return 0;
+}
+
+/* ---- the task ----------------------------------------------------------- */
+
+/* The remote command line (see the top of this file); new, or NULL. */
+static char *remote_command(int argc, char **argv)
+{
+	size_t len = 0;
+	char *cmd = NULL, *q;
+	int i;
+
+	if (argc == 1)
+		return strdup(argv[0]);
+	for (i = 0; i < argc; i++) {
+		char *grown;
+
+		q = cli_sh_quote(argv[i]);
+		if (!q)
+			goto fail;
+		grown = realloc(cmd, len + strlen(q) + 2);
+		if (!grown) {
+			free(q);
+			goto fail;
+		}
+		cmd = grown;
+		if (len)
+			cmd[len++] = ' ';
+		strcpy(cmd + len, q);
+		len += strlen(q);
+		free(q);
+	}
+	return cmd;
+fail:
+	free(cmd);
+	return NULL;
+}
+
+const char *cli_ssh_host_alias(const char *id)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "0123456789._-~:@+=%";
+
+	return id && *id && !id[strspn(id, ok)] ? id : NULL;
+}
+
+char *cli_known_hosts_path(const cli_conn *conn)
+{
+	char *state = cli_state_dir(), *p = NULL;
+
+	if (state && asprintf(&p, "%s/known_hosts/%s", state, conn->cluster) < 0)
+		p = NULL;
+	free(state);
+	return p;
+}
+
+/* Finds ROLE-INDEX (ROLE NULL: the first role) and its container. */
+static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
+		     const pai_ssh_info *ssh, const char *role, long index,
+		     const pai_task_info **task, const pai_ssh_container **c)
+{
+	size_t i, n = pai_job_info_task_count(info);
+
+	*task = NULL;
+	*c = NULL;
+	if (!role && n && pai_job_info_task(info, 0))
+		role = pai_job_info_task(info, 0)->role;
+	for (i = 0; role && i < n; i++) {
+		const pai_task_info *t = pai_job_info_task(info, i);
+
+		if (t && t->role && strcmp(t->role, role) == 0 &&
+		    t->index == index)
+			*task = t;
+	}
+	if (!*task)
+		return cli_error(ctx, EXIT_SSH, "job '%s' has no task %s-%ld",
+				 ref, role ? role : "(none)", index);
+	if ((*task)->state != PAI_STATE_RUNNING)
+		return cli_error(ctx, EXIT_SSH,
+				 "task %s-%ld of job '%s' is %s, not running",
+				 role, index, ref,
+				 pai_state_name((*task)->state));
+	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
+		const pai_ssh_container *sc = pai_ssh_info_get(ssh, i);
+
+		if (sc && sc->id && sc->ip && (*task)->container_id &&
+		    strcmp(sc->id, (*task)->container_id) == 0)
+			*c = sc;
+	}
+	if (!*c)
+		return cli_error(ctx, EXIT_SSH,
+				 "the cluster gives no SSH access to task "
+				 "%s-%ld of job '%s'",
+				 role, index, ref);
+	return 0;
+}
+
+int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
+{
+	struct ssh_args a = {NULL, 0, 0};
+	pai_ssh_options so = PAI_SSH_OPTIONS_INIT;
+	pai_ssh_run_options ro = PAI_SSH_RUN_OPTIONS_INIT;
+	struct escape esc = {1, 0};
+	cli_conn *conn = NULL;
+	pai_job_info *info = NULL;
+	pai_ssh_info *ssh = NULL;
+	pai_ssh *s = NULL;
+	const pai_task_info *task;
+	const pai_ssh_container *c;
+	char *user = NULL, *name = NULL, *key = NULL, *known = NULL,
+	     *command = NULL, *dir = NULL, *end;
+	const char *role = NULL;
+	long index = 0;
+	int first, st, err, i, dashdash = argc, existed = 0, status = -1;
+	int interactive, tty_in = isatty(STDIN_FILENO);
+	struct sigaction sa;
+
+	/* what follows "--" is the remote command, never our options */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			dashdash = i;
+			break;
+		}
+	st = cli_parse(ctx, dashdash, argv, on_opt, &a, &first);
+	if (st >= 0)
+		return st == EXIT_OK ? st : EXIT_SSH;
+	if (first >= dashdash)
+		return cli_error(ctx, EXIT_SSH,
+				 "no job given; try 'paictl ssh JOB'");
+	if (dashdash - first > 3)
+		return cli_error(ctx, EXIT_SSH,
+				 "unexpected argument '%s'; give the command "
+				 "after '--'",
+				 argv[first + 3]);
+	if (dashdash - first > 1)
+		role = argv[first + 1];
+	if (dashdash - first > 2) {
+		errno = 0;
+		index = strtol(argv[first + 2], &end, 10);
+		if (errno || end == argv[first + 2] || *end || index < 0)
+			return cli_error(ctx, EXIT_SSH,
+					 "INDEX must be a task index, not '%s'",
+					 argv[first + 2]);
+	}
+	if (dashdash + 1 < argc) {
+		command = remote_command(argc - dashdash - 1,
+					 argv + dashdash + 1);
+		if (!command)
+			return cli_error(ctx, EXIT_SSH, "out of memory");
+	} else if (dashdash < argc) {
+		return cli_error(ctx, EXIT_SSH, "no command after '--'");
+	}
+	st = cli_open(ctx, &conn);
+	if (st) {
+		st = EXIT_SSH;
+		goto out;
+	}
+	if (cli_job_ref(ctx, conn, argv[first], &user, &name)) {
+		st = EXIT_SSH;
+		goto out;
+	}
+	do
+		err = pai_job_get(&info, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (!err)
+		do
+			err = pai_job_get_ssh(&ssh, conn->client, user, name);
+		while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		cli_fail(ctx, conn, err, "cannot reach job '%s'", argv[first]);
+		st = EXIT_SSH;
+		goto out;
+	}
+	if (find_task(ctx, argv[first], info, ssh, role, index, &task, &c)) {
+		st = EXIT_SSH;
+		goto out;
+	}
+	if (cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL,
+			      1, &key, &existed)) {
+		st = EXIT_SSH;
+		goto out;
+	}
+	known = cli_known_hosts_path(conn);
+	dir = known ? strdup(known) : NULL;
+	if (!known || !dir) {
+		st = cli_error(ctx, EXIT_SSH, "no HOME: set HOME or "
+					      "XDG_STATE_HOME");
+		goto out;
+	}
+	*strrchr(dir, '/') = '\0';
+	if (cli_mkdirs(dir) < 0) {
+		st = cli_error(ctx, EXIT_SSH, "cannot create '%s': %s", dir,
+			       strerror(errno));
+		goto out;
+	}
+	so.host = c->ip;
+	so.port = c->port;
+	so.user = a.login ? a.login : cli_ssh_user(conn);
+	so.key_file = key;
+	so.known_hosts = known;
+	so.host_key_alias = cli_ssh_host_alias(c->id);
+	so.accept_new = a.accept_new;
+	so.interrupt = &cli_interrupt;
+	if (pai_ssh_new(&s, &so) != PAI_OK) {
+		st = cli_error(ctx, EXIT_SSH, "out of memory");
+		goto out;
+	}
+	err = pai_ssh_connect(s);
+	if (err == PAI_EHOSTKEY) {
+		st = cli_error(ctx, EXIT_SSH,
+			       "%s; refused (if the container was recreated, "
+			       "give --accept-new-host-key)",
+			       pai_ssh_detail(s));
+		goto out;
+	}
+	if (err) {
+		st = cli_error(ctx, EXIT_SSH, "%s", pai_ssh_detail(s));
+		goto out;
+	}
+	if (pai_ssh_hostkey_status(s) == PAI_SSH_HOSTKEY_REPLACED)
+		cli_warn(ctx, "replaced the host key of task %s-%ld in '%s'",
+			 task->role, task->index, known);
+	else if (pai_ssh_hostkey_status(s) == PAI_SSH_HOSTKEY_NEW &&
+		 ctx->verbose)
+		cli_error(ctx, 0, "recorded the host key of task %s-%ld (%s)",
+			  task->role, task->index,
+			  pai_ssh_hostkey_fingerprint(s));
+
+	interactive = !command;
+	ro.command = command;
+	ro.pty = command ? a.tty : tty_in;
+	ro.term = getenv("TERM");
+	ro.in_fd = STDIN_FILENO;
+	ro.out_fd = STDOUT_FILENO;
+	ro.err_fd = STDERR_FILENO;
+	if (interactive && !tty_in)
+		cli_warn(ctx, "no terminal for the shell: standard input is "
+			      "not a terminal");
+	if (ro.pty && tty_in) {
+		window_size(NULL, &ro.cols, &ro.rows);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_winch;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGWINCH, &sa, NULL);
+		ro.resized = &winch;
+		ro.window_size = window_size;
+		if (interactive) {
+			ro.on_input = on_input;
+			ro.data = &esc;
+		}
+		if (enter_raw() < 0) {
+			st = cli_error(ctx, EXIT_SSH,
+				       "cannot set the terminal: %s",
+				       strerror(errno));
+			goto out;
+		}
+	}
+	fflush(stdout);
+	err = pai_ssh_run(s, &ro, &status);
+	restore_tty();
+	if (err) {
+		st = err == PAI_EINTR ? cli_exit_status(err)
+				      : cli_error(ctx, EXIT_SSH, "%s",
+						  pai_ssh_detail(s));
+		goto out;
+	}
+	if (status < 0) {
+		/* "~." */
+		st = cli_error(ctx, EXIT_SSH, "connection to %s port %ld closed",
+			       c->ip, c->port);
+		goto out;
+	}
+	st = status;
+out:
+	restore_tty();
+	pai_ssh_free(s);
+	pai_ssh_info_free(ssh);
+	pai_job_info_free(info);
+	free(user);
+	free(name);
+	free(key);
+	free(known);
+	free(dir);
+	free(command);
+	cli_conn_free(conn);
+	return st;
+}

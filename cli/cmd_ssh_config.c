@@ -1,0 +1,124 @@
+/* cmd_ssh_config.c - paictl ssh-config: an OpenSSH config block per task,
+ * so that plain ssh, scp, rsync and editors' remote plugins get in too,
+ * with the same key and the same host keys as paictl ssh */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt cli_ssh_config_opts[] = {CLI_OPT_END};
+
+/* s for ssh_config: in double quotes when it has a blank or a quote */
+static void put_value(const char *s)
+{
+	if (!s[strcspn(s, " \t\"#")]) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void put_line(const char *name, const char *value)
+{
+	printf("    %s ", name);
+	put_value(value);
+	putchar('\n');
+}
+
+int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
+{
+	cli_conn *conn = NULL;
+	pai_ssh_info *ssh = NULL;
+	pai_job_info *info = NULL;
+	char *user = NULL, *name = NULL, *key = NULL, *known = NULL,
+	     port[24];
+	size_t i, shown = 0;
+	int first, st, err, existed = 0;
+
+	st = cli_parse(ctx, argc, argv, NULL, NULL, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job given; try 'paictl ssh-config JOB'");
+	if (first + 1 < argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl "
+				 "ssh-config --help'",
+				 argv[first + 1]);
+	st = cli_open(ctx, &conn);
+	if (st)
+		return st;
+	st = cli_job_ref(ctx, conn, argv[first], &user, &name);
+	if (st)
+		goto out;
+	do
+		err = pai_job_get_ssh(&ssh, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (!err)
+		do
+			err = pai_job_get(&info, conn->client, user, name);
+		while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err, "no SSH access to job '%s'",
+			      argv[first]);
+		goto out;
+	}
+	st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL,
+			       1, &key, &existed);
+	if (st)
+		goto out;
+	known = cli_known_hosts_path(conn);
+	if (!known) {
+		st = cli_error(ctx, EXIT_FAILURE_,
+			       "no HOME: set HOME or XDG_STATE_HOME");
+		goto out;
+	}
+	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
+		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
+		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
+		const char *alias;
+
+		if (!c || !c->ip || !c->id)
+			continue;
+		alias = cli_ssh_host_alias(c->id);
+		if (shown++)
+			putchar('\n');
+		if (t)
+			printf("Host %s-%s-%ld\n", name, t->role, t->index);
+		else
+			printf("Host %s-%s\n", name, alias ? alias : c->ip);
+		snprintf(port, sizeof(port), "%ld", c->port);
+		put_line("HostName", c->ip);
+		put_line("Port", port);
+		put_line("User", cli_ssh_user(conn));
+		put_line("IdentityFile", key);
+		put_line("IdentitiesOnly", "yes");
+		put_line("UserKnownHostsFile", known);
+		/* the names paictl ssh records keys under, and its policy:
+		 * trust on first use, never a changed key */
+		if (alias)
+			put_line("HostKeyAlias", alias);
+		put_line("StrictHostKeyChecking", "accept-new");
+	}
+	if (!shown)
+		st = cli_error(ctx, EXIT_NOTFOUND,
+			       "no task of job '%s' can be reached yet",
+			       argv[first]);
+out:
+	free(key);
+	free(known);
+	pai_ssh_info_free(ssh);
+	pai_job_info_free(info);
+	free(user);
+	free(name);
+	cli_conn_free(conn);
+	return cli_finish(ctx, st);
+}
