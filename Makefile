@@ -13,7 +13,7 @@ BUILD      ?= build
 # installs these packages (the list .ci/run and README.md rely on).
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev openssh-server curl jq \
-	valgrind cppcheck hyperfine time
+	valgrind cppcheck hyperfine time tmux
 PKGS      := jansson libmicrohttpd libcurl libssh2
 TEST_PKGS := cmocka libcurl
 
