@@ -128,6 +128,7 @@ fuzz: $(FUZZ_DIR)/fuzz_job
 
 bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/run.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/ssh.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/server.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client.sh
 
