@@ -90,7 +90,8 @@ static int enter_raw(void)
 	tio = saved_tio;
 	tio.c_iflag |= IGNPAR;
 	tio.c_iflag &= ~(ISTRIP | INLCR | IGNCR | ICRNL | IXON | IXANY | IXOFF);
-	tio.c_lflag &= ~(ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHONL | IEXTEN);
+	tio.c_lflag &=
+	    ~(ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHONL | IEXTEN);
 	tio.c_oflag &= ~OPOST;
 	tio.c_cc[VMIN] = 1;
 	tio.c_cc[VTIME] = 0;
@@ -210,7 +211,8 @@ char *cli_known_hosts_path(const cli_conn *conn)
 {
 	char *state = cli_state_dir(), *p = NULL;
 
-	if (state && asprintf(&p, "%s/known_hosts/%s", state, conn->cluster) < 0)
+	if (state &&
+	    asprintf(&p, "%s/known_hosts/%s", state, conn->cluster) < 0)
 		p = NULL;
 	free(state);
 	return p;
@@ -238,10 +240,9 @@ static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
 		return cli_error(ctx, EXIT_SSH, "job '%s' has no task %s-%ld",
 				 ref, role ? role : "(none)", index);
 	if ((*task)->state != PAI_STATE_RUNNING)
-		return cli_error(ctx, EXIT_SSH,
-				 "task %s-%ld of job '%s' is %s, not running",
-				 role, index, ref,
-				 pai_state_name((*task)->state));
+		return cli_error(
+		    ctx, EXIT_SSH, "task %s-%ld of job '%s' is %s, not running",
+		    role, index, ref, pai_state_name((*task)->state));
 	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
 		const pai_ssh_container *sc = pai_ssh_info_get(ssh, i);
 
@@ -305,8 +306,8 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 					 argv[first + 2]);
 	}
 	if (dashdash + 1 < argc) {
-		command = remote_command(argc - dashdash - 1,
-					 argv + dashdash + 1);
+		command =
+		    remote_command(argc - dashdash - 1, argv + dashdash + 1);
 		if (!command)
 			return cli_error(ctx, EXIT_SSH, "out of memory");
 	} else if (dashdash < argc) {
@@ -337,16 +338,17 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 		st = EXIT_SSH;
 		goto out;
 	}
-	if (cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL,
-			      1, &key, &existed)) {
+	if (cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL, 1,
+			      &key, &existed)) {
 		st = EXIT_SSH;
 		goto out;
 	}
 	known = cli_known_hosts_path(conn);
 	dir = known ? strdup(known) : NULL;
 	if (!known || !dir) {
-		st = cli_error(ctx, EXIT_SSH, "no HOME: set HOME or "
-					      "XDG_STATE_HOME");
+		st = cli_error(ctx, EXIT_SSH,
+			       "no HOME: set HOME or "
+			       "XDG_STATE_HOME");
 		goto out;
 	}
 	*strrchr(dir, '/') = '\0';
@@ -421,15 +423,16 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 	err = pai_ssh_run(s, &ro, &status);
 	restore_tty();
 	if (err) {
-		st = err == PAI_EINTR ? cli_exit_status(err)
-				      : cli_error(ctx, EXIT_SSH, "%s",
-						  pai_ssh_detail(s));
+		st = err == PAI_EINTR
+			 ? cli_exit_status(err)
+			 : cli_error(ctx, EXIT_SSH, "%s", pai_ssh_detail(s));
 		goto out;
 	}
 	if (status < 0) {
 		/* "~." */
-		st = cli_error(ctx, EXIT_SSH, "connection to %s port %ld closed",
-			       c->ip, c->port);
+		st =
+		    cli_error(ctx, EXIT_SSH, "connection to %s port %ld closed",
+			      c->ip, c->port);
 		goto out;
 	}
 	st = status;

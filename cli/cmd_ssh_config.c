@@ -37,8 +37,7 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	cli_conn *conn = NULL;
 	pai_ssh_info *ssh = NULL;
 	pai_job_info *info = NULL;
-	char *user = NULL, *name = NULL, *key = NULL, *known = NULL,
-	     port[24];
+	char *user = NULL, *name = NULL, *key = NULL, *known = NULL, port[24];
 	size_t i, shown = 0;
 	int first, st, err, existed = 0;
 
@@ -71,8 +70,8 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
-	st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL,
-			       1, &key, &existed);
+	st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL, 1,
+			       &key, &existed);
 	if (st)
 		goto out;
 	known = cli_known_hosts_path(conn);

@@ -38,8 +38,7 @@ struct pai_ssh {
 
 static int lib_ready;
 
-static int fail(pai_ssh *s, int err, const char *fmt, ...)
-    PAI__PRINTF(3, 4);
+static int fail(pai_ssh *s, int err, const char *fmt, ...) PAI__PRINTF(3, 4);
 
 static int fail(pai_ssh *s, int err, const char *fmt, ...)
 {
@@ -299,7 +298,8 @@ static int line_names(const char *line, size_t len, const char *name)
 	for (;; i++) {
 		if (i == len || line[i] == ',' || line[i] == ' ' ||
 		    line[i] == '\t') {
-			if (i - start == nl && memcmp(line + start, name, nl) == 0)
+			if (i - start == nl &&
+			    memcmp(line + start, name, nl) == 0)
 				return 1;
 			if (i == len || line[i] != ',')
 				return 0;
@@ -438,10 +438,10 @@ static int check_hostkey(pai_ssh *s)
 			    LIBSSH2_KNOWNHOST_FILE_OPENSSH);
 		off = end + 1;
 	}
-	r = libssh2_knownhost_checkp(
-	    hosts, name, -1, key, klen,
-	    LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
-	    &found);
+	r = libssh2_knownhost_checkp(hosts, name, -1, key, klen,
+				     LIBSSH2_KNOWNHOST_TYPE_PLAIN |
+					 LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
+				     &found);
 	if (r == LIBSSH2_KNOWNHOST_CHECK_MATCH) {
 		s->hostkey = PAI_SSH_HOSTKEY_MATCH;
 		ret = PAI_OK;
@@ -471,10 +471,10 @@ static int check_hostkey(pai_ssh *s)
 				   name, s->host, s->port, s->known_hosts);
 		goto out;
 	}
-	r = libssh2_knownhost_addc(
-	    hosts, name, NULL, key, klen, "paictl", 6,
-	    LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
-	    &node);
+	r = libssh2_knownhost_addc(hosts, name, NULL, key, klen, "paictl", 6,
+				   LIBSSH2_KNOWNHOST_TYPE_PLAIN |
+				       LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
+				   &node);
 	if (r == 0)
 		r = libssh2_knownhost_writeline(hosts, node, line,
 						sizeof(line) - 1, &outlen,
@@ -558,7 +558,8 @@ int pai_ssh_connect(pai_ssh *s)
 		return fail(s, PAI_EACCES, "cannot use key '%s': %s",
 			    s->key_file, ssh_msg(s));
 	if (r == LIBSSH2_ERROR_TIMEOUT || r == LIBSSH2_ERROR_SOCKET_RECV ||
-	    r == LIBSSH2_ERROR_SOCKET_SEND || r == LIBSSH2_ERROR_SOCKET_DISCONNECT)
+	    r == LIBSSH2_ERROR_SOCKET_SEND ||
+	    r == LIBSSH2_ERROR_SOCKET_DISCONNECT)
 		return fail(s, PAI_EUNREACHABLE,
 			    "%s port %ld: logging in failed: %s", s->host,
 			    s->port, ssh_msg(s));
@@ -596,8 +597,8 @@ static int signal_number(const char *name)
 	static const struct {
 		const char *name;
 		int num;
-	} sigs[] = {{"HUP", 1},	  {"INT", 2},   {"QUIT", 3},  {"ILL", 4},
-		    {"ABRT", 6},  {"FPE", 8},   {"KILL", 9},  {"USR1", 10},
+	} sigs[] = {{"HUP", 1},	  {"INT", 2},	{"QUIT", 3},  {"ILL", 4},
+		    {"ABRT", 6},  {"FPE", 8},	{"KILL", 9},  {"USR1", 10},
 		    {"SEGV", 11}, {"USR2", 12}, {"PIPE", 13}, {"ALRM", 14},
 		    {"TERM", 15}};
 	size_t i;
@@ -628,8 +629,8 @@ static void wait_socket(pai_ssh *s, struct pollfd *extra)
 		extra->revents = p[1].revents;
 }
 
-static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch,
-		const pai_ssh_run_options *o, int *closed)
+static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch, const pai_ssh_run_options *o,
+		int *closed)
 {
 	static const int streams[2] = {0, SSH_EXTENDED_DATA_STDERR};
 	char buf[32768], in[32768];
@@ -657,8 +658,8 @@ static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch,
 		for (i = 0; i < 2; i++) {
 			int fd = i && o->err_fd >= 0 ? o->err_fd : o->out_fd;
 
-			while ((n = libssh2_channel_read_ex(
-				    ch, streams[i], buf, sizeof(buf))) > 0)
+			while ((n = libssh2_channel_read_ex(ch, streams[i], buf,
+							    sizeof(buf))) > 0)
 				if (write_all(fd, buf, (size_t)n) < 0)
 					return fail(s, PAI_EIO,
 						    "cannot write the output: "
@@ -695,7 +696,8 @@ static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch,
 			return PAI_OK;
 		wait_socket(s, !in_eof && !inlen ? &p : NULL);
 		if (!in_eof && !inlen && p.revents) {
-			n = read(o->in_fd, in, sizeof(in) - 1); /* on_input's byte */
+			n = read(o->in_fd, in,
+				 sizeof(in) - 1); /* on_input's byte */
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n < 0)
@@ -742,8 +744,7 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 			ch, term, (unsigned)strlen(term), NULL, 0,
 			(int)(o->cols ? o->cols : 80),
 			(int)(o->rows ? o->rows : 24), 0, 0) != 0) {
-			ret = fail(s, PAI_ERROR, "no terminal: %s",
-				   ssh_msg(s));
+			ret = fail(s, PAI_ERROR, "no terminal: %s", ssh_msg(s));
 			goto out;
 		}
 	}
@@ -762,8 +763,8 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 	libssh2_channel_close(ch);
 	libssh2_channel_wait_closed(ch);
 	*exit_status = libssh2_channel_get_exit_status(ch);
-	if (libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL,
-					    NULL, NULL) == 0 &&
+	if (libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL, NULL,
+					    NULL) == 0 &&
 	    sig) {
 		free(s->exit_signal);
 		s->exit_signal = strdup(sig);

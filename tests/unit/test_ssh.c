@@ -28,9 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SSHD "/usr/sbin/sshd"
+#define SSHD   "/usr/sbin/sshd"
 #define KEYGEN "/usr/bin/ssh-keygen"
-#define BIG (10L * 1024 * 1024)
+#define BIG    (10L * 1024 * 1024)
 
 static char dir[64] = "/tmp/pai-ssh-test-XXXXXX";
 static char user[64];
@@ -67,8 +67,8 @@ static int run_quiet(char *const argv[])
 
 static int keygen(const char *name)
 {
-	char *argv[] = {KEYGEN, "-q", "-t", "ed25519", "-N", "",
-			"-C", "test",	"-f", path(name), NULL};
+	char *argv[] = {KEYGEN, "-q",	"-t", "ed25519",  "-N", "",
+			"-C",	"test", "-f", path(name), NULL};
 
 	return run_quiet(argv);
 }
@@ -136,8 +136,8 @@ static pid_t start_sshd(const char *key, const char *cfgname, long *port)
 	pid = fork();
 	if (pid == 0) {
 		char *argv[] = {SSHD, "-D", "-e", "-f", path(cfgname), NULL};
-		int fd = open(path("sshd.log"), O_WRONLY | O_CREAT | O_APPEND,
-			      0600);
+		int fd =
+		    open(path("sshd.log"), O_WRONLY | O_CREAT | O_APPEND, 0600);
 
 		dup2(fd, 2);
 		execv(argv[0], argv);
@@ -269,8 +269,8 @@ static void test_exit_status(void **state)
 
 	(void)state;
 	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_NEW);
-	assert_non_null(strstr(pai_ssh_hostkey_fingerprint(s),
-			       "ssh-ed25519 SHA256:"));
+	assert_non_null(
+	    strstr(pai_ssh_hostkey_fingerprint(s), "ssh-ed25519 SHA256:"));
 	/* several sessions on one connection */
 	assert_int_equal(run(s, "true", NULL), 0);
 	assert_int_equal(run(s, "false", NULL), 1);
@@ -322,8 +322,8 @@ static void test_big_stdin_through_cat(void **state)
 		x = x * 1103515245u + 12345u;
 		data[i] = (char)(x >> 16);
 	}
-	assert_int_equal(
-	    pai_file_write_atomic(path("big"), data, BIG, 0600, 0), PAI_OK);
+	assert_int_equal(pai_file_write_atomic(path("big"), data, BIG, 0600, 0),
+			 PAI_OK);
 	assert_int_equal(run(s, "cat", path("big")), 0);
 	out = slurp(path("out"), &len);
 	assert_int_equal(len, BIG);
@@ -413,9 +413,9 @@ static void test_key_too_open(void **state)
 	    pai_file_write_atomic(path("open_key"), text, len, 0644, 0),
 	    PAI_OK);
 	free(text);
-	assert_int_equal(try_connect(port_a, "open_key", "kh_open",
-				     "container-1", 0, 0, &s),
-			 PAI_EACCES);
+	assert_int_equal(
+	    try_connect(port_a, "open_key", "kh_open", "container-1", 0, 0, &s),
+	    PAI_EACCES);
 	assert_non_null(strstr(pai_ssh_detail(s), "too open"));
 	pai_ssh_free(s);
 }
@@ -426,9 +426,9 @@ static void test_nothing_listening(void **state)
 	long port = free_port();
 
 	(void)state;
-	assert_int_equal(try_connect(port, "user_key", "kh_none", NULL, 0, 0,
-				     &s),
-			 PAI_EUNREACHABLE);
+	assert_int_equal(
+	    try_connect(port, "user_key", "kh_none", NULL, 0, 0, &s),
+	    PAI_EUNREACHABLE);
 	assert_non_null(strstr(pai_ssh_detail(s), "Connection refused"));
 	pai_ssh_free(s);
 }
@@ -451,8 +451,8 @@ static void test_silent_server_times_out(void **state)
 	assert_int_equal(listen(fd, 4), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(try_connect(ntohs(a.sin_port), "user_key",
-				     "kh_silent", NULL, 0, 300, &s),
+	assert_int_equal(try_connect(ntohs(a.sin_port), "user_key", "kh_silent",
+				     NULL, 0, 300, &s),
 			 PAI_EUNREACHABLE);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1000 +
@@ -478,47 +478,47 @@ static void test_host_key_changed(void **state)
 	assert_int_equal(pai_file_write_atomic(path("kh_changed"), mine,
 					       strlen(mine), 0600, 0),
 			 PAI_OK);
-	assert_int_equal(try_connect(port_a, "user_key", "kh_changed", "c-1",
-				     0, 0, &s),
-			 PAI_OK);
+	assert_int_equal(
+	    try_connect(port_a, "user_key", "kh_changed", "c-1", 0, 0, &s),
+	    PAI_OK);
 	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_NEW);
 	pai_ssh_free(s);
 	assert_int_equal(stat(path("kh_changed"), &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	/* again: known */
-	assert_int_equal(try_connect(port_a, "user_key", "kh_changed", "c-1",
-				     0, 0, &s),
-			 PAI_OK);
+	assert_int_equal(
+	    try_connect(port_a, "user_key", "kh_changed", "c-1", 0, 0, &s),
+	    PAI_OK);
 	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_MATCH);
 	pai_ssh_free(s);
 	/* another container on the same server: its own first use */
-	assert_int_equal(try_connect(port_a, "user_key", "kh_changed", "c-2",
-				     0, 0, &s),
-			 PAI_OK);
+	assert_int_equal(
+	    try_connect(port_a, "user_key", "kh_changed", "c-2", 0, 0, &s),
+	    PAI_OK);
 	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_NEW);
 	pai_ssh_free(s);
 	/* c-1 now answers with key B: refused, line 3 named */
-	assert_int_equal(try_connect(port_b, "user_key", "kh_changed", "c-1",
-				     0, 0, &s),
-			 PAI_EHOSTKEY);
+	assert_int_equal(
+	    try_connect(port_b, "user_key", "kh_changed", "c-1", 0, 0, &s),
+	    PAI_EHOSTKEY);
 	snprintf(want, sizeof(want), "%s:3;", path("kh_changed"));
 	assert_non_null(strstr(pai_ssh_detail(s), want));
 	assert_non_null(strstr(pai_ssh_detail(s), "'c-1'"));
 	pai_ssh_free(s);
 	/* still refused: nothing was recorded */
-	assert_int_equal(try_connect(port_b, "user_key", "kh_changed", "c-1",
-				     0, 0, &s),
-			 PAI_EHOSTKEY);
+	assert_int_equal(
+	    try_connect(port_b, "user_key", "kh_changed", "c-1", 0, 0, &s),
+	    PAI_EHOSTKEY);
 	pai_ssh_free(s);
 	/* accepted on request, then known */
-	assert_int_equal(try_connect(port_b, "user_key", "kh_changed", "c-1",
-				     1, 0, &s),
-			 PAI_OK);
+	assert_int_equal(
+	    try_connect(port_b, "user_key", "kh_changed", "c-1", 1, 0, &s),
+	    PAI_OK);
 	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_REPLACED);
 	pai_ssh_free(s);
-	assert_int_equal(try_connect(port_b, "user_key", "kh_changed", "c-1",
-				     0, 0, &s),
-			 PAI_OK);
+	assert_int_equal(
+	    try_connect(port_b, "user_key", "kh_changed", "c-1", 0, 0, &s),
+	    PAI_OK);
 	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_MATCH);
 	pai_ssh_free(s);
 	text = slurp(path("kh_changed"), &len);
@@ -529,9 +529,9 @@ static void test_host_key_changed(void **state)
 	assert_null(strstr(c1 + 1, "\nc-1 "));
 	free(text);
 	/* and c-2 is still A's */
-	assert_int_equal(try_connect(port_b, "user_key", "kh_changed", "c-2",
-				     0, 0, &s),
-			 PAI_EHOSTKEY);
+	assert_int_equal(
+	    try_connect(port_b, "user_key", "kh_changed", "c-2", 0, 0, &s),
+	    PAI_EHOSTKEY);
 	pai_ssh_free(s);
 }
 
@@ -543,9 +543,9 @@ static void test_no_alias(void **state)
 	size_t len;
 
 	(void)state;
-	assert_int_equal(try_connect(port_a, "user_key", "kh_plain", NULL, 0,
-				     0, &s),
-			 PAI_OK);
+	assert_int_equal(
+	    try_connect(port_a, "user_key", "kh_plain", NULL, 0, 0, &s),
+	    PAI_OK);
 	pai_ssh_free(s);
 	text = slurp(path("kh_plain"), &len);
 	snprintf(want, sizeof(want), "[127.0.0.1]:%ld ssh-ed25519 ", port_a);
