@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,13 @@ struct pai_ssh {
 	char detail[512];
 };
 
-static int lib_ready;
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static int lib_err;
+
+static void lib_init(void)
+{
+	lib_err = libssh2_init(0);
+}
 
 static int fail(pai_ssh *s, int err, const char *fmt, ...) PAI__PRINTF(3, 4);
 
@@ -91,11 +98,10 @@ int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts)
 	    !opts->user || !opts->key_file || !opts->known_hosts ||
 	    opts->port <= 0 || opts->port > 65535)
 		return PAI_EINVAL;
-	if (!lib_ready) {
-		if (libssh2_init(0) != 0)
-			return PAI_ERROR;
-		lib_ready = 1;
-	}
+	/* libssh2_init is not thread-safe: once per process */
+	pthread_once(&lib_once, lib_init);
+	if (lib_err)
+		return PAI_ERROR;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto out;
@@ -676,6 +682,14 @@ static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch, const pai_ssh_run_options *o,
 						  inlen - inoff);
 			if (n == LIBSSH2_ERROR_EAGAIN)
 				break;
+			if (n == LIBSSH2_ERROR_CHANNEL_CLOSED ||
+			    n == LIBSSH2_ERROR_CHANNEL_EOF_SENT) {
+				/* the remote command is done with its
+				 * input (head -1): the rest is dropped */
+				inoff = inlen;
+				in_eof = eof_sent = 1;
+				break;
+			}
 			if (n < 0)
 				return fail(s, PAI_EUNREACHABLE,
 					    "connection to %s port %ld lost: "
@@ -772,8 +786,8 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 	}
 	ret = PAI_OK;
 out:
-	/* libssh2 allocated sig with the default allocator */
-	free(sig);
+	if (sig)
+		libssh2_free(s->session, sig);
 	if (ch)
 		libssh2_channel_free(ch);
 	return ret;

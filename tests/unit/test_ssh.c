@@ -341,6 +341,25 @@ static void test_big_stdin_through_cat(void **state)
 	pai_ssh_free(s);
 }
 
+/* a command that stops reading: the rest of the input is dropped, and
+ * its status still comes back */
+static void test_input_not_read(void **state)
+{
+	pai_ssh *s = connect_a("kh_unread");
+	char *data = calloc(1, BIG);
+
+	(void)state;
+	assert_non_null(data);
+	assert_int_equal(
+	    pai_file_write_atomic(path("zeros"), data, BIG, 0600, 0), PAI_OK);
+	free(data);
+	assert_int_equal(run(s, "head -c 5 >/dev/null; exit 7", path("zeros")),
+			 7);
+	assert_int_equal(run(s, "exec 0<&-; sleep 0.2; exit 8", path("zeros")),
+			 8);
+	pai_ssh_free(s);
+}
+
 static void test_pty(void **state)
 {
 	pai_ssh *s = connect_a("kh_pty");
@@ -574,6 +593,7 @@ int main(void)
 	    cmocka_unit_test(test_exit_status),
 	    cmocka_unit_test(test_stdout_stderr_apart),
 	    cmocka_unit_test(test_big_stdin_through_cat),
+	    cmocka_unit_test(test_input_not_read),
 	    cmocka_unit_test(test_pty),
 	    cmocka_unit_test(test_wrong_key),
 	    cmocka_unit_test(test_key_too_open),
