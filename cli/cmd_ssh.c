@@ -377,6 +377,14 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 			       pai_ssh_detail(s));
 		goto out;
 	}
+	if (err == PAI_EAUTH && existed) {
+		/* a key saved by an earlier run: it may be stale */
+		st = cli_error(ctx, EXIT_SSH,
+			       "%s (saved earlier: remove it to fetch the "
+			       "job's key again)",
+			       pai_ssh_detail(s));
+		goto out;
+	}
 	if (err) {
 		st = cli_error(ctx, EXIT_SSH, "%s", pai_ssh_detail(s));
 		goto out;

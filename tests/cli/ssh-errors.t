@@ -30,7 +30,7 @@ exit 255
 === stderr
 paictl: ssh: job 'job' has no task main-3
 paictl: ssh: cannot reach job 'nojob': Job nojob is not found
-paictl: ssh: 127.0.0.1 port PORT refused key 'HOME/.local/state/paictl/keys/local/alice~job' for user 'USER'
+paictl: ssh: 127.0.0.1 port PORT refused key 'HOME/.local/state/paictl/keys/local/alice~job' for user 'USER' (saved earlier: remove it to fetch the job's key again)
 paictl: ssh: the host key of 'alice~job-0-main-0' (127.0.0.1 port PORT) is not the one recorded at HOME/.local/state/paictl/known_hosts/local:1; now ssh-ed25519 SHA256:FP; refused (if the container was recreated, give --accept-new-host-key)
 paictl: ssh: warning: replaced the host key of task main-0 in 'HOME/.local/state/paictl/known_hosts/local'
 paictl: ssh: INDEX must be a task index, not 'x'
