@@ -614,7 +614,10 @@ typedef struct pai_ssh_run_options {
  * status; when a signal killed it, 128 + its number where known (the
  * name is in pai_ssh_exit_signal()). PAI_EIO when a local descriptor
  * failed, PAI_EUNREACHABLE when the connection was lost, PAI_EINTR.
- * A session closed by on_input gives PAI_OK and *exit_status -1.
+ * A session closed by on_input gives PAI_OK and *exit_status -1. After
+ * any outcome but a command that ended (PAI_OK, *exit_status >= 0), the
+ * connection is cut without waiting for the remote command: only
+ * pai_ssh_free() is left.
  */
 int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *opts,
 		int *exit_status);

@@ -30,6 +30,7 @@ struct pai_ssh {
 	int accept_new;
 	volatile int *interrupt;
 	int fd;
+	int dead; /* the connection was cut: only freeing is left */
 	LIBSSH2_SESSION *session;
 	pai_ssh_hostkey hostkey;
 	char *fingerprint;
@@ -132,7 +133,8 @@ void pai_ssh_free(pai_ssh *s)
 	if (s->session) {
 		libssh2_session_set_blocking(s->session, 1);
 		libssh2_session_set_timeout(s->session, 2000);
-		libssh2_session_disconnect(s->session, "bye");
+		if (!s->dead)
+			libssh2_session_disconnect(s->session, "bye");
 		libssh2_session_free(s->session);
 	}
 	if (s->fd >= 0)
@@ -743,7 +745,7 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 	s->detail[0] = '\0';
 	if (!o || o->version != PAI_SSH_RUN_OPTIONS_VERSION)
 		return fail(s, PAI_EINVAL, "bad options");
-	if (!s->session)
+	if (!s->session || s->dead)
 		return fail(s, PAI_EINVAL, "not connected");
 	libssh2_session_set_blocking(s->session, 1);
 	ch = libssh2_channel_open_session(s->session);
@@ -772,8 +774,13 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 	libssh2_session_set_blocking(s->session, 0);
 	ret = pump(s, ch, o, &closed);
 	libssh2_session_set_blocking(s->session, 1);
-	if (ret || closed)
+	if (ret || closed) {
+		/* no polite close: sshd answers one only once the remote
+		 * command ends, and Ctrl-C or "~." must not wait for that */
+		shutdown(s->fd, SHUT_RDWR);
+		s->dead = 1;
 		goto out;
+	}
 	libssh2_channel_close(ch);
 	libssh2_channel_wait_closed(ch);
 	*exit_status = libssh2_channel_get_exit_status(ch);

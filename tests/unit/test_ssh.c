@@ -360,6 +360,82 @@ static void test_input_not_read(void **state)
 	pai_ssh_free(s);
 }
 
+static volatile int stop_flag;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static int close_at_once(void *data, char *buf, size_t *len)
+{
+	(void)data;
+	(void)buf;
+	(void)len;
+	return 1;
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000 +
+	       (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Ctrl-C (the interrupt flag) and "~." (on_input) end the session at
+ * once, without waiting for the remote command */
+static void test_interrupt_and_close(void **state)
+{
+	pai_ssh_options so = PAI_SSH_OPTIONS_INIT;
+	pai_ssh_run_options o = PAI_SSH_RUN_OPTIONS_INIT;
+	struct sigaction sa;
+	struct timespec t0;
+	pai_ssh *s = NULL;
+	int status = 0, fds[2];
+
+	(void)state;
+	so.host = "127.0.0.1";
+	so.port = port_a;
+	so.user = user;
+	so.key_file = path("user_key");
+	so.known_hosts = path("kh_intr");
+	so.interrupt = &stop_flag;
+	assert_int_equal(pai_ssh_new(&s, &so), PAI_OK);
+	assert_int_equal(pai_ssh_connect(s), PAI_OK);
+	assert_int_equal(pipe(fds), 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	o.command = "sleep 30";
+	o.in_fd = fds[0];
+	o.out_fd = o.err_fd = open("/dev/null", O_WRONLY);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	alarm(1);
+	assert_int_equal(pai_ssh_run(s, &o, &status), PAI_EINTR);
+	assert_true(elapsed_ms(&t0) < 4000);
+	assert_int_equal(status, -1);
+	/* the connection is gone: nothing more runs on it */
+	assert_int_equal(pai_ssh_run(s, &o, &status), PAI_EINVAL);
+	pai_ssh_free(s);
+
+	stop_flag = 0;
+	assert_int_equal(pai_ssh_new(&s, &so), PAI_OK);
+	assert_int_equal(pai_ssh_connect(s), PAI_OK);
+	assert_int_equal(write(fds[1], "~.", 2), 2);
+	o.on_input = close_at_once;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(pai_ssh_run(s, &o, &status), PAI_OK);
+	assert_true(elapsed_ms(&t0) < 4000);
+	assert_int_equal(status, -1);
+	pai_ssh_free(s);
+	close(fds[0]);
+	close(fds[1]);
+	close(o.out_fd);
+}
+
 static void test_pty(void **state)
 {
 	pai_ssh *s = connect_a("kh_pty");
@@ -594,6 +670,7 @@ int main(void)
 	    cmocka_unit_test(test_stdout_stderr_apart),
 	    cmocka_unit_test(test_big_stdin_through_cat),
 	    cmocka_unit_test(test_input_not_read),
+	    cmocka_unit_test(test_interrupt_and_close),
 	    cmocka_unit_test(test_pty),
 	    cmocka_unit_test(test_wrong_key),
 	    cmocka_unit_test(test_key_too_open),
