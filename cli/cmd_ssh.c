@@ -416,10 +416,9 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 		sigaction(SIGWINCH, &sa, NULL);
 		ro.resized = &winch;
 		ro.window_size = window_size;
-		if (interactive) {
-			ro.on_input = on_input;
-			ro.data = &esc;
-		}
+		/* escapes wherever there is a terminal, as in ssh */
+		ro.on_input = on_input;
+		ro.data = &esc;
 		if (enter_raw() < 0) {
 			st = cli_error(ctx, EXIT_SSH,
 				       "cannot set the terminal: %s",
