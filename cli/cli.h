@@ -50,6 +50,8 @@ typedef struct cli_ctx {
 	const char *config;     /* --config FILE */
 	const char *cacert;     /* --cacert FILE */
 	int insecure;           /* --insecure */
+	int completing; /* __complete: never start the local cluster, give up
+			   fast */
 } cli_ctx;
 
 /* Keys of the global options that have no short letter. */
@@ -96,6 +98,12 @@ int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
 
 /* Prints the list of commands. */
 void cli_usage(FILE *f);
+/* The command called name, or NULL. */
+const cli_cmd *cli_find_command(const char *name);
+/* Prints the names of the commands that start with prefix, one a line. */
+void cli_put_commands(const char *prefix);
+/* paictl __complete WORDS...: hidden, for the shell completions. */
+int cmd_complete(cli_ctx *ctx, int argc, char **argv);
 
 /* "paictl: CMD: message" on stderr; returns status, so that callers can
  * `return cli_error(ctx, EXIT_USAGE, "...")`. */

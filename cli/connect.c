@@ -493,7 +493,10 @@ static int connect_local(cli_ctx *ctx, cli_conn *c)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	if (!answers(sock)) {
+	if (!answers(sock) && ctx->completing) {
+		st = EXIT_UNREACHABLE;
+		goto out;
+	} else if (!answers(sock)) {
 		free(sock);
 		sock = NULL;
 		if (ctx->verbose)
@@ -538,6 +541,13 @@ int cli_connect(cli_ctx *ctx, cli_conn *c)
 	o.token = c->token;
 	o.ca_file = c->ca_file;
 	o.insecure = c->insecure;
+	if (ctx->completing) {
+		/* the shell is waiting: one quick try */
+		o.connect_timeout_ms = 500;
+		o.stall_timeout_s = 2;
+		o.max_retries = 0;
+		o.retry_max_ms = 1000;
+	}
 	if (ctx->verbose >= 2) {
 		o.trace = trace;
 		o.trace_data = NULL;

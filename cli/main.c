@@ -36,7 +36,7 @@ static const cli_cmd commands[] = {
      "run the local cluster in the foreground"},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static const cli_cmd *find_command(const char *name)
+const cli_cmd *cli_find_command(const char *name)
 {
 	const cli_cmd *c;
 
@@ -44,6 +44,17 @@ static const cli_cmd *find_command(const char *name)
 		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;
+}
+
+void cli_put_commands(const char *prefix)
+{
+	const cli_cmd *c;
+
+	for (c = commands; c->name; c++)
+		if (strncmp(c->name, prefix, strlen(prefix)) == 0)
+			puts(c->name);
+	if (strncmp("help", prefix, strlen(prefix)) == 0)
+		puts("help");
 }
 
 void cli_usage(FILE *f)
@@ -199,10 +210,13 @@ int main(int argc, char **argv)
 		cli_usage(stderr);
 		return EXIT_USAGE;
 	}
+	/* hidden: for the shell completions (cmd_complete.c) */
+	if (strcmp(argv[1], "__complete") == 0)
+		return cmd_complete(&ctx, argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			cmd = find_command(argv[2]);
+			cmd = cli_find_command(argv[2]);
 			if (!cmd)
 				return cli_error(&ctx, EXIT_USAGE,
 						 "unknown command '%s'",
@@ -218,7 +232,7 @@ int main(int argc, char **argv)
 		printf("paictl %s\n", PAI_VERSION);
 		return cli_finish(&ctx, EXIT_OK);
 	}
-	cmd = find_command(argv[1]);
+	cmd = cli_find_command(argv[1]);
 	if (!cmd) {
 		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
 		cli_usage(stderr);

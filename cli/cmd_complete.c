@@ -1,0 +1,368 @@
+/* cmd_complete.c - paictl __complete WORDS...: the candidates for the last
+ * word, one per line, for the shell completions in completions/.
+ *
+ * Hidden: not in the usage nor in --help. It must be fast and silent, as
+ * the shell calls it at every Tab: stderr goes to /dev/null, stdin comes
+ * from /dev/null (nothing can prompt), the cluster is asked with short
+ * timeouts and no retries, and the local cluster is never started.
+ *
+ * Files are the shell's to complete: a line "__files__" (any file) or
+ * "__files__:*.json" (those files and directories) tells the scripts to. */
+#include "cli.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The subcommands of `paictl cluster`. */
+static const char *const cluster_verbs[] = {"add", "list", "remove", "use",
+					    NULL};
+
+static int starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void put(const char *prefix, const char *cand, const char *cur)
+{
+	if (starts(cand, cur))
+		printf("%s%s\n", prefix, cand);
+}
+
+/* The option words may name: "--output", "-o", or NULL. */
+static const cli_opt *lookup(const cli_opt *opts, const char *word)
+{
+	const cli_opt *o;
+
+	if (!opts)
+		return NULL;
+	for (o = opts; o->name; o++) {
+		if (word[0] == '-' && word[1] == '-' &&
+		    strcmp(word + 2, o->name) == 0)
+			return o;
+		if (word[0] == '-' && word[1] && word[1] != '-' && !word[2] &&
+		    o->key > 0 && o->key < 256 && word[1] == o->key)
+			return o;
+	}
+	return NULL;
+}
+
+/* A command's own option wins over a global one, as in cli_parse. */
+static const cli_opt *find_opt(const cli_cmd *cmd, const char *word)
+{
+	const cli_opt *o = cmd ? lookup(cmd->opts, word) : NULL;
+
+	return o ? o : lookup(cli_global_opts, word);
+}
+
+static void put_opts(const cli_opt *opts, const cli_opt *own, const char *cur)
+{
+	const cli_opt *o;
+	char buf[80];
+
+	for (o = opts; o && o->name; o++) {
+		snprintf(buf, sizeof(buf), "--%s", o->name);
+		if (own && own != opts && lookup(own, buf))
+			continue;
+		put("", buf, cur);
+	}
+	for (o = opts; o && o->name; o++) {
+		if (o->key <= 0 || o->key >= 256)
+			continue;
+		snprintf(buf, sizeof(buf), "-%c", o->key);
+		if (own && own != opts && lookup(own, buf))
+			continue;
+		put("", buf, cur);
+	}
+}
+
+/* The profiles' names (for --cluster and cluster remove/use). */
+static void put_profiles(cli_ctx *ctx, const char *cur)
+{
+	pai_config *cfg = NULL;
+	size_t i, n;
+
+	if (cli_load_config(ctx, &cfg, NULL))
+		return;
+	n = pai_config_count(cfg);
+	for (i = 0; i < n; i++) {
+		const pai_profile *p = pai_config_get(cfg, i);
+
+		if (p && p->name)
+			put("", p->name, cur);
+	}
+	pai_config_free(cfg);
+}
+
+/* The argument of option o: its values, files, or profiles. */
+static void put_arg(cli_ctx *ctx, const cli_opt *o, const char *prefix,
+		    const char *cur)
+{
+	if (o->values) {
+		const char *v = o->values;
+
+		while (*v) {
+			size_t len = strcspn(v, "|");
+			char buf[64];
+
+			if (len < sizeof(buf)) {
+				memcpy(buf, v, len);
+				buf[len] = '\0';
+				put(prefix, buf, cur);
+			}
+			v += len + (v[len] == '|');
+		}
+	} else if (strcmp(o->argname, "FILE") == 0 ||
+		   strcmp(o->argname, "PATH") == 0 ||
+		   strcmp(o->argname, "DIR") == 0) {
+		puts("__files__");
+	} else if (strcmp(o->name, "cluster") == 0 && o->key == 'c') {
+		put_profiles(ctx, cur);
+	}
+}
+
+/* Connects to the cluster without starting it, prompting or retrying. */
+static cli_conn *open_quietly(cli_ctx *ctx)
+{
+	cli_conn *conn = NULL;
+
+	ctx->completing = 1;
+	if (cli_open(ctx, &conn))
+		return NULL;
+	return conn;
+}
+
+static void put_jobs(cli_ctx *ctx, const char *cur)
+{
+	cli_conn *conn = open_quietly(ctx);
+	pai_job_list *list = NULL;
+	const char *tilde = strchr(cur, '~');
+	char *user = NULL;
+	size_t i, n;
+
+	if (!conn)
+		return;
+	if (tilde)
+		user = strndup(cur, (size_t)(tilde - cur));
+	if (!tilde || user) {
+		if (!pai_jobs_list(&list, conn->client,
+				   user ? user : conn->user)) {
+			n = pai_job_list_count(list);
+			for (i = 0; i < n; i++) {
+				const char *name = pai_job_info_name(
+				    pai_job_list_get(list, i));
+
+				if (!name)
+					continue;
+				if (!user)
+					put("", name, cur);
+				else if (starts(name, tilde + 1))
+					printf("%s~%s\n", user, name);
+			}
+		}
+	}
+	pai_job_list_free(list);
+	free(user);
+	cli_conn_free(conn);
+}
+
+/* Roles (index < 0) or, for role, the task indices of job ref. */
+static void put_tasks(cli_ctx *ctx, const char *ref, const char *role,
+		      const char *cur)
+{
+	cli_conn *conn = open_quietly(ctx);
+	pai_job_info *info = NULL;
+	char *user = NULL, *name = NULL;
+	size_t i, j, n;
+
+	if (!conn)
+		return;
+	if (cli_job_ref(ctx, conn, ref, &user, &name) ||
+	    pai_job_get(&info, conn->client, user, name))
+		goto out;
+	n = pai_job_info_task_count(info);
+	for (i = 0; i < n; i++) {
+		const pai_task_info *t = pai_job_info_task(info, i);
+		char buf[32];
+
+		if (!t || !t->role)
+			continue;
+		if (role) {
+			if (strcmp(t->role, role) != 0)
+				continue;
+			snprintf(buf, sizeof(buf), "%ld", t->index);
+			put("", buf, cur);
+			continue;
+		}
+		/* each role once */
+		for (j = 0; j < i; j++) {
+			const pai_task_info *u = pai_job_info_task(info, j);
+
+			if (u && u->role && strcmp(u->role, t->role) == 0)
+				break;
+		}
+		if (j == i)
+			put("", t->role, cur);
+	}
+out:
+	pai_job_info_free(info);
+	free(user);
+	free(name);
+	cli_conn_free(conn);
+}
+
+/* Takes in a global option's value, so that jobs come from the cluster
+ * the command line names. */
+static void global_value(cli_ctx *ctx, const cli_opt *o, const char *arg)
+{
+	switch (o->key) {
+	case 'c': ctx->cluster = arg; break;
+	case 'u': ctx->user = arg; break;
+	case CLI_OPT_URI: ctx->uri = arg; break;
+	case CLI_OPT_TOKEN_FILE: ctx->token_file = arg; break;
+	case CLI_OPT_CONFIG: ctx->config = arg; break;
+	case CLI_OPT_CACERT: ctx->cacert = arg; break;
+	}
+}
+
+static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
+			const char *cur)
+{
+	const char *n = cmd->name;
+	int i;
+
+	if (strcmp(n, "validate") == 0 || strcmp(n, "submit") == 0 ||
+	    (strcmp(n, "expand") == 0 && nops == 0)) {
+		puts("__files__:*.json");
+	} else if (strcmp(n, "cluster") == 0) {
+		if (nops == 0)
+			for (i = 0; cluster_verbs[i]; i++)
+				put("", cluster_verbs[i], cur);
+		else if (nops == 1 && (strcmp(ops[0], "remove") == 0 ||
+				       strcmp(ops[0], "use") == 0))
+			put_profiles(ctx, cur);
+	} else if (strcmp(n, "status") == 0 || strcmp(n, "wait") == 0 ||
+		   strcmp(n, "stop") == 0 || strcmp(n, "ssh-key") == 0 ||
+		   strcmp(n, "ssh-config") == 0) {
+		if (nops == 0)
+			put_jobs(ctx, cur);
+	} else if (strcmp(n, "logs") == 0 || strcmp(n, "ssh") == 0) {
+		if (nops == 0)
+			put_jobs(ctx, cur);
+		else if (nops == 1)
+			put_tasks(ctx, ops[0], NULL, cur);
+		else if (nops == 2)
+			put_tasks(ctx, ops[0], ops[1], cur);
+	}
+}
+
+int cmd_complete(cli_ctx *ctx, int argc, char **argv)
+{
+	const cli_cmd *cmd = NULL;
+	const char *cur;
+	char **ops;
+	int i, nops = 0, devnull;
+
+	/* silent whatever happens, never waiting on the user */
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull >= 0) {
+		dup2(devnull, STDERR_FILENO);
+		dup2(devnull, STDIN_FILENO);
+		close(devnull);
+	}
+	unsetenv("PAICTL_PASSWORD");
+	/* the shell waits for us: a hung cluster must not hang it */
+	signal(SIGALRM, SIG_DFL);
+	alarm(3);
+	ctx->quiet = 1;
+	ctx->cmd = "__complete";
+	if (argc < 2) /* no word at all: the commands */
+		cur = "";
+	else
+		cur = argv[argc - 1];
+	ops = calloc((size_t)argc + 1, sizeof(*ops));
+	if (!ops)
+		return 0;
+	/* the words before the one completed */
+	for (i = 1; i < argc - 1; i++) {
+		const char *w = argv[i];
+		const cli_opt *o;
+
+		if (cmd && strcmp(w, "--") == 0) {
+			/* ssh's remote command follows: not ours */
+			free(ops);
+			return 0;
+		}
+		if (w[0] == '-' && w[1]) {
+			const char *eq = strchr(w, '=');
+			char name[80];
+
+			if (eq && w[1] == '-' &&
+			    (size_t)(eq - w) < sizeof(name)) {
+				memcpy(name, w, (size_t)(eq - w));
+				name[eq - w] = '\0';
+				o = find_opt(cmd, name);
+				if (o && lookup(cli_global_opts, name) == o)
+					global_value(ctx, o, eq + 1);
+				continue;
+			}
+			o = find_opt(cmd, w);
+			if (o && o->argname && i + 1 < argc - 1) {
+				if (lookup(cli_global_opts, w) == o)
+					global_value(ctx, o, argv[i + 1]);
+				i++;
+			} else if (o && o->argname) {
+				/* the word completed is this option's value */
+				put_arg(ctx, o, "", cur);
+				free(ops);
+				return cli_finish(ctx, 0);
+			}
+			continue;
+		}
+		if (!cmd) {
+			cmd = cli_find_command(w);
+			if (!cmd && strcmp(w, "help") != 0) {
+				free(ops);
+				return 0;
+			}
+			if (!cmd) {
+				/* paictl help COMMAND */
+				if (i == argc - 2)
+					cli_put_commands(cur);
+				free(ops);
+				return cli_finish(ctx, 0);
+			}
+			continue;
+		}
+		ops[nops++] = argv[i];
+	}
+	if (cur[0] == '-' && cur[1] == '-' && strchr(cur, '=')) {
+		/* --output=j */
+		const char *eq = strchr(cur, '=');
+		char name[80];
+		const cli_opt *o;
+
+		if ((size_t)(eq - cur) < sizeof(name)) {
+			memcpy(name, cur, (size_t)(eq - cur));
+			name[eq - cur] = '\0';
+			o = find_opt(cmd, name);
+			if (o && o->argname && o->values) {
+				name[eq - cur] = '=';
+				name[eq - cur + 1] = '\0';
+				put_arg(ctx, o, name, eq + 1);
+			}
+		}
+	} else if (cur[0] == '-') {
+		if (cmd)
+			put_opts(cmd->opts, NULL, cur);
+		put_opts(cli_global_opts, cmd ? cmd->opts : NULL, cur);
+	} else if (!cmd) {
+		cli_put_commands(cur);
+	} else {
+		put_operand(ctx, cmd, ops, nops, cur);
+	}
+	free(ops);
+	return cli_finish(ctx, 0);
+}
