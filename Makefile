@@ -4,6 +4,10 @@
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
+# each shell's own directory for the completions of installed packages
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 DESTDIR    ?=
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
@@ -13,7 +17,7 @@ BUILD      ?= build
 # installs these packages (the list .ci/run and README.md rely on).
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev openssh-server curl jq \
-	valgrind cppcheck hyperfine time tmux
+	valgrind cppcheck hyperfine time tmux bash-completion zsh fish
 PKGS      := jansson libmicrohttpd libcurl libssh2
 TEST_PKGS := cmocka libcurl
 
@@ -39,7 +43,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PAICTL   := $(BUILD)/paictl
 LIBPAI   := $(BUILD)/libpai.a
 
-.PHONY: deps all test unit-test cli-test check-asan bench install uninstall clean \
+.PHONY: deps all test unit-test cli-test completion-test check-asan bench install uninstall clean \
 	lint header-check fuzz
 .DEFAULT_GOAL := all
 
@@ -75,7 +79,7 @@ header-check:
 	printf '#include "pai.h"\nint main(void) { return pai_strerror(0) == 0; }\n' \
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
-test: unit-test cli-test header-check
+test: unit-test cli-test header-check completion-test
 
 unit-test: $(TEST_BIN) $(PAICTL)
 	@set -e; for t in $(TEST_BIN); do \
@@ -86,6 +90,10 @@ unit-test: $(TEST_BIN) $(PAICTL)
 
 cli-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh tests/cli/run.sh
+
+# completions/ in bash, zsh and fish themselves
+completion-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) sh tests/completions/check.sh
 
 # The same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
@@ -143,11 +151,17 @@ install: $(PAICTL)
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	for m in $(wildcard man/*.1); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man1/; done
 	for m in $(wildcard man/*.5); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man5/; done
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 0644 completions/paictl.bash $(DESTDIR)$(BASHCOMPDIR)/paictl
+	install -m 0644 completions/_paictl $(DESTDIR)$(ZSHCOMPDIR)/_paictl
+	install -m 0644 completions/paictl.fish $(DESTDIR)$(FISHCOMPDIR)/paictl.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/paictl
 	for m in $(notdir $(wildcard man/*.1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$m; done
 	for m in $(notdir $(wildcard man/*.5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/paictl $(DESTDIR)$(ZSHCOMPDIR)/_paictl \
+		$(DESTDIR)$(FISHCOMPDIR)/paictl.fish
 
 clean:
 	rm -rf build
