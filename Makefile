@@ -17,7 +17,7 @@ BUILD      ?= build
 # installs these packages (the list .ci/run and README.md rely on).
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev openssh-server curl jq \
-	valgrind cppcheck hyperfine time tmux bash-completion zsh fish
+	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish
 PKGS      := jansson libmicrohttpd libcurl libssh2
 TEST_PKGS := cmocka libcurl
 
@@ -43,7 +43,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PAICTL   := $(BUILD)/paictl
 LIBPAI   := $(BUILD)/libpai.a
 
-.PHONY: deps all test unit-test cli-test completion-test check-asan bench install uninstall clean \
+.PHONY: deps all test unit-test cli-test man-test completion-test check-asan bench install uninstall clean \
 	lint header-check fuzz
 .DEFAULT_GOAL := all
 
@@ -79,7 +79,7 @@ header-check:
 	printf '#include "pai.h"\nint main(void) { return pai_strerror(0) == 0; }\n' \
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
-test: unit-test cli-test header-check completion-test
+test: unit-test cli-test header-check man-test completion-test
 
 unit-test: $(TEST_BIN) $(PAICTL)
 	@set -e; for t in $(TEST_BIN); do \
@@ -90,6 +90,10 @@ unit-test: $(TEST_BIN) $(PAICTL)
 
 cli-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh tests/cli/run.sh
+
+# The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
+man-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) sh tests/man/check.sh
 
 # completions/ in bash, zsh and fish themselves
 completion-test: $(PAICTL)
