@@ -36,14 +36,19 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 
 /* Worse outcomes win: a file that could not be read says more than an
  * invalid one, and a failure more than both. */
+static int rank(int status)
+{
+	switch (status) {
+	case EXIT_OK: return 0;
+	case EXIT_INVALID: return 1;
+	case EXIT_NOTFOUND: return 2;
+	}
+	return 3; /* any other failure */
+}
+
 static int worse(int a, int b)
 {
-	static const int rank[] = {[EXIT_OK] = 0,
-				   [EXIT_INVALID] = 1,
-				   [EXIT_NOTFOUND] = 2,
-				   [EXIT_FAILURE_] = 3};
-
-	return rank[b] > rank[a] ? b : a;
+	return rank(b) > rank(a) ? b : a;
 }
 
 int cmd_validate(cli_ctx *ctx, int argc, char **argv)

@@ -158,17 +158,22 @@ void cli_print_diag(FILE *f, const pai_diag *d)
 	fprintf(f, "%s [%s]\n", d->message, d->rule);
 	if (d->excerpt) {
 		const char *p = d->excerpt;
+		char pad[200];
+		size_t n = 0;
 		unsigned col = 1;
 
-		fprintf(f, "%6u | %s\n       | ", d->line, d->excerpt);
-		/* keep tabs so that the caret lines up */
-		for (; *p && col < d->excerpt_column; p++) {
+		/* keep tabs so that the caret lines up; built first, as
+		 * stderr is unbuffered and 50,000 diagnostics add up */
+		for (; *p && col < d->excerpt_column && n < sizeof(pad) - 1;
+		     p++) {
 			if (((unsigned char)*p & 0xC0) == 0x80)
 				continue;
-			fputc(*p == '\t' ? '\t' : ' ', f);
+			pad[n++] = *p == '\t' ? '\t' : ' ';
 			col++;
 		}
-		fputs("^\n", f);
+		pad[n] = '\0';
+		fprintf(f, "%6u | %s\n       | %s^\n", d->line, d->excerpt,
+			pad);
 	}
 }
 
