@@ -82,6 +82,12 @@ for cmd in $commands; do
 		fail "$cmd: 'paictl $cmd --help' failed"
 		continue
 	fi
+	# 'paictl help CMD' is the same text, so it agrees with the pages too
+	if "$PAICTL" help "$cmd" 2>&1 | cmp -s - "$tmp/help"; then
+		pass
+	else
+		fail "$cmd: 'paictl help $cmd' differs from 'paictl $cmd --help'"
+	fi
 	help_opts <"$tmp/help" >"$tmp/h"
 	cat "$tmp/h" >>"$tmp/all-help"
 	man_opts "$page" OPTIONS >"$tmp/m"
