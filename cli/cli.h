@@ -50,6 +50,7 @@ typedef struct cli_ctx {
 	const char *config;     /* --config FILE */
 	const char *cacert;     /* --cacert FILE */
 	int insecure;           /* --insecure */
+	int color;	/* --color: CLI_COLOR_AUTO, _ALWAYS or _NEVER */
 	int completing; /* __complete: never start the local cluster, give up
 			   fast */
 } cli_ctx;
@@ -60,8 +61,21 @@ enum {
 	CLI_OPT_TOKEN_FILE,
 	CLI_OPT_CONFIG,
 	CLI_OPT_CACERT,
-	CLI_OPT_INSECURE
+	CLI_OPT_INSECURE,
+	CLI_OPT_COLOR
 };
+
+enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+
+/* 1 when what goes to f may be coloured: --color=always, or by default
+ * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
+ * not "dumb"; --color=never: 0. The last --color given counts (a global
+ * option, so that the diagnostics printers need no cli_ctx). */
+int cli_color(FILE *f);
+/* SGR sequences: on for the word of a severity ("error", "warning") or a
+ * job state's name ("FAILED"), "" for the others; CLI_SGR_OFF after. */
+const char *cli_sgr(const char *word);
+#define CLI_SGR_OFF "\033[0m"
 
 /* The global options: accepted before the command and after it. */
 extern const cli_opt cli_global_opts[];

@@ -16,6 +16,7 @@ void cli_table_print(FILE *f, size_t ncols, size_t nrows,
 		     const char *const *cells)
 {
 	size_t w[16] = {0}, r, c;
+	int color = cli_color(f);
 
 	if (ncols > 16)
 		ncols = 16;
@@ -29,11 +30,22 @@ void cli_table_print(FILE *f, size_t ncols, size_t nrows,
 	for (r = 0; r < nrows; r++) {
 		for (c = 0; c < ncols; c++) {
 			const char *s = cells[r * ncols + c];
+			/* the STATE column's states, coloured; the padding
+			 * after the colour ends */
+			const char *on =
+			    color && r > 0 && strcmp(cells[c], "STATE") == 0
+				? cli_sgr(s)
+				: "";
 
-			if (c + 1 == ncols)
-				fprintf(f, "%s\n", s);
+			if (*on)
+				fprintf(f, "%s%s" CLI_SGR_OFF, on, s);
 			else
-				fprintf(f, "%-*s  ", (int)w[c], s);
+				fputs(s, f);
+			if (c + 1 == ncols)
+				fputc('\n', f);
+			else
+				fprintf(f, "%*s  ", (int)(w[c] - strlen(s)),
+					"");
 		}
 	}
 }

@@ -62,7 +62,13 @@ static int print_text(const pai_job_info *info)
 	}
 	field("name:", pai_job_info_name(info));
 	field("user:", pai_job_info_user(info));
-	field("state:", pai_state_name(pai_job_info_state(info)));
+	if (cli_color(stdout) &&
+	    *cli_sgr(pai_state_name(pai_job_info_state(info))))
+		printf("%-11s %s%s" CLI_SGR_OFF "\n", "state:",
+		       cli_sgr(pai_state_name(pai_job_info_state(info))),
+		       pai_state_name(pai_job_info_state(info)));
+	else
+		field("state:", pai_state_name(pai_job_info_state(info)));
 	field("vc:", pai_job_info_vc(info));
 	cli_format_time(buf, sizeof(buf), pai_job_info_created_ms(info));
 	field("created:", buf);

@@ -76,8 +76,10 @@ static void vmsg(const cli_ctx *ctx, const char *kind, const char *fmt,
 	fputs("paictl: ", stderr);
 	if (ctx && ctx->cmd)
 		fprintf(stderr, "%s: ", ctx->cmd);
-	if (kind)
-		fputs(kind, stderr);
+	if (kind && cli_color(stderr))
+		fprintf(stderr, "%s%s" CLI_SGR_OFF ": ", cli_sgr(kind), kind);
+	else if (kind)
+		fprintf(stderr, "%s: ", kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -99,7 +101,7 @@ void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
 	if (ctx && ctx->quiet)
 		return;
 	va_start(ap, fmt);
-	vmsg(ctx, "warning: ", fmt, ap);
+	vmsg(ctx, "warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -147,12 +149,16 @@ int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 
 void cli_print_diag(FILE *f, const pai_diag *d)
 {
-	const char *sev = d->severity == PAI_SEVERITY_ERROR ? "error" : "warning";
+	const char *sev =
+	    d->severity == PAI_SEVERITY_ERROR ? "error" : "warning";
+	const char *on = cli_color(f) ? cli_sgr(sev) : "";
+	const char *off = *on ? CLI_SGR_OFF : "";
 
 	if (d->line)
-		fprintf(f, "%s:%u:%u: %s: ", d->file, d->line, d->column, sev);
+		fprintf(f, "%s:%u:%u: %s%s%s: ", d->file, d->line, d->column,
+			on, sev, off);
 	else
-		fprintf(f, "%s: %s: ", d->file, sev);
+		fprintf(f, "%s: %s%s%s: ", d->file, on, sev, off);
 	if (*d->path)
 		fprintf(f, "%s: ", d->path);
 	fprintf(f, "%s [%s]\n", d->message, d->rule);

@@ -3,12 +3,45 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static int color_when = CLI_COLOR_AUTO;
+
+int cli_color(FILE *f)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (color_when != CLI_COLOR_AUTO)
+		return color_when == CLI_COLOR_ALWAYS;
+	if ((no && *no) || !term || strcmp(term, "dumb") == 0)
+		return 0;
+	return isatty(fileno(f));
+}
+
+const char *cli_sgr(const char *word)
+{
+	static const struct {
+		const char *word, *sgr;
+	} map[] = {{"error", "\033[1;31m"},
+		   {"warning", "\033[1;35m"},
+		   {"FAILED", "\033[31m"},
+		   {"SUCCEEDED", "\033[32m"},
+		   {"STOPPED", "\033[33m"},
+		   {"RUNNING", "\033[36m"},
+		   {NULL, NULL}};
+	size_t i;
+
+	for (i = 0; word && map[i].word; i++)
+		if (strcmp(map[i].word, word) == 0)
+			return map[i].sgr;
+	return "";
+}
 
 const cli_opt cli_global_opts[] = {
     {"cluster", 'c', "NAME", NULL, "the cluster profile ($PAICTL_CLUSTER)"},
-    {"uri", CLI_OPT_URI, "URL", NULL,
-     "the REST server's URI ($PAICTL_URI)"},
+    {"uri", CLI_OPT_URI, "URL", NULL, "the REST server's URI ($PAICTL_URI)"},
     {"user", 'u', "NAME", NULL, "the user to act as ($PAICTL_USER)"},
     {"token-file", CLI_OPT_TOKEN_FILE, "FILE", NULL,
      "read the bearer token from FILE (or $PAICTL_TOKEN)"},
@@ -20,6 +53,8 @@ const cli_opt cli_global_opts[] = {
      "do not verify the server's TLS certificate"},
     {"output", 'o', "FORMAT", "text|json",
      "print results as text (the default) or JSON"},
+    {"color", CLI_OPT_COLOR, "WHEN", "auto|always|never",
+     "auto (on a terminal, unless $NO_COLOR), always or never"},
     {"quiet", 'q', NULL, NULL, "print less"},
     {"verbose", 'v', NULL, NULL,
      "say more; -vv: HTTP requests, secrets masked"},
@@ -57,6 +92,20 @@ static int global_opt(cli_ctx *ctx, int key, const char *arg)
 					 "text or json)",
 					 arg);
 		return 0;
+	case CLI_OPT_COLOR:
+		if (strcmp(arg, "auto") == 0)
+			ctx->color = CLI_COLOR_AUTO;
+		else if (strcmp(arg, "always") == 0)
+			ctx->color = CLI_COLOR_ALWAYS;
+		else if (strcmp(arg, "never") == 0)
+			ctx->color = CLI_COLOR_NEVER;
+		else
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown colour setting '%s' (use "
+					 "auto, always or never)",
+					 arg);
+		color_when = ctx->color;
+		return 0;
 	case 'q': ctx->quiet = 1; return 0;
 	case 'v': ctx->verbose++; return 0;
 	case 'c': ctx->cluster = arg; return 0;
@@ -72,9 +121,8 @@ static int global_opt(cli_ctx *ctx, int key, const char *arg)
 
 /* Fills getopt_long's tables from one or two option tables (a command's
  * own option wins over a global one of the same name or letter). */
-static void build(struct option *lopts, size_t maxl, char *sopts,
-		  size_t maxs, const cli_opt *own, const cli_opt *global,
-		  const char *prefix)
+static void build(struct option *lopts, size_t maxl, char *sopts, size_t maxs,
+		  const cli_opt *own, const cli_opt *global, const char *prefix)
 {
 	const cli_opt *tables[2] = {own, global}, *o;
 	size_t n = 0, s;
@@ -110,7 +158,8 @@ static int unknown(const cli_ctx *ctx, char **argv, const char *see)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown option '-%c'; see '%s --help'",
 				 optopt, see);
-	return cli_error(ctx, EXIT_USAGE, "unknown option '%s'; see '%s --help'",
+	return cli_error(ctx, EXIT_USAGE,
+			 "unknown option '%s'; see '%s --help'",
 			 argv[optind - 1], see);
 }
 
@@ -123,8 +172,7 @@ int cli_parse(cli_ctx *ctx, int argc, char **argv,
 	char sopts[160], see[64];
 	int c, st;
 
-	build(lopts, 64, sopts, sizeof(sopts), cmd->opts, cli_global_opts,
-	      ":");
+	build(lopts, 64, sopts, sizeof(sopts), cmd->opts, cli_global_opts, ":");
 	snprintf(see, sizeof(see), "paictl %s", cmd->name);
 	optind = 0; /* 0: a full reset of GNU getopt, mode included */
 	opterr = 0;
@@ -194,7 +242,8 @@ static void print_opts(FILE *f, const cli_opt *opts, const cli_opt *skip)
 	int n;
 
 	for (o = opts; o->name; o++) {
-		if (skip && (find_name(skip, o->name) || find_key(skip, o->key)))
+		if (skip &&
+		    (find_name(skip, o->name) || find_key(skip, o->key)))
 			continue;
 		if (o->key > 0 && o->key < 256)
 			n = snprintf(left, sizeof(left), "-%c, --%s", o->key,

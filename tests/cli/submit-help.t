@@ -24,6 +24,7 @@ Global options (before or after the command):
       --cacert FILE          trust the certificates in FILE for HTTPS
       --insecure             do not verify the server's TLS certificate
   -o, --output FORMAT        print results as text (the default) or JSON
+      --color WHEN           auto (on a terminal, unless $NO_COLOR), always or never
   -q, --quiet                print less
   -v, --verbose              say more; -vv: HTTP requests, secrets masked
   -h, --help                 show this help and exit

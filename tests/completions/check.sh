@@ -181,6 +181,8 @@ check "__complete: --output values" "$(paictl __complete status -o '')" \
     "text json"
 check "__complete: --output=" "$(paictl __complete list --output=j)" \
     "--output=json"
+check "__complete: --color values" "$(paictl __complete list --color '')" \
+    "auto always never"
 check "__complete: list --state" "$(paictl __complete list --state r)" \
     "running"
 check "__complete: files" "$(paictl __complete submit '')" "__files__:*.json"
