@@ -238,6 +238,9 @@ check "bash: --config FILE" \
     "$(bash_complete 'paictl --config n' paictl --config n)" "notes.txt"
 check "bash: job names" "$(bash_complete 'paictl status ' paictl status '')" \
     "hello train"
+check "bash: user~job" \
+    "$(bash_complete "paictl stop $(id -un)~h" paictl stop "$(id -un)~h")" \
+    "$(id -un)~hello"
 check "bash: roles" "$(bash_complete 'paictl logs train ' paictl logs train '')" \
     "worker ps"
 check "bash: indices" \
@@ -254,6 +257,8 @@ check "fish: --dialect values" "$(fish_complete 'paictl submit --dialect ')" \
 check "fish: submit *.json" "$(fish_complete 'paictl submit ')" \
     "a.json b.json sub/"
 check "fish: job names" "$(fish_complete 'paictl stop ')" "hello train"
+check "fish: --output=" "$(fish_complete 'paictl list --output=t')" \
+    "--output=text"
 check "fish: roles" "$(fish_complete 'paictl logs train ')" "worker ps"
 check "fish: indices" "$(fish_complete 'paictl logs train ps ')" "0"
 
@@ -261,6 +266,10 @@ check "fish: indices" "$(fish_complete 'paictl logs train ps ')" "0"
 check "zsh: commands" "$(zsh_complete 'paictl sub')" "submit"
 check "zsh: --output values" "$(zsh_complete 'paictl list --output ')" \
     "text json"
+check "zsh: --output=" "$(zsh_complete 'paictl list --output=')" \
+    "--output=json --output=text"
+check "zsh: user~job" "$(zsh_complete "paictl wait $(id -un)~he")" \
+    "$(id -un)~hello"
 check "zsh: --dialect values" "$(zsh_complete 'paictl expand --dialect ')" \
     "openpai scm"
 check "zsh: submit *.json" "$(zsh_complete 'paictl submit ')" \
