@@ -179,9 +179,10 @@ else
 	fail "man/paictl.1 does not render with mandoc -Tascii"
 fi
 
-# the examples that need no cluster run, from the source tree
-grep -h '^\.Dl paictl \(validate\|expand\) .*examples/' man/*.1 |
-	grep -v '[|<>;&]' | sed 's/^\.Dl paictl //' >"$tmp/examples"
+# the examples that need no cluster run, from the source tree: one-line
+# .Dl ones and the lines of .Bd blocks
+grep -h '^\(\.Dl \)\{0,1\}paictl \(validate\|expand\) .*examples/' man/*.1 man/*.5 |
+	grep -v '[|<>;&]' | sed 's/^\.Dl //; s/^paictl //' >"$tmp/examples"
 while IFS= read -r args; do
 	# sh, for the globs in examples/*.json
 	if sh -c "\"\$0\" $args" "$PAICTL" \
