@@ -237,6 +237,12 @@ int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 int cli_final_status(pai_state state);
 /* "2024-05-01 12:00:00" in local time, "-" for 0. */
 void cli_format_time(char *buf, size_t len, long long ms);
+/* For the commands that take one JOB operand (argv[first]): checks there
+ * is exactly one, connects, and splits it into *user and *name. Returns 0
+ * or an exit status after saying why; *conn may be set either way (the
+ * caller frees it, and *user and *name, with cli_conn_free() and free()). */
+int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
+		 cli_conn **conn, char **user, char **name);
 /* Splits JOB into user and name (the connection's user by default);
  * prints why on failure and returns EXIT_USAGE. */
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,

@@ -31,18 +31,7 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &wait, &first);
 	if (st >= 0)
 		return st;
-	if (first >= argc)
-		return cli_error(ctx, EXIT_USAGE,
-				 "no job given; try 'paictl stop JOB'");
-	if (first + 1 < argc)
-		return cli_error(ctx, EXIT_USAGE,
-				 "unexpected argument '%s'; see 'paictl stop "
-				 "--help'",
-				 argv[first + 1]);
-	st = cli_open(ctx, &conn);
-	if (st)
-		return st;
-	st = cli_job_ref(ctx, conn, argv[first], &user, &name);
+	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
 	if (st)
 		goto out;
 	do

@@ -681,3 +681,22 @@ int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 				 ref);
 	return EXIT_OK;
 }
+
+int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
+		 cli_conn **conn, char **user, char **name)
+{
+	int st;
+
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job given; try 'paictl %s JOB'", ctx->cmd);
+	if (first + 1 < argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; see 'paictl %s "
+				 "--help'",
+				 argv[first + 1], ctx->cmd);
+	st = cli_open(ctx, conn);
+	if (st)
+		return st;
+	return cli_job_ref(ctx, *conn, argv[first], user, name);
+}
