@@ -43,7 +43,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PAICTL   := $(BUILD)/paictl
 LIBPAI   := $(BUILD)/libpai.a
 
-.PHONY: deps all test unit-test cli-test man-test completion-test check-asan bench install uninstall clean \
+.PHONY: deps print-deps all test unit-test cli-test man-test completion-test check-asan bench install uninstall clean \
 	lint header-check fuzz
 .DEFAULT_GOAL := all
 
@@ -66,6 +66,9 @@ TEST_WRAP := $(foreach f,malloc calloc realloc strdup strndup,-Wl,--wrap=$(f))
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(HELPER_OBJ) $(LIBPAI)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(TEST_WRAP) -o $@ $< $(HELPER_OBJ) $(LIBPAI) $(PKG_LIBS) $(TEST_LIBS)
+
+print-deps:
+	@echo $(DEB_PKGS)
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
