@@ -78,7 +78,8 @@ static int save(const cli_ctx *ctx, const char *path, const char *data,
 		return cli_error(ctx, cli_exit_status(err),
 				 "cannot read '%s': %s", path,
 				 e ? strerror(e) : pai_strerror(err));
-	err = pai_file_write_atomic(path, data, len, 0400, 1);
+	err = pai_file_write_atomic(path, data, len, 0400,
+				    PAI_WRITE_EXCLUSIVE);
 	if (err == PAI_ECONFLICT)
 		return cli_error(ctx, EXIT_CONFLICT,
 				 "'%s' appeared meanwhile; not replacing it",

@@ -91,7 +91,7 @@ static int fsync_dir(const char *dir)
 }
 
 int pai_file_write_atomic(const char *path, const void *data, size_t len,
-			  unsigned mode, int exclusive)
+			  unsigned mode, unsigned flags)
 {
 	char *copy = NULL, *dir, *tmp = NULL;
 	const char *p = data;
@@ -139,7 +139,7 @@ int pai_file_write_atomic(const char *path, const void *data, size_t len,
 		goto out;
 	}
 	fd = -1;
-	if (exclusive) {
+	if (flags & PAI_WRITE_EXCLUSIVE) {
 		/* never replaces: link() fails with EEXIST */
 		if (link(tmp, path) < 0) {
 			e = errno;
@@ -149,7 +149,8 @@ int pai_file_write_atomic(const char *path, const void *data, size_t len,
 				      RENAME_NOREPLACE) == 0) {
 				free(tmp);
 				tmp = NULL;
-				fsync_dir(dir);
+				if (!(flags & PAI_WRITE_NO_DIRSYNC))
+					fsync_dir(dir);
 				e = 0;
 				goto out;
 			}
@@ -164,7 +165,8 @@ int pai_file_write_atomic(const char *path, const void *data, size_t len,
 	}
 	free(tmp);
 	tmp = NULL;
-	fsync_dir(dir);
+	if (!(flags & PAI_WRITE_NO_DIRSYNC))
+		fsync_dir(dir);
 out:
 	if (fd >= 0)
 		close(fd);

@@ -679,13 +679,22 @@ int pai_token_save(const char *dir, const char *cluster, const char *user,
 		   const char *token);
 int pai_token_remove(const char *dir, const char *cluster, const char *user);
 
+/** pai_file_write_atomic() flags. */
+enum {
+	PAI_WRITE_EXCLUSIVE = 1,  /**< never replace an existing file */
+	PAI_WRITE_NO_DIRSYNC = 2  /**< skip the directory's fsync: the rename
+				   * may not survive a power cut (for files
+				   * rewritten often, where that is fine) */
+};
+
 /**
  * Writes @p len bytes to @p path atomically: a temporary file in the same
  * directory created with @p mode, fsync, rename, fsync of the directory.
- * With @p exclusive, an existing file is not replaced (PAI_ECONFLICT).
+ * With PAI_WRITE_EXCLUSIVE in @p flags, an existing file is not replaced
+ * (PAI_ECONFLICT).
  */
 int pai_file_write_atomic(const char *path, const void *data, size_t len,
-			  unsigned mode, int exclusive);
+			  unsigned mode, unsigned flags);
 
 #ifdef __cplusplus
 }

@@ -266,7 +266,12 @@ static int write_record(const char *dir, const struct srv_job *j)
 	path = srv_printf("%s/job.json", dir);
 	if (!text || !path)
 		goto out;
-	ret = srv_write_atomic(path, text, strlen(text), false);
+	/* rewritten on every state change: a power cut may bring back
+	 * the previous record, never a partial one */
+	ret = pai_file_write_atomic(path, text, strlen(text), 0600,
+				    PAI_WRITE_NO_DIRSYNC) == PAI_OK
+		  ? 0
+		  : -1;
 out:
 	json_decref(rec);
 	free(text);

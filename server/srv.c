@@ -229,7 +229,7 @@ static void write_server_info(struct srv *s)
 		    json_sprintf("http://%s:%u", s->tcp_addr, s->tcp_port));
 	text = o ? json_dumps(o, JSON_INDENT(2)) : NULL;
 	if (!text || !path ||
-	    srv_write_atomic(path, text, strlen(text), true) < 0)
+	    pai_file_write_atomic(path, text, strlen(text), 0600, 0) != PAI_OK)
 		srv_log(s, "cannot write '%s'", path ? path : "server.json");
 	json_decref(o);
 	free(text);

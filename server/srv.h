@@ -121,8 +121,6 @@ long long srv_now_ms(void);
 void srv_log(struct srv *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *srv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int srv_write_atomic(const char *path, const void *data, size_t len,
-		     bool sync_dir);
 int srv_fsync_dir(const char *path);
 int srv_private_dir(const char *path, char *err, size_t errlen);
 int srv_rmtree(const char *path);

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,60 +62,6 @@ int srv_fsync_dir(const char *path)
 	r = fsync(fd);
 	close(fd);
 	return r;
-}
-
-/* Temp file, fsync, rename: a reader (or a restart after SIGKILL) sees
- * the old contents or the new, never a part. sync_dir also makes the
- * rename itself survive a power cut. */
-int srv_write_atomic(const char *path, const void *data, size_t len,
-		     bool sync_dir)
-{
-	char *tmp = NULL, *dcopy = NULL;
-	const char *p = data;
-	int fd = -1, ret = -1, e;
-
-	tmp = srv_printf("%s.XXXXXX", path);
-	if (!tmp)
-		goto out;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		goto out;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto out;
-		p += n;
-		len -= (size_t)n;
-	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0)
-		goto out;
-	free(tmp);
-	tmp = NULL;
-	if (sync_dir) {
-		dcopy = strdup(path);
-		if (!dcopy || srv_fsync_dir(dirname(dcopy)) < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
-	free(dcopy);
-	errno = e;
-	return ret;
 }
 
 /* A directory only its owner may enter: created 0700, or, when it
