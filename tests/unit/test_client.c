@@ -14,12 +14,12 @@
 #include <cmocka.h>
 
 #include "pai.h"
+#include "testutil.h"
 #include "alloc_fail.h"
 #include "fake_openpai.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,21 +44,6 @@ struct server {
 
 /* one server for most tests (the group's), one per test for the rest */
 static struct server shared;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
 
 static pai_client *new_client(const struct server *sv, const char *token)
 {
@@ -106,7 +91,7 @@ static int start_server(struct server *sv, const char *const *extra, int tcp)
 	}
 	/* ready when server.json names this process (and the TCP URL) */
 	snprintf(path, sizeof(path), "%s/server.json", sv->dir);
-	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
 		json_t *info = json_load_file(path, 0, NULL);
 		int ok =
 		    json_integer_value(json_object_get(info, "pid")) == sv->pid;
@@ -134,10 +119,10 @@ static void stop_server(struct server *sv)
 
 	if (sv->pid > 0) {
 		kill(sv->pid, SIGTERM);
-		for (t0 = now_s(); now_s() - t0 < 20; sleep_ms(20))
+		for (t0 = test_now_s(); test_now_s() - t0 < 20; test_sleep_ms(20))
 			if (waitpid(sv->pid, &st, WNOHANG) == sv->pid)
 				break;
-		if (now_s() - t0 >= 20) {
+		if (test_now_s() - t0 >= 20) {
 			kill(sv->pid, SIGKILL);
 			waitpid(sv->pid, &st, 0);
 		}
@@ -180,15 +165,15 @@ static pai_job_info *wait_final(pai_client *c, const char *user,
 				const char *name)
 {
 	pai_job_info *info = NULL;
-	double t0 = now_s();
+	double t0 = test_now_s();
 
-	while (now_s() - t0 < 30) {
+	while (test_now_s() - t0 < 30) {
 		assert_int_equal(pai_job_get(&info, c, user, name), PAI_OK);
 		if (pai_state_is_final(pai_job_info_state(info)))
 			return info;
 		pai_job_info_free(info);
 		info = NULL;
-		sleep_ms(50);
+		test_sleep_ms(50);
 	}
 	fail_msg("job %s did not end", name);
 	return NULL;
@@ -395,11 +380,11 @@ static char *follow_log(pai_client *c, const char *url, const char *name)
 	size_t total = 0, len;
 	long long off = 0, next;
 	pai_job_info *ji = NULL;
-	double t0 = now_s();
+	double t0 = test_now_s();
 	int final = 0;
 
 	for (;;) {
-		assert_true(now_s() - t0 < 30);
+		assert_true(test_now_s() - t0 < 30);
 		if (!final) {
 			assert_int_equal(pai_job_get(&ji, c, "alice", name),
 					 PAI_OK);
@@ -418,7 +403,7 @@ static char *follow_log(pai_client *c, const char *url, const char *name)
 		free(data);
 		if (final && len == 0)
 			return all;
-		sleep_ms(20);
+		test_sleep_ms(20);
 	}
 }
 
@@ -432,19 +417,19 @@ static void test_local_logs(void **state)
 	char url[512], *got, *data, want[8192];
 	size_t len, n = 0;
 	long long next;
-	double t0 = now_s();
+	double t0 = test_now_s();
 	int i, rec;
 
 	(void)state;
 	assert_int_equal(pai_submit(c, "alice", cfg, &rec), PAI_OK);
 	/* wait for the task to be placed (it has a log URL then) */
 	for (;;) {
-		assert_true(now_s() - t0 < 20);
+		assert_true(test_now_s() - t0 < 20);
 		assert_int_equal(pai_job_get(&ji, c, "alice", "logs"), PAI_OK);
 		if (pai_job_info_task(ji, 0)->log_url)
 			break;
 		pai_job_info_free(ji);
-		sleep_ms(20);
+		test_sleep_ms(20);
 	}
 	snprintf(url, sizeof(url), "%suser.pai.stdout",
 		 pai_job_info_task(ji, 0)->log_url);
@@ -492,19 +477,19 @@ static void test_local_stop(void **state)
 	pai_client *c = new_client(&shared, NULL);
 	json_t *cfg = config("sleeper", "sleep 60");
 	pai_job_info *ji = NULL;
-	double t0 = now_s();
+	double t0 = test_now_s();
 	int rec;
 
 	(void)state;
 	assert_int_equal(pai_submit(c, "alice", cfg, &rec), PAI_OK);
 	for (;;) {
-		assert_true(now_s() - t0 < 20);
+		assert_true(test_now_s() - t0 < 20);
 		assert_int_equal(pai_job_get(&ji, c, "alice", "sleeper"),
 				 PAI_OK);
 		if (pai_job_info_state(ji) == PAI_STATE_RUNNING)
 			break;
 		pai_job_info_free(ji);
-		sleep_ms(20);
+		test_sleep_ms(20);
 	}
 	pai_job_info_free(ji);
 	assert_int_equal(pai_job_stop(c, "alice", "sleeper"), PAI_OK);
@@ -529,9 +514,9 @@ static void test_local_unreachable(void **state)
 	o.max_retries = 2;
 	o.retry_max_ms = 3000;
 	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
-	t0 = now_s();
+	t0 = test_now_s();
 	assert_int_equal(pai_job_get(&ji, c, "alice", "x"), PAI_EUNREACHABLE);
-	assert_true(now_s() - t0 < 5);
+	assert_true(test_now_s() - t0 < 5);
 	assert_int_equal(pai_client_http_status(c), 0);
 	assert_null(pai_client_error_code(c));
 	assert_non_null(strstr(pai_client_error(c), sock));
@@ -1296,11 +1281,11 @@ static void test_fake_stall_and_interrupt(void **state)
 	pai_job_list *list = NULL;
 	volatile int stop = 1;
 	char uri[64];
-	double t0 = now_s();
+	double t0 = test_now_s();
 
 	(void)state;
 	assert_int_equal(pai_jobs_list(&list, c, NULL), PAI_EUNREACHABLE);
-	assert_true(now_s() - t0 < 4);
+	assert_true(test_now_s() - t0 < 4);
 	assert_non_null(strstr(pai_client_error(c), "too slow"));
 	assert_int_equal(pai_client_http_status(c), 0);
 	pai_client_free(c);
@@ -1310,9 +1295,9 @@ static void test_fake_stall_and_interrupt(void **state)
 	o.uri = uri;
 	o.interrupt = &stop;
 	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
-	t0 = now_s();
+	t0 = test_now_s();
 	assert_int_equal(pai_jobs_list(&list, c, NULL), PAI_EINTR);
-	assert_true(now_s() - t0 < 3);
+	assert_true(test_now_s() - t0 < 3);
 	pai_client_free(c);
 	fake_stop(f);
 }
@@ -1485,7 +1470,7 @@ static void test_tls_verification(void **state)
 	o.max_retries = 0;
 	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
 	/* wait until it listens: refused (unreachable) until then */
-	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(50)) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(50)) {
 		err = pai_cluster_info(&info, c);
 		if (err != PAI_EUNREACHABLE)
 			break;
@@ -1875,18 +1860,9 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_config_files),
 	    cmocka_unit_test(test_tokens_and_atomic_writes),
 	};
-	char self[PATH_MAX];
-	const char *env = getenv("PAICTL");
-
 	(void)argc;
-	if (env)
-		snprintf(paictl, sizeof(paictl), "%s", env);
-	else if (realpath(argv[0], self))
-		snprintf(paictl, sizeof(paictl), "%s/../paictl", dirname(self));
-	if (access(paictl, X_OK) != 0) {
-		fprintf(stderr, "test_client: no paictl at '%s'\n", paictl);
+	if (test_find_paictl(paictl, sizeof(paictl), argv[0], "test_client") < 0)
 		return 1;
-	}
 	signal(SIGPIPE, SIG_IGN);
 	/* 127.0.0.x only, even where the environment names a proxy */
 	setenv("no_proxy", "*", 1);

@@ -10,10 +10,11 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
+#include "testutil.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -48,21 +49,6 @@ struct resp {
 	size_t len;
 	char content_range[128];
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
 
 static size_t on_body(char *p, size_t size, size_t n, void *data)
 {
@@ -192,14 +178,14 @@ static void start_server_in(struct server *sv, const char *const *extra)
 	last_server = sv->pid;
 	snprintf(last_dir, sizeof(last_dir), "%s", sv->dir);
 	/* ready when it answers */
-	for (t0 = now_s(); now_s() - t0 < 10;) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 10;) {
 		json_t *o = NULL;
 		long st = call(sv, "GET", "/api/v1", NULL, &o);
 
 		json_decref(o);
 		if (st == 200)
 			break;
-		sleep_ms(20);
+		test_sleep_ms(20);
 	}
 	sv->url[0] = '\0';
 	if (sv->tcp) {
@@ -208,7 +194,7 @@ static void start_server_in(struct server *sv, const char *const *extra)
 
 		snprintf(path, sizeof(path), "%s/server.json", sv->dir);
 		/* written just after the listeners start */
-		for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+		for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
 			info = json_load_file(path, 0, NULL);
 			if (json_integer_value(json_object_get(info, "pid")) ==
 			    sv->pid)
@@ -234,13 +220,13 @@ static void start_server(struct server *sv)
 
 static int wait_exit(pid_t pid, double secs)
 {
-	double t0 = now_s();
+	double t0 = test_now_s();
 	int st;
 
-	while (now_s() - t0 < secs) {
+	while (test_now_s() - t0 < secs) {
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			return st;
-		sleep_ms(20);
+		test_sleep_ms(20);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
@@ -297,15 +283,15 @@ static int is_final(const char *st)
 static json_t *wait_job(const struct server *sv, const char *user,
 			const char *job, double secs)
 {
-	double t0 = now_s();
+	double t0 = test_now_s();
 
-	while (now_s() - t0 < secs) {
+	while (test_now_s() - t0 < secs) {
 		json_t *o = job_status(sv, user, job);
 
 		if (o && is_final(job_state(o)))
 			return o;
 		json_decref(o);
-		sleep_ms(25);
+		test_sleep_ms(25);
 	}
 	fail_msg("job %s did not complete within %.0f s", job, secs);
 	return NULL;
@@ -728,11 +714,11 @@ static void test_completion_policies(void **state)
 		      "if [ $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX = 0 ]; "
 		      "then exit 3; else sleep 30; fi",
 		      "{\"minFailedTaskCount\": 1}", 0);
-	t0 = now_s();
+	t0 = test_now_s();
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
 	free(cfg);
 	o = wait_job(&sv, "u", "mf1", 10);
-	assert_true(now_s() - t0 < 5);
+	assert_true(test_now_s() - t0 < 5);
 	assert_string_equal(job_state(o), "FAILED");
 	t = tasks_of(o, "main");
 	assert_string_equal(json_string_value(json_object_get(
@@ -778,11 +764,11 @@ static void test_completion_policies(void **state)
 		      "if [ $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX = 0 ]; "
 		      "then true; else sleep 30; fi",
 		      "{\"minSucceededTaskCount\": 1}", 0);
-	t0 = now_s();
+	t0 = test_now_s();
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
 	free(cfg);
 	o = wait_job(&sv, "u", "ms1", 10);
-	assert_true(now_s() - t0 < 5);
+	assert_true(test_now_s() - t0 < 5);
 	assert_string_equal(job_state(o), "SUCCEEDED");
 	assert_string_equal(
 	    json_string_value(json_object_get(
@@ -830,7 +816,7 @@ static void test_stop_ignoring_sigterm(void **state)
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
 	free(cfg);
 	/* running, and the trap is set */
-	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(25)) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(25)) {
 		char *log;
 
 		o = job_status(&sv, "u", "stubborn");
@@ -851,15 +837,15 @@ static void test_stop_ignoring_sigterm(void **state)
 		}
 		json_decref(o);
 	}
-	t0 = now_s();
+	t0 = test_now_s();
 	assert_int_equal(call(&sv, "PUT",
 			      "/api/v1/user/u/jobs/stubborn/executionType",
 			      "{\"value\":\"STOP\"}", NULL),
 			 202);
 	o = wait_job(&sv, "u", "stubborn", 10);
 	/* grace is 1 s in these tests: SIGTERM ignored, then SIGKILL */
-	assert_true(now_s() - t0 >= 0.9);
-	assert_true(now_s() - t0 < 5);
+	assert_true(test_now_s() - t0 >= 0.9);
+	assert_true(test_now_s() - t0 < 5);
 	assert_string_equal(job_state(o), "STOPPED");
 	assert_string_equal(
 	    json_string_value(json_object_get(json_object_get(o, "jobStatus"),
@@ -894,14 +880,14 @@ static void test_server_killed(void **state)
 	cfg = config1("orphan", 1, "echo started; sleep 30", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
 	free(cfg);
-	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
 		o = job_status(&sv, "u", "orphan");
 		i = o && strcmp(job_state(o), "RUNNING") == 0;
 		json_decref(o);
 		if (i)
 			break;
 	}
-	sleep_ms(300);
+	test_sleep_ms(300);
 	kill(sv.pid, SIGKILL);
 	waitpid(sv.pid, NULL, 0);
 
@@ -998,7 +984,7 @@ static void test_capacity(void **state)
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
 	free(cfg);
 	/* "next" waits for "big" to give back its CPUs */
-	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
 		o = job_status(&sv, "u", "next");
 		assert_non_null(o);
 		if (strcmp(job_state(o), "WAITING") == 0)
@@ -1129,7 +1115,7 @@ static void test_ssh(void **state)
 	cfg = config1("sshjob", 2, "sleep 30", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
 	free(cfg);
-	for (t0 = now_s(); now_s() - t0 < 10; sleep_ms(20)) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
 		o = job_status(&sv, "u", "sshjob");
 		status = o && strcmp(job_state(o), "RUNNING") == 0;
 		json_decref(o);
@@ -1199,8 +1185,8 @@ static void test_ssh(void **state)
 			      "{\"value\":\"STOP\"}", NULL),
 			 202);
 	json_decref(wait_job(&sv, "u", "sshjob", 10));
-	for (t0 = now_s(); now_s() - t0 < 5 && port_open((unsigned)atoi(port));)
-		sleep_ms(20);
+	for (t0 = test_now_s(); test_now_s() - t0 < 5 && port_open((unsigned)atoi(port));)
+		test_sleep_ms(20);
 	assert_false(port_open((unsigned)atoi(port)));
 	stop_server(&sv);
 	remove_tree(sv.dir);
@@ -1286,7 +1272,7 @@ static void test_background(void **state)
 	assert_true(pid > 0);
 	assert_int_equal(kill(pid, SIGTERM), 0);
 	for (k = 0; k < 500 && kill(pid, 0) == 0; k++)
-		sleep_ms(10);
+		test_sleep_ms(10);
 	assert_int_not_equal(kill(pid, 0), 0);
 	remove_tree(sv.dir);
 }
@@ -1336,7 +1322,7 @@ static void test_concurrent_clients(void **state)
 		pthread_join(th[i], NULL);
 		assert_int_equal(cl[i].accepted, 50);
 	}
-	for (t0 = now_s(); now_s() - t0 < 60; sleep_ms(100)) {
+	for (t0 = test_now_s(); test_now_s() - t0 < 60; test_sleep_ms(100)) {
 		assert_int_equal(
 		    call(&sv, "GET", "/api/v1/user/load/jobs", NULL, &o), 200);
 		all = json_array_size(o) == 200;
@@ -1508,19 +1494,9 @@ int main(int argc, char **argv)
 	    T(test_concurrent_clients),
 	    T(test_tcp_tokens),
 	};
-	char self[PATH_MAX];
-	const char *env = getenv("PAICTL");
-
 	(void)argc;
-	/* the paictl built next to this test: BUILD/tests/.. */
-	if (env)
-		snprintf(paictl, sizeof(paictl), "%s", env);
-	else if (realpath(argv[0], self))
-		snprintf(paictl, sizeof(paictl), "%s/../paictl", dirname(self));
-	if (access(paictl, X_OK) != 0) {
-		fprintf(stderr, "test_server: no paictl at '%s'\n", paictl);
+	if (test_find_paictl(paictl, sizeof(paictl), argv[0], "test_server") < 0)
 		return 1;
-	}
 	signal(SIGPIPE, SIG_IGN);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	return cmocka_run_group_tests(tests, NULL, NULL);

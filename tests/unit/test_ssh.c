@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "pai.h"
+#include "testutil.h"
 #include "alloc_fail.h"
 
 #include <arpa/inet.h>
@@ -91,13 +92,6 @@ static long free_port(void)
 	return port;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
-
 static int can_connect(long port)
 {
 	struct sockaddr_in a;
@@ -146,7 +140,7 @@ static pid_t start_sshd(const char *key, const char *cfgname, long *port)
 	for (i = 0; pid > 0 && i < 100; i++) {
 		if (can_connect(*port))
 			return pid;
-		sleep_ms(50);
+		test_sleep_ms(50);
 	}
 	if (pid > 0) {
 		kill(pid, SIGTERM);
