@@ -689,7 +689,7 @@ static enum MHD_Result ssh_key(struct srv *s, struct MHD_Connection *c,
 	pthread_mutex_lock(&s->lock);
 	j = srv_find_job(s, user, name);
 	if (j) {
-		ssh = j->ssh;
+		ssh = srv_ssh_enable(s, j) == 0;
 		path = srv_ssh_key_path(j, false);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -953,11 +953,12 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 			goto method;
 		pthread_mutex_lock(&s->lock);
 		j = srv_find_job(s, seg[3], seg[5]);
-		res = !j       ? no_job(c, seg[5])
-		      : j->ssh ? reply_json(c, 200, ssh_info(j, conn_host(c)))
-			       : reply_error(c, 404, "NoJobSshInfoError",
-					     "SSH info of job %s is not found.",
-					     seg[5]);
+		res = !j ? no_job(c, seg[5])
+		      : srv_ssh_enable(s, j) == 0
+			  ? reply_json(c, 200, ssh_info(j, conn_host(c)))
+			  : reply_error(c, 404, "NoJobSshInfoError",
+					"SSH info of job %s is not found.",
+					seg[5]);
 		pthread_mutex_unlock(&s->lock);
 		goto out;
 	}

@@ -127,6 +127,7 @@ struct place {
 	struct srv *s;
 	struct srv_job *j;
 	char **ids, **work;
+	char *fs;
 };
 
 static struct srv_task *task_at(struct srv_job *j, size_t role, size_t index)
@@ -179,6 +180,71 @@ static unsigned pl_port(void *d, size_t role, size_t index, size_t k, size_t n)
 	for (i = 0; i < k; i++)
 		off += r->counts[i];
 	return t->ports[off + n];
+}
+
+static void place_free(struct place *pl)
+{
+	size_t i;
+
+	for (i = 0; pl->ids && i < pl->j->ntasks; i++)
+		free(pl->ids[i]);
+	for (i = 0; pl->work && i < pl->j->ntasks; i++)
+		free(pl->work[i]);
+	free(pl->ids);
+	free(pl->work);
+	free(pl->fs);
+	pl->ids = pl->work = NULL;
+	pl->fs = NULL;
+}
+
+/* Where the tasks of j's current attempt are, for pai_expand_task:
+ * their ids and directories (ports are the tasks' own). */
+static int place_init(struct place *pl, struct srv *s, struct srv_job *j,
+		      pai_placement *pm, pai_expand_options *eo)
+{
+	size_t i;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->s = s;
+	pl->j = j;
+	pl->ids = calloc(j->ntasks + 1, sizeof(*pl->ids));
+	pl->work = calloc(j->ntasks + 1, sizeof(*pl->work));
+	pl->fs = srv_printf("file://%s/fs", s->state_dir);
+	if (!pl->ids || !pl->work || !pl->fs)
+		return -1;
+	for (i = 0; i < j->ntasks; i++) {
+		struct srv_task *t = &j->tasks[i];
+		char *d = srv_task_dir(j, t);
+
+		pl->ids[i] = srv_printf("%s-%d-%s-%zu", j->key, j->attempt,
+					j->roles[t->role].name, t->index);
+		pl->work[i] = d ? srv_printf("%s/work", d) : NULL;
+		free(d);
+		if (!pl->ids[i] || !pl->work[i])
+			return -1;
+	}
+	pm->data = pl;
+	pm->ip = pl_ip;
+	pm->container_id = pl_id;
+	pm->work_dir = pl_work;
+	pm->port = pl_port;
+	*eo = (pai_expand_options)PAI_EXPAND_OPTIONS_INIT;
+	eo->user = j->user;
+	eo->fs_uri = pl->fs;
+	eo->placement = pm;
+	return 0;
+}
+
+/* The task's first `ssh` port, or 0. */
+static unsigned ssh_port(const struct srv_job *j, const struct srv_task *t)
+{
+	const struct srv_role *r = &j->roles[t->role];
+	size_t k, off = 0;
+
+	for (k = 0; k < r->nlabels; off += r->counts[k], k++)
+		if (strcmp(r->labels[k], "ssh") == 0 && r->counts[k])
+			return t->ports[off];
+	return 0;
 }
 
 /* ---- the monitor (after fork: async-signal-safe calls only) ---------- */
@@ -646,30 +712,26 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	sp.exit_path = paths[3];
 	sp.exit_tmp = paths[4];
 	sp.pid_path = paths[5];
-	if (s->sshd && j->ssh) {
-		const struct srv_role *r = &j->roles[t->role];
-		unsigned port = 0;
-		size_t k, off = 0;
+	if (s->sshd && !j->no_ssh) {
+		/* the monitor holds the ssh port from the start; its sshd
+		 * files come with the job's key pair (srv_ssh_enable) */
+		unsigned port = ssh_port(j, t);
 
-		for (k = 0; k < r->nlabels; off += r->counts[k], k++)
-			if (strcmp(r->labels[k], "ssh") == 0 && r->counts[k]) {
-				port = t->ports[off];
-				break;
-			}
+		sshd_cfg = srv_printf("%s/sshd_config", dir);
 		sshd_log = srv_printf("%s/sshd.log", dir);
-		if (port && sshd_log &&
-		    srv_ssh_task_files(s, j, dir, port, env, &sshd_cfg) == 0 &&
+		if (port && sshd_cfg && sshd_log &&
+		    (!j->ssh ||
+		     srv_ssh_task_files(s, j, dir, port, env) == 0) &&
 		    (sp.fd_ssh = listen_on(port)) >= 0) {
 			sshd_argv[0] = (char *)s->sshd;
 			sshd_argv[4] = sshd_cfg;
 			sp.sshd = s->sshd;
 			sp.sshd_argv = sshd_argv;
 			sp.sshd_log = sshd_log;
-		} else
-			srv_log(s,
-				"'%s': %s-%zu: no sshd (no ssh port or "
-				"files)",
-				j->key, r->name, t->index);
+		} else if (port)
+			srv_log(s, "'%s': %s-%zu: no sshd (cannot write its "
+				   "files or listen on its port)",
+				j->key, j->roles[t->role].name, t->index);
 	}
 	sp.fd_null = s->null_fd;
 	mon = fork();
@@ -714,34 +776,22 @@ static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
 
 static void start_attempt(struct srv *s, struct srv_job *j)
 {
-	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
+	pai_expand_options eo;
 	pai_placement pm;
 	struct place pl;
-	char *adir = NULL, *fs = NULL;
+	char *adir = NULL;
 	size_t i, k;
 
 	memset(&pl, 0, sizeof(pl));
-	pl.s = s;
-	pl.j = j;
-	pl.ids = calloc(j->ntasks + 1, sizeof(*pl.ids));
-	pl.work = calloc(j->ntasks + 1, sizeof(*pl.work));
 	adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
-	fs = srv_printf("file://%s/fs", s->state_dir);
-	if (!pl.ids || !pl.work || !adir || !fs)
+	if (!adir || place_init(&pl, s, j, &pm, &eo) < 0)
 		goto out;
 	for (i = 0; i < j->ntasks; i++) {
 		struct srv_task *t = &j->tasks[i];
 		const struct srv_role *r = &j->roles[t->role];
-		char *d = srv_task_dir(j, t);
 		pai_port pp;
 		size_t n, off = 0;
 
-		pl.ids[i] = srv_printf("%s-%d-%s-%zu", j->key, j->attempt,
-				       r->name, t->index);
-		pl.work[i] = d ? srv_printf("%s/work", d) : NULL;
-		free(d);
-		if (!pl.ids[i] || !pl.work[i])
-			goto out;
 		for (k = 0; k < r->nlabels; k++) {
 			if (pai_job_port(&pp, j->pj, t->role, k) != PAI_OK)
 				pp.begin_at = 0;
@@ -757,14 +807,6 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 			strerror(errno));
 		goto out;
 	}
-	pm.data = &pl;
-	pm.ip = pl_ip;
-	pm.container_id = pl_id;
-	pm.work_dir = pl_work;
-	pm.port = pl_port;
-	eo.user = j->user;
-	eo.fs_uri = fs;
-	eo.placement = &pm;
 	if (!s->image_noted &&
 	    json_object_get(pai_job_config(j->pj), "image")) {
 		srv_log(s, "tasks run on this host: a job's 'image' is not "
@@ -794,14 +836,52 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 			evaluate(s, j, &j->tasks[i]);
 		}
 out:
-	for (i = 0; pl.ids && i < j->ntasks; i++)
-		free(pl.ids[i]);
-	for (i = 0; pl.work && i < j->ntasks; i++)
-		free(pl.work[i]);
-	free(pl.ids);
-	free(pl.work);
+	place_free(&pl);
 	free(adir);
-	free(fs);
+}
+
+/* Lets j's running tasks accept ssh logins: makes the key pair if it
+ * is not there yet and writes each running task's sshd files (tasks
+ * started later get theirs when they start). Lock held. */
+int srv_ssh_enable(struct srv *s, struct srv_job *j)
+{
+	pai_expand_options eo;
+	pai_placement pm;
+	struct place pl;
+	size_t i;
+	int ret = 0;
+
+	if (j->ssh)
+		return 0;
+	if (srv_ssh_job_keys(s, j) < 0)
+		return -1;
+	srv_wake(s); /* the record says so */
+	if (j->state != ST_RUNNING || !j->pj)
+		return 0;
+	if (place_init(&pl, s, j, &pm, &eo) < 0)
+		ret = -1;
+	for (i = 0; ret == 0 && i < j->ntasks; i++) {
+		struct srv_task *t = &j->tasks[i];
+		unsigned port = ssh_port(j, t);
+		pai_env *env = NULL;
+		char *dir;
+
+		if (t->state != ST_RUNNING || !port)
+			continue;
+		dir = srv_task_dir(j, t);
+		if (!dir ||
+		    pai_expand_task(&env, j->pj, t->role, t->index, &eo) !=
+			PAI_OK ||
+		    srv_ssh_task_files(s, j, dir, port, env) < 0) {
+			srv_log(s, "'%s': %s-%zu: cannot write its sshd files",
+				j->key, j->roles[t->role].name, t->index);
+			ret = -1;
+		}
+		pai_env_free(env);
+		free(dir);
+	}
+	place_free(&pl);
+	return ret;
 }
 
 /* ---- resources ------------------------------------------------------ */
@@ -922,10 +1002,6 @@ void srv_schedule(struct srv *s)
 {
 	size_t i;
 	int started = 0;
-	long long keygens = 0;
-
-	for (i = 0; i < s->njobs; i++)
-		keygens += s->jobs[i]->keygen > 0;
 
 	for (i = 0; i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
@@ -933,15 +1009,6 @@ void srv_schedule(struct srv *s)
 
 		if (j->state != ST_WAITING || j->stop || !j->pj)
 			continue;
-		/* the key pair first, made without holding up the loop, and
-		 * at most two ssh-keygens per CPU at once */
-		if (s->sshd && !j->ssh && !j->no_ssh &&
-		    (j->keygen || keygens >= 2 * s->host_cpus ||
-		     (srv_ssh_job_keys(s, j) == 0 && ++keygens))) {
-			if (s->capped)
-				break;
-			continue;
-		}
 		if (s->capped) {
 			r = j->holds ? 1 : admit(s, j);
 			if (r < 0) {
@@ -1174,11 +1241,6 @@ void srv_reap(struct srv *s)
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 		for (i = 0; i < s->njobs; i++) {
 			struct srv_job *j = s->jobs[i];
-
-			if (j->keygen == pid) {
-				srv_ssh_keygen_done(s, j, st);
-				break;
-			}
 
 			if (j->state != ST_RUNNING)
 				continue;

@@ -67,9 +67,8 @@ struct srv_job {
 	struct srv_task *tasks; /* by role, then index */
 	pai_job *pj;		/* while the job can still run */
 	bool holds;		/* holds --capacity resources */
-	bool ssh;		/* has a key pair; tasks run sshd */
+	bool ssh;		/* has its key pair (made on first request) */
 	bool no_ssh;		/* making the key pair failed */
-	pid_t keygen;		/* ssh-keygen making it, or 0 */
 	char *warnings;		/* requests this machine cannot meet */
 	bool dirty;		/* record to be written */
 };
@@ -146,6 +145,7 @@ void srv_poll_adopted(struct srv *s);
 void srv_check_deadlines(struct srv *s);
 void srv_flush(struct srv *s);
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why);
+int srv_ssh_enable(struct srv *s, struct srv_job *j);
 void srv_recover_job(struct srv *s, struct srv_job *j);
 long srv_next_timeout(struct srv *s);
 void srv_wake(struct srv *s);
@@ -154,9 +154,8 @@ void srv_wake(struct srv *s);
 int srv_ssh_init(struct srv *s);
 int srv_ssh_job_keys(struct srv *s, struct srv_job *j);
 char *srv_ssh_key_path(const struct srv_job *j, bool pub);
-void srv_ssh_keygen_done(struct srv *s, struct srv_job *j, int status);
 int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
-		       unsigned port, const pai_env *env, char **cfg_out);
+		       unsigned port, const pai_env *env);
 
 /* http.c */
 int srv_http_start(struct srv *s, char *err, size_t errlen);

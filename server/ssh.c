@@ -1,8 +1,8 @@
 /* ssh.c - the local cluster's per-task sshd
  *
- * Each job gets its own key pair (private key 0600) and each task its
- * own sshd on its `ssh` port, bound to 127.0.0.1, accepting only that
- * key. The key's authorized_keys line carries the task's environment
+ * Each job gets its own key pair (private key 0600), made the first
+ * time somebody asks for it, and each task its own sshd on its `ssh`
+ * port, bound to 127.0.0.1, accepting only that key. The key's authorized_keys line carries the task's environment
  * (environment="..." options) and a fixed command that starts the
  * session in $PAI_WORK_DIR; no value of ours is ever put in that
  * command, only variable references the session's shell expands.
@@ -105,52 +105,58 @@ char *srv_ssh_key_path(const struct srv_job *j, bool pub)
 	return srv_printf("%s/ssh/%s%s", j->dir, j->name, pub ? ".pub" : "");
 }
 
-/* Starts making the job's key pair; the main loop learns the result
- * from srv_ssh_keygen_done when it reaps ssh-keygen. 1 when the pair
- * exists already, 0 when started, -1 on failure. */
+/* Makes the job's key pair, once, when somebody first asks for it
+ * (GET /ssh or its key): most jobs are never logged into, and
+ * ssh-keygen per submission would cost more than running the job. The
+ * lock is held, so the main loop cannot reap ssh-keygen meanwhile.
+ * 0 when the pair exists (j->ssh), -1 when it cannot be made. */
 int srv_ssh_job_keys(struct srv *s, struct srv_job *j)
 {
-	char *dir = NULL, *key = NULL;
+	char *dir = NULL, *key = NULL, *tmp = NULL, *tpub = NULL, *pub = NULL;
 	int ret = -1;
 
+	if (j->ssh)
+		return 0;
+	if (!s->sshd || j->no_ssh)
+		return -1;
 	dir = srv_printf("%s/ssh", j->dir);
 	key = srv_ssh_key_path(j, false);
-	if (!dir || !key)
+	pub = srv_ssh_key_path(j, true);
+	tmp = srv_printf("%s/.new", dir ? dir : "");
+	tpub = srv_printf("%s/.new.pub", dir ? dir : "");
+	if (!dir || !key || !pub || !tmp || !tpub)
 		goto out;
-	if (access(key, R_OK) == 0) {
-		j->ssh = true;
-		ret = 1;
+	if (access(key, R_OK) == 0 && access(pub, R_OK) == 0) {
+		ret = 0;
 		goto out;
 	}
-	unlink(key); /* a half-made pair: ssh-keygen will not overwrite */
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+	/* made aside, public half first: the private key's name appearing
+	 * means the pair is complete */
+	unlink(tmp);
+	unlink(tpub);
+	if ((mkdir(dir, 0700) < 0 && errno != EEXIST) ||
+	    keygen(s, tmp, j->key) < 0 || rename(tpub, pub) < 0 ||
+	    rename(tmp, key) < 0)
 		goto out;
-	j->keygen = keygen_start(s, key, j->key);
-	ret = j->keygen > 0 ? 0 : -1;
+	srv_fsync_dir(dir);
+	ret = 0;
 out:
-	if (ret < 0) {
+	if (ret == 0) {
+		j->ssh = true;
+		j->dirty = true;
+	} else {
 		srv_log(s,
-			"'%s': cannot make its ssh key pair; its tasks get "
-			"no sshd",
+			"'%s': cannot make its ssh key pair; its tasks accept "
+			"no ssh logins",
 			j->key);
 		j->no_ssh = true;
 	}
 	free(dir);
 	free(key);
+	free(pub);
+	free(tmp);
+	free(tpub);
 	return ret;
-}
-
-void srv_ssh_keygen_done(struct srv *s, struct srv_job *j, int status)
-{
-	j->keygen = 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		j->ssh = true;
-		j->dirty = true;
-	} else {
-		srv_log(s, "'%s': ssh-keygen failed; its tasks get no sshd",
-			j->key);
-		j->no_ssh = true;
-	}
 }
 
 static void put_quoted(FILE *f, const char *v)
@@ -162,10 +168,11 @@ static void put_quoted(FILE *f, const char *v)
 	}
 }
 
-/* sshd_config and authorized_keys for one task, in its directory; the
- * argv to start sshd goes in argv (paths borrowed from cfg). */
+/* sshd_config and authorized_keys for one task, in its directory: the
+ * task's monitor starts `sshd -i -f DIR/sshd_config` per connection, so
+ * the files may appear after the task started. */
 int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
-		       unsigned port, const pai_env *env, char **cfg_out)
+		       unsigned port, const pai_env *env)
 {
 	char *cfg = srv_printf("%s/sshd_config", dir);
 	char *ak = srv_printf("%s/authorized_keys", dir);
@@ -174,7 +181,6 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
 	FILE *f = NULL;
 	int ret = -1;
 
-	*cfg_out = NULL;
 	if (!cfg || !ak || !pub ||
 	    pai_file_read(&pubtext, &len, NULL, pub) != PAI_OK)
 		goto out;
@@ -224,8 +230,6 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
 		goto out;
 	}
 	f = NULL;
-	*cfg_out = cfg;
-	cfg = NULL;
 	ret = 0;
 out:
 	if (f)

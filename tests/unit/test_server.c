@@ -1122,6 +1122,9 @@ static void test_ssh(void **state)
 		if (status)
 			break;
 	}
+	/* the key pair is made when first asked for, tasks running */
+	snprintf(key, sizeof(key), "%s/jobs/u~sshjob/ssh/sshjob", sv.dir);
+	assert_int_not_equal(access(key, F_OK), 0);
 	assert_int_equal(
 	    call(&sv, "GET", "/api/v1/user/u/jobs/sshjob/ssh", NULL, &o), 200);
 	assert_int_equal(json_array_size(json_object_get(o, "containers")), 2);
