@@ -560,22 +560,18 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 				  "tasks per role and 100 ports per label)");
 		goto out;
 	}
-	pthread_mutex_lock(&s->lock);
+	/* the job is the server's once stored: it may even have ended
+	 * (its config freed) before the answer goes out */
+	snprintf(msg, sizeof(msg), "update job %s successfully", name);
+	j->pj = pj;
+	pj = NULL;
 	err = srv_add_job(s, j, rq->body ? rq->body : "", rq->len);
 	if (err == 0) {
-		j->pj = pj;
-		pj = NULL;
-		srv_wake(s);
-		srv_log(s, "'%s': submitted", j->key);
-	}
-	pthread_mutex_unlock(&s->lock);
-	if (err == 0) {
-		j = NULL; /* the server's now */
-		snprintf(msg, sizeof(msg), "update job %s successfully", name);
+		j = NULL;
 		res = reply_message(c, 202, msg);
 	} else if (err == 1)
 		res = reply_error(c, 409, "ConflictJobError",
-				  "Job name %s already exists.", name);
+				  "Job name %s already exists.", j->name);
 	else
 		res = reply_error(c, 500, "UnknownError",
 				  "cannot store the job: %s", strerror(errno));
@@ -756,6 +752,7 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	long attempt, index;
 	long long from = 0, to = 0;
 	int fd = -1, rg, f;
+	size_t ri;
 	enum MHD_Result res;
 	char cr[128];
 
@@ -775,14 +772,23 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	*tilde = '\0';
 	pthread_mutex_lock(&s->lock);
 	j = srv_find_job(s, user, tilde + 1);
-	if (j && attempt <= j->attempt && srv_safe_name(seg[6]))
-		path = srv_printf("%s/attempt-%ld/%s-%ld/%s", j->dir, attempt,
-				  seg[6], index, log_files[f]);
+	for (ri = 0; j && !path && ri < j->nroles; ri++)
+		if (strcmp(j->roles[ri].name, seg[6]) == 0 &&
+		    index < j->roles[ri].task_number &&
+		    (attempt < j->attempt ||
+		     (attempt == j->attempt && j->state != ST_WAITING)))
+			path = srv_printf("%s/attempt-%ld/%s-%ld/%s", j->dir,
+					  attempt, seg[6], index,
+					  log_files[f]);
 	pthread_mutex_unlock(&s->lock);
 	if (!path)
 		goto notfound;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+	if (fd < 0 && errno == ENOENT) {
+		/* a task being started has no files yet: nothing logged */
+		memset(&st, 0, sizeof(st));
+		st.st_mode = S_IFREG;
+	} else if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		goto notfound;
 	rg = parse_range(
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Range"),

@@ -2,7 +2,8 @@
  *
  * Layout under the state directory:
  *   jobs/<user>~<job>/config.json   the config exactly as submitted
- *   jobs/<user>~<job>/job.json      the record (states, ports, pids)
+ *   jobs/<user>~<job>/job.json      the record (states, ports, pids);
+ *                                   none yet: submitted, not started
  *   jobs/<user>~<job>/attempt-<n>/<role>-<index>/
  *       work/                        the task's working directory
  *       user.pai.stdout, .stderr, .all, exit
@@ -254,40 +255,67 @@ fail:
 	return NULL;
 }
 
-static int write_record(const char *dir, const struct srv_job *j)
-{
-	json_t *rec = srv_job_record(j);
-	char *text = NULL, *path = NULL;
-	int ret = -1;
+/* One record to write, taken while the lock was held. */
+struct save {
+	struct srv_job *j;
+	char *path, *text;
+	unsigned flags;
+	int err; /* a failed write's pai error, or PAI_OK */
+};
 
-	if (!rec)
-		goto out;
-	text = json_dumps(rec, JSON_COMPACT);
-	path = srv_printf("%s/job.json", dir);
-	if (!text || !path)
-		goto out;
-	/* rewritten on every state change: a power cut may bring back
-	 * the previous record, never a partial one */
-	ret = pai_file_write_atomic(path, text, strlen(text), 0600,
-				    PAI_WRITE_NO_DIRSYNC) == PAI_OK
-		  ? 0
-		  : -1;
-out:
-	json_decref(rec);
-	free(text);
-	free(path);
-	return ret;
-}
-
-int srv_job_save(struct srv *s, struct srv_job *j)
+/* Writes the records of every dirty job. The records are taken with
+ * the lock held; the lock is released while they are written and
+ * synced, so requests are not held up by the disk. save_lock keeps
+ * writes in the order their records were taken. Lock held. */
+void srv_flush(struct srv *s)
 {
-	if (write_record(j->dir, j) < 0) {
-		srv_log(s, "cannot write the record of '%s': %s", j->key,
-			strerror(errno));
-		return -1;
+	struct save *v = NULL;
+	size_t i, n = 0, ndirty = 0;
+
+	for (i = 0; i < s->njobs; i++)
+		ndirty += s->jobs[i]->dirty;
+	if (!ndirty)
+		return;
+	v = calloc(ndirty, sizeof(*v));
+	for (i = 0; v && i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+		json_t *rec;
+
+		if (!j->dirty)
+			continue;
+		rec = srv_job_record(j);
+		v[n].j = j;
+		v[n].path = srv_printf("%s/job.json", j->dir);
+		v[n].text = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
+		/* the first record is a new name in the job's directory */
+		v[n].flags = j->recorded ? PAI_WRITE_NO_DIRSYNC : 0;
+		json_decref(rec);
+		j->dirty = false;
+		n++;
 	}
-	j->dirty = false;
-	return 0;
+	pthread_mutex_lock(&s->save_lock);
+	pthread_mutex_unlock(&s->lock);
+	for (i = 0; i < n; i++)
+		/* rewritten on every state change: a power cut may bring
+		 * back the previous record, never a partial one */
+		v[i].err = !v[i].path || !v[i].text
+			       ? PAI_ENOMEM
+			       : pai_file_write_atomic(
+				     v[i].path, v[i].text, strlen(v[i].text),
+				     0600, v[i].flags);
+	pthread_mutex_unlock(&s->save_lock);
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < n; i++) {
+		if (v[i].err) {
+			srv_log(s, "cannot write the record of '%s': %s",
+				v[i].j->key, pai_strerror(v[i].err));
+			v[i].j->dirty = true; /* tried again next time */
+		} else
+			v[i].j->recorded = true;
+		free(v[i].path);
+		free(v[i].text);
+	}
+	free(v); /* out of memory: the records stay dirty */
 }
 
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name)
@@ -327,16 +355,51 @@ static int write_synced(const char *path, const char *data, size_t len)
 	return close(fd) == 0 && ok ? 0 : -1;
 }
 
-/* Publishes a new job: config and record written in a temporary
- * directory, then renamed into place. Returns 0, 1 when the job exists
- * (on disk or in memory), or -1. Called with the lock held. */
+/* Names being stored by srv_add_job, taken before the lock is let go.
+ * Lock held. */
+static bool pending(struct srv *s, const char *key, bool add, bool del)
+{
+	size_t i;
+
+	for (i = 0; i < s->npending; i++)
+		if (strcmp(s->pending[i], key) == 0) {
+			if (del) {
+				free(s->pending[i]);
+				s->pending[i] = s->pending[--s->npending];
+			}
+			return true;
+		}
+	if (add) {
+		char **v = realloc(s->pending,
+				   (s->npending + 1) * sizeof(*v));
+
+		if (!v)
+			return true; /* as if taken: the request fails */
+		s->pending = v;
+		if (!(v[s->npending] = strdup(key)))
+			return true;
+		s->npending++;
+	}
+	return false;
+}
+
+/* Stores and publishes a new job (its config in j->pj): the config is
+ * written and synced in a temporary directory, which one rename
+ * publishes. A job directory without a record is a job submitted and
+ * not yet started (srv_load_jobs); the record comes with the first
+ * change of state. The name is reserved first, so the lock is not held
+ * while the disk works. Returns 0 (the job is the server's now), 1 when
+ * the job exists (on disk or in memory), or -1. Lock not held. */
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 {
-	char *tmp = NULL, *dir = NULL, *cfg = NULL, *rtext = NULL;
-	json_t *rec = NULL;
+	char *tmp = NULL, *dir = NULL, *cfg = NULL;
 	int ret = -1;
 
-	if (srv_find_job(s, j->user, j->name))
+	pthread_mutex_lock(&s->lock);
+	if (srv_find_job(s, j->user, j->name) || pending(s, j->key, true, false))
+		ret = 1;
+	pthread_mutex_unlock(&s->lock);
+	if (ret == 1)
 		return 1;
 	dir = srv_printf("%s/%s", s->jobs_dir, j->key);
 	tmp = srv_printf("%s/.new-%s", s->jobs_dir, j->key);
@@ -344,17 +407,10 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 		goto out;
 	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
 		goto out;
-	/* No one reads the temporary directory: plain writes, synced,
-	 * then one rename publishes both files. */
+	/* No one reads the temporary directory: a plain write, synced,
+	 * then the rename publishes it. */
 	cfg = srv_printf("%s/config.json", tmp);
-	if (!cfg || write_synced(cfg, text, len) < 0)
-		goto out;
-	free(cfg);
-	rec = srv_job_record(j);
-	rtext = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
-	cfg = srv_printf("%s/job.json", tmp);
-	if (!rtext || !cfg || write_synced(cfg, rtext, strlen(rtext)) < 0 ||
-	    srv_fsync_dir(tmp) < 0)
+	if (!cfg || write_synced(cfg, text, len) < 0 || srv_fsync_dir(tmp) < 0)
 		goto out;
 	if (rename(tmp, dir) < 0) {
 		if (errno == EEXIST || errno == ENOTEMPTY)
@@ -362,16 +418,23 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 		goto out;
 	}
 	srv_fsync_dir(s->jobs_dir);
-	if (append_job(s, j) < 0)
-		goto out; /* on disk: the next start finds it */
-	j->dir = dir;
-	dir = NULL;
 	ret = 0;
 out:
 	if (ret != 0 && tmp)
 		srv_rmtree(tmp);
-	json_decref(rec);
-	free(rtext);
+	pthread_mutex_lock(&s->lock);
+	pending(s, j->key, false, true);
+	if (ret == 0) {
+		j->dir = dir;
+		dir = NULL;
+		if (append_job(s, j) < 0)
+			ret = -1; /* on disk: the next start finds it */
+		else {
+			srv_log(s, "'%s': submitted", j->key);
+			srv_wake(s);
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
 	free(cfg);
 	free(tmp);
 	free(dir);
@@ -431,6 +494,7 @@ static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
 	j->warnings = get_strdup(rec, "warnings");
 	j->holds = json_is_true(json_object_get(rec, "holds"));
 	j->ssh = json_is_true(json_object_get(rec, "ssh"));
+	j->recorded = true;
 	j->nroles = json_array_size(roles);
 	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
 	if (!j->key || !j->roles)
@@ -498,6 +562,48 @@ out:
 	return ret;
 }
 
+/* A job submitted and not yet started has its config and no record
+ * (srv_add_job): it is WAITING, submitted when its config was written. */
+static int job_from_config(struct srv_job **out, const char *dir,
+			   const char *key)
+{
+	pai_diags *diags = NULL;
+	pai_job *pj = NULL;
+	char *path = srv_printf("%s/config.json", dir), *text = NULL;
+	char *user = strdup(key), *tilde = user ? strchr(user, '~') : NULL;
+	size_t len = 0;
+	struct stat st;
+	int ret = -1;
+
+	*out = NULL;
+	if (!path || !tilde || stat(path, &st) < 0 ||
+	    pai_diags_new(&diags) != PAI_OK ||
+	    pai_file_read(&text, &len, NULL, path) != PAI_OK ||
+	    pai_job_parse(&pj, diags, "config.json", text, len, NULL) !=
+		PAI_OK)
+		goto out;
+	*tilde = '\0';
+	if (srv_job_from_pai(out, pj, user) < 0 ||
+	    !((*out)->dir = strdup(dir))) {
+		srv_job_free(*out);
+		*out = NULL;
+		goto out;
+	}
+	(*out)->created = (long long)st.st_mtim.tv_sec * 1000 +
+			  st.st_mtim.tv_nsec / 1000000;
+	(*out)->pj = pj;
+	(*out)->dirty = true;
+	pj = NULL;
+	ret = 0;
+out:
+	pai_job_free(pj);
+	pai_diags_free(diags);
+	free(text);
+	free(path);
+	free(user);
+	return ret;
+}
+
 static int by_created(const void *a, const void *b)
 {
 	const struct srv_job *x = *(struct srv_job *const *)a;
@@ -512,9 +618,12 @@ static int by_created(const void *a, const void *b)
 static void reparse(struct srv *s, struct srv_job *j)
 {
 	pai_diags *diags = NULL;
-	char *path = srv_printf("%s/config.json", j->dir), *text = NULL;
+	char *path = NULL, *text = NULL;
 	size_t len = 0;
 
+	if (j->pj)
+		return;
+	path = srv_printf("%s/config.json", j->dir);
 	if (path && pai_diags_new(&diags) == PAI_OK &&
 	    pai_file_read(&text, &len, NULL, path) == PAI_OK)
 		pai_job_parse(&j->pj, diags, "config.json", text, len, NULL);
@@ -560,8 +669,14 @@ int srv_load_jobs(struct srv *s)
 		path = srv_printf("%s/job.json", dir ? dir : "");
 		if (dir && path)
 			rec = json_load_file(path, 0, NULL);
-		if (!rec || job_from_record(&j, rec, dir) < 0 ||
-		    strcmp(j->key, e->d_name) != 0 || append_job(s, j) < 0) {
+		if (!rec && dir && path && access(path, F_OK) < 0 &&
+		    errno == ENOENT) {
+			if (job_from_config(&j, dir, e->d_name) < 0)
+				j = NULL;
+		} else if (rec && job_from_record(&j, rec, dir) < 0)
+			j = NULL;
+		if (!j || strcmp(j->key, e->d_name) != 0 ||
+		    append_job(s, j) < 0) {
 			srv_log(s, "ignoring '%s': unreadable job record",
 				dir ? dir : e->d_name);
 			srv_job_free(j);

@@ -773,19 +773,16 @@ out:
 }
 
 static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
+static void attempt_over(struct srv *s, struct srv_job *j);
 
-static void start_attempt(struct srv *s, struct srv_job *j)
+/* Takes j's next attempt: ports chosen, job and tasks RUNNING. Its
+ * record is written (srv_flush) before srv_launch forks anything: a
+ * server killed while starting tasks must not start them again after
+ * a restart. */
+static void begin_attempt(struct srv *s, struct srv_job *j)
 {
-	pai_expand_options eo;
-	pai_placement pm;
-	struct place pl;
-	char *adir = NULL;
 	size_t i, k;
 
-	memset(&pl, 0, sizeof(pl));
-	adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
-	if (!adir || place_init(&pl, s, j, &pm, &eo) < 0)
-		goto out;
 	for (i = 0; i < j->ntasks; i++) {
 		struct srv_task *t = &j->tasks[i];
 		const struct srv_role *r = &j->roles[t->role];
@@ -801,11 +798,8 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 					   ? pp.begin_at + (long long)n
 					   : 0);
 		}
-	}
-	if (mkdir_one(adir) < 0) {
-		srv_log(s, "'%s': cannot create '%s': %s", j->key, adir,
-			strerror(errno));
-		goto out;
+		t->state = ST_RUNNING;
+		t->monitor = 0;
 	}
 	if (!s->image_noted &&
 	    json_object_get(pai_job_config(j->pj), "image")) {
@@ -816,26 +810,61 @@ static void start_attempt(struct srv *s, struct srv_job *j)
 	j->state = ST_RUNNING;
 	if (!j->launched)
 		j->launched = srv_now_ms();
+	j->launching = true;
 	j->dirty = true;
 	srv_log(s, "'%s': attempt %d: starting %zu task%s", j->key, j->attempt,
 		j->ntasks, j->ntasks == 1 ? "" : "s");
-	/* Recorded before any fork: a server killed while starting tasks
-	 * must not start them again after a restart. */
-	for (i = 0; i < j->ntasks; i++) {
-		j->tasks[i].state = ST_RUNNING;
-		j->tasks[i].monitor = 0;
-	}
-	srv_job_save(s, j);
-	for (i = 0; i < j->ntasks; i++)
-		spawn_task(s, j, &j->tasks[i], &pl, &eo);
-	/* the monitors' pids are in their pid files, not the record */
-	/* A task that could not start counts as failed at once. */
-	for (i = 0; i < j->ntasks; i++)
-		if (j->tasks[i].state == ST_FAILED) {
+}
+
+/* Starts the tasks of an attempt begun and recorded. A STOP that came
+ * meanwhile found no monitor to signal: the tasks never start. */
+static void launch_attempt(struct srv *s, struct srv_job *j)
+{
+	pai_expand_options eo;
+	pai_placement pm;
+	struct place pl;
+	char *adir;
+	size_t i;
+	int attempt = j->attempt;
+	bool ok;
+
+	j->launching = false;
+	if (j->stop) {
+		for (i = 0; i < j->ntasks; i++) {
+			j->tasks[i].state = ST_STOPPED;
+			j->tasks[i].completed = srv_now_ms();
 			task_ports_release(s, j, &j->tasks[i]);
-			evaluate(s, j, &j->tasks[i]);
 		}
-out:
+		attempt_over(s, j);
+		return;
+	}
+	memset(&pl, 0, sizeof(pl));
+	adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
+	ok = adir && mkdir_one(adir) == 0;
+	if (!ok)
+		srv_log(s, "'%s': cannot create '%s': %s", j->key,
+			adir ? adir : "its attempt directory",
+			strerror(errno));
+	if (ok && place_init(&pl, s, j, &pm, &eo) == 0)
+		for (i = 0; i < j->ntasks; i++)
+			spawn_task(s, j, &j->tasks[i], &pl, &eo);
+	/* A task that could not start counts as failed at once. */
+	for (i = 0; i < j->ntasks; i++) {
+		struct srv_task *t = &j->tasks[i];
+
+		if (t->state == ST_RUNNING && !t->monitor) {
+			t->state = ST_FAILED;
+			t->completed = srv_now_ms();
+			task_set_diag(t, "the task could not be started");
+		}
+		if (t->state == ST_FAILED)
+			task_ports_release(s, j, t);
+	}
+	for (i = 0; i < j->ntasks && j->state == ST_RUNNING &&
+		    j->attempt == attempt;
+	     i++)
+		if (j->tasks[i].state == ST_FAILED)
+			evaluate(s, j, &j->tasks[i]);
 	place_free(&pl);
 	free(adir);
 }
@@ -866,7 +895,8 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 		pai_env *env = NULL;
 		char *dir;
 
-		if (t->state != ST_RUNNING || !port)
+		/* a task not started yet gets them when it starts */
+		if (t->state != ST_RUNNING || t->monitor <= 0 || !port)
 			continue;
 		dir = srv_task_dir(j, t);
 		if (!dir ||
@@ -1036,12 +1066,12 @@ void srv_schedule(struct srv *s)
 				break; /* first in, first out */
 		} else
 			note_resources(s, j);
-		/* a few at a time: requests wait for the lock meanwhile */
-		if (started++ == 8) {
+		/* a few at a time: srv_launch holds the lock */
+		if (started++ == 4) {
 			srv_wake(s);
 			break;
 		}
-		start_attempt(s, j);
+		begin_attempt(s, j);
 	}
 }
 
@@ -1420,13 +1450,15 @@ long srv_next_timeout(struct srv *s)
 	return t < 0 ? 0 : (long)t;
 }
 
-void srv_flush(struct srv *s)
+/* Starts the tasks of the attempts srv_schedule began, once their
+ * records are written. Lock held. */
+void srv_launch(struct srv *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->njobs; i++)
-		if (s->jobs[i]->dirty)
-			srv_job_save(s, s->jobs[i]);
+		if (s->jobs[i]->launching)
+			launch_attempt(s, s->jobs[i]);
 }
 
 void srv_wake(struct srv *s)

@@ -289,7 +289,11 @@ static void srv_free(struct srv *s)
 		close(s->null_fd);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
+	for (i = 0; i < s->npending; i++)
+		free(s->pending[i]);
+	free(s->pending);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->save_lock);
 }
 
 static size_t count_running(struct srv *s)
@@ -314,6 +318,7 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	s.opt = *opts;
 	s.wake[0] = s.wake[1] = s.sigfd = s.lock_fd = s.null_fd = -1;
 	pthread_mutex_init(&s.lock, NULL);
+	pthread_mutex_init(&s.save_lock, NULL);
 	err[0] = '\0';
 
 	/* option values first: a usage error leaves no trace */
@@ -405,7 +410,9 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 			 strerror(errno));
 		goto out;
 	}
+	pthread_mutex_lock(&s.lock);
 	srv_flush(&s);
+	pthread_mutex_unlock(&s.lock);
 	ret = srv_http_start(&s, err, errlen);
 	if (ret < 0)
 		goto out;
@@ -451,6 +458,9 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		srv_check_deadlines(&s);
 		if (!quit)
 			srv_schedule(&s);
+		/* records first (the lock let go meanwhile), then forks */
+		srv_flush(&s);
+		srv_launch(&s);
 		srv_flush(&s);
 		pthread_mutex_unlock(&s.lock);
 	}

@@ -52,6 +52,7 @@ struct srv_job {
 	char *vc;
 	int state;
 	bool stop;	   /* STOP requested */
+	bool launching;	   /* attempt begun, tasks to start (srv_launch) */
 	bool deciding;	   /* outcome known, remaining tasks being stopped */
 	int outcome;	   /* the decided state while deciding */
 	long long kill_at; /* SIGKILL the remaining tasks then; 0: none */
@@ -71,6 +72,7 @@ struct srv_job {
 	bool no_ssh;		/* making the key pair failed */
 	char *warnings;		/* requests this machine cannot meet */
 	bool dirty;		/* record to be written */
+	bool recorded;		/* job.json exists */
 };
 
 struct srv_user {
@@ -89,8 +91,11 @@ struct srv {
 	srv_options opt;
 	char *state_dir, *jobs_dir, *sock_path;
 	pthread_mutex_t lock;
+	pthread_mutex_t save_lock; /* orders record writes (srv_flush) */
 	struct srv_job **jobs;
 	size_t njobs, capjobs;
+	char **pending; /* job keys being stored by srv_add_job */
+	size_t npending;
 	struct srv_user *users;
 	size_t nusers;
 	struct srv_token *tokens;
@@ -132,7 +137,7 @@ int srv_random_hex(char *out, size_t nbytes);
 int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user);
 void srv_job_free(struct srv_job *j);
 json_t *srv_job_record(const struct srv_job *j);
-int srv_job_save(struct srv *s, struct srv_job *j);
+void srv_flush(struct srv *s);
 int srv_load_jobs(struct srv *s);
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name);
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len);
@@ -143,7 +148,7 @@ void srv_schedule(struct srv *s);
 void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);
 void srv_check_deadlines(struct srv *s);
-void srv_flush(struct srv *s);
+void srv_launch(struct srv *s);
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why);
 int srv_ssh_enable(struct srv *s, struct srv_job *j);
 void srv_recover_job(struct srv *s, struct srv_job *j);

@@ -955,6 +955,66 @@ static void test_server_killed(void **state)
 	remove_tree(sv.dir);
 }
 
+/* A job submitted and not started yet is stored as its config alone;
+ * SIGKILL the server then and the restarted server still has it,
+ * WAITING with its submission time, and runs it. */
+static void test_waiting_survives_restart(void **state)
+{
+	const char *extra[] = {"--capacity", "cpus=1,memory=1000,gpus=0", NULL};
+	struct server sv;
+	json_t *o;
+	char *cfg, *log, path[256];
+	long long created;
+	struct stat st;
+
+	(void)state;
+	memset(&sv, 0, sizeof(sv));
+	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
+	assert_non_null(mkdtemp(sv.dir));
+	start_server_in(&sv, extra);
+	cfg = config1("first", 1, "sleep 1", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	cfg = config1("second", 1, "echo second", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	o = job_status(&sv, "u", "second");
+	assert_non_null(o);
+	assert_string_equal(job_state(o), "WAITING");
+	created = json_integer_value(
+	    json_object_get(json_object_get(o, "jobStatus"), "createdTime"));
+	json_decref(o);
+	snprintf(path, sizeof(path), "%s/jobs/u~second/config.json", sv.dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/jobs/u~second/job.json", sv.dir);
+	assert_int_not_equal(stat(path, &st), 0);
+	kill(sv.pid, SIGKILL);
+	waitpid(sv.pid, NULL, 0);
+
+	start_server_in(&sv, extra);
+	o = job_status(&sv, "u", "second");
+	assert_non_null(o);
+	/* the time its config was written: within a second of it */
+	assert_true(llabs(json_integer_value(json_object_get(
+			      json_object_get(o, "jobStatus"), "createdTime")) -
+			  created) < 1000);
+	json_decref(o);
+	o = wait_job(&sv, "u", "second", 15);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	log = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
+			"user.pai.stdout");
+	assert_string_equal(log, "second\n");
+	free(log);
+	json_decref(o);
+	/* recorded now */
+	assert_int_equal(stat(path, &st), 0);
+	o = wait_job(&sv, "u", "first", 15);
+	assert_true(is_final(job_state(o)));
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 /* --capacity: FIFO admission, GPUs given out, too-big jobs refused;
  * without it, every job runs and its status says what did not fit. */
 static void test_capacity(void **state)
@@ -1491,6 +1551,7 @@ int main(int argc, char **argv)
 	    T(test_stop_ignoring_sigterm),
 	    T(test_server_killed),
 	    T(test_capacity),
+	    T(test_waiting_survives_restart),
 	    T(test_ssh),
 	    T(test_example_job),
 	    T(test_background),
