@@ -6,7 +6,8 @@
  *                                   none yet: submitted, not started
  *   jobs/<user>~<job>/attempt-<n>/<role>-<index>/
  *       work/                        the task's working directory
- *       user.pai.stdout, .stderr, .all, exit
+ *       status                       pids, then the exit status
+ *       user.pai.stdout, .stderr, .all   from the first byte logged
  * A job directory appears by renaming a complete temporary directory,
  * so a restart sees a job entirely or not at all.
  */

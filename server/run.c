@@ -4,11 +4,14 @@
  * (never exec'd; it uses only async-signal-safe calls) that starts
  * `bash -c "$command"` in its own process group, copies the task's
  * stdout and stderr into user.pai.stdout, user.pai.stderr and
- * user.pai.all, and writes the exit status atomically to `exit`. The
- * monitor is in its own session, so it outlives a killed server: no
- * log line is lost, and the next server re-adopts the task by watching
- * for that file. The server reaps monitors (SIGCHLD) and decides job
- * states; all of it runs in the main thread with the lock held.
+ * user.pai.all (each made with its first byte), and writes its pid,
+ * then the exit status, synced, to `status`. The monitor is in its own
+ * session, so it outlives a killed server: no log line is lost, and
+ * the next server re-adopts the task by watching that file. The
+ * server reaps monitors (SIGCHLD) and decides job states, in the main
+ * thread with the lock held; records are written without it
+ * (srv_flush), and a begun attempt's tasks are forked only once its
+ * record is on disk (srv_launch).
  */
 #include "srv.h"
 
@@ -252,14 +255,16 @@ static unsigned ssh_port(const struct srv_job *j, const struct srv_task *t)
 struct spawn {
 	const char *bash;
 	char **argv, **envp;
-	const char *work, *exit_path, *exit_tmp, *pid_path;
+	const char *work, *status_path;
+	const char *log_path[3]; /* user.pai.stdout, .stderr, .all */
 	const char *sshd, *sshd_log; /* sshd: NULL for none */
 	char **sshd_argv;
-	int fd_out, fd_err, fd_all, fd_null;
+	int fd_null;
 	int fd_ssh; /* listening on the task's ssh port, or -1 */
 };
 
 #define MAX_SESSIONS 32
+#define LOG_FLAGS (O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
 
 static void write_all(int fd, const char *p, size_t n)
 {
@@ -374,9 +379,9 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	static const char nobash[] = "paictl serve: cannot run bash\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
-	int keep[5] = {sp->fd_out, sp->fd_err, sp->fd_all, sp->fd_null,
-		       sp->fd_ssh};
+	int keep[2] = {sp->fd_null, sp->fd_ssh};
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, st = 0, code, fd, sfd;
+	int logs[3] = {-1, -1, -1};
 	int nsess = 0, i, w, wst;
 	struct pollfd pfd[4];
 	bool exited = false;
@@ -390,7 +395,7 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
-	close_others(keep, 5);
+	close_others(keep, 2);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
@@ -398,6 +403,8 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sigdelset(&mask, SIGCHLD);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	fd = open(sp->status_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0600);
 	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0)
 		goto done;
 	pid = fork();
@@ -420,9 +427,9 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	close(pe[1]);
 	if (pid < 0)
 		goto done;
-	/* "task-pid monitor-pid monitor-start": how a restarted server
-	 * finds this monitor again (the record is not rewritten for it) */
-	fd = open(sp->pid_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* status, line 1, "task-pid monitor-pid monitor-start": how a
+	 * restarted server finds this monitor again (the record is not
+	 * rewritten for it) */
 	if (fd >= 0) {
 		n = fmt_int(line, pid);
 		line[n++] = ' ';
@@ -431,7 +438,6 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 		n += fmt_int(line + n, (long)self_start());
 		line[n++] = '\n';
 		write_all(fd, line, n);
-		close(fd);
 	}
 	pfd[0].fd = po[0];
 	pfd[1].fd = pe[0];
@@ -454,9 +460,14 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 				pfd[i].fd = -1;
 				continue;
 			}
-			write_all(i ? sp->fd_err : sp->fd_out, buf,
-				  (size_t)got);
-			write_all(sp->fd_all, buf, (size_t)got);
+			/* a log file appears with its first byte: most
+			 * tasks write nothing to one stream or both */
+			if (logs[i] < 0)
+				logs[i] = open(sp->log_path[i], LOG_FLAGS, 0600);
+			if (logs[2] < 0)
+				logs[2] = open(sp->log_path[2], LOG_FLAGS, 0600);
+			write_all(logs[i], buf, (size_t)got);
+			write_all(logs[2], buf, (size_t)got);
 		}
 		if (r > 0 && sfd >= 0 && pfd[2].revents) {
 			struct signalfd_siginfo si;
@@ -537,13 +548,17 @@ done:
 	n += fmt_int(line + n, pid > 0 && WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	line[n++] = '\n';
 	/* Logs are not synced: a killed server loses no page cache. The
-	 * exit status is the record of the task, written atomically. */
-	fd = open(sp->exit_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	 * exit status is the record of the task: status, line 2, one
+	 * write, synced; a reader takes it only whole (read_status). */
 	if (fd >= 0) {
+		if (pid <= 0) { /* no line 1 yet */
+			static const char none[] = "0 0 0\n";
+
+			write_all(fd, none, sizeof(none) - 1);
+		}
 		write_all(fd, line, n);
 		fsync(fd);
 		close(fd);
-		rename(sp->exit_tmp, sp->exit_path);
 	}
 	_exit(0);
 }
@@ -658,7 +673,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	struct spawn sp;
 	pai_env *env = NULL;
 	pai_role role;
-	char *dir = NULL, *paths[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+	char *dir = NULL, *paths[4] = {NULL, NULL, NULL, NULL};
 	char *argv[4] = {"bash", "-c", NULL, NULL};
 	char *sshd_argv[6] = {NULL, "-i", "-e", "-f", NULL, NULL};
 	char *sshd_cfg = NULL, *sshd_log = NULL;
@@ -667,7 +682,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	pid_t mon;
 
 	memset(&sp, 0, sizeof(sp));
-	sp.fd_out = sp.fd_err = sp.fd_all = sp.fd_ssh = -1;
+	sp.fd_ssh = -1;
 	dir = srv_task_dir(j, t);
 	if (!dir || mkdir_one(dir) < 0 ||
 	    mkdir_one(pl->work[t - j->tasks]) < 0) {
@@ -677,24 +692,12 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	paths[0] = srv_printf("%s/user.pai.stdout", dir);
 	paths[1] = srv_printf("%s/user.pai.stderr", dir);
 	paths[2] = srv_printf("%s/user.pai.all", dir);
-	paths[3] = srv_printf("%s/exit", dir);
-	paths[4] = srv_printf("%s/exit.tmp", dir);
-	paths[5] = srv_printf("%s/pid", dir);
-	for (i = 0; i < 6; i++)
+	paths[3] = srv_printf("%s/status", dir);
+	for (i = 0; i < 4; i++)
 		if (!paths[i]) {
 			why = "out of memory";
 			goto out;
 		}
-	sp.fd_out =
-	    open(paths[0], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	sp.fd_err =
-	    open(paths[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	sp.fd_all =
-	    open(paths[2], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (sp.fd_out < 0 || sp.fd_err < 0 || sp.fd_all < 0) {
-		why = "cannot create the task's log files";
-		goto out;
-	}
 	if (pai_expand_task(&env, j->pj, t->role, t->index, eo) != PAI_OK ||
 	    pai_job_role(&role, j->pj, t->role) != PAI_OK) {
 		why = "cannot build the task's environment";
@@ -709,9 +712,9 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	sp.bash = s->bash;
 	sp.argv = argv;
 	sp.work = pl->work[t - j->tasks];
-	sp.exit_path = paths[3];
-	sp.exit_tmp = paths[4];
-	sp.pid_path = paths[5];
+	for (i = 0; i < 3; i++)
+		sp.log_path[i] = paths[i];
+	sp.status_path = paths[3];
 	if (s->sshd && !j->no_ssh) {
 		/* the monitor holds the ssh port from the start; its sshd
 		 * files come with the job's key pair (srv_ssh_enable) */
@@ -757,15 +760,9 @@ out:
 	}
 	if (sp.fd_ssh >= 0)
 		close(sp.fd_ssh);
-	if (sp.fd_out >= 0)
-		close(sp.fd_out);
-	if (sp.fd_err >= 0)
-		close(sp.fd_err);
-	if (sp.fd_all >= 0)
-		close(sp.fd_all);
 	free_strv(sp.envp);
 	pai_env_free(env);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 4; i++)
 		free(paths[i]);
 	free(sshd_cfg);
 	free(sshd_log);
@@ -1220,28 +1217,82 @@ static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 		attempt_over(s, j);
 }
 
-static int read_exit(const char *dir, int *code)
-{
-	char *path = srv_printf("%s/exit", dir);
-	FILE *f = path ? fopen(path, "re") : NULL;
-	int ok = f && fscanf(f, "%d", code) == 1;
+/* What a task's monitor wrote in `status`: line 1 "task-pid
+ * monitor-pid monitor-start" once the task started, line 2 "code
+ * signal" when it ended; a line counts only whole. A task directory of
+ * an earlier version has `pid` and `exit` instead. Returns what was
+ * read: STATUS_PID, STATUS_EXIT, both or neither. */
+enum { STATUS_PID = 1, STATUS_EXIT = 2 };
 
-	if (f)
-		fclose(f);
-	free(path);
-	return ok ? 0 : -1;
+struct status {
+	long pg, mon;
+	unsigned long long start;
+	int code;
+};
+
+static int parse_status(const char *text, struct status *st, bool exit_only)
+{
+	const char *nl = strchr(text, '\n');
+	int got = 0;
+	char end;
+
+	if (!nl)
+		return 0;
+	if (!exit_only) {
+		if (sscanf(text, "%ld %ld %llu%c", &st->pg, &st->mon,
+			   &st->start, &end) == 4 &&
+		    end == '\n')
+			got |= STATUS_PID;
+		text = nl + 1;
+		if (!strchr(text, '\n'))
+			return got;
+	}
+	if (sscanf(text, "%d %*d%c", &st->code, &end) == 2 && end == '\n')
+		got |= STATUS_EXIT;
+	return got;
 }
 
-/* Task t's monitor is gone; its exit file says how the task ended. */
+static int read_status(const char *dir, struct status *st)
+{
+	char *path = srv_printf("%s/status", dir), *text = NULL;
+	size_t len = 0;
+	int got = 0, err = PAI_ENOMEM;
+
+	memset(st, 0, sizeof(*st));
+	st->code = -1;
+	if (path && (err = pai_file_read(&text, &len, NULL, path)) == PAI_OK)
+		got = parse_status(text, st, false);
+	else if (err == PAI_ENOTFOUND) {
+		/* the layout before `status` */
+		free(path);
+		path = srv_printf("%s/pid", dir);
+		if (path && pai_file_read(&text, &len, NULL, path) == PAI_OK)
+			got = parse_status(text, st, false) & STATUS_PID;
+		free(path);
+		free(text);
+		text = NULL;
+		path = srv_printf("%s/exit", dir);
+		if (path && pai_file_read(&text, &len, NULL, path) == PAI_OK)
+			got |= parse_status(text, st, true);
+	}
+	free(text);
+	free(path);
+	return got;
+}
+
+/* Task t's monitor is gone; its status says how the task ended. */
 static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 		       const char *lost)
 {
 	char *dir = srv_task_dir(j, t);
+	struct status st;
 	int code = -1;
 
 	t->completed = srv_now_ms();
 	t->monitor = 0;
-	if (dir && read_exit(dir, &code) == 0 && code >= 0) {
+	if (dir && (read_status(dir, &st) & STATUS_EXIT))
+		code = st.code;
+	if (code >= 0) {
 		t->exit_code = code;
 		if (code == 0)
 			t->state = ST_SUCCEEDED;
@@ -1295,41 +1346,30 @@ static bool monitor_alive(const struct srv_task *t)
 	       proc_start(t->monitor, &state) == t->mon_start && state != 'Z';
 }
 
-/* The monitor's pid and start time, from the file it wrote. */
+/* The monitor's pid and start time, from the status it wrote. */
 static void read_pid_file(struct srv_job *j, struct srv_task *t)
 {
 	char *dir = srv_task_dir(j, t);
-	char *path = dir ? srv_printf("%s/pid", dir) : NULL;
-	FILE *f = path ? fopen(path, "re") : NULL;
-	unsigned long long start = 0;
-	int pg = 0, mon = 0;
+	struct status st;
 
-	if (f && fscanf(f, "%d %d %llu", &pg, &mon, &start) == 3 && mon > 1) {
-		t->monitor = mon;
-		t->mon_start = start;
+	if (dir && (read_status(dir, &st) & STATUS_PID) && st.mon > 1) {
+		t->monitor = (pid_t)st.mon;
+		t->mon_start = st.start;
 	}
-	if (f)
-		fclose(f);
-	free(path);
 	free(dir);
 }
 
 /* A task whose start was cut short: its group, if it got one, goes. */
 static void kill_by_pid_file(const char *dir)
 {
-	char *path = dir ? srv_printf("%s/pid", dir) : NULL;
-	FILE *f = path ? fopen(path, "re") : NULL;
-	int pg = 0;
+	struct status st;
 
-	if (f && fscanf(f, "%d", &pg) == 1 && pg > 1)
-		kill(-pg, SIGKILL);
-	if (f)
-		fclose(f);
-	free(path);
+	if (dir && (read_status(dir, &st) & STATUS_PID) && st.pg > 1)
+		kill(-(pid_t)st.pg, SIGKILL);
 }
 
-/* Tasks of an earlier server: their monitor is not our child, so the
- * exit file is the only news. */
+/* Tasks of an earlier server: their monitor is not our child, so its
+ * status file is the only news. */
 void srv_poll_adopted(struct srv *s)
 {
 	size_t i, k;
@@ -1339,15 +1379,14 @@ void srv_poll_adopted(struct srv *s)
 
 		for (k = 0; j->state == ST_RUNNING && k < j->ntasks; k++) {
 			struct srv_task *t = &j->tasks[k];
-			char *dir, *path;
+			struct status st;
+			char *dir;
 			bool done;
 
 			if (t->state != ST_RUNNING || !t->adopted)
 				continue;
 			dir = srv_task_dir(j, t);
-			path = dir ? srv_printf("%s/exit", dir) : NULL;
-			done = path && access(path, F_OK) == 0;
-			free(path);
+			done = dir && (read_status(dir, &st) & STATUS_EXIT);
 			if (!done && !t->monitor)
 				kill_by_pid_file(dir);
 			free(dir);

@@ -903,7 +903,7 @@ static void test_server_killed(void **state)
 		FILE *f;
 
 		snprintf(path, sizeof(path),
-			 "%s/jobs/u~orphan/attempt-0/main-0/pid", sv.dir);
+			 "%s/jobs/u~orphan/attempt-0/main-0/status", sv.dir);
 		f = fopen(path, "r");
 		assert_non_null(f);
 		assert_int_equal(fscanf(f, "%d %d", &pg, &mon), 2);
