@@ -1,20 +1,30 @@
 #!/bin/sh
 # bench/server.sh - what the local cluster costs per job (issue 3).
 #
-# Submits N jobs (1000) whose command is `true` to a fresh `paictl serve`
-# over its Unix socket, waits until every one has SUCCEEDED, and reports
-# jobs/s, p50/p99 submission latency and the server's peak memory, next
-# to the physical floor: fork+exec+wait of `bash -c true`, N times.
-# Targets: per-job cost within 5x of that floor; server memory under
-# 20 MB with N finished jobs stored.
+# Submits N jobs (1000) whose command is CMD (`true`) to a fresh
+# `paictl serve` over its Unix socket, waits until every one has
+# SUCCEEDED, and reports jobs/s, p50/p99 submission latency and the
+# server's peak memory, next to the physical floor: fork+exec+wait of
+# `bash -c true`, N times. Targets: per-job cost within 5x of that
+# floor; server memory under 20 MB with N finished jobs stored.
+#
+# The server's state goes where the local cluster keeps it by default,
+# under $XDG_STATE_HOME/paictl (in a directory of its own, removed
+# afterwards); BENCH_STATE=DIR puts it elsewhere. The cost is mostly
+# the file system's: creating and syncing files per job. On ext4 a
+# directory where many files were deleted in the last half minute
+# (a busy /tmp, or the previous run's) makes every file creation slower.
 #
 #   PAICTL=build/paictl N=1000 SERVE_ARGS=--no-ssh sh bench/server.sh
 set -eu
 
 PAICTL=${PAICTL:-build/paictl}
 N=${N:-1000}
+CMD=${CMD:-true}
 SERVE_ARGS=${SERVE_ARGS:-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/paictl-bench-XXXXXX")
+BENCH_STATE=${BENCH_STATE:-${XDG_STATE_HOME:-$HOME/.local/state}/paictl}
+mkdir -p -m 700 "$BENCH_STATE"
+tmp=$(mktemp -d "$BENCH_STATE/bench-XXXXXX")
 pid=
 cleanup() {
 	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || :; wait "$pid" 2>/dev/null || :; fi
@@ -38,7 +48,7 @@ done
 
 i=1
 while [ $i -le "$N" ]; do
-	printf '{"jobName":"b%d","image":"x","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}' $i >"$tmp/cfg/$i.json"
+	printf '{"jobName":"b%d","image":"x","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"%s"}]}' $i "$CMD" >"$tmp/cfg/$i.json"
 	[ $i -eq 1 ] || echo next >>"$tmp/curl.cfg"
 	printf 'url = "http://localhost/api/v1/user/bench/jobs"\nunix-socket = "%s"\ndata-binary = "@%s"\nheader = "Content-Type: application/json"\noutput = "/dev/null"\nwrite-out = "%%{http_code} %%{time_total} %%{errormsg}\\n"\n' \
 		"$sock" "$tmp/cfg/$i.json" >>"$tmp/curl.cfg"
@@ -68,6 +78,8 @@ i=0
 while [ $i -lt "$N" ]; do bash -c true; i=$((i + 1)); done
 f1=$(now)
 
+fs=$(df --output=fstype "$tmp" 2>/dev/null | tail -n 1)
+echo "server: state in $tmp ($fs); command: $CMD"
 sort -n -k2 "$tmp/lat.txt" | awk -v n="$accepted" -v N="$N" \
 	-v t0="$t0" -v t1="$t1" -v t2="$t2" -v f0="$f0" -v f1="$f1" \
 	-v peak="$peak" -v rss="$rss" '
