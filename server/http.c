@@ -741,6 +741,18 @@ static int parse_range(const char *h, long long size, long long *from,
 	return 1;
 }
 
+/* Whether the task whose log file is at path was started: its monitor
+ * writes `status` in the same directory. */
+static bool task_started(const char *path)
+{
+	char *st = srv_printf("%.*s/status",
+			      (int)(strrchr(path, '/') - path), path);
+	bool ok = st && access(st, F_OK) == 0;
+
+	free(st);
+	return ok;
+}
+
 static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 			       char **seg, size_t nseg)
 {
@@ -753,6 +765,7 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	long long from = 0, to = 0;
 	int fd = -1, rg, f;
 	size_t ri;
+	bool starting = false;
 	enum MHD_Result res;
 	char cr[128];
 
@@ -775,17 +788,21 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	for (ri = 0; j && !path && ri < j->nroles; ri++)
 		if (strcmp(j->roles[ri].name, seg[6]) == 0 &&
 		    index < j->roles[ri].task_number &&
-		    (attempt < j->attempt ||
-		     (attempt == j->attempt && j->state != ST_WAITING)))
+		    attempt <= j->attempt) {
 			path = srv_printf("%s/attempt-%ld/%s-%ld/%s", j->dir,
 					  attempt, seg[6], index,
 					  log_files[f]);
+			starting = j->state == ST_RUNNING &&
+				   attempt == j->attempt;
+		}
 	pthread_mutex_unlock(&s->lock);
 	if (!path)
 		goto notfound;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		/* a task being started has no files yet: nothing logged */
+	if (fd < 0 && errno == ENOENT &&
+	    (starting || task_started(path))) {
+		/* a log file appears with its first byte: none yet, or
+		 * never, is an empty log */
 		memset(&st, 0, sizeof(st));
 		st.st_mode = S_IFREG;
 	} else if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))

@@ -261,7 +261,8 @@ struct save {
 	struct srv_job *j;
 	char *path, *text;
 	unsigned flags;
-	int err; /* a failed write's pai error, or PAI_OK */
+	bool launching; /* the record of an attempt to launch */
+	int err;	/* a failed write's pai error, or PAI_OK */
 };
 
 /* Writes the records of every dirty job. The records are taken with
@@ -290,6 +291,7 @@ void srv_flush(struct srv *s)
 		v[n].text = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
 		/* the first record is a new name in the job's directory */
 		v[n].flags = j->recorded ? PAI_WRITE_NO_DIRSYNC : 0;
+		v[n].launching = j->launching;
 		json_decref(rec);
 		j->dirty = false;
 		n++;
@@ -311,8 +313,12 @@ void srv_flush(struct srv *s)
 			srv_log(s, "cannot write the record of '%s': %s",
 				v[i].j->key, pai_strerror(v[i].err));
 			v[i].j->dirty = true; /* tried again next time */
-		} else
+		} else {
 			v[i].j->recorded = true;
+			/* srv_launch may fork its tasks now */
+			if (v[i].launching && v[i].j->launching)
+				v[i].j->launch_recorded = true;
+		}
 		free(v[i].path);
 		free(v[i].text);
 	}
@@ -345,22 +351,32 @@ static int append_job(struct srv *s, struct srv_job *j)
 	return 0;
 }
 
-static int write_synced(const char *path, const char *data, size_t len)
+/* Writes and syncs a new file; *mtime (ms) is when it was written, the
+ * time a job was submitted before and after a restart alike. */
+static int write_synced(const char *path, const char *data, size_t len,
+			long long *mtime)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	struct stat st;
 	int ok;
 
 	if (fd < 0)
 		return -1;
-	ok = write(fd, data, len) == (ssize_t)len && fsync(fd) == 0;
+	ok = write(fd, data, len) == (ssize_t)len && fsync(fd) == 0 &&
+	     fstat(fd, &st) == 0;
+	if (ok)
+		*mtime = (long long)st.st_mtim.tv_sec * 1000 +
+			 st.st_mtim.tv_nsec / 1000000;
 	return close(fd) == 0 && ok ? 0 : -1;
 }
 
-/* Names being stored by srv_add_job, taken before the lock is let go.
- * Lock held. */
-static bool pending(struct srv *s, const char *key, bool add, bool del)
+/* Names being stored by srv_add_job, taken before the lock is let go:
+ * 1 when key is among them (removed with del), else 0 (added with add),
+ * or -1 when out of memory. Lock held. */
+static int pending(struct srv *s, const char *key, bool add, bool del)
 {
 	size_t i;
+	char **v;
 
 	for (i = 0; i < s->npending; i++)
 		if (strcmp(s->pending[i], key) == 0) {
@@ -368,20 +384,18 @@ static bool pending(struct srv *s, const char *key, bool add, bool del)
 				free(s->pending[i]);
 				s->pending[i] = s->pending[--s->npending];
 			}
-			return true;
+			return 1;
 		}
-	if (add) {
-		char **v = realloc(s->pending,
-				   (s->npending + 1) * sizeof(*v));
-
-		if (!v)
-			return true; /* as if taken: the request fails */
-		s->pending = v;
-		if (!(v[s->npending] = strdup(key)))
-			return true;
-		s->npending++;
-	}
-	return false;
+	if (!add)
+		return 0;
+	v = realloc(s->pending, (s->npending + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	s->pending = v;
+	if (!(v[s->npending] = strdup(key)))
+		return -1;
+	s->npending++;
+	return 0;
 }
 
 /* Stores and publishes a new job (its config in j->pj): the config is
@@ -394,14 +408,15 @@ static bool pending(struct srv *s, const char *key, bool add, bool del)
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 {
 	char *tmp = NULL, *dir = NULL, *cfg = NULL;
-	int ret = -1;
+	int ret, err;
 
 	pthread_mutex_lock(&s->lock);
-	if (srv_find_job(s, j->user, j->name) || pending(s, j->key, true, false))
-		ret = 1;
+	ret = srv_find_job(s, j->user, j->name) ? 1
+						: pending(s, j->key, true, false);
 	pthread_mutex_unlock(&s->lock);
-	if (ret == 1)
-		return 1;
+	if (ret != 0)
+		return ret;
+	ret = -1;
 	dir = srv_printf("%s/%s", s->jobs_dir, j->key);
 	tmp = srv_printf("%s/.new-%s", s->jobs_dir, j->key);
 	if (!dir || !tmp)
@@ -411,7 +426,8 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 	/* No one reads the temporary directory: a plain write, synced,
 	 * then the rename publishes it. */
 	cfg = srv_printf("%s/config.json", tmp);
-	if (!cfg || write_synced(cfg, text, len) < 0 || srv_fsync_dir(tmp) < 0)
+	if (!cfg || write_synced(cfg, text, len, &j->created) < 0 ||
+	    srv_fsync_dir(tmp) < 0)
 		goto out;
 	if (rename(tmp, dir) < 0) {
 		if (errno == EEXIST || errno == ENOTEMPTY)
@@ -421,6 +437,7 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 	srv_fsync_dir(s->jobs_dir);
 	ret = 0;
 out:
+	err = errno;
 	if (ret != 0 && tmp)
 		srv_rmtree(tmp);
 	pthread_mutex_lock(&s->lock);
@@ -439,6 +456,7 @@ out:
 	free(cfg);
 	free(tmp);
 	free(dir);
+	errno = err; /* why it failed, for the answer */
 	return ret;
 }
 

@@ -722,9 +722,9 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 
 		sshd_cfg = srv_printf("%s/sshd_config", dir);
 		sshd_log = srv_printf("%s/sshd.log", dir);
-		if (port && sshd_cfg && sshd_log &&
-		    (!j->ssh ||
-		     srv_ssh_task_files(s, j, dir, port, env) == 0) &&
+		t->ssh_files = j->ssh && port &&
+			       srv_ssh_task_files(s, j, dir, port, env) == 0;
+		if (port && sshd_cfg && sshd_log && (!j->ssh || t->ssh_files) &&
 		    (sp.fd_ssh = listen_on(port)) >= 0) {
 			sshd_argv[0] = (char *)s->sshd;
 			sshd_argv[4] = sshd_cfg;
@@ -825,7 +825,7 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 	int attempt = j->attempt;
 	bool ok;
 
-	j->launching = false;
+	j->launching = j->launch_recorded = false;
 	if (j->stop) {
 		for (i = 0; i < j->ntasks; i++) {
 			j->tasks[i].state = ST_STOPPED;
@@ -867,8 +867,9 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 }
 
 /* Lets j's running tasks accept ssh logins: makes the key pair if it
- * is not there yet and writes each running task's sshd files (tasks
- * started later get theirs when they start). Lock held. */
+ * is not there yet and writes the sshd files of each running task that
+ * lacks them (tasks started later get theirs when they start). Lock
+ * held. */
 int srv_ssh_enable(struct srv *s, struct srv_job *j)
 {
 	pai_expand_options eo;
@@ -877,13 +878,21 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 	size_t i;
 	int ret = 0;
 
-	if (j->ssh)
-		return 0;
-	if (srv_ssh_job_keys(s, j) < 0)
-		return -1;
-	srv_wake(s); /* the record says so */
+	if (!j->ssh) {
+		if (srv_ssh_job_keys(s, j) < 0)
+			return -1;
+		srv_wake(s); /* the record says so */
+	}
 	if (j->state != ST_RUNNING || !j->pj)
 		return 0;
+	for (i = 0; i < j->ntasks; i++)
+		if (j->tasks[i].state == ST_RUNNING &&
+		    j->tasks[i].monitor > 0 && !j->tasks[i].ssh_files &&
+		    ssh_port(j, &j->tasks[i]))
+			break;
+	if (i == j->ntasks)
+		return 0;
+	memset(&pl, 0, sizeof(pl));
 	if (place_init(&pl, s, j, &pm, &eo) < 0)
 		ret = -1;
 	for (i = 0; ret == 0 && i < j->ntasks; i++) {
@@ -893,16 +902,19 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 		char *dir;
 
 		/* a task not started yet gets them when it starts */
-		if (t->state != ST_RUNNING || t->monitor <= 0 || !port)
+		if (t->state != ST_RUNNING || t->monitor <= 0 ||
+		    t->ssh_files || !port)
 			continue;
 		dir = srv_task_dir(j, t);
-		if (!dir ||
-		    pai_expand_task(&env, j->pj, t->role, t->index, &eo) !=
-			PAI_OK ||
-		    srv_ssh_task_files(s, j, dir, port, env) < 0) {
+		if (dir &&
+		    pai_expand_task(&env, j->pj, t->role, t->index, &eo) ==
+			PAI_OK &&
+		    srv_ssh_task_files(s, j, dir, port, env) == 0)
+			t->ssh_files = true;
+		else {
 			srv_log(s, "'%s': %s-%zu: cannot write its sshd files",
 				j->key, j->roles[t->role].name, t->index);
-			ret = -1;
+			ret = -1; /* asked again, tried again */
 		}
 		pai_env_free(env);
 		free(dir);
@@ -1490,13 +1502,14 @@ long srv_next_timeout(struct srv *s)
 }
 
 /* Starts the tasks of the attempts srv_schedule began, once their
- * records are written. Lock held. */
+ * RUNNING records are written (srv_flush says so); an attempt whose
+ * record could not be written waits for the next try. Lock held. */
 void srv_launch(struct srv *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->njobs; i++)
-		if (s->jobs[i]->launching)
+		if (s->jobs[i]->launching && s->jobs[i]->launch_recorded)
 			launch_attempt(s, s->jobs[i]);
 }
 

@@ -41,6 +41,7 @@ struct srv_task {
 	unsigned long long
 	    mon_start;		 /* recognises the monitor after a restart */
 	bool adopted;		 /* monitor started by an earlier server */
+	bool ssh_files;		 /* its sshd files are written */
 	unsigned long long gpus; /* GPUs held under --capacity, a bitmask */
 	long long started, completed;
 	char *diag;
@@ -53,6 +54,7 @@ struct srv_job {
 	int state;
 	bool stop;	   /* STOP requested */
 	bool launching;	   /* attempt begun, tasks to start (srv_launch) */
+	bool launch_recorded; /* ...and its RUNNING record is on disk */
 	bool deciding;	   /* outcome known, remaining tasks being stopped */
 	int outcome;	   /* the decided state while deciding */
 	long long kill_at; /* SIGKILL the remaining tasks then; 0: none */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *find_exe(const char *const *paths)
@@ -54,11 +55,25 @@ static int keygen(struct srv *s, const char *path, const char *comment)
 	pid_t pid = keygen_start(s, path, comment);
 	int st = 0;
 
+	long long deadline = srv_now_ms() + 10000;
+	pid_t w;
+
 	if (pid < 0)
 		return -1;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	/* callers hold the lock: a stuck ssh-keygen must not hold it long */
+	while ((w = waitpid(pid, &st, WNOHANG)) == 0 ||
+	       (w < 0 && errno == EINTR)) {
+		struct timespec ts = {0, 2 * 1000 * 1000};
+
+		if (srv_now_ms() > deadline) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 int srv_ssh_init(struct srv *s)
@@ -168,23 +183,37 @@ static void put_quoted(FILE *f, const char *v)
 	}
 }
 
+/* Writes what f holds (an open_memstream) to path atomically, closing
+ * f: a monitor may start sshd on these files at any moment. */
+static int put_file(FILE *f, char **buf, size_t *len, const char *path)
+{
+	int ok = fclose(f) == 0 && *buf &&
+		 pai_file_write_atomic(path, *buf, *len, 0600,
+				       PAI_WRITE_NO_DIRSYNC) == PAI_OK;
+
+	free(*buf);
+	*buf = NULL;
+	return ok ? 0 : -1;
+}
+
 /* sshd_config and authorized_keys for one task, in its directory: the
  * task's monitor starts `sshd -i -f DIR/sshd_config` per connection, so
- * the files may appear after the task started. */
+ * the files may appear after the task started; each appears whole,
+ * the config last. */
 int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
 		       unsigned port, const pai_env *env)
 {
 	char *cfg = srv_printf("%s/sshd_config", dir);
 	char *ak = srv_printf("%s/authorized_keys", dir);
-	char *pub = srv_ssh_key_path(j, true), *pubtext = NULL;
-	size_t i, len = 0;
+	char *pub = srv_ssh_key_path(j, true), *pubtext = NULL, *buf = NULL;
+	size_t i, len = 0, blen = 0;
 	FILE *f = NULL;
 	int ret = -1;
 
 	if (!cfg || !ak || !pub ||
 	    pai_file_read(&pubtext, &len, NULL, pub) != PAI_OK)
 		goto out;
-	f = fopen(ak, "we");
+	f = open_memstream(&buf, &blen);
 	if (!f)
 		goto out;
 	fputs("restrict,pty,port-forwarding,", f);
@@ -208,12 +237,9 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
 	      "else exec bash -l; fi\" ",
 	      f);
 	fwrite(pubtext, 1, len, f);
-	if (fclose(f) != 0) {
-		f = NULL;
-		goto out;
-	}
-	f = fopen(cfg, "we");
-	if (!f)
+	i = put_file(f, &buf, &blen, ak);
+	f = NULL;
+	if (i != 0 || !(f = open_memstream(&buf, &blen)))
 		goto out;
 	fprintf(f,
 		"# sshd of one task of %s, written by paictl serve\n"
@@ -225,15 +251,13 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
 		"PermitRootLogin prohibit-password\nPrintMotd no\n"
 		"Subsystem sftp internal-sftp\nLogLevel ERROR\n",
 		j->key, port, s->host_key, ak);
-	if (fclose(f) != 0) {
-		f = NULL;
-		goto out;
-	}
+	i = put_file(f, &buf, &blen, cfg);
 	f = NULL;
-	ret = 0;
+	ret = i == 0 ? 0 : -1;
 out:
 	if (f)
 		fclose(f);
+	free(buf);
 	free(cfg);
 	free(ak);
 	free(pub);

@@ -563,6 +563,35 @@ static void test_logs_and_ranges(void **state)
 	free(r.body);
 	json_decref(o);
 	free(cfg);
+
+	/* a task that logs nothing has no log files, and empty logs */
+	cfg = config1("quiet", 1, "true", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	o = wait_job(&sv, "u", "quiet", 10);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	all = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
+			"user.pai.stdout");
+	assert_string_equal(all, "");
+	free(all);
+	snprintf(path, sizeof(path),
+		 "%s/jobs/u~quiet/attempt-0/main-0/user.pai.stdout", sv.dir);
+	assert_int_not_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path),
+		 "%s/jobs/u~quiet/attempt-0/main-0/status", sv.dir);
+	assert_int_equal(access(path, F_OK), 0);
+	/* a task that never started has no log at all */
+	request(&sv, 0, "GET",
+		"/api/v1/local/logs/u~quiet/0/main/1/user.pai.stdout", NULL, 0,
+		NULL, NULL, &r);
+	assert_int_equal(r.status, 404);
+	free(r.body);
+	request(&sv, 0, "GET",
+		"/api/v1/local/logs/u~quiet/1/main/0/user.pai.stdout", NULL, 0,
+		NULL, NULL, &r);
+	assert_int_equal(r.status, 404);
+	free(r.body);
+	json_decref(o);
 	stop_server(&sv);
 	remove_tree(sv.dir);
 }
@@ -994,10 +1023,10 @@ static void test_waiting_survives_restart(void **state)
 	start_server_in(&sv, extra);
 	o = job_status(&sv, "u", "second");
 	assert_non_null(o);
-	/* the time its config was written: within a second of it */
-	assert_true(llabs(json_integer_value(json_object_get(
-			      json_object_get(o, "jobStatus"), "createdTime")) -
-			  created) < 1000);
+	/* submitted when its config was written, before and after */
+	assert_int_equal(json_integer_value(json_object_get(
+			     json_object_get(o, "jobStatus"), "createdTime")),
+			 created);
 	json_decref(o);
 	o = wait_job(&sv, "u", "second", 15);
 	assert_string_equal(job_state(o), "SUCCEEDED");
@@ -1081,6 +1110,16 @@ static void test_capacity(void **state)
 	/* three CPUs can never fit in two */
 	o = wait_job(&sv, "u", "huge", 10);
 	assert_string_equal(job_state(o), "FAILED");
+	{
+		struct resp r;
+
+		/* it never started: its tasks have no logs, not empty ones */
+		request(&sv, 0, "GET",
+			"/api/v1/local/logs/u~huge/0/main/0/user.pai.stdout",
+			NULL, 0, NULL, NULL, &r);
+		assert_int_equal(r.status, 404);
+		free(r.body);
+	}
 	assert_non_null(
 	    strstr(json_string_value(json_object_get(
 		       json_object_get(o, "jobStatus"), "appExitDiagnostics")),
