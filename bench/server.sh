@@ -34,7 +34,7 @@ trap cleanup EXIT INT TERM
 
 now() { date +%s.%N; }
 
-mkdir -m 700 "$tmp/state" "$tmp/cfg"
+mkdir -m 700 "$tmp/state"
 # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
 "$PAICTL" serve --state-dir "$tmp/state" -q $SERVE_ARGS 2>"$tmp/server.log" &
 pid=$!
@@ -46,14 +46,17 @@ until curl -sf --unix-socket "$sock" http://localhost/api/v1 >/dev/null 2>&1; do
 	sleep 0.05
 done
 
+# The bodies go inline in curl's config: files of our own would add to
+# what the file system has to do, and to what is measured. CMD is
+# escaped twice: for JSON, then for curl's config.
+qcmd=$(printf '%s' "$CMD" | sed 's/[\\"]/\\&/g; s/[\\"]/\\&/g')
 i=1
 while [ $i -le "$N" ]; do
-	printf '{"jobName":"b%d","image":"x","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"%s"}]}' $i "$CMD" >"$tmp/cfg/$i.json"
-	[ $i -eq 1 ] || echo next >>"$tmp/curl.cfg"
-	printf 'url = "http://localhost/api/v1/user/bench/jobs"\nunix-socket = "%s"\ndata-binary = "@%s"\nheader = "Content-Type: application/json"\noutput = "/dev/null"\nwrite-out = "%%{http_code} %%{time_total} %%{errormsg}\\n"\n' \
-		"$sock" "$tmp/cfg/$i.json" >>"$tmp/curl.cfg"
+	[ $i -eq 1 ] || echo next
+	printf 'url = "http://localhost/api/v1/user/bench/jobs"\nunix-socket = "%s"\nheader = "Content-Type: application/json"\noutput = "/dev/null"\nwrite-out = "%%{http_code} %%{time_total} %%{errormsg}\\n"\n' "$sock"
+	printf 'data-binary = "{\\"jobName\\":\\"b%d\\",\\"image\\":\\"x\\",\\"taskRoles\\":[{\\"name\\":\\"main\\",\\"taskNumber\\":1,\\"cpuNumber\\":1,\\"memoryMB\\":100,\\"gpuNumber\\":0,\\"command\\":\\"%s\\"}]}"\n' $i "$qcmd"
 	i=$((i + 1))
-done
+done >"$tmp/curl.cfg"
 
 t0=$(now)
 curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"

@@ -255,6 +255,7 @@ static unsigned ssh_port(const struct srv_job *j, const struct srv_task *t)
 struct spawn {
 	const char *bash;
 	char **argv, **envp;
+	const char *dirs[3]; /* attempt, task and working directories */
 	const char *work, *status_path;
 	const char *log_path[3]; /* user.pai.stdout, .stderr, .all */
 	const char *sshd, *sshd_log; /* sshd: NULL for none */
@@ -264,6 +265,7 @@ struct spawn {
 };
 
 #define MAX_SESSIONS 32
+#define MONITOR_NO_DIR 3 /* the monitor's exit status: no directory */
 #define LOG_FLAGS (O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
 
 static void write_all(int fd, const char *p, size_t n)
@@ -403,6 +405,11 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sigdelset(&mask, SIGCHLD);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	/* made here, not in the server: the server forks the next task
+	 * meanwhile, and answers requests */
+	for (i = 0; i < 3; i++)
+		if (mkdir(sp->dirs[i], 0700) < 0 && errno != EEXIST)
+			_exit(MONITOR_NO_DIR);
 	fd = open(sp->status_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		  0600);
 	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0)
@@ -676,7 +683,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	char *dir = NULL, *paths[4] = {NULL, NULL, NULL, NULL};
 	char *argv[4] = {"bash", "-c", NULL, NULL};
 	char *sshd_argv[6] = {NULL, "-i", "-e", "-f", NULL, NULL};
-	char *sshd_cfg = NULL, *sshd_log = NULL;
+	char *sshd_cfg = NULL, *sshd_log = NULL, *adir = NULL;
 	const char *why = NULL;
 	int i;
 	pid_t mon;
@@ -684,9 +691,9 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	memset(&sp, 0, sizeof(sp));
 	sp.fd_ssh = -1;
 	dir = srv_task_dir(j, t);
-	if (!dir || mkdir_one(dir) < 0 ||
-	    mkdir_one(pl->work[t - j->tasks]) < 0) {
-		why = "cannot create the task's directory";
+	adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
+	if (!dir || !adir) {
+		why = "out of memory";
 		goto out;
 	}
 	paths[0] = srv_printf("%s/user.pai.stdout", dir);
@@ -712,6 +719,9 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	sp.bash = s->bash;
 	sp.argv = argv;
 	sp.work = pl->work[t - j->tasks];
+	sp.dirs[0] = adir;
+	sp.dirs[1] = dir;
+	sp.dirs[2] = sp.work;
 	for (i = 0; i < 3; i++)
 		sp.log_path[i] = paths[i];
 	sp.status_path = paths[3];
@@ -722,7 +732,8 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 
 		sshd_cfg = srv_printf("%s/sshd_config", dir);
 		sshd_log = srv_printf("%s/sshd.log", dir);
-		t->ssh_files = j->ssh && port &&
+		t->ssh_files = j->ssh && port && mkdir_one(adir) == 0 &&
+			       mkdir_one(dir) == 0 &&
 			       srv_ssh_task_files(s, j, dir, port, env) == 0;
 		if (port && sshd_cfg && sshd_log && (!j->ssh || t->ssh_files) &&
 		    (sp.fd_ssh = listen_on(port)) >= 0) {
@@ -766,6 +777,7 @@ out:
 		free(paths[i]);
 	free(sshd_cfg);
 	free(sshd_log);
+	free(adir);
 	free(dir);
 }
 
@@ -820,10 +832,8 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 	pai_expand_options eo;
 	pai_placement pm;
 	struct place pl;
-	char *adir;
 	size_t i;
 	int attempt = j->attempt;
-	bool ok;
 
 	j->launching = j->launch_recorded = false;
 	if (j->stop) {
@@ -836,13 +846,7 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 		return;
 	}
 	memset(&pl, 0, sizeof(pl));
-	adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
-	ok = adir && mkdir_one(adir) == 0;
-	if (!ok)
-		srv_log(s, "'%s': cannot create '%s': %s", j->key,
-			adir ? adir : "its attempt directory",
-			strerror(errno));
-	if (ok && place_init(&pl, s, j, &pm, &eo) == 0)
+	if (place_init(&pl, s, j, &pm, &eo) == 0)
 		for (i = 0; i < j->ntasks; i++)
 			spawn_task(s, j, &j->tasks[i], &pl, &eo);
 	/* A task that could not start counts as failed at once. */
@@ -863,7 +867,6 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 		if (j->tasks[i].state == ST_FAILED)
 			evaluate(s, j, &j->tasks[i]);
 	place_free(&pl);
-	free(adir);
 }
 
 /* Lets j's running tasks accept ssh logins: makes the key pair if it
@@ -899,14 +902,17 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 		struct srv_task *t = &j->tasks[i];
 		unsigned port = ssh_port(j, t);
 		pai_env *env = NULL;
-		char *dir;
+		char *dir, *adir;
 
 		/* a task not started yet gets them when it starts */
 		if (t->state != ST_RUNNING || t->monitor <= 0 ||
 		    t->ssh_files || !port)
 			continue;
 		dir = srv_task_dir(j, t);
-		if (dir &&
+		adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
+		/* its monitor may not have made them yet */
+		if (dir && adir && mkdir_one(adir) == 0 &&
+		    mkdir_one(dir) == 0 &&
 		    pai_expand_task(&env, j->pj, t->role, t->index, &eo) ==
 			PAI_OK &&
 		    srv_ssh_task_files(s, j, dir, port, env) == 0)
@@ -917,6 +923,7 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 			ret = -1; /* asked again, tried again */
 		}
 		pai_env_free(env);
+		free(adir);
 		free(dir);
 	}
 	place_free(&pl);
@@ -1343,7 +1350,13 @@ void srv_reap(struct srv *s)
 				    j->tasks[k].state == ST_RUNNING)
 					break;
 			if (k < j->ntasks) {
-				task_ended(s, j, &j->tasks[k], NULL);
+				task_ended(s, j, &j->tasks[k],
+					   WIFEXITED(st) &&
+						   WEXITSTATUS(st) ==
+						       MONITOR_NO_DIR
+					       ? "cannot create the task's "
+						 "directory"
+					       : NULL);
 				break;
 			}
 		}

@@ -1044,6 +1044,46 @@ static void test_waiting_survives_restart(void **state)
 	remove_tree(sv.dir);
 }
 
+/* The task's directories are made by its monitor: when that fails, the
+ * task fails and says why. */
+static void test_no_task_dir(void **state)
+{
+	const char *extra[] = {"--capacity", "cpus=1,memory=1000,gpus=0", NULL};
+	struct server sv;
+	json_t *o;
+	char *cfg, path[256];
+	int fd;
+
+	(void)state;
+	memset(&sv, 0, sizeof(sv));
+	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
+	assert_non_null(mkdtemp(sv.dir));
+	start_server_in(&sv, extra);
+	cfg = config1("first", 1, "sleep 0.5", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	cfg = config1("blocked", 1, "echo hi", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	/* a file where its attempt directory goes, while it waits */
+	snprintf(path, sizeof(path), "%s/jobs/u~blocked/attempt-0", sv.dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	o = job_status(&sv, "u", "blocked");
+	assert_string_equal(job_state(o), "WAITING");
+	json_decref(o);
+	o = wait_job(&sv, "u", "blocked", 15);
+	assert_string_equal(job_state(o), "FAILED");
+	assert_string_equal(
+	    json_string_value(json_object_get(
+		json_array_get(tasks_of(o, "main"), 0), "containerDiagnostics")),
+	    "cannot create the task's directory");
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 /* --capacity: FIFO admission, GPUs given out, too-big jobs refused;
  * without it, every job runs and its status says what did not fit. */
 static void test_capacity(void **state)
@@ -1591,6 +1631,7 @@ int main(int argc, char **argv)
 	    T(test_server_killed),
 	    T(test_capacity),
 	    T(test_waiting_survives_restart),
+	    T(test_no_task_dir),
 	    T(test_ssh),
 	    T(test_example_job),
 	    T(test_background),
