@@ -1,9 +1,11 @@
 /* jobs.c - the local cluster's job model and its records on disk
  *
  * Layout under the state directory:
- *   jobs/<user>~<job>/config.json   the config exactly as submitted
- *   jobs/<user>~<job>/job.json      the record (states, ports, pids);
- *                                   none yet: submitted, not started
+ *   records.log                     the jobs' records (states, ports),
+ *                                   a line each; see "records" below
+ *   jobs/<user>~<job>/config.json   the config exactly as submitted;
+ *                                   no record yet: not started
+ *   jobs/<user>~<job>/job.json      a record, in an earlier layout
  *   jobs/<user>~<job>/attempt-<n>/<role>-<index>/
  *       work/                        the task's working directory
  *       status                       pids, then the exit status
@@ -256,14 +258,108 @@ fail:
 	return NULL;
 }
 
+/* ---- records --------------------------------------------------------
+ *
+ * Every job's record lives in one file, records.log: a line of compact
+ * JSON per record written, the last line of a job winning. A flush
+ * appends the records of every job that changed in one write, synced
+ * once (a group commit), so a job costs the disk no file of its own
+ * per change of state. The log is written anew (temporary file, fsync,
+ * rename) at each start and when it has grown to several times what it
+ * holds. A record cut short by a crash is an incomplete last line,
+ * which loading ignores: the job keeps its previous record. */
+
+#define REC_MIN_COMPACT (1 << 20)
+
 /* One record to write, taken while the lock was held. */
 struct save {
 	struct srv_job *j;
-	char *path, *text;
-	unsigned flags;
+	char *text; /* with its newline */
+	size_t len;
 	bool launching; /* the record of an attempt to launch */
-	int err;	/* a failed write's pai error, or PAI_OK */
 };
+
+static char *record_line(const struct srv_job *j, size_t *len)
+{
+	json_t *rec = srv_job_record(j);
+	char *text = rec ? json_dumps(rec, JSON_COMPACT) : NULL, *line;
+
+	json_decref(rec);
+	if (!text)
+		return NULL;
+	*len = strlen(text);
+	line = realloc(text, *len + 2);
+	if (!line) {
+		free(text);
+		return NULL;
+	}
+	line[(*len)++] = '\n';
+	line[*len] = '\0';
+	return line;
+}
+
+/* Writes the whole log anew from v (every job); save_lock held. */
+static int rec_rewrite(struct srv *s, struct save *v, size_t n)
+{
+	char *buf, *p;
+	size_t i, total = 0;
+	int fd, err;
+
+	for (i = 0; i < n; i++)
+		total += v[i].len;
+	buf = malloc(total + 1);
+	if (!buf)
+		return PAI_ENOMEM;
+	for (p = buf, i = 0; i < n; i++) {
+		memcpy(p, v[i].text, v[i].len);
+		p += v[i].len;
+	}
+	err = pai_file_write_atomic(s->rec_path, buf, total, 0600, 0);
+	free(buf);
+	if (err != PAI_OK)
+		return err;
+	fd = open(s->rec_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return PAI_EIO;
+	if (s->rec_fd >= 0)
+		close(s->rec_fd);
+	s->rec_fd = fd;
+	s->rec_size = (long long)total;
+	s->rec_compact = false;
+	return PAI_OK;
+}
+
+/* Appends v's records and syncs them; save_lock held. A failed append
+ * is cut off again, so the next one starts a line. */
+static int rec_append(struct srv *s, struct save *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = v[i].text;
+		size_t left = v[i].len;
+
+		while (left > 0) {
+			ssize_t w = write(s->rec_fd, p, left);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				goto fail;
+			p += w;
+			left -= (size_t)w;
+		}
+	}
+	if (fdatasync(s->rec_fd) < 0)
+		goto fail;
+	for (i = 0; i < n; i++)
+		s->rec_size += (long long)v[i].len;
+	return PAI_OK;
+fail:
+	if (ftruncate(s->rec_fd, s->rec_size) < 0)
+		s->rec_compact = true; /* written anew next time */
+	return PAI_EIO;
+}
 
 /* Writes the records of every dirty job. The records are taken with
  * the lock held; the lock is released while they are written and
@@ -273,56 +369,62 @@ void srv_flush(struct srv *s)
 {
 	struct save *v = NULL;
 	size_t i, n = 0, ndirty = 0;
+	bool all;
+	int err;
 
 	for (i = 0; i < s->njobs; i++)
 		ndirty += s->jobs[i]->dirty;
-	if (!ndirty)
+	if (!ndirty && !s->rec_compact)
 		return;
-	v = calloc(ndirty, sizeof(*v));
+	pthread_mutex_lock(&s->save_lock);
+	/* written anew when asked to, or when it holds mostly old lines */
+	all = s->rec_compact || s->rec_fd < 0 ||
+	      (s->rec_size > REC_MIN_COMPACT &&
+	       s->rec_size > 4 * s->rec_live);
+	v = calloc(all ? s->njobs + 1 : ndirty, sizeof(*v));
 	for (i = 0; v && i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
-		json_t *rec;
 
-		if (!j->dirty)
+		if (!j->dirty && !all)
 			continue;
-		rec = srv_job_record(j);
 		v[n].j = j;
-		v[n].path = srv_printf("%s/job.json", j->dir);
-		v[n].text = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
-		/* the first record is a new name in the job's directory */
-		v[n].flags = j->recorded ? PAI_WRITE_NO_DIRSYNC : 0;
+		v[n].text = record_line(j, &v[n].len);
 		v[n].launching = j->launching;
-		json_decref(rec);
-		j->dirty = false;
+		if (!v[n].text)
+			break; /* out of memory: tried again next time */
 		n++;
 	}
-	pthread_mutex_lock(&s->save_lock);
-	pthread_mutex_unlock(&s->lock);
+	if (v && i < s->njobs) {
+		for (i = 0; i < n; i++)
+			free(v[i].text);
+		free(v);
+		pthread_mutex_unlock(&s->save_lock);
+		return;
+	}
 	for (i = 0; i < n; i++)
-		/* rewritten on every state change: a power cut may bring
-		 * back the previous record, never a partial one */
-		v[i].err = !v[i].path || !v[i].text
-			       ? PAI_ENOMEM
-			       : pai_file_write_atomic(
-				     v[i].path, v[i].text, strlen(v[i].text),
-				     0600, v[i].flags);
+		v[i].j->dirty = false;
+	pthread_mutex_unlock(&s->lock);
+	err = !v ? PAI_ENOMEM : all ? rec_rewrite(s, v, n) : rec_append(s, v, n);
 	pthread_mutex_unlock(&s->save_lock);
 	pthread_mutex_lock(&s->lock);
-	for (i = 0; i < n; i++) {
-		if (v[i].err) {
-			srv_log(s, "cannot write the record of '%s': %s",
-				v[i].j->key, pai_strerror(v[i].err));
-			v[i].j->dirty = true; /* tried again next time */
-		} else {
-			v[i].j->recorded = true;
+	if (err != PAI_OK && v)
+		srv_log(s, "cannot write %zu job record%s to '%s': %s", n,
+			n == 1 ? "" : "s", s->rec_path, pai_strerror(err));
+	for (i = 0; v && i < n; i++) {
+		struct srv_job *j = v[i].j;
+
+		if (err != PAI_OK)
+			j->dirty = true; /* tried again next time */
+		else {
+			s->rec_live += (long long)v[i].len - j->rec_len;
+			j->rec_len = (long long)v[i].len;
 			/* srv_launch may fork its tasks now */
-			if (v[i].launching && v[i].j->launching)
-				v[i].j->launch_recorded = true;
+			if (v[i].launching && j->launching)
+				j->launch_recorded = true;
 		}
-		free(v[i].path);
 		free(v[i].text);
 	}
-	free(v); /* out of memory: the records stay dirty */
+	free(v);
 }
 
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name)
@@ -513,7 +615,6 @@ static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
 	j->warnings = get_strdup(rec, "warnings");
 	j->holds = json_is_true(json_object_get(rec, "holds"));
 	j->ssh = json_is_true(json_object_get(rec, "ssh"));
-	j->recorded = true;
 	j->nroles = json_array_size(roles);
 	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
 	if (!j->key || !j->roles)
@@ -663,14 +764,58 @@ static void reparse(struct srv *s, struct srv_job *j)
 	pai_diags_free(diags);
 }
 
+/* The last whole record of each job in records.log, by job key. */
+static json_t *read_records(struct srv *s)
+{
+	json_t *by_key = json_object();
+	char *text = NULL, *p, *nl;
+	size_t len = 0;
+	int err;
+
+	if (!by_key)
+		return NULL;
+	err = pai_file_read(&text, &len, NULL, s->rec_path);
+	if (err != PAI_OK) {
+		if (err != PAI_ENOTFOUND)
+			srv_log(s, "cannot read '%s': %s", s->rec_path,
+				pai_strerror(err));
+		return by_key;
+	}
+	for (p = text; (nl = memchr(p, '\n', len - (size_t)(p - text)));
+	     p = nl + 1) {
+		json_t *rec = json_loadb(p, (size_t)(nl - p), 0, NULL);
+		const char *u = json_string_value(json_object_get(rec, "user"));
+		const char *n = json_string_value(json_object_get(rec, "name"));
+		char *key = u && n ? srv_printf("%s~%s", u, n) : NULL;
+
+		if (key)
+			json_object_set(by_key, key, rec);
+		else if (rec || nl > p)
+			srv_log(s, "'%s': ignoring a record that cannot be "
+				   "read",
+				s->rec_path);
+		free(key);
+		json_decref(rec);
+	}
+	/* an incomplete last line: a write cut short; the job keeps the
+	 * record before it */
+	free(text);
+	return by_key;
+}
+
 int srv_load_jobs(struct srv *s)
 {
 	DIR *d = opendir(s->jobs_dir);
+	json_t *records;
 	struct dirent *e;
 	size_t i;
 
 	if (!d)
 		return -1;
+	records = read_records(s);
+	/* written anew: no torn line to append after, and the records of
+	 * an earlier layout (job.json per job) folded in */
+	s->rec_compact = true;
 	while ((e = readdir(d))) {
 		char *dir = NULL, *path = NULL;
 		json_t *rec = NULL;
@@ -686,7 +831,8 @@ int srv_load_jobs(struct srv *s)
 		}
 		dir = srv_printf("%s/%s", s->jobs_dir, e->d_name);
 		path = srv_printf("%s/job.json", dir ? dir : "");
-		if (dir && path)
+		rec = json_incref(json_object_get(records, e->d_name));
+		if (!rec && dir && path)
 			rec = json_load_file(path, 0, NULL);
 		if (!rec && dir && path && access(path, F_OK) < 0 &&
 		    errno == ENOENT) {
@@ -705,6 +851,7 @@ int srv_load_jobs(struct srv *s)
 		free(path);
 	}
 	closedir(d);
+	json_decref(records);
 	if (s->njobs)
 		qsort(s->jobs, s->njobs, sizeof(*s->jobs), by_created);
 	for (i = 0; i < s->njobs; i++) {

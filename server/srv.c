@@ -289,6 +289,9 @@ static void srv_free(struct srv *s)
 		close(s->null_fd);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
+	if (s->rec_fd >= 0)
+		close(s->rec_fd);
+	free(s->rec_path);
 	for (i = 0; i < s->npending; i++)
 		free(s->pending[i]);
 	free(s->pending);
@@ -317,6 +320,7 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	memset(&s, 0, sizeof(s));
 	s.opt = *opts;
 	s.wake[0] = s.wake[1] = s.sigfd = s.lock_fd = s.null_fd = -1;
+	s.rec_fd = -1;
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_mutex_init(&s.save_lock, NULL);
 	err[0] = '\0';
@@ -346,10 +350,11 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	if (srv_private_dir(s.state_dir, err, errlen) < 0)
 		goto out;
 	s.jobs_dir = srv_printf("%s/jobs", s.state_dir);
+	s.rec_path = srv_printf("%s/records.log", s.state_dir);
 	s.sock_path = opts->socket ? strdup(opts->socket)
 				   : srv_printf("%s/api.sock", s.state_dir);
 	lock_path = srv_printf("%s/lock", s.state_dir);
-	if (!s.jobs_dir || !s.sock_path || !lock_path) {
+	if (!s.jobs_dir || !s.rec_path || !s.sock_path || !lock_path) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}

@@ -74,7 +74,7 @@ struct srv_job {
 	bool no_ssh;		/* making the key pair failed */
 	char *warnings;		/* requests this machine cannot meet */
 	bool dirty;		/* record to be written */
-	bool recorded;		/* job.json exists */
+	long long rec_len;	/* its last record's size in records.log */
 };
 
 struct srv_user {
@@ -98,6 +98,11 @@ struct srv {
 	size_t njobs, capjobs;
 	char **pending; /* job keys being stored by srv_add_job */
 	size_t npending;
+	/* records.log (jobs.c), under save_lock */
+	char *rec_path;
+	int rec_fd;
+	long long rec_size, rec_live; /* bytes, and bytes still current */
+	bool rec_compact;	      /* to be written anew */
 	struct srv_user *users;
 	size_t nusers;
 	struct srv_token *tokens;

@@ -357,6 +357,34 @@ static char *fetch_log(const struct server *sv, json_t *task, const char *file)
 	return r.body ? r.body : strdup("");
 }
 
+/* The last record of job key in the server's records.log, or NULL. */
+static json_t *last_record(const struct server *sv, const char *key)
+{
+	char path[256], line[65536];
+	json_t *last = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/records.log", sv->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		json_t *rec = json_loads(line, 0, NULL);
+		char k[256];
+
+		snprintf(k, sizeof(k), "%s~%s",
+			 json_string_value(json_object_get(rec, "user")),
+			 json_string_value(json_object_get(rec, "name")));
+		if (rec && strcmp(k, key) == 0) {
+			json_decref(last);
+			last = rec;
+		} else
+			json_decref(rec);
+	}
+	fclose(f);
+	return last;
+}
+
 /* ---- tests ------------------------------------------------------------- */
 
 static void test_api_and_bad_requests(void **state)
@@ -922,8 +950,7 @@ static void test_server_killed(void **state)
 
 	/* while it is down, the orphan's monitor dies too: that task's
 	 * outcome is lost, and the restarted server must say so */
-	snprintf(path, sizeof(path), "%s/jobs/u~orphan/job.json", sv.dir);
-	rec = json_load_file(path, 0, NULL);
+	rec = last_record(&sv, "u~orphan");
 	assert_non_null(rec);
 	assert_string_equal(json_string_value(json_object_get(rec, "state")),
 			    "RUNNING");
@@ -991,7 +1018,7 @@ static void test_waiting_survives_restart(void **state)
 {
 	const char *extra[] = {"--capacity", "cpus=1,memory=1000,gpus=0", NULL};
 	struct server sv;
-	json_t *o;
+	json_t *o, *rec;
 	char *cfg, *log, path[256];
 	long long created;
 	struct stat st;
@@ -1015,8 +1042,7 @@ static void test_waiting_survives_restart(void **state)
 	json_decref(o);
 	snprintf(path, sizeof(path), "%s/jobs/u~second/config.json", sv.dir);
 	assert_int_equal(stat(path, &st), 0);
-	snprintf(path, sizeof(path), "%s/jobs/u~second/job.json", sv.dir);
-	assert_int_not_equal(stat(path, &st), 0);
+	assert_null(last_record(&sv, "u~second"));
 	kill(sv.pid, SIGKILL);
 	waitpid(sv.pid, NULL, 0);
 
@@ -1036,10 +1062,85 @@ static void test_waiting_survives_restart(void **state)
 	free(log);
 	json_decref(o);
 	/* recorded now */
-	assert_int_equal(stat(path, &st), 0);
+	rec = last_record(&sv, "u~second");
+	assert_non_null(rec);
+	assert_string_equal(json_string_value(json_object_get(rec, "state")),
+			    "SUCCEEDED");
+	json_decref(rec);
 	o = wait_job(&sv, "u", "first", 15);
 	assert_true(is_final(job_state(o)));
 	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+/* records.log: a record cut short by a crash is ignored (the job keeps
+ * the one before), a job.json of the earlier layout is still read, and
+ * a restart writes the log anew, one line per job. */
+static void test_records_log(void **state)
+{
+	struct server sv;
+	json_t *o, *ra, *rb;
+	char *cfg, path[256], *text, line[65536];
+	FILE *f;
+	int n = 0;
+
+	(void)state;
+	start_server(&sv);
+	cfg = config1("a", 1, "true", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	cfg = config1("b", 1, "exit 3", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
+	json_decref(wait_job(&sv, "u", "a", 10));
+	json_decref(wait_job(&sv, "u", "b", 10));
+	kill(sv.pid, SIGKILL);
+	waitpid(sv.pid, NULL, 0);
+
+	ra = last_record(&sv, "u~a");
+	rb = last_record(&sv, "u~b");
+	assert_non_null(ra);
+	assert_non_null(rb);
+	snprintf(path, sizeof(path), "%s/records.log", sv.dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	text = json_dumps(ra, JSON_COMPACT);
+	fprintf(f, "%s\n", text);
+	free(text);
+	/* a's next record, cut short */
+	fputs("{\"version\":1,\"user\":\"u\",\"name\":\"a\",\"state\":\"FAI", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/jobs/u~b/job.json", sv.dir);
+	assert_int_equal(json_dump_file(rb, path, JSON_COMPACT), 0);
+	json_decref(ra);
+	json_decref(rb);
+
+	start_server_in(&sv, NULL);
+	o = job_status(&sv, "u", "a");
+	assert_non_null(o);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	json_decref(o);
+	o = job_status(&sv, "u", "b");
+	assert_non_null(o);
+	assert_string_equal(job_state(o), "FAILED");
+	assert_int_equal(json_integer_value(json_object_get(
+			     json_object_get(o, "jobStatus"), "appExitCode")),
+			 3);
+	json_decref(o);
+	snprintf(path, sizeof(path), "%s/records.log", sv.dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		json_t *rec = json_loads(line, 0, NULL);
+
+		assert_non_null(rec);
+		assert_int_equal(line[strlen(line) - 1], '\n');
+		json_decref(rec);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, 2);
 	stop_server(&sv);
 	remove_tree(sv.dir);
 }
@@ -1632,6 +1733,7 @@ int main(int argc, char **argv)
 	    T(test_capacity),
 	    T(test_waiting_survives_restart),
 	    T(test_no_task_dir),
+	    T(test_records_log),
 	    T(test_ssh),
 	    T(test_example_job),
 	    T(test_background),
