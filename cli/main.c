@@ -126,17 +126,29 @@ int cli_exit_status(int err)
 	return EXIT_FAILURE_;
 }
 
+/* The largest job config read, in MiB: far above any real one (bench/
+ * validates 50 MiB), low enough that /dev/zero or an endless pipe is
+ * refused at once instead of eating all memory. */
+#define CONFIG_MAX_MIB 64
+
 int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 		   size_t *len)
 {
+	const size_t max = (size_t)CONFIG_MAX_MIB << 20;
 	int e = 0, err;
 
 	if (strcmp(path, "-") == 0)
-		err = pai_file_read(out, len, &e, "/dev/stdin");
+		err = pai_file_read_max(out, len, &e, "/dev/stdin", max);
 	else
-		err = pai_file_read(out, len, &e, path);
+		err = pai_file_read_max(out, len, &e, path, max);
 	if (!err)
 		return EXIT_OK;
+	/* our bound (e is 0), not the system's EFBIG or EOVERFLOW */
+	if (err == PAI_ETOOBIG && !e)
+		return cli_error(ctx, EXIT_INVALID,
+				 "'%s': larger than %d MiB; a job config "
+				 "cannot be this big",
+				 path, CONFIG_MAX_MIB);
 	if (err == PAI_ENOMEM)
 		return cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory",
 				 path);

@@ -54,9 +54,17 @@ static int from_errno(int e)
 
 int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 {
+	return pai_file_read_max(out, len, sys_errno, path, SIZE_MAX);
+}
+
+int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
+		      size_t max)
+{
 	struct stat st;
 	char *data = NULL, *p;
-	size_t cap, n = 0;
+	size_t cap, want, n = 0;
+	/* max + 1 bytes tell "too big" from "exactly max", plus the NUL */
+	size_t limit = max < SIZE_MAX - 1 ? max + 2 : SIZE_MAX;
 	int fd = -1, err = PAI_OK, e = 0;
 	ssize_t r;
 
@@ -82,9 +90,16 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 		e = EISDIR;
 		goto out;
 	}
+	/* A regular file says its size: refuse it before reading a byte. */
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
+		err = PAI_ETOOBIG;
+		goto out;
+	}
 	/* Regular files come in one allocation; pipes and the like grow. */
 	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1
 						    : 65536;
+	if (cap > limit)
+		cap = limit;
 	data = malloc(cap);
 	if (!data) {
 		e = ENOMEM;
@@ -92,18 +107,23 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 	}
 	for (;;) {
 		if (n + 1 >= cap) {
-			if (cap > SIZE_MAX / 2) {
+			if (cap >= limit) {
+				/* only when limit is SIZE_MAX: the bound
+				 * stops the loop first otherwise */
 				e = EFBIG;
 				goto out;
 			}
-			p = realloc(data, cap * 2);
+			want = cap > limit / 2 ? limit : cap * 2;
+			p = realloc(data, want);
 			if (!p) {
 				e = ENOMEM;
 				goto out;
 			}
 			data = p;
-			cap *= 2;
+			cap = want;
 		}
+		/* never more than max + 1 bytes, however long the input
+		 * (/dev/zero, a file that grows while read) */
 		r = read(fd, data + n, cap - n - 1);
 		if (r < 0) {
 			if (errno == EINTR)
@@ -114,6 +134,10 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > max) {
+			err = PAI_ETOOBIG;
+			goto out;
+		}
 	}
 	data[n] = '\0';
 	*out = data;

@@ -69,6 +69,16 @@ const char *pai_strerror(int err);
  */
 int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path);
 
+/**
+ * pai_file_read() with a bound: PAI_ETOOBIG, with *sys_errno 0 and *out
+ * NULL, when @p path holds more than @p max bytes. A regular file is
+ * refused from its size without being read; anything else (a pipe, a
+ * device, a file that grows) is read no further than byte max + 1.
+ * pai_file_read() is this with a @p max of SIZE_MAX.
+ */
+int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
+		      size_t max);
+
 /* ------------------------------------------------------------------ */
 /* Diagnostics                                                         */
 /* ------------------------------------------------------------------ */

@@ -1477,6 +1477,154 @@ static void test_file_read_pipe(void **state)
 	free(data);
 }
 
+/* The bound of pai_file_read_max(): max bytes are read, max + 1 are
+ * PAI_ETOOBIG with no errno and no buffer. */
+static void test_file_read_max(void **state)
+{
+	char *out = tmpdir;
+	size_t len = 99;
+	int e = -1;
+
+	(void)state;
+	write_file("ten.json", LIT("{\"a\": 12}\n"));
+	assert_int_equal(
+	    pai_file_read_max(&out, &len, &e, tmp_path("ten.json"), 10),
+	    PAI_OK);
+	assert_int_equal(e, 0);
+	assert_int_equal(len, 10);
+	assert_memory_equal(out, "{\"a\": 12}\n", 11);
+	free(out);
+
+	len = 99;
+	e = -1;
+	assert_int_equal(
+	    pai_file_read_max(&out, &len, &e, tmp_path("ten.json"), 9),
+	    PAI_ETOOBIG);
+	assert_null(out);
+	assert_int_equal(len, 0);
+	assert_int_equal(e, 0);
+
+	/* 0: only an empty file */
+	write_file("empty.json", "", 0);
+	assert_int_equal(
+	    pai_file_read_max(&out, &len, &e, tmp_path("empty.json"), 0),
+	    PAI_OK);
+	assert_int_equal(len, 0);
+	assert_int_equal(out[0], '\0');
+	free(out);
+	assert_int_equal(
+	    pai_file_read_max(&out, &len, &e, tmp_path("ten.json"), 0),
+	    PAI_ETOOBIG);
+	assert_null(out);
+
+	/* the other errors are pai_file_read()'s */
+	assert_int_equal(
+	    pai_file_read_max(&out, &len, &e, tmp_path("nope.json"), 10),
+	    PAI_ENOTFOUND);
+	assert_int_equal(e, ENOENT);
+	assert_int_equal(pai_file_read_max(&out, &len, &e, tmpdir, 10),
+			 PAI_EISDIR);
+	assert_int_equal(pai_file_read_max(&out, NULL, NULL, NULL, 10),
+			 PAI_EINVAL);
+}
+
+/* A regular file is refused from its size: a sparse terabyte returns at
+ * once, where reading it would take hours. */
+static void test_file_read_max_by_size(void **state)
+{
+	const char *path = tmp_path("sparse.json");
+	char *out = tmpdir;
+	size_t len = 99;
+	int e = -1, fd, r;
+
+	(void)state;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	r = ftruncate(fd, (off_t)1 << 40);
+	close(fd);
+	if (r != 0) {
+		/* a file system without sparse files that big */
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(pai_file_read_max(&out, &len, &e, path, 64 << 20),
+			 PAI_ETOOBIG);
+	assert_null(out);
+	assert_int_equal(len, 0);
+	assert_int_equal(e, 0);
+	assert_int_equal(unlink(path), 0);
+}
+
+/* Devices and pipes have no size: reading stops at byte max + 1. */
+static void test_file_read_max_endless(void **state)
+{
+	char *out = tmpdir, chunk[4096];
+	size_t len = 99;
+	const char *path;
+	pid_t pid;
+	int e = -1, status;
+
+	(void)state;
+	assert_int_equal(pai_file_read_max(&out, &len, &e, "/dev/zero", 1000),
+			 PAI_ETOOBIG);
+	assert_null(out);
+	assert_int_equal(len, 0);
+	assert_int_equal(e, 0);
+
+	/* a writer that never stops, until the reader goes away */
+	memset(chunk, 'x', sizeof(chunk));
+	path = tmp_path("endless");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(path, O_WRONLY);
+
+		while (fd >= 0 && write(fd, chunk, sizeof(chunk)) > 0)
+			;
+		_exit(0);
+	}
+	assert_int_equal(pai_file_read_max(&out, &len, &e, path, 300000),
+			 PAI_ETOOBIG);
+	assert_null(out);
+	assert_int_equal(e, 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(unlink(path), 0);
+}
+
+/* The bound is inclusive for pipes too: exactly max bytes are read. */
+static void test_file_read_max_pipe_exact(void **state)
+{
+	size_t n = 200000, len = 0;
+	char *out = NULL, *data = malloc(n);
+	const char *path;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_non_null(data);
+	memset(data, 'y', n);
+	path = tmp_path("exact");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		FILE *f = fopen(path, "wb");
+
+		_exit(f && fwrite(data, 1, n, f) == n && fclose(f) == 0 ? 0
+									: 1);
+	}
+	assert_int_equal(pai_file_read_max(&out, &len, NULL, path, n), PAI_OK);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(len, n);
+	assert_memory_equal(out, data, n);
+	assert_int_equal(out[n], '\0');
+	free(out);
+	free(data);
+	assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest parse[] = {
@@ -1515,6 +1663,10 @@ int main(void)
 	    cmocka_unit_test(test_file_read_directory),
 	    cmocka_unit_test(test_file_read_unreadable),
 	    cmocka_unit_test(test_file_read_pipe),
+	    cmocka_unit_test(test_file_read_max),
+	    cmocka_unit_test(test_file_read_max_by_size),
+	    cmocka_unit_test(test_file_read_max_endless),
+	    cmocka_unit_test(test_file_read_max_pipe_exact),
 	};
 	int failed;
 
