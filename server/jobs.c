@@ -298,32 +298,42 @@ static char *record_line(const struct srv_job *j, size_t *len)
 	return line;
 }
 
-/* Writes the whole log anew from v (every job); save_lock held. */
+/* Writes the whole log anew from v (every job) and the records of jobs
+ * that could not be loaded (kept as they were); save_lock held. */
 static int rec_rewrite(struct srv *s, struct save *v, size_t n)
 {
-	char *buf, *p;
-	size_t i, total = 0;
-	int fd, err;
+	char *buf = NULL, *p;
+	size_t i, total = s->unloaded_len;
+	int err = PAI_EIO;
 
+	/* whatever fails from here, the next flush writes it all again
+	 * and nothing is appended to a file that may be gone */
+	if (s->rec_fd >= 0)
+		close(s->rec_fd);
+	s->rec_fd = -1;
+	s->rec_compact = true;
 	for (i = 0; i < n; i++)
 		total += v[i].len;
 	buf = malloc(total + 1);
 	if (!buf)
 		return PAI_ENOMEM;
-	for (p = buf, i = 0; i < n; i++) {
+	p = buf;
+	if (s->unloaded_len)
+		memcpy(p, s->unloaded, s->unloaded_len);
+	p += s->unloaded_len;
+	for (i = 0; i < n; i++) {
 		memcpy(p, v[i].text, v[i].len);
 		p += v[i].len;
 	}
-	err = pai_file_write_atomic(s->rec_path, buf, total, 0600, 0);
+	err = pai_file_write_atomic(s->rec_path, buf, total, 0600,
+				    PAI_WRITE_NO_DIRSYNC);
 	free(buf);
 	if (err != PAI_OK)
 		return err;
-	fd = open(s->rec_path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
+	if (srv_fsync_dir(s->state_dir) < 0 ||
+	    (s->rec_fd = open(s->rec_path, O_WRONLY | O_APPEND | O_CLOEXEC)) <
+		0)
 		return PAI_EIO;
-	if (s->rec_fd >= 0)
-		close(s->rec_fd);
-	s->rec_fd = fd;
 	s->rec_size = (long long)total;
 	s->rec_compact = false;
 	return PAI_OK;
@@ -356,8 +366,12 @@ static int rec_append(struct srv *s, struct save *v, size_t n)
 		s->rec_size += (long long)v[i].len;
 	return PAI_OK;
 fail:
+	/* nothing after the last good line, and written anew next time:
+	 * what the failed write left must not count */
 	if (ftruncate(s->rec_fd, s->rec_size) < 0)
-		s->rec_compact = true; /* written anew next time */
+		srv_log(s, "cannot cut '%s' back: %s", s->rec_path,
+			strerror(errno));
+	s->rec_compact = true;
 	return PAI_EIO;
 }
 
@@ -374,9 +388,11 @@ void srv_flush(struct srv *s)
 
 	for (i = 0; i < s->njobs; i++)
 		ndirty += s->jobs[i]->dirty;
-	if (!ndirty && !s->rec_compact)
-		return;
 	pthread_mutex_lock(&s->save_lock);
+	if (!ndirty && !s->rec_compact && s->rec_fd >= 0) {
+		pthread_mutex_unlock(&s->save_lock);
+		return;
+	}
 	/* written anew when asked to, or when it holds mostly old lines */
 	all = s->rec_compact || s->rec_fd < 0 ||
 	      (s->rec_size > REC_MIN_COMPACT &&
@@ -416,6 +432,15 @@ void srv_flush(struct srv *s)
 		if (err != PAI_OK)
 			j->dirty = true; /* tried again next time */
 		else {
+			if (all && j->legacy) {
+				/* folded into the log, which is on disk */
+				char *old = srv_printf("%s/job.json", j->dir);
+
+				if (old)
+					unlink(old);
+				free(old);
+				j->legacy = false;
+			}
 			s->rec_live += (long long)v[i].len - j->rec_len;
 			j->rec_len = (long long)v[i].len;
 			/* srv_launch may fork its tasks now */
@@ -764,7 +789,9 @@ static void reparse(struct srv *s, struct srv_job *j)
 	pai_diags_free(diags);
 }
 
-/* The last whole record of each job in records.log, by job key. */
+/* The last whole record of each job in records.log, by job key; NULL
+ * when it exists and cannot be read (the server must not start then:
+ * its jobs would run again). */
 static json_t *read_records(struct srv *s)
 {
 	json_t *by_key = json_object();
@@ -775,11 +802,13 @@ static json_t *read_records(struct srv *s)
 	if (!by_key)
 		return NULL;
 	err = pai_file_read(&text, &len, NULL, s->rec_path);
-	if (err != PAI_OK) {
-		if (err != PAI_ENOTFOUND)
-			srv_log(s, "cannot read '%s': %s", s->rec_path,
-				pai_strerror(err));
+	if (err == PAI_ENOTFOUND)
 		return by_key;
+	if (err != PAI_OK) {
+		srv_log(s, "cannot read '%s': %s", s->rec_path,
+			pai_strerror(err));
+		json_decref(by_key);
+		return NULL;
 	}
 	for (p = text; (nl = memchr(p, '\n', len - (size_t)(p - text)));
 	     p = nl + 1) {
@@ -788,11 +817,11 @@ static json_t *read_records(struct srv *s)
 		const char *n = json_string_value(json_object_get(rec, "name"));
 		char *key = u && n ? srv_printf("%s~%s", u, n) : NULL;
 
-		if (key)
-			json_object_set(by_key, key, rec);
-		else if (rec || nl > p)
-			srv_log(s, "'%s': ignoring a record that cannot be "
-				   "read",
+		if (key && json_object_set(by_key, key, rec) < 0)
+			err = PAI_ENOMEM;
+		else if (!key && (rec || nl > p))
+			srv_log(s, "'%s': ignoring a line that is no job's "
+				   "record",
 				s->rec_path);
 		free(key);
 		json_decref(rec);
@@ -800,7 +829,41 @@ static json_t *read_records(struct srv *s)
 	/* an incomplete last line: a write cut short; the job keeps the
 	 * record before it */
 	free(text);
+	if (err != PAI_OK) {
+		srv_log(s, "cannot read '%s': %s", s->rec_path,
+			pai_strerror(err));
+		json_decref(by_key);
+		return NULL;
+	}
 	return by_key;
+}
+
+/* Keeps a record that was read and not loaded, to be written again as
+ * it was by every rewrite of the log: dropping it would make its job
+ * look never started, and run it again. */
+static void keep_unloaded(struct srv *s, json_t *rec)
+{
+	char *text = json_dumps(rec, JSON_COMPACT), *v;
+	size_t len = text ? strlen(text) : 0;
+
+	v = text ? realloc(s->unloaded, s->unloaded_len + len + 1) : NULL;
+	if (v) {
+		memcpy(v + s->unloaded_len, text, len);
+		v[s->unloaded_len + len] = '\n';
+		s->unloaded = v;
+		s->unloaded_len += len + 1;
+	}
+	free(text);
+}
+
+/* Whether any attempt of the job in dir was begun. */
+static bool has_attempt(const char *dir)
+{
+	char *p = srv_printf("%s/attempt-0", dir);
+	bool yes = p && access(p, F_OK) == 0;
+
+	free(p);
+	return yes;
 }
 
 int srv_load_jobs(struct srv *s)
@@ -813,6 +876,12 @@ int srv_load_jobs(struct srv *s)
 	if (!d)
 		return -1;
 	records = read_records(s);
+	if (!records) {
+		closedir(d);
+		return -2;
+	}
+	/* a rewrite cut short by a crash */
+	srv_remove_temps(s->state_dir, ".records.log.");
 	/* written anew: no torn line to append after, and the records of
 	 * an earlier layout (job.json per job) folded in */
 	s->rec_compact = true;
@@ -820,6 +889,7 @@ int srv_load_jobs(struct srv *s)
 		char *dir = NULL, *path = NULL;
 		json_t *rec = NULL;
 		struct srv_job *j = NULL;
+		bool from_log;
 
 		if (e->d_name[0] == '.') {
 			/* an unfinished submission: never acknowledged */
@@ -832,18 +902,23 @@ int srv_load_jobs(struct srv *s)
 		dir = srv_printf("%s/%s", s->jobs_dir, e->d_name);
 		path = srv_printf("%s/job.json", dir ? dir : "");
 		rec = json_incref(json_object_get(records, e->d_name));
+		from_log = rec != NULL;
 		if (!rec && dir && path)
 			rec = json_load_file(path, 0, NULL);
 		if (!rec && dir && path && access(path, F_OK) < 0 &&
-		    errno == ENOENT) {
+		    errno == ENOENT && !has_attempt(dir)) {
 			if (job_from_config(&j, dir, e->d_name) < 0)
 				j = NULL;
 		} else if (rec && job_from_record(&j, rec, dir) < 0)
 			j = NULL;
+		if (j && !from_log && rec)
+			j->legacy = true;
 		if (!j || strcmp(j->key, e->d_name) != 0 ||
 		    append_job(s, j) < 0) {
 			srv_log(s, "ignoring '%s': unreadable job record",
 				dir ? dir : e->d_name);
+			if (from_log)
+				keep_unloaded(s, rec);
 			srv_job_free(j);
 		}
 		json_decref(rec);

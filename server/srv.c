@@ -292,6 +292,7 @@ static void srv_free(struct srv *s)
 	if (s->rec_fd >= 0)
 		close(s->rec_fd);
 	free(s->rec_path);
+	free(s->unloaded);
 	for (i = 0; i < s->npending; i++)
 		free(s->pending[i]);
 	free(s->pending);
@@ -410,9 +411,17 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (srv_load_jobs(&s) < 0) {
-		snprintf(err, errlen, "cannot read '%s': %s", s.jobs_dir,
-			 strerror(errno));
+	ret = srv_load_jobs(&s);
+	if (ret < 0) {
+		if (ret == -2)
+			snprintf(err, errlen,
+				 "cannot read the jobs' records in '%s'; not "
+				 "starting, or its jobs would run again",
+				 s.rec_path);
+		else
+			snprintf(err, errlen, "cannot read '%s': %s",
+				 s.jobs_dir, strerror(errno));
+		ret = -1;
 		goto out;
 	}
 	pthread_mutex_lock(&s.lock);

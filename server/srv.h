@@ -74,7 +74,9 @@ struct srv_job {
 	bool no_ssh;		/* making the key pair failed */
 	char *warnings;		/* requests this machine cannot meet */
 	bool dirty;		/* record to be written */
-	long long rec_len;	/* its last record's size in records.log */
+	bool legacy;		/* its record is a job.json (earlier layout) */
+	long long rec_len;	/* its last record's size in records.log
+				 * (with rec_live: under lock) */
 };
 
 struct srv_user {
@@ -98,11 +100,14 @@ struct srv {
 	size_t njobs, capjobs;
 	char **pending; /* job keys being stored by srv_add_job */
 	size_t npending;
-	/* records.log (jobs.c), under save_lock */
+	/* records.log (jobs.c): rec_fd, rec_size, rec_compact under
+	 * save_lock; rec_live under lock */
 	char *rec_path;
 	int rec_fd;
 	long long rec_size, rec_live; /* bytes, and bytes still current */
 	bool rec_compact;	      /* to be written anew */
+	char *unloaded;		      /* records read and not loaded */
+	size_t unloaded_len;
 	struct srv_user *users;
 	size_t nusers;
 	struct srv_token *tokens;
@@ -135,6 +140,7 @@ char *srv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int srv_fsync_dir(const char *path);
 int srv_private_dir(const char *path, char *err, size_t errlen);
 int srv_rmtree(const char *path);
+void srv_remove_temps(const char *dir, const char *prefix);
 bool srv_safe_name(const char *s);
 const char *srv_state_name(int st);
 int srv_state_from_name(const char *name);

@@ -1,6 +1,8 @@
 /* util.c - the local cluster's small helpers: time, logs, files */
 #include "srv.h"
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -107,6 +109,26 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 int srv_rmtree(const char *path)
 {
 	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Removes the files of dir whose names start with prefix: temporary
+ * files a crash left behind. */
+void srv_remove_temps(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = strlen(prefix);
+
+	while (d && (e = readdir(d)))
+		if (strncmp(e->d_name, prefix, n) == 0) {
+			char *p = srv_printf("%s/%s", dir, e->d_name);
+
+			if (p)
+				unlink(p);
+			free(p);
+		}
+	if (d)
+		closedir(d);
 }
 
 /* Names that become file names and URL segments: user, job and role

@@ -370,12 +370,12 @@ static json_t *last_record(const struct server *sv, const char *key)
 		return NULL;
 	while (fgets(line, sizeof(line), f)) {
 		json_t *rec = json_loads(line, 0, NULL);
+		const char *u = json_string_value(json_object_get(rec, "user"));
+		const char *n = json_string_value(json_object_get(rec, "name"));
 		char k[256];
 
-		snprintf(k, sizeof(k), "%s~%s",
-			 json_string_value(json_object_get(rec, "user")),
-			 json_string_value(json_object_get(rec, "name")));
-		if (rec && strcmp(k, key) == 0) {
+		snprintf(k, sizeof(k), "%s~%s", u ? u : "", n ? n : "");
+		if (rec && u && n && strcmp(k, key) == 0) {
 			json_decref(last);
 			last = rec;
 		} else
@@ -1074,14 +1074,65 @@ static void test_waiting_survives_restart(void **state)
 	remove_tree(sv.dir);
 }
 
-/* records.log: a record cut short by a crash is ignored (the job keeps
- * the one before), a job.json of the earlier layout is still read, and
- * a restart writes the log anew, one line per job. */
+/* Writes rec to f as one line of records.log, with "completed" set to
+ * completed (0: as it is) and a newline or not. */
+static void put_record(FILE *f, json_t *rec, long long completed, int nl)
+{
+	json_t *c = json_deep_copy(rec);
+	char *text;
+
+	if (completed)
+		json_object_set_new(c, "completed", json_integer(completed));
+	text = json_dumps(c, JSON_COMPACT);
+	fprintf(f, "%s%s", text, nl ? "\n" : "");
+	free(text);
+	json_decref(c);
+}
+
+static long long completed_time(const struct server *sv, const char *name)
+{
+	json_t *o = job_status(sv, "u", name);
+	long long t;
+
+	assert_non_null(o);
+	t = json_integer_value(
+	    json_object_get(json_object_get(o, "jobStatus"), "completedTime"));
+	json_decref(o);
+	return t;
+}
+
+/* Runs paictl serve on sv->dir, which must refuse to start; returns
+ * what it printed. */
+static char *serve_refuses(const struct server *sv)
+{
+	char cmd[PATH_MAX + 256], *out = calloc(1, 4096);
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "'%s' serve --state-dir '%s' 2>&1", paictl,
+		 sv->dir);
+	/* test scaffolding: our own binary and mkdtemp directory */
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, 4095, p);
+	out[n] = '\0';
+	assert_int_not_equal(pclose(p), 0);
+	return out;
+}
+
+/* records.log: the last whole line of a job wins; a record cut short
+ * by a crash (no newline) is ignored, the job keeps the one before; a
+ * job.json of the earlier layout is read, and removed once the log
+ * holds it; a record that cannot be loaded is kept as it is, so its job
+ * is not taken for one never started; a restart writes the log anew, a
+ * line per job; and a log that cannot be read stops the server. */
 static void test_records_log(void **state)
 {
 	struct server sv;
-	json_t *o, *ra, *rb;
-	char *cfg, path[256], *text, line[65536];
+	json_t *ra, *rb, *rc;
+	char *cfg, path[256], line[65536], *out;
+	long long a_done, b_done;
+	struct stat st;
 	FILE *f;
 	int n = 0;
 
@@ -1093,23 +1144,34 @@ static void test_records_log(void **state)
 	cfg = config1("b", 1, "exit 3", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
 	free(cfg);
+	snprintf(line, sizeof(line), "echo ran >>'%s.ran'", sv.dir);
+	cfg = config1("c", 1, line, NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	free(cfg);
 	json_decref(wait_job(&sv, "u", "a", 10));
 	json_decref(wait_job(&sv, "u", "b", 10));
+	json_decref(wait_job(&sv, "u", "c", 10));
+	a_done = completed_time(&sv, "a");
+	b_done = completed_time(&sv, "b");
 	kill(sv.pid, SIGKILL);
 	waitpid(sv.pid, NULL, 0);
 
 	ra = last_record(&sv, "u~a");
 	rb = last_record(&sv, "u~b");
+	rc = last_record(&sv, "u~c");
 	assert_non_null(ra);
 	assert_non_null(rb);
+	assert_non_null(rc);
 	snprintf(path, sizeof(path), "%s/records.log", sv.dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	text = json_dumps(ra, JSON_COMPACT);
-	fprintf(f, "%s\n", text);
-	free(text);
-	/* a's next record, cut short */
-	fputs("{\"version\":1,\"user\":\"u\",\"name\":\"a\",\"state\":\"FAI", f);
+	put_record(f, ra, 1, 1);	 /* older: the next line wins */
+	put_record(f, ra, 0, 1);	 /* the last whole line */
+	/* c cannot be loaded (more tasks than the local cluster takes) */
+	json_object_set_new(json_array_get(json_object_get(rc, "roles"), 0),
+			    "taskNumber", json_integer(5000));
+	put_record(f, rc, 0, 1);
+	put_record(f, ra, 2, 0); /* cut short: no newline */
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/jobs/u~b/job.json", sv.dir);
 	assert_int_equal(json_dump_file(rb, path, JSON_COMPACT), 0);
@@ -1117,17 +1179,11 @@ static void test_records_log(void **state)
 	json_decref(rb);
 
 	start_server_in(&sv, NULL);
-	o = job_status(&sv, "u", "a");
-	assert_non_null(o);
-	assert_string_equal(job_state(o), "SUCCEEDED");
-	json_decref(o);
-	o = job_status(&sv, "u", "b");
-	assert_non_null(o);
-	assert_string_equal(job_state(o), "FAILED");
-	assert_int_equal(json_integer_value(json_object_get(
-			     json_object_get(o, "jobStatus"), "appExitCode")),
-			 3);
-	json_decref(o);
+	assert_true(completed_time(&sv, "a") == a_done);
+	assert_true(completed_time(&sv, "b") == b_done);
+	/* folded into the log */
+	assert_int_not_equal(stat(path, &st), 0);
+	/* a line per job, all whole; c's kept as it was */
 	snprintf(path, sizeof(path), "%s/records.log", sv.dir);
 	f = fopen(path, "r");
 	assert_non_null(f);
@@ -1140,8 +1196,33 @@ static void test_records_log(void **state)
 		n++;
 	}
 	fclose(f);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
+	ra = last_record(&sv, "u~c");
+	assert_true(json_equal(ra, rc));
+	json_decref(ra);
 	stop_server(&sv);
+
+	/* and again: c still not run a second time */
+	start_server_in(&sv, NULL);
+	stop_server(&sv);
+	snprintf(path, sizeof(path), "%s.ran", sv.dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "ran\n");
+	assert_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	unlink(path);
+	json_decref(rc);
+
+	/* a log that cannot be read: no start, rather than jobs run twice */
+	snprintf(path, sizeof(path), "%s/records.log", sv.dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	out = serve_refuses(&sv);
+	assert_non_null(strstr(out, "cannot read the jobs' records"));
+	free(out);
+	rmdir(path);
 	remove_tree(sv.dir);
 }
 
