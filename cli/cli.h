@@ -131,7 +131,8 @@ int cli_exit_status(int pai_err);
 
 /* Reads FILE, or standard input for "-"; on failure prints why and
  * returns the exit status (EXIT_NOTFOUND for a file that is missing,
- * unreadable or a directory). */
+ * unreadable or a directory; EXIT_INVALID for one over the 64 MiB a job
+ * config may have). */
 int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 		   size_t *len);
 
