@@ -210,13 +210,23 @@ static void start_server_in(struct server *sv, const char *const *extra)
 	}
 }
 
-static void start_server(struct server *sv)
+/* Starts paictl serve on a new state directory, with extra options. */
+static void start_new_server(struct server *sv, const char *const *extra)
 {
 	memset(sv, 0, sizeof(*sv));
 	strcpy(sv->dir, "/tmp/paictl-srv-XXXXXX");
 	assert_non_null(mkdtemp(sv->dir));
-	start_server_in(sv, NULL);
+	start_server_in(sv, extra);
 }
+
+static void start_server(struct server *sv)
+{
+	start_new_server(sv, NULL);
+}
+
+static const char *const one_cpu[] = {"--capacity", "cpus=1,memory=1000,gpus=0",
+				      NULL};
+
 
 static int wait_exit(pid_t pid, double secs)
 {
@@ -383,6 +393,22 @@ static json_t *last_record(const struct server *sv, const char *key)
 	}
 	fclose(f);
 	return last;
+}
+
+/* A server with room for one task, taken by job "first" (first_cmd);
+ * job name (cmd), submitted after it, waits. */
+static void start_one_waiting(struct server *sv, const char *first_cmd,
+			      const char *name, const char *cmd)
+{
+	char *cfg;
+
+	start_new_server(sv, one_cpu);
+	cfg = config1("first", 1, first_cmd, NULL, 0);
+	assert_int_equal(submit(sv, "u", cfg, NULL), 202);
+	free(cfg);
+	cfg = config1(name, 1, cmd, NULL, 0);
+	assert_int_equal(submit(sv, "u", cfg, NULL), 202);
+	free(cfg);
 }
 
 /* ---- tests ------------------------------------------------------------- */
@@ -1016,24 +1042,14 @@ static void test_server_killed(void **state)
  * WAITING with its submission time, and runs it. */
 static void test_waiting_survives_restart(void **state)
 {
-	const char *extra[] = {"--capacity", "cpus=1,memory=1000,gpus=0", NULL};
 	struct server sv;
 	json_t *o, *rec;
-	char *cfg, *log, path[256];
+	char *log, path[256];
 	long long created;
 	struct stat st;
 
 	(void)state;
-	memset(&sv, 0, sizeof(sv));
-	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
-	assert_non_null(mkdtemp(sv.dir));
-	start_server_in(&sv, extra);
-	cfg = config1("first", 1, "sleep 1", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
-	free(cfg);
-	cfg = config1("second", 1, "echo second", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
-	free(cfg);
+	start_one_waiting(&sv, "sleep 1", "second", "echo second");
 	o = job_status(&sv, "u", "second");
 	assert_non_null(o);
 	assert_string_equal(job_state(o), "WAITING");
@@ -1046,7 +1062,7 @@ static void test_waiting_survives_restart(void **state)
 	kill(sv.pid, SIGKILL);
 	waitpid(sv.pid, NULL, 0);
 
-	start_server_in(&sv, extra);
+	start_server_in(&sv, one_cpu);
 	o = job_status(&sv, "u", "second");
 	assert_non_null(o);
 	/* submitted when its config was written, before and after */
@@ -1230,23 +1246,13 @@ static void test_records_log(void **state)
  * task fails and says why. */
 static void test_no_task_dir(void **state)
 {
-	const char *extra[] = {"--capacity", "cpus=1,memory=1000,gpus=0", NULL};
 	struct server sv;
 	json_t *o;
-	char *cfg, path[256];
+	char path[256];
 	int fd;
 
 	(void)state;
-	memset(&sv, 0, sizeof(sv));
-	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
-	assert_non_null(mkdtemp(sv.dir));
-	start_server_in(&sv, extra);
-	cfg = config1("first", 1, "sleep 0.5", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
-	free(cfg);
-	cfg = config1("blocked", 1, "echo hi", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
-	free(cfg);
+	start_one_waiting(&sv, "sleep 0.5", "blocked", "echo hi");
 	/* a file where its attempt directory goes, while it waits */
 	snprintf(path, sizeof(path), "%s/jobs/u~blocked/attempt-0", sv.dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
@@ -1279,10 +1285,7 @@ static void test_capacity(void **state)
 	int seen_waiting = 0, i;
 
 	(void)state;
-	memset(&sv, 0, sizeof(sv));
-	strcpy(sv.dir, "/tmp/paictl-srv-XXXXXX");
-	assert_non_null(mkdtemp(sv.dir));
-	start_server_in(&sv, extra);
+	start_new_server(&sv, extra);
 
 	cfg = config1("big", 2, "echo gpus=$CUDA_VISIBLE_DEVICES; sleep 0.6",
 		      "{\"gpuNumber\": 1}", 0);
