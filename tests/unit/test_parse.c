@@ -1355,6 +1355,27 @@ static const char *tmp_path(const char *name)
 	return path;
 }
 
+/* A FIFO named name (in tmp_path) and a child writing data[0..n) to it,
+ * exiting 0 when all of it was written; its pid. */
+static pid_t fifo_writer(const char *name, const char *data, size_t n,
+			 const char **path)
+{
+	pid_t pid;
+
+	*path = tmp_path(name);
+	assert_int_equal(mkfifo(*path, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		FILE *f = fopen(*path, "wb");
+
+		_exit(f && fwrite(data, 1, n, f) == n && fclose(f) == 0 ? 0
+									: 1);
+	}
+	return pid;
+}
+
+
 static void write_file(const char *name, const char *data, size_t len)
 {
 	FILE *f = fopen(tmp_path(name), "wb");
@@ -1457,16 +1478,7 @@ static void test_file_read_pipe(void **state)
 	assert_non_null(data);
 	for (i = 0; i < n; i++)
 		data[i] = (char)('a' + i % 26);
-	path = tmp_path("fifo");
-	assert_int_equal(mkfifo(path, 0600), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		FILE *f = fopen(path, "wb");
-
-		_exit(f && fwrite(data, 1, n, f) == n && fclose(f) == 0 ? 0
-									: 1);
-	}
+	pid = fifo_writer("fifo", data, n, &path);
 	assert_int_equal(pai_file_read(&out, &len, NULL, path), PAI_OK);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -1604,16 +1616,7 @@ static void test_file_read_max_pipe_exact(void **state)
 	(void)state;
 	assert_non_null(data);
 	memset(data, 'y', n);
-	path = tmp_path("exact");
-	assert_int_equal(mkfifo(path, 0600), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		FILE *f = fopen(path, "wb");
-
-		_exit(f && fwrite(data, 1, n, f) == n && fclose(f) == 0 ? 0
-									: 1);
-	}
+	pid = fifo_writer("exact", data, n, &path);
 	assert_int_equal(pai_file_read_max(&out, &len, NULL, path, n), PAI_OK);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
