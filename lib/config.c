@@ -21,23 +21,6 @@ struct pai_config {
 	char *current;
 };
 
-static int from_errno(int e)
-{
-	switch (e) {
-	case ENOENT:
-	case ENOTDIR:
-	case ENAMETOOLONG:
-	case ELOOP: return PAI_ENOTFOUND;
-	case EISDIR: return PAI_EISDIR;
-	case EACCES:
-	case EPERM:
-	case EROFS: return PAI_EACCES;
-	case ENOMEM: return PAI_ENOMEM;
-	case EEXIST: return PAI_ECONFLICT;
-	}
-	return PAI_EIO;
-}
-
 static char *xprintf(const char *fmt, ...) PAI__PRINTF(1, 2);
 
 static char *xprintf(const char *fmt, ...)
@@ -176,7 +159,7 @@ out:
 	}
 	free(copy);
 	if (e)
-		err = from_errno(e);
+		err = pai__from_errno(e);
 	return err;
 }
 
@@ -198,7 +181,7 @@ static int open_private(int *fdp, char **detail, const char *path,
 		if (detail)
 			*detail =
 			    xprintf("cannot open '%s': %s", path, strerror(e));
-		return from_errno(e);
+		return pai__from_errno(e);
 	}
 	if (fstat(fd, &st) < 0) {
 		e = errno;
@@ -206,7 +189,7 @@ static int open_private(int *fdp, char **detail, const char *path,
 		if (detail)
 			*detail =
 			    xprintf("cannot stat '%s': %s", path, strerror(e));
-		return from_errno(e);
+		return pai__from_errno(e);
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
@@ -250,7 +233,7 @@ static int read_fd(char **out, size_t *len, int fd)
 			int e = errno;
 
 			pai__buf_release(&b);
-			return from_errno(e);
+			return pai__from_errno(e);
 		}
 		if (r == 0)
 			break;
@@ -626,7 +609,7 @@ int pai_config_save(const pai_config *cfg, const char *path)
 	    !(copy = strdup(path)))
 		goto out;
 	if ((e = make_dirs(dirname(copy), 0700))) {
-		err = from_errno(e);
+		err = pai__from_errno(e);
 		goto out;
 	}
 	{
@@ -729,7 +712,7 @@ int pai_token_save(const char *dir, const char *cluster, const char *user,
 		goto out;
 	}
 	if ((e = make_dirs(tdir, 0700))) {
-		err = from_errno(e);
+		err = pai__from_errno(e);
 		goto out;
 	}
 	err = pai_file_write_atomic(path, text, strlen(text), 0600, 0);
@@ -750,7 +733,7 @@ int pai_token_remove(const char *dir, const char *cluster, const char *user)
 	if (err)
 		return err;
 	if (unlink(path) < 0)
-		err = from_errno(errno);
+		err = pai__from_errno(errno);
 	free(path);
 	return err;
 }

@@ -35,7 +35,7 @@ const char *pai_strerror(int err)
 	return "unknown error";
 }
 
-static int from_errno(int e)
+int pai__from_errno(int e)
 {
 	switch (e) {
 	case ENOENT:
@@ -44,8 +44,10 @@ static int from_errno(int e)
 	case ELOOP: return PAI_ENOTFOUND;
 	case EISDIR: return PAI_EISDIR;
 	case EACCES:
-	case EPERM: return PAI_EACCES;
+	case EPERM:
+	case EROFS: return PAI_EACCES;
 	case ENOMEM: return PAI_ENOMEM;
+	case EEXIST: return PAI_ECONFLICT;
 	case EFBIG:
 	case EOVERFLOW: return PAI_ETOOBIG;
 	}
@@ -146,7 +148,7 @@ int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
 		*len = n;
 out:
 	if (e) {
-		err = from_errno(e);
+		err = pai__from_errno(e);
 		if (sys_errno)
 			*sys_errno = e;
 	}

@@ -153,6 +153,9 @@ int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
  * 0: overlong forms, surrogates and code points past U+10FFFF are not. */
 size_t pai__utf8_len(const unsigned char *s, size_t n);
 
+/* The libpai error code for a system errno (error.c). */
+int pai__from_errno(int e);
+
 /* A bash variable name character test: [A-Za-z0-9_]. */
 static inline bool pai__is_name_char(int c)
 {
