@@ -41,6 +41,16 @@ static const char *const log_files[] = {"user.pai.stdout", "user.pai.stderr",
 
 /* ---- responses ------------------------------------------------------ */
 
+/* Task t's container id as a JSON string (NULL when out of memory). */
+static json_t *container_id(const struct srv_job *j, const struct srv_task *t)
+{
+	char *id = srv_container_id(j, t);
+	json_t *v = id ? json_string(id) : NULL;
+
+	free(id);
+	return v;
+}
+
 static enum MHD_Result reply_raw(struct MHD_Connection *c, unsigned status,
 				 const char *type, char *body, size_t len)
 {
@@ -419,12 +429,9 @@ static json_t *job_detail(const struct srv_job *j, const char *host)
 			json_object_set_new(
 			    to, "taskState",
 			    json_string(srv_state_name(t->state)));
-			json_object_set_new(
-			    to, "containerId",
-			    placed
-				? json_sprintf("%s-%d-%s-%zu", j->key,
-					       j->attempt, sr->name, t->index)
-				: json_null());
+			json_object_set_new(to, "containerId",
+					    placed ? container_id(j, t)
+						   : json_null());
 			json_object_set_new(to, "containerIp",
 					    placed ? json_string("127.0.0.1")
 						   : json_null());
@@ -644,26 +651,18 @@ static enum MHD_Result get_config(struct srv *s, struct MHD_Connection *c,
 static json_t *ssh_info(const struct srv_job *j, const char *host)
 {
 	json_t *cs = json_array();
-	size_t i, k;
+	unsigned port;
+	size_t i;
 
 	for (i = 0; i < j->ntasks; i++) {
 		const struct srv_task *t = &j->tasks[i];
-		const struct srv_role *r = &j->roles[t->role];
-		size_t off = 0;
 
-		if (t->state == ST_WAITING)
-			continue;
-		for (k = 0; k < r->nlabels; off += r->counts[k], k++)
-			if (strcmp(r->labels[k], "ssh") == 0 && r->counts[k])
-				break;
-		if (k == r->nlabels)
+		if (t->state == ST_WAITING || !srv_ssh_port(j, t, &port))
 			continue;
 		json_array_append_new(
-		    cs, json_pack("{s:o,s:s,s:o}", "id",
-				  json_sprintf("%s-%d-%s-%zu", j->key,
-					       j->attempt, r->name, t->index),
+		    cs, json_pack("{s:o,s:s,s:o}", "id", container_id(j, t),
 				  "sshIp", "127.0.0.1", "sshPort",
-				  json_sprintf("%u", t->ports[off])));
+				  json_sprintf("%u", port)));
 	}
 	return json_pack(
 	    "{s:o,s:{s:o,s:o,s:s,s:o}}", "containers", cs, "keyPair",

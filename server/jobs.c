@@ -163,6 +163,35 @@ out:
 	return ret;
 }
 
+/* The id of task t's container in j's current attempt, as the API
+ * reports it and $PAI_CONTAINER_ID gives it. */
+char *srv_container_id(const struct srv_job *j, const struct srv_task *t)
+{
+	return srv_printf("%s-%d-%s-%zu", j->key, j->attempt,
+			  j->roles[t->role].name, t->index);
+}
+
+/* Whether task t's role has an `ssh` port; *port is the task's first. */
+bool srv_ssh_port(const struct srv_job *j, const struct srv_task *t,
+		  unsigned *port)
+{
+	const struct srv_role *r = &j->roles[t->role];
+	size_t k, off = 0;
+
+	for (k = 0; k < r->nlabels; off += r->counts[k], k++)
+		if (strcmp(r->labels[k], "ssh") == 0 && r->counts[k]) {
+			*port = t->ports[off];
+			return true;
+		}
+	*port = 0;
+	return false;
+}
+
+char *srv_attempt_dir(const struct srv_job *j)
+{
+	return srv_printf("%s/attempt-%d", j->dir, j->attempt);
+}
+
 char *srv_task_dir(const struct srv_job *j, const struct srv_task *t)
 {
 	return srv_printf("%s/attempt-%d/%s-%zu", j->dir, j->attempt,

@@ -219,8 +219,7 @@ static int place_init(struct place *pl, struct srv *s, struct srv_job *j,
 		struct srv_task *t = &j->tasks[i];
 		char *d = srv_task_dir(j, t);
 
-		pl->ids[i] = srv_printf("%s-%d-%s-%zu", j->key, j->attempt,
-					j->roles[t->role].name, t->index);
+		pl->ids[i] = srv_container_id(j, t);
 		pl->work[i] = d ? srv_printf("%s/work", d) : NULL;
 		free(d);
 		if (!pl->ids[i] || !pl->work[i])
@@ -241,13 +240,10 @@ static int place_init(struct place *pl, struct srv *s, struct srv_job *j,
 /* The task's first `ssh` port, or 0. */
 static unsigned ssh_port(const struct srv_job *j, const struct srv_task *t)
 {
-	const struct srv_role *r = &j->roles[t->role];
-	size_t k, off = 0;
+	unsigned port;
 
-	for (k = 0; k < r->nlabels; off += r->counts[k], k++)
-		if (strcmp(r->labels[k], "ssh") == 0 && r->counts[k])
-			return t->ports[off];
-	return 0;
+	srv_ssh_port(j, t, &port);
+	return port;
 }
 
 /* ---- the monitor (after fork: async-signal-safe calls only) ---------- */
@@ -572,11 +568,6 @@ done:
 
 /* ---- starting tasks ------------------------------------------------- */
 
-static int mkdir_one(const char *p)
-{
-	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 static char **build_envp(struct srv *s, const pai_env *env,
 			 const struct srv_task *t)
 {
@@ -691,7 +682,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 	memset(&sp, 0, sizeof(sp));
 	sp.fd_ssh = -1;
 	dir = srv_task_dir(j, t);
-	adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
+	adir = srv_attempt_dir(j);
 	if (!dir || !adir) {
 		why = "out of memory";
 		goto out;
@@ -732,9 +723,8 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 
 		sshd_cfg = srv_printf("%s/sshd_config", dir);
 		sshd_log = srv_printf("%s/sshd.log", dir);
-		t->ssh_files = j->ssh && port && mkdir_one(adir) == 0 &&
-			       mkdir_one(dir) == 0 &&
-			       srv_ssh_task_files(s, j, dir, port, env) == 0;
+		t->ssh_files = j->ssh && port &&
+			       srv_ssh_task_files(s, j, t, port, env) == 0;
 		if (port && sshd_cfg && sshd_log && (!j->ssh || t->ssh_files) &&
 		    (sp.fd_ssh = listen_on(port)) >= 0) {
 			sshd_argv[0] = (char *)s->sshd;
@@ -902,20 +892,14 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 		struct srv_task *t = &j->tasks[i];
 		unsigned port = ssh_port(j, t);
 		pai_env *env = NULL;
-		char *dir, *adir;
 
 		/* a task not started yet gets them when it starts */
 		if (t->state != ST_RUNNING || t->monitor <= 0 ||
 		    t->ssh_files || !port)
 			continue;
-		dir = srv_task_dir(j, t);
-		adir = srv_printf("%s/attempt-%d", j->dir, j->attempt);
-		/* its monitor may not have made them yet */
-		if (dir && adir && mkdir_one(adir) == 0 &&
-		    mkdir_one(dir) == 0 &&
-		    pai_expand_task(&env, j->pj, t->role, t->index, &eo) ==
+		if (pai_expand_task(&env, j->pj, t->role, t->index, &eo) ==
 			PAI_OK &&
-		    srv_ssh_task_files(s, j, dir, port, env) == 0)
+		    srv_ssh_task_files(s, j, t, port, env) == 0)
 			t->ssh_files = true;
 		else {
 			srv_log(s, "'%s': %s-%zu: cannot write its sshd files",
@@ -923,8 +907,6 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 			ret = -1; /* asked again, tried again */
 		}
 		pai_env_free(env);
-		free(adir);
-		free(dir);
 	}
 	place_free(&pl);
 	return ret;

@@ -154,7 +154,11 @@ void srv_flush(struct srv *s);
 int srv_load_jobs(struct srv *s);
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name);
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len);
+char *srv_attempt_dir(const struct srv_job *j);
 char *srv_task_dir(const struct srv_job *j, const struct srv_task *t);
+char *srv_container_id(const struct srv_job *j, const struct srv_task *t);
+bool srv_ssh_port(const struct srv_job *j, const struct srv_task *t,
+		  unsigned *port);
 
 /* run.c: processes */
 void srv_schedule(struct srv *s);
@@ -172,8 +176,9 @@ void srv_wake(struct srv *s);
 int srv_ssh_init(struct srv *s);
 int srv_ssh_job_keys(struct srv *s, struct srv_job *j);
 char *srv_ssh_key_path(const struct srv_job *j, bool pub);
-int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
-		       unsigned port, const pai_env *env);
+int srv_ssh_task_files(struct srv *s, struct srv_job *j,
+		       const struct srv_task *t, unsigned port,
+		       const pai_env *env);
 
 /* http.c */
 int srv_http_start(struct srv *s, char *err, size_t errlen);

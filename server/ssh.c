@@ -196,21 +196,25 @@ static int put_file(FILE *f, char **buf, size_t *len, const char *path)
 	return ok ? 0 : -1;
 }
 
-/* sshd_config and authorized_keys for one task, in its directory: the
- * task's monitor starts `sshd -i -f DIR/sshd_config` per connection, so
- * the files may appear after the task started; each appears whole,
- * the config last. */
-int srv_ssh_task_files(struct srv *s, struct srv_job *j, const char *dir,
-		       unsigned port, const pai_env *env)
+/* sshd_config and authorized_keys for task t, in its directory, made
+ * here if its monitor has not made it yet: the monitor starts
+ * `sshd -i -f DIR/sshd_config` per connection, so the files may appear
+ * after the task started; each appears whole, the config last. */
+int srv_ssh_task_files(struct srv *s, struct srv_job *j,
+		       const struct srv_task *t, unsigned port,
+		       const pai_env *env)
 {
-	char *cfg = srv_printf("%s/sshd_config", dir);
-	char *ak = srv_printf("%s/authorized_keys", dir);
+	char *adir = srv_attempt_dir(j), *dir = srv_task_dir(j, t);
+	char *cfg = dir ? srv_printf("%s/sshd_config", dir) : NULL;
+	char *ak = dir ? srv_printf("%s/authorized_keys", dir) : NULL;
 	char *pub = srv_ssh_key_path(j, true), *pubtext = NULL, *buf = NULL;
 	size_t i, len = 0, blen = 0;
 	FILE *f = NULL;
 	int ret = -1;
 
-	if (!cfg || !ak || !pub ||
+	if (!adir || !cfg || !ak || !pub ||
+	    (mkdir(adir, 0700) < 0 && errno != EEXIST) ||
+	    (mkdir(dir, 0700) < 0 && errno != EEXIST) ||
 	    pai_file_read(&pubtext, &len, NULL, pub) != PAI_OK)
 		goto out;
 	f = open_memstream(&buf, &blen);
@@ -262,5 +266,7 @@ out:
 	free(ak);
 	free(pub);
 	free(pubtext);
+	free(dir);
+	free(adir);
 	return ret;
 }
