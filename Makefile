@@ -16,9 +16,9 @@ BUILD      ?= build
 # Every library comes from Debian and is found with pkg-config; `make deps`
 # installs these packages (the list .ci/run and README.md rely on).
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
-	libssh2-1-dev libmicrohttpd-dev libcmocka-dev openssh-server curl jq \
+	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish
-PKGS      := jansson libmicrohttpd libcurl libssh2
+PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
 CFLAGS   ?= -O2 -g

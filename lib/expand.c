@@ -1711,6 +1711,8 @@ int pai_expand_task(pai_env **out, const pai_job *job, size_t role,
 	ro = role_at(job, role);
 	if (index >= tasks_of(&ro))
 		return PAI_EINVAL;
+	if (pai_job_format(job) == PAI_FORMAT_V2)
+		return pai__expand_task_v2(out, job, role, index, opts);
 	if (too_big(job))
 		return PAI_ETOOBIG;
 	err = pai_expand_dirs(&dirs, job, opts);

@@ -76,14 +76,28 @@ typedef struct pai__src {
  * source.c (65536; tests/fuzz lowers it to compare both paths). */
 extern size_t pai__big_string;
 
+/* What a YAML node was before it became JSON (yaml.c). js-yaml gives
+ * some values JSON has no word for; they are kept as the nearest JSON
+ * value and marked here, so that type checks can judge them as the
+ * server's JavaScript does. JSON nodes are always PAI__YK_PLAIN. */
+enum pai__ykind {
+	PAI__YK_PLAIN = 0,
+	PAI__YK_DATE,	   /* a timestamp: a JS Date, kept as {} */
+	PAI__YK_BINARY,	   /* !!binary: a Buffer, kept as {} */
+	PAI__YK_NONFINITE  /* .inf, -.inf, .nan: kept as a JSON real (0.0);
+			    * the text at off says which */
+};
+
 /* Where one JSON value stands in the source. Objects' children carry the
  * decoded member key and its offset; arrays' children are in order. */
 typedef struct pai__pos {
 	size_t off;	/* first byte of the value */
-	size_t key_off; /* object members: the key's opening quote; else off */
+	size_t key_off; /* object members: the key's opening quote (YAML: the
+			 * key's first byte); else off */
 	char *key;	/* object members: decoded key (owned); else NULL */
 	size_t nchild;
 	struct pai__pos *child;
+	unsigned char ykind; /* enum pai__ykind */
 } pai__pos;
 
 /* Copies text, blanks comments, and checks what jansson would report
@@ -113,6 +127,29 @@ size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
  * the position tree. PAI_ESYNTAX after adding a diagnostic, PAI_ENOMEM. */
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags);
+
+/* ---- protocol-v2 YAML (yaml.c) -------------------------------------- */
+
+/* The largest body the v1.8.0 rest-server takes (body-parser's 100kb). */
+#define PAI__V2_MAX_BODY 102400
+
+/* pai__src_init() for YAML: no comment blanking (YAML has its own), a
+ * leading BOM dropped as the server does, NUL bytes and invalid UTF-8
+ * refused with their place. PAI_OK, PAI_ENOMEM, or PAI_ESYNTAX after
+ * adding a diagnostic. */
+int pai__src_init_yaml(pai__src *src, pai_diags *diags, const char *name,
+		       const char *text, size_t len);
+
+/* Loads src->text (from pai__src_init_yaml) as js-yaml 3.13.1's safeLoad
+ * does (DEFAULT_SAFE_SCHEMA): scalars resolved as js-yaml resolves them,
+ * one document only, duplicate keys refused, anchors, aliases and merge
+ * keys followed, with bounds against alias bombs and deep nesting. The
+ * result is JSON (see enum pai__ykind for what JSON cannot hold) with
+ * keys in JavaScript's property order, and its position tree. An empty
+ * or comment-only document gives *root = json_null(). PAI_ESYNTAX after
+ * adding a diagnostic, PAI_ENOMEM. */
+int pai__yaml_parse(json_t **root, pai__pos *pos, pai__src *src,
+		    pai_diags *diags);
 void pai__pos_release(pai__pos *pos);
 /* The member `key` of an object node, or NULL. */
 const pai__pos *pai__pos_member(const pai__pos *obj, const char *key);
@@ -148,6 +185,79 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
  * variables nor common shell variables. Only called on a valid job. */
 int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
 			  const pai_job *job);
+
+/* ---- the job model (job.c) ------------------------------------------ */
+
+struct pai__role {
+	pai_role r;
+	size_t nports;
+	pai_port *ports;
+	json_t *spec; /* the role's object in job->config (borrowed) */
+	char *own_name;	   /* v2: r.name, owned (a key, or "0" for a list) */
+	char *own_command; /* v2: r.command, the commands joined, owned */
+};
+
+struct pai_job {
+	pai_format format; /* V1 or V2 */
+	pai_dialect dialect;
+	pai_scheduler scheduler;
+	json_t *config; /* v1: normalized; v2: the loaded document */
+	const char *name;
+	size_t nroles;
+	struct pai__role *roles; /* in the file's order */
+};
+
+/* pai_job_parse() of a protocol-v2 config (job_v2.c); opts is complete
+ * (version 2), name and text are not NULL. */
+int pai__job_parse_v2(pai_job **out, pai_diags *diags, const char *name,
+		      const char *text, size_t len,
+		      const pai_job_options *opts);
+
+/* Appends a port to a role's list (job.c); -1 when out of memory. */
+int pai__role_add_port(struct pai__role *r, const char *label,
+		       long long begin_at, long long number, int implicit);
+bool pai__role_has_port(const struct pai__role *r, const char *label);
+
+/* ---- protocol v2: validation, templates, expansion -------------------- */
+
+/* Checks a loaded protocol-v2 document as the v1.8.0 rest-server does on
+ * POST /api/v2/jobs (reference/protocol-v2-rules.md, every step), adding
+ * every problem to diags. PAI_OK when the server would accept it,
+ * PAI_EINVALID when it would refuse it (or crash on it), PAI_ENOMEM. */
+int pai__validate_v2(pai_diags *diags, pai__src *src, const pai__pos *pos,
+		     json_t *root, pai_scheduler scheduler);
+
+/* Warnings for template and $PAI_* references in a valid v2 job's
+ * commands that nothing defines, at their column (expand_v2.c). */
+int pai__check_references_v2(pai_diags *diags, pai__src *src,
+			     const pai__pos *pos, const pai_job *job);
+
+/* Mustache 2.3.2 with the tags "<%" "%>", as the rest-server parses and
+ * renders a role's commands (template.c). */
+typedef struct pai__tmpl_error {
+	size_t off;	 /* byte offset in the text where mustache throws */
+	const char *why; /* static: "unclosed tag", "unclosed section 'x'"... */
+} pai__tmpl_error;
+
+/* 0 when mustache.parse(text, ["<%", "%>"]) succeeds; -1 with *err set
+ * when it throws. */
+int pai__tmpl_check(const char *text, size_t len, pai__tmpl_error *err);
+
+/* Looks a tag's name up (e.g. "$parameters.lr"); appends its value to
+ * out and returns 1, or returns 0 when nothing defines it. */
+typedef int (*pai__tmpl_lookup)(void *data, const char *name, size_t n,
+				pai__buf *out);
+
+/* Renders text as the rest-server does for a role's entrypoint: text
+ * tokens as they are, each name tag by lookup(), and a tag that nothing
+ * defines left as "<% name %>". Returns 0, or -1 when the text does not
+ * parse (see pai__tmpl_check). */
+int pai__tmpl_render(pai__buf *out, const char *text, size_t len,
+		     pai__tmpl_lookup lookup, void *data);
+
+/* pai_expand_task() for a protocol-v2 job (expand_v2.c). */
+int pai__expand_task_v2(pai_env **out, const pai_job *job, size_t role,
+			size_t index, const pai_expand_options *opts);
 
 /* Length of the valid UTF-8 character at s (at most n bytes, n > 0), or
  * 0: overlong forms, surrogates and code points past U+10FFFF are not. */

@@ -4,20 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct role {
-	pai_role r;
-	size_t nports;
-	pai_port *ports;
-};
-
-struct pai_job {
-	pai_dialect dialect;
-	json_t *config;
-	const char *name;
-	size_t nroles;
-	struct role *roles;
-};
-
 int pai_dialect_from_name(pai_dialect *out, const char *name)
 {
 	if (!out || !name)
@@ -70,7 +56,7 @@ static long long int_or(json_t *o, const char *key, long long dflt)
 	return dflt;
 }
 
-static int add_port(struct role *r, const char *label, long long begin_at,
+int pai__role_add_port(struct pai__role *r, const char *label, long long begin_at,
 		    long long number, int implicit)
 {
 	pai_port *v = realloc(r->ports, (r->nports + 1) * sizeof(*v));
@@ -86,7 +72,7 @@ static int add_port(struct role *r, const char *label, long long begin_at,
 	return 0;
 }
 
-static bool has_label(const struct role *r, const char *label)
+bool pai__role_has_port(const struct pai__role *r, const char *label)
 {
 	size_t i;
 
@@ -106,6 +92,7 @@ static int build(pai_job **out, json_t *config, pai_dialect dialect)
 	*out = NULL;
 	if (!job)
 		goto oom;
+	job->format = PAI_FORMAT_V1;
 	job->dialect = dialect;
 	job->config = json_incref(config);
 	job->name = json_string_value(json_object_get(config, "jobName"));
@@ -116,8 +103,9 @@ static int build(pai_job **out, json_t *config, pai_dialect dialect)
 		goto oom;
 	json_array_foreach(roles, i, tr)
 	{
-		struct role *r = &job->roles[i];
+		struct pai__role *r = &job->roles[i];
 
+		r->spec = tr;
 		r->r.name = json_string_value(json_object_get(tr, "name"));
 		r->r.command =
 		    json_string_value(json_object_get(tr, "command"));
@@ -131,7 +119,7 @@ static int build(pai_job **out, json_t *config, pai_dialect dialect)
 		pl = json_object_get(tr, "portList");
 		json_array_foreach(pl, k, p)
 		{
-			if (add_port(
+			if (pai__role_add_port(
 				r,
 				json_string_value(json_object_get(p, "label")),
 				int_or(p, "beginAt", 0),
@@ -140,9 +128,9 @@ static int build(pai_job **out, json_t *config, pai_dialect dialect)
 		}
 		/* The cluster gives every task an http port (the host lists
 		 * use it) and an ssh port, whether the role asks or not. */
-		if (!has_label(r, "http") && add_port(r, "http", 0, 1, 1) < 0)
+		if (!pai__role_has_port(r, "http") && pai__role_add_port(r, "http", 0, 1, 1) < 0)
 			goto oom;
-		if (!has_label(r, "ssh") && add_port(r, "ssh", 0, 1, 1) < 0)
+		if (!pai__role_has_port(r, "ssh") && pai__role_add_port(r, "ssh", 0, 1, 1) < 0)
 			goto oom;
 		r->r.port_count = r->nports;
 	}
@@ -153,10 +141,10 @@ oom:
 	return PAI_ENOMEM;
 }
 
-int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
-		  const char *text, size_t len, const pai_job_options *opts)
+/* A v0.x JSON config: comments blanked, jansson, the v1 rules. */
+static int parse_v1(pai_job **out, pai_diags *diags, const char *name,
+		    const char *text, size_t len, const pai_job_options *opts)
 {
-	pai_job_options dflt = PAI_JOB_OPTIONS_INIT;
 	pai__src src;
 	pai__pos pos;
 	json_t *root = NULL, *norm = NULL;
@@ -164,17 +152,8 @@ int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
 	size_t start = pai_diags_count(diags);
 	int err;
 
-	if (out)
-		*out = NULL;
-	if (!out || (!text && len))
-		return PAI_EINVAL;
-	if (!opts)
-		opts = &dflt;
-	if (opts->version != PAI_JOB_OPTIONS_VERSION)
-		return PAI_EINVAL;
 	memset(&pos, 0, sizeof(pos));
-	err = pai__src_init(&src, diags, name ? name : "<config>",
-			    text ? text : "", len);
+	err = pai__src_init(&src, diags, name, text, len);
 	if (err)
 		goto out;
 	err = pai__src_parse(&root, &pos, &src, diags);
@@ -201,14 +180,46 @@ out:
 	return err;
 }
 
+int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
+		  const char *text, size_t len, const pai_job_options *opts)
+{
+	pai_job_options o = PAI_JOB_OPTIONS_INIT;
+
+	if (out)
+		*out = NULL;
+	if (!out || (!text && len))
+		return PAI_EINVAL;
+	if (opts) {
+		/* version 1 callers know only the dialect */
+		if (opts->version == 1)
+			o.dialect = opts->dialect;
+		else if (opts->version == PAI_JOB_OPTIONS_VERSION)
+			o = *opts;
+		else
+			return PAI_EINVAL;
+	}
+	if (!name)
+		name = "<config>";
+	if (!text)
+		text = "";
+	if (o.format == PAI_FORMAT_AUTO)
+		o.format = pai_format_detect(name, text, len);
+	if (o.format == PAI_FORMAT_V2)
+		return pai__job_parse_v2(out, diags, name, text, len, &o);
+	return parse_v1(out, diags, name, text, len, &o);
+}
+
 void pai_job_free(pai_job *job)
 {
 	size_t i;
 
 	if (!job)
 		return;
-	for (i = 0; job->roles && i < job->nroles; i++)
+	for (i = 0; job->roles && i < job->nroles; i++) {
 		free(job->roles[i].ports);
+		free(job->roles[i].own_name);
+		free(job->roles[i].own_command);
+	}
 	free(job->roles);
 	json_decref(job->config);
 	free(job);
@@ -222,6 +233,11 @@ const char *pai_job_name(const pai_job *job)
 pai_dialect pai_job_dialect(const pai_job *job)
 {
 	return job ? job->dialect : PAI_DIALECT_OPENPAI;
+}
+
+pai_format pai_job_format(const pai_job *job)
+{
+	return job ? job->format : PAI_FORMAT_V1;
 }
 
 json_t *pai_job_config(const pai_job *job)

@@ -38,7 +38,7 @@ typedef enum pai_error {
 	PAI_ENOTFOUND = -4, /**< no such file, directory entry or object */
 	PAI_EIO = -5,	    /**< reading or writing failed */
 	PAI_EACCES = -6,    /**< permission denied */
-	PAI_ESYNTAX = -7,   /**< a job config is not well-formed JSON */
+	PAI_ESYNTAX = -7,   /**< a job config is not well-formed JSON or YAML */
 	PAI_EINVALID = -8,  /**< a job config breaks a validation rule */
 	PAI_EISDIR = -9,    /**< a directory where a file was expected */
 	PAI_ETOOBIG = -10,  /**< input larger than the library accepts */
@@ -144,15 +144,51 @@ int pai_dialect_from_name(pai_dialect *out, const char *name);
 /** "openpai" or "scm"; static storage. */
 const char *pai_dialect_name(pai_dialect dialect);
 
+/** The two formats of a job config. */
+typedef enum pai_format {
+	PAI_FORMAT_AUTO = 0, /**< decide from the content and the file name */
+	PAI_FORMAT_V1 = 1,   /**< OpenPAI v0.x JSON (jobName, taskRoles[]) */
+	PAI_FORMAT_V2 = 2    /**< protocol-v2 YAML (OpenPAI >= 1.0) */
+} pai_format;
+
+/** Parses "v1", "v2" or "auto"; PAI_EINVAL for anything else. */
+int pai_format_from_name(pai_format *out, const char *name);
+/** "v1", "v2" or "auto"; static storage. */
+const char *pai_format_name(pai_format format);
+
+/**
+ * The format a config is in, judged from its content and its file name
+ * as pai_job_parse() does with PAI_FORMAT_AUTO: a top-level
+ * protocolVersion key, or a text that is not JSON (YAML), or a name
+ * ending in .yaml or .yml, is protocol v2; anything else v1.
+ */
+pai_format pai_format_detect(const char *name, const char *text, size_t len);
+
+/** The scheduler of an OpenPAI v1.x cluster: some protocol-v2 rules
+ * depend on it. */
+typedef enum pai_scheduler {
+	PAI_SCHEDULER_HIVED = 0,  /**< HiveD, v1.8.0's default */
+	PAI_SCHEDULER_DEFAULT = 1 /**< Kubernetes' default scheduler */
+} pai_scheduler;
+
+/** Parses "hived" or "default"; PAI_EINVAL for anything else. */
+int pai_scheduler_from_name(pai_scheduler *out, const char *name);
+/** "hived" or "default"; static storage. */
+const char *pai_scheduler_name(pai_scheduler scheduler);
+
 typedef struct pai_job_options {
-	unsigned version; /**< PAI_JOB_OPTIONS_VERSION */
-	pai_dialect dialect;
+	unsigned version; /**< PAI_JOB_OPTIONS_VERSION (1 or 2) */
+	pai_dialect dialect; /**< v1 configs only */
+	/* since version 2: */
+	pai_format format;	 /**< PAI_FORMAT_AUTO: detect */
+	pai_scheduler scheduler; /**< v2 configs only */
 } pai_job_options;
 
-#define PAI_JOB_OPTIONS_VERSION 1
+#define PAI_JOB_OPTIONS_VERSION 2
 #define PAI_JOB_OPTIONS_INIT                                                   \
 	{                                                                      \
-		PAI_JOB_OPTIONS_VERSION, PAI_DIALECT_OPENPAI                   \
+		PAI_JOB_OPTIONS_VERSION, PAI_DIALECT_OPENPAI,                  \
+		    PAI_FORMAT_AUTO, PAI_SCHEDULER_HIVED                       \
 	}
 
 /** A parsed, valid job config. */
@@ -184,11 +220,17 @@ const char *pai_job_name(const pai_job *job);
 /** The dialect the job was validated with. */
 pai_dialect pai_job_dialect(const pai_job *job);
 
+/** The job's format: PAI_FORMAT_V1 or PAI_FORMAT_V2, never AUTO. */
+pai_format pai_job_format(const pai_job *job);
+
 /**
  * The config as it is submitted: comments stripped, numeric strings and
  * integral reals turned into integers, and dialect-only leftovers (the
- * SCM web form's "tmp") removed. Key order is the file's. Borrowed
- * reference; valid until pai_job_free(). Callers must not modify it.
+ * SCM web form's "tmp") removed. Key order is the file's. For a
+ * protocol-v2 job: the YAML document as the server loads it, as JSON
+ * (a date or binary value is an empty object, as JSON can say no more).
+ * Borrowed reference; valid until pai_job_free(). Callers must not
+ * modify it.
  */
 json_t *pai_job_config(const pai_job *job);
 
@@ -234,6 +276,24 @@ typedef struct pai_port {
  * cluster allocates them for the host lists and SSH.
  */
 int pai_job_port(pai_port *out, const pai_job *job, size_t role, size_t k);
+
+/**
+ * Converts the job config @p text to the format @p to: PAI_FORMAT_V2
+ * gives protocol-v2 YAML with the mapping OpenPAI's own converter uses
+ * (comments of a v1 config kept where YAML can hold them), PAI_FORMAT_V1
+ * a v0.x JSON config. The config is parsed and validated first as
+ * pai_job_parse() does with @p opts. Returns PAI_ESYNTAX or PAI_EINVALID
+ * when the config is not valid, or when it uses something the target
+ * format cannot express (each construct named in @p diags with its
+ * place and a rule id); *out is then NULL. What is written always
+ * validates in its format.
+ *
+ * @param out  new, NUL-terminated; caller frees with free()
+ * @param len  bytes of *out, not counting the NUL (may be NULL)
+ */
+int pai_job_convert(char **out, size_t *len, pai_diags *diags,
+		    const char *name, const char *text, size_t text_len,
+		    const pai_job_options *opts, pai_format to);
 
 /* ------------------------------------------------------------------ */
 /* Expansion: each task's runtime environment and command              */
