@@ -88,6 +88,8 @@ unit-test: $(TEST_BIN) $(PAICTL)
 	@set -e; for t in $(TEST_BIN); do \
 		echo "== $$t"; \
 		PAI_CORPUS=$(CURDIR)/../shared/corpus/openpai-examples \
+		PAI_CORPUS_V2=$(CURDIR)/../shared/corpus/openpai-v2-examples \
+		PAI_VARIATIONS_V2=$(CURDIR)/../shared/corpus/openpai-v2-variations \
 		PAI_SRCDIR=$(CURDIR) $$t; \
 	done
 
