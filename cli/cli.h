@@ -67,6 +67,25 @@ enum {
 
 enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 
+/* Keys of the options every command that reads a job config takes. */
+enum { CLI_OPT_FORMAT = 1100, CLI_OPT_SCHEDULER };
+
+/* Those options' table entries: --dialect (-d), --format, --scheduler. */
+#define CLI_JOB_OPTS                                                           \
+	{"dialect", 'd', "NAME", "openpai|scm",                                \
+	 "v1 configs: the cluster's rules, openpai (the default) or scm"},     \
+	    {"format", CLI_OPT_FORMAT, "FORMAT", "auto|v1|v2",                 \
+	     "v1 (JSON), v2 (protocol YAML) or auto (the default)"},          \
+	{                                                                      \
+		"scheduler", CLI_OPT_SCHEDULER, "NAME", "hived|default",       \
+		    "v2 configs: the cluster's scheduler, hived (the default) " \
+		    "or default"                                               \
+	}
+
+/* Handles one of CLI_JOB_OPTS into *o: 0 when done, EXIT_USAGE (after a
+ * message) for a bad value, -1 when key is not one of them. */
+int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o);
+
 /* 1 when what goes to f may be coloured: --color=always, or by default
  * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
  * not "dumb"; --color=never: 0. The last --color given counts (a global

@@ -14,8 +14,7 @@ const cli_opt cli_expand_opts[] = {
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
     {"index", 'i', "INDEX", NULL,
      "show only the task with this index (from 0)"},
-    {"dialect", 'd', "NAME", "openpai|scm",
-     "the cluster's rules: openpai (the default) or scm"},
+    CLI_JOB_OPTS,
     CLI_OPT_END};
 
 struct opts {
@@ -28,7 +27,10 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
 	char *end;
+	int st = cli_job_opt(ctx, key, arg, &o->job);
 
+	if (st >= 0)
+		return st;
 	switch (key) {
 	case OPT_FS_URI: o->fs_uri = arg; return 0;
 	case 'r': o->role = arg; return 0;
@@ -40,13 +42,6 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 			return cli_error(ctx, EXIT_USAGE,
 					 "invalid index '%s' (expected a task "
 					 "index from 0)",
-					 arg);
-		return 0;
-	case 'd':
-		if (pai_dialect_from_name(&o->job.dialect, arg))
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown dialect '%s' (use openpai "
-					 "or scm)",
 					 arg);
 		return 0;
 	}

@@ -7,8 +7,7 @@
 enum { OPT_STRICT = 256 };
 
 const cli_opt cli_validate_opts[] = {
-    {"dialect", 'd', "NAME", "openpai|scm",
-     "the cluster's rules: openpai (the default) or scm"},
+    CLI_JOB_OPTS,
     {"strict", OPT_STRICT, NULL, NULL, "treat warnings as errors"},
     CLI_OPT_END};
 
@@ -20,15 +19,11 @@ struct opts {
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
+	int st = cli_job_opt(ctx, key, arg, &o->job);
 
+	if (st >= 0)
+		return st;
 	switch (key) {
-	case 'd':
-		if (pai_dialect_from_name(&o->job.dialect, arg))
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown dialect '%s' (use openpai "
-					 "or scm)",
-					 arg);
-		return 0;
 	case OPT_STRICT: o->strict = 1; return 0;
 	}
 	return EXIT_USAGE;
