@@ -313,6 +313,13 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 				pai_diags_warnings(diags),
 				pai_diags_warnings(diags) == 1 ? "" : "s");
 		st = EXIT_INVALID;
+	} else if (it->job && pai_job_format(it->job) == PAI_FORMAT_V2) {
+		/* until the v2 REST API is spoken: say so, send nothing */
+		st = cli_error(ctx, EXIT_INVALID,
+			       "'%s' is a protocol-v2 config, and paictl "
+			       "submits only v0.x JSON configs so far; "
+			       "'paictl convert %s --to v1' makes one",
+			       it->file, it->file);
 	} else {
 		st = apply(ctx, o, it, raw ? raw : pai_job_config(it->job), ms);
 		if (!st && !raw && !ctx->quiet)

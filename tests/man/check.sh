@@ -148,12 +148,16 @@ for page in man/*.1 man/*.5; do
 done
 
 # paictl-job(5) documents every rule id that lib/ reports, and no other:
-# the ids with a '-' in validate.c and source.c (all of them rule ids) and
-# expand.c's unknown-*; a documented id must be a string in lib/
+# the ids with a '-' in the files that check configs (all of them rule
+# ids: both formats' parsers and validators, and conversion) and the
+# expansions' unknown-*; a documented id must be a string in lib/
+rule_files=$(ls lib/validate.c lib/validate_v2*.c lib/source.c lib/yaml.c \
+	lib/job_v2.c lib/convert*.c 2>/dev/null)
+expand_files=$(ls lib/expand.c lib/expand_v2.c 2>/dev/null)
 awk '/^\.It Sy [a-z]/ { print $3 }' man/paictl-job.5 | sort -u >"$tmp/rules-man"
 {
-	grep -ohE '"[a-z]+(-[a-z0-9]+)+"' lib/validate.c lib/source.c
-	grep -ohE '"unknown-[a-z-]+"' lib/expand.c
+	grep -ohE '"[a-z0-9]+(-[a-z0-9]+)+"' $rule_files
+	grep -ohE '"unknown-[a-z-]+"' $expand_files
 } | tr -d '"' | sort -u >"$tmp/rules-code"
 missing=$(comm -23 "$tmp/rules-code" "$tmp/rules-man")
 if [ -n "$missing" ]; then
@@ -162,7 +166,7 @@ else
 	pass
 fi
 for rule in $(cat "$tmp/rules-man"); do
-	if grep -q "\"$rule\"" lib/validate.c lib/source.c lib/expand.c; then
+	if grep -q "\"$rule\"" $rule_files $expand_files; then
 		pass
 	else
 		fail "man/paictl-job.5: rule id '$rule' is not in lib/"
