@@ -148,6 +148,7 @@ bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/ssh.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/server.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/v2.sh
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

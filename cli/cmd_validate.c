@@ -84,10 +84,10 @@ int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 		err = pai_job_parse(&job, diags, name, text, len, &o.job);
 		free(text);
 		pai_job_free(job);
-		if (err == PAI_ENOMEM) {
+		if (err && err != PAI_ESYNTAX && err != PAI_EINVALID) {
 			status = worse(status,
-				       cli_error(ctx, EXIT_FAILURE_,
-						 "'%s': out of memory", name));
+				       cli_error(ctx, EXIT_FAILURE_, "'%s': %s",
+						 name, pai_strerror(err)));
 			continue;
 		}
 		for (k = from; k < pai_diags_count(diags); k++) {
