@@ -27,14 +27,6 @@ PENDING int pai__yaml_parse(json_t **root, pai__pos *pos, pai__src *src,
 	return PAI_ERROR;
 }
 
-PENDING int pai__validate_v2(pai_diags *diags, pai__src *src,
-			     const pai__pos *pos, json_t *root,
-			     pai_scheduler scheduler)
-{
-	(void)diags, (void)src, (void)pos, (void)root, (void)scheduler;
-	return PAI_ERROR;
-}
-
 PENDING int pai__check_references_v2(pai_diags *diags, pai__src *src,
 				     const pai__pos *pos, const pai_job *job)
 {
@@ -50,12 +42,3 @@ PENDING int pai__expand_task_v2(pai_env **out, const pai_job *job,
 	return PAI_ERROR;
 }
 
-PENDING int pai_job_convert(char **out, size_t *len, pai_diags *diags,
-			    const char *name, const char *text,
-			    size_t text_len, const pai_job_options *opts,
-			    pai_format to)
-{
-	(void)out, (void)len, (void)diags, (void)name, (void)text,
-	    (void)text_len, (void)opts, (void)to;
-	return PAI_ERROR;
-}
