@@ -167,9 +167,11 @@ int cli_finish(const cli_ctx *ctx, int status);
 /* The commands, one file each. */
 int cmd_validate(cli_ctx *ctx, int argc, char **argv);
 int cmd_expand(cli_ctx *ctx, int argc, char **argv);
+int cmd_convert(cli_ctx *ctx, int argc, char **argv);
 
 extern const cli_opt cli_validate_opts[];
 extern const cli_opt cli_expand_opts[];
+extern const cli_opt cli_convert_opts[];
 int cmd_serve(cli_ctx *ctx, int argc, char **argv);
 extern const cli_opt cli_serve_opts[];
 

@@ -12,6 +12,8 @@ static const cli_cmd commands[] = {
      "check job configs against the cluster's rules"},
     {"expand", cmd_expand, cli_expand_opts, "FILE",
      "show each task's environment and command"},
+    {"convert", cmd_convert, cli_convert_opts, "FILE",
+     "convert a job config between v1 JSON and protocol-v2 YAML"},
     {"submit", cmd_submit, cli_submit_opts, "FILE...",
      "validate job configs and submit them"},
     {"list", cmd_list, cli_list_opts, "", "list your jobs, newest first"},

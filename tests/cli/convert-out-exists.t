@@ -1,0 +1,15 @@
+# --out never replaces a file silently; --force does
+run: paictl convert job.json --to v2 --out job.yaml; echo "status $?"; cat job.yaml; paictl convert job.json --to v2 --out job.yaml --force && head -2 job.yaml
+=== file job.json
+{"jobName": "hi", "image": "debian", "taskRoles": [{"name": "main",
+ "taskNumber": 1, "cpuNumber": 1, "memoryMB": 512, "gpuNumber": 0,
+ "command": "echo hi"}]}
+=== file job.yaml
+keep me
+=== stdout
+status 7
+keep me
+protocolVersion: '2'
+name: hi
+=== stderr
+paictl: convert: 'job.yaml' exists; use --force to replace it
