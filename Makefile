@@ -130,7 +130,18 @@ $(FUZZ_DIR)/fuzz_job: tests/fuzz/fuzz_job.c $(LIB_SRC) $(wildcard lib/*.h)
 		-fno-omit-frame-pointer -o $@ tests/fuzz/fuzz_job.c $(LIB_SRC) \
 		$(PKG_LIBS)
 
-fuzz: $(FUZZ_DIR)/fuzz_job
+# The protocol-v2 YAML loader (tests/fuzz/fuzz_yaml.c), seeded with the
+# v2 examples; `make fuzz` runs it after fuzz_job, as long.
+FUZZ_YAML_SEEDS := $(wildcard $(CURDIR)/../shared/corpus/openpai-v2-examples/*.y*ml)
+
+$(FUZZ_DIR)/fuzz_yaml: tests/fuzz/fuzz_yaml.c $(LIB_SRC) $(wildcard lib/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 $(WARN) -D_GNU_SOURCE -Ilib $(PKG_CF) -O1 -g \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -o $@ tests/fuzz/fuzz_yaml.c $(LIB_SRC) \
+		$(PKG_LIBS)
+
+fuzz: $(FUZZ_DIR)/fuzz_job $(FUZZ_DIR)/fuzz_yaml
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 	@for f in $(FUZZ_SEEDS); do \
 		b=$$(basename $$f .json); \
@@ -142,6 +153,13 @@ fuzz: $(FUZZ_DIR)/fuzz_job
 		-rss_limit_mb=2048 -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) \
 		-dict=$(CURDIR)/tests/fuzz/job.dict -print_final_stats=1 \
 		$(FUZZ_FLAGS) corpus seeds
+	@mkdir -p $(FUZZ_DIR)/yaml-corpus $(FUZZ_DIR)/yaml-seeds
+	@for f in $(FUZZ_YAML_SEEDS); do cp $$f $(FUZZ_DIR)/yaml-seeds/; done
+	cd $(FUZZ_DIR) && UBSAN_OPTIONS=print_stacktrace=1 ./fuzz_yaml \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=5 \
+		-rss_limit_mb=2048 -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) \
+		-dict=$(CURDIR)/tests/fuzz/yaml.dict -print_final_stats=1 \
+		$(FUZZ_FLAGS) yaml-corpus yaml-seeds
 
 bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/run.sh

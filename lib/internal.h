@@ -150,6 +150,12 @@ int pai__src_init_yaml(pai__src *src, pai_diags *diags, const char *name,
  * adding a diagnostic, PAI_ENOMEM. */
 int pai__yaml_parse(json_t **root, pai__pos *pos, pai__src *src,
 		    pai_diags *diags);
+
+/* pai__yaml_parse()'s bounds: nesting levels, and nodes with every alias
+ * and merge expanded (a billion-laughs file stops at this many). */
+extern const size_t pai__yaml_max_depth;
+extern const size_t pai__yaml_max_nodes;
+
 void pai__pos_release(pai__pos *pos);
 /* The member `key` of an object node, or NULL. */
 const pai__pos *pai__pos_member(const pai__pos *obj, const char *key);

@@ -8,25 +8,6 @@
 
 #define PENDING __attribute__((weak))
 
-PENDING int pai__src_init_yaml(pai__src *src, pai_diags *diags,
-			       const char *name, const char *text, size_t len)
-{
-	(void)diags;
-	memset(src, 0, sizeof(*src));
-	src->name = name;
-	src->orig = text;
-	src->text = (char *)text;
-	src->len = len;
-	return PAI_ERROR;
-}
-
-PENDING int pai__yaml_parse(json_t **root, pai__pos *pos, pai__src *src,
-			    pai_diags *diags)
-{
-	(void)root, (void)pos, (void)src, (void)diags;
-	return PAI_ERROR;
-}
-
 PENDING int pai__check_references_v2(pai_diags *diags, pai__src *src,
 				     const pai__pos *pos, const pai_job *job)
 {
