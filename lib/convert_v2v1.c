@@ -249,9 +249,11 @@ static int job_level(struct v2v1 *c, json_t *roles, const char *field,
  * convert_v1v2.c) writes. */
 static int known_pre(json_t *params, const char *cmd)
 {
-	static const char *const fixed[] = {
+	static const char warning[] =
 	    "echo \"[WARNING] Compatibility mode for v1 job, please use "
-	    "protocol config instead.\"",
+	    "protocol config instead.\"";
+	static const char *const fixed[] = {
+	    warning,
 	    "export PAI_DATA_DIR=<% $data.uri[0] %>",
 	    "export PAI_OUTPUT_DIR=<% $output.uri %>",
 	    "export PAI_CODE_DIR=<% $script.uri %>"};

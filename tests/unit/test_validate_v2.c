@@ -1026,7 +1026,9 @@ static const struct verdict {
     {"0079.yaml", ACCEPT, NULL},
     {"0080.yaml", REFUSE, "type"},
     {"0081.yaml", REFUSE, "type"},
-    {"0082.yaml", REFUSE, "job-name"},
+    /* a date is an object to ajv: only "type" fails, as pattern and
+     * maxLength judge strings alone */
+    {"0082.yaml", REFUSE, "type"},
     {"0083.yaml", ACCEPT, NULL},
     {"0084.yaml", REFUSE, "job-name"},
     {"0085.yaml", REFUSE, "job-name"},
@@ -1492,21 +1494,6 @@ static const struct verdict {
     {"0545.yaml", ACCEPT, NULL},
 };
 
-static bool have_loader(void)
-{
-	pai_job_options o = PAI_JOB_OPTIONS_INIT;
-	pai_diags *d = NULL;
-	pai_job *job = NULL;
-	int rc;
-
-	o.format = PAI_FORMAT_V2;
-	assert_int_equal(pai_diags_new(&d), PAI_OK);
-	rc = pai_job_parse(&job, d, "t.yaml", "protocolVersion: 2\n", 19, &o);
-	pai_job_free(job);
-	pai_diags_free(d);
-	return rc != PAI_ERROR;
-}
-
 static bool has_rule(const pai_diags *d, const char *rule)
 {
 	size_t i;
@@ -1556,9 +1543,8 @@ static void corpus(const char *env, bool variations)
 	size_t i, n = 0, acc = 0, bad = 0;
 	bool numbered;
 
-	if (!dir || !have_loader()) {
-		print_message("skipped: $%s unset or no YAML loader yet\n",
-			      env);
+	if (!dir) {
+		print_message("skipped: $%s unset\n", env);
 		skip();
 	}
 	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
