@@ -112,6 +112,70 @@ static void print_header(const pai_job *job, const char *user,
 	}
 }
 
+/* The v1.x header: a protocol-v2 job has no directories; its virtual
+ * cluster and parameters are what its commands are rendered with. The
+ * secrets are never shown. */
+static const char *v2_vc(const pai_job *job)
+{
+	json_t *d = json_object_get(pai_job_config(job), "defaults");
+	const char *vc = json_string_value(json_object_get(d, "virtualCluster"));
+
+	return vc ? vc : "default";
+}
+
+static void print_param(json_t *v)
+{
+	char *s;
+
+	if (json_is_string(v)) {
+		print_value(stdout, json_string_value(v));
+		return;
+	}
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	fputs(s ? s : "", stdout);
+	free(s);
+}
+
+static void print_header_v2(const pai_job *job, const char *user)
+{
+	json_t *params = json_object_get(pai_job_config(job), "parameters");
+	const char *key;
+	json_t *v;
+
+	printf("jobName: %s\nuser: %s\nvirtualCluster: %s\nparameters:\n",
+	       pai_job_name(job), user, v2_vc(job));
+	if (!json_is_object(params))
+		return;
+	json_object_foreach(params, key, v)
+	{
+		fputs("  ", stdout);
+		print_value(stdout, key);
+		fputs(": ", stdout);
+		print_param(v);
+		putchar('\n');
+	}
+}
+
+static json_t *head_json(const pai_job *job, const char *user,
+			 const pai_dirs *dirs)
+{
+	json_t *params = json_object_get(pai_job_config(job), "parameters");
+
+	if (pai_job_format(job) == PAI_FORMAT_V2)
+		return json_pack("{s:s, s:s, s:s, s:o}", "jobName",
+				 pai_job_name(job), "user", user,
+				 "virtualCluster", v2_vc(job), "parameters",
+				 json_is_object(params)
+				     ? json_incref(params)
+				     : json_object());
+	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName",
+			 pai_job_name(job), "user", user, "dirs", "authFile",
+			 pai_dirs_auth_file(dirs), "dataDir",
+			 pai_dirs_data_dir(dirs), "outputDir",
+			 pai_dirs_output_dir(dirs), "codeDir",
+			 pai_dirs_code_dir(dirs));
+}
+
 static void print_task(const pai_role *ro, size_t index, const pai_env *env)
 {
 	const char *c = pai_env_command(env);
@@ -232,17 +296,13 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 		return cli_error(ctx, EXIT_NOTFOUND,
 				 "no task of '%s' has index %lld", file,
 				 o->index);
-	err = pai_expand_dirs(&dirs, job, eo);
-	if (err)
-		goto fail;
+	if (pai_job_format(job) != PAI_FORMAT_V2) {
+		err = pai_expand_dirs(&dirs, job, eo);
+		if (err)
+			goto fail;
+	}
 	if (ctx->output == CLI_OUT_JSON) {
-		head = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s}}",
-				 "jobName", pai_job_name(job), "user",
-				 eo->user ? eo->user : "<user>", "dirs",
-				 "authFile", pai_dirs_auth_file(dirs),
-				 "dataDir", pai_dirs_data_dir(dirs),
-				 "outputDir", pai_dirs_output_dir(dirs),
-				 "codeDir", pai_dirs_code_dir(dirs));
+		head = head_json(job, eo->user ? eo->user : "<user>", dirs);
 		err = PAI_ENOMEM;
 		if (!head)
 			goto fail;
@@ -253,6 +313,8 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 			goto fail;
 		fwrite(hs, 1, strlen(hs) - 2, stdout);
 		free(hs);
+	} else if (pai_job_format(job) == PAI_FORMAT_V2) {
+		print_header_v2(job, eo->user ? eo->user : "<user>");
 	} else {
 		print_header(job, eo->user ? eo->user : "<user>", dirs);
 	}

@@ -2526,3 +2526,88 @@ out:
 	pai__buf_release(&kn.key);
 	return err;
 }
+
+/* ---- shared with expand_v2.c (see internal.h) ----------------------------- */
+
+pai_env *pai__env_new(void)
+{
+	return calloc(1, sizeof(pai_env));
+}
+
+int pai__env_set(pai_env *env, char *name, char *value)
+{
+	return env_set(env, name, value, 0) < 0 ? PAI_ENOMEM : PAI_OK;
+}
+
+bool pai__env_has(const pai_env *env, const char *name, size_t n)
+{
+	return env_find(env, name, n) != NULL;
+}
+
+int pai__env_finish(pai_env *env, const char *command)
+{
+	if (env_compact(env) < 0)
+		return PAI_ENOMEM;
+	free(env->command);
+	env->command = NULL;
+	return expand_command(&env->command, command, env);
+}
+
+void pai__put_js_number(pai__buf *b, double x)
+{
+	put_js_number(b, x);
+}
+
+bool pai__expand_too_big(const pai_job *job)
+{
+	return too_big(job);
+}
+
+bool pai__is_shell_var(const char *name, size_t n)
+{
+	return is_shell_var(name, n);
+}
+
+size_t pai__edit_distance(const char *a, size_t n, const char *b, size_t m,
+			  size_t max)
+{
+	return osa(a, n, b, m, max);
+}
+
+int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
+		      pai_env *assigned, const char *cmd, size_t len)
+{
+	struct refcheck rc;
+	struct scan_ops ops = {NULL, check_ref, check_word};
+	struct pai__cmd_ref *v = NULL;
+	size_t i;
+	int err = PAI_ENOMEM;
+
+	*refs = NULL;
+	*nrefs = 0;
+	memset(&rc, 0, sizeof(rc));
+	rc.seen = calloc(1, sizeof(*rc.seen));
+	rc.assigned = assigned;
+	ops.data = &rc;
+	if (!rc.seen)
+		goto out;
+	err = scan(cmd, len, &ops);
+	if (err)
+		goto out;
+	err = PAI_ENOMEM;
+	v = calloc(rc.nrefs ? rc.nrefs : 1, sizeof(*v));
+	if (!v)
+		goto out;
+	for (i = 0; i < rc.nrefs; i++) {
+		v[i].at = rc.refs[i].at;
+		v[i].len = rc.refs[i].len;
+		v[i].name = rc.refs[i].name;
+	}
+	*refs = v;
+	*nrefs = rc.nrefs;
+	err = PAI_OK;
+out:
+	rc.assigned = NULL; /* the caller's */
+	refcheck_release(&rc);
+	return err;
+}

@@ -265,6 +265,40 @@ int pai__tmpl_render(pai__buf *out, const char *text, size_t len,
 int pai__expand_task_v2(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_expand_options *opts);
 
+/* ---- expand.c's pieces shared with expand_v2.c ------------------------ */
+
+/* An empty environment table (free with pai_env_free()). */
+pai_env *pai__env_new(void);
+/* Defines name (later definitions replace earlier ones and take their
+ * place), taking ownership of name and value, freed on failure. */
+int pai__env_set(pai_env *env, char *name, char *value);
+bool pai__env_has(const pai_env *env, const char *name, size_t n);
+/* Drops replaced entries and sets the env's command to `command` with
+ * every $NAME / ${NAME} that env defines substituted, as bash reads it. */
+int pai__env_finish(pai_env *env, const char *command);
+/* A number as JavaScript's String(x) writes it. */
+void pai__put_js_number(pai__buf *b, double x);
+/* Whether one task's environment would exceed what expansion allows. */
+bool pai__expand_too_big(const pai_job *job);
+/* The shell's own and the usual login/image variables. */
+bool pai__is_shell_var(const char *name, size_t n);
+/* Optimal string alignment distance, or max + 1 when over max. */
+size_t pai__edit_distance(const char *a, size_t n, const char *b, size_t m,
+			  size_t max);
+/* One distinct checkable $reference of a command (first use), borrowed
+ * from the command text. */
+struct pai__cmd_ref {
+	size_t at, len; /* the '$' and the name's length */
+	const char *name;
+};
+/* The references of cmd[0..len) bash would expand without a default, in
+ * order (caller frees *refs), adding the names the command assigns to
+ * `assigned`. */
+int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
+		      pai_env *assigned, const char *cmd, size_t len);
+
+/* ---- end of expand.c's shared pieces ---------------------------------- */
+
 /* Length of the valid UTF-8 character at s (at most n bytes, n > 0), or
  * 0: overlong forms, surrogates and code points past U+10FFFF are not. */
 size_t pai__utf8_len(const unsigned char *s, size_t n);
