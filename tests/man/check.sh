@@ -152,7 +152,7 @@ done
 # ids: both formats' parsers and validators, and conversion) and the
 # expansions' unknown-*; a documented id must be a string in lib/
 rule_files=$(ls lib/validate.c lib/validate_v2*.c lib/source.c lib/yaml.c \
-	lib/job_v2.c lib/convert*.c 2>/dev/null)
+	lib/job_v2.c lib/convert*.[ch] 2>/dev/null)
 expand_files=$(ls lib/expand.c lib/expand_v2.c 2>/dev/null)
 awk '/^\.It Sy [a-z]/ { print $3 }' man/paictl-job.5 | sort -u >"$tmp/rules-man"
 {
