@@ -7,7 +7,8 @@
  * timeouts and no retries, and the local cluster is never started.
  *
  * Files are the shell's to complete: a line "__files__" (any file) or
- * "__files__:*.json" (those files and directories) tells the scripts to. */
+ * "__files__:*.json *.yaml *.yml" (files matching one of those globs, and
+ * directories) tells the scripts to. */
 #include "cli.h"
 
 #include <fcntl.h>
@@ -234,8 +235,10 @@ static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
 	int i;
 
 	if (strcmp(n, "validate") == 0 || strcmp(n, "submit") == 0 ||
-	    (strcmp(n, "expand") == 0 && nops == 0)) {
-		puts("__files__:*.json");
+	    ((strcmp(n, "expand") == 0 || strcmp(n, "convert") == 0) &&
+	     nops == 0)) {
+		/* job configs of either format */
+		puts("__files__:*.json *.yaml *.yml");
 	} else if (strcmp(n, "cluster") == 0) {
 		if (nops == 0)
 			for (i = 0; cluster_verbs[i]; i++)

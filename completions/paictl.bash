@@ -2,7 +2,8 @@
 # A thin wrapper: `paictl __complete WORDS...` knows the commands, options,
 # option values, and the jobs, roles and indices of the cluster; this script
 # only turns its lines into COMPREPLY. A line "__files__" asks for files,
-# "__files__:*.json" for those files and directories.
+# "__files__:*.json *.yaml" for files matching one of the globs, and
+# directories.
 
 _paictl()
 {
@@ -33,8 +34,11 @@ _paictl()
             compopt -o filenames 2>/dev/null
             ;;
         __files__:*)
-            local glob=${line#__files__:}
-            COMPREPLY+=($(compgen -f -X "!$glob" -- "$cur"))
+            local glob globs
+            IFS=" " read -ra globs <<<"${line#__files__:}"
+            for glob in "${globs[@]}"; do
+                COMPREPLY+=($(compgen -f -X "!$glob" -- "$cur"))
+            done
             COMPREPLY+=($(compgen -d -- "$cur"))
             compopt -o filenames 2>/dev/null
             ;;

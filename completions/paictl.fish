@@ -1,7 +1,7 @@
 # fish completion for paictl: a thin wrapper around `paictl __complete
 # WORDS...`, which prints the candidates for the last word one a line. A
-# line "__files__" asks for files, "__files__:*.json" for .json files and
-# directories.
+# line "__files__" asks for files, "__files__:*.json *.yaml" for files
+# with one of those endings, and directories.
 
 function __paictl_complete
     set -l words (commandline -opc)
@@ -12,12 +12,19 @@ function __paictl_complete
             case __files__
                 __fish_complete_path "$cur"
             case '__files__:*'
-                set -l ext (string replace -r '^__files__:\*' '' -- $line)
+                set -l globs (string split ' ' -- (string replace '__files__:' '' -- $line))
                 for f in (__fish_complete_path "$cur")
                     # "name<TAB>description"
                     set -l p (string split -f1 \t -- $f)
-                    if string match -q -- "*$ext" $p; or test -d "$p"
+                    if test -d "$p"
                         echo $f
+                        continue
+                    end
+                    for g in $globs
+                        if string match -q -- "$g" $p
+                            echo $f
+                            break
+                        end
                     end
                 end
             case '*'

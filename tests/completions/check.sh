@@ -76,7 +76,7 @@ failed=0
 # check NAME GOT EXPECTED: the candidates as sorted words
 check() {
 	got=$(printf '%s\n' "$2" | sed '/^$/d' | sort | tr '\n' ' ')
-	exp=$(printf '%s\n' $3 | sed '/^$/d' | sort | tr '\n' ' ')
+	exp=$(set -f; printf '%s\n' $3 | sed '/^$/d' | sort | tr '\n' ' ')
 	if [ "$got" = "$exp" ]; then
 		passed=$((passed + 1))
 	else
@@ -104,6 +104,7 @@ has() {
 cd "$dir/work" || exit 2
 printf '{}\n' >a.json
 printf '{}\n' >b.json
+printf 'name: c\n' >c.yaml
 printf 'x\n' >notes.txt
 
 # bash LINE WORD...: COMPREPLY for the words as readline splits LINE
@@ -185,7 +186,8 @@ check "__complete: --color values" "$(paictl __complete list --color '')" \
     "auto always never"
 check "__complete: list --state" "$(paictl __complete list --state r)" \
     "running"
-check "__complete: files" "$(paictl __complete submit '')" "__files__:*.json"
+check "__complete: files" "$(paictl __complete submit '' | tr ' ' '\n')" \
+    "__files__:*.json *.yaml *.yml"
 check "__complete: jobs" "$(paictl __complete status '')" "hello train"
 check "__complete: user~job" "$(paictl __complete wait "$(id -un)~t")" \
     "$(id -un)~train"
@@ -231,7 +233,7 @@ check "bash: --dialect values" \
     "$(bash_complete 'paictl validate --dialect ' paictl validate --dialect '')" \
     "openpai scm"
 check "bash: submit *.json" \
-    "$(bash_complete 'paictl submit ' paictl submit '')" "a.json b.json sub"
+    "$(bash_complete 'paictl submit ' paictl submit '')" "a.json b.json c.yaml sub"
 check "bash: validate *.json" \
     "$(bash_complete 'paictl validate a' paictl validate a)" "a.json"
 check "bash: --config FILE" \
@@ -255,7 +257,7 @@ check "fish: --output values" "$(fish_complete 'paictl list --output ')" \
 check "fish: --dialect values" "$(fish_complete 'paictl submit --dialect ')" \
     "openpai scm"
 check "fish: submit *.json" "$(fish_complete 'paictl submit ')" \
-    "a.json b.json sub/"
+    "a.json b.json c.yaml sub/"
 check "fish: job names" "$(fish_complete 'paictl stop ')" "hello train"
 check "fish: --output=" "$(fish_complete 'paictl list --output=t')" \
     "--output=text"
@@ -273,7 +275,7 @@ check "zsh: user~job" "$(zsh_complete "paictl wait $(id -un)~he")" \
 check "zsh: --dialect values" "$(zsh_complete 'paictl expand --dialect ')" \
     "openpai scm"
 check "zsh: submit *.json" "$(zsh_complete 'paictl submit ')" \
-    "a.json b.json sub"
+    "a.json b.json c.yaml sub"
 check "zsh: job names" "$(zsh_complete 'paictl status ')" "hello train"
 check "zsh: roles" "$(zsh_complete 'paictl ssh train ')" "worker ps"
 
