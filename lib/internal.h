@@ -186,6 +186,10 @@ void pai__path_member(pai__buf *b, const char *parent, const char *key);
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		  const pai__pos *pos, json_t *root, pai_dialect dialect);
 
+/* Levenshtein distance of two field names, case-insensitive, for "did
+ * you mean" (validate.c); (size_t)-1 for names of 63 bytes or more. */
+size_t pai__name_distance(const char *a, const char *b);
+
 /* Warns about $references in commands that no task of the role will have
  * (a misspelt role or label) and $names that are neither jobEnvs, PAI_
  * variables nor common shell variables. Only called on a valid job. */

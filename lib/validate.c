@@ -294,8 +294,7 @@ static int lower(int c)
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
 }
 
-/* Levenshtein distance, case-insensitive, for "did you mean". */
-static size_t distance(const char *a, const char *b)
+size_t pai__name_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, best;
 	size_t row[64];
@@ -333,7 +332,7 @@ static const char *suggest(const char *key, const struct field *fields,
 	for (f = fields; f->name; f++) {
 		if ((f->flags & F_SCM) && dialect != PAI_DIALECT_SCM)
 			continue;
-		d = distance(key, f->name);
+		d = pai__name_distance(key, f->name);
 		if (d < bestd) {
 			bestd = d;
 			best = f->name;

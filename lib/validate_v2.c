@@ -376,34 +376,6 @@ static void check_version(struct v2_ctx *c, json_t *v, const pai__pos *at,
 		  "must be 2 or \"2\", got %s", v2_type_name(v, at));
 }
 
-/* Levenshtein distance, case-insensitive, for "did you mean". (The same
- * as validate.c's, which is static there.) */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, best;
-	size_t row[64];
-
-	if (la >= 63 || lb >= 63)
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			cur = row[j];
-			best = prev + ((a[i - 1] | 32) != (b[j - 1] | 32));
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 static void unknown_key(struct v2_ctx *c, const char *key, const pai__pos *at,
 			const struct v2_path *p, const char *const *known,
 			const char *where)
@@ -412,7 +384,7 @@ static void unknown_key(struct v2_ctx *c, const char *key, const pai__pos *at,
 	size_t d, bestd = (size_t)-1, limit = strlen(key) / 3 + 1;
 
 	for (; *known; known++) {
-		d = distance(key, *known);
+		d = pai__name_distance(key, *known);
 		if (d < bestd) {
 			bestd = d;
 			best = *known;
