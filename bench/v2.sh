@@ -161,3 +161,31 @@ printf '%-22s %6s %8s %17s %17s %17s %4s %-7s %4s\n' "" "" "" "(mean ± sd)" \
 printf '%s' "$rows"
 echo
 printf '%s' "$verdicts"
+
+# The 2,000-role job past the body limit: paictl's loader and validator
+# alone (bench/v2_full.c, the same library calls as validate without the
+# size check) against jq on the same job as JSON; node's whole check
+# once, as the server's own work grows with the square of the roles.
+full=$out/v2_full
+if [ ! -x "$full" ] || [ "$top/bench/v2_full.c" -nt "$full" ] ||
+	[ "$top/build/libpai.a" -nt "$full" ]; then
+	# shellcheck disable=SC2046
+	cc -std=c11 -O2 -D_GNU_SOURCE -I"$top/lib" -o "$full" \
+		"$top/bench/v2_full.c" "$top/build/libpai.a" \
+		$(pkg-config --cflags --libs jansson yaml-0.1) ||
+		die "cannot build bench/v2_full.c"
+fi
+"$full" "$big"
+fst=$?
+set_f=$(time_ms "$full $big") || set_f="0 0"
+set_j=$(time_ms "jq empty ${big%.yaml}.json") || set_j="0 0"
+a=$(date +%s%N)
+node "$check" --no-body-limit "$big" >/dev/null 2>&1
+b=$(date +%s%N)
+echo
+echo "$set_f $set_j $(((b - a) / 1000000)) $fst" | awk '{
+	f = $1; j = $3; n = $5
+	printf "roles-v2-2000.yaml, whole check without the body limit (exit %d):\n", $6
+	printf "  paictl %.2f ms ± %.2f, node %d ms once (node/paictl %.0fx; target >= 4x: %s), jq %.2f ms (paictl/jq %.2fx; target <= 2x: %s)\n",
+		f, $2, n, (f > 0 ? n / f : 0), (f * 4 <= n ? "ok" : "MISSED"), j,
+		(j > 0 ? f / j : 0), (f <= 2 * j ? "ok" : "MISSED") }'

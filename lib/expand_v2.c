@@ -859,13 +859,19 @@ static void gen_framework(struct gen *g)
 	emit(g);
 }
 
+/* A role that asks for no GPU: its tasks see no device. */
+static bool cpu_only(const pai_job *job, size_t r)
+{
+	json_t *gpu = json_object_get(
+	    json_object_get(job->roles[r].spec, "resourcePerInstance"), "gpu");
+
+	return json_is_number(gpu) && json_number_value(gpu) == 0;
+}
+
 /* generateTaskRole's env of the app container. */
 static void gen_task_role(struct gen *g, size_t r, size_t i)
 {
-	json_t *gpu = json_object_get(
-	    json_object_get(g->job->roles[r].spec, "resourcePerInstance"),
-	    "gpu");
-	bool cpu_only = json_is_number(gpu) && json_number_value(gpu) == 0;
+	bool no_gpu = cpu_only(g->job, r);
 	char idx[32];
 
 	snprintf(idx, sizeof(idx), "%zu", i);
@@ -873,12 +879,12 @@ static void gen_task_role(struct gen *g, size_t r, size_t i)
 	var(g, "PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX", idx);
 	var(g, "PAI_TASK_INDEX", idx);
 	if (g->job->scheduler != PAI_SCHEDULER_HIVED) {
-		if (cpu_only)
+		if (no_gpu)
 			var(g, "NVIDIA_VISIBLE_DEVICES", "none");
 		return;
 	}
 	/* hived-computing-device-envs as deployed by default */
-	if (cpu_only) {
+	if (no_gpu) {
 		var(g, "NVIDIA_VISIBLE_DEVICES", "none");
 		var(g, "HIVED_VISIBLE_DEVICES", "none");
 		return;
@@ -1178,19 +1184,48 @@ static bool per_task(const pai_job *job, size_t q, const char *rn,
 
 struct check {
 	const pai_job *job;
-	struct gen *g; /* g->env: the names of role r's task 0 */
+	/* g->env: the names of task 0 of the first role with tasks, built
+	 * once; those that differ from role to role are role_known()'s */
+	struct gen *g;
 	size_t r;
 	pai_diags *diags;
 	pai__src *src;
 	size_t warned;
 };
 
+/* The names whose presence depends on the role (gen_task_role's device
+ * variable, gen_current's per-label port lists): 1 when role c->r's
+ * tasks have name, 0 when not, -1 for any other name. */
+static int role_known(const struct check *c, const char *name, size_t n)
+{
+	static const char dev[] = "NVIDIA_VISIBLE_DEVICES",
+			  pre[] = "PAI_CONTAINER_HOST_", suf[] = "_PORT_LIST";
+	size_t np = sizeof(pre) - 1, ns = sizeof(suf) - 1, k;
+
+	if (n == sizeof(dev) - 1 && memcmp(name, dev, n) == 0)
+		return c->job->scheduler == PAI_SCHEDULER_HIVED ||
+		       cpu_only(c->job, c->r);
+	if (n <= np + ns || memcmp(name, pre, np) != 0 ||
+	    memcmp(name + n - ns, suf, ns) != 0)
+		return -1;
+	for (k = 0; k < nports(c->job, c->r); k++) {
+		const char *l = label_of(c->job, c->r, k);
+
+		if (strlen(l) == n - np - ns && memcmp(l, name + np, n - np - ns) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A task of role c->r has name: in its environment, or a per-task name
  * of an existing task. */
 static bool known(struct check *c, const char *name, size_t n)
 {
+	int own = role_known(c, name, n);
 	size_t q, idx;
 
+	if (own >= 0)
+		return own;
 	if (pai__env_has(c->g->env, name, n))
 		return true;
 	for (q = 0; q < c->job->nroles; q++)
@@ -1562,19 +1597,18 @@ int pai__check_references_v2(pai_diags *diags, pai__src *src,
 	c.diags = diags;
 	c.src = src;
 	c.g = &g;
-	for (r = 0; r < job->nroles; r++) {
+	/* one environment for all roles: building one per role would cost
+	 * roles x tasks, seconds for a job of thousands of roles */
+	err = gen_init(&g, job, NULL, false);
+	if (!err)
+		err = gen_task(&g, r, 0);
+	for (r = 0; !err && r < job->nroles; r++) {
 		if (!tasks_of(job, r))
 			continue;
-		err = gen_init(&g, job, NULL, false);
-		if (!err)
-			err = gen_task(&g, r, 0);
 		c.r = r;
 		c.warned = 0;
-		if (!err)
-			err = check_role(&c, pos);
-		gen_release(&g);
-		if (err)
-			return err;
+		err = check_role(&c, pos);
 	}
-	return PAI_OK;
+	gen_release(&g);
+	return err;
 }
