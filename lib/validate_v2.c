@@ -309,7 +309,9 @@ static void str_list(struct v2_ctx *c, json_t *v, const pai__pos *at,
 		v2_report(c, v2_off(at), p, "empty",
 			  "must not be empty (a list of at least one string)");
 	json_array_foreach(v, ip.idx, item)
-	    want(c, item, v2_item(at, ip.idx), &ip, T_STR);
+	{
+		want(c, item, v2_item(at, ip.idx), &ip, T_STR);
+	}
 }
 
 static bool only_chars(const char *s, bool (*ok)(int c, size_t i))
@@ -784,7 +786,9 @@ static void check_list(struct v2_ctx *c, json_t *v, const pai__pos *at,
 		v2_report(c, v2_off(at), p, "empty",
 			  "must not be empty when given");
 	json_array_foreach(v, ip.idx, item)
-	    fn(c, item, v2_item(at, ip.idx), &ip);
+	{
+		fn(c, item, v2_item(at, ip.idx), &ip);
+	}
 }
 
 static const char *const top_keys[] = {
@@ -1336,10 +1340,18 @@ static void render_role(struct v2_ctx *c, const struct role *r, json_t *dep,
 	pre = json_object_get(entry, "preCommands");
 	post = json_object_get(entry, "postCommands");
 	b->len = 0;
-	json_array_foreach(pre, i, l) put_line(b, l, nl++ == 0);
+	json_array_foreach(pre, i, l)
+	{
+		put_line(b, l, nl++ == 0);
+	}
 	json_array_foreach(json_object_get(r->spec, "commands"), i, l)
-	    put_line(b, l, nl++ == 0);
-	json_array_foreach(post, i, l) put_line(b, l, nl++ == 0);
+	{
+		put_line(b, l, nl++ == 0);
+	}
+	json_array_foreach(post, i, l)
+	{
+		put_line(b, l, nl++ == 0);
+	}
 	pai__buf_putc(b, '\0');
 	if (b->oom) {
 		c->err = PAI_ENOMEM;
@@ -1542,10 +1554,14 @@ static void iterable_entries(struct v2_ctx *c, json_t *v, const pai__pos *at,
 			  v2_type_name(v, at));
 		return;
 	}
-	json_array_foreach(v, ip.idx, item) if (json_is_null(item))
-	    v2_report(c, v2_off(v2_item(at, ip.idx)), &ip, "v2-storages",
-		      "must not be null (the server fails with an internal "
-		      "error here)");
+	json_array_foreach(v, ip.idx, item)
+	{
+		if (json_is_null(item))
+			v2_report(c, v2_off(v2_item(at, ip.idx)), &ip,
+				  "v2-storages",
+				  "must not be null (the server fails with an "
+				  "internal error here)");
+	}
 }
 
 /* The deprecated teamwise_storage plugin, read when extras has no

@@ -264,49 +264,6 @@ static json_t *number_json(double d)
 	return json_real(d);
 }
 
-/* JavaScript's String(d) (Number::toString, ECMA-262 7.1.12.1). */
-static void js_number_string(char *out, size_t n, double d)
-{
-	char buf[40], digits[20];
-	int p, k = 0, e, i;
-
-	if (isnan(d) || isinf(d) || d == 0) {
-		snprintf(out, n, "%s",
-			 isnan(d) ? "NaN"
-			 : isinf(d) ? (d < 0 ? "-Infinity" : "Infinity")
-				    : "0");
-		return;
-	}
-	for (p = 1; p <= 17; p++) { /* the shortest that reads back */
-		snprintf(buf, sizeof(buf), "%.*e", p - 1, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	for (i = d < 0; buf[i] != 'e'; i++)
-		if (buf[i] != '.')
-			digits[k++] = buf[i];
-	while (k > 1 && digits[k - 1] == '0')
-		k--;
-	digits[k] = '\0';
-	e = atoi(buf + i + 1) + 1; /* the decimal point after e digits */
-	p = snprintf(out, n, "%s", d < 0 ? "-" : "");
-	if (k <= e && e <= 21)
-		snprintf(out + p, n - p, "%s%0*d", digits, e - k, 0);
-	else if (0 < e && e <= 21)
-		snprintf(out + p, n - p, "%.*s.%s", e, digits, digits + e);
-	else if (-6 < e && e <= 0)
-		snprintf(out + p, n - p, "0.%0*d%s", -e, 0, digits);
-	else
-		snprintf(out + p, n - p, "%c%s%s%se%c%d", digits[0],
-			 k > 1 ? "." : "", digits + 1, "",
-			 e - 1 < 0 ? '-' : '+', abs(e - 1));
-	/* "%0*d" with a width of 0 still prints one 0 */
-	if (k <= e && e <= 21 && e == k)
-		out[p + k] = '\0';
-	else if (-6 < e && e <= 0 && e == 0)
-		memmove(out + p + 2, out + p + 3, strlen(out + p + 3) + 1);
-}
-
 /* ---- scalars: js-yaml's types (its lib/js-yaml/type/) -------------------- */
 
 static int is_dec(int c) { return c >= '0' && c <= '9'; }
@@ -881,19 +838,15 @@ static double nonfinite_at(const pai__src *src, size_t off)
 static void item_string(pai__buf *b, const pai__src *src, const json_t *v,
 			const pai__pos *p)
 {
-	char nb[64];
-
 	if (p->ykind == PAI__YK_NONFINITE) {
-		js_number_string(nb, sizeof(nb), nonfinite_at(src, p->off));
-		pai__buf_puts(b, nb);
+		pai__put_js_number(b, nonfinite_at(src, p->off));
 	} else if (json_is_string(v)) {
 		pai__buf_put(b, json_string_value(v), json_string_length(v));
 	} else if (json_is_integer(v)) {
 		pai__buf_printf(b, "%" JSON_INTEGER_FORMAT,
 				json_integer_value(v));
 	} else if (json_is_real(v)) {
-		js_number_string(nb, sizeof(nb), json_real_value(v));
-		pai__buf_puts(b, nb);
+		pai__put_js_number(b, json_real_value(v));
 	} else if (json_is_boolean(v)) {
 		pai__buf_puts(b, json_is_true(v) ? "true" : "false");
 	} else if (json_is_object(v) && p->ykind == PAI__YK_PLAIN) {
@@ -914,8 +867,7 @@ static int key_string(struct ystate *st, const struct yval *y, char **out,
 		pai__buf_puts(&b, nb);
 	} else if (y->is_num || json_is_array(y->v) == 0) {
 		if (y->is_num) {
-			js_number_string(nb, sizeof(nb), y->num);
-			pai__buf_puts(&b, nb);
+			pai__put_js_number(&b, y->num);
 		} else if (json_is_null(y->v)) {
 			pai__buf_puts(&b, "null");
 		} else {

@@ -6,6 +6,7 @@
 #include "convert.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -179,7 +180,7 @@ static void put_real(pai__buf *b, double x)
 		pai__buf_puts(b, ".nan");
 		return;
 	}
-	if (x > 1.7976931348623157e308 || x < -1.7976931348623157e308) {
+	if (isinf(x)) {
 		pai__buf_puts(b, x < 0 ? "-.inf" : ".inf");
 		return;
 	}
