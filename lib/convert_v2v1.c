@@ -12,8 +12,8 @@ struct v2v1 {
 	json_t *root, *v1;
 	pai_diags *diags;
 	json_t *deployment; /* the default deployment's taskRoles, or NULL */
-	const pai__pos *dep_pos;
 	int refused;
+	int ssh_plugin; /* extras' runtime plugins are SSH only: left out */
 };
 
 static size_t off_of(const pai__pos *at)
@@ -30,6 +30,10 @@ static const pai__pos *member(const pai__pos *p, const char *k)
 	((c)->refused = 1,                                                     \
 	 pai__diag_add((c)->diags, (c)->src, off_of(at), PAI_SEVERITY_ERROR,   \
 		       path, PAI__RULE_NO_V1, __VA_ARGS__))
+
+#define WARN(c, at, path, rule, ...)                                           \
+	pai__diag_add((c)->diags, (c)->src, off_of(at), PAI_SEVERITY_WARNING, \
+		      path, rule, __VA_ARGS__)
 
 static int set(json_t *o, const char *k, json_t *v)
 {
@@ -272,11 +276,18 @@ static int known_pre(json_t *params, const char *cmd)
 
 		if (!s)
 			return 0;
+		pai__buf tag = PAI__BUF_INIT;
+
 		pai__buf_printf(&raw, "export %s=%s", key, s);
 		pai__buf_printf(&q, "export %s=", key);
 		pai__shell_quote(&q, s);
+		/* the parameter itself, rendered by the server */
+		pai__buf_printf(&tag, "export %s=<%% $parameters.%s %%>", key,
+				key);
 		hit = (q.data && !strcmp(cmd, q.data)) ||
-		      (raw.data && !strcmp(cmd, raw.data));
+		      (raw.data && !strcmp(cmd, raw.data)) ||
+		      (tag.data && !strcmp(cmd, tag.data));
+		pai__buf_release(&tag);
 		free(s);
 		pai__buf_release(&q);
 		pai__buf_release(&raw);
@@ -284,33 +295,6 @@ static int known_pre(json_t *params, const char *cmd)
 			return 1;
 	}
 	return 0;
-}
-
-static int check_deployment(struct v2v1 *c, const char *rname)
-{
-	json_t *d = json_object_get(c->deployment, rname), *cmd;
-	const pai__pos *dp = member(c->dep_pos, rname);
-	json_t *params = json_object_get(c->root, "parameters");
-	size_t i;
-
-	if (json_array_size(json_object_get(d, "postCommands")) &&
-	    REFUSE(c, member(dp, "postCommands"), "deployments",
-		   "role '%s': postCommands have no v1 equivalent", rname))
-		return PAI_ENOMEM;
-	json_array_foreach(json_object_get(d, "preCommands"), i, cmd)
-	{
-		const char *s = json_string_value(cmd);
-
-		if (s && known_pre(params, s))
-			continue;
-		if (REFUSE(c, member(dp, "preCommands") ? pai__pos_index(member(dp, "preCommands"), i) : NULL,
-			   "deployments",
-			   "role '%s': a preCommand other than the exports "
-			   "of jobEnvs and dirs has no v1 equivalent",
-			   rname))
-			return PAI_ENOMEM;
-	}
-	return PAI_OK;
 }
 
 /* ---- task roles --------------------------------------------------------- */
@@ -412,10 +396,20 @@ static int role_resources(struct v2v1 *c, json_t *spec, json_t *r,
 		else
 			err = set(r, map[i][1], json_integer(v));
 	}
-	if (!err && shm > mem)
+	if (!err && shm > mem && !ival(eco, "shmMB", 0)) {
+		/* v2's default, not the user's choice: the most v1 allows */
+		err = WARN(c, member(rp, "resourcePerInstance"), path,
+			   PAI__RULE_DROPPED,
+			   "v2's default shared memory of 512 MB is more than "
+			   "memoryMB; the v1 role gets shmMB %" JSON_INTEGER_FORMAT,
+			   mem)
+			  ? PAI_ENOMEM
+			  : PAI_OK;
+		shm = mem;
+	} else if (!err && shm > mem)
 		err = REFUSE(c, member(member(rp, "extraContainerOptions"), "shmMB"),
-			     path, "shmMB %" JSON_INTEGER_FORMAT " (v2's default "
-			     "is 512) is more than memoryMB: v1 refuses it",
+			     path, "shmMB %" JSON_INTEGER_FORMAT " is more than "
+			     "memoryMB: v1 refuses it",
 			     shm)
 			  ? PAI_ENOMEM
 			  : PAI_OK;
@@ -446,28 +440,48 @@ static int role_ports(json_t *spec, json_t *r)
 	return PAI_OK;
 }
 
-/* The command: the role's commands, trimmed and joined by newlines, and
- * rendered as the rest-server renders the entrypoint, so that the v1 task
- * runs what the v2 task would. */
+/* Appends the commands of list to j, each trimmed, one a line; with
+ * params, not the preCommands the v1 cluster does itself (known_pre). */
+static void put_commands(pai__buf *j, size_t *n, json_t *list,
+			 json_t *params)
+{
+	const char *s;
+	json_t *cmd;
+	size_t i, e;
+
+	json_array_foreach(list, i, cmd)
+	{
+		s = json_string_value(cmd);
+		if (!s || (params && known_pre(params, s)))
+			continue;
+		s += strspn(s, " \t\n\r\f\v");
+		for (e = strlen(s); e && strchr(" \t\n\r\f\v", s[e - 1]); e--)
+			;
+		if ((*n)++)
+			pai__buf_putc(j, '\n');
+		pai__buf_put(j, s, e);
+	}
+}
+
+/* The command: as the rest-server builds the entrypoint, the default
+ * deployment's preCommands, the role's commands and its postCommands,
+ * each trimmed, joined by newlines and rendered, so that the v1 task
+ * runs what the v2 task would. The preCommands that export jobEnvs and
+ * dirs are left to the v1 cluster, which sets those itself. */
 static int role_command(struct v2v1 *c, const char *rname, json_t *spec,
 			json_t *r, const pai__pos *rp, const char *path)
 {
 	pai__buf j = PAI__BUF_INIT, out = PAI__BUF_INIT;
-	json_t *view, *cmd, *p;
+	json_t *dep = json_object_get(c->deployment, rname), *view, *p;
+	json_t *params = json_object_get(c->root, "parameters");
 	const char *s;
-	size_t i, k, e;
+	size_t i, k, e, n = 0;
 	int err;
 
-	json_array_foreach(json_object_get(spec, "commands"), i, cmd)
-	{
-		s = json_string_value(cmd);
-		s += strspn(s, " \t\n\r\f\v");
-		for (e = strlen(s); e && strchr(" \t\n\r\f\v", s[e - 1]); e--)
-			;
-		if (i)
-			pai__buf_putc(&j, '\n');
-		pai__buf_put(&j, s, e);
-	}
+	put_commands(&j, &n, json_object_get(dep, "preCommands"),
+		     params ? params : json_null());
+	put_commands(&j, &n, json_object_get(spec, "commands"), NULL);
+	put_commands(&j, &n, json_object_get(dep, "postCommands"), NULL);
 	view = json_pack("{s:O}", "$parameters",
 			 json_object_get(c->root, "parameters")
 			     ? json_object_get(c->root, "parameters")
@@ -531,21 +545,41 @@ static int role(struct v2v1 *c, json_t *roles, const char *rname,
 		err = role_completion(c, spec, r, rp, n, path);
 	if (!err)
 		err = role_extras(c, spec, rp, path);
-	if (!err && c->deployment)
-		err = check_deployment(c, rname);
 	return err;
 }
 
 /* ---- the job ------------------------------------------------------------ */
 
-/* Top-level fields with no v1 place: metadata goes with a warning,
- * secrets and scheduler or plugin extras are refused. */
+#define RUNTIME_PLUGINS "com.microsoft.pai.runtimeplugin"
+
+/* A runtime plugin list of the ssh plugin only: a v0.x cluster gives
+ * every job SSH into its tasks, with a key pair of the job's own. */
+static bool ssh_only(json_t *plugins)
+{
+	json_t *p;
+	size_t i;
+
+	if (!json_is_array(plugins) || !json_array_size(plugins))
+		return false;
+	json_array_foreach(plugins, i, p)
+	{
+		const char *name = json_string_value(json_object_get(p, "plugin"));
+
+		if (!name || strcmp(name, "ssh") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Top-level fields with no v1 place: metadata goes with a warning, and so
+ * does the ssh runtime plugin; secrets and scheduler or other plugin
+ * extras are refused. */
 static int top_checks(struct v2v1 *c)
 {
 	static const char *const meta[] = {"version", "contributor",
 					   "description"};
-	static const char *const ex_refused[] = {
-	    "hivedScheduler", "com.microsoft.pai.runtimeplugin", "storages"};
+	static const char *const ex_refused[] = {"hivedScheduler",
+						 RUNTIME_PLUGINS, "storages"};
 	json_t *ex = json_object_get(c->root, "extras");
 	json_t *sec = json_object_get(c->root, "secrets");
 	size_t i;
@@ -563,11 +597,23 @@ static int top_checks(struct v2v1 *c)
 	    REFUSE(c, member(c->pos, "secrets"), "secrets",
 		   "secrets have no v1 equivalent"))
 		return PAI_ENOMEM;
+	c->ssh_plugin = ssh_only(json_object_get(ex, RUNTIME_PLUGINS));
+	if (c->ssh_plugin &&
+	    WARN(c, member(member(c->pos, "extras"), RUNTIME_PLUGINS), "extras",
+		 PAI__RULE_DROPPED,
+		 "the ssh runtime plugin is left out: a v0.x cluster gives "
+		 "every job SSH with a key pair of its own (keys of "
+		 "'userssh' are not carried over)"))
+		return PAI_ENOMEM;
 	for (i = 0; i < 3; i++)
 		if (json_object_get(ex, ex_refused[i]) &&
+		    !(i == 1 && c->ssh_plugin) &&
 		    REFUSE(c, member(member(c->pos, "extras"), ex_refused[i]),
-			   "extras", "extras.%s has no v1 equivalent",
-			   ex_refused[i]))
+			   "extras", "extras.%s has no v1 equivalent%s",
+			   ex_refused[i],
+			   i == 0 ? " (HiveD's SKU, cell and priority "
+				    "choices): remove it to convert"
+				  : ""))
 			return PAI_ENOMEM;
 	return PAI_OK;
 }
@@ -589,7 +635,6 @@ static int find_deployment(struct v2v1 *c)
 
 		if (dn && n && !strcmp(n, dn)) {
 			c->deployment = json_object_get(d, "taskRoles");
-			c->dep_pos = member(dp, "taskRoles");
 		} else if (pai__diag_add(c->diags, c->src, off_of(dp),
 					 PAI_SEVERITY_WARNING, "deployments",
 					 PAI__RULE_DROPPED,
@@ -658,8 +703,18 @@ static int fill(struct v2v1 *c, json_t *roles)
 		if (!err)
 			err = role(c, list, rname, spec, i++);
 	}
-	if (!err && json_is_object(ex) && json_object_size(ex))
-		err = set(c->v1, "extras", json_incref(ex));
+	if (!err && json_is_object(ex)) {
+		json_t *copy = json_copy(ex);
+
+		if (!copy)
+			return PAI_ENOMEM;
+		if (c->ssh_plugin)
+			json_object_del(copy, RUNTIME_PLUGINS);
+		if (json_object_size(copy))
+			err = set(c->v1, "extras", copy);
+		else
+			json_decref(copy);
+	}
 	return err;
 }
 

@@ -336,7 +336,9 @@ static void test_v2_to_v1_refusals(void **state)
 	static const char *const edits[][2] = {
 	    {"\"jobRetryCount\": 1,", "\"secrets\": {\"a\": \"b\"},"},
 	    {"\"uri\": \"ubuntu\"}", "\"uri\": \"u\", \"auth\": {}}"},
-	    {"\"export N='x y'\"", "\"apt-get install x\""},
+	    {"\"gangAllocation\": true",
+	     "\"com.microsoft.pai.runtimeplugin\": [{\"plugin\": \"ssh\"},"
+	     " {\"plugin\": \"tensorboard\"}]"},
 	    {"\"gangAllocation\": true", "\"hivedScheduler\": {}"},
 	    {"\"instances\": 2,", "\"instances\": 2, \"taskRetryCount\": 1,"},
 	    {"\"cpu\": 1,", "\"cpu\": 0,"},
@@ -366,6 +368,80 @@ static void test_v2_to_v1_refusals(void **state)
 		assert_non_null(find_rule(d, PAI__RULE_NO_V1));
 		pai_diags_free(d);
 	}
+}
+
+/* Edits v2doc: the first occurrence of `from` becomes `to`. */
+static json_t *v2_edited(const char *from, const char *to, pai_diags **d,
+			 int *err)
+{
+	const char *p = strstr(v2doc, from);
+	char buf[4096];
+
+	assert_non_null(p);
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(p - v2doc), v2doc, to,
+		 p + strlen(from));
+	return v2_to_v1(buf, d, err);
+}
+
+/* The default deployment's other pre- and postCommands run around the
+ * commands, as in the server's entrypoint; the exports of jobEnvs and
+ * dirs are left to the v1 cluster. */
+static void test_v2_to_v1_folds_deployment(void **state)
+{
+	pai_diags *d;
+	int err;
+	json_t *v1 = v2_edited(
+	    "\"export N='x y'\",",
+	    "\"export N='x y'\", \" apt-get install <% $parameters.N %>\",",
+	    &d, &err);
+	json_t *role;
+
+	(void)state;
+	assert_int_equal(err, PAI_OK);
+	role = json_array_get(json_object_get(v1, "taskRoles"), 0);
+	assert_string_equal(
+	    json_string_value(json_object_get(role, "command")),
+	    "apt-get install x y\nrun 0.5\ncat hdfs://d <% $secrets.x %>");
+	json_decref(v1);
+	pai_diags_free(d);
+	v1 = v2_edited("\"export PAI_DATA_DIR=<% $data.uri[0] %>\"]",
+		       "\"export PAI_DATA_DIR=<% $data.uri[0] %>\"],"
+		       " \"postCommands\": [\"echo done\"]",
+		       &d, &err);
+	assert_int_equal(err, PAI_OK);
+	role = json_array_get(json_object_get(v1, "taskRoles"), 0);
+	assert_string_equal(
+	    json_string_value(json_object_get(role, "command")),
+	    "run 0.5\ncat hdfs://d <% $secrets.x %>\necho done");
+	json_decref(v1);
+	pai_diags_free(d);
+}
+
+/* An ssh-only runtime plugin list is left out with a warning (a v0.x
+ * cluster gives SSH itself), and the v1 extras keep the rest. */
+static void test_v2_to_v1_ssh_plugin(void **state)
+{
+	pai_diags *d;
+	int err;
+	json_t *v1 = v2_edited(
+	    "\"gangAllocation\": true",
+	    "\"gangAllocation\": true, \"com.microsoft.pai.runtimeplugin\":"
+	    " [{\"plugin\": \"ssh\", \"parameters\": {\"jobssh\": true}}]",
+	    &d, &err);
+	const pai_diag *w;
+
+	(void)state;
+	assert_int_equal(err, PAI_OK);
+	w = find_rule(d, PAI__RULE_DROPPED);
+	assert_non_null(w);
+	assert_int_equal(w->severity, PAI_SEVERITY_WARNING);
+	assert_non_null(strstr(w->message, "ssh runtime plugin"));
+	assert_null(json_object_get(json_object_get(v1, "extras"),
+				    "com.microsoft.pai.runtimeplugin"));
+	assert_true(json_is_true(json_object_get(
+	    json_object_get(v1, "extras"), "gangAllocation")));
+	json_decref(v1);
+	pai_diags_free(d);
 }
 
 static void test_v2_two_images(void **state)
@@ -607,6 +683,8 @@ int main(void)
 	    cmocka_unit_test(test_invalid_input),
 	    cmocka_unit_test(test_v2_to_v1),
 	    cmocka_unit_test(test_v2_to_v1_refusals),
+	    cmocka_unit_test(test_v2_to_v1_folds_deployment),
+	    cmocka_unit_test(test_v2_to_v1_ssh_plugin),
 	    cmocka_unit_test(test_v2_two_images),
 	    cmocka_unit_test(test_corpus),
 	    cmocka_unit_test(test_examples),
