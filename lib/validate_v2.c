@@ -541,9 +541,15 @@ static void check_completion(struct v2_ctx *c, json_t *o, const pai__pos *at,
 	}
 }
 
-/* `ports`: the schema gives it no type, so only a mapping is checked. */
-static void check_ports(struct v2_ctx *c, json_t *o, const pai__pos *at,
-			const struct v2_path *p)
+/* A mapping the schema gives no type (ports, taskRoles): only a mapping
+ * is checked, which must not be empty; each key is a name of role-name
+ * characters (else `rule`, saying `what`), and each value goes to fn. */
+static void check_named_map(struct v2_ctx *c, json_t *o, const pai__pos *at,
+			    const struct v2_path *p, const char *empty,
+			    const char *rule, const char *what,
+			    void (*fn)(struct v2_ctx *c, json_t *v,
+				       const pai__pos *m,
+				       const struct v2_path *p))
 {
 	struct v2_iter it = V2_ITER(o, at);
 	struct v2_path mp = {p, NULL, 0};
@@ -554,17 +560,32 @@ static void check_ports(struct v2_ctx *c, json_t *o, const pai__pos *at,
 	if (v2_type(o, at) != V2_OBJECT)
 		return;
 	if (!json_object_size(o))
-		v2_report(c, v2_off(at), p, "empty",
-			  "must not be empty (a port label and its count)");
+		v2_report(c, v2_off(at), p, "empty", "must not be empty (%s)",
+			  empty);
 	while (v2_next(&it, &key, &v, &m)) {
 		mp.key = key;
 		if (!only_chars(key, role_char))
-			v2_report(c, v2_key_off(m), &mp, "port-label",
-				  "a port label is a letter or '_', then "
-				  "letters, digits and '_'");
+			v2_report(c, v2_key_off(m), &mp, rule,
+				  "%s is a letter or '_', then letters, "
+				  "digits and '_'",
+				  what);
 		else
-			want(c, v, m, &mp, T_INT);
+			fn(c, v, m, &mp);
 	}
+}
+
+static void check_port_count(struct v2_ctx *c, json_t *v, const pai__pos *m,
+			     const struct v2_path *p)
+{
+	want(c, v, m, p, T_INT);
+}
+
+/* `ports`: port labels and how many ports of each. */
+static void check_ports(struct v2_ctx *c, json_t *o, const pai__pos *at,
+			const struct v2_path *p)
+{
+	check_named_map(c, o, at, p, "a port label and its count",
+			"port-label", "a port label", check_port_count);
 }
 
 static void check_resources(struct v2_ctx *c, json_t *o, const pai__pos *at,
@@ -682,31 +703,12 @@ static void check_role(struct v2_ctx *c, json_t *o, const pai__pos *at,
 	}
 }
 
-/* taskRoles: no `type` in the schema, so only a mapping is checked here;
- * anything else is step 4's concern. */
+/* taskRoles: anything but a mapping is step 4's concern. */
 static void check_roles(struct v2_ctx *c, json_t *o, const pai__pos *at,
 			const struct v2_path *p)
 {
-	struct v2_iter it = V2_ITER(o, at);
-	struct v2_path mp = {p, NULL, 0};
-	const pai__pos *m;
-	const char *key;
-	json_t *v;
-
-	if (v2_type(o, at) != V2_OBJECT)
-		return;
-	if (!json_object_size(o))
-		v2_report(c, v2_off(at), p, "empty",
-			  "must not be empty (at least one task role)");
-	while (v2_next(&it, &key, &v, &m)) {
-		mp.key = key;
-		if (!only_chars(key, role_char))
-			v2_report(c, v2_key_off(m), &mp, "role-name",
-				  "a task role name is a letter or '_', then "
-				  "letters, digits and '_'");
-		else
-			check_role(c, v, m, &mp);
-	}
+	check_named_map(c, o, at, p, "at least one task role", "role-name",
+			"a task role name", check_role);
 }
 
 static void check_deploy_role(struct v2_ctx *c, json_t *o, const pai__pos *at,
