@@ -186,9 +186,21 @@ void pai__path_member(pai__buf *b, const char *parent, const char *key);
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		  const pai__pos *pos, json_t *root, pai_dialect dialect);
 
-/* Levenshtein distance of two field names, case-insensitive, for "did
- * you mean" (validate.c); (size_t)-1 for names of 63 bytes or more. */
-size_t pai__name_distance(const char *a, const char *b);
+/* "Did you mean" for a misspelt field name (suggest.c): offer each known
+ * name with pai__closest_add(); pai__closest_name() is then the nearest
+ * by case-insensitive Levenshtein distance (the first of equals), or NULL
+ * when even that is more than min(3, strlen(key) / 3 + 1) edits away. */
+typedef struct pai__closest {
+	const char *key; /* borrowed, as are the names offered */
+	const char *best;
+	size_t dist;
+} pai__closest;
+#define PAI__CLOSEST_INIT(key)                                                 \
+	{                                                                      \
+		(key), NULL, (size_t)-1                                        \
+	}
+void pai__closest_add(pai__closest *cl, const char *name);
+const char *pai__closest_name(const pai__closest *cl);
 
 /* Warns about $references in commands that no task of the role will have
  * (a misspelt role or label) and $names that are neither jobEnvs, PAI_

@@ -289,56 +289,18 @@ static bool any_in(const char *s, const char *extra)
 	return false;
 }
 
-static int lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-size_t pai__name_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, cur, best;
-	size_t row[64];
-
-	if (la >= 63 || lb >= 63)
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			cur = row[j];
-			best = prev + (lower(a[i - 1]) != lower(b[j - 1]));
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 static const char *suggest(const char *key, const struct field *fields,
 			   pai_dialect dialect)
 {
+	pai__closest cl = PAI__CLOSEST_INIT(key);
 	const struct field *f;
-	const char *best = NULL;
-	size_t d, bestd = (size_t)-1, limit = strlen(key) / 3 + 1;
 
-	if (limit > 3)
-		limit = 3;
 	for (f = fields; f->name; f++) {
 		if ((f->flags & F_SCM) && dialect != PAI_DIALECT_SCM)
 			continue;
-		d = pai__name_distance(key, f->name);
-		if (d < bestd) {
-			bestd = d;
-			best = f->name;
-		}
+		pai__closest_add(&cl, f->name);
 	}
-	return bestd <= limit ? best : NULL;
+	return pai__closest_name(&cl);
 }
 
 /* ---- integers ------------------------------------------------------- */
