@@ -1,35 +1,96 @@
 /* api.h - the operations one version of a cluster's REST API carries.
- * api_v1.c speaks OpenPAI v0.x's /api/v1; client.c calls these and
- * speaks only of jobs, tasks and logs. Not installed, not for cli/. */
+ * api_v1.c speaks OpenPAI v0.x's /api/v1, api_v2.c OpenPAI v1.x's
+ * /api/v2; client.c calls them through struct pai__api and speaks only
+ * of jobs, tasks and logs. Not installed, not for cli/. */
 #ifndef PAI_API_H
 #define PAI_API_H
 
 #include "http.h"
 #include "model.h"
 
-int pai__v1_cluster_info(json_t **out, pai_client *c);
-int pai__v1_login(char **token, pai_client *c, const char *user,
-		  const char *password, long expiration_s);
+/* One submission as it goes out. */
+typedef struct pai__submit_rq {
+	char *url;
+	char *body;
+	size_t len;
+	const char *content_type; /* static */
+} pai__submit_rq;
 
-/* The job name a config carries (borrowed), or NULL. */
-const char *pai__v1_config_job_name(json_t *config);
+void pai__submit_rq_release(pai__submit_rq *rq);
 
-/*
- * Sends one submission. PAI_OK for any 2xx. On failure *maybe_created
- * is 1 when the job may exist nonetheless: the request went out and no
- * answer came, the server answered 5xx, or libcurl re-sent the request
- * by itself and met 409 (perhaps our own first copy).
- */
-int pai__v1_post_job(pai_client *c, const char *user, const char *body,
-		     size_t len, int *maybe_created);
+struct pai__api {
+	pai_api id;
+	pai_format format; /* of the configs it takes */
 
-int pai__v1_job_get(pai_job_info **out, pai_client *c, const char *user,
-		    const char *name);
-int pai__v1_jobs_list(pai_job_list **out, pai_client *c, const char *user);
-int pai__v1_job_config(char **text, size_t *len, pai_client *c,
-		       const char *user, const char *name);
-int pai__v1_job_stop(pai_client *c, const char *user, const char *name);
-int pai__v1_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,
-		    const char *name);
+	int (*cluster_info)(json_t **out, pai_client *c);
+	int (*login)(char **token, pai_client *c, const char *user,
+		     const char *password, long expiration_s);
+
+	/* The request that submits config, which is in this API's format
+	 * (client.c has converted it). */
+	int (*submit_request)(pai__submit_rq *rq, pai_client *c,
+			      const char *user, json_t *config);
+	/*
+	 * Sends one submission. PAI_OK for any 2xx. On failure
+	 * *maybe_created is 1 when the job may exist nonetheless: the
+	 * request went out and no answer came, the server answered 5xx
+	 * (for v2: one that is not a YAML or template error, which the
+	 * server also answers 500), or libcurl re-sent the request by
+	 * itself and met 409 (perhaps our own first copy).
+	 */
+	int (*post_job)(pai_client *c, const pai__submit_rq *rq,
+			int *maybe_created);
+	/* The job's stored config as JSON, to compare with what was sent;
+	 * PAI_ENOTFOUND with c->err_code as the server gave it. */
+	int (*stored_config)(json_t **out, pai_client *c, const char *user,
+			     const char *name);
+
+	int (*job_get)(pai_job_info **out, pai_client *c, const char *user,
+		       const char *name);
+	int (*jobs_list)(pai_job_list **out, pai_client *c, const char *user);
+	int (*job_config)(char **text, size_t *len, pai_client *c,
+			  const char *user, const char *name);
+	int (*job_stop)(pai_client *c, const char *user, const char *name);
+	int (*job_ssh)(pai_ssh_info **out, pai_client *c, const char *user,
+		       const char *name);
+	/* See pai_task_log_url(); job and task come from this API's
+	 * job_get. */
+	int (*task_log_url)(char **url, pai_client *c, const pai_job_info *job,
+			    const pai_task_info *task, const char *stream,
+			    int tail);
+};
+
+extern const struct pai__api pai__api_v1;
+extern const struct pai__api pai__api_v2;
+
+/* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c). */
+int pai__v2_detect(pai_api *out, pai_client *c);
+
+/* The API module a client's calls go through (v1 for AUTO and DUAL). */
+const struct pai__api *pai__client_api(const pai_client *c);
+
+/* ---- the status JSON both APIs share (status.c) ---------------------
+ * OpenPAI v0.x and v1.x describe a job with the same members
+ * ({name, jobStatus:{...}, taskRoles:{role:{taskStatuses:[...]}}}) and
+ * a list entry with the same summary fields. */
+
+/* Fills info from a job status object o (info->json borrows o: the
+ * caller sets info->json to its own reference). PAI_EPROTOCOL when o is
+ * not a status, PAI_ENOMEM. */
+int pai__status_parse(pai_job_info *info, json_t *o);
+/* Fills the summary fields of one list entry (or jobStatus object). */
+void pai__status_job_fields(pai_job_info *info, json_t *o);
+/* A list answer (a JSON array, or v2's {"data": [...]}) as a list:
+ * takes *a. PAI_EPROTOCOL with the detail set for another shape. */
+int pai__status_list(pai_job_list **out, pai_client *c, const char *url,
+		     json_t *a);
+
+/* A string member, or NULL. */
+const char *pai__json_str(json_t *o, const char *key);
+/* An integer given as a number or a numeric string; 0 when neither. */
+int pai__json_integer(json_t *v, long long *out);
+
+/* GET url with the client's token; the JSON body of a 2xx in *out. */
+int pai__get_json(json_t **out, pai_client *c, const char *url);
 
 #endif /* PAI_API_H */

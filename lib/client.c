@@ -130,6 +130,59 @@ int pai_client_set_token(pai_client *c, const char *token)
 	return PAI_OK;
 }
 
+/* ---- which API ------------------------------------------------------ */
+
+static const char *const api_names[] = {"auto", "v1", "v2", "dual"};
+
+const char *pai_api_name(pai_api api)
+{
+	if ((unsigned)api < sizeof(api_names) / sizeof(api_names[0]))
+		return api_names[api];
+	return "auto";
+}
+
+int pai_api_from_name(pai_api *out, const char *name)
+{
+	size_t i;
+
+	if (!out || !name)
+		return PAI_EINVAL;
+	for (i = 0; i < sizeof(api_names) / sizeof(api_names[0]); i++)
+		if (strcmp(name, api_names[i]) == 0) {
+			*out = (pai_api)i;
+			return PAI_OK;
+		}
+	return PAI_EINVAL;
+}
+
+int pai_client_set_api(pai_client *c, pai_api api)
+{
+	if (!c || (unsigned)api > PAI_API_DUAL)
+		return PAI_EINVAL;
+	c->api = api;
+	return PAI_OK;
+}
+
+pai_api pai_client_api(const pai_client *c)
+{
+	return c ? c->api : PAI_API_AUTO;
+}
+
+const struct pai__api *pai__client_api(const pai_client *c)
+{
+	return c->api == PAI_API_V2 ? &pai__api_v2 : &pai__api_v1;
+}
+
+int pai_api_detect(pai_api *out, pai_client *c)
+{
+	if (out)
+		*out = PAI_API_AUTO;
+	if (!out || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	return pai__v2_detect(out, c);
+}
+
 /* ---- the last error ---------------------------------------------------- */
 
 void pai__client_reset_error(pai_client *c)
@@ -184,37 +237,6 @@ int pai__client_fail(pai_client *c, int err, long status, const char *code,
 	c->err_msg = raw ? one_line(raw) : NULL;
 	free(raw);
 	return err;
-}
-
-/* Saved detail, to report an earlier failure after later calls. */
-struct saved_error {
-	long status;
-	char *code, *msg;
-};
-
-static void save_error(struct saved_error *s, pai_client *c)
-{
-	s->status = c->status;
-	s->code = c->err_code;
-	s->msg = c->err_msg;
-	c->err_code = c->err_msg = NULL;
-}
-
-static int restore_error(pai_client *c, struct saved_error *s, int err)
-{
-	pai__client_reset_error(c);
-	c->status = s->status;
-	c->err_code = s->code;
-	c->err_msg = s->msg;
-	s->code = s->msg = NULL;
-	return err;
-}
-
-static void drop_saved(struct saved_error *s)
-{
-	free(s->code);
-	free(s->msg);
-	s->code = s->msg = NULL;
 }
 
 long pai_client_http_status(const pai_client *c)
@@ -389,7 +411,7 @@ int pai_cluster_info(json_t **out, pai_client *c)
 	if (!out || !c)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
-	return pai__v1_cluster_info(out, c);
+	return pai__client_api(c)->cluster_info(out, c);
 }
 
 int pai_login(char **token, pai_client *c, const char *user,
@@ -403,7 +425,8 @@ int pai_login(char **token, pai_client *c, const char *user,
 	if (!user || !*user || !password)
 		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
 					"a login needs a user and a password");
-	return pai__v1_login(token, c, user, password, expiration_s);
+	return pai__client_api(c)->login(token, c, user, password,
+					 expiration_s);
 }
 
 int pai_job_ref_parse(char **user, char **name, const char *ref,
@@ -449,148 +472,11 @@ out:
 	return err;
 }
 
-/* Whether the server's stored config is the one sent: equal as JSON
- * values, members in any order, numbers by value (a server may reorder,
- * re-indent, or write 1 as 1.0), and members the server added itself
- * allowed (OpenPAI v0.x stores the config with its schema's defaults
- * filled in). */
-static int json_covers(json_t *sent, json_t *stored)
-{
-	const char *k;
-	json_t *v;
-	size_t i;
-
-	if (json_is_number(sent) && json_is_number(stored)) {
-		if (json_is_integer(sent) && json_is_integer(stored))
-			return json_integer_value(sent) ==
-			       json_integer_value(stored);
-		return json_number_value(sent) == json_number_value(stored);
-	}
-	if (json_typeof(sent) != json_typeof(stored))
-		return 0;
-	switch (json_typeof(sent)) {
-	case JSON_OBJECT:
-		json_object_foreach(sent, k, v)
-		{
-			json_t *w = json_object_get(stored, k);
-
-			if (!w || !json_covers(v, w))
-				return 0;
-		}
-		return 1;
-	case JSON_ARRAY:
-		if (json_array_size(sent) != json_array_size(stored))
-			return 0;
-		json_array_foreach(sent, i, v)
-		{
-			if (!json_covers(v, json_array_get(stored, i)))
-				return 0;
-		}
-		return 1;
-	default: return json_equal(sent, stored);
-	}
-}
-
-/* Whether the job's stored config is the one sent: 1 yes, 0 the job
- * exists with another config, -1 no such job, -2 cannot tell. */
-static int stored_matches(pai_client *c, const char *user, const char *name,
-			  json_t *config)
-{
-	char *text = NULL;
-	size_t len = 0;
-	json_t *stored;
-	int err, ret;
-
-	err = pai__v1_job_config(&text, &len, c, user, name);
-	if (err == PAI_ENOTFOUND && c->err_code &&
-	    strcmp(c->err_code, "NoJobConfigError") == 0)
-		return -2; /* the job exists, its config is not there (yet) */
-	if (err == PAI_ENOTFOUND)
-		return -1;
-	if (err)
-		return -2;
-	stored = json_loadb(text, len, JSON_DECODE_ANY, NULL);
-	if (json_is_string(stored)) { /* the text, sent as a JSON string */
-		json_t *inner = json_loads(json_string_value(stored), 0, NULL);
-
-		json_decref(stored);
-		stored = inner;
-	}
-	ret = !json_is_object(stored)	    ? -2
-	      : json_covers(config, stored) ? 1
-					    : 0;
-	json_decref(stored);
-	free(text);
-	return ret;
-}
-
-int pai_submit(pai_client *c, const char *user, json_t *config, int *recovered)
-{
-	struct saved_error first = {0, NULL, NULL};
-	const char *name;
-	char *body = NULL;
-	int err, maybe, m;
-
-	if (recovered)
-		*recovered = 0;
-	if (!c || !config)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	name = pai__v1_config_job_name(config);
-	if ((err = check_names(c, user, name ? name : "")))
-		return err;
-	if (!(body = pai__json_dumps(config, JSON_COMPACT)))
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
-					"out of memory");
-	err = pai__v1_post_job(c, user, body, strlen(body), &maybe);
-	if (err == PAI_OK || !maybe)
-		goto out;
-	/* No answer, or an error although the job may have been created:
-	 * look before sending again. Job names are unique per user, so a
-	 * second POST cannot make a second job; at worst it meets 409. */
-	save_error(&first, c);
-	m = stored_matches(c, user, name, config);
-	if (m == 1)
-		goto recovered;
-	if (m == 0) {
-		err = pai__client_fail(c, PAI_ECONFLICT, 409, NULL,
-				       "job '%s' exists already with another "
-				       "config",
-				       name);
-		goto out;
-	}
-	if (m == -2) {
-		err = restore_error(c, &first, err);
-		goto out;
-	}
-	err = pai__v1_post_job(c, user, body, strlen(body), &maybe);
-	if (err == PAI_OK)
-		goto out;
-	if (err != PAI_ECONFLICT && !maybe)
-		goto out;
-	/* 409, or lost again: the job may be ours after all */
-	drop_saved(&first);
-	save_error(&first, c);
-	m = stored_matches(c, user, name, config);
-	if (m == 1)
-		goto recovered;
-	err = restore_error(c, &first, err);
-	goto out;
-recovered:
-	pai__client_reset_error(c);
-	if (recovered)
-		*recovered = 1;
-	err = PAI_OK;
-out:
-	drop_saved(&first);
-	free(body);
-	return err;
-}
-
 /* ---- states ---------------------------------------------------------- */
 
-static const char *const state_names[] = {"UNKNOWN",   "WAITING", "RUNNING",
-					  "SUCCEEDED", "FAILED",  "STOPPED"};
+static const char *const state_names[] = {"UNKNOWN", "WAITING", "RUNNING",
+					  "SUCCEEDED", "FAILED", "STOPPED",
+					  "STOPPING"};
 
 const char *pai_state_name(pai_state state)
 {
@@ -633,7 +519,7 @@ int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	return pai__v1_job_get(out, c, user, name);
+	return pai__client_api(c)->job_get(out, c, user, name);
 }
 
 int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
@@ -643,7 +529,8 @@ int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 	if (!out || !c)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
-	return pai__v1_jobs_list(out, c, user && *user ? user : NULL);
+	return pai__client_api(c)->jobs_list(out, c,
+					     user && *user ? user : NULL);
 }
 
 int pai_job_get_config(char **text, size_t *len, pai_client *c,
@@ -661,7 +548,7 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	err = pai__v1_job_config(text, &n, c, user, name);
+	err = pai__client_api(c)->job_config(text, &n, c, user, name);
 	if (len)
 		*len = n;
 	return err;
@@ -676,7 +563,7 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	return pai__v1_job_stop(c, user, name);
+	return pai__client_api(c)->job_stop(c, user, name);
 }
 
 int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
@@ -691,7 +578,21 @@ int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	return pai__v1_job_ssh(out, c, user, name);
+	return pai__client_api(c)->job_ssh(out, c, user, name);
+}
+
+int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
+		     const pai_task_info *task, const char *stream, int tail)
+{
+	if (url)
+		*url = NULL;
+	if (!url || !c || !job || !task || !stream ||
+	    (strcmp(stream, "stdout") != 0 && strcmp(stream, "stderr") != 0 &&
+	     strcmp(stream, "all") != 0))
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	return pai__client_api(c)->task_log_url(url, c, job, task, stream,
+						 tail);
 }
 
 /* ---- logs -------------------------------------------------------------- */

@@ -206,23 +206,6 @@ static long label_index(const pai_job *job, size_t r, const char *label)
 	return -1;
 }
 
-/* convertName() of models/v2/utils/name.js. Caller frees. */
-static char *convert_name(const char *s)
-{
-	char *c = malloc(strlen(s) + 1), *p = c;
-
-	if (!c)
-		return NULL;
-	for (; *s; s++) {
-		char ch = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
-
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
-			*p++ = ch;
-	}
-	*p = '\0';
-	return c;
-}
-
 /* The prerequisite the rest-server's dict `prerequisites[type][key]`
  * holds, or NULL. A role without the field looks up "undefined". */
 static json_t *prereq(json_t *cfg, const char *type, json_t *field)
@@ -1020,7 +1003,7 @@ static int gen_init(struct gen *g, const pai_job *job,
 	if (!g->conv || !g->env)
 		return PAI_ENOMEM;
 	for (r = 0; r < job->nroles; r++)
-		if (!(g->conv[r] = convert_name(role_name(job, r))))
+		if (!(g->conv[r] = pai__v2_role_name(role_name(job, r))))
 			return PAI_ENOMEM;
 	return PAI_OK;
 }

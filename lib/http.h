@@ -29,6 +29,7 @@ struct pai_client {
 	uint64_t rng;
 	/* an origin that serves logs as HTML pages: fetched whole, no Range */
 	char *html_log_origin;
+	pai_api api; /* which module its calls go through (api.h) */
 };
 
 typedef struct pai__request {

@@ -329,4 +329,14 @@ static inline bool pai__is_name_char(int c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
+/* ---- protocol-v2 names and config edits (job_edit.c) ---------------- */
+
+/* OpenPAI v1.x's framework name of a role (convertName() of the
+ * rest-server's models/v2/utils/name.js): its ASCII letters and digits,
+ * lower-cased. New string, NULL when out of memory. */
+char *pai__v2_role_name(const char *role);
+
+/* 1 when config is a protocol-v2 document (has protocolVersion). */
+int pai__config_is_v2(json_t *config);
+
 #endif /* PAI_INTERNAL_H */

@@ -142,3 +142,37 @@ json_t *pai_ssh_info_json(const pai_ssh_info *info)
 {
 	return info ? info->json : NULL;
 }
+
+int pai_job_info_role_is(const pai_job_info *info, const char *reported,
+			 const char *role)
+{
+	char *conv;
+	int same;
+
+	if (!info || !reported || !role)
+		return 0;
+	if (strcmp(reported, role) == 0)
+		return 1;
+	if (!info->framework_names || !(conv = pai__v2_role_name(role)))
+		return 0;
+	same = *conv && strcmp(conv, reported) == 0;
+	free(conv);
+	return same;
+}
+
+long pai_job_info_find_task(const pai_job_info *info, const char *role,
+			    long index)
+{
+	size_t i;
+
+	if (!info || !role)
+		return -1;
+	for (i = 0; i < info->ntasks; i++) {
+		const pai_task_info *t = &info->tasks[i];
+
+		if (t->index == index && t->role &&
+		    pai_job_info_role_is(info, t->role, role))
+			return (long)i;
+	}
+	return -1;
+}

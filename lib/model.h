@@ -18,6 +18,8 @@ struct pai_job_info {
 	int has_exit_code, exit_code;
 	pai_task_info *tasks;
 	size_t ntasks;
+	/* roles reported by their framework names (OpenPAI v1.x) */
+	int framework_names;
 };
 
 struct pai_job_list {

@@ -414,6 +414,36 @@ typedef struct pai_client_options {
 
 /** Caller frees with pai_client_free(). The options' strings are copied. */
 int pai_client_new(pai_client **out, const pai_client_options *opts);
+
+/** Which REST API a cluster speaks. */
+typedef enum pai_api {
+	PAI_API_AUTO = 0, /**< not known yet: pai_api_detect() finds it */
+	PAI_API_V1 = 1,   /**< OpenPAI v0.x: /api/v1, JSON configs */
+	PAI_API_V2 = 2,   /**< OpenPAI v1.x: /api/v2, protocol-v2 YAML */
+	/**
+	 * Both, for every job: paictl's local cluster. Calls go through
+	 * /api/v1; protocol-v2 configs are submitted through /api/v2, so
+	 * that they run as on a v1.x cluster.
+	 */
+	PAI_API_DUAL = 3
+} pai_api;
+
+/** Parses "auto", "v1", "v2" or "dual"; PAI_EINVAL for anything else. */
+int pai_api_from_name(pai_api *out, const char *name);
+/** "auto", "v1", "v2" or "dual"; static storage. */
+const char *pai_api_name(pai_api api);
+
+/**
+ * Asks the cluster which API it speaks: GET <base>/api/v2/info. An
+ * answer with launcherType "k8s" and a version "v1.*" is PAI_API_V2;
+ * launcherType "paictl" (the local cluster) PAI_API_DUAL; a 404 (a v0.x
+ * cluster has no such route) or any other answer PAI_API_V1. Errors:
+ * unreachable, TLS, and the like, as every call.
+ */
+int pai_api_detect(pai_api *out, pai_client *c);
+/** The API the client's calls use (PAI_API_AUTO: as PAI_API_V1). */
+int pai_client_set_api(pai_client *c, pai_api api);
+pai_api pai_client_api(const pai_client *c);
 void pai_client_free(pai_client *c);
 /** Replaces the bearer token (NULL: none); copied. */
 int pai_client_set_token(pai_client *c, const char *token);
@@ -465,7 +495,9 @@ typedef enum pai_state {
 	PAI_STATE_RUNNING,
 	PAI_STATE_SUCCEEDED,
 	PAI_STATE_FAILED,
-	PAI_STATE_STOPPED
+	PAI_STATE_STOPPED,
+	/** OpenPAI v1.x: a STOP was asked and the tasks are ending; not final */
+	PAI_STATE_STOPPING
 } pai_state;
 
 /** "WAITING" ...; static storage. */
@@ -492,6 +524,65 @@ typedef struct pai_task_info {
 /** A job's status, or one entry of a job list (then without tasks). */
 typedef struct pai_job_info pai_job_info;
 
+/** What pai_submit_ex() does besides sending the config. */
+typedef struct pai_submit_options {
+	unsigned version; /**< PAI_SUBMIT_OPTIONS_VERSION */
+	/**
+	 * An OpenSSH public key ("ssh-ed25519 AAAA... comment") that a job
+	 * submitted through the v2 API gets in its ssh runtime plugin
+	 * (extras.com.microsoft.pai.runtimeplugin, userssh), unless the
+	 * config has an ssh plugin already. NULL: none. Ignored on v1.
+	 */
+	const char *ssh_public_key;
+	/**
+	 * Where the conversion of the config to the cluster's format puts
+	 * its warnings (and, on PAI_EINVALID, its errors). NULL: nowhere.
+	 */
+	pai_diags *diags;
+	const char *source_name; /**< the name those diagnostics carry */
+	pai_dialect dialect;	 /**< a v0.x config's rules, to convert it */
+} pai_submit_options;
+
+#define PAI_SUBMIT_OPTIONS_VERSION 1
+#define PAI_SUBMIT_OPTIONS_INIT                                                \
+	{                                                                      \
+		PAI_SUBMIT_OPTIONS_VERSION, NULL, NULL, NULL,                  \
+		    PAI_DIALECT_OPENPAI                                        \
+	}
+
+/**
+ * pai_submit() with options. @p config is a v0.x config or a protocol-v2
+ * one (as JSON, with protocolVersion): a cluster of the other API gets
+ * it converted first (pai_job_convert()'s rules; PAI_EINVALID when it
+ * cannot be), a v2 cluster as YAML (text/yaml).
+ */
+int pai_submit_ex(pai_client *c, const char *user, json_t *config,
+		  const pai_submit_options *opts, int *recovered);
+
+/**
+ * The request pai_submit_ex() would send first, for a dry run: *method,
+ * *url, *content_type and *body are new strings (caller frees), *body
+ * holding *body_len bytes. Sends nothing.
+ */
+int pai_submit_request(char **method, char **url, char **content_type,
+		       char **body, size_t *body_len, pai_client *c,
+		       const char *user, json_t *config,
+		       const pai_submit_options *opts);
+
+/**
+ * A config's job name: jobName (v0.x) or name (protocol v2). Borrowed;
+ * NULL when it has none.
+ */
+const char *pai_job_config_name(json_t *config);
+/** Renames the job in @p config (jobName or name). */
+int pai_job_config_rename(json_t *config, const char *name);
+/**
+ * Sets a job-wide variable: jobEnvs (v0.x) or parameters (protocol v2),
+ * the value a literal string.
+ */
+int pai_job_config_set_env(json_t *config, const char *key,
+			   const char *value);
+
 /**
  * The status of @p user's job @p name. PAI_ENOTFOUND (NoJobError).
  * Caller frees with pai_job_info_free().
@@ -517,6 +608,18 @@ size_t pai_job_info_task_count(const pai_job_info *info);
 const pai_task_info *pai_job_info_task(const pai_job_info *info, size_t i);
 /** The server's JSON as received. Borrowed reference. */
 json_t *pai_job_info_json(const pai_job_info *info);
+/**
+ * The position of task @p index of role @p role, as pai_job_info_task()
+ * numbers them, or -1. The role as the user wrote it in the config: a
+ * v1.x cluster reports roles by their framework names (lower-case
+ * letters and digits only, "ps_server" as "psserver"), and either name
+ * finds the task there.
+ */
+long pai_job_info_find_task(const pai_job_info *info, const char *role,
+			    long index);
+/** 1 when @p role (as the user wrote it) names the role @p reported. */
+int pai_job_info_role_is(const pai_job_info *info, const char *reported,
+			 const char *role);
 
 /** A list of jobs, newest first as the server sends them. */
 typedef struct pai_job_list pai_job_list;
@@ -570,6 +673,18 @@ int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
 		 const char *url, long long offset);
 
 /**
+ * The URL of one of a task's logs, @p stream "stdout", "stderr" or
+ * "all", for pai_log_read(): on v0.x the task's log prefix and the
+ * file; on v1.x a location the cluster's log-manager gives, which holds
+ * a token good for about two minutes: when reading it fails with
+ * PAI_EFORBIDDEN, ask again and go on from the same offset. With
+ * @p tail, v1.x gives only the last 16 KiB (tail-mode). *url new.
+ * PAI_ENOTFOUND when the task has no log (yet).
+ */
+int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
+		     const pai_task_info *task, const char *stream, int tail);
+
+/**
  * Downloads @p url into memory, following redirects (WebHDFS answers
  * with one to a data node); the bearer token is sent only to the
  * client's own host. *data new (caller frees), *len its bytes.
@@ -606,13 +721,18 @@ typedef struct pai_ssh_options {
 	long timeout_ms;
 	/** pai_ssh_connect and pai_ssh_run stop with PAI_EINTR once non-zero. */
 	volatile int *interrupt;
+	/**
+	 * Version 2: try the keys of the ssh-agent at $SSH_AUTH_SOCK first,
+	 * then key_file (which may then be NULL).
+	 */
+	int use_agent;
 } pai_ssh_options;
 
-#define PAI_SSH_OPTIONS_VERSION 1
+#define PAI_SSH_OPTIONS_VERSION 2
 #define PAI_SSH_OPTIONS_INIT                                                   \
 	{                                                                      \
 		PAI_SSH_OPTIONS_VERSION, NULL, 22, NULL, NULL, NULL, NULL, 0,  \
-		    0, NULL                                                    \
+		    0, NULL, 0                                                 \
 	}
 
 /** What pai_ssh_connect found of the server's host key. */
@@ -715,6 +835,7 @@ typedef struct pai_profile {
 	pai_dialect dialect;
 	const char *ca_file; /**< may be NULL */
 	int insecure;
+	pai_api api; /**< PAI_API_AUTO until found (pai_api_detect()) */
 } pai_profile;
 
 /**

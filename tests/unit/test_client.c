@@ -1507,7 +1507,8 @@ static int config_round_trip(const char *dir)
 {
 	pai_profile p = {"prod",    "https://pai.example.com",
 			 "alice",   PAI_DIALECT_SCM,
-			 "/ca.pem", 0};
+			 "/ca.pem", 0,
+			 PAI_API_AUTO};
 	pai_config *cfg = NULL;
 	char path[128], *detail = NULL, *tok = NULL;
 	int err;
@@ -1672,7 +1673,8 @@ static void test_config_files(void **state)
 	char dir[] = "/tmp/paictl-cfg-XXXXXX", path[128], cmd[160];
 	pai_profile p = {"prod",	"https://pai.example.com/rest-server",
 			 "alice",	PAI_DIALECT_SCM,
-			 "/etc/ca.pem", 1};
+			 "/etc/ca.pem", 1,
+			 PAI_API_V2};
 	pai_config *cfg = NULL;
 	const pai_profile *q;
 	char *detail = NULL;

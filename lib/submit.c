@@ -1,0 +1,368 @@
+/* submit.c - one submission: the config in the cluster's format, sent
+ * once, and a lost answer resolved by asking for the job, never by
+ * sending blindly again */
+#include "api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void pai__submit_rq_release(pai__submit_rq *rq)
+{
+	free(rq->url);
+	free(rq->body);
+	memset(rq, 0, sizeof(*rq));
+}
+
+static int oom(pai_client *c)
+{
+	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+}
+
+/* The API module a config in format fmt goes through. */
+static const struct pai__api *api_for(const pai_client *c, pai_format fmt)
+{
+	if (c->api == PAI_API_DUAL)
+		return fmt == PAI_FORMAT_V2 ? &pai__api_v2 : &pai__api_v1;
+	return pai__client_api(c);
+}
+
+/* config (format from) as a new config in format `to`, by the rules of
+ * pai_job_convert(). */
+static int convert(json_t **out, pai_client *c, json_t *config,
+		   const pai_submit_options *o, pai_format to)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	const char *name = o->source_name ? o->source_name : "<config>";
+	pai_diags *diags = o->diags, *own = NULL;
+	char *text = pai__json_dumps(config, JSON_INDENT(2)), *conv = NULL;
+	size_t len = 0;
+	pai_job *job = NULL;
+	int err;
+
+	*out = NULL;
+	if (!text)
+		return oom(c);
+	if (!diags && (err = pai_diags_new(&own)))
+		goto out;
+	jo.dialect = o->dialect;
+	jo.format = pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
+	err = pai_job_convert(&conv, &len, diags ? diags : own, name, text,
+			      strlen(text), &jo, to);
+	if (err == PAI_OK) {
+		jo.format = to;
+		err = pai_job_parse(&job, diags ? diags : own, name, conv, len,
+				    &jo);
+	}
+	if (err == PAI_OK && !(*out = json_deep_copy(pai_job_config(job))))
+		err = PAI_ENOMEM;
+	if (err == PAI_ENOMEM)
+		oom(c);
+	else if (err)
+		err = pai__client_fail(c, err, 0, NULL,
+				       "the config cannot be converted to "
+				       "the cluster's format (%s)",
+				       pai_format_name(to));
+out:
+	pai_job_free(job);
+	pai_diags_free(own);
+	free(conv);
+	free(text);
+	return err;
+}
+
+/* 1 when some runtime plugin of extras is the ssh plugin. */
+static int has_ssh_plugin(json_t *plugins)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(plugins, i, p)
+	{
+		const char *name =
+		    json_string_value(json_object_get(p, "plugin"));
+
+		if (name && strcmp(name, "ssh") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The user's key in the job's ssh runtime plugin, unless it has one: so
+ * that `paictl ssh` gets in with the user's own key. */
+static int add_ssh_key(json_t *doc, const char *key)
+{
+	static const char member[] = "com.microsoft.pai.runtimeplugin";
+	json_t *extras = json_object_get(doc, "extras"), *plugins;
+
+	if (!extras) {
+		if (!(extras = json_object()) ||
+		    json_object_set_new(doc, "extras", extras) < 0)
+			return PAI_ENOMEM;
+	}
+	if (!json_is_object(extras))
+		return PAI_OK; /* validation has said what it thinks */
+	plugins = json_object_get(extras, member);
+	if (!plugins) {
+		if (!(plugins = json_array()) ||
+		    json_object_set_new(extras, member, plugins) < 0)
+			return PAI_ENOMEM;
+	}
+	if (!json_is_array(plugins) || has_ssh_plugin(plugins))
+		return PAI_OK;
+	if (json_array_append_new(
+		plugins,
+		json_pack("{s:s,s:{s:b,s:{s:s,s:s}}}", "plugin", "ssh",
+			  "parameters", "jobssh", 1, "userssh", "type",
+			  "custom", "value", key)) < 0)
+		return PAI_ENOMEM;
+	return PAI_OK;
+}
+
+/* The config as the cluster takes it: *out new, *api the module. */
+static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
+		   json_t *config, const pai_submit_options *o)
+{
+	pai_format fmt =
+	    pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
+	int err;
+
+	*api = api_for(c, fmt);
+	if ((*api)->format != fmt)
+		err = convert(out, c, config, o, (*api)->format);
+	else
+		err = (*out = json_deep_copy(config)) ? PAI_OK : oom(c);
+	if (err == PAI_OK && (*api)->format == PAI_FORMAT_V2 &&
+	    o->ssh_public_key && *o->ssh_public_key &&
+	    add_ssh_key(*out, o->ssh_public_key) != PAI_OK)
+		err = oom(c);
+	if (err) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+static int check_args(pai_client *c, const char *user, json_t *config,
+		      const pai_submit_options **o)
+{
+	static const pai_submit_options defaults = PAI_SUBMIT_OPTIONS_INIT;
+	const char *name = pai_job_config_name(config);
+
+	if (!*o)
+		*o = &defaults;
+	if ((*o)->version != PAI_SUBMIT_OPTIONS_VERSION)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if (!user || !*user || !name || !*name)
+		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
+					"a job needs a user and a name");
+	return PAI_OK;
+}
+
+int pai_submit_request(char **method, char **url, char **content_type,
+		       char **body, size_t *body_len, pai_client *c,
+		       const char *user, json_t *config,
+		       const pai_submit_options *opts)
+{
+	const struct pai__api *api;
+	pai__submit_rq rq = {NULL, NULL, 0, NULL};
+	json_t *sent = NULL;
+	int err;
+
+	*method = *url = *content_type = *body = NULL;
+	*body_len = 0;
+	if (!c || !json_is_object(config))
+		return PAI_EINVAL;
+	if ((err = check_args(c, user, config, &opts)) ||
+	    (err = prepare(&sent, &api, c, config, opts)) ||
+	    (err = api->submit_request(&rq, c, user, sent)))
+		goto out;
+	if (!(*method = strdup("POST")) ||
+	    !(*content_type = strdup(rq.content_type))) {
+		free(*method);
+		*method = NULL;
+		err = oom(c);
+		goto out;
+	}
+	*url = rq.url;
+	*body = rq.body;
+	*body_len = rq.len;
+	rq.url = rq.body = NULL;
+out:
+	pai__submit_rq_release(&rq);
+	json_decref(sent);
+	return err;
+}
+
+/* Saved detail, to report an earlier failure after later calls. */
+struct saved_error {
+	long status;
+	char *code, *msg;
+};
+
+static void save_error(struct saved_error *s, pai_client *c)
+{
+	s->status = c->status;
+	s->code = c->err_code;
+	s->msg = c->err_msg;
+	c->err_code = c->err_msg = NULL;
+}
+
+static int restore_error(pai_client *c, struct saved_error *s, int err)
+{
+	pai__client_reset_error(c);
+	c->status = s->status;
+	c->err_code = s->code;
+	c->err_msg = s->msg;
+	s->code = s->msg = NULL;
+	return err;
+}
+
+static void drop_saved(struct saved_error *s)
+{
+	free(s->code);
+	free(s->msg);
+	s->code = s->msg = NULL;
+}
+
+/* Whether the server's stored config is the one sent: equal as JSON
+ * values, members in any order, numbers by value (a server may reorder,
+ * re-indent, or write 1 as 1.0), and members the server added itself
+ * allowed (OpenPAI v0.x stores the config with its schema's defaults
+ * filled in). v1.x masks the secrets it stores. */
+static int json_covers(json_t *sent, json_t *stored, int top)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_number(sent) && json_is_number(stored)) {
+		if (json_is_integer(sent) && json_is_integer(stored))
+			return json_integer_value(sent) ==
+			       json_integer_value(stored);
+		return json_number_value(sent) == json_number_value(stored);
+	}
+	if (json_typeof(sent) != json_typeof(stored))
+		return 0;
+	switch (json_typeof(sent)) {
+	case JSON_OBJECT:
+		json_object_foreach(sent, k, v)
+		{
+			json_t *w = json_object_get(stored, k);
+
+			if (top && strcmp(k, "secrets") == 0)
+				continue;
+			if (!w || !json_covers(v, w, 0))
+				return 0;
+		}
+		return 1;
+	case JSON_ARRAY:
+		if (json_array_size(sent) != json_array_size(stored))
+			return 0;
+		json_array_foreach(sent, i, v)
+		{
+			if (!json_covers(v, json_array_get(stored, i), 0))
+				return 0;
+		}
+		return 1;
+	default: return json_equal(sent, stored);
+	}
+}
+
+/* Whether the job's stored config is the one sent: 1 yes, 0 the job
+ * exists with another config, -1 no such job, -2 cannot tell. */
+static int stored_matches(const struct pai__api *api, pai_client *c,
+			  const char *user, const char *name, json_t *config)
+{
+	json_t *stored = NULL;
+	int err, ret;
+
+	err = api->stored_config(&stored, c, user, name);
+	if (err == PAI_ENOTFOUND && c->err_code &&
+	    strcmp(c->err_code, "NoJobConfigError") == 0)
+		return -2; /* the job exists, its config is not there (yet) */
+	if (err == PAI_ENOTFOUND)
+		return -1;
+	if (err)
+		return -2;
+	ret = json_covers(config, stored, api->format == PAI_FORMAT_V2);
+	json_decref(stored);
+	return ret;
+}
+
+/* After a lost answer: 1 the job is ours, else the error to return. */
+static int resolve(const struct pai__api *api, pai_client *c,
+		   const char *user, const char *name, json_t *sent,
+		   const pai__submit_rq *rq, int err)
+{
+	struct saved_error first = {0, NULL, NULL};
+	int maybe, m;
+
+	/* Job names are unique per user, so a second POST cannot make a
+	 * second job; at worst it meets 409. */
+	save_error(&first, c);
+	m = stored_matches(api, c, user, name, sent);
+	if (m == 1)
+		goto ours;
+	if (m == 0) {
+		drop_saved(&first);
+		return pai__client_fail(c, PAI_ECONFLICT, 409, NULL,
+					"job '%s' exists already with another "
+					"config",
+					name);
+	}
+	if (m == -2)
+		return restore_error(c, &first, err);
+	err = api->post_job(c, rq, &maybe);
+	if (err == PAI_OK || (err != PAI_ECONFLICT && !maybe)) {
+		drop_saved(&first);
+		return err;
+	}
+	/* 409, or lost again: the job may be ours after all */
+	drop_saved(&first);
+	save_error(&first, c);
+	if (stored_matches(api, c, user, name, sent) == 1)
+		goto ours;
+	return restore_error(c, &first, err);
+ours:
+	drop_saved(&first);
+	pai__client_reset_error(c);
+	return 1;
+}
+
+int pai_submit_ex(pai_client *c, const char *user, json_t *config,
+		  const pai_submit_options *opts, int *recovered)
+{
+	const struct pai__api *api;
+	pai__submit_rq rq = {NULL, NULL, 0, NULL};
+	json_t *sent = NULL;
+	int err, maybe;
+
+	if (recovered)
+		*recovered = 0;
+	if (!c || !json_is_object(config))
+		return PAI_EINVAL;
+	if ((err = check_args(c, user, config, &opts)) ||
+	    (err = prepare(&sent, &api, c, config, opts)) ||
+	    (err = api->submit_request(&rq, c, user, sent)))
+		goto out;
+	err = api->post_job(c, &rq, &maybe);
+	if (err != PAI_OK && maybe) {
+		err = resolve(api, c, user, pai_job_config_name(sent), sent,
+			      &rq, err);
+		if (err == 1) {
+			if (recovered)
+				*recovered = 1;
+			err = PAI_OK;
+		}
+	}
+out:
+	pai__submit_rq_release(&rq);
+	json_decref(sent);
+	return err;
+}
+
+int pai_submit(pai_client *c, const char *user, json_t *config, int *recovered)
+{
+	return pai_submit_ex(c, user, config, NULL, recovered);
+}
