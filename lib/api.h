@@ -66,8 +66,9 @@ extern const struct pai__api pai__api_v2;
 /* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c). */
 int pai__v2_detect(pai_api *out, pai_client *c);
 
-/* The API module a client's calls go through (v1 for AUTO and DUAL). */
-const struct pai__api *pai__client_api(const pai_client *c);
+/* The API module a client's calls go through (v1 for DUAL), found with
+ * pai__v2_detect() on the first call when the client's is AUTO. */
+int pai__client_api(pai_client *c, const struct pai__api **out);
 
 /* ---- the status JSON both APIs share (status.c) ---------------------
  * OpenPAI v0.x and v1.x describe a job with the same members

@@ -168,9 +168,20 @@ pai_api pai_client_api(const pai_client *c)
 	return c ? c->api : PAI_API_AUTO;
 }
 
-const struct pai__api *pai__client_api(const pai_client *c)
+int pai__client_api(pai_client *c, const struct pai__api **out)
 {
-	return c->api == PAI_API_V2 ? &pai__api_v2 : &pai__api_v1;
+	pai_api found;
+	int err;
+
+	if (c->api == PAI_API_AUTO) {
+		/* found once, on the first call that needs it */
+		if ((err = pai__v2_detect(&found, c)))
+			return err;
+		pai__client_reset_error(c);
+		c->api = found;
+	}
+	*out = c->api == PAI_API_V2 ? &pai__api_v2 : &pai__api_v1;
+	return PAI_OK;
 }
 
 int pai_api_detect(pai_api *out, pai_client *c)
@@ -406,17 +417,25 @@ static int check_names(pai_client *c, const char *user, const char *name)
 
 int pai_cluster_info(json_t **out, pai_client *c)
 {
+	const struct pai__api *api;
+	int err;
+
 	if (out)
 		*out = NULL;
 	if (!out || !c)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
-	return pai__client_api(c)->cluster_info(out, c);
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	return api->cluster_info(out, c);
 }
 
 int pai_login(char **token, pai_client *c, const char *user,
 	      const char *password, long expiration_s)
 {
+	const struct pai__api *api;
+	int err;
+
 	if (token)
 		*token = NULL;
 	if (!token || !c)
@@ -425,7 +444,9 @@ int pai_login(char **token, pai_client *c, const char *user,
 	if (!user || !*user || !password)
 		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
 					"a login needs a user and a password");
-	return pai__client_api(c)->login(token, c, user, password,
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	return api->login(token, c, user, password,
 					 expiration_s);
 }
 
@@ -510,6 +531,7 @@ int pai_state_is_final(pai_state state)
 int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
 		const char *name)
 {
+	const struct pai__api *api;
 	int err;
 
 	if (out)
@@ -519,23 +541,31 @@ int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	return pai__client_api(c)->job_get(out, c, user, name);
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	return api->job_get(out, c, user, name);
 }
 
 int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 {
+	const struct pai__api *api;
+	int err;
+
 	if (out)
 		*out = NULL;
 	if (!out || !c)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
-	return pai__client_api(c)->jobs_list(out, c,
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	return api->jobs_list(out, c,
 					     user && *user ? user : NULL);
 }
 
 int pai_job_get_config(char **text, size_t *len, pai_client *c,
 		       const char *user, const char *name)
 {
+	const struct pai__api *api;
 	size_t n = 0;
 	int err;
 
@@ -548,7 +578,9 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	err = pai__client_api(c)->job_config(text, &n, c, user, name);
+	err = pai__client_api(c, &api);
+	if (err == PAI_OK)
+		err = api->job_config(text, &n, c, user, name);
 	if (len)
 		*len = n;
 	return err;
@@ -556,6 +588,7 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 
 int pai_job_stop(pai_client *c, const char *user, const char *name)
 {
+	const struct pai__api *api;
 	int err;
 
 	if (!c)
@@ -563,12 +596,15 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	return pai__client_api(c)->job_stop(c, user, name);
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	return api->job_stop(c, user, name);
 }
 
 int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 		    const char *name)
 {
+	const struct pai__api *api;
 	int err;
 
 	if (out)
@@ -578,12 +614,17 @@ int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 	pai__client_reset_error(c);
 	if ((err = check_names(c, user, name ? name : "")))
 		return err;
-	return pai__client_api(c)->job_ssh(out, c, user, name);
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	return api->job_ssh(out, c, user, name);
 }
 
 int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 		     const pai_task_info *task, const char *stream, int tail)
 {
+	const struct pai__api *api;
+	int err;
+
 	if (url)
 		*url = NULL;
 	if (!url || !c || !job || !task || !stream ||
@@ -591,7 +632,9 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 	     strcmp(stream, "all") != 0))
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
-	return pai__client_api(c)->task_log_url(url, c, job, task, stream,
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	return api->task_log_url(url, c, job, task, stream,
 						 tail);
 }
 

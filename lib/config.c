@@ -311,6 +311,7 @@ static int copy_profile(pai_profile *dst, const pai_profile *src)
 	memset(dst, 0, sizeof(*dst));
 	dst->dialect = src->dialect;
 	dst->insecure = src->insecure ? 1 : 0;
+	dst->api = src->api;
 	if (!(dst->name = strdup(src->name)) ||
 	    !(dst->uri = strdup(src->uri)) ||
 	    (src->user && !(dst->user = strdup(src->user))) ||
@@ -341,6 +342,7 @@ int pai_config_set(pai_config *cfg, const pai_profile *profile)
 	    !valid_uri(profile->uri) ||
 	    (profile->dialect != PAI_DIALECT_OPENPAI &&
 	     profile->dialect != PAI_DIALECT_SCM) ||
+	    (unsigned)profile->api > PAI_API_DUAL ||
 	    (profile->user && !*profile->user))
 		return PAI_EINVAL;
 	if ((err = copy_profile(&copy, profile)))
@@ -441,6 +443,15 @@ static int load_profile(pai_config *cfg, const char *name, json_t *o,
 	     pai_dialect_from_name(&p.dialect, json_string_value(v)))) {
 		*why = xprintf("cluster '%s': dialect must be \"openpai\" or "
 			       "\"scm\"",
+			       name);
+		return PAI_ESYNTAX;
+	}
+	v = json_object_get(o, "api");
+	if (v && !json_is_null(v) &&
+	    (!json_is_string(v) ||
+	     pai_api_from_name(&p.api, json_string_value(v)))) {
+		*why = xprintf("cluster '%s': api must be \"v1\", \"v2\", "
+			       "\"dual\" or \"auto\"",
 			       name);
 		return PAI_ESYNTAX;
 	}
@@ -602,7 +613,11 @@ int pai_config_save(const pai_config *cfg, const char *path)
 		     json_object_set_new(o, "caFile", json_string(p->ca_file)) <
 			 0) ||
 		    json_object_set_new(o, "insecure",
-					json_boolean(p->insecure)) < 0)
+					json_boolean(p->insecure)) < 0 ||
+		    (p->api != PAI_API_AUTO &&
+		     json_object_set_new(o, "api",
+					 json_string(pai_api_name(p->api))) <
+			 0))
 			goto out;
 	}
 	if (!(text = pai__json_dumps(root, JSON_INDENT(2))) ||

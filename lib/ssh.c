@@ -27,7 +27,7 @@
 struct pai_ssh {
 	char *host, *user, *key_file, *known_hosts, *alias;
 	long port, timeout_ms;
-	int accept_new;
+	int accept_new, use_agent;
 	volatile int *interrupt;
 	int fd;
 	int dead; /* the connection was cut: only freeing is left */
@@ -95,9 +95,12 @@ int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts)
 	int bad = 0, ret = PAI_ENOMEM;
 
 	*out = NULL;
-	if (!opts || opts->version != PAI_SSH_OPTIONS_VERSION || !opts->host ||
-	    !opts->user || !opts->key_file || !opts->known_hosts ||
-	    opts->port <= 0 || opts->port > 65535)
+	if (!opts || opts->version < 1 ||
+	    opts->version > PAI_SSH_OPTIONS_VERSION || !opts->host ||
+	    !opts->user || !opts->known_hosts || opts->port <= 0 ||
+	    opts->port > 65535 ||
+	    (!opts->key_file &&
+	     (opts->version < 2 || !opts->use_agent)))
 		return PAI_EINVAL;
 	/* libssh2_init is not thread-safe: once per process */
 	pthread_once(&lib_once, lib_init);
@@ -117,6 +120,8 @@ int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts)
 	s->port = opts->port;
 	s->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : 10000;
 	s->accept_new = opts->accept_new;
+	/* version 1 callers know no use_agent: never read it */
+	s->use_agent = opts->version >= 2 && opts->use_agent;
 	s->interrupt = opts->interrupt;
 	*out = s;
 	s = NULL;
@@ -533,15 +538,57 @@ static int check_key_file(pai_ssh *s)
 	return PAI_OK;
 }
 
+/* 1 when a key of the ssh-agent at $SSH_AUTH_SOCK let us in. */
+static int agent_auth(pai_ssh *s)
+{
+	LIBSSH2_AGENT *agent = libssh2_agent_init(s->session);
+	struct libssh2_agent_publickey *id = NULL, *prev = NULL;
+	int ok = 0;
+
+	if (!agent)
+		return 0;
+	if (libssh2_agent_connect(agent) == 0 &&
+	    libssh2_agent_list_identities(agent) == 0) {
+		while (!ok && !interrupted(s) &&
+		       libssh2_agent_get_identity(agent, &id, prev) == 0) {
+			ok = libssh2_agent_userauth(agent, s->user, id) == 0;
+			prev = id;
+		}
+		libssh2_agent_disconnect(agent);
+	}
+	libssh2_agent_free(agent);
+	return ok;
+}
+
+static int key_auth(pai_ssh *s)
+{
+	int r = libssh2_userauth_publickey_fromfile(s->session, s->user, NULL,
+						    s->key_file, NULL);
+
+	if (r == LIBSSH2_ERROR_FILE)
+		return fail(s, PAI_EACCES, "cannot use key '%s': %s",
+			    s->key_file, ssh_msg(s));
+	if (r == LIBSSH2_ERROR_TIMEOUT || r == LIBSSH2_ERROR_SOCKET_RECV ||
+	    r == LIBSSH2_ERROR_SOCKET_SEND ||
+	    r == LIBSSH2_ERROR_SOCKET_DISCONNECT)
+		return fail(s, PAI_EUNREACHABLE,
+			    "%s port %ld: logging in failed: %s", s->host,
+			    s->port, ssh_msg(s));
+	if (r != 0)
+		return fail(s, PAI_EAUTH,
+			    "%s port %ld refused key '%s' for user '%s'",
+			    s->host, s->port, s->key_file, s->user);
+	return PAI_OK;
+}
+
 int pai_ssh_connect(pai_ssh *s)
 {
-	int r, ret;
+	int ret;
 
 	s->detail[0] = '\0';
 	if (s->session || s->fd >= 0)
 		return fail(s, PAI_EINVAL, "connected already");
-	ret = check_key_file(s);
-	if (ret)
+	if (s->key_file && (ret = check_key_file(s)))
 		return ret;
 	ret = tcp_connect(s);
 	if (ret)
@@ -560,22 +607,14 @@ int pai_ssh_connect(pai_ssh *s)
 		return ret;
 	if (interrupted(s))
 		return fail(s, PAI_EINTR, "interrupted");
-	r = libssh2_userauth_publickey_fromfile(s->session, s->user, NULL,
-						s->key_file, NULL);
-	if (r == LIBSSH2_ERROR_FILE)
-		return fail(s, PAI_EACCES, "cannot use key '%s': %s",
-			    s->key_file, ssh_msg(s));
-	if (r == LIBSSH2_ERROR_TIMEOUT || r == LIBSSH2_ERROR_SOCKET_RECV ||
-	    r == LIBSSH2_ERROR_SOCKET_SEND ||
-	    r == LIBSSH2_ERROR_SOCKET_DISCONNECT)
-		return fail(s, PAI_EUNREACHABLE,
-			    "%s port %ld: logging in failed: %s", s->host,
-			    s->port, ssh_msg(s));
-	if (r != 0)
+	if (s->use_agent && getenv("SSH_AUTH_SOCK") && agent_auth(s))
+		return PAI_OK;
+	if (!s->key_file)
 		return fail(s, PAI_EAUTH,
-			    "%s port %ld refused key '%s' for user '%s'",
-			    s->host, s->port, s->key_file, s->user);
-	return PAI_OK;
+			    "%s port %ld refused the ssh-agent's keys for "
+			    "user '%s'",
+			    s->host, s->port, s->user);
+	return key_auth(s);
 }
 
 /* Writes all of buf to fd. */

@@ -19,11 +19,13 @@ static int oom(pai_client *c)
 }
 
 /* The API module a config in format fmt goes through. */
-static const struct pai__api *api_for(const pai_client *c, pai_format fmt)
+static int api_for(const struct pai__api **out, pai_client *c, pai_format fmt)
 {
-	if (c->api == PAI_API_DUAL)
-		return fmt == PAI_FORMAT_V2 ? &pai__api_v2 : &pai__api_v1;
-	return pai__client_api(c);
+	int err = pai__client_api(c, out);
+
+	if (err == PAI_OK && c->api == PAI_API_DUAL)
+		*out = fmt == PAI_FORMAT_V2 ? &pai__api_v2 : &pai__api_v1;
+	return err;
 }
 
 /* config (format from) as a new config in format `to`, by the rules of
@@ -126,7 +128,9 @@ static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 	    pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
 	int err;
 
-	*api = api_for(c, fmt);
+	*out = NULL;
+	if ((err = api_for(api, c, fmt)))
+		return err;
 	if ((*api)->format != fmt)
 		err = convert(out, c, config, o, (*api)->format);
 	else
