@@ -203,6 +203,9 @@ typedef struct cli_conn {
 	char *login_cmd; /* how to log in here, for messages */
 	int local;    /* the built-in local cluster: started on demand */
 	int relogged; /* logged in again after a 401 (once at most) */
+	pai_api api;  /* as the profile says; AUTO: the client finds it */
+	/* the profile's api is to be recorded once found (cli_conn_free) */
+	char *save_api_in;
 } cli_conn;
 
 /* Resolves the cluster, user and token without any network traffic.
@@ -213,6 +216,9 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out);
  * answer), installs the Ctrl-C handler. Prints why on failure and
  * returns the exit status; 0 on success. */
 int cli_connect(cli_ctx *ctx, cli_conn *conn);
+/* The client alone, for what sends nothing (submit --dry-run): the
+ * local cluster is not started. */
+int cli_connect_offline(cli_ctx *ctx, cli_conn *conn);
 /* cli_resolve() and cli_connect(). */
 int cli_open(cli_ctx *ctx, cli_conn **out);
 void cli_conn_free(cli_conn *conn);
@@ -312,6 +318,21 @@ extern const cli_opt cli_ssh_config_opts[];
 int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 		      const char *user, const char *name, const char *ref,
 		      const char *file, int reuse, char **path, int *existed);
+/* How paictl ssh and ssh-config log in to a job's tasks. */
+typedef struct cli_identity {
+	char *key;   /* private key file, or NULL (the agent's keys only) */
+	int agent;   /* try the ssh-agent's keys ($SSH_AUTH_SOCK) too */
+	int own;     /* the user's own key: the job has none (OpenPAI v1.x) */
+	int existed; /* the job's key was saved by an earlier run */
+} cli_identity;
+
+/* -i FILE; else the job's key (cli_ssh_key_fetch, reused); else, where
+ * the cluster has no job keys, the user's own (~/.ssh/id_ed25519,
+ * id_ecdsa, id_rsa as OpenSSH orders them) and the ssh-agent. Prints
+ * why on failure and returns the exit status; free id->key. */
+int cli_ssh_identity(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
+		     const char *user, const char *name, const char *ref,
+		     const char *identity, cli_identity *id);
 /* The user the cluster's containers take (root, or for the local
  * cluster the user running it); static storage. */
 const char *cli_ssh_user(const cli_conn *conn);

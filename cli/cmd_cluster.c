@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_CACERT = 256, OPT_INSECURE };
+enum { OPT_CACERT = 256, OPT_INSECURE, OPT_API };
 
 const cli_opt cli_cluster_opts[] = {
     {"user", 'u', "NAME", NULL, "add: the user to act as on this cluster"},
@@ -15,6 +15,9 @@ const cli_opt cli_cluster_opts[] = {
      "add: trust the certificates in FILE for HTTPS"},
     {"insecure", OPT_INSECURE, NULL, NULL,
      "add: do not verify the cluster's TLS certificate"},
+    {"api", OPT_API, "VERSION", "auto|v1|v2",
+     "add: the REST API, v1 (OpenPAI v0.x) or v2 (v1.x); default: ask "
+     "the cluster once"},
     CLI_OPT_END};
 
 struct opts {
@@ -38,6 +41,13 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	case OPT_CACERT: o->p.ca_file = arg; return 0;
 	case OPT_INSECURE: o->p.insecure = 1; return 0;
+	case OPT_API:
+		if (pai_api_from_name(&o->p.api, arg) || o->p.api == PAI_API_DUAL)
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown API '%s' (use v1, v2 or "
+					 "auto)",
+					 arg);
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -67,7 +77,7 @@ static int list(const cli_ctx *ctx, const pai_config *cfg)
 {
 	const char *cur = pai_config_current(cfg);
 	size_t n = pai_config_count(cfg), i, rows = 1;
-	const char **cells = calloc((n + 2) * 5, sizeof(*cells));
+	const char **cells = calloc((n + 2) * 6, sizeof(*cells));
 	char *state = cli_state_dir(), *local_uri = NULL;
 	int builtin = !pai_config_find(cfg, "local"), st = EXIT_OK;
 	json_t *arr = json_array();
@@ -85,25 +95,27 @@ static int list(const cli_ctx *ctx, const pai_config *cfg)
 	cells[2] = "URI";
 	cells[3] = "USER";
 	cells[4] = "DIALECT";
+	cells[5] = "API";
 	if (builtin) {
 		/* the profile that needs no configuration */
-		const char **row = cells + 5 * rows++;
+		const char **row = cells + 6 * rows++;
 
 		row[0] = strcmp(cur, "local") == 0 ? "*" : "";
 		row[1] = "local";
 		row[2] = local_uri;
 		row[3] = "-";
 		row[4] = "openpai";
+		row[5] = "dual";
 		json_array_append_new(
-		    arr,
-		    json_pack("{s:s,s:s,s:n,s:s,s:n,s:b,s:b,s:b}", "name",
-			      "local", "uri", local_uri, "user", "dialect",
-			      "openpai", "caFile", "insecure", 0, "current",
-			      strcmp(cur, "local") == 0, "builtin", 1));
+		    arr, json_pack("{s:s,s:s,s:n,s:s,s:n,s:b,s:s,s:b,s:b}",
+				   "name", "local", "uri", local_uri, "user",
+				   "dialect", "openpai", "caFile", "insecure",
+				   0, "api", "dual", "current",
+				   strcmp(cur, "local") == 0, "builtin", 1));
 	}
 	for (i = 0; i < n; i++) {
 		const pai_profile *p = pai_config_get(cfg, i);
-		const char **row = cells + 5 * rows++;
+		const char **row = cells + 6 * rows++;
 		int is_cur = strcmp(cur, p->name) == 0;
 
 		row[0] = is_cur ? "*" : "";
@@ -111,19 +123,21 @@ static int list(const cli_ctx *ctx, const pai_config *cfg)
 		row[2] = p->uri;
 		row[3] = p->user ? p->user : "-";
 		row[4] = pai_dialect_name(p->dialect);
+		row[5] = pai_api_name(p->api);
 		json_array_append_new(
-		    arr,
-		    json_pack("{s:s,s:s,s:s?,s:s,s:s?,s:b,s:b,s:b}", "name",
-			      p->name, "uri", p->uri, "user", p->user,
-			      "dialect", pai_dialect_name(p->dialect), "caFile",
-			      p->ca_file, "insecure", p->insecure, "current",
-			      is_cur, "builtin", 0));
+		    arr, json_pack("{s:s,s:s,s:s?,s:s,s:s?,s:b,s:s,s:b,s:b}",
+				   "name", p->name, "uri", p->uri, "user",
+				   p->user, "dialect",
+				   pai_dialect_name(p->dialect), "caFile",
+				   p->ca_file, "insecure", p->insecure, "api",
+				   pai_api_name(p->api), "current", is_cur,
+				   "builtin", 0));
 	}
 	if (ctx->output == CLI_OUT_JSON) {
 		if (cli_print_json(json_incref(arr)) < 0)
 			st = EXIT_FAILURE_;
 	} else
-		cli_table_print(stdout, 5, rows, cells);
+		cli_table_print(stdout, 6, rows, cells);
 out:
 	json_decref(arr);
 	free(cells);
@@ -157,7 +171,7 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 			return cli_error(ctx, EXIT_USAGE,
 					 "usage: paictl cluster add NAME URI "
 					 "[--user U] [--dialect D] [--cacert "
-					 "F] [--insecure]");
+					 "F] [--insecure] [--api V]");
 	} else if (strcmp(sub, "list") == 0) {
 		if (nargs != 0)
 			return cli_error(ctx, EXIT_USAGE,
@@ -173,8 +187,8 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 				 sub);
 	if (o.given && strcmp(sub, "add") != 0)
 		return cli_error(ctx, EXIT_USAGE,
-				 "--user, --dialect, --cacert and --insecure "
-				 "go with 'cluster add'");
+				 "--user, --dialect, --cacert, --insecure "
+				 "and --api go with 'cluster add'");
 	st = cli_load_config(ctx, &cfg, &path);
 	if (st)
 		return st;

@@ -7,7 +7,7 @@
 enum { OPT_STATE = 256, OPT_LIMIT };
 
 const cli_opt cli_list_opts[] = {
-    {"state", OPT_STATE, "STATE", "waiting|running|succeeded|failed|stopped",
+    {"state", OPT_STATE, "STATE", "waiting|running|stopping|succeeded|failed|stopped",
      "only jobs in STATE (several: a comma-separated list)"},
     {"limit", OPT_LIMIT, "N", NULL, "at most N jobs, the newest"},
     CLI_OPT_END};
@@ -73,7 +73,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 				return cli_error(
 				    ctx, EXIT_USAGE,
 				    "unknown state '%s' (use waiting, "
-				    "running, succeeded, failed or stopped)",
+				    "running, stopping, succeeded, failed "
+				    "or stopped)",
 				    arg);
 			}
 			o->states |= 1u << s;

@@ -62,7 +62,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 struct tlog {
 	char *role;
 	long index;
-	char *url; /* NULL: no log yet (the task waits) */
+	char *key; /* the attempt's log as the status names it */
+	char *url; /* where it is read; NULL: no log yet (the task waits) */
 	long long off;
 	char *part; /* a line without its newline yet */
 	size_t plen, pcap;
@@ -243,31 +244,56 @@ static int pull(struct out *w, cli_conn *conn, struct tlog *t)
 }
 
 /* t's log URL from the status; a new attempt's log starts over, once
- * the last of the old one is read. */
+ * the last of the old one is read. On a v1.x cluster the URL is a
+ * log-manager location asked for here, whose token expires: see
+ * pull_fresh(). */
 static int set_url(struct out *w, cli_conn *conn, struct tlog *t,
-		   const pai_task_info *ti)
+		   const pai_job_info *info, const pai_task_info *ti)
 {
-	char *url = NULL;
+	char *url = NULL, *key;
+	int err;
 
-	if (!ti->log_url)
-		return 0;
-	if (asprintf(&url, "%s%s", ti->log_url, w->o->file) < 0)
-		return -1;
-	if (t->url && strcmp(t->url, url) == 0) {
+	if (!ti->log_url || (t->key && strcmp(t->key, ti->log_url) == 0))
+		return PAI_OK;
+	err = pai_task_log_url(&url, conn->client, info, ti, w->stream, 0);
+	if (err == PAI_ENOTFOUND)
+		return PAI_OK; /* not there yet: next time */
+	if (err)
+		return err;
+	if (!(key = strdup(ti->log_url))) {
 		free(url);
-		return 0;
+		return PAI_ENOMEM;
 	}
 	if (t->url) {
 		if (!t->done)
 			pull(w, conn, t);
 		finish(w, t);
 	}
+	free(t->key);
 	free(t->url);
+	t->key = key;
 	t->url = url;
 	t->off = 0;
 	t->done = 0;
 	t->tailed = 0;
-	return 0;
+	return PAI_OK;
+}
+
+/* pull(), asking for a new location once when the old one is refused
+ * (a v1.x log-manager's token lives two minutes): the read goes on from
+ * the same offset, so nothing is printed twice. */
+static int pull_fresh(struct out *w, cli_conn *conn, struct tlog *t,
+		      const pai_job_info *info, const pai_task_info *ti)
+{
+	char *url = NULL;
+	int r = pull(w, conn, t);
+
+	if (r != PAI_EFORBIDDEN || !info || !ti ||
+	    pai_task_log_url(&url, conn->client, info, ti, w->stream, 0))
+		return r;
+	free(t->url);
+	t->url = url;
+	return pull(w, conn, t);
 }
 
 static const pai_task_info *find_task(const pai_job_info *info,
@@ -337,17 +363,23 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 			    err ? NULL : find_task(info, t);
 			int ended;
 
-			if (ti && set_url(w, conn, t, ti) < 0) {
-				st = cli_error(ctx, EXIT_FAILURE_,
-					       "out of memory");
+			int u = ti ? set_url(w, conn, t, info, ti) : 0;
+
+			if (u == PAI_ENOMEM || u == PAI_EINTR) {
+				st = u == PAI_EINTR
+					 ? cli_error(ctx, 130, "interrupted")
+					 : cli_error(ctx, EXIT_FAILURE_,
+						     "out of memory");
 				goto out;
 			}
+			if (u)
+				trouble = 1;
 			/* read after the status: a task that had ended
 			 * then has all its log written now */
 			ended =
 			    ti ? pai_state_is_final(ti->state) || job_final : 0;
 			if (t->url && !t->done) {
-				int r = pull(w, conn, t);
+				int r = pull_fresh(w, conn, t, info, ti);
 
 				if (r == PAI_ENOTFOUND)
 					r = 0; /* not written yet */
@@ -475,7 +507,8 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		const pai_task_info *ti = pai_job_info_task(info, i);
 
-		if (!ti || !ti->role || (role && strcmp(ti->role, role) != 0) ||
+		if (!ti || !ti->role ||
+		    (role && !pai_job_info_role_is(info, ti->role, role)) ||
 		    (index >= 0 && ti->index != index))
 			continue;
 		tl[nt].role = strdup(ti->role);
@@ -513,11 +546,16 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < nt && !w.failed; i++) {
 		const pai_task_info *ti = find_task(info, &tl[i]);
 
-		if (!ti || set_url(&w, conn, &tl[i], ti) < 0 || !tl[i].url)
+		if (!ti)
+			continue;
+		err = set_url(&w, conn, &tl[i], info, ti);
+		if (err == PAI_OK && !tl[i].url)
 			continue; /* not started: no log */
-		do
-			err = pull(&w, conn, &tl[i]);
-		while (err == PAI_EAUTH && cli_relogin(ctx, conn, err));
+		while (err == PAI_OK &&
+		       (err = pull_fresh(&w, conn, &tl[i], info, ti)) ==
+			   PAI_EAUTH &&
+		       cli_relogin(ctx, conn, err))
+			;
 		if (err < 0) {
 			st = cli_fail(ctx, conn, err,
 				      "cannot read the log of %s-%ld",
@@ -537,6 +575,7 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 out:
 	for (i = 0; i < nt; i++) {
 		free(tl[i].role);
+		free(tl[i].key);
 		free(tl[i].url);
 		free(tl[i].part);
 	}

@@ -28,12 +28,20 @@ const cli_opt cli_ssh_opts[] = {
     {"tty", 't', NULL, NULL, "a terminal for COMMAND too"},
     {"accept-new-host-key", OPT_ACCEPT_NEW, NULL, NULL,
      "replace a recorded host key that changed (a recreated container)"},
+    {"identity", 'i', "FILE", NULL,
+     "log in with this private key (default: the job's; on OpenPAI v1.x "
+     "your ~/.ssh key and ssh-agent)"},
     CLI_OPT_END};
 
 struct ssh_args {
 	const char *login;
 	int tty;
 	int accept_new;
+	const char *identity;
+	/* the operands */
+	const char *ref, *role;
+	long index;
+	char *command; /* after "--", or NULL: a shell */
 };
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
@@ -45,6 +53,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case 'l': a->login = arg; return 0;
 	case 't': a->tty = 1; return 0;
 	case OPT_ACCEPT_NEW: a->accept_new = 1; return 0;
+	case 'i': a->identity = arg; return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -224,18 +233,15 @@ static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
 		     const pai_task_info **task, const pai_ssh_container **c)
 {
 	size_t i, n = pai_job_info_task_count(info);
+	long k;
 
 	*task = NULL;
 	*c = NULL;
 	if (!role && n && pai_job_info_task(info, 0))
 		role = pai_job_info_task(info, 0)->role;
-	for (i = 0; role && i < n; i++) {
-		const pai_task_info *t = pai_job_info_task(info, i);
-
-		if (t && t->role && strcmp(t->role, role) == 0 &&
-		    t->index == index)
-			*task = t;
-	}
+	k = role ? pai_job_info_find_task(info, role, index) : -1;
+	if (k >= 0)
+		*task = pai_job_info_task(info, (size_t)k);
 	if (!*task)
 		return cli_error(ctx, EXIT_SSH, "job '%s' has no task %s-%ld",
 				 ref, role ? role : "(none)", index);
@@ -258,25 +264,12 @@ static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
 	return 0;
 }
 
-int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
+/* The operands: JOB [ROLE [INDEX]] [-- COMMAND...]. 0, or the status. */
+static int parse_args(cli_ctx *ctx, int argc, char **argv,
+		      struct ssh_args *a)
 {
-	struct ssh_args a = {NULL, 0, 0};
-	pai_ssh_options so = PAI_SSH_OPTIONS_INIT;
-	pai_ssh_run_options ro = PAI_SSH_RUN_OPTIONS_INIT;
-	struct escape esc = {1, 0};
-	cli_conn *conn = NULL;
-	pai_job_info *info = NULL;
-	pai_ssh_info *ssh = NULL;
-	pai_ssh *s = NULL;
-	const pai_task_info *task;
-	const pai_ssh_container *c;
-	char *user = NULL, *name = NULL, *key = NULL, *known = NULL,
-	     *command = NULL, *dir = NULL, *end;
-	const char *role = NULL;
-	long index = 0;
-	int first, st, err, i, dashdash = argc, existed = 0, status = -1;
-	int interactive, tty_in = isatty(STDIN_FILENO);
-	struct sigaction sa;
+	int first, st, i, dashdash = argc;
+	char *end;
 
 	/* what follows "--" is the remote command, never our options */
 	for (i = 1; i < argc; i++)
@@ -284,9 +277,9 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 			dashdash = i;
 			break;
 		}
-	st = cli_parse(ctx, dashdash, argv, on_opt, &a, &first);
+	st = cli_parse(ctx, dashdash, argv, on_opt, a, &first);
 	if (st >= 0)
-		return st == EXIT_OK ? st : EXIT_SSH;
+		return st == EXIT_OK ? -1 : EXIT_SSH;
 	if (first >= dashdash)
 		return cli_error(ctx, EXIT_SSH,
 				 "no job given; try 'paictl ssh JOB'");
@@ -295,117 +288,164 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 				 "unexpected argument '%s'; give the command "
 				 "after '--'",
 				 argv[first + 3]);
+	a->ref = argv[first];
 	if (dashdash - first > 1)
-		role = argv[first + 1];
+		a->role = argv[first + 1];
 	if (dashdash - first > 2) {
 		errno = 0;
-		index = strtol(argv[first + 2], &end, 10);
-		if (errno || end == argv[first + 2] || *end || index < 0)
+		a->index = strtol(argv[first + 2], &end, 10);
+		if (errno || end == argv[first + 2] || *end || a->index < 0)
 			return cli_error(ctx, EXIT_SSH,
 					 "INDEX must be a task index, not '%s'",
 					 argv[first + 2]);
 	}
 	if (dashdash + 1 < argc) {
-		command =
+		a->command =
 		    remote_command(argc - dashdash - 1, argv + dashdash + 1);
-		if (!command)
+		if (!a->command)
 			return cli_error(ctx, EXIT_SSH, "out of memory");
-	} else if (dashdash < argc) {
+	} else if (dashdash < argc)
 		return cli_error(ctx, EXIT_SSH, "no command after '--'");
+	return 0;
+}
+
+/* The job's status and SSH access, the task's container and the key. */
+struct target {
+	char *user, *name;
+	pai_job_info *info;
+	pai_ssh_info *ssh;
+	const pai_task_info *task;
+	const pai_ssh_container *c;
+	cli_identity id;
+	char *known;
+};
+
+static void target_release(struct target *t)
+{
+	pai_ssh_info_free(t->ssh);
+	pai_job_info_free(t->info);
+	free(t->user);
+	free(t->name);
+	free(t->id.key);
+	free(t->known);
+}
+
+/* The known_hosts file, its directory made. */
+static int known_hosts(cli_ctx *ctx, cli_conn *conn, struct target *t)
+{
+	char *dir;
+
+	t->known = cli_known_hosts_path(conn);
+	dir = t->known ? strdup(t->known) : NULL;
+	if (!dir)
+		return cli_error(ctx, EXIT_SSH,
+				 "no HOME: set HOME or XDG_STATE_HOME");
+	*strrchr(dir, '/') = '\0';
+	if (cli_mkdirs(dir) < 0) {
+		cli_error(ctx, EXIT_SSH, "cannot create '%s': %s", dir,
+			  strerror(errno));
+		free(dir);
+		return EXIT_SSH;
 	}
-	st = cli_open(ctx, &conn);
-	if (st) {
-		st = EXIT_SSH;
-		goto out;
-	}
-	if (cli_job_ref(ctx, conn, argv[first], &user, &name)) {
-		st = EXIT_SSH;
-		goto out;
-	}
+	free(dir);
+	return 0;
+}
+
+static int find_target(cli_ctx *ctx, cli_conn *conn,
+		       const struct ssh_args *a, struct target *t)
+{
+	int err;
+
+	if (cli_job_ref(ctx, conn, a->ref, &t->user, &t->name))
+		return EXIT_SSH;
 	do
-		err = pai_job_get(&info, conn->client, user, name);
+		err = pai_job_get(&t->info, conn->client, t->user, t->name);
 	while (err && cli_relogin(ctx, conn, err));
 	if (!err)
 		do
-			err = pai_job_get_ssh(&ssh, conn->client, user, name);
+			err = pai_job_get_ssh(&t->ssh, conn->client, t->user,
+					      t->name);
 		while (err && cli_relogin(ctx, conn, err));
 	if (err) {
-		cli_fail(ctx, conn, err, "cannot reach job '%s'", argv[first]);
-		st = EXIT_SSH;
-		goto out;
+		cli_fail(ctx, conn, err, "cannot reach job '%s'", a->ref);
+		return EXIT_SSH;
 	}
-	if (find_task(ctx, argv[first], info, ssh, role, index, &task, &c)) {
-		st = EXIT_SSH;
-		goto out;
-	}
-	if (cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL, 1,
-			      &key, &existed)) {
-		st = EXIT_SSH;
-		goto out;
-	}
-	known = cli_known_hosts_path(conn);
-	dir = known ? strdup(known) : NULL;
-	if (!known || !dir) {
-		st = cli_error(ctx, EXIT_SSH,
-			       "no HOME: set HOME or "
-			       "XDG_STATE_HOME");
-		goto out;
-	}
-	*strrchr(dir, '/') = '\0';
-	if (cli_mkdirs(dir) < 0) {
-		st = cli_error(ctx, EXIT_SSH, "cannot create '%s': %s", dir,
-			       strerror(errno));
-		goto out;
-	}
-	so.host = c->ip;
-	so.port = c->port;
-	so.user = a.login ? a.login : cli_ssh_user(conn);
-	so.key_file = key;
-	so.known_hosts = known;
-	so.host_key_alias = cli_ssh_host_alias(c->id);
-	so.accept_new = a.accept_new;
+	if (find_task(ctx, a->ref, t->info, t->ssh, a->role, a->index,
+		      &t->task, &t->c) ||
+	    cli_ssh_identity(ctx, conn, t->ssh, t->user, t->name, a->ref,
+			     a->identity, &t->id) ||
+	    known_hosts(ctx, conn, t))
+		return EXIT_SSH;
+	return 0;
+}
+
+/* Connects and logs in: 0, or the status after saying why. */
+static int open_session(cli_ctx *ctx, cli_conn *conn,
+			const struct ssh_args *a, struct target *t,
+			pai_ssh **s)
+{
+	pai_ssh_options so = PAI_SSH_OPTIONS_INIT;
+	int err;
+
+	so.host = t->c->ip;
+	so.port = t->c->port;
+	so.user = a->login ? a->login : cli_ssh_user(conn);
+	so.key_file = t->id.key;
+	so.use_agent = t->id.agent;
+	so.known_hosts = t->known;
+	so.host_key_alias = cli_ssh_host_alias(t->c->id);
+	so.accept_new = a->accept_new;
 	so.interrupt = &cli_interrupt;
-	if (pai_ssh_new(&s, &so) != PAI_OK) {
-		st = cli_error(ctx, EXIT_SSH, "out of memory");
-		goto out;
-	}
-	err = pai_ssh_connect(s);
-	if (err == PAI_EHOSTKEY) {
-		st = cli_error(ctx, EXIT_SSH,
-			       "%s; refused (if the container was recreated, "
-			       "give --accept-new-host-key)",
-			       pai_ssh_detail(s));
-		goto out;
-	}
-	if (err == PAI_EAUTH && existed) {
+	if (pai_ssh_new(s, &so) != PAI_OK)
+		return cli_error(ctx, EXIT_SSH, "out of memory");
+	err = pai_ssh_connect(*s);
+	if (err == PAI_EHOSTKEY)
+		return cli_error(ctx, EXIT_SSH,
+				 "%s; refused (if the container was "
+				 "recreated, give --accept-new-host-key)",
+				 pai_ssh_detail(*s));
+	if (err == PAI_EAUTH && t->id.existed)
 		/* a key saved by an earlier run: it may be stale */
-		st = cli_error(ctx, EXIT_SSH,
-			       "%s (saved earlier: remove it to fetch the "
-			       "job's key again)",
-			       pai_ssh_detail(s));
-		goto out;
-	}
-	if (err) {
-		st = cli_error(ctx, EXIT_SSH, "%s", pai_ssh_detail(s));
-		goto out;
-	}
-	if (pai_ssh_hostkey_status(s) == PAI_SSH_HOSTKEY_REPLACED)
+		return cli_error(ctx, EXIT_SSH,
+				 "%s (saved earlier: remove it to fetch the "
+				 "job's key again)",
+				 pai_ssh_detail(*s));
+	if (err == PAI_EAUTH && t->id.own)
+		return cli_error(ctx, EXIT_SSH,
+				 "%s (the job lets in the keys of its ssh "
+				 "plugin: submit it with this key, or give "
+				 "-i FILE)",
+				 pai_ssh_detail(*s));
+	if (err)
+		return cli_error(ctx, EXIT_SSH, "%s", pai_ssh_detail(*s));
+	if (pai_ssh_hostkey_status(*s) == PAI_SSH_HOSTKEY_REPLACED)
 		cli_warn(ctx, "replaced the host key of task %s-%ld in '%s'",
-			 task->role, task->index, known);
-	else if (pai_ssh_hostkey_status(s) == PAI_SSH_HOSTKEY_NEW &&
+			 t->task->role, t->task->index, t->known);
+	else if (pai_ssh_hostkey_status(*s) == PAI_SSH_HOSTKEY_NEW &&
 		 ctx->verbose)
 		cli_error(ctx, 0, "recorded the host key of task %s-%ld (%s)",
-			  task->role, task->index,
-			  pai_ssh_hostkey_fingerprint(s));
+			  t->task->role, t->task->index,
+			  pai_ssh_hostkey_fingerprint(*s));
+	return 0;
+}
 
-	interactive = !command;
-	ro.command = command;
-	ro.pty = command ? a.tty : tty_in;
+/* The shell or the command, the terminal raw where there is one: the
+ * remote status, or EXIT_SSH after saying why. */
+static int run_session(cli_ctx *ctx, const struct ssh_args *a,
+		       const struct target *t, pai_ssh *s)
+{
+	pai_ssh_run_options ro = PAI_SSH_RUN_OPTIONS_INIT;
+	struct escape esc = {1, 0};
+	int tty_in = isatty(STDIN_FILENO), err, status = -1;
+	struct sigaction sa;
+
+	ro.command = a->command;
+	ro.pty = a->command ? a->tty : tty_in;
 	ro.term = getenv("TERM");
 	ro.in_fd = STDIN_FILENO;
 	ro.out_fd = STDOUT_FILENO;
 	ro.err_fd = STDERR_FILENO;
-	if (interactive && !tty_in)
+	if (!a->command && !tty_in)
 		cli_warn(ctx, "no terminal for the shell: standard input is "
 			      "not a terminal");
 	if (ro.pty && tty_in) {
@@ -419,41 +459,52 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 		/* escapes wherever there is a terminal, as in ssh */
 		ro.on_input = on_input;
 		ro.data = &esc;
-		if (enter_raw() < 0) {
-			st = cli_error(ctx, EXIT_SSH,
-				       "cannot set the terminal: %s",
-				       strerror(errno));
-			goto out;
-		}
+		if (enter_raw() < 0)
+			return cli_error(ctx, EXIT_SSH,
+					 "cannot set the terminal: %s",
+					 strerror(errno));
 	}
 	fflush(stdout);
 	err = pai_ssh_run(s, &ro, &status);
 	restore_tty();
-	if (err) {
-		st = err == PAI_EINTR
-			 ? cli_exit_status(err)
-			 : cli_error(ctx, EXIT_SSH, "%s", pai_ssh_detail(s));
+	if (err)
+		return err == PAI_EINTR ? cli_exit_status(err)
+					: cli_error(ctx, EXIT_SSH, "%s",
+						    pai_ssh_detail(s));
+	if (status < 0) /* "~." */
+		return cli_error(ctx, EXIT_SSH,
+				 "connection to %s port %ld closed", t->c->ip,
+				 t->c->port);
+	return status;
+}
+
+int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
+{
+	struct ssh_args a;
+	struct target t;
+	cli_conn *conn = NULL;
+	pai_ssh *s = NULL;
+	int st;
+
+	memset(&a, 0, sizeof(a));
+	memset(&t, 0, sizeof(t));
+	st = parse_args(ctx, argc, argv, &a);
+	if (st) {
+		st = st < 0 ? EXIT_OK : st;
 		goto out;
 	}
-	if (status < 0) {
-		/* "~." */
-		st =
-		    cli_error(ctx, EXIT_SSH, "connection to %s port %ld closed",
-			      c->ip, c->port);
+	if (cli_open(ctx, &conn)) {
+		st = EXIT_SSH;
 		goto out;
 	}
-	st = status;
+	if (!(st = find_target(ctx, conn, &a, &t)) &&
+	    !(st = open_session(ctx, conn, &a, &t, &s)))
+		st = run_session(ctx, &a, &t, s);
 out:
 	restore_tty();
 	pai_ssh_free(s);
-	pai_ssh_info_free(ssh);
-	pai_job_info_free(info);
-	free(user);
-	free(name);
-	free(key);
-	free(known);
-	free(dir);
-	free(command);
+	target_release(&t);
+	free(a.command);
 	cli_conn_free(conn);
 	return st;
 }

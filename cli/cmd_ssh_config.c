@@ -7,7 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-const cli_opt cli_ssh_config_opts[] = {CLI_OPT_END};
+const cli_opt cli_ssh_config_opts[] = {
+    {"identity", 'i', "FILE", NULL,
+     "the private key to name (default: the job's; on OpenPAI v1.x your "
+     "~/.ssh key)"},
+    CLI_OPT_END};
+
+static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
+{
+	(void)ctx;
+	if (key != 'i')
+		return EXIT_USAGE;
+	*(const char **)data = arg;
+	return 0;
+}
 
 /* s for ssh_config: in double quotes when it has a blank or a quote */
 static void put_value(const char *s)
@@ -37,11 +50,13 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	cli_conn *conn = NULL;
 	pai_ssh_info *ssh = NULL;
 	pai_job_info *info = NULL;
-	char *user = NULL, *name = NULL, *key = NULL, *known = NULL, port[24];
+	char *user = NULL, *name = NULL, *known = NULL, port[24];
+	const char *identity = NULL;
+	cli_identity id = {NULL, 0, 0, 0};
 	size_t i, shown = 0;
-	int first, st, err, existed = 0;
+	int first, st, err;
 
-	st = cli_parse(ctx, argc, argv, NULL, NULL, &first);
+	st = cli_parse(ctx, argc, argv, on_opt, &identity, &first);
 	if (st >= 0)
 		return st;
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
@@ -59,8 +74,8 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
-	st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], NULL, 1,
-			       &key, &existed);
+	st = cli_ssh_identity(ctx, conn, ssh, user, name, argv[first],
+			      identity, &id);
 	if (st)
 		goto out;
 	known = cli_known_hosts_path(conn);
@@ -87,8 +102,13 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 		put_line("HostName", c->ip);
 		put_line("Port", port);
 		put_line("User", cli_ssh_user(conn));
-		put_line("IdentityFile", key);
-		put_line("IdentitiesOnly", "yes");
+		if (id.key) {
+			/* the agent's keys too where the user's own key
+			 * is the one: OpenSSH offers both then */
+			put_line("IdentityFile", id.key);
+			if (!id.own)
+				put_line("IdentitiesOnly", "yes");
+		}
 		put_line("UserKnownHostsFile", known);
 		/* the names paictl ssh records keys under, and its policy:
 		 * trust on first use, never a changed key */
@@ -101,7 +121,7 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 			       "no task of job '%s' can be reached yet",
 			       argv[first]);
 out:
-	free(key);
+	free(id.key);
 	free(known);
 	pai_ssh_info_free(ssh);
 	pai_job_info_free(info);

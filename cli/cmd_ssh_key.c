@@ -193,6 +193,56 @@ out:
 	return st;
 }
 
+/* The user's own private key as OpenSSH looks for it; new string, or
+ * NULL when there is none. */
+static char *own_key(void)
+{
+	static const char *const names[] = {"id_ed25519", "id_ecdsa",
+					    "id_rsa"};
+	const char *home = getenv("HOME");
+	char *path;
+	size_t i;
+
+	for (i = 0; home && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (asprintf(&path, "%s/.ssh/%s", home, names[i]) < 0)
+			return NULL;
+		if (access(path, R_OK) == 0)
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
+int cli_ssh_identity(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
+		     const char *user, const char *name, const char *ref,
+		     const char *identity, cli_identity *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->agent = getenv("SSH_AUTH_SOCK") && *getenv("SSH_AUTH_SOCK");
+	if (identity) {
+		if (!(id->key = strdup(identity)))
+			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		return EXIT_OK;
+	}
+	if (pai_ssh_info_key_url(ssh)) {
+		id->agent = 0; /* the job's key is the one */
+		return cli_ssh_key_fetch(ctx, conn, ssh, user, name, ref, NULL,
+					 1, &id->key, &id->existed);
+	}
+	/* no key of the job's own (OpenPAI v1.x): the tasks let in the
+	 * user's, from the job's ssh plugin */
+	id->own = 1;
+	id->key = own_key();
+	if (!id->key && !id->agent)
+		return cli_error(ctx, EXIT_NOTFOUND,
+				 "job '%s' has no key of its own: its tasks "
+				 "let in your SSH key, and there is none in "
+				 "~/.ssh (id_ed25519, id_ecdsa, id_rsa) nor an "
+				 "ssh-agent; give -i FILE",
+				 ref);
+	return EXIT_OK;
+}
+
 int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *file = NULL;
@@ -219,10 +269,29 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
-	st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first], file,
-			       0, &path, &existed);
-	if (st)
+	if (!pai_ssh_info_key_url(ssh) && !file) {
+		/* OpenPAI v1.x: no job keys; the user's own is the one */
+		cli_identity id;
+
+		st = cli_ssh_identity(ctx, conn, ssh, user, name, argv[first],
+				      NULL, &id);
+		if (st)
+			goto out;
+		if (!ctx->quiet)
+			cli_error(ctx, 0,
+				  "job '%s' has no key of its own: its tasks "
+				  "let in your SSH key%s%s (added by 'paictl "
+				  "submit')",
+				  argv[first], id.key ? ", " : " (ssh-agent)",
+				  id.key ? id.key : "");
+		path = id.key ? id.key : strdup("");
+	} else
+		st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first],
+				       file, 0, &path, &existed);
+	if (st || !path) {
+		st = st ? st : cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
+	}
 	if (existed && ctx->verbose)
 		cli_error(ctx, 0, "'%s' holds this key already", path);
 	/* the job's status names each container's task */
@@ -241,7 +310,7 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	if (ctx->output == CLI_OUT_TEXT)
+	if (ctx->output == CLI_OUT_TEXT && *path)
 		printf("%s\n", path);
 	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
 		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
@@ -257,12 +326,13 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 				      t ? json_integer(t->index) : json_null(),
 				      "containerId", c->id, "ip", c->ip, "port",
 				      (int)c->port, "user", login));
-		else if (t)
-			printf("ssh -i %s -p %ld %s@%s  # %s-%ld\n", quoted,
-			       c->port, login, c->ip, t->role, t->index);
-		else
-			printf("ssh -i %s -p %ld %s@%s\n", quoted, c->port,
-			       login, c->ip);
+		else {
+			printf("ssh%s%s -p %ld %s@%s", *path ? " -i " : "",
+			       *path ? quoted : "", c->port, login, c->ip);
+			if (t)
+				printf("  # %s-%ld", t->role, t->index);
+			putchar('\n');
+		}
 	}
 	if (ctx->output == CLI_OUT_JSON && cli_print_json(json_incref(out)) < 0)
 		st = EXIT_FAILURE_;

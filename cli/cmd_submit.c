@@ -14,14 +14,15 @@ enum {
 	OPT_WAIT,
 	OPT_NO_VALIDATE,
 	OPT_SKIP_EXISTING,
-	OPT_DIALECT
+	OPT_DIALECT,
+	OPT_NO_SSH_KEY
 };
 
 const cli_opt cli_submit_opts[] = {
     {"name", OPT_NAME, "NAME", NULL,
      "submit under NAME instead of the config's jobName (one file)"},
     {"env", OPT_ENV, "KEY=VALUE", NULL,
-     "set jobEnvs KEY to VALUE (as many as needed)"},
+     "set jobEnvs (v2: parameters) KEY to VALUE (as many as needed)"},
     {"unique", OPT_UNIQUE, NULL, NULL,
      "append a short time-based suffix to the job name"},
     {"dry-run", OPT_DRY_RUN, NULL, NULL,
@@ -34,13 +35,15 @@ const cli_opt cli_submit_opts[] = {
      "a job of that name exists already: not an error"},
     {"dialect", 'd', "NAME", "openpai|scm",
      "the cluster's rules (default: the profile's)"},
+    {"no-ssh-key", OPT_NO_SSH_KEY, NULL, NULL,
+     "v1.x clusters: do not add your SSH public key to the job"},
     CLI_OPT_END};
 
 struct opts {
 	const char *name;
 	char **env; /* "KEY=VALUE", borrowed from argv */
 	size_t nenv;
-	int unique, dry_run, wait, no_validate, skip_existing;
+	int unique, dry_run, wait, no_validate, skip_existing, no_ssh_key;
 	int dialect; /* -1: the profile's */
 };
 
@@ -123,6 +126,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_WAIT: o->wait = 1; return 0;
 	case OPT_NO_VALIDATE: o->no_validate = 1; return 0;
 	case OPT_SKIP_EXISTING: o->skip_existing = 1; return 0;
+	case OPT_NO_SSH_KEY: o->no_ssh_key = 1; return 0;
 	case 'd':
 		if (pai_dialect_from_name(&d, arg))
 			return cli_error(ctx, EXIT_USAGE,
@@ -146,6 +150,7 @@ struct item {
 	int recovered;	  /* the response was lost, the job is ours */
 	pai_state final;  /* after --wait */
 	int waited;
+	const char *ssh_key; /* the user's public key (v1.x), or NULL */
 };
 
 /* A short suffix from the time, base 36: 8 characters until 2059. */
@@ -166,19 +171,20 @@ static void unique_suffix(char *buf, size_t len, unsigned long long ms)
 	buf[1 + n] = '\0';
 }
 
-/* The config as given, --name, --unique and --env applied. */
+/* The config as given, --name, --unique and --env applied (jobName and
+ * jobEnvs in v0.x, name and parameters in protocol v2). */
 static int apply(const cli_ctx *ctx, const struct opts *o, struct item *it,
 		 json_t *base, unsigned long long ms)
 {
-	json_t *cfg = json_deep_copy(base), *envs;
+	json_t *cfg = json_deep_copy(base);
 	const char *name;
 	char suffix[16], *full = NULL;
 	size_t i;
+	int err;
 
 	if (!cfg)
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-	name = o->name ? o->name
-		       : json_string_value(json_object_get(cfg, "jobName"));
+	name = o->name ? o->name : pai_job_config_name(cfg);
 	if (!name)
 		name = "";
 	if (o->unique) {
@@ -187,33 +193,25 @@ static int apply(const cli_ctx *ctx, const struct opts *o, struct item *it,
 			full = NULL;
 	} else
 		full = strdup(name);
-	if (!full || json_object_set_new(cfg, "jobName", json_string(full))) {
-		free(full);
-		json_decref(cfg);
-		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-	}
+	err = full ? pai_job_config_rename(cfg, full) : PAI_ENOMEM;
 	free(full);
-	envs = json_object_get(cfg, "jobEnvs");
-	if (o->nenv && !json_is_object(envs)) {
-		envs = json_object();
-		json_object_set_new(cfg, "jobEnvs", envs);
-	}
-	for (i = 0; i < o->nenv; i++) {
+	for (i = 0; !err && i < o->nenv; i++) {
 		const char *eq = strchr(o->env[i], '=');
 		char *key = strndup(o->env[i], (size_t)(eq - o->env[i]));
 
 		/* values are literal strings: the cluster substitutes
 		 * nothing in jobEnvs */
-		if (!key ||
-		    json_object_set_new(envs, key, json_string(eq + 1))) {
-			free(key);
-			json_decref(cfg);
-			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-		}
+		err = key ? pai_job_config_set_env(cfg, key, eq + 1)
+			  : PAI_ENOMEM;
 		free(key);
 	}
+	if (err) {
+		json_decref(cfg);
+		return cli_error(ctx, EXIT_FAILURE_, "'%s': %s", it->file,
+				 pai_strerror(err));
+	}
 	it->config = cfg;
-	it->name = json_string_value(json_object_get(cfg, "jobName"));
+	it->name = pai_job_config_name(cfg);
 	return EXIT_OK;
 }
 
@@ -313,13 +311,6 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 				pai_diags_warnings(diags),
 				pai_diags_warnings(diags) == 1 ? "" : "s");
 		st = EXIT_INVALID;
-	} else if (it->job && pai_job_format(it->job) == PAI_FORMAT_V2) {
-		/* until the v2 REST API is spoken: say so, send nothing */
-		st = cli_error(ctx, EXIT_INVALID,
-			       "'%s' is a protocol-v2 config, and paictl "
-			       "submits only v0.x JSON configs so far; "
-			       "'paictl convert %s --to v1' makes one",
-			       it->file, it->file);
 	} else {
 		st = apply(ctx, o, it, raw ? raw : pai_job_config(it->job), ms);
 		if (!st && !raw && !ctx->quiet)
@@ -331,71 +322,61 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 	return st;
 }
 
-/* A path segment as the client escapes it. */
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		    (c >= '0' && c <= '9') || strchr("-._~", c))
-			fputc(c, f);
-		else
-			fprintf(f, "%%%02X", c);
-	}
-}
-
-/* --dry-run: the request as it would go out, the token masked. */
+/* --dry-run: the request as it would go out, the token masked. A
+ * cluster whose API is not known yet is taken to speak the config's:
+ * a dry run sends nothing, not even that question. */
 static int print_request(const cli_ctx *ctx, const cli_conn *conn,
 			 const struct item *it, json_t *out)
 {
-	const char *base = conn->uri;
-	size_t blen = strlen(base), ulen = 0;
-	char *url = NULL, *body = json_dumps(it->config, JSON_COMPACT);
-	FILE *f = open_memstream(&url, &ulen);
-	int ret = 0;
+	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
+	char *method = NULL, *url = NULL, *ctype = NULL, *body = NULL;
+	size_t len = 0;
+	json_t *h = NULL, *jbody;
+	int err, ret = 0;
 
-	if (!f || !body) {
-		if (f)
-			fclose(f);
-		free(url);
-		free(body);
-		return -1;
-	}
-	while (blen && base[blen - 1] == '/')
-		blen--;
-	fprintf(f, "%.*s/api/v1/user/", (int)blen, base);
-	put_escaped(f, conn->user);
-	fputs("/jobs", f);
-	if (fclose(f) != 0) {
-		free(url);
-		free(body);
-		return -1;
+	if (pai_client_api(conn->client) == PAI_API_AUTO)
+		pai_client_set_api(conn->client,
+				   pai_job_format(it->job) == PAI_FORMAT_V2
+				       ? PAI_API_V2
+				       : PAI_API_V1);
+	so.ssh_public_key = it->ssh_key;
+	so.source_name = it->file;
+	so.dialect = conn->dialect;
+	err = pai_submit_request(&method, &url, &ctype, &body, &len,
+				 conn->client, conn->user, it->config, &so);
+	if (err) {
+		ret = cli_fail(ctx, conn, err, "cannot make the request for "
+				"'%s'", it->file);
+		goto out;
 	}
 	if (ctx->output == CLI_OUT_JSON) {
-		json_t *h =
-		    json_pack("{s:s}", "User-Agent", "paictl/" PAI_VERSION);
-
+		h = json_pack("{s:s}", "User-Agent", "paictl/" PAI_VERSION);
 		if (h && conn->token)
 			json_object_set_new(h, "Authorization",
 					    json_string("Bearer ***"));
-		if (h)
-			json_object_set_new(h, "Content-Type",
-					    json_string("application/json"));
-		if (h)
-			json_object_set_new(h, "Content-Length",
-					    json_sprintf("%zu", strlen(body)));
+		json_object_set_new(h, "Content-Type", json_string(ctype));
+		json_object_set_new(h, "Content-Length",
+				    json_sprintf("%zu", len));
+		/* a JSON body as JSON, YAML as its text */
+		jbody = json_loadb(body, len, 0, NULL);
+		if (!jbody)
+			jbody = json_stringn(body, len);
 		ret = json_array_append_new(
-		    out, json_pack("{s:s,s:s,s:s,s:o,s:O}", "file", it->file,
-				   "method", "POST", "url", url, "headers", h,
-				   "body", it->config));
+			  out, json_pack("{s:s,s:s,s:s,s:o,s:o}", "file",
+					 it->file, "method", method, "url", url,
+					 "headers", h, "body", jbody))
+			  ? EXIT_FAILURE_
+			  : 0;
 	} else
-		printf("POST %s\nUser-Agent: paictl/%s\n%sContent-Type: "
-		       "application/json\nContent-Length: %zu\n\n%s\n",
-		       url, PAI_VERSION,
-		       conn->token ? "Authorization: Bearer ***\n" : "",
-		       strlen(body), body);
+		printf("%s %s\nUser-Agent: paictl/%s\n%sContent-Type: "
+		       "%s\nContent-Length: %zu\n\n%s%s",
+		       method, url, PAI_VERSION,
+		       conn->token ? "Authorization: Bearer ***\n" : "", ctype,
+		       len, body, len && body[len - 1] == '\n' ? "" : "\n");
+out:
+	free(method);
 	free(url);
+	free(ctype);
 	free(body);
 	return ret;
 }
@@ -422,127 +403,150 @@ static json_t *item_json(const struct item *it, const char *user)
 	return o;
 }
 
-int cmd_submit(cli_ctx *ctx, int argc, char **argv)
+/* The user's SSH public key, as OpenSSH looks for its private half
+ * (~/.ssh/id_ed25519, id_ecdsa, id_rsa): for v1.x clusters, whose jobs
+ * let in the keys their ssh plugin names. New string, or NULL. */
+static char *user_public_key(void)
 {
-	struct opts o;
-	struct item *items = NULL;
-	cli_conn *conn = NULL;
-	json_t *out = NULL;
-	size_t n = 0, i;
-	int first, st, err, nstdin = 0, failed = 0;
+	static const char *const names[] = {"id_ed25519", "id_ecdsa",
+					    "id_rsa"};
+	const char *home = getenv("HOME");
+	char path[4096], line[16384];
+	size_t i;
+
+	for (i = 0; home && i < sizeof(names) / sizeof(names[0]); i++) {
+		FILE *f;
+		size_t n;
+
+		snprintf(path, sizeof(path), "%s/.ssh/%s.pub", home, names[i]);
+		if (!(f = fopen(path, "r")))
+			continue;
+		n = fgets(line, sizeof(line), f) ? strcspn(line, "\r\n") : 0;
+		fclose(f);
+		line[n] = '\0';
+		if (n && (strncmp(line, "ssh-", 4) == 0 ||
+			  strncmp(line, "ecdsa-", 6) == 0))
+			return strdup(line);
+	}
+	return NULL;
+}
+
+/* Every file read and validated: 0, else the status (nothing is sent). */
+static int load_all(cli_ctx *ctx, const struct opts *o, struct item *items,
+		    size_t n, char **files, pai_dialect dialect)
+{
 	unsigned long long ms;
 	struct timespec ts;
+	size_t i;
+	int st = EXIT_OK;
 
-	memset(&o, 0, sizeof(o));
-	o.dialect = -1;
-	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
-	if (st >= 0)
-		goto out_opts;
-	st = EXIT_OK;
-	if (first >= argc) {
-		st = cli_error(ctx, EXIT_USAGE,
-			       "no job config given; try 'paictl submit "
-			       "job.json'");
-		goto out_opts;
-	}
-	n = (size_t)(argc - first);
-	if (o.name && n > 1) {
-		st = cli_error(ctx, EXIT_USAGE,
-			       "--name names one job, but %zu files were "
-			       "given",
-			       n);
-		goto out_opts;
-	}
-	for (i = 0; i < n; i++)
-		nstdin += strcmp(argv[first + (int)i], "-") == 0;
-	if (nstdin > 1) {
-		st = cli_error(ctx, EXIT_USAGE,
-			       "standard input ('-') can be read only once");
-		goto out_opts;
-	}
-	/* who and where, before anything is read: the profile's dialect */
-	st = cli_resolve(ctx, &conn);
-	if (st)
-		goto out_opts;
-	items = calloc(n, sizeof(*items));
-	out = json_array();
-	if (!items || !out) {
-		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
-		goto out;
-	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ms = (unsigned long long)ts.tv_sec * 1000 +
 	     (unsigned long long)ts.tv_nsec / 1000000;
-	/* every file valid, or nothing is sent */
 	for (i = 0; i < n; i++) {
-		int s = load(ctx, &o, &items[i], argv[first + (int)i],
-			     o.dialect >= 0 ? (pai_dialect)o.dialect
-					    : conn->dialect,
-			     ms + i);
+		int s = load(ctx, o, &items[i], files[i], dialect, ms + i);
 
 		if (s && (!st || s != EXIT_INVALID))
 			st = s;
 	}
-	if (st) {
+	if (st && !ctx->quiet)
+		cli_error(ctx, st, "nothing submitted");
+	return st;
+}
+
+static int dry_run(cli_ctx *ctx, cli_conn *conn, struct item *items,
+		   size_t n, json_t *out)
+{
+	size_t i;
+	int st;
+
+	if ((st = cli_connect_offline(ctx, conn)))
+		return st;
+	for (i = 0; i < n; i++) {
+		if (i && ctx->output == CLI_OUT_TEXT)
+			putchar('\n');
+		if ((st = print_request(ctx, conn, &items[i], out)))
+			return st;
+	}
+	if (ctx->output == CLI_OUT_JSON && cli_print_json(json_incref(out)) < 0)
+		return EXIT_FAILURE_;
+	return EXIT_OK;
+}
+
+/* The conversion's warnings (a v0.x config for a v1.x cluster). */
+static void print_conversion(const cli_ctx *ctx, pai_diags *diags)
+{
+	if (!ctx->quiet)
+		cli_print_diags(stderr, diags, 0);
+}
+
+/* One item sent: 0 (or --skip-existing's conflict), else its status. */
+static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		    struct item *it, int *err)
+{
+	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
+	const char *code;
+	pai_diags *diags = NULL;
+	int s;
+
+	so.ssh_public_key = it->ssh_key;
+	so.source_name = it->file;
+	so.dialect = o->dialect >= 0 ? (pai_dialect)o->dialect : conn->dialect;
+	if (pai_diags_new(&diags))
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	so.diags = diags;
+	*err = PAI_OK;
+	do
+		*err = pai_submit_ex(conn->client, conn->user, it->config, &so,
+				     &it->recovered);
+	while (*err && cli_relogin(ctx, conn, *err));
+	print_conversion(ctx, diags);
+	pai_diags_free(diags);
+	if (*err == PAI_ECONFLICT && o->skip_existing) {
+		it->existing = 1;
 		if (!ctx->quiet)
-			cli_error(ctx, st, "nothing submitted");
-		goto out;
+			cli_error(ctx, 0,
+				  "job '%s' exists already; not submitted "
+				  "again (--skip-existing)",
+				  it->name);
+		return EXIT_OK;
 	}
-	if (o.dry_run) {
-		for (i = 0; i < n; i++) {
-			if (i && ctx->output == CLI_OUT_TEXT)
-				putchar('\n');
-			if (print_request(ctx, conn, &items[i], out) < 0) {
-				st = cli_error(ctx, EXIT_FAILURE_,
-					       "out of memory");
-				goto out;
-			}
-		}
-		if (ctx->output == CLI_OUT_JSON &&
-		    cli_print_json(json_incref(out)) < 0)
-			st = EXIT_FAILURE_;
-		goto out;
+	if (*err) {
+		code = pai_client_error_code(conn->client);
+		s = cli_fail(ctx, conn, *err, "cannot submit '%s' as '%s'",
+			     it->file, it->name);
+		/* the cluster's validator said no (--no-validate) */
+		if (*err == PAI_EINVALID ||
+		    (code && (strcmp(code, "InvalidParametersError") == 0 ||
+			      strcmp(code, "InvalidProtocolError") == 0)))
+			s = EXIT_INVALID;
+		return s;
 	}
-	st = cli_connect(ctx, conn);
-	if (st)
-		goto out;
+	it->submitted = 1;
+	if (it->recovered && !ctx->quiet)
+		cli_error(ctx, 0,
+			  "the cluster's answer for '%s' was lost, but the "
+			  "job is there with this config: submitted",
+			  it->name);
+	return EXIT_OK;
+}
+
+static int send_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		    struct item *items, size_t n)
+{
+	size_t i;
+	int st = EXIT_OK, err = PAI_OK;
+
 	for (i = 0; i < n; i++) {
 		struct item *it = &items[i];
+		int s = send_one(ctx, conn, o, it, &err);
 
-		do
-			err = pai_submit(conn->client, conn->user, it->config,
-					 &it->recovered);
-		while (err && cli_relogin(ctx, conn, err));
-		if (err == PAI_ECONFLICT && o.skip_existing) {
-			it->existing = 1;
-			if (!ctx->quiet)
-				cli_error(ctx, 0,
-					  "job '%s' exists already; not "
-					  "submitted again (--skip-existing)",
-					  it->name);
-		} else if (err) {
-			const char *code = pai_client_error_code(conn->client);
-			int s = cli_fail(ctx, conn, err,
-					 "cannot submit '%s' as '%s'", it->file,
-					 it->name);
-
-			/* the cluster's validator said no (--no-validate) */
-			if (code && strcmp(code, "InvalidParametersError") == 0)
-				s = EXIT_INVALID;
+		if (s) {
 			if (!st)
 				st = s;
 			if (fatal(err))
 				break;
 			continue;
-		} else {
-			it->submitted = 1;
-			if (it->recovered && !ctx->quiet)
-				cli_error(
-				    ctx, 0,
-				    "the cluster's answer for '%s' was "
-				    "lost, but the job is there with this "
-				    "config: submitted",
-				    it->name);
 		}
 		if (ctx->output == CLI_OUT_TEXT) {
 			printf("%s\n", it->name);
@@ -550,40 +554,121 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 			fflush(stdout);
 		}
 	}
-	if (o.wait && !st) {
-		for (i = 0; i < n; i++) {
-			struct item *it = &items[i];
-			int s;
+	return st;
+}
 
-			if (!it->submitted && !it->existing)
-				continue;
-			s = cli_wait_job(ctx, conn, conn->user, it->name, -1,
-					 &it->final, NULL);
-			if (s) {
-				st = s;
-				break;
-			}
-			it->waited = 1;
-			if (cli_final_status(it->final))
-				failed = 1;
-		}
+/* --wait: 0 when all succeeded, EXIT_JOB_FAILED, or why waiting failed */
+static int wait_all(cli_ctx *ctx, cli_conn *conn, struct item *items,
+		    size_t n)
+{
+	int failed = 0, s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct item *it = &items[i];
+
+		if (!it->submitted && !it->existing)
+			continue;
+		s = cli_wait_job(ctx, conn, conn->user, it->name, -1,
+				 &it->final, NULL);
+		if (s)
+			return s;
+		it->waited = 1;
+		if (cli_final_status(it->final))
+			failed = 1;
 	}
-	if (ctx->output == CLI_OUT_JSON) {
-		for (i = 0; i < n; i++)
-			if (items[i].submitted || items[i].existing)
-				json_array_append_new(
-				    out, item_json(&items[i], conn->user));
-		if (cli_print_json(json_incref(out)) < 0 && !st)
-			st = EXIT_FAILURE_;
+	return failed ? EXIT_JOB_FAILED : EXIT_OK;
+}
+
+static int print_items(cli_conn *conn, struct item *items, size_t n,
+		       json_t *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (items[i].submitted || items[i].existing)
+			json_array_append_new(out,
+					      item_json(&items[i], conn->user));
+	return cli_print_json(json_incref(out)) < 0 ? EXIT_FAILURE_ : EXIT_OK;
+}
+
+/* The arguments as one list of files: 0, else the usage status. */
+static int check_files(cli_ctx *ctx, const struct opts *o, size_t n,
+		       char **files)
+{
+	size_t i, nstdin = 0;
+
+	if (!n)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job config given; try 'paictl submit "
+				 "job.json'");
+	if (o->name && n > 1)
+		return cli_error(ctx, EXIT_USAGE,
+				 "--name names one job, but %zu files were "
+				 "given",
+				 n);
+	for (i = 0; i < n; i++)
+		nstdin += strcmp(files[i], "-") == 0;
+	if (nstdin > 1)
+		return cli_error(ctx, EXIT_USAGE,
+				 "standard input ('-') can be read only once");
+	return EXIT_OK;
+}
+
+int cmd_submit(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o;
+	struct item *items = NULL;
+	cli_conn *conn = NULL;
+	json_t *out = NULL;
+	char *key = NULL;
+	size_t n = 0, i;
+	int first, st, s;
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		goto out_opts;
+	n = (size_t)(argc - first);
+	if ((st = check_files(ctx, &o, n, argv + first)))
+		goto out_opts;
+	/* who and where, before anything is read: the profile's dialect */
+	if ((st = cli_resolve(ctx, &conn)))
+		goto out_opts;
+	items = calloc(n, sizeof(*items));
+	out = json_array();
+	if (!items || !out) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
 	}
-	if (!st && failed)
-		st = EXIT_JOB_FAILED;
+	st = load_all(ctx, &o, items, n, argv + first,
+		      o.dialect >= 0 ? (pai_dialect)o.dialect : conn->dialect);
+	if (st)
+		goto out;
+	if (!o.no_ssh_key)
+		key = user_public_key();
+	for (i = 0; i < n; i++)
+		items[i].ssh_key = key;
+	if (o.dry_run) {
+		st = dry_run(ctx, conn, items, n, out);
+		goto out;
+	}
+	if ((st = cli_connect(ctx, conn)))
+		goto out;
+	st = send_all(ctx, conn, &o, items, n);
+	if (o.wait && !st)
+		st = wait_all(ctx, conn, items, n);
+	if (ctx->output == CLI_OUT_JSON && (s = print_items(conn, items, n, out)) &&
+	    !st)
+		st = s;
 out:
 	for (i = 0; items && i < n; i++) {
 		pai_job_free(items[i].job);
 		json_decref(items[i].config);
 	}
 	free(items);
+	free(key);
 	json_decref(out);
 	cli_conn_free(conn);
 out_opts:

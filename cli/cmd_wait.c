@@ -38,20 +38,21 @@ void cli_format_time(char *buf, size_t len, long long ms)
 static void task_summary(char *buf, size_t len, const pai_job_info *info)
 {
 	static const pai_state order[] = {
-	    PAI_STATE_WAITING, PAI_STATE_RUNNING, PAI_STATE_SUCCEEDED,
-	    PAI_STATE_FAILED,  PAI_STATE_STOPPED, PAI_STATE_UNKNOWN};
-	size_t counts[6] = {0}, i, k, off, n = pai_job_info_task_count(info);
+	    PAI_STATE_WAITING, PAI_STATE_RUNNING,  PAI_STATE_STOPPING,
+	    PAI_STATE_SUCCEEDED, PAI_STATE_FAILED, PAI_STATE_STOPPED,
+	    PAI_STATE_UNKNOWN};
+	size_t counts[7] = {0}, i, k, off, n = pai_job_info_task_count(info);
 	const char *sep = ": ";
 
 	for (i = 0; i < n; i++) {
 		const pai_task_info *t = pai_job_info_task(info, i);
 
-		for (k = 0; k < 6; k++)
+		for (k = 0; k < 7; k++)
 			if (t && t->state == order[k])
 				counts[k]++;
 	}
 	off = (size_t)snprintf(buf, len, "%zu task%s", n, n == 1 ? "" : "s");
-	for (k = 0; k < 6 && off < len; k++) {
+	for (k = 0; k < 7 && off < len; k++) {
 		const char *s = pai_state_name(order[k]);
 		char name[16];
 		size_t j;

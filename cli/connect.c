@@ -184,10 +184,35 @@ int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path)
 	return EXIT_OK;
 }
 
+/* Records the API the client found in the profile, so that it is asked
+ * once per cluster. Best effort: the next run asks again otherwise. */
+static void save_api(cli_conn *conn)
+{
+	pai_api api = pai_client_api(conn->client);
+	pai_config *cfg = NULL;
+	const pai_profile *p;
+	pai_profile copy;
+
+	if (api == PAI_API_AUTO ||
+	    pai_config_load(&cfg, NULL, conn->save_api_in) != PAI_OK)
+		return;
+	p = pai_config_find(cfg, conn->cluster);
+	if (p && p->api == PAI_API_AUTO) {
+		copy = *p;
+		copy.api = api;
+		if (pai_config_set(cfg, &copy) == PAI_OK)
+			pai_config_save(cfg, conn->save_api_in);
+	}
+	pai_config_free(cfg);
+}
+
 void cli_conn_free(cli_conn *conn)
 {
 	if (!conn)
 		return;
+	if (conn->client && conn->save_api_in)
+		save_api(conn);
+	free(conn->save_api_in);
 	pai_client_free(conn->client);
 	free(conn->cluster);
 	free(conn->user);
@@ -283,6 +308,12 @@ static const char *default_user(void)
 	return pw ? pw->pw_name : NULL;
 }
 
+/* --uri or $PAICTL_URI: a profile's name may come with another URI */
+static int uri_given(const cli_ctx *ctx)
+{
+	return ctx->uri || env("PAICTL_URI");
+}
+
 int cli_resolve(cli_ctx *ctx, cli_conn **out)
 {
 	pai_config *cfg = NULL;
@@ -345,6 +376,12 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 	    !prof && uri ? " --uri " : "", !prof && uri ? uri : "",
 	    ctx->user ? " -u " : "", ctx->user ? ctx->user : "");
 	c->dialect = prof ? prof->dialect : PAI_DIALECT_OPENPAI;
+	/* the local cluster is paictl's own: both APIs, for every job */
+	c->api = c->local || c->socket ? PAI_API_DUAL
+		 : prof		       ? prof->api
+					 : PAI_API_AUTO;
+	if (prof && c->api == PAI_API_AUTO && !uri_given(ctx))
+		c->save_api_in = cli_config_path(ctx);
 	c->ca_file = xstrdup(ctx->cacert ? ctx->cacert
 			     : prof	 ? prof->ca_file
 					 : NULL);
@@ -526,16 +563,30 @@ static void trace(void *data, const char *line)
 	fprintf(stderr, "%s\n", line);
 }
 
+static int new_client(cli_ctx *ctx, cli_conn *c);
+
 int cli_connect(cli_ctx *ctx, cli_conn *c)
 {
-	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
-	int err, st;
+	int st;
 
 	if (c->local && !c->socket) {
 		st = connect_local(ctx, c);
 		if (st)
 			return st;
 	}
+	return new_client(ctx, c);
+}
+
+int cli_connect_offline(cli_ctx *ctx, cli_conn *c)
+{
+	return new_client(ctx, c);
+}
+
+static int new_client(cli_ctx *ctx, cli_conn *c)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	int err;
+
 	o.uri = c->uri;
 	o.unix_socket = c->socket;
 	o.token = c->token;
@@ -555,6 +606,8 @@ int cli_connect(cli_ctx *ctx, cli_conn *c)
 	o.interrupt = &cli_interrupt;
 	catch_sigint();
 	err = pai_client_new(&c->client, &o);
+	if (err == PAI_OK)
+		err = pai_client_set_api(c->client, c->api);
 	if (err)
 		return cli_error(ctx, cli_exit_status(err),
 				 "cannot use '%s': %s", c->uri,

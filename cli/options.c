@@ -29,6 +29,7 @@ const char *cli_sgr(const char *word)
 		   {"FAILED", "\033[31m"},
 		   {"SUCCEEDED", "\033[32m"},
 		   {"STOPPED", "\033[33m"},
+		   {"STOPPING", "\033[33m"},
 		   {"RUNNING", "\033[36m"},
 		   {NULL, NULL}};
 	size_t i;

@@ -5,8 +5,8 @@ exit: 4
 === file ca.pem
 not checked here
 === stdout
-{"name":"local","user":null,"dialect":"openpai","caFile":null,"insecure":false,"current":true,"builtin":true}
-{"name":"prod","user":null,"dialect":"openpai","caFile":"./ca.pem","insecure":false,"current":false,"builtin":false}
+{"name":"local","user":null,"dialect":"openpai","caFile":null,"insecure":false,"api":"dual","current":true,"builtin":true}
+{"name":"prod","user":null,"dialect":"openpai","caFile":"./ca.pem","insecure":false,"api":"auto","current":false,"builtin":false}
 config.json
 === stderr
 paictl: cluster: cannot use --cacert 'nope.pem': No such file or directory

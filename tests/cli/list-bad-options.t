@@ -4,5 +4,5 @@ exit: 2
 === stdout
 exit 2
 === stderr
-paictl: list: unknown state 'nope' (use waiting, running, succeeded, failed or stopped)
+paictl: list: unknown state 'nope' (use waiting, running, stopping, succeeded, failed or stopped)
 paictl: list: invalid --limit '0' (a number, 1 or more)

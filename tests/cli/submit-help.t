@@ -7,13 +7,14 @@ Validate job configs and submit them.
 
 Options:
       --name NAME            submit under NAME instead of the config's jobName (one file)
-      --env KEY=VALUE        set jobEnvs KEY to VALUE (as many as needed)
+      --env KEY=VALUE        set jobEnvs (v2: parameters) KEY to VALUE (as many as needed)
       --unique               append a short time-based suffix to the job name
       --dry-run              print the requests (token masked) and send nothing
       --wait                 wait for the jobs to end: exit 0 when all succeeded, 9 otherwise
       --no-validate          leave the checks to the cluster
       --skip-existing        a job of that name exists already: not an error
   -d, --dialect NAME         the cluster's rules (default: the profile's)
+      --no-ssh-key           v1.x clusters: do not add your SSH public key to the job
 
 Global options (before or after the command):
   -c, --cluster NAME         the cluster profile ($PAICTL_CLUSTER)
