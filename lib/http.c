@@ -183,12 +183,53 @@ static int is_secret_key(const char *k, size_t n)
 	return 0;
 }
 
+/* A YAML line "  key: value" whose key is a secret (the value masked),
+ * or a top-level "secrets:" (every line indented under it masked).
+ * Returns the offset after what was written to b, or i when the line at
+ * i is neither. */
+static size_t yaml_secret_line(pai__buf *b, const char *text, size_t len,
+			       size_t i)
+{
+	size_t k = i, e;
+
+	while (k < len && text[k] == ' ')
+		k++;
+	e = k;
+	while (e < len && (isalnum((unsigned char)text[e]) || text[e] == '_'))
+		e++;
+	if (e == k || e >= len || text[e] != ':' ||
+	    (e + 1 < len && text[e + 1] != ' ' && text[e + 1] != '\n'))
+		return i;
+	if (k == i && e - k == 7 && strncmp(text + k, "secrets", 7) == 0) {
+		/* the whole block: to the next line that is not indented */
+		pai__buf_put(b, text + i, e + 1 - i);
+		pai__buf_puts(b, " ***");
+		while (e < len && !(text[e] == '\n' && e + 1 < len &&
+				     text[e + 1] != ' ' && text[e + 1] != '\n'))
+			e++;
+		return e;
+	}
+	if (!is_secret_key(text + k, e - k))
+		return i;
+	pai__buf_put(b, text + i, e + 1 - i);
+	pai__buf_puts(b, " ***");
+	while (e < len && text[e] != '\n')
+		e++;
+	return e;
+}
+
 char *pai__mask_secrets(const char *text, size_t len)
 {
 	pai__buf b = PAI__BUF_INIT;
-	size_t i = 0;
+	size_t i = 0, j;
 
 	while (i < len) {
+		/* a YAML body's secrets, at a line's start */
+		if ((i == 0 || text[i - 1] == '\n') &&
+		    (j = yaml_secret_line(&b, text, len, i)) != i) {
+			i = j;
+			continue;
+		}
 		/* "key" : "value" in JSON */
 		if (text[i] == '"') {
 			size_t k = i + 1, j;
@@ -226,8 +267,9 @@ char *pai__mask_secrets(const char *text, size_t len)
 			i = k;
 			continue;
 		}
-		/* key=value in a form, at its start or after '&' */
-		if ((i == 0 || text[i - 1] == '&') &&
+		/* key=value in a form or a URL's query, at its start or
+		 * after '&' or '?' (a log-manager location's token=) */
+		if ((i == 0 || text[i - 1] == '&' || text[i - 1] == '?') &&
 		    isalpha((unsigned char)text[i])) {
 			size_t k = i;
 
@@ -677,7 +719,12 @@ int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 				rs->status == 504;
 		else
 			retry = err == PAI_EUNREACHABLE && is_transient(cc);
-		if (!rq->safe || !retry || attempt >= c->max_retries)
+		/* a rate limit refuses a request before anything is done
+		 * with it: safe to send again, a submission too */
+		if (!(retry && rq->safe) &&
+		    !(err == PAI_OK && rs->status == 429))
+			break;
+		if (attempt >= c->max_retries)
 			break;
 		window = BACKOFF_BASE_MS << (attempt < 10 ? attempt : 10);
 		if (window > BACKOFF_CAP_MS)
@@ -694,8 +741,9 @@ int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 			snprintf(note, sizeof(note),
 				 "* retrying %s in %lld ms (%s)", rq->method,
 				 delay,
-				 err == PAI_OK ? "server busy"
-					       : "connection failed");
+				 err != PAI_OK		? "connection failed"
+				 : rs->status == 429 ? "rate limited"
+						     : "server busy");
 			c->trace(c->trace_data, note);
 		}
 		if (sleep_interruptible(c, (long)delay) != PAI_OK) {

@@ -692,6 +692,8 @@ static pai_client *fake_client(fake_server *f, const char *token, int retries)
 	o.stall_timeout_s = 1;
 	o.connect_timeout_ms = 2000;
 	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
+	/* the fake plays a v0.x server: its API is known, never asked */
+	assert_int_equal(pai_client_set_api(c, PAI_API_V1), PAI_OK);
 	return c;
 }
 
