@@ -422,8 +422,8 @@ typedef enum pai_api {
 	PAI_API_V2 = 2,   /**< OpenPAI v1.x: /api/v2, protocol-v2 YAML */
 	/**
 	 * Both, for every job: paictl's local cluster. Calls go through
-	 * /api/v1; protocol-v2 configs are submitted through /api/v2, so
-	 * that they run as on a v1.x cluster.
+	 * /api/v1, which takes protocol-v2 configs as they are and runs
+	 * them as a v1.x cluster would; /api/v2 answers too.
 	 */
 	PAI_API_DUAL = 3
 } pai_api;

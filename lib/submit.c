@@ -18,13 +18,16 @@ static int oom(pai_client *c)
 	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
 }
 
-/* The API module a config in format fmt goes through. */
-static int api_for(const struct pai__api **out, pai_client *c, pai_format fmt)
+/* The API module a config goes through, and the format it goes in: the
+ * module's, but paictl's local cluster (dual) takes either format on
+ * its v1 route and runs each as its own kind of cluster would. */
+static int api_for(const struct pai__api **out, pai_format *to,
+		   pai_client *c, pai_format fmt)
 {
 	int err = pai__client_api(c, out);
 
-	if (err == PAI_OK && c->api == PAI_API_DUAL)
-		*out = fmt == PAI_FORMAT_V2 ? &pai__api_v2 : &pai__api_v1;
+	if (err == PAI_OK)
+		*to = c->api == PAI_API_DUAL ? fmt : (*out)->format;
 	return err;
 }
 
@@ -125,17 +128,17 @@ static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 		   json_t *config, const pai_submit_options *o)
 {
 	pai_format fmt =
-	    pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
+	    pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1, to;
 	int err;
 
 	*out = NULL;
-	if ((err = api_for(api, c, fmt)))
+	if ((err = api_for(api, &to, c, fmt)))
 		return err;
-	if ((*api)->format != fmt)
-		err = convert(out, c, config, o, (*api)->format);
+	if (to != fmt)
+		err = convert(out, c, config, o, to);
 	else
 		err = (*out = json_deep_copy(config)) ? PAI_OK : oom(c);
-	if (err == PAI_OK && (*api)->format == PAI_FORMAT_V2 &&
+	if (err == PAI_OK && to == PAI_FORMAT_V2 &&
 	    o->ssh_public_key && *o->ssh_public_key &&
 	    add_ssh_key(*out, o->ssh_public_key) != PAI_OK)
 		err = oom(c);

@@ -196,6 +196,61 @@ static int put_file(FILE *f, char **buf, size_t *len, const char *path)
 	return ok ? 0 : -1;
 }
 
+/* The options of every authorized_keys line of a task: its environment,
+ * and the shell in its working directory. */
+static void put_key_options(FILE *f, const pai_env *env)
+{
+	size_t i;
+
+	fputs("restrict,pty,port-forwarding,", f);
+	for (i = 0; i < pai_env_count(env); i++) {
+		const char *n = pai_env_name(env, i),
+			   *v = pai_env_value(env, i);
+		size_t vl = strlen(v);
+
+		/* what the format cannot carry is left out */
+		if (strchr(v, '\n') || (vl && v[vl - 1] == '\\'))
+			continue;
+		fputs("environment=\"", f);
+		fputs(n, f);
+		fputc('=', f);
+		put_quoted(f, v);
+		fputs("\",", f);
+	}
+	fputs("command=\"cd \\\"$PAI_WORK_DIR\\\" || exit 1; "
+	      "if [ -n \\\"$SSH_ORIGINAL_COMMAND\\\" ]; then "
+	      "exec bash -c \\\"$SSH_ORIGINAL_COMMAND\\\"; "
+	      "else exec bash -l; fi\" ",
+	      f);
+}
+
+/* The user's keys a protocol-v2 job names in its ssh runtime plugin
+ * (extras["com.microsoft.pai.runtimeplugin"][].parameters.userssh, as
+ * OpenPAI v1.x's runtime lets them in), one line each. */
+static void put_user_keys(FILE *f, const struct srv_job *j,
+			  const pai_env *env)
+{
+	json_t *cfg = j->pj ? pai_job_config(j->pj) : NULL, *p;
+	json_t *plugins = json_object_get(json_object_get(cfg, "extras"),
+					  "com.microsoft.pai.runtimeplugin");
+	size_t i;
+
+	json_array_foreach(plugins, i, p)
+	{
+		json_t *us = json_object_get(json_object_get(p, "parameters"),
+					     "userssh");
+		const char *key = json_string_value(json_object_get(us, "value"));
+		const char *name = json_string_value(json_object_get(p, "plugin"));
+
+		if (!name || strcmp(name, "ssh") != 0 || !key ||
+		    strncmp(key, "ssh-", 4) != 0 || strpbrk(key, "\r\n"))
+			continue;
+		put_key_options(f, env);
+		fputs(key, f);
+		fputc('\n', f);
+	}
+}
+
 /* sshd_config and authorized_keys for task t, in its directory, made
  * here if its monitor has not made it yet: the monitor starts
  * `sshd -i -f DIR/sshd_config` per connection, so the files may appear
@@ -220,27 +275,11 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 	f = open_memstream(&buf, &blen);
 	if (!f)
 		goto out;
-	fputs("restrict,pty,port-forwarding,", f);
-	for (i = 0; i < pai_env_count(env); i++) {
-		const char *n = pai_env_name(env, i),
-			   *v = pai_env_value(env, i);
-		size_t vl = strlen(v);
-
-		/* what the format cannot carry is left out */
-		if (strchr(v, '\n') || (vl && v[vl - 1] == '\\'))
-			continue;
-		fputs("environment=\"", f);
-		fputs(n, f);
-		fputc('=', f);
-		put_quoted(f, v);
-		fputs("\",", f);
-	}
-	fputs("command=\"cd \\\"$PAI_WORK_DIR\\\" || exit 1; "
-	      "if [ -n \\\"$SSH_ORIGINAL_COMMAND\\\" ]; then "
-	      "exec bash -c \\\"$SSH_ORIGINAL_COMMAND\\\"; "
-	      "else exec bash -l; fi\" ",
-	      f);
+	put_key_options(f, env);
 	fwrite(pubtext, 1, len, f);
+	if (len && pubtext[len - 1] != '\n')
+		fputc('\n', f);
+	put_user_keys(f, j, env);
 	i = put_file(f, &buf, &blen, ak);
 	f = NULL;
 	if (i != 0 || !(f = open_memstream(&buf, &blen)))
