@@ -218,6 +218,32 @@ static size_t yaml_secret_line(pai__buf *b, const char *text, size_t len,
 	return e;
 }
 
+/* s copied with the values of secret query parameters ("?token=..." or
+ * "&token=...", as in a log-manager location inside a JSON string)
+ * masked. */
+static void put_query_masked(pai__buf *b, const char *s, size_t n)
+{
+	size_t i = 0, k;
+
+	while (i < n) {
+		pai__buf_putc(b, s[i]);
+		if (s[i] != '?' && s[i] != '&') {
+			i++;
+			continue;
+		}
+		k = ++i;
+		while (k < n && isalpha((unsigned char)s[k]))
+			k++;
+		if (k < n && s[k] == '=' && is_secret_key(s + i, k - i)) {
+			pai__buf_put(b, s + i, k - i + 1);
+			pai__buf_puts(b, "***");
+			i = k + 1;
+			while (i < n && s[i] != '&')
+				i++;
+		}
+	}
+}
+
 char *pai__mask_secrets(const char *text, size_t len)
 {
 	pai__buf b = PAI__BUF_INIT;
@@ -263,7 +289,7 @@ char *pai__mask_secrets(const char *text, size_t len)
 					}
 				}
 			}
-			pai__buf_put(&b, text + i, k - i);
+			put_query_masked(&b, text + i, k - i);
 			i = k;
 			continue;
 		}

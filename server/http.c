@@ -6,9 +6,7 @@
  * Over TCP every mutating call needs a bearer token; on the Unix
  * socket, whose directory only the owner may enter, none is asked.
  */
-#include "srv.h"
-
-#include <microhttpd.h>
+#include "http_int.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,18 +21,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-struct listener {
-	struct srv *s;
-	bool tcp;
-};
-
 static struct listener unix_l, tcp_l;
-
-struct req {
-	char *body;
-	size_t len;
-	bool too_big;
-};
 
 static const char *const log_files[] = {"user.pai.stdout", "user.pai.stderr",
 					"user.pai.all"};
@@ -51,7 +38,7 @@ static json_t *container_id(const struct srv_job *j, const struct srv_task *t)
 	return v;
 }
 
-static enum MHD_Result reply_raw(struct MHD_Connection *c, unsigned status,
+enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
 				 const char *type, char *body, size_t len)
 {
 	struct MHD_Response *r;
@@ -69,7 +56,7 @@ static enum MHD_Result reply_raw(struct MHD_Connection *c, unsigned status,
 }
 
 /* Steals o. */
-static enum MHD_Result reply_json(struct MHD_Connection *c, unsigned status,
+enum MHD_Result h_reply_json(struct MHD_Connection *c, unsigned status,
 				  json_t *o)
 {
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -77,15 +64,11 @@ static enum MHD_Result reply_json(struct MHD_Connection *c, unsigned status,
 	json_decref(o);
 	if (!text)
 		return MHD_NO;
-	return reply_raw(c, status, "application/json; charset=utf-8", text,
+	return h_reply_raw(c, status, "application/json; charset=utf-8", text,
 			 strlen(text));
 }
 
-static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
-				   const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
+enum MHD_Result h_reply_error(struct MHD_Connection *c, unsigned status,
 				   const char *code, const char *fmt, ...)
 {
 	char msg[512];
@@ -94,24 +77,24 @@ static enum MHD_Result reply_error(struct MHD_Connection *c, unsigned status,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return reply_json(c, status,
+	return h_reply_json(c, status,
 			  json_pack("{s:s,s:s}", "code", code, "message", msg));
 }
 
-static enum MHD_Result reply_message(struct MHD_Connection *c, unsigned status,
+enum MHD_Result h_reply_message(struct MHD_Connection *c, unsigned status,
 				     const char *msg)
 {
-	return reply_json(c, status, json_pack("{s:s}", "message", msg));
+	return h_reply_json(c, status, json_pack("{s:s}", "message", msg));
 }
 
-static enum MHD_Result no_job(struct MHD_Connection *c, const char *name)
+enum MHD_Result h_no_job(struct MHD_Connection *c, const char *name)
 {
-	return reply_error(c, 404, "NoJobError", "Job %s is not found.", name);
+	return h_reply_error(c, 404, "NoJobError", "Job %s is not found.", name);
 }
 
 /* ---- authentication -------------------------------------------------- */
 
-static const struct srv_token *find_token(struct srv *s,
+const struct srv_token *h_find_token(struct srv *s,
 					  struct MHD_Connection *c)
 {
 	const char *h =
@@ -132,7 +115,7 @@ static const struct srv_token *find_token(struct srv *s,
 }
 
 /* 0 when the caller may act as user (NULL: anyone); else replies. */
-static int authorize(struct listener *l, struct MHD_Connection *c,
+int h_authorize(struct listener *l, struct MHD_Connection *c,
 		     const char *user, enum MHD_Result *res)
 {
 	const struct srv_token *t;
@@ -143,7 +126,7 @@ static int authorize(struct listener *l, struct MHD_Connection *c,
 		return 0;
 	/* tokens are added by either listener's thread */
 	pthread_mutex_lock(&l->s->lock);
-	t = find_token(l->s, c);
+	t = h_find_token(l->s, c);
 	ok = !t							 ? 0
 	     : (!user || t->admin || strcmp(t->user, user) == 0) ? 1
 								 : -1;
@@ -152,12 +135,12 @@ static int authorize(struct listener *l, struct MHD_Connection *c,
 	pthread_mutex_unlock(&l->s->lock);
 	if (ok == 0) {
 		*res =
-		    reply_error(c, 401, "UnauthorizedUserError",
+		    h_reply_error(c, 401, "UnauthorizedUserError",
 				"Guest is not allowed to do this operation.");
 		return -1;
 	}
 	if (ok < 0) {
-		*res = reply_error(c, 403, "ForbiddenUserError",
+		*res = h_reply_error(c, 403, "ForbiddenUserError",
 				   "User %s is not allowed to do this "
 				   "operation on jobs of %s.",
 				   who, user);
@@ -178,7 +161,7 @@ static int hexval(int c)
 }
 
 /* The value of key in an application/x-www-form-urlencoded body; new. */
-static char *form_value(const char *body, size_t len, const char *key)
+char *h_form_value(const char *body, size_t len, const char *key)
 {
 	size_t klen = strlen(key), i = 0;
 
@@ -214,8 +197,8 @@ static char *form_value(const char *body, size_t len, const char *key)
 	return NULL;
 }
 
-static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
-				  struct req *rq)
+enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
+			     struct req *rq, bool v2)
 {
 	struct srv *s = l->s;
 	char *user = NULL, *pass = NULL, *exp = NULL;
@@ -232,7 +215,7 @@ static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
 		body = json_loadb(rq->body, rq->len, 0, NULL);
 		if (!json_is_object(body)) {
 			json_decref(body);
-			return reply_error(c, 400, "InvalidParametersError",
+			return h_reply_error(c, 400, "InvalidParametersError",
 					   "the body is not a JSON object");
 		}
 		if (json_is_string(json_object_get(body, "username")))
@@ -248,36 +231,46 @@ static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
 			exp = strdup(json_string_value(e));
 		json_decref(body);
 	} else if (rq->len) {
-		user = form_value(rq->body, rq->len, "username");
-		pass = form_value(rq->body, rq->len, "password");
-		exp = form_value(rq->body, rq->len, "expiration");
+		user = h_form_value(rq->body, rq->len, "username");
+		pass = h_form_value(rq->body, rq->len, "password");
+		exp = h_form_value(rq->body, rq->len, "expiration");
 	}
 	if (exp)
 		secs = strtoll(exp, NULL, 10);
 	if (secs <= 0 || secs > 10LL * 365 * 24 * 3600)
 		secs = 7 * 24 * 3600;
 	if (!user || !pass) {
-		res = reply_error(c, 400, "InvalidParametersError",
+		res = h_reply_error(c, 400, "InvalidParametersError",
 				  "username and password are required");
+		goto out;
+	}
+	if (v2 && strlen(pass) < 6) {
+		/* Joi's rule on v1.x's login routes */
+		res = h_reply_error(c, 400, "InvalidParametersError",
+				    "child \"password\" fails because "
+				    "[\"password\" length must be at least 6 "
+				    "characters long]");
 		goto out;
 	}
 	for (i = 0; i < s->nusers; i++)
 		if (strcmp(s->users[i].name, user) == 0)
 			u = &s->users[i];
 	if (!u) {
-		res = reply_error(c, 400, "NoUserError",
+		res = h_reply_error(c, 400, "NoUserError",
 				  "User %s is not found.", user);
 		goto out;
 	}
 	if (strcmp(u->password, pass) != 0) {
-		res = reply_error(c, 400, "IncorrectPassworkError",
-				  "Password is incorrect.");
+		res = h_reply_error(c, 400,
+				    v2 ? "IncorrectPasswordError"
+				       : "IncorrectPassworkError",
+				    "Password is incorrect.");
 		goto out;
 	}
 	memset(&tok, 0, sizeof(tok));
 	if (srv_random_hex(tok.token, 32) < 0 || !(tok.user = strdup(user))) {
 		res =
-		    reply_error(c, 500, "UnknownError", "cannot make a token");
+		    h_reply_error(c, 500, "UnknownError", "cannot make a token");
 		goto out;
 	}
 	tok.admin = u->admin;
@@ -298,10 +291,10 @@ static enum MHD_Result post_token(struct listener *l, struct MHD_Connection *c,
 	pthread_mutex_unlock(&s->lock);
 	if (!v) {
 		free(tok.user);
-		res = reply_error(c, 500, "UnknownError", "out of memory");
+		res = h_reply_error(c, 500, "UnknownError", "out of memory");
 		goto out;
 	}
-	res = reply_json(c, 200,
+	res = h_reply_json(c, 200,
 			 json_pack("{s:s,s:s,s:b}", "token", tok.token, "user",
 				   user, "admin", u->admin));
 out:
@@ -313,7 +306,7 @@ out:
 
 /* ---- job views -------------------------------------------------------- */
 
-static json_t *job_summary(const struct srv_job *j)
+json_t *h_job_summary(const struct srv_job *j)
 {
 	long long gpus = 0, tasks = 0;
 	size_t r;
@@ -341,16 +334,16 @@ static json_t *job_summary(const struct srv_job *j)
 	    (int)j->nroles);
 }
 
-static const char *conn_host(struct MHD_Connection *c)
+const char *h_conn_host(struct MHD_Connection *c)
 {
 	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
 
 	return h && *h ? h : "localhost";
 }
 
-static json_t *job_detail(const struct srv_job *j, const char *host)
+json_t *h_job_detail(const struct srv_job *j, const char *host)
 {
-	json_t *o = json_object(), *st = job_summary(j), *roles = json_object();
+	json_t *o = json_object(), *st = h_job_summary(j), *roles = json_object();
 	size_t r, i, k, n;
 
 	if (!o || !st || !roles) {
@@ -478,14 +471,14 @@ static enum MHD_Result list_jobs(struct srv *s, struct MHD_Connection *c,
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; a && i < s->njobs; i++)
 		if (!user || strcmp(s->jobs[i]->user, user) == 0)
-			json_array_append_new(a, job_summary(s->jobs[i]));
+			json_array_append_new(a, h_job_summary(s->jobs[i]));
 	pthread_mutex_unlock(&s->lock);
-	return reply_json(c, 200, a);
+	return h_reply_json(c, 200, a);
 }
 
 /* ---- submission ------------------------------------------------------ */
 
-static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
+enum MHD_Result h_submit(struct listener *l, struct MHD_Connection *c,
 			      struct req *rq, const char *user,
 			      const char *path_name)
 {
@@ -500,7 +493,7 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 	int err;
 
 	if (pai_diags_new(&diags) != PAI_OK)
-		return reply_error(c, 500, "UnknownError", "out of memory");
+		return h_reply_error(c, 500, "UnknownError", "out of memory");
 	err = pai_job_parse(&pj, diags, "job.json", rq->body ? rq->body : "",
 			    rq->len, NULL);
 	if (err == PAI_ESYNTAX || err == PAI_EINVALID) {
@@ -522,7 +515,7 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 				 d->line, d->column, d->message, d->rule);
 		else
 			snprintf(msg, sizeof(msg), "invalid job config");
-		res = reply_json(c, 400,
+		res = h_reply_json(c, 400,
 				 json_pack("{s:s,s:s,s:o}", "code",
 					   "InvalidParametersError", "message",
 					   msg, "diagnostics",
@@ -530,19 +523,19 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 		goto out;
 	}
 	if (err) {
-		res = reply_error(c, 500, "UnknownError", "%s",
+		res = h_reply_error(c, 500, "UnknownError", "%s",
 				  pai_strerror(err));
 		goto out;
 	}
 	name = pai_job_name(pj);
 	if (!name || !srv_safe_name(name)) {
-		res = reply_error(c, 400, "InvalidParametersError",
+		res = h_reply_error(c, 400, "InvalidParametersError",
 				  "jobName must be letters, digits, '_', '-' "
 				  "and '.' (at most 128)");
 		goto out;
 	}
 	if (path_name && strcmp(path_name, name) != 0) {
-		res = reply_error(c, 400, "InvalidParametersError",
+		res = h_reply_error(c, 400, "InvalidParametersError",
 				  "jobName '%s' in the config differs from "
 				  "'%s' in the path",
 				  name, path_name);
@@ -553,7 +546,7 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 
 		if (pai_job_role(&pr, pj, r) || !srv_safe_name(pr.name) ||
 		    !pr.command) {
-			res = reply_error(c, 400, "InvalidParametersError",
+			res = h_reply_error(c, 400, "InvalidParametersError",
 					  "task role %zu needs a name of "
 					  "letters, digits, '_', '-' or '.' "
 					  "and a command",
@@ -562,7 +555,7 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 		}
 	}
 	if (srv_job_from_pai(&j, pj, user) < 0) {
-		res = reply_error(c, 400, "InvalidParametersError",
+		res = h_reply_error(c, 400, "InvalidParametersError",
 				  "the job cannot run here (at most 1000 "
 				  "tasks per role and 100 ports per label)");
 		goto out;
@@ -575,12 +568,12 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 	err = srv_add_job(s, j, rq->body ? rq->body : "", rq->len);
 	if (err == 0) {
 		j = NULL;
-		res = reply_message(c, 202, msg);
+		res = h_reply_message(c, 202, msg);
 	} else if (err == 1)
-		res = reply_error(c, 409, "ConflictJobError",
+		res = h_reply_error(c, 409, "ConflictJobError",
 				  "Job name %s already exists.", j->name);
 	else
-		res = reply_error(c, 500, "UnknownError",
+		res = h_reply_error(c, 500, "UnknownError",
 				  "cannot store the job: %s", strerror(errno));
 out:
 	srv_job_free(j);
@@ -589,7 +582,7 @@ out:
 	return res;
 }
 
-static enum MHD_Result execution_type(struct srv *s, struct MHD_Connection *c,
+enum MHD_Result h_execution_type(struct srv *s, struct MHD_Connection *c,
 				      struct req *rq, const char *user,
 				      const char *name)
 {
@@ -601,14 +594,14 @@ static enum MHD_Result execution_type(struct srv *s, struct MHD_Connection *c,
 
 	if (!v || (strcmp(v, "START") != 0 && strcmp(v, "STOP") != 0)) {
 		json_decref(body);
-		return reply_error(c, 400, "InvalidParametersError",
+		return h_reply_error(c, 400, "InvalidParametersError",
 				   "the body must be {\"value\": \"START\"} or "
 				   "{\"value\": \"STOP\"}");
 	}
 	pthread_mutex_lock(&s->lock);
 	j = srv_find_job(s, user, name);
 	if (!j)
-		res = no_job(c, name);
+		res = h_no_job(c, name);
 	else {
 		if (strcmp(v, "STOP") == 0) {
 			srv_stop_job(s, j, "stopped by the user");
@@ -616,7 +609,7 @@ static enum MHD_Result execution_type(struct srv *s, struct MHD_Connection *c,
 			srv_wake(s);
 		}
 		snprintf(msg, sizeof(msg), "execute job %s successfully", name);
-		res = reply_message(c, 202, msg);
+		res = h_reply_message(c, 202, msg);
 	}
 	pthread_mutex_unlock(&s->lock);
 	json_decref(body);
@@ -636,14 +629,14 @@ static enum MHD_Result get_config(struct srv *s, struct MHD_Connection *c,
 		path = srv_printf("%s/config.json", j->dir);
 	pthread_mutex_unlock(&s->lock);
 	if (!j)
-		return no_job(c, name);
+		return h_no_job(c, name);
 	if (!path || pai_file_read(&text, &len, NULL, path) != PAI_OK) {
 		free(path);
-		return reply_error(c, 404, "NoJobConfigError",
+		return h_reply_error(c, 404, "NoJobConfigError",
 				   "Config of job %s is not found.", name);
 	}
 	free(path);
-	return reply_raw(c, 200, "text/plain; charset=utf-8", text, len);
+	return h_reply_raw(c, 200, "text/plain; charset=utf-8", text, len);
 }
 
 /* ---- ssh ------------------------------------------------------------- */
@@ -689,14 +682,14 @@ static enum MHD_Result ssh_key(struct srv *s, struct MHD_Connection *c,
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (!j)
-		return no_job(c, name);
+		return h_no_job(c, name);
 	if (!ssh || !path || pai_file_read(&text, &len, NULL, path) != PAI_OK) {
 		free(path);
-		return reply_error(c, 404, "NoJobSshInfoError",
+		return h_reply_error(c, 404, "NoJobSshInfoError",
 				   "SSH info of job %s is not found.", name);
 	}
 	free(path);
-	return reply_raw(c, 200, "application/octet-stream", text, len);
+	return h_reply_raw(c, 200, "application/octet-stream", text, len);
 }
 
 /* ---- logs ------------------------------------------------------------ */
@@ -704,7 +697,7 @@ static enum MHD_Result ssh_key(struct srv *s, struct MHD_Connection *c,
 /* Parses a single "bytes=a-b", "bytes=a-" or "bytes=-n" against size.
  * 1: a range in [*from, *to]; 0: no usable header (send all);
  * -1: unsatisfiable. */
-static int parse_range(const char *h, long long size, long long *from,
+int h_parse_range(const char *h, long long size, long long *from,
 		       long long *to)
 {
 	char *end;
@@ -742,7 +735,7 @@ static int parse_range(const char *h, long long size, long long *from,
 
 /* Whether the task whose log file is at path was started: its monitor
  * writes `status` in the same directory. */
-static bool task_started(const char *path)
+bool h_task_started(const char *path)
 {
 	char *st = srv_printf("%.*s/status",
 			      (int)(strrchr(path, '/') - path), path);
@@ -752,24 +745,109 @@ static bool task_started(const char *path)
 	return ok;
 }
 
+char *h_log_path(const struct srv_job *j, long attempt, size_t role,
+		 long index, const char *file, bool *starting)
+{
+	if (role >= j->nroles || index < 0 ||
+	    index >= j->roles[role].task_number || attempt < 0 ||
+	    attempt > j->attempt)
+		return NULL;
+	*starting = j->state == ST_RUNNING && attempt == j->attempt;
+	return srv_printf("%s/attempt-%ld/%s-%ld/%s", j->dir, attempt,
+			  j->roles[role].name, index, file);
+}
+
+static enum MHD_Result log_missing(struct MHD_Connection *c, bool empty)
+{
+	if (empty)
+		return h_reply_raw(c, 404, "text/plain", strdup(""), 0);
+	return h_reply_error(c, 404, "NotFoundError", "no such log");
+}
+
+static enum MHD_Result unsatisfiable(struct MHD_Connection *c,
+				     long long size)
+{
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result res;
+	char cr[128];
+
+	if (!r)
+		return MHD_NO;
+	snprintf(cr, sizeof(cr), "bytes */%lld", size);
+	MHD_add_response_header(r, "Content-Range", cr);
+	res = MHD_queue_response(c, 416, r);
+	MHD_destroy_response(r);
+	return res;
+}
+
+enum MHD_Result h_serve_log(struct MHD_Connection *c, const char *path,
+			    bool starting, const char *range,
+			    const char *type, bool empty_errors)
+{
+	struct MHD_Response *r;
+	struct stat st;
+	long long from = 0, to = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rg;
+	enum MHD_Result res;
+	char cr[128];
+
+	if (fd < 0 && errno == ENOENT && (starting || h_task_started(path))) {
+		/* a log file appears with its first byte: none yet, or
+		 * never, is an empty log */
+		memset(&st, 0, sizeof(st));
+		st.st_mode = S_IFREG;
+	} else if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return log_missing(c, empty_errors);
+	}
+	rg = h_parse_range(range, (long long)st.st_size, &from, &to);
+	if (rg < 0) {
+		if (fd >= 0)
+			close(fd);
+		return unsatisfiable(c, (long long)st.st_size);
+	}
+	if (rg == 0) {
+		from = 0;
+		to = (long long)st.st_size - 1;
+	}
+	if (to < from)
+		r = MHD_create_response_from_buffer(0, NULL,
+						    MHD_RESPMEM_PERSISTENT);
+	else
+		r = MHD_create_response_from_fd_at_offset64(
+		    (uint64_t)(to - from + 1), fd, (uint64_t)from);
+	if (fd >= 0 && (!r || to < from))
+		close(fd); /* else the response's now */
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, "Accept-Ranges", "bytes");
+	if (rg > 0) {
+		snprintf(cr, sizeof(cr), "bytes %lld-%lld/%lld", from, to,
+			 (long long)st.st_size);
+		MHD_add_response_header(r, "Content-Range", cr);
+	}
+	res = MHD_queue_response(c, rg > 0 ? 206 : 200, r);
+	MHD_destroy_response(r);
+	return res;
+}
+
 static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 			       char **seg, size_t nseg)
 {
 	/* seg: api v1 local logs KEY ATTEMPT ROLE INDEX FILE */
 	struct srv_job *j;
-	struct MHD_Response *r;
-	struct stat st;
 	char *path = NULL, *user = NULL, *tilde, *end;
 	long attempt, index;
-	long long from = 0, to = 0;
-	int fd = -1, rg, f;
+	int f;
 	size_t ri;
 	bool starting = false;
 	enum MHD_Result res;
-	char cr[128];
 
 	if (nseg != 9)
-		return reply_error(c, 404, "NotFoundError", "no such log");
+		return log_missing(c, false);
 	for (f = 0; f < 3; f++)
 		if (strcmp(seg[8], log_files[f]) == 0)
 			break;
@@ -785,76 +863,22 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	pthread_mutex_lock(&s->lock);
 	j = srv_find_job(s, user, tilde + 1);
 	for (ri = 0; j && !path && ri < j->nroles; ri++)
-		if (strcmp(j->roles[ri].name, seg[6]) == 0 &&
-		    index < j->roles[ri].task_number &&
-		    attempt <= j->attempt) {
-			path = srv_printf("%s/attempt-%ld/%s-%ld/%s", j->dir,
-					  attempt, seg[6], index,
-					  log_files[f]);
-			starting = j->state == ST_RUNNING &&
-				   attempt == j->attempt;
-		}
+		if (strcmp(j->roles[ri].name, seg[6]) == 0)
+			path = h_log_path(j, attempt, ri, index, log_files[f],
+					  &starting);
 	pthread_mutex_unlock(&s->lock);
 	if (!path)
 		goto notfound;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT &&
-	    (starting || task_started(path))) {
-		/* a log file appears with its first byte: none yet, or
-		 * never, is an empty log */
-		memset(&st, 0, sizeof(st));
-		st.st_mode = S_IFREG;
-	} else if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		goto notfound;
-	rg = parse_range(
+	res = h_serve_log(
+	    c, path, starting,
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Range"),
-	    (long long)st.st_size, &from, &to);
-	if (rg < 0) {
-		close(fd);
-		fd = -1;
-		r = MHD_create_response_from_buffer(0, NULL,
-						    MHD_RESPMEM_PERSISTENT);
-		snprintf(cr, sizeof(cr), "bytes */%lld", (long long)st.st_size);
-		MHD_add_response_header(r, "Content-Range", cr);
-		res = MHD_queue_response(c, 416, r);
-		MHD_destroy_response(r);
-		goto out;
-	}
-	if (rg == 0) {
-		from = 0;
-		to = (long long)st.st_size - 1;
-	}
-	if (to < from)
-		r = MHD_create_response_from_buffer(0, NULL,
-						    MHD_RESPMEM_PERSISTENT);
-	else
-		r = MHD_create_response_from_fd_at_offset64(
-		    (uint64_t)(to - from + 1), fd, (uint64_t)from);
-	if (!r) {
-		res = MHD_NO;
-		goto out;
-	}
-	if (to >= from)
-		fd = -1; /* the response's now */
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				"text/plain; charset=utf-8");
-	MHD_add_response_header(r, "Accept-Ranges", "bytes");
-	if (rg > 0) {
-		snprintf(cr, sizeof(cr), "bytes %lld-%lld/%lld", from, to,
-			 (long long)st.st_size);
-		MHD_add_response_header(r, "Content-Range", cr);
-	}
-	res = MHD_queue_response(c, rg > 0 ? 206 : 200, r);
-	MHD_destroy_response(r);
-	goto out;
-notfound:
-	res = reply_error(c, 404, "NotFoundError", "no such log");
-out:
-	if (fd >= 0)
-		close(fd);
+	    "text/plain; charset=utf-8", false);
 	free(path);
 	free(user);
 	return res;
+notfound:
+	free(user);
+	return log_missing(c, false);
 }
 
 /* ---- routing ---------------------------------------------------------- */
@@ -887,12 +911,20 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	if (!copy)
 		return MHD_NO;
 	n = split(copy, seg, 16);
+	if (n >= 2 && strcmp(seg[0], "api") == 0 && strcmp(seg[1], "v2") == 0) {
+		res = h_v2_route(l, c, seg, n, method, url, rq);
+		goto out;
+	}
+	if (n >= 1 && strcmp(seg[0], "log-manager") == 0) {
+		res = get ? h_log_manager(l, c, seg, n) : MHD_NO;
+		goto out;
+	}
 	if (n < 2 || strcmp(seg[0], "api") != 0 || strcmp(seg[1], "v1") != 0)
 		goto notfound;
 	if (n == 2) {
 		if (!get)
 			goto method;
-		res = reply_json(
+		res = h_reply_json(
 		    c, 200,
 		    json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", "PAI RESTfulAPI",
 			      "version", "v0.14.0", "launcherType", "k8s",
@@ -903,7 +935,7 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	if (n == 3 && strcmp(seg[2], "token") == 0) {
 		if (!post)
 			goto method;
-		res = post_token(l, c, rq);
+		res = h_post_token(l, c, rq, false);
 		goto out;
 	}
 	if (n == 3 && strcmp(seg[2], "jobs") == 0) {
@@ -926,34 +958,34 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	/* /api/v1/user/:user/jobs[/:job[/config|/ssh|/executionType]] */
 	if (!srv_safe_name(seg[3]) || (n >= 6 && !srv_safe_name(seg[5]))) {
 		if (n == 5)
-			res = reply_error(c, 400, "InvalidParametersError",
+			res = h_reply_error(c, 400, "InvalidParametersError",
 					  "invalid user name '%s'", seg[3]);
 		else
-			res = no_job(c, seg[5]);
+			res = h_no_job(c, seg[5]);
 		goto out;
 	}
 	if (n == 5) {
 		if (get)
 			res = list_jobs(s, c, seg[3]);
 		else if (post) {
-			if (authorize(l, c, seg[3], &res) == 0)
-				res = submit(l, c, rq, seg[3], NULL);
+			if (h_authorize(l, c, seg[3], &res) == 0)
+				res = h_submit(l, c, rq, seg[3], NULL);
 		} else
 			goto method;
 		goto out;
 	}
 	if (n == 6) {
 		if (put) {
-			if (authorize(l, c, seg[3], &res) == 0)
-				res = submit(l, c, rq, seg[3], seg[5]);
+			if (h_authorize(l, c, seg[3], &res) == 0)
+				res = h_submit(l, c, rq, seg[3], seg[5]);
 			goto out;
 		}
 		if (!get)
 			goto method;
 		pthread_mutex_lock(&s->lock);
 		j = srv_find_job(s, seg[3], seg[5]);
-		res = j ? reply_json(c, 200, job_detail(j, conn_host(c)))
-			: no_job(c, seg[5]);
+		res = j ? h_reply_json(c, 200, h_job_detail(j, h_conn_host(c)))
+			: h_no_job(c, seg[5]);
 		pthread_mutex_unlock(&s->lock);
 		goto out;
 	}
@@ -966,8 +998,8 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	if (n == 7 && strcmp(seg[6], "executionType") == 0) {
 		if (!put)
 			goto method;
-		if (authorize(l, c, seg[3], &res) == 0)
-			res = execution_type(s, c, rq, seg[3], seg[5]);
+		if (h_authorize(l, c, seg[3], &res) == 0)
+			res = h_execution_type(s, c, rq, seg[3], seg[5]);
 		goto out;
 	}
 	if (n == 7 && strcmp(seg[6], "ssh") == 0) {
@@ -975,10 +1007,10 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 			goto method;
 		pthread_mutex_lock(&s->lock);
 		j = srv_find_job(s, seg[3], seg[5]);
-		res = !j ? no_job(c, seg[5])
+		res = !j ? h_no_job(c, seg[5])
 		      : srv_ssh_enable(s, j) == 0
-			  ? reply_json(c, 200, ssh_info(j, conn_host(c)))
-			  : reply_error(c, 404, "NoJobSshInfoError",
+			  ? h_reply_json(c, 200, ssh_info(j, h_conn_host(c)))
+			  : h_reply_error(c, 404, "NoJobSshInfoError",
 					"SSH info of job %s is not found.",
 					seg[5]);
 		pthread_mutex_unlock(&s->lock);
@@ -989,16 +1021,16 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 		if (!get)
 			goto method;
 		/* a secret: over TCP, only for its owner */
-		if (authorize(l, c, seg[3], &res) == 0)
+		if (h_authorize(l, c, seg[3], &res) == 0)
 			res = ssh_key(s, c, seg[3], seg[5]);
 		goto out;
 	}
 notfound:
-	res = reply_error(c, 404, "NotFoundError", "no such API: %s %s", method,
+	res = h_reply_error(c, 404, "NotFoundError", "no such API: %s %s", method,
 			  url);
 	goto out;
 method:
-	res = reply_error(c, 405, "MethodNotAllowedError",
+	res = h_reply_error(c, 405, "MethodNotAllowedError",
 			  "%s is not allowed on %s", method, url);
 out:
 	free(copy);
@@ -1034,7 +1066,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 			 * lose the answer. */
 			if ((ex && strcasecmp(ex, "100-continue") == 0) ||
 			    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
-				return reply_error(
+				return h_reply_error(
 				    c, 413, "RequestEntityTooLargeError",
 				    "the request body exceeds %u bytes",
 				    SRV_MAX_BODY);
@@ -1062,7 +1094,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 		return MHD_YES;
 	}
 	if (rq->too_big)
-		return reply_error(c, 413, "RequestEntityTooLargeError",
+		return h_reply_error(c, 413, "RequestEntityTooLargeError",
 				   "the request body exceeds %u bytes",
 				   SRV_MAX_BODY);
 	return route(l, c, url, method, rq);

@@ -1,0 +1,82 @@
+/* http_int.h - what the local cluster's two REST APIs share: the v1 API
+ * of OpenPAI v0.x (http.c) and the v2 API of OpenPAI v1.x (api_v2.c).
+ * Internal to server/. */
+#ifndef HTTP_INT_H
+#define HTTP_INT_H
+
+#include "srv.h"
+
+#include <microhttpd.h>
+
+struct listener {
+	struct srv *s;
+	bool tcp;
+};
+
+/* One request's body, as it arrived. */
+struct req {
+	char *body;
+	size_t len;
+	bool too_big;
+};
+
+/* ---- answers (http.c) ---------------------------------------------- */
+
+/* Takes body (malloc'd). */
+enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
+			    const char *type, char *body, size_t len);
+/* Steals o. */
+enum MHD_Result h_reply_json(struct MHD_Connection *c, unsigned status,
+			     json_t *o);
+/* {"code": code, "message": ...} */
+enum MHD_Result h_reply_error(struct MHD_Connection *c, unsigned status,
+			      const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+enum MHD_Result h_reply_message(struct MHD_Connection *c, unsigned status,
+				const char *msg);
+
+/* ---- who asks (http.c) ---------------------------------------------- */
+
+/* The token of the request's Authorization header, or NULL; under the
+ * server's lock. */
+const struct srv_token *h_find_token(struct srv *s, struct MHD_Connection *c);
+/* 0 when the caller may act as user (NULL: anyone); else replies. */
+int h_authorize(struct listener *l, struct MHD_Connection *c,
+		const char *user, enum MHD_Result *res);
+/* The value of key in a form body; new, or NULL. */
+char *h_form_value(const char *body, size_t len, const char *key);
+/* The login routes; v2: OpenPAI v1.x's checks and codes. */
+enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
+			     struct req *rq, bool v2);
+
+/* ---- jobs (http.c) ---------------------------------------------------- */
+
+json_t *h_job_summary(const struct srv_job *j);
+/* The v1 status of j; its log URLs on host. */
+json_t *h_job_detail(const struct srv_job *j, const char *host);
+const char *h_conn_host(struct MHD_Connection *c);
+
+/* ---- logs (http.c) ---------------------------------------------------- */
+
+/* The log file of role index in attempt of j (user.pai.stdout, ...);
+ * new string. *starting: the attempt runs, a missing file is empty. */
+char *h_log_path(const struct srv_job *j, long attempt, size_t role,
+		 long index, const char *file, bool *starting);
+/* Serves the log at path with the Range of range (may be NULL), as
+ * content type type; 404 (JSON, or empty with empty_errors) when there
+ * is no such log. */
+enum MHD_Result h_serve_log(struct MHD_Connection *c, const char *path,
+			    bool starting, const char *range,
+			    const char *type, bool empty_errors);
+
+/* ---- the v2 API (api_v2.c) -------------------------------------------- */
+
+/* /api/v2/...: seg[0] "api", seg[1] "v2". */
+enum MHD_Result h_v2_route(struct listener *l, struct MHD_Connection *c,
+			   char **seg, size_t n, const char *method,
+			   const char *url, struct req *rq);
+/* /log-manager/HOST/api/v1/logs/FILE?...: the locations v2 gives. */
+enum MHD_Result h_log_manager(struct listener *l, struct MHD_Connection *c,
+			      char **seg, size_t n);
+
+#endif /* HTTP_INT_H */
