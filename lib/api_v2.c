@@ -33,7 +33,7 @@ static char *job_url(pai_client *c, const char *user, const char *name,
 static int wrong_api(pai_client *c, const char *method, const char *url,
 		     int err)
 {
-	if (err != PAI_ENOTFOUND || !c->err_code ||
+	if (err != PAI_EPROTOCOL || !c->err_code ||
 	    strcmp(c->err_code, "NoApiError") != 0)
 		return err;
 	return pai__client_fail(c, PAI_EPROTOCOL, 404, "NoApiError",

@@ -348,6 +348,15 @@ int pai__status_error(pai_client *c, const pai__request *rq,
 			msg = NULL;
 	}
 	err = error_for(rs->status, code);
+	if (rs->status == 404 && code && strcmp(code, "NoApiError") == 0) {
+		/* no such route: the cluster speaks another API version */
+		pai__client_fail(c, PAI_EPROTOCOL, rs->status, code,
+				 "%s (the cluster speaks another version of "
+				 "the API: see 'paictl cluster add --api')",
+				 msg ? msg : code);
+		json_decref(o);
+		return PAI_EPROTOCOL;
+	}
 	if (msg || code)
 		pai__client_fail(c, err, rs->status, code, "%s",
 				 msg ? msg : code);

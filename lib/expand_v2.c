@@ -284,6 +284,7 @@ struct view {
 	json_t *top[4];
 	json_t *secrets;
 	json_t *tmp; /* a value made up by a lookup (a length) */
+	bool reveal; /* the runtime's pass shows secrets: to run the task */
 };
 
 static const char *const view_keys[4] = {"$parameters", "$script", "$output",
@@ -401,9 +402,9 @@ static int server_lookup(void *data, const char *name, size_t n, pai__buf *out)
 	return 1;
 }
 
-/* Whether `$secrets.a.b` names something in the secrets, as the runtime's
- * pystache context ({"$secrets": secrets}, lists made dicts) finds it. */
-static bool secret_exists(struct view *v, const char *name, size_t n)
+/* What `$secrets.a.b` names in the secrets, as the runtime's pystache
+ * context ({"$secrets": secrets}, lists made dicts) finds it, or NULL. */
+static json_t *secret_value(struct view *v, const char *name, size_t n)
 {
 	const char *end = name + n, *seg, *e;
 	json_t *val = v->secrets;
@@ -422,7 +423,12 @@ static bool secret_exists(struct view *v, const char *name, size_t n)
 			val = NULL;
 		seg = e;
 	}
-	return val != NULL;
+	return val;
+}
+
+static bool secret_exists(struct view *v, const char *name, size_t n)
+{
+	return secret_value(v, name, n) != NULL;
 }
 
 /* The runtime's pass: secrets masked, anything else it cannot resolve
@@ -430,7 +436,19 @@ static bool secret_exists(struct view *v, const char *name, size_t n)
 static int runtime_lookup(void *data, const char *name, size_t n, pai__buf *out)
 {
 	struct view *v = data;
+	json_t *val = v->reveal ? secret_value(v, name, n) : NULL;
 
+	if (json_is_string(val)) {
+		pai__buf_puts(out, json_string_value(val));
+		return 1;
+	}
+	if (val) {
+		char *text = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);
+
+		pai__buf_puts(out, text ? text : "");
+		free(text);
+		return 1;
+	}
 	if (secret_exists(v, name, n) || (n == 1 && name[0] == '.')) {
 		pai__buf_puts(out, "<secret:");
 		pai__buf_put(out, name, n);
@@ -549,7 +567,7 @@ out:
 
 /* The command role r's tasks run: the server's entrypoint, then the
  * runtime's rendering with secrets. Caller frees. */
-static int entrypoint(char **out, const pai_job *job, size_t r)
+static int entrypoint(char **out, const pai_job *job, size_t r, bool reveal)
 {
 	pai__buf joined = PAI__BUF_INIT, one = PAI__BUF_INIT,
 		 two = PAI__BUF_INIT;
@@ -560,6 +578,7 @@ static int entrypoint(char **out, const pai_job *job, size_t r)
 
 	*out = NULL;
 	view_init(&v, job, r);
+	v.reveal = reveal;
 	err = role_sources(&s, job, r, NULL);
 	if (err)
 		return err;
@@ -1032,7 +1051,7 @@ int pai__expand_task_v2(pai_env **out, const pai_job *job, size_t role,
 	if (!err)
 		err = gen_task(&g, role, index);
 	if (!err)
-		err = entrypoint(&cmd, job, role);
+		err = entrypoint(&cmd, job, role, false);
 	if (!err)
 		err = pai__env_finish(g.env, cmd);
 	if (err)
@@ -1594,4 +1613,21 @@ int pai__check_references_v2(pai_diags *diags, pai__src *src,
 	}
 	gen_release(&g);
 	return err;
+}
+
+int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role)
+{
+	pai_role r;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!out || !job || role >= job->nroles)
+		return PAI_EINVAL;
+	if (job->format == PAI_FORMAT_V2)
+		return entrypoint(out, job, role, true);
+	if ((err = pai_job_role(&r, job, role)))
+		return err;
+	*out = strdup(r.command ? r.command : "");
+	return *out ? PAI_OK : PAI_ENOMEM;
 }

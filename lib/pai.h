@@ -370,6 +370,15 @@ const char *pai_env_get(const pai_env *env, const char *name);
 /** The expanded command. Borrowed; valid until pai_env_free(). */
 const char *pai_env_command(const pai_env *env);
 
+/**
+ * The command a task of role @p role runs, as the cluster hands it to
+ * bash: a v0.x role's command as written; for protocol v2, OpenPAI
+ * v1.x's entrypoint (the default deployment's preCommands, commands and
+ * postCommands, templates rendered) with the job's secrets in place,
+ * where pai_env_command() shows them masked. *out new (caller frees).
+ */
+int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role);
+
 
 /* ------------------------------------------------------------------ */
 /* Clusters: the REST client                                           */

@@ -132,6 +132,7 @@ static enum MHD_Result store(struct srv *s, struct MHD_Connection *c,
 {
 	struct srv_job *j = NULL;
 	enum MHD_Result res;
+	const char *vc;
 	int err;
 
 	if (srv_job_from_pai(&j, pj, user) < 0) {
@@ -141,11 +142,14 @@ static enum MHD_Result store(struct srv *s, struct MHD_Connection *c,
 				     "tasks per role and 100 ports per "
 				     "label)");
 	}
-	if (strcmp(j->vc, "default") != 0) {
+	vc = json_string_value(json_object_get(
+	    json_object_get(pai_job_config(pj), "defaults"), "virtualCluster"));
+	if (vc && strcmp(vc, "default") != 0) {
+		/* v1.8 says so even of one that does not exist */
 		res = h_reply_error(c, 403, "ForbiddenUserError",
 				    "User %s is not allowed to do operation "
 				    "in %s",
-				    user, j->vc);
+				    user, vc);
 		srv_job_free(j);
 		pai_job_free(pj);
 		return res;

@@ -670,8 +670,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 {
 	struct spawn sp;
 	pai_env *env = NULL;
-	pai_role role;
-	char *dir = NULL, *paths[4] = {NULL, NULL, NULL, NULL};
+	char *dir = NULL, *paths[4] = {NULL, NULL, NULL, NULL}, *cmd = NULL;
 	char *argv[4] = {"bash", "-c", NULL, NULL};
 	char *sshd_argv[6] = {NULL, "-i", "-e", "-f", NULL, NULL};
 	char *sshd_cfg = NULL, *sshd_log = NULL, *adir = NULL;
@@ -696,12 +695,13 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 			why = "out of memory";
 			goto out;
 		}
+	/* a v2 job runs its entrypoint, templates and secrets rendered */
 	if (pai_expand_task(&env, j->pj, t->role, t->index, eo) != PAI_OK ||
-	    pai_job_role(&role, j->pj, t->role) != PAI_OK) {
+	    pai_job_role_entrypoint(&cmd, j->pj, t->role) != PAI_OK) {
 		why = "cannot build the task's environment";
 		goto out;
 	}
-	argv[2] = (char *)(role.command ? role.command : "");
+	argv[2] = cmd;
 	sp.envp = build_envp(s, env, t);
 	if (!sp.envp) {
 		why = "out of memory";
@@ -762,6 +762,7 @@ out:
 	if (sp.fd_ssh >= 0)
 		close(sp.fd_ssh);
 	free_strv(sp.envp);
+	free(cmd);
 	pai_env_free(env);
 	for (i = 0; i < 4; i++)
 		free(paths[i]);

@@ -487,8 +487,14 @@ static void test_api_and_bad_requests(void **state)
 		  "{\"value\":\"STOP\"}", &o);
 	expect_error(st, o, 404, "NoJobError");
 	json_decref(o);
+	/* the v2 API answers too: it says it is paictl's own cluster */
 	st = call(&sv, "GET", "/api/v2/info", NULL, &o);
-	assert_int_equal(st, 404);
+	assert_int_equal(st, 200);
+	assert_string_equal(
+	    json_string_value(json_object_get(o, "launcherType")), "paictl");
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v2/nothing", NULL, &o);
+	expect_error(st, o, 404, "NoApiError");
 	json_decref(o);
 	st = call(&sv, "DELETE", "/api/v1/jobs", NULL, &o);
 	assert_int_equal(st, 405);
