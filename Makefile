@@ -93,8 +93,17 @@ unit-test: $(TEST_BIN) $(PAICTL)
 		PAI_SRCDIR=$(CURDIR) $$t; \
 	done
 
-cli-test: $(PAICTL)
-	PAICTL=$(CURDIR)/$(PAICTL) sh tests/cli/run.sh
+# A fake OpenPAI v1.8 cluster for what the local cluster cannot show
+# (tests/fake/fake_v1x.c; a test tool, never installed).
+FAKE_V1X := $(BUILD)/tests/fake-v1x
+
+$(FAKE_V1X): tests/fake/fake_v1x.c $(BUILD)/tests/unit/fake_openpai.o $(LIBPAI)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/tests/unit/fake_openpai.o \
+		$(LIBPAI) $(PKG_LIBS) -lpthread
+
+cli-test: $(PAICTL) $(FAKE_V1X)
+	PAICTL=$(CURDIR)/$(PAICTL) PAI_FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh tests/cli/run.sh
 
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)

@@ -8,6 +8,8 @@
 #   PAICTL_WRAPPER  a command to run it under, e.g.
 #                   "valgrind -q --leak-check=full --error-exitcode=99"
 #   KEEP=1          keep each case's directory and say where it is
+#   PAI_FAKE_V1X    the fake OpenPAI v1.x cluster (default: beside
+#                   $PAICTL, tests/fake-v1x), on PATH as `fake-v1x`
 #
 # One case is one file NAME.t. Before the first section come header
 # lines:
@@ -69,6 +71,9 @@ esac
 export PAICTL
 PAICTL_WRAPPER=${PAICTL_WRAPPER-}
 export PAICTL_WRAPPER
+# tests/fake/fake_v1x.c, built beside paictl (make cli-test builds it)
+: "${PAI_FAKE_V1X:=$(dirname "$PAICTL")/tests/fake-v1x}"
+export PAI_FAKE_V1X
 
 if [ ! -x "$PAICTL" ]; then
 	echo "cli: $PAICTL is not an executable; run make first" >&2
@@ -205,6 +210,10 @@ for t in "$@"; do
 	printf '#!/bin/sh\nexec $PAICTL_WRAPPER "$PAICTL" "$@"\n' \
 		>"$dir/bin/paictl"
 	chmod +x "$dir/bin/paictl"
+	# the fake OpenPAI v1.x cluster, for the cases that need one
+	if [ -x "$PAI_FAKE_V1X" ]; then
+		ln -s "$PAI_FAKE_V1X" "$dir/bin/fake-v1x"
+	fi
 	why=
 	if ! split "$t" "$dir" 2>"$dir/split.err"; then
 		why="malformed case file: $(cat "$dir/split.err")"
