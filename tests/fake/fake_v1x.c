@@ -369,15 +369,16 @@ static json_t *status_json(const struct job *j)
 					      "taskStatuses", ts));
 	}
 	return json_pack(
-	    "{s:s,s:s,s:[],s:{s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:o,s:o,s:s},s:o}",
+	    "{s:s,s:s,s:[],s:{s:s,s:s,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:s},s:o}",
 	    "debugId", "5e1d", "name", j->name, "tags", "jobStatus", "username",
 	    "alice", "state", js, "subState",
 	    j->step == 0 ? "AttemptCreationPending"
 	    : j->step == 1 ? "AttemptPreparing"
 			   : "AttemptRunning",
 	    "executionType", j->stop ? "STOP" : "START", "retries", 0,
-	    "createdTime", 1795000000, "launchedTime", 1795000001,
-	    "completedTime", end ? json_integer(1795000009) : json_null(),
+	    "createdTime", json_integer(1795000000000LL), "launchedTime",
+	    json_integer(1795000001000LL), "completedTime",
+	    end ? json_integer(1795000009000LL) : json_null(),
 	    "appExitCode",
 	    !end				? json_null()
 	    : strcmp(js, "STOPPED") == 0	? json_integer(-210)

@@ -1,0 +1,31 @@
+# rate limits and a proxy's page: a GET refused with 429 is asked again
+# after its Retry-After, the job list behind a 502 page too; -vv shows
+# both, the token masked
+run: paictl submit --no-ssh-key job.yaml >/dev/null && paictl status job | sed -n 3p && paictl list >/dev/null && grep -E ' (429|502)' req.log
+timeout: 20
+=== setup
+fake-v1x --port-file port --log req.log --scenario rate-limit --scenario html-502 >/dev/null 2>&1 &
+echo $! >fake.pid
+i=0; while [ ! -s port ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+paictl cluster add pai "http://127.0.0.1:$(cat port)/rest-server" --user alice
+paictl cluster use pai >/dev/null
+echo secret123 | paictl login --password-stdin 2>/dev/null
+=== file job.yaml
+protocolVersion: 2
+name: job
+type: job
+prerequisites:
+  - {name: img, type: dockerimage, uri: debian}
+taskRoles:
+  ps_server:
+    instances: 1
+    dockerImage: img
+    resourcePerInstance: {cpu: 1, memoryMB: 100, gpu: 0}
+    commands: ["python train.py"]
+=== teardown
+kill "$(cat fake.pid)"
+=== stdout
+state:      WAITING
+GET /rest-server/api/v2/jobs/alice~job 429
+GET /rest-server/api/v2/jobs?username=alice 502
+=== stderr
