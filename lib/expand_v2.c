@@ -411,7 +411,7 @@ static json_t *secret_value(struct view *v, const char *name, size_t n)
 
 	if (n < 8 || memcmp(name, "$secrets", 8) != 0 ||
 	    (n > 8 && name[8] != '.'))
-		return false;
+		return NULL;
 	for (seg = name + 8; seg < end && val;) {
 		seg++;
 		e = memchr(seg, '.', (size_t)(end - seg));

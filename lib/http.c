@@ -244,6 +244,59 @@ static void put_query_masked(pai__buf *b, const char *s, size_t n)
 	}
 }
 
+/* A JSON string at i: a secret member's value masked ("password":
+ * "***"), any other string copied with its query's secrets masked.
+ * Returns the offset after what was written. */
+static size_t json_string_masked(pai__buf *b, const char *text, size_t len,
+				 size_t i)
+{
+	size_t k = i + 1, j, e;
+
+	while (k < len && text[k] != '"' && text[k] != '\\')
+		k++;
+	if (k < len && text[k] == '"' &&
+	    is_secret_key(text + i + 1, k - i - 1)) {
+		j = k + 1;
+		while (j < len && isspace((unsigned char)text[j]))
+			j++;
+		if (j < len && text[j] == ':') {
+			j++;
+			while (j < len && isspace((unsigned char)text[j]))
+				j++;
+		} else
+			j = len; /* a string, not a member's name */
+		if (j < len && text[j] == '"') {
+			for (e = j + 1; e < len && text[e] != '"';)
+				e += text[e] == '\\' ? 2 : 1;
+			pai__buf_put(b, text + i, j - i);
+			pai__buf_puts(b, "\"***\"");
+			return e < len ? e + 1 : len;
+		}
+	}
+	put_query_masked(b, text + i, k - i);
+	return k;
+}
+
+/* key=value in a form or a URL's query at i (its start, or after '&'
+ * or '?'): a secret's value masked. Returns the offset after it. */
+static size_t form_field_masked(pai__buf *b, const char *text, size_t len,
+				size_t i)
+{
+	size_t k = i;
+
+	while (k < len && isalpha((unsigned char)text[k]))
+		k++;
+	if (k < len && text[k] == '=' && is_secret_key(text + i, k - i)) {
+		pai__buf_put(b, text + i, k - i + 1);
+		pai__buf_puts(b, "***");
+		for (i = k + 1; i < len && text[i] != '&';)
+			i++;
+		return i;
+	}
+	pai__buf_put(b, text + i, k - i);
+	return k;
+}
+
 char *pai__mask_secrets(const char *text, size_t len)
 {
 	pai__buf b = PAI__BUF_INIT;
@@ -252,82 +305,23 @@ char *pai__mask_secrets(const char *text, size_t len)
 	while (i < len) {
 		/* a YAML body's secrets, at a line's start */
 		if ((i == 0 || text[i - 1] == '\n') &&
-		    (j = yaml_secret_line(&b, text, len, i)) != i) {
+		    (j = yaml_secret_line(&b, text, len, i)) != i)
 			i = j;
-			continue;
-		}
-		/* "key" : "value" in JSON */
-		if (text[i] == '"') {
-			size_t k = i + 1, j;
-
-			while (k < len && text[k] != '"' && text[k] != '\\')
-				k++;
-			if (k < len && text[k] == '"' &&
-			    is_secret_key(text + i + 1, k - i - 1)) {
-				j = k + 1;
-				while (j < len &&
-				       isspace((unsigned char)text[j]))
-					j++;
-				if (j < len && text[j] == ':') {
-					j++;
-					while (j < len &&
-					       isspace((unsigned char)text[j]))
-						j++;
-					if (j < len && text[j] == '"') {
-						size_t e = j + 1;
-
-						while (e < len &&
-						       text[e] != '"')
-							e += text[e] == '\\'
-								 ? 2
-								 : 1;
-						pai__buf_put(&b, text + i,
-							     j - i);
-						pai__buf_puts(&b, "\"***\"");
-						i = e < len ? e + 1 : len;
-						continue;
-					}
-				}
-			}
-			put_query_masked(&b, text + i, k - i);
-			i = k;
-			continue;
-		}
-		/* key=value in a form or a URL's query, at its start or
-		 * after '&' or '?' (a log-manager location's token=) */
-		if ((i == 0 || text[i - 1] == '&' || text[i - 1] == '?') &&
-		    isalpha((unsigned char)text[i])) {
-			size_t k = i;
-
-			while (k < len && isalpha((unsigned char)text[k]))
-				k++;
-			if (k < len && text[k] == '=' &&
-			    is_secret_key(text + i, k - i)) {
-				pai__buf_put(&b, text + i, k - i + 1);
-				pai__buf_puts(&b, "***");
-				i = k + 1;
-				while (i < len && text[i] != '&')
-					i++;
-				continue;
-			}
-			pai__buf_put(&b, text + i, k - i);
-			i = k;
-			continue;
-		}
-		/* Bearer <token> anywhere */
-		if (len - i > 7 && strncasecmp(text + i, "Bearer ", 7) == 0) {
-			size_t k = i + 7;
-
+		else if (text[i] == '"') /* "key" : "value" in JSON */
+			i = json_string_masked(&b, text, len, i);
+		else if ((i == 0 || text[i - 1] == '&' || text[i - 1] == '?') &&
+			 isalpha((unsigned char)text[i]))
+			i = form_field_masked(&b, text, len, i);
+		else if (len - i > 7 &&
+			 strncasecmp(text + i, "Bearer ", 7) == 0) {
+			/* Bearer <token> anywhere */
 			pai__buf_put(&b, text + i, 7);
-			while (k < len && !isspace((unsigned char)text[k]) &&
-			       text[k] != '"')
-				k++;
+			for (i += 7; i < len && !isspace((unsigned char)text[i]) &&
+				     text[i] != '"';)
+				i++;
 			pai__buf_puts(&b, "***");
-			i = k;
-			continue;
-		}
-		pai__buf_putc(&b, text[i]);
-		i++;
+		} else
+			pai__buf_putc(&b, text[i++]);
 	}
 	return pai__buf_detach(&b);
 }

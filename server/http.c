@@ -197,86 +197,99 @@ char *h_form_value(const char *body, size_t len, const char *key)
 	return NULL;
 }
 
-enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
-			     struct req *rq, bool v2)
+/* A login's fields, from a JSON or a form body. */
+struct creds {
+	char *user, *pass;
+	long long secs; /* the token's life */
+};
+
+static int read_creds(struct creds *cr, const struct req *rq)
 {
-	struct srv *s = l->s;
-	char *user = NULL, *pass = NULL, *exp = NULL;
-	json_t *body = NULL;
-	const struct srv_user *u = NULL;
-	struct srv_token tok, *v;
-	long long secs = 7 * 24 * 3600;
-	enum MHD_Result res;
-	size_t i;
+	char *exp = NULL;
+	json_t *body, *e;
 
+	memset(cr, 0, sizeof(*cr));
+	cr->secs = 7 * 24 * 3600;
 	if (rq->len && rq->body[0] == '{') {
-		json_t *e;
-
 		body = json_loadb(rq->body, rq->len, 0, NULL);
 		if (!json_is_object(body)) {
 			json_decref(body);
-			return h_reply_error(c, 400, "InvalidParametersError",
-					   "the body is not a JSON object");
+			return -1;
 		}
 		if (json_is_string(json_object_get(body, "username")))
-			user = strdup(json_string_value(
+			cr->user = strdup(json_string_value(
 			    json_object_get(body, "username")));
 		if (json_is_string(json_object_get(body, "password")))
-			pass = strdup(json_string_value(
+			cr->pass = strdup(json_string_value(
 			    json_object_get(body, "password")));
 		e = json_object_get(body, "expiration");
 		if (json_is_integer(e))
-			secs = json_integer_value(e);
+			cr->secs = json_integer_value(e);
 		else if (json_is_string(e))
 			exp = strdup(json_string_value(e));
 		json_decref(body);
 	} else if (rq->len) {
-		user = h_form_value(rq->body, rq->len, "username");
-		pass = h_form_value(rq->body, rq->len, "password");
+		cr->user = h_form_value(rq->body, rq->len, "username");
+		cr->pass = h_form_value(rq->body, rq->len, "password");
 		exp = h_form_value(rq->body, rq->len, "expiration");
 	}
 	if (exp)
-		secs = strtoll(exp, NULL, 10);
-	if (secs <= 0 || secs > 10LL * 365 * 24 * 3600)
-		secs = 7 * 24 * 3600;
-	if (!user || !pass) {
-		res = h_reply_error(c, 400, "InvalidParametersError",
-				  "username and password are required");
-		goto out;
+		cr->secs = strtoll(exp, NULL, 10);
+	if (cr->secs <= 0 || cr->secs > 10LL * 365 * 24 * 3600)
+		cr->secs = 7 * 24 * 3600;
+	free(exp);
+	return 0;
+}
+
+/* The user whose password cr gives, or NULL after replying. */
+static const struct srv_user *check_creds(struct srv *s,
+					  struct MHD_Connection *c,
+					  const struct creds *cr, bool v2,
+					  enum MHD_Result *res)
+{
+	size_t i;
+
+	if (!cr->user || !cr->pass) {
+		*res = h_reply_error(c, 400, "InvalidParametersError",
+				     "username and password are required");
+		return NULL;
 	}
-	if (v2 && strlen(pass) < 6) {
+	if (v2 && strlen(cr->pass) < 6) {
 		/* Joi's rule on v1.x's login routes */
-		res = h_reply_error(c, 400, "InvalidParametersError",
-				    "child \"password\" fails because "
-				    "[\"password\" length must be at least 6 "
-				    "characters long]");
-		goto out;
+		*res = h_reply_error(c, 400, "InvalidParametersError",
+				     "child \"password\" fails because "
+				     "[\"password\" length must be at least 6 "
+				     "characters long]");
+		return NULL;
 	}
 	for (i = 0; i < s->nusers; i++)
-		if (strcmp(s->users[i].name, user) == 0)
-			u = &s->users[i];
-	if (!u) {
-		res = h_reply_error(c, 400, "NoUserError",
-				  "User %s is not found.", user);
-		goto out;
-	}
-	if (strcmp(u->password, pass) != 0) {
-		res = h_reply_error(c, 400,
-				    v2 ? "IncorrectPasswordError"
-				       : "IncorrectPassworkError",
-				    "Password is incorrect.");
-		goto out;
-	}
-	memset(&tok, 0, sizeof(tok));
-	if (srv_random_hex(tok.token, 32) < 0 || !(tok.user = strdup(user))) {
-		res =
-		    h_reply_error(c, 500, "UnknownError", "cannot make a token");
-		goto out;
-	}
-	tok.admin = u->admin;
-	tok.expires = srv_now_ms() + secs * 1000;
+		if (strcmp(s->users[i].name, cr->user) == 0) {
+			if (strcmp(s->users[i].password, cr->pass) == 0)
+				return &s->users[i];
+			*res = h_reply_error(c, 400,
+					     v2 ? "IncorrectPasswordError"
+						: "IncorrectPassworkError",
+					     "Password is incorrect.");
+			return NULL;
+		}
+	*res = h_reply_error(c, 400, "NoUserError", "User %s is not found.",
+			     cr->user);
+	return NULL;
+}
+
+/* Keeps a new token for u, expired ones forgotten. 0 or -1. */
+static int add_token(struct srv *s, const struct srv_user *u, long long secs,
+		     struct srv_token *tok)
+{
+	struct srv_token *v;
+	size_t i;
+
+	memset(tok, 0, sizeof(*tok));
+	if (srv_random_hex(tok->token, 32) < 0 || !(tok->user = strdup(u->name)))
+		return -1;
+	tok->admin = u->admin;
+	tok->expires = srv_now_ms() + secs * 1000;
 	pthread_mutex_lock(&s->lock);
-	/* forget expired tokens */
 	for (i = 0; i < s->ntokens;)
 		if (s->tokens[i].expires <= srv_now_ms()) {
 			free(s->tokens[i].user);
@@ -286,21 +299,40 @@ enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 	v = realloc(s->tokens, (s->ntokens + 1) * sizeof(*v));
 	if (v) {
 		s->tokens = v;
-		s->tokens[s->ntokens++] = tok;
+		s->tokens[s->ntokens++] = *tok;
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (!v) {
-		free(tok.user);
-		res = h_reply_error(c, 500, "UnknownError", "out of memory");
-		goto out;
+		free(tok->user);
+		return -1;
 	}
-	res = h_reply_json(c, 200,
-			 json_pack("{s:s,s:s,s:b}", "token", tok.token, "user",
-				   user, "admin", u->admin));
-out:
-	free(user);
-	free(pass);
-	free(exp);
+	return 0;
+}
+
+enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
+			     struct req *rq, bool v2)
+{
+	const struct srv_user *u;
+	struct srv_token tok;
+	struct creds cr;
+	enum MHD_Result res = MHD_NO;
+
+	if (read_creds(&cr, rq) < 0)
+		return h_reply_error(c, 400, "InvalidParametersError",
+				     "the body is not a JSON object");
+	u = check_creds(l->s, c, &cr, v2, &res);
+	if (u && add_token(l->s, u, cr.secs, &tok) < 0)
+		res = h_reply_error(c, 500, "UnknownError",
+				    "cannot make a token");
+	else if (u)
+		res = h_reply_json(c, 200,
+				   json_pack("{s:s,s:s,s:b}", "token", tok.token,
+					     "user", u->name, "admin",
+					     u->admin));
+	if (cr.pass)
+		memset(cr.pass, 0, strlen(cr.pass));
+	free(cr.user);
+	free(cr.pass);
 	return res;
 }
 
@@ -895,144 +927,179 @@ static size_t split(char *path, char **seg, size_t max)
 	return n;
 }
 
+/* One request as the routes see it. */
+struct call {
+	struct listener *l;
+	struct MHD_Connection *c;
+	const char *url, *method;
+	struct req *rq;
+	char **seg;
+	size_t n;
+	bool get, post, put;
+};
+
+static enum MHD_Result not_found(const struct call *k)
+{
+	return h_reply_error(k->c, 404, "NotFoundError", "no such API: %s %s",
+			     k->method, k->url);
+}
+
+static enum MHD_Result not_allowed(const struct call *k)
+{
+	return h_reply_error(k->c, 405, "MethodNotAllowedError",
+			     "%s is not allowed on %s", k->method, k->url);
+}
+
+static enum MHD_Result local_info(struct MHD_Connection *c)
+{
+	return h_reply_json(
+	    c, 200,
+	    json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", "PAI RESTfulAPI",
+		      "version", "v0.14.0", "launcherType", "k8s",
+		      "authnMethod", "basic", "localCluster",
+		      "paictl " PAI_VERSION));
+}
+
+static enum MHD_Result job_status(struct srv *s, struct MHD_Connection *c,
+				  const char *user, const char *name)
+{
+	struct srv_job *j;
+	enum MHD_Result res;
+
+	pthread_mutex_lock(&s->lock);
+	j = srv_find_job(s, user, name);
+	res = j ? h_reply_json(c, 200, h_job_detail(j, h_conn_host(c)))
+		: h_no_job(c, name);
+	pthread_mutex_unlock(&s->lock);
+	return res;
+}
+
+static enum MHD_Result job_ssh(struct srv *s, struct MHD_Connection *c,
+			       const char *user, const char *name)
+{
+	struct srv_job *j;
+	enum MHD_Result res;
+
+	pthread_mutex_lock(&s->lock);
+	j = srv_find_job(s, user, name);
+	res = !j ? h_no_job(c, name)
+	      : srv_ssh_enable(s, j) == 0
+		  ? h_reply_json(c, 200, ssh_info(j, h_conn_host(c)))
+		  : h_reply_error(c, 404, "NoJobSshInfoError",
+				  "SSH info of job %s is not found.", name);
+	pthread_mutex_unlock(&s->lock);
+	return res;
+}
+
+/* /api/v1/user/:user/jobs[/:job]: the list, submission, status */
+static enum MHD_Result user_jobs(const struct call *k)
+{
+	const char *user = k->seg[3];
+	enum MHD_Result res = MHD_NO;
+
+	if (k->n == 5 && k->get)
+		return list_jobs(k->l->s, k->c, user);
+	if (k->n == 5 && k->post)
+		return h_authorize(k->l, k->c, user, &res) == 0
+			   ? h_submit(k->l, k->c, k->rq, user, NULL)
+			   : res;
+	if (k->n == 6 && k->put)
+		return h_authorize(k->l, k->c, user, &res) == 0
+			   ? h_submit(k->l, k->c, k->rq, user, k->seg[5])
+			   : res;
+	if (k->n == 6 && k->get)
+		return job_status(k->l->s, k->c, user, k->seg[5]);
+	return not_allowed(k);
+}
+
+/* /api/v1/user/:user/jobs/:job/(config|executionType|ssh[/key]) */
+static enum MHD_Result job_parts(const struct call *k)
+{
+	const char *user = k->seg[3], *name = k->seg[5], *part = k->seg[6];
+	enum MHD_Result res = MHD_NO;
+	bool key = k->n == 8 && strcmp(part, "ssh") == 0 &&
+		   strcmp(k->seg[7], "key") == 0;
+
+	if (k->n == 7 && strcmp(part, "config") == 0)
+		return k->get ? get_config(k->l->s, k->c, user, name)
+			      : not_allowed(k);
+	if (k->n == 7 && strcmp(part, "executionType") == 0) {
+		if (!k->put)
+			return not_allowed(k);
+		return h_authorize(k->l, k->c, user, &res) == 0
+			   ? h_execution_type(k->l->s, k->c, k->rq, user, name)
+			   : res;
+	}
+	if (k->n == 7 && strcmp(part, "ssh") == 0)
+		return k->get ? job_ssh(k->l->s, k->c, user, name)
+			      : not_allowed(k);
+	if (!key)
+		return not_found(k);
+	if (!k->get)
+		return not_allowed(k);
+	/* a secret: over TCP, only for its owner */
+	return h_authorize(k->l, k->c, user, &res) == 0
+		   ? ssh_key(k->l->s, k->c, user, name)
+		   : res;
+}
+
+/* /api/v1/... */
+static enum MHD_Result v1_route(const struct call *k)
+{
+	char **seg = k->seg;
+	size_t n = k->n;
+
+	if (n == 2)
+		return k->get ? local_info(k->c) : not_allowed(k);
+	if (n == 3 && strcmp(seg[2], "token") == 0)
+		return k->post ? h_post_token(k->l, k->c, k->rq, false)
+			       : not_allowed(k);
+	if (n == 3 && strcmp(seg[2], "jobs") == 0)
+		return k->get ? list_jobs(k->l->s, k->c,
+					  MHD_lookup_connection_value(
+					      k->c, MHD_GET_ARGUMENT_KIND,
+					      "username"))
+			      : not_allowed(k);
+	if (n >= 4 && strcmp(seg[2], "local") == 0 &&
+	    strcmp(seg[3], "logs") == 0)
+		return k->get ? get_log(k->l->s, k->c, seg, n)
+			      : not_allowed(k);
+	if (n < 5 || strcmp(seg[2], "user") != 0 || strcmp(seg[4], "jobs") != 0)
+		return not_found(k);
+	if (!srv_safe_name(seg[3]) || (n >= 6 && !srv_safe_name(seg[5])))
+		return n == 5 ? h_reply_error(k->c, 400,
+					      "InvalidParametersError",
+					      "invalid user name '%s'", seg[3])
+			      : h_no_job(k->c, seg[5]);
+	return n <= 6 ? user_jobs(k) : job_parts(k);
+}
+
 static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 			     const char *url, const char *method,
 			     struct req *rq)
 {
-	struct srv *s = l->s;
 	char *copy = strdup(url), *seg[16];
-	size_t n;
-	bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-	bool post = strcmp(method, "POST") == 0;
-	bool put = strcmp(method, "PUT") == 0;
-	enum MHD_Result res = MHD_NO;
-	struct srv_job *j;
+	struct call k = {l,	 c,    url,
+			 method, rq,   seg,
+			 0,	 false, false,
+			 false};
+	enum MHD_Result res;
 
 	if (!copy)
 		return MHD_NO;
-	n = split(copy, seg, 16);
-	if (n >= 2 && strcmp(seg[0], "api") == 0 && strcmp(seg[1], "v2") == 0) {
-		res = h_v2_route(l, c, seg, n, method, url, rq);
-		goto out;
-	}
-	if (n >= 1 && strcmp(seg[0], "log-manager") == 0) {
-		res = get ? h_log_manager(l, c, seg, n) : MHD_NO;
-		goto out;
-	}
-	if (n < 2 || strcmp(seg[0], "api") != 0 || strcmp(seg[1], "v1") != 0)
-		goto notfound;
-	if (n == 2) {
-		if (!get)
-			goto method;
-		res = h_reply_json(
-		    c, 200,
-		    json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", "PAI RESTfulAPI",
-			      "version", "v0.14.0", "launcherType", "k8s",
-			      "authnMethod", "basic", "localCluster",
-			      "paictl " PAI_VERSION));
-		goto out;
-	}
-	if (n == 3 && strcmp(seg[2], "token") == 0) {
-		if (!post)
-			goto method;
-		res = h_post_token(l, c, rq, false);
-		goto out;
-	}
-	if (n == 3 && strcmp(seg[2], "jobs") == 0) {
-		if (!get)
-			goto method;
-		res = list_jobs(s, c,
-				MHD_lookup_connection_value(
-				    c, MHD_GET_ARGUMENT_KIND, "username"));
-		goto out;
-	}
-	if (n >= 4 && strcmp(seg[2], "local") == 0 &&
-	    strcmp(seg[3], "logs") == 0) {
-		if (!get)
-			goto method;
-		res = get_log(s, c, seg, n);
-		goto out;
-	}
-	if (n < 5 || strcmp(seg[2], "user") != 0 || strcmp(seg[4], "jobs") != 0)
-		goto notfound;
-	/* /api/v1/user/:user/jobs[/:job[/config|/ssh|/executionType]] */
-	if (!srv_safe_name(seg[3]) || (n >= 6 && !srv_safe_name(seg[5]))) {
-		if (n == 5)
-			res = h_reply_error(c, 400, "InvalidParametersError",
-					  "invalid user name '%s'", seg[3]);
-		else
-			res = h_no_job(c, seg[5]);
-		goto out;
-	}
-	if (n == 5) {
-		if (get)
-			res = list_jobs(s, c, seg[3]);
-		else if (post) {
-			if (h_authorize(l, c, seg[3], &res) == 0)
-				res = h_submit(l, c, rq, seg[3], NULL);
-		} else
-			goto method;
-		goto out;
-	}
-	if (n == 6) {
-		if (put) {
-			if (h_authorize(l, c, seg[3], &res) == 0)
-				res = h_submit(l, c, rq, seg[3], seg[5]);
-			goto out;
-		}
-		if (!get)
-			goto method;
-		pthread_mutex_lock(&s->lock);
-		j = srv_find_job(s, seg[3], seg[5]);
-		res = j ? h_reply_json(c, 200, h_job_detail(j, h_conn_host(c)))
-			: h_no_job(c, seg[5]);
-		pthread_mutex_unlock(&s->lock);
-		goto out;
-	}
-	if (n == 7 && strcmp(seg[6], "config") == 0) {
-		if (!get)
-			goto method;
-		res = get_config(s, c, seg[3], seg[5]);
-		goto out;
-	}
-	if (n == 7 && strcmp(seg[6], "executionType") == 0) {
-		if (!put)
-			goto method;
-		if (h_authorize(l, c, seg[3], &res) == 0)
-			res = h_execution_type(s, c, rq, seg[3], seg[5]);
-		goto out;
-	}
-	if (n == 7 && strcmp(seg[6], "ssh") == 0) {
-		if (!get)
-			goto method;
-		pthread_mutex_lock(&s->lock);
-		j = srv_find_job(s, seg[3], seg[5]);
-		res = !j ? h_no_job(c, seg[5])
-		      : srv_ssh_enable(s, j) == 0
-			  ? h_reply_json(c, 200, ssh_info(j, h_conn_host(c)))
-			  : h_reply_error(c, 404, "NoJobSshInfoError",
-					"SSH info of job %s is not found.",
-					seg[5]);
-		pthread_mutex_unlock(&s->lock);
-		goto out;
-	}
-	if (n == 8 && strcmp(seg[6], "ssh") == 0 &&
-	    strcmp(seg[7], "key") == 0) {
-		if (!get)
-			goto method;
-		/* a secret: over TCP, only for its owner */
-		if (h_authorize(l, c, seg[3], &res) == 0)
-			res = ssh_key(s, c, seg[3], seg[5]);
-		goto out;
-	}
-notfound:
-	res = h_reply_error(c, 404, "NotFoundError", "no such API: %s %s", method,
-			  url);
-	goto out;
-method:
-	res = h_reply_error(c, 405, "MethodNotAllowedError",
-			  "%s is not allowed on %s", method, url);
-out:
+	k.n = split(copy, seg, 16);
+	k.get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+	k.post = strcmp(method, "POST") == 0;
+	k.put = strcmp(method, "PUT") == 0;
+	if (k.n >= 2 && strcmp(seg[0], "api") == 0 && strcmp(seg[1], "v2") == 0)
+		res = h_v2_route(l, c, seg, k.n, method, url, rq);
+	else if (k.n >= 1 && strcmp(seg[0], "log-manager") == 0)
+		res = k.get ? h_log_manager(l, c, seg, k.n) : not_allowed(&k);
+	else if (k.n >= 2 && strcmp(seg[0], "api") == 0 &&
+		 strcmp(seg[1], "v1") == 0)
+		res = v1_route(&k);
+	else
+		res = not_found(&k);
 	free(copy);
 	return res;
 }
