@@ -331,6 +331,77 @@ static int transient(int err)
 	       err == PAI_EPROTOCOL;
 }
 
+/* What one round of following found. */
+struct round {
+	int news, trouble, all_done;
+};
+
+/* Reads what is new of t in one round: 0, or the exit status to stop
+ * with (said already). */
+static int follow_task(cli_ctx *ctx, cli_conn *conn, struct out *w,
+		       struct tlog *t, const pai_job_info *info,
+		       const pai_task_info *ti, int job_final, struct round *rd)
+{
+	int u = ti ? set_url(w, conn, t, info, ti) : 0, r, ended;
+
+	if (u == PAI_ENOMEM)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	if (u == PAI_EINTR)
+		return cli_error(ctx, 130, "interrupted");
+	if (u)
+		rd->trouble = 1;
+	/* read after the status: a task that had ended then has all its
+	 * log written now */
+	ended = ti ? pai_state_is_final(ti->state) || job_final : 0;
+	if (t->url && !t->done) {
+		r = pull_fresh(w, conn, t, info, ti);
+		if (r == PAI_ENOTFOUND)
+			r = 0; /* not written yet */
+		else if (r == PAI_EAUTH && cli_relogin(ctx, conn, r))
+			r = 0; /* again, next round */
+		if (r == PAI_EINTR)
+			return cli_error(ctx, 130, "interrupted");
+		if (r < 0 && !transient(r))
+			return cli_fail(ctx, conn, r,
+					"cannot read the log of %s-%ld",
+					t->role, t->index);
+		if (r < 0)
+			rd->trouble = 1;
+		else if (r > 0)
+			rd->news = 1;
+		else if (ended)
+			finish(w, t);
+	} else if (!t->url && ended)
+		t->done = 1; /* never ran: no log */
+	if (!t->done)
+		rd->all_done = 0;
+	return EXIT_OK;
+}
+
+/* After a round in trouble: says so once, gives up after a while (the
+ * exit status), else 0. *lost: since when; 0 when all is well. */
+static int lost_cluster(cli_ctx *ctx, cli_conn *conn, long long *lost,
+			int trouble, int err)
+{
+	const char *why = pai_client_error(conn->client);
+
+	if (!trouble) {
+		*lost = 0;
+		return EXIT_OK;
+	}
+	if (!*lost) {
+		*lost = cli_now_ms();
+		if (!ctx->quiet)
+			cli_warn(ctx, "lost the cluster (%s); trying again",
+				 why ? why : pai_strerror(err));
+	} else if (cli_now_ms() - *lost > FOLLOW_GIVE_UP_MS)
+		return cli_error(ctx, EXIT_UNREACHABLE,
+				 "the cluster has not answered for %d "
+				 "minutes; giving up",
+				 FOLLOW_GIVE_UP_MS / 60000);
+	return EXIT_OK;
+}
+
 static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 		  size_t nt, const char *user, const char *name,
 		  const char *ref, int whole_job)
@@ -338,11 +409,11 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 	pai_job_info *info = NULL;
 	long delay = FOLLOW_MIN_MS;
 	long long lost = 0;
-	int st = EXIT_OK, err;
+	int st = EXIT_OK, err, job_final;
 	size_t i;
 
 	for (;;) {
-		int news = 0, all_done = 1, job_final, trouble = 0;
+		struct round rd = {0, 0, 1};
 
 		err = get_status(ctx, conn, user, name, &info);
 		if (err == PAI_EINTR || cli_interrupt) {
@@ -354,85 +425,20 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 				      ref);
 			break;
 		}
-		trouble = err != 0;
+		rd.trouble = err != 0;
 		job_final =
 		    !err && pai_state_is_final(pai_job_info_state(info));
-		for (i = 0; i < nt; i++) {
-			struct tlog *t = &tl[i];
-			const pai_task_info *ti =
-			    err ? NULL : find_task(info, t);
-			int ended;
-
-			int u = ti ? set_url(w, conn, t, info, ti) : 0;
-
-			if (u == PAI_ENOMEM || u == PAI_EINTR) {
-				st = u == PAI_EINTR
-					 ? cli_error(ctx, 130, "interrupted")
-					 : cli_error(ctx, EXIT_FAILURE_,
-						     "out of memory");
-				goto out;
-			}
-			if (u)
-				trouble = 1;
-			/* read after the status: a task that had ended
-			 * then has all its log written now */
-			ended =
-			    ti ? pai_state_is_final(ti->state) || job_final : 0;
-			if (t->url && !t->done) {
-				int r = pull_fresh(w, conn, t, info, ti);
-
-				if (r == PAI_ENOTFOUND)
-					r = 0; /* not written yet */
-				else if (r == PAI_EAUTH &&
-					 cli_relogin(ctx, conn, r))
-					r = 0; /* again, next round */
-				if (r == PAI_EINTR) {
-					st = cli_error(ctx, 130, "interrupted");
-					goto out;
-				}
-				if (r < 0 && !transient(r)) {
-					st = cli_fail(ctx, conn, r,
-						      "cannot read the log of "
-						      "%s-%ld",
-						      t->role, t->index);
-					goto out;
-				}
-				if (r < 0)
-					trouble = 1;
-				else if (r > 0)
-					news = 1;
-				else if (ended)
-					finish(w, t);
-			} else if (!t->url && ended)
-				t->done = 1; /* never ran: no log */
-			if (!t->done)
-				all_done = 0;
-		}
-		if (fflush(stdout) != 0 || w->failed)
-			break; /* cli_finish says why */
-		if (all_done && (job_final || !whole_job))
+		for (i = 0; i < nt && !st; i++)
+			st = follow_task(ctx, conn, w, &tl[i],
+					 info, err ? NULL : find_task(info, &tl[i]),
+					 job_final, &rd);
+		if (st || fflush(stdout) != 0 || w->failed)
+			break; /* w->failed: cli_finish says why */
+		if (rd.all_done && (job_final || !whole_job))
 			break;
-		if (trouble) {
-			if (!lost) {
-				lost = cli_now_ms();
-				if (!ctx->quiet)
-					cli_warn(
-					    ctx,
-					    "lost the cluster (%s); "
-					    "trying again",
-					    pai_client_error(conn->client)
-						? pai_client_error(conn->client)
-						: pai_strerror(err));
-			} else if (cli_now_ms() - lost > FOLLOW_GIVE_UP_MS) {
-				st = cli_error(ctx, EXIT_UNREACHABLE,
-					       "the cluster has not answered "
-					       "for %d minutes; giving up",
-					       FOLLOW_GIVE_UP_MS / 60000);
-				break;
-			}
-		} else
-			lost = 0;
-		if (news && !trouble) {
+		if ((st = lost_cluster(ctx, conn, &lost, rd.trouble, err)))
+			break;
+		if (rd.news && !rd.trouble) {
 			delay = FOLLOW_MIN_MS;
 			if (cli_interrupt) {
 				st = cli_error(ctx, 130, "interrupted");
@@ -446,27 +452,21 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 		}
 		delay = delay * 2 > FOLLOW_MAX_MS ? FOLLOW_MAX_MS : delay * 2;
 	}
-out:
 	pai_job_info_free(info);
 	return st;
 }
 
-int cmd_logs(cli_ctx *ctx, int argc, char **argv)
-{
-	struct opts o = {"user.pai.stdout", -1, 0};
-	struct out w;
-	cli_conn *conn = NULL;
-	pai_job_info *info = NULL;
-	struct tlog *tl = NULL;
-	char *user = NULL, *name = NULL, *end;
-	const char *role = NULL, *ref;
-	long index = -1;
-	size_t n, i, nt = 0, read = 0;
-	int first, st, err;
+/* The operands: JOB [ROLE [INDEX]]. */
+struct target {
+	const char *ref, *role;
+	long index; /* -1: every index */
+};
 
-	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
-	if (st >= 0)
-		return st;
+static int parse_target(cli_ctx *ctx, int argc, char **argv, int first,
+			struct target *tg)
+{
+	char *end;
+
 	if (first >= argc)
 		return cli_error(ctx, EXIT_USAGE,
 				 "no job given; try 'paictl logs JOB [ROLE "
@@ -476,83 +476,70 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 				 "unexpected argument '%s'; see 'paictl logs "
 				 "--help'",
 				 argv[first + 3]);
-	ref = argv[first];
-	if (argc - first > 1)
-		role = argv[first + 1];
+	tg->ref = argv[first];
+	tg->role = argc - first > 1 ? argv[first + 1] : NULL;
+	tg->index = -1;
 	if (argc - first > 2) {
 		errno = 0;
-		index = strtol(argv[first + 2], &end, 10);
-		if (!*argv[first + 2] || *end || index < 0 || errno)
+		tg->index = strtol(argv[first + 2], &end, 10);
+		if (!*argv[first + 2] || *end || tg->index < 0 || errno)
 			return cli_error(ctx, EXIT_USAGE,
 					 "invalid task index '%s' (0, 1, ...)",
 					 argv[first + 2]);
 	}
-	st = cli_open(ctx, &conn);
-	if (st)
-		return st;
-	st = cli_job_ref(ctx, conn, ref, &user, &name);
-	if (st)
-		goto out;
-	err = get_status(ctx, conn, user, name, &info);
-	if (err) {
-		st = cli_fail(ctx, conn, err, "cannot get job '%s'", ref);
-		goto out;
-	}
-	n = pai_job_info_task_count(info);
-	tl = calloc(n ? n : 1, sizeof(*tl));
-	if (!tl) {
-		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
-		goto out;
-	}
+	return EXIT_OK;
+}
+
+/* The tasks tg names, in tl (*nt of them): 0, or the exit status. */
+static int select_tasks(cli_ctx *ctx, const pai_job_info *info,
+			const struct target *tg, struct tlog *tl, size_t *nt)
+{
+	size_t i, n = pai_job_info_task_count(info);
+
 	for (i = 0; i < n; i++) {
 		const pai_task_info *ti = pai_job_info_task(info, i);
 
 		if (!ti || !ti->role ||
-		    (role && !pai_job_info_role_is(info, ti->role, role)) ||
-		    (index >= 0 && ti->index != index))
+		    (tg->role &&
+		     !pai_job_info_role_is(info, ti->role, tg->role)) ||
+		    (tg->index >= 0 && ti->index != tg->index))
 			continue;
-		tl[nt].role = strdup(ti->role);
-		tl[nt].index = ti->index;
-		if (!tl[nt++].role) {
-			st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
-			goto out;
-		}
+		tl[*nt].role = strdup(ti->role);
+		tl[*nt].index = ti->index;
+		if (!tl[(*nt)++].role)
+			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	}
-	if (!nt) {
-		if (role && index >= 0)
-			st = cli_error(ctx, EXIT_NOTFOUND,
-				       "job '%s' has no task %s-%ld", ref, role,
-				       index);
-		else if (role)
-			st = cli_error(ctx, EXIT_NOTFOUND,
-				       "job '%s' has no task role '%s'", ref,
-				       role);
-		else
-			st = cli_error(ctx, EXIT_NOTFOUND,
-				       "job '%s' has no tasks", ref);
-		goto out;
-	}
-	memset(&w, 0, sizeof(w));
-	w.ctx = ctx;
-	w.o = &o;
-	w.prefix = nt > 1;
-	w.stream = strcmp(o.file, "user.pai.stdout") == 0   ? "stdout"
-		   : strcmp(o.file, "user.pai.stderr") == 0 ? "stderr"
-							    : "all";
-	if (o.follow) {
-		st = follow(ctx, conn, &w, tl, nt, user, name, ref, !role);
-		goto out;
-	}
-	for (i = 0; i < nt && !w.failed; i++) {
+	if (*nt)
+		return EXIT_OK;
+	if (tg->role && tg->index >= 0)
+		return cli_error(ctx, EXIT_NOTFOUND,
+				 "job '%s' has no task %s-%ld", tg->ref,
+				 tg->role, tg->index);
+	if (tg->role)
+		return cli_error(ctx, EXIT_NOTFOUND,
+				 "job '%s' has no task role '%s'", tg->ref,
+				 tg->role);
+	return cli_error(ctx, EXIT_NOTFOUND, "job '%s' has no tasks", tg->ref);
+}
+
+/* Each task's log as it is now: 0, or the exit status. */
+static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
+		     struct tlog *tl, size_t nt, const pai_job_info *info,
+		     const char *ref)
+{
+	size_t i, read = 0;
+	int st = EXIT_OK, err;
+
+	for (i = 0; i < nt && !w->failed; i++) {
 		const pai_task_info *ti = find_task(info, &tl[i]);
 
 		if (!ti)
 			continue;
-		err = set_url(&w, conn, &tl[i], info, ti);
+		err = set_url(w, conn, &tl[i], info, ti);
 		if (err == PAI_OK && !tl[i].url)
 			continue; /* not started: no log */
 		while (err == PAI_OK &&
-		       (err = pull_fresh(&w, conn, &tl[i], info, ti)) ==
+		       (err = pull_fresh(w, conn, &tl[i], info, ti)) ==
 			   PAI_EAUTH &&
 		       cli_relogin(ctx, conn, err))
 			;
@@ -564,7 +551,7 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 				break;
 			continue;
 		}
-		finish(&w, &tl[i]);
+		finish(w, &tl[i]);
 		read++;
 	}
 	if (!read && !st && !ctx->quiet)
@@ -572,6 +559,52 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 			  "no logs yet: job '%s' is %s; '-f' waits for "
 			  "them",
 			  ref, pai_state_name(pai_job_info_state(info)));
+	return st;
+}
+
+int cmd_logs(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o = {"user.pai.stdout", -1, 0};
+	struct target tg = {NULL, NULL, -1};
+	struct out w;
+	cli_conn *conn = NULL;
+	pai_job_info *info = NULL;
+	struct tlog *tl = NULL;
+	char *user = NULL, *name = NULL;
+	size_t i, nt = 0;
+	int first, st, err;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	if ((st = parse_target(ctx, argc, argv, first, &tg)))
+		return st;
+	if ((st = cli_open(ctx, &conn)))
+		return st;
+	if ((st = cli_job_ref(ctx, conn, tg.ref, &user, &name)))
+		goto out;
+	err = get_status(ctx, conn, user, name, &info);
+	if (err) {
+		st = cli_fail(ctx, conn, err, "cannot get job '%s'", tg.ref);
+		goto out;
+	}
+	tl = calloc(pai_job_info_task_count(info) + 1, sizeof(*tl));
+	if (!tl) {
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
+	}
+	if ((st = select_tasks(ctx, info, &tg, tl, &nt)))
+		goto out;
+	memset(&w, 0, sizeof(w));
+	w.ctx = ctx;
+	w.o = &o;
+	w.prefix = nt > 1;
+	w.stream = strcmp(o.file, "user.pai.stdout") == 0   ? "stdout"
+		   : strcmp(o.file, "user.pai.stderr") == 0 ? "stderr"
+							    : "all";
+	st = o.follow ? follow(ctx, conn, &w, tl, nt, user, name, tg.ref,
+			       !tg.role)
+		      : read_once(ctx, conn, &w, tl, nt, info, tg.ref);
 out:
 	for (i = 0; i < nt; i++) {
 		free(tl[i].role);
