@@ -243,76 +243,52 @@ int cli_ssh_identity(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 	return EXIT_OK;
 }
 
-int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
+/* The key to log in with: the job's, saved (file, or under the state
+ * directory); where jobs have none (OpenPAI v1.x), the user's own, said
+ * so. *path new ("" for the ssh-agent's keys). 0, or the exit status. */
+static int which_key(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
+		     const char *user, const char *name, const char *ref,
+		     const char *file, char **path)
 {
-	const char *file = NULL;
-	cli_conn *conn = NULL;
-	pai_ssh_info *ssh = NULL;
-	pai_job_info *info = NULL;
-	char *user = NULL, *name = NULL, *path = NULL, *quoted = NULL;
-	size_t i;
-	json_t *out = NULL;
-	const char *login;
-	int first, st, err, existed = 0;
+	cli_identity id;
+	int st, existed = 0;
 
-	st = cli_parse(ctx, argc, argv, on_opt, &file, &first);
-	if (st >= 0)
+	*path = NULL;
+	if (pai_ssh_info_key_url(ssh) || file) {
+		st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, ref, file, 0,
+				       path, &existed);
+		if (!st && existed && ctx->verbose)
+			cli_error(ctx, 0, "'%s' holds this key already", *path);
 		return st;
-	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
-	if (st)
-		goto out;
-	do
-		err = pai_job_get_ssh(&ssh, conn->client, user, name);
-	while (err && cli_relogin(ctx, conn, err));
-	if (err) {
-		st = cli_fail(ctx, conn, err, "no SSH access to job '%s'",
-			      argv[first]);
-		goto out;
 	}
-	if (!pai_ssh_info_key_url(ssh) && !file) {
-		/* OpenPAI v1.x: no job keys; the user's own is the one */
-		cli_identity id;
+	if ((st = cli_ssh_identity(ctx, conn, ssh, user, name, ref, NULL, &id)))
+		return st;
+	if (!ctx->quiet)
+		cli_error(ctx, 0,
+			  "job '%s' has no key of its own: its tasks let in "
+			  "your SSH key%s%s (added by 'paictl submit')",
+			  ref, id.key ? ", " : " (ssh-agent)",
+			  id.key ? id.key : "");
+	*path = id.key ? id.key : strdup("");
+	return *path ? EXIT_OK : cli_error(ctx, EXIT_FAILURE_, "out of memory");
+}
 
-		st = cli_ssh_identity(ctx, conn, ssh, user, name, argv[first],
-				      NULL, &id);
-		if (st)
-			goto out;
-		if (!ctx->quiet)
-			cli_error(ctx, 0,
-				  "job '%s' has no key of its own: its tasks "
-				  "let in your SSH key%s%s (added by 'paictl "
-				  "submit')",
-				  argv[first], id.key ? ", " : " (ssh-agent)",
-				  id.key ? id.key : "");
-		path = id.key ? id.key : strdup("");
-	} else
-		st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, argv[first],
-				       file, 0, &path, &existed);
-	if (st || !path) {
-		st = st ? st : cli_error(ctx, EXIT_FAILURE_, "out of memory");
-		goto out;
-	}
-	if (existed && ctx->verbose)
-		cli_error(ctx, 0, "'%s' holds this key already", path);
-	/* the job's status names each container's task */
-	do
-		err = pai_job_get(&info, conn->client, user, name);
-	while (err && cli_relogin(ctx, conn, err));
-	if (err) {
-		st = cli_fail(ctx, conn, err, "cannot get job '%s'",
-			      argv[first]);
-		goto out;
-	}
-	quoted = cli_sh_quote(path);
-	login = cli_ssh_user(conn);
-	out = json_pack("{s:s,s:[]}", "key", path, "tasks");
-	if (!quoted || !out) {
+/* How to reach each task: ssh command lines, or JSON. */
+static int print_access(const cli_ctx *ctx, const cli_conn *conn,
+			const pai_ssh_info *ssh, const pai_job_info *info,
+			const char *path)
+{
+	const char *login = cli_ssh_user(conn);
+	char *quoted = cli_sh_quote(path);
+	json_t *out = json_pack("{s:s,s:[]}", "key", path, "tasks");
+	int st = EXIT_OK;
+	size_t i;
+
+	if (!quoted || !out)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
-		goto out;
-	}
-	if (ctx->output == CLI_OUT_TEXT && *path)
+	if (!st && ctx->output == CLI_OUT_TEXT && *path)
 		printf("%s\n", path);
-	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
+	for (i = 0; !st && i < pai_ssh_info_count(ssh); i++) {
 		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
 		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
 
@@ -334,11 +310,47 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 			putchar('\n');
 		}
 	}
-	if (ctx->output == CLI_OUT_JSON && cli_print_json(json_incref(out)) < 0)
+	if (!st && ctx->output == CLI_OUT_JSON &&
+	    cli_print_json(json_incref(out)) < 0)
 		st = EXIT_FAILURE_;
-out:
 	json_decref(out);
 	free(quoted);
+	return st;
+}
+
+int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *file = NULL;
+	cli_conn *conn = NULL;
+	pai_ssh_info *ssh = NULL;
+	pai_job_info *info = NULL;
+	char *user = NULL, *name = NULL, *path = NULL;
+	int first, st, err;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &file, &first);
+	if (st >= 0)
+		return st;
+	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
+	if (st)
+		goto out;
+	do
+		err = pai_job_get_ssh(&ssh, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		st = cli_fail(ctx, conn, err, "no SSH access to job '%s'",
+			      argv[first]);
+		goto out;
+	}
+	if ((st = which_key(ctx, conn, ssh, user, name, argv[first], file,
+			    &path)))
+		goto out;
+	/* the job's status names each container's task */
+	do
+		err = pai_job_get(&info, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	st = err ? cli_fail(ctx, conn, err, "cannot get job '%s'", argv[first])
+		 : print_access(ctx, conn, ssh, info, path);
+out:
 	free(path);
 	pai_ssh_info_free(ssh);
 	pai_job_info_free(info);
