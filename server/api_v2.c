@@ -314,6 +314,10 @@ static enum MHD_Result status(struct srv *s, struct MHD_Connection *c,
 
 	pthread_mutex_lock(&s->lock);
 	j = find(s, ref);
+	/* v1.x has no ssh info route: a running job's tasks take SSH
+	 * logins (the keys of its ssh plugin) from the start */
+	if (j && j->state == ST_RUNNING && !j->no_ssh)
+		srv_ssh_enable(s, j);
 	res = j ? h_reply_json(c, 200, detail(j, h_conn_host(c)))
 		: no_job(c, ref);
 	pthread_mutex_unlock(&s->lock);
