@@ -91,6 +91,18 @@ const char *pai__json_str(json_t *o, const char *key);
 /* An integer given as a number or a numeric string; 0 when neither. */
 int pai__json_integer(json_t *v, long long *out);
 
+/* The exchanges both APIs make, each at its own URL (taken: freed
+ * here; NULL means out of memory): a job's status, a list (the query
+ * in the URL), a text (the stored config), a STOP (idempotent, retried
+ * when safe). framework_names: the cluster reports roles by their
+ * framework names (v1.x). */
+int pai__fetch_status(pai_job_info **out, pai_client *c, char *url,
+		      int framework_names);
+int pai__fetch_list(pai_job_list **out, pai_client *c, char *url,
+		    int framework_names);
+int pai__fetch_text(char **text, size_t *len, pai_client *c, char *url);
+int pai__put_stop(pai_client *c, char *url);
+
 /* GET url with the client's token; the JSON body of a 2xx in *out. */
 int pai__get_json(json_t **out, pai_client *c, const char *url);
 

@@ -144,105 +144,32 @@ static int v1_post_job(pai_client *c, const pai__submit_rq *sub,
 }
 
 static int v1_job_get(pai_job_info **out, pai_client *c, const char *user,
-		    const char *name)
+		      const char *name)
 {
-	pai_job_info *info = NULL;
-	json_t *o = NULL;
-	char *url = job_url(c, user, name, NULL);
-	int err;
-
-	*out = NULL;
-	if (!url)
-		return oom(c);
-	if ((err = pai__get_json(&o, c, url)))
-		goto out;
-	if (!(info = calloc(1, sizeof(*info)))) {
-		err = oom(c);
-		goto out;
-	}
-	err = pai__status_parse(info, o);
-	if (err == PAI_EPROTOCOL)
-		err = pai__client_fail(c, err, 200, NULL,
-				       "GET %s: not a job status", url);
-	else if (err)
-		err = oom(c);
-	if (err)
-		goto out;
-	*out = info;
-	info = NULL;
-out:
-	pai_job_info_free(info);
-	json_decref(o);
-	free(url);
-	return err;
+	return pai__fetch_status(out, c, job_url(c, user, name, NULL), 0);
 }
 
 static int v1_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 {
 	pai__buf b = PAI__BUF_INIT;
-	json_t *a = NULL;
-	char *url;
-	int err;
 
-	*out = NULL;
 	pai__buf_printf(&b, "%s/api/v1/jobs", c->uri);
 	if (user) {
 		pai__buf_puts(&b, "?username=");
 		pai__buf_put_escaped(&b, user);
 	}
-	if (!(url = pai__buf_detach(&b)))
-		return oom(c);
-	if ((err = pai__get_json(&a, c, url)) == PAI_OK)
-		err = pai__status_list(out, c, url, a);
-	free(url);
-	return err;
+	return pai__fetch_list(out, c, pai__buf_detach(&b), 0);
 }
 
 static int v1_job_config(char **text, size_t *len, pai_client *c,
-		       const char *user, const char *name)
+			 const char *user, const char *name)
 {
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	char *url = job_url(c, user, name, "/config");
-	int err;
-
-	*text = NULL;
-	*len = 0;
-	if (!url)
-		return oom(c);
-	rq.url = url;
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__status_error(c, &rq, &rs);
-	if (err == PAI_OK) {
-		*len = rs.body.len;
-		if (!(*text = pai__buf_detach(&rs.body)))
-			err = oom(c);
-	}
-	pai__response_release(&rs);
-	free(url);
-	return err;
+	return pai__fetch_text(text, len, c, job_url(c, user, name, "/config"));
 }
 
 static int v1_job_stop(pai_client *c, const char *user, const char *name)
 {
-	static const char body[] = "{\"value\":\"STOP\"}";
-	/* idempotent: safe to retry */
-	pai__request rq = {
-	    "PUT", NULL, body, sizeof(body) - 1, "application/json", NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	char *url = job_url(c, user, name, "/executionType");
-	int err;
-
-	if (!url)
-		return oom(c);
-	rq.url = url;
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__status_error(c, &rq, &rs);
-	pai__response_release(&rs);
-	free(url);
-	return err;
+	return pai__put_stop(c, job_url(c, user, name, "/executionType"));
 }
 
 static int v1_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,

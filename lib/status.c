@@ -330,3 +330,100 @@ out:
 	json_decref(a);
 	return err;
 }
+
+/* ---- exchanges both APIs make, at their own URLs ---------------------- */
+
+int pai__fetch_status(pai_job_info **out, pai_client *c, char *url,
+		      int framework_names)
+{
+	pai_job_info *info = NULL;
+	json_t *o = NULL;
+	int err;
+
+	*out = NULL;
+	if (!url)
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+	if ((err = pai__get_json(&o, c, url)))
+		goto out;
+	if (!(info = calloc(1, sizeof(*info)))) {
+		err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+		goto out;
+	}
+	info->framework_names = framework_names;
+	err = pai__status_parse(info, o);
+	if (err == PAI_EPROTOCOL)
+		err = pai__client_fail(c, err, 200, NULL,
+				       "GET %s: not a job status", url);
+	else if (err)
+		err = pai__client_fail(c, err, 0, NULL, "out of memory");
+	if (err)
+		goto out;
+	*out = info;
+	info = NULL;
+out:
+	pai_job_info_free(info);
+	json_decref(o);
+	free(url);
+	return err;
+}
+
+int pai__fetch_text(char **text, size_t *len, pai_client *c, char *url)
+{
+	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1};
+	pai__response rs = PAI__RESPONSE_INIT;
+	int err;
+
+	*text = NULL;
+	*len = 0;
+	if (!url)
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+	err = pai__http(c, &rq, &rs);
+	if (err == PAI_OK)
+		err = pai__status_error(c, &rq, &rs);
+	if (err == PAI_OK) {
+		*len = rs.body.len;
+		if (!(*text = pai__buf_detach(&rs.body)))
+			err = pai__client_fail(c, PAI_ENOMEM, 0, NULL,
+					       "out of memory");
+	}
+	pai__response_release(&rs);
+	free(url);
+	return err;
+}
+
+int pai__put_stop(pai_client *c, char *url)
+{
+	static const char body[] = "{\"value\":\"STOP\"}";
+	/* idempotent: safe to retry */
+	pai__request rq = {
+	    "PUT", url, body, sizeof(body) - 1, "application/json", NULL, 1};
+	pai__response rs = PAI__RESPONSE_INIT;
+	int err;
+
+	if (!url)
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+	err = pai__http(c, &rq, &rs);
+	if (err == PAI_OK)
+		err = pai__status_error(c, &rq, &rs);
+	pai__response_release(&rs);
+	free(url);
+	return err;
+}
+
+int pai__fetch_list(pai_job_list **out, pai_client *c, char *url,
+		    int framework_names)
+{
+	json_t *a = NULL;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	if (!url)
+		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+	if ((err = pai__get_json(&a, c, url)) == PAI_OK &&
+	    (err = pai__status_list(out, c, url, a)) == PAI_OK)
+		for (i = 0; i < (*out)->count; i++)
+			(*out)->items[i].framework_names = framework_names;
+	free(url);
+	return err;
+}

@@ -258,7 +258,7 @@ static void test_status_ssh_and_logs(void **state)
 	pai_job_info_free(info);
 	info = NULL;
 	assert_int_equal(pai_job_get(&info, c, "alice", "job"), PAI_EPROTOCOL);
-	assert_non_null(strstr(pai_client_error(c), "--api v1"));
+	assert_non_null(strstr(pai_client_error(c), "--api"));
 	pai_ssh_info_free(ssh);
 	pai_client_free(c);
 	fake_stop(f);
