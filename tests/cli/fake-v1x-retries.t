@@ -1,7 +1,7 @@
-# rate limits and a proxy's page: a GET refused with 429 is asked again
-# after its Retry-After, the job list behind a 502 page too; -vv shows
-# both, the token masked
-run: paictl submit --no-ssh-key job.yaml >/dev/null && paictl status job | sed -n 3p && paictl list >/dev/null && grep -E ' (429|502)' req.log
+# rate limits and a proxy's page: a submission and a GET refused with
+# 429 are sent again after Retry-After (the limiter refuses before the
+# job is made: one job, no conflict), the job list behind a 502 page too
+run: paictl submit --no-ssh-key job.yaml >/dev/null && paictl status job | sed -n 3p && paictl list >/dev/null && grep -E ' (202|409|429|502)' req.log
 timeout: 20
 === setup
 fake-v1x --port-file port --log req.log --scenario rate-limit --scenario html-502 >/dev/null 2>&1 &
@@ -26,6 +26,8 @@ taskRoles:
 kill "$(cat fake.pid)"
 === stdout
 state:      WAITING
+POST /rest-server/api/v2/jobs 429
+POST /rest-server/api/v2/jobs 202
 GET /rest-server/api/v2/jobs/alice~job 429
 GET /rest-server/api/v2/jobs?username=alice 502
 === stderr

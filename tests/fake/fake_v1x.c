@@ -19,7 +19,9 @@
  * Scenarios:
  *   drop-post     the first submission creates the job, then the
  *                 connection is closed without an answer
- *   rate-limit    the first GET of a job's status gets 429, Retry-After 1
+ *   rate-limit    the first submission and the first GET of a job's
+ *                 status get 429, Retry-After 1 (the limiter answers
+ *                 before the handler: nothing is done with them)
  *   html-502      the first GET of the job list gets nginx's 502 page
  *   log-expire    a log location's token is good for one read
  * --log FILE gets "METHOD PATH STATUS" per request, tokens masked. */
@@ -59,7 +61,7 @@ static struct state {
 	char log_tokens[MAX_TOKENS][40];
 	int log_uses[MAX_TOKENS], ntokens;
 	bool drop_post, rate_limit, html_502, log_expire;
-	bool posted, limited, failed_502;
+	bool posted, limited, post_limited, failed_502;
 	FILE *log;
 } st;
 
@@ -576,6 +578,14 @@ static void rest(const fake_request *rq, fake_reply *rp, const char *p)
 		return login(rq, rp);
 	if (strncmp(p, "/api/v2/jobs", 12) == 0 && !authorized(rq, rp))
 		return;
+	if (strcmp(rq->method, "POST") == 0 && strcmp(p, "/api/v2/jobs") == 0 &&
+	    st.rate_limit && !st.post_limited) {
+		st.post_limited = true;
+		fake_reply_set(rp, 429, "text/html",
+			       "Too many requests, please try again later.");
+		rp->headers = "Server: nginx/1.17.6\r\nRetry-After: 1\r\n";
+		return;
+	}
 	if (strcmp(rq->method, "POST") == 0 && strcmp(p, "/api/v2/jobs") == 0)
 		return submit(rq, rp);
 	if (get && strncmp(p, "/api/v2/jobs", 12) == 0 &&
