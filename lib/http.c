@@ -218,31 +218,44 @@ static size_t yaml_secret_line(pai__buf *b, const char *text, size_t len,
 	return e;
 }
 
+
+/* key=value in a form or a URL's query at i (its start, or after '&'
+ * or '?'): a secret's value masked. Returns the offset after it. */
+static size_t form_field_masked(pai__buf *b, const char *text, size_t len,
+				size_t i)
+{
+	size_t k = i;
+
+	while (k < len && isalpha((unsigned char)text[k]))
+		k++;
+	if (k < len && text[k] == '=' && is_secret_key(text + i, k - i)) {
+		pai__buf_put(b, text + i, k - i + 1);
+		pai__buf_puts(b, "***");
+		for (i = k + 1; i < len && text[i] != '&';)
+			i++;
+		return i;
+	}
+	pai__buf_put(b, text + i, k - i);
+	return k;
+}
+
 /* s copied with the values of secret query parameters ("?token=..." or
  * "&token=...", as in a log-manager location inside a JSON string)
  * masked. */
 static void put_query_masked(pai__buf *b, const char *s, size_t n)
 {
-	size_t i = 0, k;
+	size_t i = 0;
 
 	while (i < n) {
-		pai__buf_putc(b, s[i]);
-		if (s[i] != '?' && s[i] != '&') {
-			i++;
-			continue;
-		}
-		k = ++i;
-		while (k < n && isalpha((unsigned char)s[k]))
-			k++;
-		if (k < n && s[k] == '=' && is_secret_key(s + i, k - i)) {
-			pai__buf_put(b, s + i, k - i + 1);
-			pai__buf_puts(b, "***");
-			i = k + 1;
-			while (i < n && s[i] != '&')
-				i++;
-		}
+		char ch = s[i++];
+
+		pai__buf_putc(b, ch);
+		if ((ch == '?' || ch == '&') && i < n &&
+		    isalpha((unsigned char)s[i]))
+			i = form_field_masked(b, s, n, i);
 	}
 }
+
 
 /* A JSON string at i: a secret member's value masked ("password":
  * "***"), any other string copied with its query's secrets masked.
@@ -274,26 +287,6 @@ static size_t json_string_masked(pai__buf *b, const char *text, size_t len,
 		}
 	}
 	put_query_masked(b, text + i, k - i);
-	return k;
-}
-
-/* key=value in a form or a URL's query at i (its start, or after '&'
- * or '?'): a secret's value masked. Returns the offset after it. */
-static size_t form_field_masked(pai__buf *b, const char *text, size_t len,
-				size_t i)
-{
-	size_t k = i;
-
-	while (k < len && isalpha((unsigned char)text[k]))
-		k++;
-	if (k < len && text[k] == '=' && is_secret_key(text + i, k - i)) {
-		pai__buf_put(b, text + i, k - i + 1);
-		pai__buf_puts(b, "***");
-		for (i = k + 1; i < len && text[i] != '&';)
-			i++;
-		return i;
-	}
-	pai__buf_put(b, text + i, k - i);
 	return k;
 }
 
