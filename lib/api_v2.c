@@ -28,45 +28,6 @@ static char *job_url(pai_client *c, const char *user, const char *name,
 	return pai__buf_detach(&b);
 }
 
-/* A route the server does not have (404 NoApiError) means the cluster
- * speaks another API: never "no such job". */
-static int wrong_api(pai_client *c, const char *method, const char *url,
-		     int err)
-{
-	if (err != PAI_EPROTOCOL || !c->err_code ||
-	    strcmp(c->err_code, "NoApiError") != 0)
-		return err;
-	return pai__client_fail(c, PAI_EPROTOCOL, 404, "NoApiError",
-				"the cluster does not speak the v2 API "
-				"(%s %s: NoApiError); add it with "
-				"'paictl cluster add NAME URI --api v1'",
-				method, url);
-}
-
-/* One exchange: the body of a 2xx answer in *rs, else the error. */
-static int exchange(pai_client *c, const pai__request *rq, pai__response *rs)
-{
-	int err = pai__http(c, rq, rs);
-
-	if (err == PAI_OK)
-		err = pai__status_error(c, rq, rs);
-	return wrong_api(c, rq->method, rq->url, err);
-}
-
-static int get_json(json_t **out, pai_client *c, const char *url)
-{
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	int err;
-
-	*out = NULL;
-	err = exchange(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__response_json(out, c, &rq, &rs);
-	pai__response_release(&rs);
-	return err;
-}
-
 /* ---- which API --------------------------------------------------------- */
 
 /* v1.x's launcherType is k8s and its version v1.*; paictl's local
@@ -121,7 +82,7 @@ static int v2_cluster_info(json_t **out, pai_client *c)
 	pai__buf_printf(&b, "%s/api/v2/info", c->uri);
 	if (!(url = pai__buf_detach(&b)))
 		return oom(c);
-	err = get_json(out, c, url);
+	err = pai__get_json(out, c, url);
 	if (err == PAI_OK && !json_is_object(*out)) {
 		json_decref(*out);
 		*out = NULL;
@@ -172,7 +133,9 @@ static int v2_login(char **token, pai_client *c, const char *user,
 	rq.url = url;
 	rq.body = text;
 	rq.body_len = strlen(text);
-	err = login_error(c, exchange(c, &rq, &rs));
+	err = pai__http(c, &rq, &rs);
+	if (err == PAI_OK)
+		err = login_error(c, pai__status_error(c, &rq, &rs));
 	if (err == PAI_OK)
 		err = pai__response_json(&answer, c, &rq, &rs);
 	t = pai__json_str(answer, "token");
@@ -285,7 +248,7 @@ static int v2_post_job(pai_client *c, const pai__submit_rq *sub,
 		*maybe_created = rs.sent && err != PAI_ENOMEM;
 		goto out;
 	}
-	err = wrong_api(c, "POST", sub->url, pai__status_error(c, &rq, &rs));
+	err = pai__status_error(c, &rq, &rs);
 	if (err == PAI_OK)
 		goto out;
 	if (refused(c, &rs))
@@ -491,7 +454,7 @@ static int v2_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 					"a task log needs its job and role");
 	if (!(lurl = locations_url(c, job, task, tail)))
 		return oom(c);
-	err = get_json(&o, c, lurl);
+	err = pai__get_json(&o, c, lurl);
 	/* 404 NoTaskLogError: not started; 500 "Failed to get log list":
 	 * what getLogs answers for any other trouble (a job still in its
 	 * mock state among them) */
