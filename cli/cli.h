@@ -326,6 +326,9 @@ typedef struct cli_identity {
 	int existed; /* the job's key was saved by an earlier run */
 } cli_identity;
 
+/* The user's own private key as OpenSSH looks for it (~/.ssh/id_ed25519,
+ * id_ecdsa, id_rsa); new string, or NULL when there is none. */
+char *cli_own_key(void);
 /* -i FILE; else the job's key (cli_ssh_key_fetch, reused); else, where
  * the cluster has no job keys, the user's own (~/.ssh/id_ed25519,
  * id_ecdsa, id_rsa as OpenSSH orders them) and the ssh-agent. Prints

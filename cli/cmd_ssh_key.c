@@ -193,9 +193,7 @@ out:
 	return st;
 }
 
-/* The user's own private key as OpenSSH looks for it; new string, or
- * NULL when there is none. */
-static char *own_key(void)
+char *cli_own_key(void)
 {
 	static const char *const names[] = {"id_ed25519", "id_ecdsa",
 					    "id_rsa"};
@@ -232,7 +230,7 @@ int cli_ssh_identity(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 	/* no key of the job's own (OpenPAI v1.x): the tasks let in the
 	 * user's, from the job's ssh plugin */
 	id->own = 1;
-	id->key = own_key();
+	id->key = cli_own_key();
 	if (!id->key && !id->agent)
 		return cli_error(ctx, EXIT_NOTFOUND,
 				 "job '%s' has no key of its own: its tasks "

@@ -403,31 +403,27 @@ static json_t *item_json(const struct item *it, const char *user)
 	return o;
 }
 
-/* The user's SSH public key, as OpenSSH looks for its private half
- * (~/.ssh/id_ed25519, id_ecdsa, id_rsa): for v1.x clusters, whose jobs
- * let in the keys their ssh plugin names. New string, or NULL. */
+/* The public half of the user's own key (cli_own_key), for v1.x
+ * clusters, whose jobs let in the keys their ssh plugin names. New
+ * string, or NULL. */
 static char *user_public_key(void)
 {
-	static const char *const names[] = {"id_ed25519", "id_ecdsa",
-					    "id_rsa"};
-	const char *home = getenv("HOME");
-	char path[4096], line[16384];
-	size_t i;
+	char *key = cli_own_key(), *pub = NULL, line[16384];
+	FILE *f = NULL;
+	size_t n = 0;
 
-	for (i = 0; home && i < sizeof(names) / sizeof(names[0]); i++) {
-		FILE *f;
-		size_t n;
-
-		snprintf(path, sizeof(path), "%s/.ssh/%s.pub", home, names[i]);
-		if (!(f = fopen(path, "r")))
-			continue;
+	if (key && asprintf(&pub, "%s.pub", key) < 0)
+		pub = NULL;
+	if (pub && (f = fopen(pub, "r"))) {
 		n = fgets(line, sizeof(line), f) ? strcspn(line, "\r\n") : 0;
 		fclose(f);
-		line[n] = '\0';
-		if (n && (strncmp(line, "ssh-", 4) == 0 ||
-			  strncmp(line, "ecdsa-", 6) == 0))
-			return strdup(line);
 	}
+	free(key);
+	free(pub);
+	line[n] = '\0';
+	if (n && (strncmp(line, "ssh-", 4) == 0 ||
+		  strncmp(line, "ecdsa-", 6) == 0))
+		return strdup(line);
 	return NULL;
 }
 
