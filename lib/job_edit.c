@@ -21,6 +21,11 @@ char *pai__v2_role_name(const char *s)
 	return c;
 }
 
+char *pai_role_framework_name(const char *role)
+{
+	return role ? pai__v2_role_name(role) : NULL;
+}
+
 int pai__config_is_v2(json_t *config)
 {
 	return json_object_get(config, "protocolVersion") != NULL;

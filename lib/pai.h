@@ -626,6 +626,12 @@ json_t *pai_job_info_json(const pai_job_info *info);
  */
 long pai_job_info_find_task(const pai_job_info *info, const char *role,
 			    long index);
+/**
+ * The name OpenPAI v1.x reports role @p role by, its framework name: the
+ * role's ASCII letters and digits, lower-cased ("ps_server" is
+ * "psserver"). New string (caller frees); NULL when out of memory.
+ */
+char *pai_role_framework_name(const char *role);
 /** 1 when @p role (as the user wrote it) names the role @p reported. */
 int pai_job_info_role_is(const pai_job_info *info, const char *reported,
 			 const char *role);

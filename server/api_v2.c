@@ -26,20 +26,13 @@ static struct log_token {
 } log_tokens[LOG_TOKENS];
 static size_t next_log_token;
 
-/* convertName() of the rest-server: a role's framework name. */
+/* A role's framework name in out (convertName() of the rest-server). */
 static void framework_name(char *out, size_t len, const char *role)
 {
-	size_t k = 0;
+	char *fw = pai_role_framework_name(role);
 
-	for (; *role && k + 1 < len; role++) {
-		char ch = *role >= 'A' && *role <= 'Z'
-			      ? (char)(*role - 'A' + 'a')
-			      : *role;
-
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
-			out[k++] = ch;
-	}
-	out[k] = '\0';
+	snprintf(out, len, "%s", fw ? fw : "");
+	free(fw);
 }
 
 /* ---- who asks ------------------------------------------------------------ */

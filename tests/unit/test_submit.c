@@ -192,6 +192,13 @@ static void test_api_names(void **state)
 	assert_string_equal(pai_api_name((pai_api)42), "auto");
 	assert_int_equal(pai_client_set_api(NULL, PAI_API_V1), PAI_EINVAL);
 	assert_string_equal(pai_state_name(PAI_STATE_STOPPING), "STOPPING");
+	{
+		char *fw = pai_role_framework_name("PS_server-2");
+
+		assert_string_equal(fw, "psserver2");
+		free(fw);
+		assert_null(pai_role_framework_name(NULL));
+	}
 	assert_false(pai_state_is_final(PAI_STATE_STOPPING));
 	{
 		pai_state s;
