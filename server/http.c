@@ -373,17 +373,9 @@ const char *h_conn_host(struct MHD_Connection *c)
 	return h && *h ? h : "localhost";
 }
 
-json_t *h_job_detail(const struct srv_job *j, const char *host)
+/* The members of a job's jobStatus beyond its summary's. */
+static void status_members(json_t *st, const struct srv_job *j)
 {
-	json_t *o = json_object(), *st = h_job_summary(j), *roles = json_object();
-	size_t r, i, k, n;
-
-	if (!o || !st || !roles) {
-		json_decref(o);
-		json_decref(st);
-		json_decref(roles);
-		return NULL;
-	}
 	json_object_del(st, "name");
 	json_object_del(st, "totalGpuNumber");
 	json_object_del(st, "totalTaskNumber");
@@ -418,73 +410,87 @@ json_t *h_job_detail(const struct srv_job *j, const char *host)
 	json_object_set_new(st, "localWarnings",
 			    j->warnings ? json_string(j->warnings)
 					: json_null());
+}
+
+/* label -> "port[,port...]" of task t of role sr. */
+static json_t *task_ports(const struct srv_role *sr, const struct srv_task *t)
+{
+	json_t *ports = json_object();
+	size_t k, n, off = 0;
+
+	for (k = 0; ports && k < sr->nlabels; k++) {
+		char buf[1024];
+		size_t len = 0;
+
+		buf[0] = '\0';
+		for (n = 0; n < sr->counts[k]; n++, off++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+						"%s%u", n ? "," : "",
+						t->ports[off]);
+		if (len < sizeof(buf))
+			json_object_set_new(ports, sr->labels[k],
+					    json_string(buf));
+	}
+	return ports;
+}
+
+static json_t *task_status(const struct srv_job *j, const struct srv_task *t,
+			   const char *host)
+{
+	const struct srv_role *sr = &j->roles[t->role];
+	bool placed = t->state != ST_WAITING;
+	bool ended = t->state == ST_SUCCEEDED || t->state == ST_FAILED ||
+		     t->state == ST_STOPPED;
+	json_t *to = json_object();
+
+	json_object_set_new(to, "taskIndex", json_integer((json_int_t)t->index));
+	json_object_set_new(to, "taskState",
+			    json_string(srv_state_name(t->state)));
+	json_object_set_new(to, "containerId",
+			    placed ? container_id(j, t) : json_null());
+	json_object_set_new(to, "containerIp",
+			    placed ? json_string("127.0.0.1") : json_null());
+	json_object_set_new(to, "containerPorts",
+			    placed ? task_ports(sr, t) : json_null());
+	json_object_set_new(to, "containerGpus",
+			    json_integer((json_int_t)t->gpus));
+	json_object_set_new(
+	    to, "containerLog",
+	    placed ? json_sprintf("http://%s/api/v1/local/logs/%s/%d/%s/%zu/",
+				  host, j->key, j->attempt, sr->name, t->index)
+		   : json_null());
+	json_object_set_new(to, "containerExitCode",
+			    t->exit_code >= 0 && ended
+				? json_integer(t->exit_code)
+				: json_null());
+	if (t->diag)
+		json_object_set_new(to, "containerDiagnostics",
+				    json_string(t->diag));
+	return to;
+}
+
+json_t *h_job_detail(const struct srv_job *j, const char *host)
+{
+	json_t *o = json_object(), *st = h_job_summary(j), *roles = json_object();
+	size_t r, i;
+
+	if (!o || !st || !roles) {
+		json_decref(o);
+		json_decref(st);
+		json_decref(roles);
+		return NULL;
+	}
+	status_members(st, j);
 	json_object_set_new(o, "name", json_string(j->name));
 	json_object_set_new(o, "jobStatus", st);
 	for (r = 0; r < j->nroles; r++) {
 		const struct srv_role *sr = &j->roles[r];
 		json_t *ts = json_array();
 
-		for (i = 0; i < j->ntasks; i++) {
-			const struct srv_task *t = &j->tasks[i];
-			bool placed = t->state != ST_WAITING;
-			json_t *ports, *to;
-			size_t off = 0;
-
-			if (t->role != r)
-				continue;
-			ports = json_object();
-			for (k = 0; k < sr->nlabels; k++) {
-				char buf[1024];
-				size_t len = 0;
-
-				buf[0] = '\0';
-				for (n = 0; n < sr->counts[k]; n++, off++)
-					len += (size_t)snprintf(
-					    buf + len, sizeof(buf) - len,
-					    "%s%u", n ? "," : "",
-					    t->ports[off]);
-				if (len < sizeof(buf))
-					json_object_set_new(ports,
-							    sr->labels[k],
-							    json_string(buf));
-			}
-			to = json_object();
-			json_object_set_new(to, "taskIndex",
-					    json_integer((json_int_t)t->index));
-			json_object_set_new(
-			    to, "taskState",
-			    json_string(srv_state_name(t->state)));
-			json_object_set_new(to, "containerId",
-					    placed ? container_id(j, t)
-						   : json_null());
-			json_object_set_new(to, "containerIp",
-					    placed ? json_string("127.0.0.1")
-						   : json_null());
-			json_object_set_new(to, "containerPorts",
-					    placed ? ports : json_null());
-			if (!placed)
-				json_decref(ports);
-			json_object_set_new(to, "containerGpus",
-					    json_integer((json_int_t)t->gpus));
-			json_object_set_new(
-			    to, "containerLog",
-			    placed ? json_sprintf("http://%s/api/v1/local/logs/"
-						  "%s/%d/%s/%zu/",
-						  host, j->key, j->attempt,
-						  sr->name, t->index)
-				   : json_null());
-			json_object_set_new(to, "containerExitCode",
-					    t->exit_code >= 0 &&
-						    (t->state == ST_SUCCEEDED ||
-						     t->state == ST_FAILED ||
-						     t->state == ST_STOPPED)
-						? json_integer(t->exit_code)
-						: json_null());
-			if (t->diag)
-				json_object_set_new(to, "containerDiagnostics",
-						    json_string(t->diag));
-			json_array_append_new(ts, to);
-		}
+		for (i = 0; i < j->ntasks; i++)
+			if (j->tasks[i].role == r)
+				json_array_append_new(
+				    ts, task_status(j, &j->tasks[i], host));
 		json_object_set_new(roles, sr->name,
 				    json_pack("{s:{s:s},s:o}", "taskRoleStatus",
 					      "name", sr->name, "taskStatuses",
