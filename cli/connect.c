@@ -308,6 +308,47 @@ static const char *default_user(void)
 	return pw ? pw->pw_name : NULL;
 }
 
+/* c's token: --token-file, $PAICTL_TOKEN, then the one `paictl login`
+ * stored (none for the local cluster). 0, or the exit status. */
+static int resolve_token(const cli_ctx *ctx, cli_conn *c)
+{
+	char *dir;
+	int err, st;
+
+	if (ctx->token_file) {
+		if ((st = read_token_file(ctx, ctx->token_file, &c->token)))
+			return st;
+		c->token_source = CLI_TOKEN_FILE;
+		c->token_file = strdup(ctx->token_file);
+		return EXIT_OK;
+	}
+	if (env("PAICTL_TOKEN")) {
+		c->token = strdup(env("PAICTL_TOKEN"));
+		c->token_source = CLI_TOKEN_ENV;
+		return EXIT_OK;
+	}
+	if (c->local || c->socket)
+		return EXIT_OK;
+	dir = cli_state_dir();
+	err = dir ? pai_token_load(&c->token, dir, c->cluster, c->user)
+		  : PAI_ENOTFOUND;
+	free(dir);
+	if (err == PAI_OK)
+		c->token_source = CLI_TOKEN_STORED;
+	else if (err == PAI_EACCES)
+		return cli_error(ctx, EXIT_AUTH,
+				 "the stored token for %s at '%s' is "
+				 "accessible by others; refusing it: log in "
+				 "again with '%s'",
+				 c->user, c->cluster, c->login_cmd);
+	else if (err != PAI_ENOTFOUND)
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "cannot read the stored token for %s at "
+				 "'%s': %s",
+				 c->user, c->cluster, pai_strerror(err));
+	return EXIT_OK;
+}
+
 /* --uri or $PAICTL_URI: a profile's name may come with another URI */
 static int uri_given(const cli_ctx *ctx)
 {
@@ -391,39 +432,8 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 		goto out;
 	}
 	/* the token: --token-file, $PAICTL_TOKEN, then `paictl login`'s */
-	if (ctx->token_file) {
-		st = read_token_file(ctx, ctx->token_file, &c->token);
-		if (st)
-			goto out;
-		c->token_source = CLI_TOKEN_FILE;
-		c->token_file = strdup(ctx->token_file);
-	} else if (env("PAICTL_TOKEN")) {
-		c->token = strdup(env("PAICTL_TOKEN"));
-		c->token_source = CLI_TOKEN_ENV;
-	} else if (!c->local && !c->socket) {
-		char *dir = cli_state_dir();
-		int err =
-		    dir ? pai_token_load(&c->token, dir, c->cluster, c->user)
-			: PAI_ENOTFOUND;
-
-		free(dir);
-		if (err == PAI_OK)
-			c->token_source = CLI_TOKEN_STORED;
-		else if (err == PAI_EACCES) {
-			st = cli_error(ctx, EXIT_AUTH,
-				       "the stored token for %s at '%s' is "
-				       "accessible by others; refusing it: "
-				       "log in again with '%s'",
-				       c->user, c->cluster, c->login_cmd);
-			goto out;
-		} else if (err != PAI_ENOTFOUND) {
-			st = cli_error(ctx, EXIT_FAILURE_,
-				       "cannot read the stored token for %s "
-				       "at '%s': %s",
-				       c->user, c->cluster, pai_strerror(err));
-			goto out;
-		}
-	}
+	if ((st = resolve_token(ctx, c)))
+		goto out;
 	*out = c;
 	c = NULL;
 	st = EXIT_OK;
