@@ -290,9 +290,13 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 	jo.dialect = dialect;
 	err = pai_job_parse(&it->job, diags, it->file, text, len, &jo);
 	if (err == PAI_EINVALID && o->no_validate) {
-		/* the cluster decides; plain JSON only, as nothing strips
-		 * comments from a config that did not validate */
-		raw = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+		/* the cluster decides: the config as data, JSON or YAML */
+		pai_diags *scratch = NULL;
+
+		if (pai_diags_new(&scratch) == PAI_OK)
+			pai_config_read(&raw, scratch, it->file, text, len,
+					PAI_FORMAT_AUTO);
+		pai_diags_free(scratch);
 		if (raw && json_is_object(raw)) {
 			err = PAI_OK;
 			if (!ctx->quiet)

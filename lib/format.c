@@ -190,3 +190,30 @@ pai_format pai_format_detect(const char *name, const char *text, size_t len)
 	return i < len && looks_like_yaml(text, len, i) ? PAI_FORMAT_V2
 						       : PAI_FORMAT_V1;
 }
+
+int pai_config_read(json_t **out, pai_diags *diags, const char *name,
+		    const char *text, size_t len, pai_format format)
+{
+	pai__src src;
+	pai__pos pos;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!out || !diags || !name || (!text && len))
+		return PAI_EINVAL;
+	if (format == PAI_FORMAT_AUTO)
+		format = pai_format_detect(name, text, len);
+	memset(&src, 0, sizeof(src));
+	memset(&pos, 0, sizeof(pos));
+	err = format == PAI_FORMAT_V2
+		  ? pai__src_init_yaml(&src, diags, name, text ? text : "", len)
+		  : pai__src_init(&src, diags, name, text ? text : "", len);
+	if (err == PAI_OK)
+		err = format == PAI_FORMAT_V2
+			  ? pai__yaml_parse(out, &pos, &src, diags)
+			  : pai__src_parse(out, &pos, &src, diags);
+	pai__pos_release(&pos);
+	pai__src_release(&src);
+	return err;
+}

@@ -164,6 +164,16 @@ const char *pai_format_name(pai_format format);
  */
 pai_format pai_format_detect(const char *name, const char *text, size_t len);
 
+/**
+ * Reads a config as data, without judging it: JSON (comments allowed) or
+ * YAML as js-yaml reads it, by @p format (PAI_FORMAT_AUTO: as
+ * pai_format_detect() says). For leaving the checks to the cluster
+ * (submit --no-validate). *out is a new reference; PAI_ESYNTAX after
+ * adding a diagnostic, PAI_ENOMEM.
+ */
+int pai_config_read(json_t **out, pai_diags *diags, const char *name,
+		    const char *text, size_t len, pai_format format);
+
 /** The scheduler of an OpenPAI v1.x cluster: some protocol-v2 rules
  * depend on it. */
 typedef enum pai_scheduler {
