@@ -102,6 +102,9 @@ int pai__fetch_list(pai_job_list **out, pai_client *c, char *url,
 		    int framework_names);
 int pai__fetch_text(char **text, size_t *len, pai_client *c, char *url);
 int pai__put_stop(pai_client *c, char *url);
+/* <base>/api/VERSION/jobs[?username=USER]: the list's URL in both APIs.
+ * New string, NULL when out of memory. */
+char *pai__jobs_url(pai_client *c, const char *version, const char *user);
 
 /* GET url with the client's token; the JSON body of a 2xx in *out. */
 int pai__get_json(json_t **out, pai_client *c, const char *url);

@@ -317,14 +317,7 @@ static int v2_job_get(pai_job_info **out, pai_client *c, const char *user,
 
 static int v2_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 {
-	pai__buf b = PAI__BUF_INIT;
-
-	pai__buf_printf(&b, "%s/api/v2/jobs", c->uri);
-	if (user) {
-		pai__buf_puts(&b, "?username=");
-		pai__buf_put_escaped(&b, user);
-	}
-	return pai__fetch_list(out, c, pai__buf_detach(&b), 1);
+	return pai__fetch_list(out, c, pai__jobs_url(c, "v2", user), 1);
 }
 
 static int v2_job_config(char **text, size_t *len, pai_client *c,

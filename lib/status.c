@@ -427,3 +427,15 @@ int pai__fetch_list(pai_job_list **out, pai_client *c, char *url,
 	free(url);
 	return err;
 }
+
+char *pai__jobs_url(pai_client *c, const char *version, const char *user)
+{
+	pai__buf b = PAI__BUF_INIT;
+
+	pai__buf_printf(&b, "%s/api/%s/jobs", c->uri, version);
+	if (user) {
+		pai__buf_puts(&b, "?username=");
+		pai__buf_put_escaped(&b, user);
+	}
+	return pai__buf_detach(&b);
+}
