@@ -169,7 +169,9 @@ static void put_jobs(cli_ctx *ctx, const char *cur)
 	cli_conn_free(conn);
 }
 
-/* Roles (index < 0) or, for role, the task indices of job ref. */
+/* Roles (index < 0) or, for role, the task indices of job ref.  A v1.x
+ * cluster reports its own names for roles (ps_server as psserver): those
+ * are offered, and the name the user wrote finds the same indices. */
 static void put_tasks(cli_ctx *ctx, const char *ref, const char *role,
 		      const char *cur)
 {
@@ -191,7 +193,7 @@ static void put_tasks(cli_ctx *ctx, const char *ref, const char *role,
 		if (!t || !t->role)
 			continue;
 		if (role) {
-			if (strcmp(t->role, role) != 0)
+			if (!pai_job_info_role_is(info, t->role, role))
 				continue;
 			snprintf(buf, sizeof(buf), "%ld", t->index);
 			put("", buf, cur);
