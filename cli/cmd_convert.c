@@ -1,16 +1,36 @@
 /* cmd_convert.c - paictl convert: a job config from v1 JSON to
- * protocol-v2 YAML or back. `-o` is the global --output, so the file to
- * write is --out, with no short letter. */
+ * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job or a
+ * PaddleJob). `-o` is the global --output, so the file to write is
+ * --out, with no short letter. */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_TO = 256, OPT_OUT, OPT_FORCE };
+enum {
+	OPT_TO = 256,
+	OPT_OUT,
+	OPT_FORCE,
+	OPT_NAMESPACE,
+	OPT_QUEUE,
+	OPT_SCHEDULER,
+	OPT_USER
+};
 
 const cli_opt cli_convert_opts[] = {
-    {"to", OPT_TO, "FORMAT", "v1|v2",
-     "the format to write: v2 (protocol YAML) or v1 (JSON); required"},
+    {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob",
+     "the format to write: v2 (protocol YAML), v1 (JSON), or a Kubernetes "
+     "Volcano Job or PaddleJob; required"},
+    {"namespace", OPT_NAMESPACE, "NS", NULL,
+     "Kubernetes: the objects' namespace (default: kubectl's)"},
+    {"queue", OPT_QUEUE, "QUEUE", NULL,
+     "Kubernetes: the Volcano queue (default: default)"},
+    {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
+     "Kubernetes: gang scheduling by Volcano (default) or the default "
+     "scheduler"},
+    {"user", OPT_USER, "USER", NULL,
+     "Kubernetes: the user for $PAI_USER_NAME (default: $PAICTL_USER, "
+     "$USER)"},
     {"out", OPT_OUT, "FILE",
      NULL, "write to FILE (atomically) instead of standard output"},
     {"force", OPT_FORCE, NULL, NULL, "replace FILE if it exists"},
@@ -20,9 +40,67 @@ const cli_opt cli_convert_opts[] = {
 struct opts {
 	pai_job_options job;
 	pai_format to;
+	pai_k8s_options k8s;
+	int k8s_set; /* --to volcano|paddlejob */
 	const char *out;
 	int force;
 };
+
+/* A DNS-1123 subdomain, as Kubernetes names namespaces and queues. */
+static int dns_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 253 || s[0] == '-' || s[n - 1] == '-')
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '-' || *s == '.'))
+			return 0;
+	return 1;
+}
+
+static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
+{
+	if ((key == OPT_NAMESPACE || key == OPT_QUEUE) && !dns_name(arg))
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is not a Kubernetes name (lower-case "
+				 "letters, digits, '-' and '.')",
+				 arg);
+	switch (key) {
+	case OPT_NAMESPACE: o->k8s.ns = arg; return 0;
+	case OPT_QUEUE: o->k8s.queue = arg; return 0;
+	case OPT_USER: o->k8s.user = arg; return 0;
+	case OPT_SCHEDULER:
+		if (strcmp(arg, "volcano") == 0)
+			o->k8s.scheduler = PAI_K8S_SCHED_VOLCANO;
+		else if (strcmp(arg, "default") == 0)
+			o->k8s.scheduler = PAI_K8S_SCHED_DEFAULT;
+		else
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown scheduler '%s' (use volcano "
+					 "or default)",
+					 arg);
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
+{
+	o->k8s_set = 1;
+	if (strcmp(arg, "volcano") == 0)
+		o->k8s.kind = PAI_K8S_VOLCANO;
+	else if (strcmp(arg, "paddlejob") == 0)
+		o->k8s.kind = PAI_K8S_PADDLEJOB;
+	else if (o->k8s_set = 0, pai_format_from_name(&o->to, arg) ||
+				     o->to == PAI_FORMAT_AUTO)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown format '%s' (use v1, v2, volcano or "
+				 "paddlejob)",
+				 arg);
+	return 0;
+}
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
@@ -32,17 +110,11 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	if (st >= 0)
 		return st;
 	switch (key) {
-	case OPT_TO:
-		if (pai_format_from_name(&o->to, arg) ||
-		    o->to == PAI_FORMAT_AUTO)
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown format '%s' (use v1 or v2)",
-					 arg);
-		return 0;
+	case OPT_TO: return to_opt(ctx, arg, o);
 	case OPT_OUT: o->out = arg; return 0;
 	case OPT_FORCE: o->force = 1; return 0;
 	}
-	return EXIT_USAGE;
+	return k8s_opt(ctx, key, arg, o);
 }
 
 static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
@@ -67,9 +139,36 @@ static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
 	return EXIT_OK;
 }
 
+/* The user for $PAI_USER_NAME: --user, $PAICTL_USER, $USER, or none. */
+static const char *k8s_user(const char *given)
+{
+	const char *u = given;
+
+	if (!u || !*u)
+		u = getenv("PAICTL_USER");
+	if (!u || !*u)
+		u = getenv("USER");
+	return u && *u ? u : NULL;
+}
+
+static int convert(const struct opts *o, char **res, size_t *rlen,
+		   pai_diags *diags, const char *name, const char *text,
+		   size_t len)
+{
+	pai_k8s_options k = o->k8s;
+
+	if (!o->k8s_set)
+		return pai_job_convert(res, rlen, diags, name, text, len,
+				       &o->job, o->to);
+	k.user = k8s_user(k.user);
+	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job,
+			      &k);
+}
+
 int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT, PAI_FORMAT_AUTO, NULL, 0};
+	struct opts o = {PAI_JOB_OPTIONS_INIT, PAI_FORMAT_AUTO,
+			 PAI_K8S_OPTIONS_INIT, 0, NULL, 0};
 	pai_diags *diags = NULL;
 	char *text = NULL, *res = NULL;
 	const char *name;
@@ -79,9 +178,10 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
-	if (o.to == PAI_FORMAT_AUTO)
+	if (o.to == PAI_FORMAT_AUTO && !o.k8s_set)
 		return cli_error(ctx, EXIT_USAGE,
-				 "--to v1 or --to v2 is required");
+				 "--to v1, v2, volcano or paddlejob is "
+				 "required");
 	if (first >= argc || argc - first > 1)
 		return cli_error(ctx, EXIT_USAGE,
 				 "give one job config; try 'paictl convert "
@@ -95,8 +195,7 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	}
-	err = pai_job_convert(&res, &rlen, diags, name, text, len, &o.job,
-			      o.to);
+	err = convert(&o, &res, &rlen, diags, name, text, len);
 	cli_print_diags(stderr, diags, 0);
 	if (err == PAI_ESYNTAX || err == PAI_EINVALID)
 		st = EXIT_INVALID;

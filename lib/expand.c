@@ -2553,6 +2553,17 @@ int pai__env_finish(pai_env *env, const char *command)
 	return expand_command(&env->command, command, env);
 }
 
+int pai__env_set_command(pai_env *env, char *command)
+{
+	if (env_compact(env) < 0) {
+		free(command);
+		return PAI_ENOMEM;
+	}
+	free(env->command);
+	env->command = command;
+	return PAI_OK;
+}
+
 void pai__put_js_number(pai__buf *b, double x)
 {
 	put_js_number(b, x);

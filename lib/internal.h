@@ -292,6 +292,9 @@ bool pai__env_has(const pai_env *env, const char *name, size_t n);
 /* Drops replaced entries and sets the env's command to `command` with
  * every $NAME / ${NAME} that env defines substituted, as bash reads it. */
 int pai__env_finish(pai_env *env, const char *command);
+/* Drops replaced entries and sets the env's command to `command` as it
+ * is (taking ownership; freed on failure). */
+int pai__env_set_command(pai_env *env, char *command);
 /* A number as JavaScript's String(x) writes it. */
 void pai__put_js_number(pai__buf *b, double x);
 /* Whether one task's environment would exceed what expansion allows. */

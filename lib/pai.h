@@ -389,6 +389,66 @@ const char *pai_env_command(const pai_env *env);
  */
 int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role);
 
+/* ------------------------------------------------------------------ */
+/* Kubernetes: the job as a Volcano Job or a PaddleJob                 */
+/* ------------------------------------------------------------------ */
+
+typedef enum pai_k8s_kind {
+	PAI_K8S_VOLCANO = 1,  /**< batch.volcano.sh/v1alpha1 Job */
+	PAI_K8S_PADDLEJOB = 2 /**< batch.paddlepaddle.org/v1 PaddleJob */
+} pai_k8s_kind;
+
+typedef enum pai_k8s_scheduler {
+	PAI_K8S_SCHED_VOLCANO = 0, /**< gang scheduling by Volcano */
+	PAI_K8S_SCHED_DEFAULT = 1  /**< Kubernetes' default scheduler */
+} pai_k8s_scheduler;
+
+typedef struct pai_k8s_options {
+	unsigned version; /**< PAI_K8S_OPTIONS_VERSION */
+	pai_k8s_kind kind;
+	const char *ns;	   /**< metadata.namespace, or NULL: none written */
+	const char *queue; /**< the Volcano queue, or NULL: "default" */
+	pai_k8s_scheduler scheduler;
+	const char *user; /**< for $PAI_USER_NAME; NULL: not defined */
+} pai_k8s_options;
+
+#define PAI_K8S_OPTIONS_VERSION 1
+#define PAI_K8S_OPTIONS_INIT                                                   \
+	{                                                                      \
+		PAI_K8S_OPTIONS_VERSION, PAI_K8S_VOLCANO, NULL, NULL,          \
+		    PAI_K8S_SCHED_VOLCANO, NULL                                \
+	}
+
+/**
+ * Converts the job config @p text (either format, parsed and validated
+ * as pai_job_parse() does with @p jopts) to Kubernetes objects as one
+ * YAML stream: a ConfigMap with the $PAI_* variables every pod shares,
+ * then the Volcano Job or PaddleJob. Each pod gets the environment
+ * OpenPAI's runtime would give its task, with the pods' DNS names in
+ * place of IPs, and runs the command byte for byte through `bash -c`.
+ * Names Kubernetes cannot take are derived (a warning with rule
+ * "k8s-name" says so). What Kubernetes cannot express is an error in
+ * @p diags (rules "k8s-*", PAI_EINVALID, *out NULL), or a warning where
+ * the result is close.
+ *
+ * @param out  new, NUL-terminated; caller frees with free()
+ * @param len  bytes of *out (may be NULL)
+ */
+int pai_job_to_k8s(char **out, size_t *len, pai_diags *diags,
+		   const char *name, const char *text, size_t text_len,
+		   const pai_job_options *jopts, const pai_k8s_options *opts);
+
+/**
+ * The environment and command of task @p index of role @p role as the
+ * pod that pai_job_to_k8s() writes sees them: the pod's DNS name stands
+ * for its IP, the working directory is a placeholder, and what
+ * Kubernetes cannot give ($PAI_DEFAULT_FS_URI and the dirs on it, the
+ * v1.x framework's ids) is absent. It does not check that the job can be
+ * converted; pai_job_to_k8s() does. Caller frees with pai_env_free().
+ */
+int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
+			size_t index, const pai_k8s_options *opts);
+
 
 /* ------------------------------------------------------------------ */
 /* Clusters: the REST client                                           */

@@ -1,0 +1,438 @@
+/* k8s.c - pai_job_to_k8s(): a job config as a Volcano Job or a
+ * PaddleJob (reference/kubernetes.md). The variables every pod shares go
+ * into a ConfigMap that each container reads with envFrom, so that a
+ * job of many roles does not repeat its host lists in every template;
+ * what is the role's own goes into the template's env (every '$'
+ * doubled, as the kubelet reads "$$" as '$' and "$(X)" as a reference);
+ * the pod's index, name and IP come from the downward API or, for a
+ * PaddleJob's index, from a line of bash before the command. What
+ * Kubernetes cannot express is refused here (k8s_check.c), with the
+ * config's places. */
+#include "k8s.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *str(const char *s)
+{
+	return json_string(s ? s : "");
+}
+
+/* "$" written "$$": what the kubelet turns back into the text. */
+static json_t *kubelet_literal(const char *s)
+{
+	pai__buf b = PAI__BUF_INIT;
+	json_t *v;
+
+	for (; *s; s++) {
+		if (*s == '$')
+			pai__buf_putc(&b, '$');
+		pai__buf_putc(&b, *s);
+	}
+	v = b.oom ? NULL : json_stringn(b.data ? b.data : "", b.len);
+	pai__buf_release(&b);
+	return v;
+}
+
+static json_t *meta(struct pai__k8s_conv *c, const char *name)
+{
+	json_t *m = json_pack("{s:s}", "name", name);
+
+	if (m && c->k.o.ns)
+		json_object_set_new(m, "namespace", str(c->k.o.ns));
+	if (m)
+		json_object_set_new(
+		    m, "annotations",
+		    json_pack("{s:s}", "paictl/job-name",
+			      c->k.job->name ? c->k.job->name : ""));
+	return m;
+}
+
+/* Pass 1: the variables with one value in the first pod of every role. */
+static int shared_env(struct pai__k8s_conv *c)
+{
+	size_t r, j;
+	int err = PAI_OK;
+
+	if (!(c->shared = json_object()))
+		return PAI_ENOMEM;
+	for (r = 0; !err && r < c->k.nroles; r++) {
+		pai_env *e = NULL;
+		json_t *keep = json_object();
+		size_t n;
+
+		err = keep ? pai__k8s_pod_env(&e, NULL, &c->k, r, 0)
+			   : PAI_ENOMEM;
+		n = pai_env_count(e);
+		for (j = 0; !err && j < n; j++) {
+			const char *k = pai_env_name(e, j);
+			const char *v = pai_env_value(e, j);
+			json_t *had = json_object_get(c->shared, k);
+
+			if (pai__k8s_var_kind(&c->k, r, 0, k, v) !=
+			    PAI__K8S_STATIC)
+				continue;
+			if (r == 0 || (had && strcmp(json_string_value(had),
+						     v) == 0))
+				if (json_object_set_new(keep, k, str(v)))
+					err = PAI_ENOMEM;
+		}
+		json_decref(c->shared);
+		c->shared = keep;
+		pai_env_free(e);
+	}
+	return err;
+}
+
+static json_t *field_ref(const char *name, const char *path)
+{
+	return json_pack("{s:s,s:{s:{s:s}}}", "name", name, "valueFrom",
+			 "fieldRef", "fieldPath", path);
+}
+
+/* One variable of a pod of role r as an env entry, or a line of the
+ * preamble; NULL entry and nothing written when the ConfigMap has it. */
+static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n, const char *v,
+		     json_t *env, pai__buf *pre)
+{
+	json_t *had = json_object_get(c->shared, n);
+	int volcano = c->k.o.kind == PAI_K8S_VOLCANO;
+	json_t *e = NULL;
+
+	switch (pai__k8s_var_kind(&c->k, r, 0, n, v)) {
+	case PAI__K8S_STATIC:
+		if (had && strcmp(json_string_value(had), v) == 0)
+			return PAI_OK;
+		e = json_pack("{s:s,s:o}", "name", n, "value",
+			      kubelet_literal(v));
+		break;
+	case PAI__K8S_INDEX:
+		if (volcano) {
+			e = field_ref(
+			    n, "metadata.labels['volcano.sh/task-index']");
+			break;
+		}
+		pai__buf_printf(pre, "export %s=\"$PADDLE_TRAINER_ID\"\n", n);
+		return PAI_OK;
+	case PAI__K8S_POD_NAME: e = field_ref(n, "metadata.name"); break;
+	case PAI__K8S_POD_IP: e = field_ref(n, "status.podIP"); break;
+	case PAI__K8S_WORK_DIR:
+		pai__buf_printf(pre, "export %s=\"$PWD\"\n", n);
+		return PAI_OK;
+	}
+	return json_array_append_new(env, e) ? PAI_ENOMEM : PAI_OK;
+}
+
+/* A role whose pods differ in something other than the index, name, IP
+ * or working directory would be given pod 0's value everywhere: a bug
+ * here, never written. */
+static int same_pods(struct pai__k8s_conv *c, size_t r, const pai_env *e0)
+{
+	pai_env *e1 = NULL;
+	size_t j, n;
+	int err;
+
+	if (pai__k8s_tasks(c->k.job, r) < 2)
+		return PAI_OK;
+	if ((err = pai__k8s_pod_env(&e1, NULL, &c->k, r, 1)))
+		return err;
+	n = pai_env_count(e1);
+	for (j = 0; !err && j < n; j++) {
+		const char *k = pai_env_name(e1, j), *v = pai_env_value(e1, j);
+		const char *v0 = pai_env_get(e0, k);
+
+		if (!v0 || (pai__k8s_var_kind(&c->k, r, 1, k, v) ==
+				PAI__K8S_STATIC &&
+			    strcmp(v, v0) != 0))
+			err = PAI_ERROR;
+	}
+	pai_env_free(e1);
+	return err;
+}
+
+#define COMMAND_MARK "# the job's command, as written:\n"
+
+/* env (the template's entries) and args ("bash -c" script) of role r. */
+static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env, json_t **args)
+{
+	pai__buf pre = PAI__BUF_INIT;
+	pai_env *e = NULL;
+	char *cmd = NULL;
+	size_t j, n;
+	int err = pai__k8s_pod_env(&e, NULL, &c->k, r, 0);
+
+	if (!err)
+		err = same_pods(c, r, e);
+	n = pai_env_count(e);
+	for (j = 0; !err && j < n; j++)
+		err = env_entry(c, r, pai_env_name(e, j), pai_env_value(e, j),
+				env, &pre);
+	if (!err)
+		err = pai_job_role_entrypoint(&cmd, c->k.job, r);
+	if (!err) {
+		pai__buf_puts(&pre, COMMAND_MARK);
+		pai__buf_puts(&pre, cmd);
+		err = pre.oom ? PAI_ENOMEM : PAI_OK;
+	}
+	if (!err && !(*args = json_pack("[o]", kubelet_literal(pre.data))))
+		err = PAI_ENOMEM;
+	free(cmd);
+	pai__buf_release(&pre);
+	pai_env_free(e);
+	return err;
+}
+
+static json_t *resources(const pai_role *ro)
+{
+	json_t *q = json_object();
+	char v[40];
+
+	if (ro->cpu_number > 0) {
+		snprintf(v, sizeof(v), "%lld", ro->cpu_number);
+		json_object_set_new(q, "cpu", str(v));
+	}
+	if (ro->memory_mb > 0) {
+		snprintf(v, sizeof(v), "%lldMi", ro->memory_mb);
+		json_object_set_new(q, "memory", str(v));
+	}
+	if (ro->gpu_number > 0) {
+		snprintf(v, sizeof(v), "%lld", ro->gpu_number);
+		json_object_set_new(q, "nvidia.com/gpu", str(v));
+	}
+	return json_pack("{s:O,s:o}", "requests", q, "limits", q);
+}
+
+/* Every port of every label, once. */
+static json_t *ports(struct pai__k8s_conv *c, size_t r)
+{
+	const struct pai__k8s_role *kr = &c->k.roles[r];
+	json_t *a = json_array(), *seen = json_object();
+	size_t j;
+	pai_port p;
+
+	for (j = 0; a && seen && j < kr->nports; j++) {
+		long long n;
+
+		if (pai_job_port(&p, c->k.job, r, j))
+			continue;
+		for (n = 0; n < p.port_number; n++) {
+			char key[32];
+
+			snprintf(key, sizeof(key), "%lld", kr->port[j] + n);
+			if (json_object_get(seen, key))
+				continue;
+			json_object_set_new(seen, key, json_true());
+			json_array_append_new(
+			    a, json_pack("{s:I,s:s}", "containerPort",
+					 (json_int_t)(kr->port[j] + n),
+					 "protocol", "TCP"));
+		}
+	}
+	json_decref(seen);
+	return a;
+}
+
+static json_t *container(struct pai__k8s_conv *c, size_t r, const pai_role *ro)
+{
+	json_t *env = json_array(), *args = NULL, *ct;
+
+	if (!env || role_env(c, r, env, &args)) {
+		json_decref(env);
+		return NULL;
+	}
+	ct = json_pack("{s:s,s:s,s:[ss],s:o}", "name", c->k.roles[r].task,
+		       "image", pai__k8s_role_image(c->k.job, r), "command",
+		       "bash", "-c", "args", args);
+	if (ct && json_object_size(c->shared))
+		json_object_set_new(
+		    ct, "envFrom",
+		    json_pack("[{s:{s:s}}]", "configMapRef", "name",
+			      c->cm_name));
+	if (ct && json_array_size(env))
+		json_object_set(ct, "env", env);
+	if (ct && ro->port_count)
+		json_object_set_new(ct, "ports", ports(c, r));
+	if (ct) {
+		json_object_set_new(ct, "resources", resources(ro));
+		if (ro->shm_mb > 0)
+			json_object_set_new(
+			    ct, "volumeMounts",
+			    json_pack("[{s:s,s:s}]", "name", "dshm",
+				      "mountPath", "/dev/shm"));
+	}
+	json_decref(env);
+	return ct;
+}
+
+static json_t *pod_template(struct pai__k8s_conv *c, size_t r)
+{
+	pai_role ro;
+	json_t *spec, *ct;
+	char shm[40];
+
+	if (pai_job_role(&ro, c->k.job, r) || !(ct = container(c, r, &ro)))
+		return NULL;
+	spec = json_pack("{s:s,s:[o]}", "restartPolicy", "Never",
+			 "containers", ct);
+	if (spec && ro.shm_mb > 0) {
+		snprintf(shm, sizeof(shm), "%lldMi", ro.shm_mb);
+		json_object_set_new(
+		    spec, "volumes",
+		    json_pack("[{s:s,s:{s:s,s:s}}]", "name", "dshm",
+			      "emptyDir", "medium", "Memory", "sizeLimit",
+			      shm));
+	}
+	return json_pack("{s:{s:{s:s}},s:o}", "metadata", "annotations",
+			 "paictl/task-role", ro.name, "spec", spec);
+}
+
+static json_t *config_map(struct pai__k8s_conv *c)
+{
+	return json_pack("{s:s,s:s,s:o,s:O}", "apiVersion", "v1", "kind",
+			 "ConfigMap", "metadata", meta(c, c->cm_name), "data",
+			 c->shared);
+}
+
+static json_t *volcano_task(struct pai__k8s_conv *c, size_t r)
+{
+	pai_role ro;
+	json_t *pol, *t = pod_template(c, r);
+
+	if (!t || pai_job_role(&ro, c->k.job, r))
+		return json_decref(t), NULL;
+	pol = json_pack("[{s:s,s:s},{s:s,s:s}]", "event", "PodFailed",
+			"action", "RestartJob", "event", "PodEvicted",
+			"action", "RestartJob");
+	if (pol && ro.min_succeeded == ro.task_number)
+		json_array_append_new(pol, json_pack("{s:s,s:s}", "event",
+						     "TaskCompleted", "action",
+						     "CompleteJob"));
+	return json_pack("{s:s,s:I,s:o,s:o}", "name", c->k.roles[r].task,
+			 "replicas", (json_int_t)ro.task_number, "policies",
+			 pol, "template", t);
+}
+
+static json_t *volcano_job(struct pai__k8s_conv *c)
+{
+	json_t *tasks = json_array(), *spec;
+	pai_role ro;
+	size_t r;
+
+	for (r = 0; tasks && r < c->k.nroles; r++) {
+		json_t *t = volcano_task(c, r);
+
+		if (!t || json_array_append_new(tasks, t))
+			return json_decref(tasks), NULL;
+	}
+	spec = json_pack(
+	    "{s:s,s:I,s:I,s:s,s:{s:[s],s:[]},s:o}", "schedulerName",
+	    c->k.o.scheduler == PAI_K8S_SCHED_DEFAULT ? "default-scheduler"
+						      : "volcano",
+	    "minAvailable", (json_int_t)c->total, "maxRetry",
+	    (json_int_t)(c->retry + 1), "queue",
+	    c->k.o.queue ? c->k.o.queue : "default", "plugins", "svc",
+	    "--publish-not-ready-addresses", "env", "tasks", tasks);
+	if (spec && c->k.nroles == 1 && !pai_job_role(&ro, c->k.job, 0) &&
+	    ro.min_succeeded > 0 && ro.min_succeeded < ro.task_number)
+		json_object_set_new(spec, "minSuccess",
+				    json_integer(ro.min_succeeded));
+	return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion",
+			 "batch.volcano.sh/v1alpha1", "kind", "Job",
+			 "metadata", meta(c, c->k.name), "spec", spec);
+}
+
+static json_t *paddle_job(struct pai__k8s_conv *c)
+{
+	json_t *spec = json_pack("{s:s,s:s}", "cleanPodPolicy", "Never",
+				 "intranet", "Service");
+	size_t r;
+
+	for (r = 0; spec && r < c->k.nroles; r++) {
+		json_t *t = pod_template(c, r);
+
+		if (!t || json_object_set_new(
+			      spec, c->k.roles[r].task,
+			      json_pack("{s:I,s:o}", "replicas",
+					(json_int_t)pai__k8s_tasks(
+					    c->k.job, r),
+					"template", t)))
+			return json_decref(spec), NULL;
+	}
+	if (spec && c->k.o.scheduler == PAI_K8S_SCHED_VOLCANO)
+		json_object_set_new(
+		    spec, "schedulingPolicy",
+		    json_pack("{s:I,s:s}", "minAvailable",
+			      (json_int_t)c->total, "queue",
+			      c->k.o.queue ? c->k.o.queue : "default"));
+	return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion",
+			 "batch.paddlepaddle.org/v1", "kind", "PaddleJob",
+			 "metadata", meta(c, c->k.name), "spec", spec);
+}
+
+static int manifests(struct pai__k8s_conv *c, pai__buf *out)
+{
+	json_t *docs = json_array(), *job;
+	int err = shared_env(c);
+
+	if (!err && !(c->cm_name = malloc(strlen(c->k.name) + 9)))
+		err = PAI_ENOMEM;
+	if (err)
+		return json_decref(docs), err;
+	sprintf(c->cm_name, "%s-pai-env", c->k.name);
+	if (json_object_size(c->shared))
+		json_array_append_new(docs, config_map(c));
+	job = c->k.o.kind == PAI_K8S_VOLCANO ? volcano_job(c) : paddle_job(c);
+	if (!docs || !job || json_array_append_new(docs, job))
+		err = c->err ? c->err : PAI_ENOMEM;
+	if (!err)
+		err = pai__k8s_yaml(out, docs);
+	json_decref(docs);
+	return err;
+}
+
+static int check_options(const pai_k8s_options *o)
+{
+	return o && o->version == PAI_K8S_OPTIONS_VERSION &&
+			       (o->kind == PAI_K8S_VOLCANO ||
+				o->kind == PAI_K8S_PADDLEJOB) &&
+			       (o->scheduler == PAI_K8S_SCHED_VOLCANO ||
+				o->scheduler == PAI_K8S_SCHED_DEFAULT)
+		   ? PAI_OK
+		   : PAI_EINVAL;
+}
+
+int pai_job_to_k8s(char **out, size_t *len, pai_diags *diags,
+		   const char *name, const char *text, size_t text_len,
+		   const pai_job_options *jopts, const pai_k8s_options *opts)
+{
+	pai__buf b = PAI__BUF_INIT;
+	pai_job *job = NULL;
+	struct pai__k8s_conv c;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (len)
+		*len = 0;
+	if (!out || !diags || !name || !text || check_options(opts))
+		return PAI_EINVAL;
+	memset(&c, 0, sizeof(c));
+	err = pai_job_parse(&job, diags, name, text, text_len, jopts);
+	if (!err)
+		err = pai__k8s_conv_init(&c, diags, job, name, text, text_len,
+					 opts);
+	if (!err)
+		err = pai__k8s_check(&c);
+	if (!err && c.refused)
+		err = PAI_EINVALID;
+	if (!err)
+		err = manifests(&c, &b);
+	if (!err && !(*out = pai__buf_detach(&b)))
+		err = PAI_ENOMEM;
+	if (!err && len)
+		*len = strlen(*out);
+	pai__k8s_conv_release(&c);
+	pai__buf_release(&b);
+	pai_job_free(job);
+	return err;
+}

@@ -1,0 +1,107 @@
+/* k8s.h - shared by k8s.c (the manifests), k8s_pod.c (names, ports and
+ * each pod's environment) and k8s_yaml.c (the writer); private to libpai */
+#ifndef PAI_K8S_H
+#define PAI_K8S_H
+
+#include "internal.h"
+
+/* Rule ids of the Kubernetes conversion's diagnostics. */
+#define PAI__RULE_K8S_NAME "k8s-name"
+#define PAI__RULE_K8S_MIN_FAILED "k8s-min-failed"
+#define PAI__RULE_K8S_MIN_SUCCEEDED "k8s-min-succeeded"
+#define PAI__RULE_K8S_RETRY "k8s-retry-count"
+#define PAI__RULE_K8S_PADDLE_ROLE "k8s-paddle-role"
+#define PAI__RULE_K8S_ENV_NAME "k8s-env-name"
+#define PAI__RULE_K8S_VARIABLE "k8s-variable"
+#define PAI__RULE_K8S_AUTH_FILE "k8s-auth-file"
+#define PAI__RULE_K8S_PORT "k8s-port"
+#define PAI__RULE_K8S_DROPPED "k8s-dropped"
+#define PAI__RULE_K8S_QUEUE "k8s-queue"
+#define PAI__RULE_K8S_HDFS "k8s-hdfs-dir"
+#define PAI__RULE_K8S_SSH "k8s-ssh"
+#define PAI__RULE_K8S_SECRETS "k8s-secrets"
+
+/* Writes docs (an array of objects) as one YAML stream with libyaml's
+ * emitter, "---" between documents. */
+int pai__k8s_yaml(pai__buf *out, json_t *docs);
+
+/* Where each role's pods are and what they are called. */
+struct pai__k8s_role {
+	char *task;	/* the Volcano task name, or ps|worker|heter */
+	char *prefix;	/* pod i is prefix-i */
+	unsigned *port; /* the first port of each of the role's labels */
+	size_t nports;
+};
+
+struct pai__k8s {
+	const pai_job *job;
+	pai_k8s_options o;
+	char *name; /* metadata.name of the job */
+	struct pai__k8s_role *roles;
+	size_t nroles;
+	pai__buf scratch; /* the placement's last answer */
+	pai_placement pl;
+	/* what pai__k8s_init() found wrong: two roles under one name */
+	long clash_a, clash_b;
+};
+
+/* Derives the names and ports for job. PAI_EINVALID when two roles
+ * derive the same name (clash_a, clash_b), or a PaddleJob role is not
+ * ps, worker or heter (clash_a that role, clash_b -1). */
+int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
+		  const pai_k8s_options *o);
+void pai__k8s_release(struct pai__k8s *k);
+
+/* How a variable of a pod's environment gets its value. */
+enum pai__k8s_var {
+	PAI__K8S_STATIC,   /* the same in every pod of the role */
+	PAI__K8S_INDEX,	   /* the pod's index */
+	PAI__K8S_POD_NAME, /* the pod's name */
+	PAI__K8S_POD_IP,   /* the pod's IP (its DNS name stands in) */
+	PAI__K8S_WORK_DIR  /* the container's working directory */
+};
+enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
+				    size_t i, const char *name,
+				    const char *value);
+
+/* The environment of pod i of role r (see pai_k8s_expand_task()), and
+ * with *dropped (may be NULL) the names the expansion had that a pod on
+ * Kubernetes does not get (a new object: name -> value). */
+int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
+		     size_t r, size_t i);
+
+/* The DNS name of pod i of role r, into k->scratch. */
+const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
+
+/* Role r's task count, and the image its containers run. */
+long long pai__k8s_tasks(const pai_job *job, size_t r);
+const char *pai__k8s_role_image(const pai_job *job, size_t r);
+
+/* One conversion (k8s.c), with the config's places for diagnostics. */
+struct pai__k8s_conv {
+	struct pai__k8s k;
+	pai_diags *diags;
+	pai__src src;
+	pai__pos pos;
+	json_t *root; /* the config as loaded again, for pos */
+	int refused;  /* an error was reported */
+	int err;
+	json_t *shared; /* the ConfigMap's data */
+	char *cm_name;
+	long long total; /* tasks of all roles */
+	long long retry; /* retryCount, jobRetryCount */
+};
+
+/* Loads the places of text and derives names and ports for job
+ * (k8s_check.c). Errors in the config itself were reported by
+ * pai_job_parse() already. */
+int pai__k8s_conv_init(struct pai__k8s_conv *c, pai_diags *diags,
+		       const pai_job *job, const char *name, const char *text,
+		       size_t len, const pai_k8s_options *opts);
+void pai__k8s_conv_release(struct pai__k8s_conv *c);
+
+/* Reports what Kubernetes cannot express (errors: c->refused) or
+ * expresses with a difference (warnings), and the names derived. */
+int pai__k8s_check(struct pai__k8s_conv *c);
+
+#endif

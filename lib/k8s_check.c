@@ -1,0 +1,479 @@
+/* k8s_check.c - what a job config says that Kubernetes cannot (errors:
+ * nothing is converted) or says a little differently (warnings), each at
+ * its place in the file with a "k8s-*" rule, as reference/kubernetes.md
+ * lists them; and the names the conversion derived. */
+#include "k8s.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+long long pai__k8s_tasks(const pai_job *job, size_t r)
+{
+	pai_role ro;
+
+	return pai_job_role(&ro, job, r) ? 0 : ro.task_number;
+}
+
+/* v1: the job's image; v2: the uri of the role's dockerimage. */
+const char *pai__k8s_role_image(const pai_job *job, size_t r)
+{
+	json_t *cfg = pai_job_config(job), *pre;
+	const char *want;
+	size_t i;
+
+	if (pai_job_format(job) == PAI_FORMAT_V1)
+		return json_string_value(json_object_get(cfg, "image"));
+	want = json_string_value(json_object_get(job->roles[r].spec,
+						 "dockerImage"));
+	json_array_foreach(json_object_get(cfg, "prerequisites"), i, pre)
+	{
+		const char *n = json_string_value(json_object_get(pre, "name"));
+
+		if (n && want && strcmp(n, want) == 0)
+			return json_string_value(json_object_get(pre, "uri"));
+	}
+	return NULL;
+}
+
+static int v2(const struct pai__k8s_conv *c)
+{
+	return pai_job_format(c->k.job) == PAI_FORMAT_V2;
+}
+
+static size_t key_off(const pai__pos *p)
+{
+	return p ? p->key_off : PAI__NO_OFFSET;
+}
+
+static const pai__pos *top(const struct pai__k8s_conv *c, const char *key)
+{
+	return pai__pos_member(&c->pos, key);
+}
+
+static const pai__pos *role_pos(const struct pai__k8s_conv *c, size_t r)
+{
+	const pai__pos *roles = top(c, "taskRoles");
+
+	if (!roles)
+		return NULL;
+	if (v2(c) && roles->nchild && roles->child[0].key)
+		return pai__pos_member(roles, c->k.job->roles[r].r.name);
+	return pai__pos_index(roles, r);
+}
+
+static const pai__pos *role_member(const struct pai__k8s_conv *c, size_t r,
+				   const char *key)
+{
+	const pai__pos *p = role_pos(c, r);
+
+	return p ? pai__pos_member(p, key) : NULL;
+}
+
+/* "taskRoles[1].field" (v1) or "taskRoles.name.field" (v2). */
+static char *role_path(const struct pai__k8s_conv *c, size_t r,
+		       const char *field)
+{
+	pai__buf b = PAI__BUF_INIT;
+
+	if (v2(c))
+		pai__path_member(&b, "taskRoles", c->k.job->roles[r].r.name);
+	else
+		pai__buf_printf(&b, "taskRoles[%zu]", r);
+	if (field && *field)
+		pai__buf_printf(&b, ".%s", field);
+	return pai__buf_detach(&b);
+}
+
+static void say(struct pai__k8s_conv *c, size_t off, pai_severity sev,
+		const char *path, const char *rule, const char *msg)
+{
+	if (sev == PAI_SEVERITY_ERROR)
+		c->refused = 1;
+	if (pai__diag_add(c->diags, &c->src, off, sev, path ? path : "", rule,
+			  "%s", msg))
+		c->err = PAI_ENOMEM;
+}
+
+/* A message about role r at its field `field` (its key; the role when
+ * the file does not have the field). */
+static void say_role(struct pai__k8s_conv *c, size_t r, const char *field,
+		     pai_severity sev, const char *rule, const char *msg)
+{
+	const pai__pos *at = role_member(c, r, field);
+	char *path = role_path(c, r, at ? field : "");
+
+	say(c, at ? at->key_off : key_off(role_pos(c, r)), sev, path, rule,
+	    msg);
+	free(path);
+}
+
+static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
+		      pai_severity sev, const char *rule, const char *fmt,
+		      ...) PAI__PRINTF(6, 7);
+
+static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
+		      pai_severity sev, const char *rule, const char *fmt,
+		      ...)
+{
+	pai__buf b = PAI__BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pai__buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	say_role(c, r, field, sev, rule, b.oom ? "out of memory" : b.data);
+	pai__buf_release(&b);
+}
+
+#define ERROR PAI_SEVERITY_ERROR
+#define WARN PAI_SEVERITY_WARNING
+
+static const char *completion_key(const struct pai__k8s_conv *c, int failed)
+{
+	if (v2(c))
+		return "completion";
+	return failed ? "minFailedTaskCount" : "minSucceededTaskCount";
+}
+
+/* minFailed 1 is "PodFailed: RestartJob"; minSucceeded = taskNumber is
+ * "TaskCompleted: CompleteJob"; one role's smaller count is minSuccess. */
+static void completion(struct pai__k8s_conv *c, size_t r)
+{
+	int paddle = c->k.o.kind == PAI_K8S_PADDLEJOB;
+	pai_role ro;
+
+	if (pai_job_role(&ro, c->k.job, r))
+		return;
+	if (ro.min_failed != 1)
+		sayf_role(
+		    c, r, completion_key(c, 1), ERROR, PAI__RULE_K8S_MIN_FAILED,
+		    "minimum failed tasks %s: %s fails at its first failed "
+		    "pod, or fails at the end when any pod failed; it cannot "
+		    "count failures",
+		    ro.min_failed < 0 ? "null" : "above 1",
+		    paddle ? "a PaddleJob" : "a Volcano Job");
+	if (ro.min_succeeded < 0)
+		return;
+	if (paddle)
+		say_role(c, r, completion_key(c, 0), ERROR,
+			 PAI__RULE_K8S_MIN_SUCCEEDED,
+			 "a PaddleJob succeeds only when every pod of every "
+			 "role did: the minimum succeeded tasks must be null");
+	else if (ro.min_succeeded < ro.task_number && c->k.nroles > 1)
+		say_role(c, r, completion_key(c, 0), ERROR,
+			 PAI__RULE_K8S_MIN_SUCCEEDED,
+			 "a Volcano Job ends after some of its pods succeeded "
+			 "(minSuccess) only counting the pods of all roles; "
+			 "below the task number it needs a job of one role");
+}
+
+static void retry(struct pai__k8s_conv *c)
+{
+	const char *key = v2(c) ? "jobRetryCount" : "retryCount";
+	const pai__pos *at = top(c, key);
+
+	c->retry = json_integer_value(json_object_get(pai_job_config(c->k.job),
+						      key));
+	if (c->retry < 0)
+		say(c, key_off(at), ERROR, key, PAI__RULE_K8S_RETRY,
+		    "unlimited retries (a negative count) cannot be said: a "
+		    "Volcano Job's maxRetry is a number");
+	else if (c->retry > 0 && c->k.o.kind == PAI_K8S_PADDLEJOB)
+		say(c, key_off(at), ERROR, key, PAI__RULE_K8S_RETRY,
+		    "a PaddleJob never retries a failed job: the retry count "
+		    "must be 0 (or convert --to volcano)");
+	if (c->retry < 0)
+		c->retry = 0;
+}
+
+static void names(struct pai__k8s_conv *c)
+{
+	const char *orig = c->k.job->name ? c->k.job->name : "";
+	const char *key = v2(c) ? "name" : "jobName";
+	size_t r;
+
+	if (strcmp(orig, c->k.name)) {
+		pai__buf b = PAI__BUF_INIT;
+
+		pai__buf_printf(&b,
+				"the job is named '%s' on Kubernetes ('%s' is "
+				"not a DNS label of at most %d characters with "
+				"its pods' names); PAI_JOB_NAME and the "
+				"annotation paictl/job-name keep '%s'",
+				c->k.name, orig, 63, orig);
+		say(c, key_off(top(c, key)), WARN, key, PAI__RULE_K8S_NAME,
+		    b.oom ? "out of memory" : b.data);
+		pai__buf_release(&b);
+	}
+	for (r = 0; r < c->k.nroles; r++) {
+		const char *n = c->k.job->roles[r].r.name;
+
+		if (strcmp(n, c->k.roles[r].task))
+			sayf_role(c, r, "name", WARN, PAI__RULE_K8S_NAME,
+				  "role '%s' is the %s '%s' on Kubernetes "
+				  "(the annotation paictl/task-role keeps "
+				  "its name)",
+				  n,
+				  c->k.o.kind == PAI_K8S_VOLCANO ? "task"
+								 : "replica type",
+				  c->k.roles[r].task);
+	}
+}
+
+/* pai__k8s_init()'s refusals. */
+static void clash(struct pai__k8s_conv *c)
+{
+	size_t a = (size_t)c->k.clash_a;
+
+	if (c->k.clash_b < 0)
+		sayf_role(c, a, "name", ERROR, PAI__RULE_K8S_PADDLE_ROLE,
+			  "a PaddleJob has the replica types ps, worker and "
+			  "heter: role '%s' is none of them",
+			  c->k.job->roles[a].r.name);
+	else
+		sayf_role(c, (size_t)c->k.clash_b, "name", ERROR,
+			  PAI__RULE_K8S_NAME,
+			  "roles '%s' and '%s' both become the task '%s' on "
+			  "Kubernetes: rename one",
+			  c->k.job->roles[a].r.name,
+			  c->k.job->roles[c->k.clash_b].r.name,
+			  c->k.roles[a].task ? c->k.roles[a].task : "?");
+}
+
+/* A '~' in a role or port label makes variable names bash cannot read
+ * and older clusters refuse. */
+static void env_names(struct pai__k8s_conv *c, size_t r)
+{
+	pai_role ro;
+	pai_port p;
+	size_t j;
+
+	if (pai_job_role(&ro, c->k.job, r))
+		return;
+	if (strchr(ro.name, '~'))
+		say_role(c, r, "name", ERROR, PAI__RULE_K8S_ENV_NAME,
+			 "a role name with '~' gives $PAI_* variable names "
+			 "that a pod's environment cannot hold");
+	for (j = 0; j < ro.port_count; j++)
+		if (!pai_job_port(&p, c->k.job, r, j) && strchr(p.label, '~'))
+			sayf_role(c, r, v2(c) ? "resourcePerInstance"
+					      : "portList",
+				  ERROR, PAI__RULE_K8S_ENV_NAME,
+				  "port label '%s' has '~', which a variable "
+				  "name in a pod's environment cannot hold",
+				  p.label);
+		else if (!pai_job_port(&p, c->k.job, r, j) &&
+			 !c->k.roles[r].port[j])
+			sayf_role(c, r, v2(c) ? "resourcePerInstance"
+					      : "portList",
+				  ERROR, PAI__RULE_K8S_PORT,
+				  "no room for the %lld port(s) of label '%s' "
+				  "below 65536",
+				  p.port_number, p.label);
+}
+
+/* A command that reads a variable a pod on Kubernetes does not get. */
+static void refs(struct pai__k8s_conv *c, size_t r)
+{
+	struct pai__cmd_ref *ref = NULL;
+	json_t *dropped = NULL;
+	pai_env *env = NULL, *assigned = pai__env_new();
+	const char *cmd = c->k.job->roles[r].r.command;
+	size_t j, n = 0;
+	int err = assigned ? pai__k8s_pod_env(&env, &dropped, &c->k, r, 0)
+			   : PAI_ENOMEM;
+
+	if (!err && cmd)
+		err = pai__command_refs(&ref, &n, assigned, cmd, strlen(cmd));
+	for (j = 0; !err && j < n; j++) {
+		const char *key = v2(c) ? "commands" : "command";
+		const pai__pos *at = role_member(c, r, key);
+		size_t off = at ? at->key_off : key_off(role_pos(c, r));
+		char *name = strndup(ref[j].name, ref[j].len);
+		char *path = role_path(c, r, key);
+		pai__buf b = PAI__BUF_INIT;
+
+		if (name && path && json_object_get(dropped, name)) {
+			if (at && !v2(c))
+				off = pai__src_string_offset(&c->src, at->off,
+							     ref[j].at);
+			pai__buf_printf(&b,
+					"$%s has no value on Kubernetes (no "
+					"default file system, user or OpenPAI "
+					"framework there)",
+					name);
+			say(c, off, ERROR, path, PAI__RULE_K8S_VARIABLE,
+			    b.oom ? "out of memory" : b.data);
+		} else if (!name || !path) {
+			err = PAI_ENOMEM;
+		}
+		pai__buf_release(&b);
+		free(path);
+		free(name);
+	}
+	if (err)
+		c->err = err;
+	free(ref);
+	pai_env_free(env);
+	pai_env_free(assigned);
+	json_decref(dropped);
+}
+
+static void dropped_v1(struct pai__k8s_conv *c)
+{
+	static const char *const dirs[] = {"dataDir", "outputDir", "codeDir"};
+	json_t *cfg = pai_job_config(c->k.job);
+	const char *s;
+	size_t i;
+
+	s = json_string_value(json_object_get(cfg, "authFile"));
+	if (s && *s)
+		say(c, key_off(top(c, "authFile")), ERROR, "authFile",
+		    PAI__RULE_K8S_AUTH_FILE,
+		    "a registry's credentials are an imagePullSecret on "
+		    "Kubernetes: create one and add it to the pods; remove "
+		    "authFile to convert");
+	for (i = 0; i < 3; i++) {
+		s = json_string_value(json_object_get(cfg, dirs[i]));
+		if (s && *s)
+			say(c, key_off(top(c, dirs[i])), WARN, dirs[i],
+			    PAI__RULE_K8S_HDFS,
+			    "nothing on Kubernetes copies or mounts this HDFS "
+			    "directory; only its variable is set");
+	}
+	if (json_object_get(cfg, "gpuType"))
+		say(c, key_off(top(c, "gpuType")), WARN, "gpuType",
+		    PAI__RULE_K8S_DROPPED,
+		    "dropped: Kubernetes has no standard node label for a GPU "
+		    "type (add a nodeSelector by hand)");
+	if (json_object_get(cfg, "killAllOnCompletedTaskNumber"))
+		say(c, key_off(top(c, "killAllOnCompletedTaskNumber")), WARN,
+		    "killAllOnCompletedTaskNumber", PAI__RULE_K8S_DROPPED,
+		    "dropped: use minSucceededTaskCount");
+}
+
+static const char *virtual_cluster(const struct pai__k8s_conv *c)
+{
+	json_t *cfg = pai_job_config(c->k.job);
+
+	if (v2(c))
+		cfg = json_object_get(cfg, "defaults");
+	return json_string_value(json_object_get(cfg, "virtualCluster"));
+}
+
+static void dropped_common(struct pai__k8s_conv *c)
+{
+	json_t *cfg = pai_job_config(c->k.job);
+	const char *vc = virtual_cluster(c);
+
+	if (json_object_get(cfg, "extras"))
+		say(c, key_off(top(c, "extras")), WARN, "extras",
+		    PAI__RULE_K8S_DROPPED,
+		    "dropped: extras (runtime plugins and the like) mean "
+		    "nothing to Kubernetes");
+	if (v2(c) && json_object_size(json_object_get(cfg, "secrets")))
+		say(c, key_off(top(c, "secrets")), WARN, "secrets",
+		    PAI__RULE_K8S_SECRETS,
+		    "the secrets are written into the pods' commands in the "
+		    "manifest, readable by whoever can read the job");
+	const pai__pos *at = v2(c) ? top(c, "defaults") : &c->pos;
+
+	at = at ? pai__pos_member(at, "virtualCluster") : NULL;
+	if (!c->k.o.queue && vc && strcmp(vc, "default"))
+		say(c, key_off(at), WARN,
+		    v2(c) ? "defaults.virtualCluster" : "virtualCluster",
+		    PAI__RULE_K8S_QUEUE,
+		    "the job goes to the queue 'default', not to its virtual "
+		    "cluster (give --queue NAME for a Volcano queue that "
+		    "exists)");
+}
+
+static void ssh_label(struct pai__k8s_conv *c, size_t r)
+{
+	pai_port p;
+	size_t j;
+
+	for (j = 0; j < c->k.roles[r].nports; j++)
+		if (!pai_job_port(&p, c->k.job, r, j) && !p.implicit &&
+		    strcmp(p.label, "ssh") == 0)
+			say_role(c, r, v2(c) ? "resourcePerInstance"
+					     : "portList",
+				 WARN, PAI__RULE_K8S_SSH,
+				 "no sshd runs for the 'ssh' port on "
+				 "Kubernetes: the image must start one");
+}
+
+static void paddle_roles(struct pai__k8s_conv *c)
+{
+	size_t r;
+	int ps = 0, worker = 0;
+
+	for (r = 0; r < c->k.nroles; r++) {
+		ps |= strcmp(c->k.roles[r].task, "ps") == 0;
+		worker |= strcmp(c->k.roles[r].task, "worker") == 0;
+	}
+	if (ps && !worker)
+		say(c, key_off(top(c, "taskRoles")), ERROR, "taskRoles",
+		    PAI__RULE_K8S_PADDLE_ROLE,
+		    "a PaddleJob with ps needs a worker role too");
+}
+
+int pai__k8s_check(struct pai__k8s_conv *c)
+{
+	size_t r;
+
+	if (c->k.clash_a >= 0) {
+		clash(c);
+		return c->err;
+	}
+	names(c);
+	retry(c);
+	c->total = 0;
+	for (r = 0; r < c->k.nroles; r++) {
+		c->total += pai__k8s_tasks(c->k.job, r);
+		completion(c, r);
+		env_names(c, r);
+		ssh_label(c, r);
+		refs(c, r);
+	}
+	if (c->k.o.kind == PAI_K8S_PADDLEJOB)
+		paddle_roles(c);
+	if (!v2(c))
+		dropped_v1(c);
+	dropped_common(c);
+	pai__diags_sort_from(c->diags, 0);
+	return c->err;
+}
+
+int pai__k8s_conv_init(struct pai__k8s_conv *c, pai_diags *diags,
+		       const pai_job *job, const char *name, const char *text,
+		       size_t len, const pai_k8s_options *opts)
+{
+	pai_diags *scratch = NULL;
+	int err = pai_diags_new(&scratch);
+
+	c->diags = diags;
+	if (!err && pai_job_format(job) == PAI_FORMAT_V2)
+		err = pai__src_init_yaml(&c->src, scratch, name, text, len);
+	else if (!err)
+		err = pai__src_init(&c->src, scratch, name, text, len);
+	if (!err && pai_job_format(job) == PAI_FORMAT_V2)
+		err = pai__yaml_parse(&c->root, &c->pos, &c->src, scratch);
+	else if (!err)
+		err = pai__src_parse(&c->root, &c->pos, &c->src, scratch);
+	pai_diags_free(scratch);
+	if (!err)
+		err = pai__k8s_init(&c->k, job, opts);
+	return err == PAI_EINVALID ? PAI_OK : err;
+}
+
+void pai__k8s_conv_release(struct pai__k8s_conv *c)
+{
+	pai__k8s_release(&c->k);
+	json_decref(c->root);
+	json_decref(c->shared);
+	free(c->cm_name);
+	pai__pos_release(&c->pos);
+	pai__src_release(&c->src);
+}
