@@ -86,6 +86,10 @@ enum { CLI_OPT_FORMAT = 1100, CLI_OPT_SCHEDULER };
  * message) for a bad value, -1 when key is not one of them. */
 int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o);
 
+/* The user the server would substitute: given (--user), $PAICTL_USER,
+ * $USER, or NULL. */
+const char *cli_default_user(const char *given);
+
 /* 1 when what goes to f may be coloured: --color=always, or by default
  * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
  * not "dumb"; --color=never: 0. The last --color given counts (a global

@@ -12,9 +12,7 @@ enum {
 	OPT_OUT,
 	OPT_FORCE,
 	OPT_NAMESPACE,
-	OPT_QUEUE,
-	OPT_SCHEDULER,
-	OPT_USER
+	OPT_QUEUE
 };
 
 const cli_opt cli_convert_opts[] = {
@@ -25,12 +23,7 @@ const cli_opt cli_convert_opts[] = {
      "Kubernetes: the objects' namespace (default: kubectl's)"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
      "Kubernetes: the Volcano queue (default: default)"},
-    {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
-     "Kubernetes: gang scheduling by Volcano (default) or the default "
-     "scheduler"},
-    {"user", OPT_USER, "USER", NULL,
-     "Kubernetes: the user for $PAI_USER_NAME (default: $PAICTL_USER, "
-     "$USER)"},
+
     {"out", OPT_OUT, "FILE",
      NULL, "write to FILE (atomically) instead of standard output"},
     {"force", OPT_FORCE, NULL, NULL, "replace FILE if it exists"},
@@ -70,18 +63,6 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 	switch (key) {
 	case OPT_NAMESPACE: o->k8s.ns = arg; return 0;
 	case OPT_QUEUE: o->k8s.queue = arg; return 0;
-	case OPT_USER: o->k8s.user = arg; return 0;
-	case OPT_SCHEDULER:
-		if (strcmp(arg, "volcano") == 0)
-			o->k8s.scheduler = PAI_K8S_SCHED_VOLCANO;
-		else if (strcmp(arg, "default") == 0)
-			o->k8s.scheduler = PAI_K8S_SCHED_DEFAULT;
-		else
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown scheduler '%s' (use volcano "
-					 "or default)",
-					 arg);
-		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -105,7 +86,17 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	int st = cli_job_opt(ctx, key, arg, &o->job);
+	int st;
+
+	/* --scheduler: a v2 config's (hived|default), and for Kubernetes
+	 * Volcano's gang scheduling or the default scheduler */
+	if (key == CLI_OPT_SCHEDULER && strcmp(arg, "volcano") == 0) {
+		o->k8s.scheduler = PAI_K8S_SCHED_VOLCANO;
+		return 0;
+	}
+	if (key == CLI_OPT_SCHEDULER && strcmp(arg, "default") == 0)
+		o->k8s.scheduler = PAI_K8S_SCHED_DEFAULT;
+	st = cli_job_opt(ctx, key, arg, &o->job);
 
 	if (st >= 0)
 		return st;
@@ -139,19 +130,7 @@ static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
 	return EXIT_OK;
 }
 
-/* The user for $PAI_USER_NAME: --user, $PAICTL_USER, $USER, or none. */
-static const char *k8s_user(const char *given)
-{
-	const char *u = given;
-
-	if (!u || !*u)
-		u = getenv("PAICTL_USER");
-	if (!u || !*u)
-		u = getenv("USER");
-	return u && *u ? u : NULL;
-}
-
-static int convert(const struct opts *o, char **res, size_t *rlen,
+static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t *rlen,
 		   pai_diags *diags, const char *name, const char *text,
 		   size_t len)
 {
@@ -160,7 +139,7 @@ static int convert(const struct opts *o, char **res, size_t *rlen,
 	if (!o->k8s_set)
 		return pai_job_convert(res, rlen, diags, name, text, len,
 				       &o->job, o->to);
-	k.user = k8s_user(k.user);
+	k.user = cli_default_user(ctx->user);
 	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job,
 			      &k);
 }
@@ -195,7 +174,7 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	}
-	err = convert(&o, &res, &rlen, diags, name, text, len);
+	err = convert(ctx, &o, &res, &rlen, diags, name, text, len);
 	cli_print_diags(stderr, diags, 0);
 	if (err == PAI_ESYNTAX || err == PAI_EINVALID)
 		st = EXIT_INVALID;

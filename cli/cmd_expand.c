@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FS_URI = 256 };
+enum { OPT_FS_URI = 256, OPT_TARGET };
 
 const cli_opt cli_expand_opts[] = {
     {"fs-uri", OPT_FS_URI, "URI", NULL,
@@ -14,6 +14,8 @@ const cli_opt cli_expand_opts[] = {
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
     {"index", 'i', "INDEX", NULL,
      "show only the task with this index (from 0)"},
+    {"target", OPT_TARGET, "KIND", "volcano|paddlejob",
+     "each task as the pod of 'paictl convert --to KIND' sees it"},
     CLI_JOB_OPTS,
     CLI_OPT_END};
 
@@ -21,6 +23,8 @@ struct opts {
 	pai_job_options job;
 	const char *fs_uri, *role;
 	long long index; /* -1: every index */
+	pai_k8s_options k8s;
+	int target; /* --target: k8s.kind is set */
 };
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
@@ -33,6 +37,18 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return st;
 	switch (key) {
 	case OPT_FS_URI: o->fs_uri = arg; return 0;
+	case OPT_TARGET:
+		o->target = 1;
+		if (strcmp(arg, "volcano") == 0)
+			o->k8s.kind = PAI_K8S_VOLCANO;
+		else if (strcmp(arg, "paddlejob") == 0)
+			o->k8s.kind = PAI_K8S_PADDLEJOB;
+		else
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown target '%s' (use volcano or "
+					 "paddlejob)",
+					 arg);
+		return 0;
 	case 'r': o->role = arg; return 0;
 	case 'i':
 		errno = 0;
@@ -46,19 +62,6 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	}
 	return EXIT_USAGE;
-}
-
-/* The user the server would substitute: --user, $PAICTL_USER, $USER, or
- * NULL for the library's placeholder. */
-static const char *default_user(const char *given)
-{
-	const char *u = given;
-
-	if (!u || !*u)
-		u = getenv("PAICTL_USER");
-	if (!u || !*u)
-		u = getenv("USER");
-	return u && *u ? u : NULL;
 }
 
 /* A value on one line: verbatim, or in bash's $'...' form when it holds
@@ -326,7 +329,9 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 		     i++) {
 			if (o->index >= 0 && i != (size_t)o->index)
 				continue;
-			err = pai_expand_task(&env, job, r, i, eo);
+			err = o->target ? pai_k8s_expand_task(&env, job, r, i,
+							       &o->k8s)
+					: pai_expand_task(&env, job, r, i, eo);
 			if (err)
 				goto fail;
 			if (head) {
@@ -369,9 +374,31 @@ out:
 	return status;
 }
 
+/* --target: what the conversion says of the job replaces what the
+ * parse did (it parses too); PAI_EINVALID when it would convert
+ * nothing. */
+static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
+		     const char *name, const char *text, size_t len)
+{
+	pai_diags *d = NULL;
+	char *res = NULL;
+	int err;
+
+	o->k8s.user = cli_default_user(ctx->user);
+	if ((err = pai_diags_new(&d)))
+		return err;
+	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->job,
+			     &o->k8s);
+	free(res);
+	pai_diags_free(*diags);
+	*diags = d;
+	return err;
+}
+
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1};
+	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1,
+			 PAI_K8S_OPTIONS_INIT, 0};
 	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
 	pai_diags *diags = NULL;
 	pai_job *job = NULL;
@@ -400,6 +427,8 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	err = pai_job_parse(&job, diags, name, text, len, &o.job);
+	if (!err && o.target)
+		err = k8s_diags(ctx, &o, &diags, name, text, len);
 	if (err == PAI_ENOMEM) {
 		st = cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory", name);
 		goto out;
@@ -412,7 +441,7 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 		st = cli_exit_status(err);
 		goto out;
 	}
-	eo.user = default_user(ctx->user);
+	eo.user = cli_default_user(ctx->user);
 	eo.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
 	st = show(ctx, job, name, &o, &eo);
 out:

@@ -2,6 +2,8 @@
  * --dialect, --format and --scheduler, parsed in one place */
 #include "cli.h"
 
+#include <stdlib.h>
+
 int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o)
 {
 	switch (key) {
@@ -28,4 +30,15 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o)
 		return 0;
 	}
 	return -1;
+}
+
+const char *cli_default_user(const char *given)
+{
+	const char *u = given;
+
+	if (!u || !*u)
+		u = getenv("PAICTL_USER");
+	if (!u || !*u)
+		u = getenv("USER");
+	return u && *u ? u : NULL;
 }
