@@ -17,7 +17,8 @@ BUILD      ?= build
 # installs these packages (the list .ci/run and README.md rely on).
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
-	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish
+	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
+	python3 python3-yaml python3-jsonschema
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -43,7 +44,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PAICTL   := $(BUILD)/paictl
 LIBPAI   := $(BUILD)/libpai.a
 
-.PHONY: deps print-deps all test unit-test cli-test man-test completion-test check-asan bench install uninstall clean \
+.PHONY: deps print-deps all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
 	lint header-check fuzz
 .DEFAULT_GOAL := all
 
@@ -82,7 +83,7 @@ header-check:
 	printf '#include "pai.h"\nint main(void) { return pai_strerror(0) == 0; }\n' \
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
-test: unit-test cli-test header-check man-test completion-test
+test: unit-test cli-test header-check man-test completion-test k8s-test
 
 unit-test: $(TEST_BIN) $(PAICTL)
 	@set -e; for t in $(TEST_BIN); do \
@@ -104,6 +105,15 @@ $(FAKE_V1X): tests/fake/fake_v1x.c $(BUILD)/tests/unit/fake_openpai.o $(LIBPAI)
 
 cli-test: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) PAI_FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh tests/cli/run.sh
+
+# convert --to volcano|paddlejob: every manifest against the CRDs and the
+# webhooks' rules, and every pod's environment against expand's
+# (tests/k8s/check.py; skipped with a line when ../shared is absent).
+K8S_JOBS = examples tests/k8s/jobs ../shared/corpus/openpai-examples \
+	../shared/corpus/openpai-v2-examples
+k8s-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) PAI_K8S_CRDS=$(CURDIR)/../shared/reference/kubernetes \
+		python3 tests/k8s/check.py $(K8S_JOBS)
 
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)

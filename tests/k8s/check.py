@@ -1,0 +1,482 @@
+#!/usr/bin/env python3
+"""tests/k8s/check.py - `paictl convert --to volcano|paddlejob`, checked.
+
+    check.py [--kinds volcano,paddlejob] FILE|DIR...
+
+For every job config and kind:
+  * convert; exit 0 with YAML, or exit 3 with no YAML and an error
+    diagnostic on stderr (nothing else is allowed);
+  * each object written must pass the CRD's schema in
+    shared/reference/kubernetes read as the API server reads a structural
+    schema (no unknown fields unless x-kubernetes-preserve-unknown-fields,
+    int-or-string, quantities), the ConfigMap the core rules, and the
+    Volcano webhook's and PaddleJob's naming rules (reference/kubernetes.md);
+  * environment equivalence: for pods of every role, the environment is
+    built as the kubelet does (envFrom, then env with $(VAR) against what
+    came before, fieldRefs, then the plugins' variables), the preamble of
+    the command run by bash, and the result compared with
+    `paictl expand --target KIND` for that task; that in turn is compared
+    with plain `paictl expand`, each placeholder standing for the same
+    DNS name, pod name or port wherever it appears;
+  * the command after the preamble is the config's, byte for byte.
+
+Environment: PAICTL (default build/paictl), PAI_K8S_CRDS (default
+../shared/reference/kubernetes). Prints one line per failure and a
+summary; exit 1 on any failure, 2 when it cannot run.
+"""
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+
+import jsonschema
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+PAICTL = os.environ.get("PAICTL", os.path.join(TOP, "build", "paictl"))
+CRDS = os.environ.get("PAI_K8S_CRDS",
+                      os.path.join(TOP, "..", "shared", "reference",
+                                   "kubernetes"))
+MARK = "# the job's command, as written:\n"
+DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DNS1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+DNS1123_SUB = re.compile(
+    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+CM_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
+VOLCANO_PLUGINS = {"svc", "env", "ssh", "tensorflow", "pytorch", "mpi",
+                   "hcclrank", "ray"}
+EVENTS = {"*", "PodFailed", "PodEvicted", "PodPending", "Unknown",
+          "TaskCompleted", "TaskFailed", "JobUpdated"}
+ACTIONS = {"AbortJob", "RestartJob", "RestartTask", "RestartPod",
+           "TerminateJob", "CompleteJob", "ResumeJob"}
+UNKNOWN_ON_K8S = ("<fs-uri>", "<user>", "<md5:", "<framework-",
+                  "<configmap-uid>", "<task-role-uid:", "<task-uid:",
+                  "<task-attempt-id:", "<gpus:")
+
+failures = []
+
+
+def fail(where, what):
+    failures.append("%s: %s" % (where, what))  # list.append is atomic
+
+
+# ---- schemas --------------------------------------------------------------
+
+def structural(s):
+    """A CRD schema as the API server applies it: unknown fields pruned
+    (here: refused), int-or-string, preserve-unknown-fields."""
+    if isinstance(s, list):
+        return [structural(x) for x in s]
+    if not isinstance(s, dict):
+        return s
+    s = {k: structural(v) for k, v in s.items()}
+    if s.get("x-kubernetes-int-or-string") and "anyOf" not in s:
+        s["anyOf"] = [{"type": "integer"}, {"type": "string"}]
+        s.pop("type", None)
+    if (s.get("type") == "object" and "properties" in s
+            and "additionalProperties" not in s
+            and not s.get("x-kubernetes-preserve-unknown-fields")):
+        s["additionalProperties"] = False
+    if s.get("nullable"):
+        t = s.get("type")
+        if t:
+            s["type"] = [t, "null"]
+    return s
+
+
+def load_crd(path):
+    with open(path, encoding="utf-8") as f:
+        crd = yaml.safe_load(f)
+    spec = crd["spec"]
+    out = {}
+    for v in spec["versions"]:
+        key = (spec["group"] + "/" + v["name"], spec["names"]["kind"])
+        out[key] = jsonschema.Draft7Validator(
+            structural(v["schema"]["openAPIV3Schema"]))
+    return out
+
+
+def schemas():
+    out = {}
+    for name in ("batch.volcano.sh_jobs.yaml",
+                 "batch.paddlepaddle.org_paddlejobs.yaml"):
+        out.update(load_crd(os.path.join(CRDS, name)))
+    return out
+
+
+def check_meta(where, m, label_rule):
+    name = m.get("name", "")
+    if not label_rule.match(name) or len(name) > 63:
+        fail(where, "metadata.name %r is not a valid name" % name)
+    for k, v in (m.get("annotations") or {}).items():
+        if not isinstance(v, str):
+            fail(where, "annotation %s is not a string" % k)
+    ns = m.get("namespace")
+    if ns is not None and not DNS1123_LABEL.match(ns):
+        fail(where, "namespace %r" % ns)
+
+
+def check_config_map(where, d):
+    if set(d) - {"apiVersion", "kind", "metadata", "data"}:
+        fail(where, "ConfigMap has unknown fields %s" % sorted(d))
+    name = d["metadata"]["name"]
+    if not DNS1123_SUB.match(name) or len(name) > 253:
+        fail(where, "ConfigMap name %r" % name)
+    size = 0
+    for k, v in d.get("data", {}).items():
+        size += len(k) + len(v.encode())
+        if not CM_KEY.match(k) or not isinstance(v, str):
+            fail(where, "ConfigMap key %r or its value" % k)
+    if size > 1024 * 1024:
+        fail(where, "ConfigMap over 1 MiB")
+
+
+def check_policies(where, pols):
+    for p in pols or []:
+        ev = [k for k in ("event", "events", "exitCode") if k in p]
+        if len(ev) != 1:
+            fail(where, "policy %r: one of event, events, exitCode" % p)
+        if p.get("event") and p["event"] not in EVENTS:
+            fail(where, "unknown event %r" % p["event"])
+        if p.get("action") not in ACTIONS:
+            fail(where, "unknown action %r" % p.get("action"))
+
+
+def check_volcano(where, d):
+    check_meta(where, d["metadata"], DNS1035_LABEL)
+    spec, job = d["spec"], d["metadata"]["name"]
+    tasks = spec.get("tasks") or []
+    if not tasks:
+        fail(where, "no tasks")
+    names = [t["name"] for t in tasks]
+    if len(set(names)) != len(names):
+        fail(where, "duplicate task names %s" % names)
+    total = sum(t.get("replicas", 0) for t in tasks)
+    if spec.get("minAvailable", 0) > total:
+        fail(where, "minAvailable %s above %d replicas"
+             % (spec["minAvailable"], total))
+    if spec.get("maxRetry", 3) < 1:
+        fail(where, "maxRetry below 1 becomes 3")
+    for p in spec.get("plugins", {}):
+        if p not in VOLCANO_PLUGINS:
+            fail(where, "unknown plugin %s" % p)
+    check_policies(where, spec.get("policies"))
+    for t in tasks:
+        if not DNS1123_LABEL.match(t["name"]) or len(t["name"]) > 63:
+            fail(where, "task name %r" % t["name"])
+        pod = "%s-%s-%d" % (job, t["name"], t["replicas"] - 1)
+        if len(pod) > 63 or not DNS1123_LABEL.match(pod):
+            fail(where, "pod name %r" % pod)
+        if t.get("minAvailable", 0) > t["replicas"]:
+            fail(where, "task minAvailable above replicas")
+        check_policies(where, t.get("policies"))
+
+
+def check_paddle(where, d):
+    check_meta(where, d["metadata"], DNS1035_LABEL)
+    spec, name = d["spec"], d["metadata"]["name"]
+    if "ps" in spec and "worker" not in spec:
+        fail(where, "ps without worker")
+    for typ in ("ps", "worker", "heter"):
+        if typ in spec:
+            pod = "%s-%s-%d" % (name, typ, spec[typ]["replicas"] - 1)
+            if len(pod) > 63 or not DNS1035_LABEL.match(pod):
+                fail(where, "service name %r" % pod)
+            t = spec[typ]["template"]["spec"]
+            if t.get("restartPolicy") != "Never":
+                fail(where, "%s restartPolicy is not Never" % typ)
+
+
+def validate(where, docs, crds):
+    for d in docs:
+        key = (d.get("apiVersion"), d.get("kind"))
+        if key == ("v1", "ConfigMap"):
+            check_config_map(where, d)
+            continue
+        if key not in crds:
+            fail(where, "no CRD for %s" % (key,))
+            continue
+        for e in crds[key].iter_errors(d):
+            fail(where, "schema: %s at %s" % (e.message[:200],
+                                              "/".join(map(str, e.path))))
+        if key[1] == "Job":
+            check_volcano(where, d)
+        else:
+            check_paddle(where, d)
+
+
+# ---- the pods ----------------------------------------------------------------
+
+def kubelet(s, env):
+    """$(NAME) replaced when NAME is defined, $$ -> $, other $ kept."""
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "$" and i + 1 < len(s):
+            if s[i + 1] == "$":
+                out.append("$")
+                i += 2
+                continue
+            if s[i + 1] == "(":
+                j = s.find(")", i + 2)
+                if j > 0 and s[i + 2:j] in env:
+                    out.append(env[s[i + 2:j]])
+                    i = j + 1
+                    continue
+        out.append(s[i])
+        i += 1
+    return "".join(out)
+
+
+def pods(docs):
+    """(role, task or type, index, pod name, dns name, template spec,
+    its plugins' variables) of every pod worth checking: the first two
+    and the last of each role."""
+    cm = {}
+    for d in docs:
+        if d["kind"] == "ConfigMap":
+            cm[d["metadata"]["name"]] = d["data"]
+    job = [d for d in docs if d["kind"] != "ConfigMap"][0]
+    name = job["metadata"]["name"]
+    if job["kind"] == "Job":
+        tasks = [(t["name"], t["replicas"], t["template"])
+                 for t in job["spec"]["tasks"]]
+        hosts = {}
+        for t, n, _ in tasks:
+            k = t.replace("-", "_").upper()
+            hosts["VC_%s_HOSTS" % k] = ",".join(
+                "%s-%s-%d.%s" % (name, t, i, name) for i in range(n))
+            hosts["VC_%s_NUM" % k] = str(n)
+    else:
+        tasks = [(t, job["spec"][t]["replicas"], job["spec"][t]["template"])
+                 for t in ("ps", "worker", "heter") if t in job["spec"]]
+        hosts = {}
+    for t, n, tmpl in tasks:
+        role = tmpl["metadata"]["annotations"]["paictl/task-role"]
+        for i in sorted({0, min(1, n - 1), n - 1}):
+            pod = "%s-%s-%d" % (name, t, i)
+            if job["kind"] == "Job":
+                dns = "%s.%s" % (pod, name)
+                plug = dict(hosts, VC_TASK_INDEX=str(i), VK_TASK_INDEX=str(i))
+            else:
+                dns = pod
+                plug = {"POD_IP": pod, "PADDLE_TRAINER_ID": str(i),
+                        "TRAINING_ROLE": {"ps": "PSERVER", "worker": "TRAINER",
+                                          "heter": "HETER"}[t]}
+            yield role, t, i, pod, dns, tmpl, plug, cm
+
+
+def pod_env(tmpl, i, pod, dns, plug, cm):
+    c = tmpl["spec"]["containers"][0]
+    env = {}
+    for src in c.get("envFrom", []):
+        env.update(cm[src["configMapRef"]["name"]])
+    for e in c.get("env", []):
+        if "value" in e:
+            env[e["name"]] = kubelet(e["value"], env)
+            continue
+        path = e["valueFrom"]["fieldRef"]["fieldPath"]
+        env[e["name"]] = {
+            "metadata.name": pod, "status.podIP": dns,
+            "metadata.labels['volcano.sh/task-index']": str(i)}[path]
+    env.update(plug)
+    return env
+
+
+def run_preamble(script, env):
+    """The environment after the preamble, as bash leaves it."""
+    pre = script[:script.index(MARK)]
+    with tempfile.TemporaryDirectory() as wd:
+        full = dict(env, PATH=os.environ.get("PATH", "/usr/bin:/bin"))
+        out = subprocess.run(["bash", "-c", pre + "env -0"], env=full,
+                             cwd=wd, capture_output=True, check=True).stdout
+        got = dict(x.split("=", 1) for x in out.decode().split("\0") if x)
+        return got, os.path.realpath(wd)
+
+
+def placeholder_regex(v):
+    parts = re.split(r"(<[a-z-]+(?::[^<>]*)?>)", v)
+    rx, names = "", []
+    for p in parts:
+        if re.fullmatch(r"<[a-z-]+(?::[^<>]*)?>", p):
+            rx += "(.+?)"
+            names.append(p)
+        else:
+            rx += re.escape(p)
+    return re.compile("^" + rx + "$"), names
+
+
+def compare_plain(where, target, plain, binding):
+    for k, pv in plain.items():
+        if k not in target:
+            if k.startswith("PAI_") and not any(
+                    m in pv for m in UNKNOWN_ON_K8S):
+                fail(where, "%s=%r is missing on Kubernetes" % (k, pv))
+            continue
+        rx, names = placeholder_regex(pv)
+        m = rx.match(target[k])
+        if not m:
+            fail(where, "%s: %r is not %r" % (k, target[k], pv))
+            continue
+        for ph, val in zip(names, m.groups()):
+            if ph.startswith("<work-dir:"):
+                continue
+            if binding.setdefault(ph, val) != val:
+                fail(where, "%s stands for %r and %r" %
+                     (ph, binding[ph], val))
+
+
+def expand(paictl_args, path):
+    p = subprocess.run([PAICTL, "-o", "json", "expand"] + paictl_args +
+                       [path], capture_output=True)
+    if p.returncode:
+        return None
+    return {(t["role"], t["index"]): t for t in json.loads(p.stdout)["tasks"]}
+
+
+def check_pods(where, path, kind, docs, source_cmds, args):
+    target = expand(args + ["--target", kind], path)
+    plain = expand(args, path)
+    if target is None or plain is None:
+        fail(where, "expand failed")
+        return 0
+    binding, n = {}, 0
+    for role, task, i, pod, dns, tmpl, plug, cm in pods(docs):
+        at = "%s %s-%d" % (where, role, i)
+        binding["<ip:%s-%d>" % (role, i)] = dns
+        binding["<container-id:%s-%d>" % (role, i)] = pod
+        env = pod_env(tmpl, i, pod, dns, plug, cm)
+        script = kubelet(tmpl["spec"]["containers"][0]["args"][0], env)
+        got, wd = run_preamble(script, env)
+        want = target[(role, i)]["env"]
+        for k, v in want.items():
+            if v.startswith("<work-dir:"):
+                v = wd
+            if got.get(k) != v:
+                fail(at, "%s is %r in the pod, %r in expand --target"
+                     % (k, got.get(k), v))
+        extra = [k for k in got if k.startswith("PAI_") and k not in want]
+        if extra:
+            fail(at, "variables only in the pod: %s" % extra[:5])
+        cmd = script[script.index(MARK) + len(MARK):]
+        if role in source_cmds and source_cmds[role] != cmd:
+            fail(at, "the command is not the config's byte for byte")
+        compare_plain(at, want, plain[(role, i)]["env"], binding)
+        n += 1
+    return n
+
+
+# ---- the configs' own commands ----------------------------------------------
+
+def strip_comments(text):
+    """JSON with // and /* */ comments, as paictl reads it, without them."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            out.append(" ")
+            i = n if j < 0 else j + 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def source_commands(path):
+    """role -> command as written, where the config says it plainly."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    try:
+        if path.endswith((".yaml", ".yml")):
+            d = yaml.safe_load(text)
+            if d.get("deployments") or "<%" in text:
+                return {}
+            roles = d.get("taskRoles") or {}
+            return {k: "\n".join(v.get("commands", []))
+                    for k, v in roles.items() if isinstance(v, dict)}
+        d = json.loads(strip_comments(text))
+        return {r["name"]: r["command"] for r in d.get("taskRoles", [])
+                if isinstance(r.get("command"), str)}
+    except (ValueError, AttributeError, TypeError, KeyError,
+            yaml.YAMLError):
+        return {}
+
+
+def dialect_args(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    return ["--dialect", "scm"] if '"tmp"' in text or "storageGB" in text \
+        else []
+
+
+def main(argv):
+    kinds = ["volcano", "paddlejob"]
+    if len(argv) > 2 and argv[1] == "--kinds":
+        kinds = argv[2].split(",")
+        argv = argv[2:]
+    if not os.path.isdir(CRDS):
+        print("k8s: %s is missing; skipped" % CRDS)
+        return 0
+    crds = schemas()
+    stats = {"converted": 0, "refused": 0, "pods": 0}
+    lock = threading.Lock()
+
+    def count(key, n=1):
+        with lock:
+            stats[key] += n
+
+    def one(path, kind):
+        where = "%s --to %s" % (os.path.basename(path), kind)
+        args = dialect_args(path)
+        p = subprocess.run([PAICTL, "convert", "--to", kind] + args +
+                           [path], capture_output=True)
+        if p.returncode == 3:
+            count("refused")
+            if p.stdout or b": error: " not in p.stderr:
+                fail(where, "exit 3 without an error, or with output")
+            return
+        if p.returncode:
+            fail(where, "exit %d: %s" % (p.returncode,
+                                         p.stderr.decode()[-300:]))
+            return
+        count("converted")
+        docs = list(yaml.safe_load_all(p.stdout))
+        validate(where, docs, crds)
+        count("pods", check_pods(where, path, kind, docs,
+                                 source_commands(path), args))
+
+    paths = []
+    for a in argv[1:]:
+        if os.path.isdir(a):
+            paths += sorted(os.path.join(a, f) for f in os.listdir(a)
+                            if f.endswith((".json", ".yaml", ".yml")))
+        elif os.path.exists(a):
+            paths.append(a)
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
+        for f in [ex.submit(one, path, kind) for path in paths
+                  for kind in kinds]:
+            f.result()
+    for f in failures[:50]:
+        print("FAIL " + f)
+    print("k8s: %d converted, %d refused, %d pods compared, %d failures"
+          % (stats["converted"], stats["refused"], stats["pods"],
+             len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
