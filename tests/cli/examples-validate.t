@@ -10,3 +10,4 @@ scm-hello-world.json: ok
 scm-jupyter.json: ok
 tensorflow-cifar10.json: ok
 tensorflow-distributed.json: ok
+wide-and-deep.json: ok
