@@ -187,6 +187,7 @@ bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client_v2.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/k8s.sh
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

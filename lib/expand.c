@@ -1743,6 +1743,32 @@ out:
 	return err;
 }
 
+/* Only the variables about task (role, index) itself, gen_current()'s:
+ * what differs between the tasks of a job; the rest (the job's, every
+ * role's and every task's) is the same in all of them. No command. */
+int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
+			size_t index, const pai_expand_options *opts)
+{
+	pai_env *env;
+	struct gen g;
+
+	*out = NULL;
+	if (pai_job_format(job) == PAI_FORMAT_V2)
+		return pai__expand_current_v2(out, job, role, index, opts);
+	if (!(env = pai__env_new()))
+		return PAI_ENOMEM;
+	gen_init(&g, job, opts, true);
+	g.env = env;
+	gen_current(&g, role, index);
+	gen_release(&g);
+	if (g.err || env_compact(env) < 0) {
+		pai_env_free(env);
+		return g.err ? g.err : PAI_ENOMEM;
+	}
+	*out = env;
+	return PAI_OK;
+}
+
 /* ---- references no task will have --------------------------------------- */
 
 /* Variables a task may rely on without the job defining them: the

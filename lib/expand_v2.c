@@ -1064,6 +1064,34 @@ out:
 	return err;
 }
 
+/* pai__expand_current() of a v2 job: the role's own variables, the
+ * working directory and the container's (gen_task_role, gen_current). */
+int pai__expand_current_v2(pai_env **out, const pai_job *job, size_t role,
+			   size_t index, const pai_expand_options *opts)
+{
+	struct gen g;
+	int err;
+
+	*out = NULL;
+	err = gen_init(&g, job, opts, true);
+	if (!err) {
+		gen_task_role(&g, role, index);
+		put_placed(&g, PLACED_WORK_DIR, role, index);
+		pai__buf_puts(&g.name, "PAI_WORK_DIR");
+		emit(&g);
+		gen_current(&g, role, index);
+		err = g.err;
+	}
+	if (!err)
+		err = pai__env_finish(g.env, "");
+	if (!err) {
+		*out = g.env;
+		g.env = NULL;
+	}
+	gen_release(&g);
+	return err;
+}
+
 /* ---- references nothing will define ------------------------------------- */
 
 /* Where the text at index idx of a command string stands in the source:

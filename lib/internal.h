@@ -281,6 +281,13 @@ int pai__tmpl_render(pai__buf *out, const char *text, size_t len,
 int pai__expand_task_v2(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_expand_options *opts);
 
+/* Only the variables that differ between the tasks of a job: those of
+ * task (role, index) itself (expand.c; expand_v2.c for v2). No command. */
+int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
+			size_t index, const pai_expand_options *opts);
+int pai__expand_current_v2(pai_env **out, const pai_job *job, size_t role,
+			   size_t index, const pai_expand_options *opts);
+
 /* ---- expand.c's pieces shared with expand_v2.c ------------------------ */
 
 /* An empty environment table (free with pai_env_free()). */

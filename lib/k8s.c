@@ -48,39 +48,39 @@ static json_t *meta(struct pai__k8s_conv *c, const char *name)
 	return m;
 }
 
-/* Pass 1: the variables with one value in the first pod of every role. */
-static int shared_env(struct pai__k8s_conv *c)
+static int is_job_env(const pai_job *job, const char *name)
 {
-	size_t r, j;
-	int err = PAI_OK;
+	return pai_job_format(job) == PAI_FORMAT_V1 &&
+	       json_object_get(json_object_get(pai_job_config(job), "jobEnvs"),
+			       name);
+}
 
-	if (!(c->shared = json_object()))
-		return PAI_ENOMEM;
-	for (r = 0; !err && r < c->k.nroles; r++) {
-		pai_env *e = NULL;
-		json_t *keep = json_object();
-		size_t n;
+/* The variables every pod shares: the first task's, less those about the
+ * task itself (pai__expand_current()), which are the same in every task
+ * of the job by construction; a jobEnv keeps its place there even when it
+ * redefines one of the task's own. Also what the pods do not get. */
+int pai__k8s_shared(struct pai__k8s_conv *c)
+{
+	pai_env *all = NULL, *own = NULL;
+	size_t j, n;
+	int err = pai__k8s_pod_env(&all, &c->dropped, &c->k, 0, 0, 0);
 
-		err = keep ? pai__k8s_pod_env(&e, NULL, &c->k, r, 0)
-			   : PAI_ENOMEM;
-		n = pai_env_count(e);
-		for (j = 0; !err && j < n; j++) {
-			const char *k = pai_env_name(e, j);
-			const char *v = pai_env_value(e, j);
-			json_t *had = json_object_get(c->shared, k);
+	if (!err)
+		err = pai__k8s_pod_env(&own, NULL, &c->k, 0, 0, 1);
+	if (!err && !(c->shared = json_object()))
+		err = PAI_ENOMEM;
+	n = pai_env_count(all);
+	for (j = 0; !err && j < n; j++) {
+		const char *k = pai_env_name(all, j);
 
-			if (pai__k8s_var_kind(&c->k, r, 0, k, v) !=
-			    PAI__K8S_STATIC)
-				continue;
-			if (r == 0 || (had && strcmp(json_string_value(had),
-						     v) == 0))
-				if (json_object_set_new(keep, k, str(v)))
-					err = PAI_ENOMEM;
-		}
-		json_decref(c->shared);
-		c->shared = keep;
-		pai_env_free(e);
+		if (pai_env_get(own, k) && !is_job_env(c->k.job, k))
+			continue;
+		if (json_object_set_new(c->shared, k,
+					str(pai_env_value(all, j))))
+			err = PAI_ENOMEM;
 	}
+	pai_env_free(all);
+	pai_env_free(own);
 	return err;
 }
 
@@ -90,19 +90,18 @@ static json_t *field_ref(const char *name, const char *path)
 			 "fieldRef", "fieldPath", path);
 }
 
-/* One variable of a pod of role r as an env entry, or a line of the
- * preamble; NULL entry and nothing written when the ConfigMap has it. */
+/* One of the task's own variables (pod 0 of role r) as an env entry, or
+ * a line of the preamble. */
 static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n, const char *v,
 		     json_t *env, pai__buf *pre)
 {
-	json_t *had = json_object_get(c->shared, n);
 	int volcano = c->k.o.kind == PAI_K8S_VOLCANO;
 	json_t *e = NULL;
 
+	if (is_job_env(c->k.job, n))
+		return PAI_OK; /* the ConfigMap has it */
 	switch (pai__k8s_var_kind(&c->k, r, 0, n, v)) {
 	case PAI__K8S_STATIC:
-		if (had && strcmp(json_string_value(had), v) == 0)
-			return PAI_OK;
 		e = json_pack("{s:s,s:o}", "name", n, "value",
 			      kubelet_literal(v));
 		break;
@@ -134,7 +133,7 @@ static int same_pods(struct pai__k8s_conv *c, size_t r, const pai_env *e0)
 
 	if (pai__k8s_tasks(c->k.job, r) < 2)
 		return PAI_OK;
-	if ((err = pai__k8s_pod_env(&e1, NULL, &c->k, r, 1)))
+	if ((err = pai__k8s_pod_env(&e1, NULL, &c->k, r, 1, 1)))
 		return err;
 	n = pai_env_count(e1);
 	for (j = 0; !err && j < n; j++) {
@@ -159,7 +158,7 @@ static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env, json_t **arg
 	pai_env *e = NULL;
 	char *cmd = NULL;
 	size_t j, n;
-	int err = pai__k8s_pod_env(&e, NULL, &c->k, r, 0);
+	int err = pai__k8s_pod_env(&e, NULL, &c->k, r, 0, 1);
 
 	if (!err)
 		err = same_pods(c, r, e);
@@ -372,18 +371,20 @@ static json_t *paddle_job(struct pai__k8s_conv *c)
 static int manifests(struct pai__k8s_conv *c, pai__buf *out)
 {
 	json_t *docs = json_array(), *job;
-	int err = shared_env(c);
+	int err = PAI_OK;
 
-	if (!err && !(c->cm_name = malloc(strlen(c->k.name) + 9)))
-		err = PAI_ENOMEM;
-	if (err)
-		return json_decref(docs), err;
+	if (!(c->cm_name = malloc(strlen(c->k.name) + 9)))
+		return json_decref(docs), PAI_ENOMEM;
 	sprintf(c->cm_name, "%s-pai-env", c->k.name);
 	if (json_object_size(c->shared))
 		json_array_append_new(docs, config_map(c));
 	job = c->k.o.kind == PAI_K8S_VOLCANO ? volcano_job(c) : paddle_job(c);
 	if (!docs || !job || json_array_append_new(docs, job))
 		err = c->err ? c->err : PAI_ENOMEM;
+	if (!err)
+		err = pai__k8s_check_size(c, docs);
+	if (!err && c->refused)
+		err = PAI_EINVALID;
 	if (!err)
 		err = pai__k8s_yaml(out, docs);
 	json_decref(docs);

@@ -20,6 +20,7 @@
 #define PAI__RULE_K8S_HDFS "k8s-hdfs-dir"
 #define PAI__RULE_K8S_SSH "k8s-ssh"
 #define PAI__RULE_K8S_SECRETS "k8s-secrets"
+#define PAI__RULE_K8S_TOO_LARGE "k8s-too-large"
 
 /* Writes docs (an array of objects) as one YAML stream with libyaml's
  * emitter, "---" between documents. */
@@ -64,11 +65,13 @@ enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
 				    size_t i, const char *name,
 				    const char *value);
 
-/* The environment of pod i of role r (see pai_k8s_expand_task()), and
- * with *dropped (may be NULL) the names the expansion had that a pod on
- * Kubernetes does not get (a new object: name -> value). */
+/* The environment of pod i of role r (see pai_k8s_expand_task()), or
+ * with `current` only its variables that differ between tasks
+ * (pai__expand_current()); with *dropped (may be NULL) the names the
+ * expansion had that a pod on Kubernetes does not get (a new object:
+ * name -> value). */
 int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
-		     size_t r, size_t i);
+		     size_t r, size_t i, int current);
 
 /* The DNS name of pod i of role r, into k->scratch. */
 const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
@@ -86,7 +89,8 @@ struct pai__k8s_conv {
 	json_t *root; /* the config as loaded again, for pos */
 	int refused;  /* an error was reported */
 	int err;
-	json_t *shared; /* the ConfigMap's data */
+	json_t *shared;	 /* the ConfigMap's data */
+	json_t *dropped; /* what the pods do not get of the job's variables */
 	char *cm_name;
 	long long total; /* tasks of all roles */
 	long long retry; /* retryCount, jobRetryCount */
@@ -99,6 +103,13 @@ int pai__k8s_conv_init(struct pai__k8s_conv *c, pai_diags *diags,
 		       const pai_job *job, const char *name, const char *text,
 		       size_t len, const pai_k8s_options *opts);
 void pai__k8s_conv_release(struct pai__k8s_conv *c);
+
+/* Refuses (rule k8s-too-large) objects the API server cannot store: a
+ * ConfigMap over 1 MiB of data, any object over etcd's 1.5 MiB. */
+int pai__k8s_check_size(struct pai__k8s_conv *c, json_t *docs);
+
+/* Computes c->shared and c->dropped (k8s.c). */
+int pai__k8s_shared(struct pai__k8s_conv *c);
 
 /* Reports what Kubernetes cannot express (errors: c->refused) or
  * expresses with a difference (warnings), and the names derived. */

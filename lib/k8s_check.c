@@ -281,8 +281,11 @@ static void refs(struct pai__k8s_conv *c, size_t r)
 	pai_env *env = NULL, *assigned = pai__env_new();
 	const char *cmd = c->k.job->roles[r].r.command;
 	size_t j, n = 0;
-	int err = assigned ? pai__k8s_pod_env(&env, &dropped, &c->k, r, 0)
+	int err = assigned ? pai__k8s_pod_env(&env, &dropped, &c->k, r, 0, 1)
 			   : PAI_ENOMEM;
+
+	if (!err && json_object_update_missing(dropped, c->dropped))
+		err = PAI_ENOMEM;
 
 	if (!err && cmd)
 		err = pai__command_refs(&ref, &n, assigned, cmd, strlen(cmd));
@@ -419,6 +422,52 @@ static void paddle_roles(struct pai__k8s_conv *c)
 		    "a PaddleJob with ps needs a worker role too");
 }
 
+/* The bytes of an object as the API server receives it (compact JSON),
+ * and of a ConfigMap's data as it counts them. */
+static size_t object_bytes(json_t *d, int data_only)
+{
+	const char *k;
+	size_t n = 0;
+	json_t *v;
+
+	if (!data_only)
+		return json_dumpb(d, NULL, 0, JSON_COMPACT);
+	json_object_foreach(json_object_get(d, "data"), k, v)
+		n += strlen(k) + json_string_length(v);
+	return n;
+}
+
+int pai__k8s_check_size(struct pai__k8s_conv *c, json_t *docs)
+{
+	static const size_t max_object = 1572864, max_data = 1048576;
+	const pai__pos *at = top(c, "taskRoles");
+	size_t i, n;
+	json_t *d;
+
+	json_array_foreach(docs, i, d)
+	{
+		const char *kind = json_string_value(json_object_get(d, "kind"));
+		int cm = kind && strcmp(kind, "ConfigMap") == 0;
+		pai__buf b = PAI__BUF_INIT;
+
+		n = object_bytes(d, cm);
+		if (n <= (cm ? max_data : max_object))
+			continue;
+		pai__buf_printf(&b,
+				"the %s would hold %zu bytes%s; Kubernetes "
+				"stores at most %s: split the job, or give "
+				"its roles fewer tasks",
+				kind ? kind : "object", n,
+				cm ? " of variables" : "",
+				cm ? "1 MiB in a ConfigMap"
+				   : "1.5 MiB in an object");
+		say(c, key_off(at), ERROR, "taskRoles", PAI__RULE_K8S_TOO_LARGE,
+		    b.oom ? "out of memory" : b.data);
+		pai__buf_release(&b);
+	}
+	return c->err;
+}
+
 int pai__k8s_check(struct pai__k8s_conv *c)
 {
 	size_t r;
@@ -427,6 +476,8 @@ int pai__k8s_check(struct pai__k8s_conv *c)
 		clash(c);
 		return c->err;
 	}
+	if ((c->err = pai__k8s_shared(c)))
+		return c->err;
 	names(c);
 	retry(c);
 	c->total = 0;
@@ -473,6 +524,7 @@ void pai__k8s_conv_release(struct pai__k8s_conv *c)
 	pai__k8s_release(&c->k);
 	json_decref(c->root);
 	json_decref(c->shared);
+	json_decref(c->dropped);
 	free(c->cm_name);
 	pai__pos_release(&c->pos);
 	pai__src_release(&c->src);

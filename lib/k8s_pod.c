@@ -400,7 +400,7 @@ static int keep(pai_env *to, json_t *dropped, const pai_job *job,
 }
 
 int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
-		     size_t r, size_t i)
+		     size_t r, size_t i, int current)
 {
 	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
 	pai_env *all = NULL, *env = pai__env_new();
@@ -413,9 +413,12 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 	eo.placement = &k->pl;
 	if (dropped)
 		*dropped = json_object();
-	err = env && (!dropped || *dropped)
-		  ? pai_expand_task(&all, k->job, r, i, &eo)
-		  : PAI_ENOMEM;
+	if (!env || (dropped && !*dropped))
+		err = PAI_ENOMEM;
+	else if (current)
+		err = pai__expand_current(&all, k->job, r, i, &eo);
+	else
+		err = pai_expand_task(&all, k->job, r, i, &eo);
 	n = pai_env_count(all);
 	for (j = 0; !err && j < n; j++)
 		err = keep(env, dropped ? *dropped : NULL, k->job,
@@ -449,7 +452,7 @@ int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 		return PAI_EINVAL;
 	err = pai__k8s_init(&k, job, opts);
 	if (!err)
-		err = pai__k8s_pod_env(out, NULL, &k, role, index);
+		err = pai__k8s_pod_env(out, NULL, &k, role, index, 0);
 	pai__k8s_release(&k);
 	return err;
 }
