@@ -31,27 +31,6 @@ data:
   PAI_TASK_ROLES_NUM: "1"
   PAI_JOB_TASK_ROLE_LIST: main
   PAI_TASK_ROLE_LIST: main
-  PAI_CURRENT_TASK_ROLE_NAME: main
-  PAI_TASK_ROLE_NAME: main
-  PAI_CURRENT_TASK_ROLE_TASK_COUNT: "2"
-  PAI_TASK_ROLE_NUM: "2"
-  PAI_CURRENT_TASK_ROLE_CPU_COUNT: "2"
-  PAI_TASK_CPU_NUM: "2"
-  PAI_CURRENT_TASK_ROLE_MEM_MB: "1024"
-  PAI_TASK_MEM_MB: "1024"
-  PAI_CURRENT_TASK_ROLE_SHM_MB: "256"
-  PAI_CURRENT_TASK_ROLE_GPU_COUNT: "1"
-  PAI_TASK_GPU_NUM: "1"
-  PAI_CURRENT_TASK_ROLE_MIN_FAILED_TASK_COUNT: "1"
-  PAI_CURRENT_TASK_ROLE_MIN_SUCCEEDED_TASK_COUNT: "2"
-  PAI_RESOURCE: "1,2,1024,256"
-  PAI_CONTAINER_HOST_PORT: "10000"
-  PAI_CURRENT_CONTAINER_PORT: "10000"
-  PAI_CONTAINER_SSH_PORT: "10001"
-  PAI_CONTAINER_HOST_PORT_LIST: "tb:6006;http:10000;ssh:10001"
-  PAI_CONTAINER_HOST_tb_PORT_LIST: "6006"
-  PAI_CONTAINER_HOST_http_PORT_LIST: "10000"
-  PAI_CONTAINER_HOST_ssh_PORT_LIST: "10001"
   PAI_TASK_ROLE_TASK_COUNT_main: "2"
   PAI_MIN_FAILED_TASK_COUNT_main: "1"
   PAI_MIN_SUCCEEDED_TASK_COUNT_main: "2"
@@ -119,6 +98,10 @@ spec:
           - configMapRef:
               name: tiny-job-pai-env
           env:
+          - name: PAI_CURRENT_TASK_ROLE_NAME
+            value: main
+          - name: PAI_TASK_ROLE_NAME
+            value: main
           - name: PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX
             valueFrom:
               fieldRef:
@@ -131,6 +114,30 @@ spec:
             valueFrom:
               fieldRef:
                 fieldPath: "metadata.labels['volcano.sh/task-index']"
+          - name: PAI_CURRENT_TASK_ROLE_TASK_COUNT
+            value: "2"
+          - name: PAI_TASK_ROLE_NUM
+            value: "2"
+          - name: PAI_CURRENT_TASK_ROLE_CPU_COUNT
+            value: "2"
+          - name: PAI_TASK_CPU_NUM
+            value: "2"
+          - name: PAI_CURRENT_TASK_ROLE_MEM_MB
+            value: "1024"
+          - name: PAI_TASK_MEM_MB
+            value: "1024"
+          - name: PAI_CURRENT_TASK_ROLE_SHM_MB
+            value: "256"
+          - name: PAI_CURRENT_TASK_ROLE_GPU_COUNT
+            value: "1"
+          - name: PAI_TASK_GPU_NUM
+            value: "1"
+          - name: PAI_CURRENT_TASK_ROLE_MIN_FAILED_TASK_COUNT
+            value: "1"
+          - name: PAI_CURRENT_TASK_ROLE_MIN_SUCCEEDED_TASK_COUNT
+            value: "2"
+          - name: PAI_RESOURCE
+            value: "1,2,1024,256"
           - name: PAI_CONTAINER_ID
             valueFrom:
               fieldRef:
@@ -143,6 +150,20 @@ spec:
             valueFrom:
               fieldRef:
                 fieldPath: status.podIP
+          - name: PAI_CONTAINER_HOST_PORT
+            value: "10000"
+          - name: PAI_CURRENT_CONTAINER_PORT
+            value: "10000"
+          - name: PAI_CONTAINER_SSH_PORT
+            value: "10001"
+          - name: PAI_CONTAINER_HOST_PORT_LIST
+            value: "tb:6006;http:10000;ssh:10001"
+          - name: PAI_CONTAINER_HOST_tb_PORT_LIST
+            value: "6006"
+          - name: PAI_CONTAINER_HOST_http_PORT_LIST
+            value: "10000"
+          - name: PAI_CONTAINER_HOST_ssh_PORT_LIST
+            value: "10001"
           ports:
           - containerPort: 6006
             protocol: TCP
