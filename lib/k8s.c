@@ -143,7 +143,7 @@ static int same_pods(struct pai__k8s_conv *c, size_t r, const pai_env *e0)
 		if (!v0 || (pai__k8s_var_kind(&c->k, r, 1, k, v) ==
 				PAI__K8S_STATIC &&
 			    strcmp(v, v0) != 0))
-			err = PAI_ERROR;
+			err = c->k.scratch.oom ? PAI_ENOMEM : PAI_ERROR;
 	}
 	pai_env_free(e1);
 	return err;
@@ -166,6 +166,8 @@ static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env, json_t **arg
 	for (j = 0; !err && j < n; j++)
 		err = env_entry(c, r, pai_env_name(e, j), pai_env_value(e, j),
 				env, &pre);
+	if (!err && c->k.scratch.oom)
+		err = PAI_ENOMEM;
 	if (!err)
 		err = pai_job_role_entrypoint(&cmd, c->k.job, r);
 	if (!err) {

@@ -328,6 +328,11 @@ static int in_list(const char *name, const char *const *list)
 	return 0;
 }
 
+static int same(const char *a, const char *b)
+{
+	return b && strcmp(a, b) == 0;
+}
+
 enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
 				    size_t i, const char *name,
 				    const char *value)
@@ -343,10 +348,12 @@ enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
 	snprintf(num, sizeof(num), "%zu", i);
 	if (in_list(name, index) && strcmp(value, num) == 0)
 		return PAI__K8S_INDEX;
+	/* out of memory, pl_pod() and pai__k8s_host() say NULL and leave
+	 * k->scratch.oom set for the caller to see */
 	if (strcmp(name, "PAI_CONTAINER_ID") == 0 &&
-	    strcmp(value, pl_pod(kk, r, i)) == 0)
+	    same(value, pl_pod(kk, r, i)))
 		return PAI__K8S_POD_NAME;
-	if (in_list(name, ip) && strcmp(value, pai__k8s_host(kk, r, i)) == 0)
+	if (in_list(name, ip) && same(value, pai__k8s_host(kk, r, i)))
 		return PAI__K8S_POD_IP;
 	if (strcmp(name, "PAI_WORK_DIR") == 0 &&
 	    strncmp(value, "<work-dir:", 10) == 0)
@@ -428,6 +435,8 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 		err = cmd ? pai__env_set_command(env, cmd) : PAI_ENOMEM;
 	}
 	pai_env_free(all);
+	if (!err && k->scratch.oom)
+		err = PAI_ENOMEM; /* a placement answer was lost */
 	if (err) {
 		pai_env_free(env);
 		if (dropped) {

@@ -1,0 +1,244 @@
+/* test_k8s.c - pai_job_to_k8s() and pai_k8s_expand_task(): names
+ * Kubernetes can take, the pods' environment, refusals with their rules,
+ * every allocation failure, bad arguments. tests/k8s/check.py checks the
+ * manifests against the CRDs and every pod against expand. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "pai.h"
+#include "alloc_fail.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char ps_job[] =
+    "{\"jobName\": \"Wide_And_Deep\", \"image\": \"paddle:2\",\n"
+    " \"retryCount\": 0,\n"
+    " \"jobEnvs\": {\"LR\": \"$(x) $$\"},\n"
+    " \"taskRoles\": [\n"
+    "  {\"name\": \"ps\", \"taskNumber\": 2, \"cpuNumber\": 1,\n"
+    "   \"memoryMB\": 512, \"gpuNumber\": 0, \"command\": \"echo $$\"},\n"
+    "  {\"name\": \"worker\", \"taskNumber\": 3, \"cpuNumber\": 2,\n"
+    "   \"memoryMB\": 1024, \"gpuNumber\": 1, \"command\": \"train\"}]}\n";
+
+static char *convert(const char *text, pai_k8s_kind kind, pai_diags **d,
+		     int *err)
+{
+	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
+	char *out = NULL;
+
+	o.kind = kind;
+	assert_int_equal(pai_diags_new(d), PAI_OK);
+	*err = pai_job_to_k8s(&out, NULL, *d, "job.json", text, strlen(text),
+			      NULL, &o);
+	return out;
+}
+
+static int has_rule(const pai_diags *d, const char *rule,
+		    pai_severity sev)
+{
+	size_t i;
+
+	for (i = 0; i < pai_diags_count(d); i++) {
+		const pai_diag *g = pai_diags_get(d, i);
+
+		if (strcmp(g->rule, rule) == 0 && g->severity == sev &&
+		    g->line > 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_paddlejob(void **state)
+{
+	pai_diags *d;
+	int err;
+	char *y = convert(ps_job, PAI_K8S_PADDLEJOB, &d, &err);
+
+	(void)state;
+	assert_int_equal(err, PAI_OK);
+	assert_non_null(strstr(y, "kind: PaddleJob\n"));
+	assert_non_null(strstr(y, "  name: wide-and-deep\n"));
+	assert_non_null(strstr(y, "paictl/job-name: Wide_And_Deep"));
+	assert_non_null(strstr(y, "intranet: Service"));
+	/* the ConfigMap holds the jobEnv as written: no kubelet expansion */
+	assert_non_null(strstr(y, "LR: \"$(x) $$\""));
+	/* the host lists by the per-pod Services' names */
+	assert_non_null(strstr(y, "wide-and-deep-ps-0:10000,"
+				  "wide-and-deep-ps-1:10000"));
+	/* the index from PADDLE_TRAINER_ID, the command's $ doubled */
+	assert_non_null(strstr(y, "PAI_TASK_INDEX=\"$$PADDLE_TRAINER_ID\""));
+	assert_non_null(strstr(y, "echo $$$$"));
+	assert_non_null(strstr(y, "nvidia.com/gpu: \"1\""));
+	assert_true(has_rule(d, "k8s-name", PAI_SEVERITY_WARNING));
+	assert_int_equal(pai_diags_errors(d), 0);
+	free(y);
+	pai_diags_free(d);
+}
+
+static void test_refusals(void **state)
+{
+	static const char neg[] =
+	    "{\"jobName\": \"j\", \"image\": \"x\", \"retryCount\": -1,\n"
+	    " \"taskRoles\": [{\"name\": \"a\", \"taskNumber\": 1,\n"
+	    "  \"cpuNumber\": 1, \"memoryMB\": 512, \"gpuNumber\": 0,\n"
+	    "  \"minFailedTaskCount\": null,\n"
+	    "  \"command\": \"ls $PAI_DEFAULT_FS_URI\"}]}\n";
+	pai_diags *d;
+	int err;
+	char *y = convert(neg, PAI_K8S_VOLCANO, &d, &err);
+
+	(void)state;
+	assert_int_equal(err, PAI_EINVALID);
+	assert_null(y);
+	assert_true(has_rule(d, "k8s-retry-count", PAI_SEVERITY_ERROR));
+	assert_true(has_rule(d, "k8s-min-failed", PAI_SEVERITY_ERROR));
+	assert_true(has_rule(d, "k8s-variable", PAI_SEVERITY_ERROR));
+	pai_diags_free(d);
+	/* retries are Volcano's only */
+	y = convert(ps_job, PAI_K8S_VOLCANO, &d, &err);
+	assert_int_equal(err, PAI_OK);
+	assert_non_null(strstr(y, "maxRetry: 1\n"));
+	free(y);
+	pai_diags_free(d);
+}
+
+static void test_long_names(void **state)
+{
+	char text[1024];
+	pai_diags *d;
+	int err;
+	char *y, *p;
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "{\"jobName\": \"%s\", \"image\": \"x\", \"taskRoles\": ["
+		 "{\"name\": \"%s\", \"taskNumber\": 100, \"cpuNumber\": 1,"
+		 " \"memoryMB\": 512, \"gpuNumber\": 0, \"command\": \"true\"},"
+		 "{\"name\": \"%sB\", \"taskNumber\": 1, \"cpuNumber\": 1,"
+		 " \"memoryMB\": 512, \"gpuNumber\": 0, \"command\": \"true\"}"
+		 "]}",
+		 "J123456789_123456789_123456789_123456789_123456789_1234567",
+		 "Role_With_A_Name_Longer_Than_Thirty_Characters_A",
+		 "Role_With_A_Name_Longer_Than_Thirty_Characters_");
+	y = convert(text, PAI_K8S_VOLCANO, &d, &err);
+	assert_int_equal(err, PAI_OK);
+	/* every pod name a DNS label of at most 63 characters */
+	for (p = y; (p = strstr(p, "PAI_HOST_IP_")); p++) {
+		char *v = strchr(p, ':') + 2, *dot = strchr(v, '.');
+
+		assert_true(dot - v <= 63);
+	}
+	assert_non_null(strstr(y, "\n  name: j123456789"));
+	/* the two long role names, cut, stay apart by their hashes */
+	assert_int_equal(pai_diags_errors(d), 0);
+	free(y);
+	pai_diags_free(d);
+}
+
+static void test_expand_target(void **state)
+{
+	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
+	pai_diags *d;
+	pai_job *job = NULL;
+	pai_env *env = NULL;
+
+	(void)state;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai_job_parse(&job, d, "job.json", ps_job,
+				       strlen(ps_job), NULL),
+			 PAI_OK);
+	o.kind = PAI_K8S_VOLCANO;
+	assert_int_equal(pai_k8s_expand_task(&env, job, 1, 2, &o), PAI_OK);
+	assert_string_equal(pai_env_get(env, "PAI_CONTAINER_ID"),
+			    "wide-and-deep-worker-2");
+	assert_string_equal(pai_env_get(env, "PAI_CONTAINER_HOST_IP"),
+			    "wide-and-deep-worker-2.wide-and-deep");
+	assert_string_equal(pai_env_get(env, "PAI_TASK_INDEX"), "2");
+	assert_string_equal(pai_env_get(env, "PAI_JOB_NAME"), "Wide_And_Deep");
+	assert_null(pai_env_get(env, "PAI_DEFAULT_FS_URI"));
+	assert_null(pai_env_get(env, "PAI_USER_NAME"));
+	pai_env_free(env);
+	assert_int_equal(pai_k8s_expand_task(&env, job, 2, 0, &o), PAI_EINVAL);
+	o.version = 99;
+	assert_int_equal(pai_k8s_expand_task(&env, job, 0, 0, &o), PAI_EINVAL);
+	assert_null(env);
+	pai_job_free(job);
+	pai_diags_free(d);
+}
+
+static void test_bad_arguments(void **state)
+{
+	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
+	pai_diags *d;
+	char *out = (char *)&out;
+
+	(void)state;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	o.kind = 0;
+	assert_int_equal(pai_job_to_k8s(&out, NULL, d, "j", ps_job,
+					strlen(ps_job), NULL, &o),
+			 PAI_EINVAL);
+	assert_null(out);
+	o.kind = PAI_K8S_VOLCANO;
+	assert_int_equal(pai_job_to_k8s(&out, NULL, d, "j", ps_job,
+					strlen(ps_job), NULL, NULL),
+			 PAI_EINVAL);
+	assert_int_equal(pai_job_to_k8s(&out, NULL, NULL, "j", ps_job,
+					strlen(ps_job), NULL, &o),
+			 PAI_EINVAL);
+	pai_diags_free(d);
+}
+
+/* Every allocation, failed in turn, gives PAI_ENOMEM and nothing, or the
+ * same YAML. */
+static void test_out_of_memory(void **state)
+{
+	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
+	char *want, *out;
+	pai_diags *d;
+	long n;
+	int err, failed;
+
+	(void)state;
+	o.kind = PAI_K8S_PADDLEJOB;
+	want = convert(ps_job, PAI_K8S_PADDLEJOB, &d, &err);
+	assert_int_equal(err, PAI_OK);
+	pai_diags_free(d);
+	for (n = 0;; n++) {
+		out = NULL;
+		if (pai_diags_new(&d))
+			fail();
+		alloc_fail_begin(n, 0); /* jansson's own failures read as bad JSON */
+		err = pai_job_to_k8s(&out, NULL, d, "job.json", ps_job,
+				     strlen(ps_job), NULL, &o);
+		failed = alloc_fail_end();
+		if (err == PAI_OK)
+			assert_string_equal(out, want);
+		else if (err != PAI_ENOMEM || out != NULL)
+			fail_msg("allocation %ld: error %d", n, err);
+		free(out);
+		pai_diags_free(d);
+		if (!failed)
+			break;
+	}
+	free(want);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_paddlejob),
+	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_long_names),
+	    cmocka_unit_test(test_expand_target),
+	    cmocka_unit_test(test_bad_arguments),
+	    cmocka_unit_test(test_out_of_memory),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
