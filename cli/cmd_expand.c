@@ -272,104 +272,126 @@ static bool index_exists(const pai_job *job, long sel, long long index)
 	return false;
 }
 
-/* Expands and prints the selected tasks; returns an exit status. */
-static int show(cli_ctx *ctx, const pai_job *job, const char *file,
-		const struct opts *o, const pai_expand_options *eo)
+/* The role and index asked for, checked before anything is printed:
+ * EXIT_OK and *sel (-1: every role), or an exit status after a message. */
+static int select_tasks(cli_ctx *ctx, const pai_job *job, const char *file,
+			const struct opts *o, long *sel)
 {
-	size_t r, i, n = pai_job_role_count(job), shown = 0;
-	long sel = -1;
-	json_t *head = NULL, *t = NULL;
-	char *hs;
-	pai_dirs *dirs = NULL;
-	pai_env *env = NULL;
 	pai_role ro;
-	int err, status = EXIT_FAILURE_;
 
-	if (o->role && (sel = pai_job_role_index(job, o->role)) < 0)
+	*sel = -1;
+	if (o->role && (*sel = pai_job_role_index(job, o->role)) < 0)
 		return no_role(ctx, job, file, o->role);
-	if (sel >= 0 && o->index >= 0 &&
-	    pai_job_role(&ro, job, (size_t)sel) == PAI_OK &&
+	if (*sel >= 0 && o->index >= 0 &&
+	    pai_job_role(&ro, job, (size_t)*sel) == PAI_OK &&
 	    o->index >= ro.task_number)
 		return cli_error(ctx, EXIT_NOTFOUND,
 				 "role '%s' has %lld task%s; there is no "
 				 "index %lld",
 				 ro.name, ro.task_number,
 				 ro.task_number == 1 ? "" : "s", o->index);
-	if (!index_exists(job, sel, o->index))
+	if (!index_exists(job, *sel, o->index))
 		return cli_error(ctx, EXIT_NOTFOUND,
 				 "no task of '%s' has index %lld", file,
 				 o->index);
-	if (pai_job_format(job) != PAI_FORMAT_V2) {
+	return EXIT_OK;
+}
+
+/* The job's lines before its tasks; for JSON, the object's start (its
+ * "tasks" follow). *head is set for JSON output. */
+static int print_head(const cli_ctx *ctx, const pai_job *job,
+		      const pai_expand_options *eo, pai_dirs *dirs,
+		      json_t **head)
+{
+	const char *user = eo->user ? eo->user : "<user>";
+	char *hs;
+
+	*head = NULL;
+	if (ctx->output != CLI_OUT_JSON) {
+		if (pai_job_format(job) == PAI_FORMAT_V2)
+			print_header_v2(job, user);
+		else
+			print_header(job, user, dirs);
+		return PAI_OK;
+	}
+	/* {"jobName": ..., "dirs": {...}, then "tasks": [ and each task:
+	 * the header is printed without its closing "\n}" */
+	if (!(*head = head_json(job, user, dirs)) ||
+	    !(hs = json_dumps(*head, JSON_INDENT(2))))
+		return PAI_ENOMEM;
+	fwrite(hs, 1, strlen(hs) - 2, stdout);
+	free(hs);
+	return PAI_OK;
+}
+
+/* Task i of role r, as its environment (for --target: its pod's). */
+static int show_task(const pai_job *job, size_t r, size_t i,
+		     const struct opts *o, const pai_expand_options *eo,
+		     int json, size_t shown)
+{
+	pai_env *env = NULL;
+	json_t *t = NULL;
+	pai_role ro;
+	int err;
+
+	if ((err = pai_job_role(&ro, job, r)))
+		return err;
+	err = o->target ? pai_k8s_expand_task(&env, job, r, i, &o->k8s)
+			: pai_expand_task(&env, job, r, i, eo);
+	if (!err && json) {
+		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
+		if (!err)
+			fputs(shown ? ",\n    " : ",\n  \"tasks\": [\n    ",
+			      stdout);
+		if (!err && dump_indented(t, 4) < 0)
+			err = PAI_ENOMEM;
+	} else if (!err) {
+		print_task(&ro, i, env);
+	}
+	json_decref(t);
+	pai_env_free(env);
+	return err;
+}
+
+/* Expands and prints the selected tasks; returns an exit status. */
+static int show(cli_ctx *ctx, const pai_job *job, const char *file,
+		const struct opts *o, const pai_expand_options *eo)
+{
+	size_t r, i, n = pai_job_role_count(job), shown = 0;
+	long sel;
+	json_t *head = NULL;
+	pai_dirs *dirs = NULL;
+	pai_role ro;
+	int err = PAI_OK, status = select_tasks(ctx, job, file, o, &sel);
+
+	if (status)
+		return status;
+	if (pai_job_format(job) != PAI_FORMAT_V2)
 		err = pai_expand_dirs(&dirs, job, eo);
-		if (err)
-			goto fail;
-	}
-	if (ctx->output == CLI_OUT_JSON) {
-		head = head_json(job, eo->user ? eo->user : "<user>", dirs);
-		err = PAI_ENOMEM;
-		if (!head)
-			goto fail;
-		/* {"jobName": ..., "dirs": {...}, then "tasks": [ and each
-		 * task: the header is printed without its closing "\n}" */
-		hs = json_dumps(head, JSON_INDENT(2));
-		if (!hs)
-			goto fail;
-		fwrite(hs, 1, strlen(hs) - 2, stdout);
-		free(hs);
-	} else if (pai_job_format(job) == PAI_FORMAT_V2) {
-		print_header_v2(job, eo->user ? eo->user : "<user>");
-	} else {
-		print_header(job, eo->user ? eo->user : "<user>", dirs);
-	}
-	for (r = 0; r < n; r++) {
+	if (!err)
+		err = print_head(ctx, job, eo, dirs, &head);
+	for (r = 0; !err && r < n; r++) {
 		if ((sel >= 0 && r != (size_t)sel) ||
 		    pai_job_role(&ro, job, r) != PAI_OK)
 			continue;
-		for (i = 0; ro.task_number > 0 && i < (size_t)ro.task_number;
-		     i++) {
-			if (o->index >= 0 && i != (size_t)o->index)
-				continue;
-			err = o->target ? pai_k8s_expand_task(&env, job, r, i,
-							       &o->k8s)
-					: pai_expand_task(&env, job, r, i, eo);
-			if (err)
-				goto fail;
-			if (head) {
-				t = task_json(&ro, i, env);
-				err = PAI_ENOMEM;
-				if (!t)
-					goto fail;
-				fputs(shown ? ",\n    "
-					    : ",\n  \"tasks\": [\n    ",
-				      stdout);
-				if (dump_indented(t, 4) < 0)
-					goto fail;
-				json_decref(t);
-				t = NULL;
-			} else {
-				print_task(&ro, i, env);
-			}
-			pai_env_free(env);
-			env = NULL;
-			shown++;
-		}
+		for (i = 0; !err && ro.task_number > 0 &&
+			    i < (size_t)ro.task_number;
+		     i++)
+			if (o->index < 0 || i == (size_t)o->index)
+				if (!(err = show_task(job, r, i, o, eo,
+						      head != NULL, shown)))
+					shown++;
 	}
-	if (head)
+	if (!err && head)
 		fputs(shown ? "\n  ]\n}\n" : ",\n  \"tasks\": []\n}\n", stdout);
-	status = EXIT_OK;
-	goto out;
-fail:
 	if (err == PAI_ETOOBIG)
 		status =
 		    cli_error(ctx, EXIT_FAILURE_,
 			      "'%s': too many tasks and ports to expand", file);
-	else
+	else if (err)
 		status = cli_error(ctx, cli_exit_status(err), "'%s': %s", file,
 				   pai_strerror(err));
-out:
-	pai_env_free(env);
 	pai_dirs_free(dirs);
-	json_decref(t);
 	json_decref(head);
 	return status;
 }
