@@ -60,6 +60,12 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 				 "'%s' is not a Kubernetes name (lower-case "
 				 "letters, digits, '-' and '.')",
 				 arg);
+	/* a namespace is a DNS label: no dots, at most 63 characters */
+	if (key == OPT_NAMESPACE && (strchr(arg, '.') || strlen(arg) > 63))
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is not a namespace name (lower-case "
+				 "letters, digits and '-', at most 63)",
+				 arg);
 	switch (key) {
 	case OPT_NAMESPACE: o->k8s.ns = arg; return 0;
 	case OPT_QUEUE: o->k8s.queue = arg; return 0;
