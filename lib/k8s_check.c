@@ -155,11 +155,13 @@ static void completion(struct pai__k8s_conv *c, size_t r)
 		    paddle ? "a PaddleJob" : "a Volcano Job");
 	if (ro.min_succeeded < 0)
 		return;
-	if (paddle)
+	/* one role that succeeds when all its tasks did: every pod */
+	if (paddle && !(c->k.nroles == 1 && ro.min_succeeded == ro.task_number))
 		say_role(c, r, completion_key(c, 0), ERROR,
 			 PAI__RULE_K8S_MIN_SUCCEEDED,
 			 "a PaddleJob succeeds only when every pod of every "
-			 "role did: the minimum succeeded tasks must be null");
+			 "role did: the minimum succeeded tasks must be null "
+			 "(or, in a job of one role, its task number)");
 	else if (ro.min_succeeded < ro.task_number && c->k.nroles > 1)
 		say_role(c, r, completion_key(c, 0), ERROR,
 			 PAI__RULE_K8S_MIN_SUCCEEDED,
