@@ -37,6 +37,15 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 	do
 		err = pai_job_stop(conn->client, user, name);
 	while (err && cli_relogin(ctx, conn, err));
+	if (err == PAI_ENOTFOUND) {
+		/* v0.17's 404 carries the launcher's raw JSON: for -v only */
+		st = cli_error(ctx, EXIT_NOTFOUND, "job '%s' not found",
+			       argv[first]);
+		if (ctx->verbose && pai_client_error(conn->client))
+			cli_error(ctx, st, "the cluster said: %s",
+				  pai_client_error(conn->client));
+		goto out;
+	}
 	if (err) {
 		st = cli_fail(ctx, conn, err, "cannot stop job '%s'",
 			      argv[first]);

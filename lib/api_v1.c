@@ -83,7 +83,7 @@ static int v1_login(char **token, pai_client *c, const char *user,
 	rq.body_len = strlen(text);
 	err = pai__http(c, &rq, &rs);
 	if (err == PAI_OK)
-		err = pai__status_error(c, &rq, &rs);
+		err = pai__login_error(c, pai__status_error(c, &rq, &rs));
 	if (err == PAI_OK)
 		err = pai__response_json(&answer, c, &rq, &rs);
 	if (err != PAI_OK)

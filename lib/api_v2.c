@@ -95,14 +95,6 @@ static int v2_cluster_info(json_t **out, pai_client *c)
 
 /* ---- login -------------------------------------------------------------- */
 
-/* Every 400 of the login route is a refused login: no such user, a
- * wrong password, or one Joi refuses (under 6 characters). */
-static int login_error(pai_client *c, int err)
-{
-	/* the detail (status, code, message) stays the server's */
-	return err == PAI_EHTTP && c->status == 400 ? PAI_EAUTH : err;
-}
-
 static int v2_login(char **token, pai_client *c, const char *user,
 		    const char *password, long expiration_s)
 {
@@ -135,7 +127,7 @@ static int v2_login(char **token, pai_client *c, const char *user,
 	rq.body_len = strlen(text);
 	err = pai__http(c, &rq, &rs);
 	if (err == PAI_OK)
-		err = login_error(c, pai__status_error(c, &rq, &rs));
+		err = pai__login_error(c, pai__status_error(c, &rq, &rs));
 	if (err == PAI_OK)
 		err = pai__response_json(&answer, c, &rq, &rs);
 	t = pai__json_str(answer, "token");

@@ -323,6 +323,12 @@ static int error_for(long status, const char *code)
 	return PAI_EHTTP;
 }
 
+int pai__login_error(pai_client *c, int err)
+{
+	/* the detail (status, code, message) stays the server's */
+	return err == PAI_EHTTP && c->status == 400 ? PAI_EAUTH : err;
+}
+
 int pai__status_error(pai_client *c, const pai__request *rq,
 		      const pai__response *rs)
 {

@@ -109,6 +109,12 @@ int pai__client_fail(pai_client *c, int err, long status, const char *code,
 int pai__status_error(pai_client *c, const pai__request *rq,
 		      const pai__response *rs);
 
+/* A login route's error: every 400 there is a refused login (no such
+ * user, a wrong password, or one the server's validation refuses, such as
+ * v0.17's and v1.x's InvalidParametersError for a password under 6
+ * characters): PAI_EAUTH with the server's detail. */
+int pai__login_error(pai_client *c, int err);
+
 /* Parses a response documented as JSON; PAI_EPROTOCOL when it is not.
  * *out new. */
 int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,

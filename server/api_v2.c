@@ -625,7 +625,7 @@ enum MHD_Result h_v2_route(struct listener *l, struct MHD_Connection *c,
 		return info(c);
 	if (n == 5 && post && strcmp(seg[2], "authn") == 0 &&
 	    strcmp(seg[3], "basic") == 0 && strcmp(seg[4], "login") == 0)
-		return h_post_token(l, c, rq, true);
+		return h_post_token(l, c, rq);
 	if (n == 3 && strcmp(seg[2], "jobs") == 0 && post)
 		return submit(l, c, rq);
 	if (n == 3 && strcmp(seg[2], "jobs") == 0 && get) {

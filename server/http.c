@@ -244,7 +244,7 @@ static int read_creds(struct creds *cr, const struct req *rq)
 /* The user whose password cr gives, or NULL after replying. */
 static const struct srv_user *check_creds(struct srv *s,
 					  struct MHD_Connection *c,
-					  const struct creds *cr, bool v2,
+					  const struct creds *cr,
 					  enum MHD_Result *res)
 {
 	size_t i;
@@ -254,8 +254,9 @@ static const struct srv_user *check_creds(struct srv *s,
 				     "username and password are required");
 		return NULL;
 	}
-	if (v2 && strlen(cr->pass) < 6) {
-		/* Joi's rule on v1.x's login routes */
+	if (strlen(cr->pass) < 6) {
+		/* Joi's rule on the login routes of v0.17 and v1.x alike,
+		 * checked before any user is looked up */
 		*res = h_reply_error(c, 400, "InvalidParametersError",
 				     "child \"password\" fails because "
 				     "[\"password\" length must be at least 6 "
@@ -266,9 +267,9 @@ static const struct srv_user *check_creds(struct srv *s,
 		if (strcmp(s->users[i].name, cr->user) == 0) {
 			if (strcmp(s->users[i].password, cr->pass) == 0)
 				return &s->users[i];
-			*res = h_reply_error(c, 400,
-					     v2 ? "IncorrectPasswordError"
-						: "IncorrectPassworkError",
+			/* v0.17 and v1.x alike; the v1 document's
+			 * "IncorrectPassworkError" is its typo */
+			*res = h_reply_error(c, 400, "IncorrectPasswordError",
 					     "Password is incorrect.");
 			return NULL;
 		}
@@ -310,7 +311,7 @@ static int add_token(struct srv *s, const struct srv_user *u, long long secs,
 }
 
 enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
-			     struct req *rq, bool v2)
+			     struct req *rq)
 {
 	const struct srv_user *u;
 	struct srv_token tok;
@@ -320,7 +321,7 @@ enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 	if (read_creds(&cr, rq) < 0)
 		return h_reply_error(c, 400, "InvalidParametersError",
 				     "the body is not a JSON object");
-	u = check_creds(l->s, c, &cr, v2, &res);
+	u = check_creds(l->s, c, &cr, &res);
 	if (u && add_token(l->s, u, cr.secs, &tok) < 0)
 		res = h_reply_error(c, 500, "UnknownError",
 				    "cannot make a token");
@@ -516,105 +517,134 @@ static enum MHD_Result list_jobs(struct srv *s, struct MHD_Connection *c,
 
 /* ---- submission ------------------------------------------------------ */
 
+/* The 400 of a config that does not validate: the first error, and
+ * every diagnostic for clients that read them. */
+static enum MHD_Result refuse_config(struct MHD_Connection *c,
+				     pai_diags *diags)
+{
+	const pai_diag *d = pai_diags_get(diags, 0);
+	char msg[600];
+	size_t i;
+
+	for (i = 0; i < pai_diags_count(diags); i++)
+		if (pai_diags_get(diags, i)->severity == PAI_SEVERITY_ERROR) {
+			d = pai_diags_get(diags, i);
+			break;
+		}
+	if (d)
+		snprintf(msg, sizeof(msg),
+			 "invalid job config: %zu error%s; first at line %u, "
+			 "column %u: %s [%s]",
+			 pai_diags_errors(diags),
+			 pai_diags_errors(diags) == 1 ? "" : "s", d->line,
+			 d->column, d->message, d->rule);
+	else
+		snprintf(msg, sizeof(msg), "invalid job config");
+	return h_reply_json(c, 400,
+			    json_pack("{s:s,s:s,s:o}", "code",
+				      "InvalidParametersError", "message", msg,
+				      "diagnostics",
+				      pai_diags_to_json(diags)));
+}
+
+/* What the local cluster cannot run, or v0.17 refuses, besides
+ * validation: names, a virtual cluster other than "default" (404, as the
+ * real server answers, where its document says 400). MHD_YES with
+ * *refused set after replying. */
+static enum MHD_Result refuse_job(struct MHD_Connection *c,
+				  const pai_job *pj, const char *path_name,
+				  int *refused)
+{
+	const char *name = pai_job_name(pj), *vc = json_string_value(
+	    json_object_get(pai_job_config(pj), "virtualCluster"));
+	pai_role pr;
+	size_t r;
+
+	*refused = 1;
+	if (!name || !srv_safe_name(name))
+		return h_reply_error(c, 400, "InvalidParametersError",
+				     "jobName must be letters, digits, '_', "
+				     "'-' and '.' (at most 128)");
+	if (path_name && strcmp(path_name, name) != 0)
+		return h_reply_error(c, 400, "InvalidParametersError",
+				     "jobName '%s' in the config differs from "
+				     "'%s' in the path",
+				     name, path_name);
+	for (r = 0; r < pai_job_role_count(pj); r++)
+		if (pai_job_role(&pr, pj, r) || !srv_safe_name(pr.name) ||
+		    !pr.command)
+			return h_reply_error(c, 400, "InvalidParametersError",
+					     "task role %zu needs a name of "
+					     "letters, digits, '_', '-' or '.' "
+					     "and a command",
+					     r);
+	if (pai_job_format(pj) == PAI_FORMAT_V1 && vc && *vc &&
+	    strcmp(vc, "default") != 0)
+		return h_reply_error(c, 404, "NoVirtualClusterError",
+				     "Virtual cluster %s is not found.", vc);
+	*refused = 0;
+	return MHD_YES;
+}
+
+/* Stores job j (taking it) and answers as v0.17 does: 201 with the job
+ * as it now is, built before the job is the runner's (it may end, its
+ * config freed, before the answer goes out). */
+static enum MHD_Result store_job(struct srv *s, struct MHD_Connection *c,
+				 struct srv_job *j, const struct req *rq)
+{
+	json_t *answer = h_job_detail(j, h_conn_host(c));
+	enum MHD_Result res;
+	int err;
+
+	if (!answer) {
+		srv_job_free(j);
+		return h_reply_error(c, 500, "UnknownError", "out of memory");
+	}
+	err = srv_add_job(s, j, rq->body ? rq->body : "", rq->len);
+	if (err == 0)
+		return h_reply_json(c, 201, answer);
+	json_decref(answer);
+	if (err == 1)
+		res = h_reply_error(c, 409, "ConflictJobError",
+				    "Job name %s already exists.", j->name);
+	else
+		res = h_reply_error(c, 500, "UnknownError",
+				    "cannot store the job: %s",
+				    strerror(errno));
+	srv_job_free(j);
+	return res;
+}
+
 enum MHD_Result h_submit(struct listener *l, struct MHD_Connection *c,
 			      struct req *rq, const char *user,
 			      const char *path_name)
 {
-	struct srv *s = l->s;
 	pai_diags *diags = NULL;
 	pai_job *pj = NULL;
 	struct srv_job *j = NULL;
-	const char *name;
 	enum MHD_Result res;
-	char msg[600];
-	size_t r;
-	int err;
+	int err, refused = 0;
 
 	if (pai_diags_new(&diags) != PAI_OK)
 		return h_reply_error(c, 500, "UnknownError", "out of memory");
 	err = pai_job_parse(&pj, diags, "job.json", rq->body ? rq->body : "",
 			    rq->len, NULL);
-	if (err == PAI_ESYNTAX || err == PAI_EINVALID) {
-		const pai_diag *d = pai_diags_get(diags, 0);
-		size_t i;
-
-		for (i = 0; i < pai_diags_count(diags); i++)
-			if (pai_diags_get(diags, i)->severity ==
-			    PAI_SEVERITY_ERROR) {
-				d = pai_diags_get(diags, i);
-				break;
-			}
-		if (d)
-			snprintf(msg, sizeof(msg),
-				 "invalid job config: %zu error%s; first at "
-				 "line %u, column %u: %s [%s]",
-				 pai_diags_errors(diags),
-				 pai_diags_errors(diags) == 1 ? "" : "s",
-				 d->line, d->column, d->message, d->rule);
-		else
-			snprintf(msg, sizeof(msg), "invalid job config");
-		res = h_reply_json(c, 400,
-				 json_pack("{s:s,s:s,s:o}", "code",
-					   "InvalidParametersError", "message",
-					   msg, "diagnostics",
-					   pai_diags_to_json(diags)));
-		goto out;
-	}
-	if (err) {
+	if (err == PAI_ESYNTAX || err == PAI_EINVALID)
+		res = refuse_config(c, diags);
+	else if (err)
 		res = h_reply_error(c, 500, "UnknownError", "%s",
-				  pai_strerror(err));
-		goto out;
-	}
-	name = pai_job_name(pj);
-	if (!name || !srv_safe_name(name)) {
+				    pai_strerror(err));
+	else if ((res = refuse_job(c, pj, path_name, &refused)), refused)
+		;
+	else if (srv_job_from_pai(&j, pj, user) < 0)
 		res = h_reply_error(c, 400, "InvalidParametersError",
-				  "jobName must be letters, digits, '_', '-' "
-				  "and '.' (at most 128)");
-		goto out;
+				    "the job cannot run here (at most 1000 "
+				    "tasks per role and 100 ports per label)");
+	else {
+		j->pj = pj;
+		pj = NULL;
+		res = store_job(l->s, c, j, rq);
 	}
-	if (path_name && strcmp(path_name, name) != 0) {
-		res = h_reply_error(c, 400, "InvalidParametersError",
-				  "jobName '%s' in the config differs from "
-				  "'%s' in the path",
-				  name, path_name);
-		goto out;
-	}
-	for (r = 0; r < pai_job_role_count(pj); r++) {
-		pai_role pr;
-
-		if (pai_job_role(&pr, pj, r) || !srv_safe_name(pr.name) ||
-		    !pr.command) {
-			res = h_reply_error(c, 400, "InvalidParametersError",
-					  "task role %zu needs a name of "
-					  "letters, digits, '_', '-' or '.' "
-					  "and a command",
-					  r);
-			goto out;
-		}
-	}
-	if (srv_job_from_pai(&j, pj, user) < 0) {
-		res = h_reply_error(c, 400, "InvalidParametersError",
-				  "the job cannot run here (at most 1000 "
-				  "tasks per role and 100 ports per label)");
-		goto out;
-	}
-	/* the job is the server's once stored: it may even have ended
-	 * (its config freed) before the answer goes out */
-	snprintf(msg, sizeof(msg), "update job %s successfully", name);
-	j->pj = pj;
-	pj = NULL;
-	err = srv_add_job(s, j, rq->body ? rq->body : "", rq->len);
-	if (err == 0) {
-		j = NULL;
-		res = h_reply_message(c, 202, msg);
-	} else if (err == 1)
-		res = h_reply_error(c, 409, "ConflictJobError",
-				  "Job name %s already exists.", j->name);
-	else
-		res = h_reply_error(c, 500, "UnknownError",
-				  "cannot store the job: %s", strerror(errno));
-out:
-	srv_job_free(j);
 	pai_job_free(pj);
 	pai_diags_free(diags);
 	return res;
@@ -639,7 +669,12 @@ enum MHD_Result h_execution_type(struct srv *s, struct MHD_Connection *c,
 	pthread_mutex_lock(&s->lock);
 	j = srv_find_job(s, user, name);
 	if (!j)
-		res = h_no_job(c, name);
+		/* v0.17 passes the launcher's own error on, raw */
+		res = h_reply_error(c, 404, "UnknownError",
+				    "{\"code\":\"NotFoundException\","
+				    "\"message\":\"Framework %s~%s does not "
+				    "exist\"}",
+				    user, name);
 	else {
 		if (strcmp(v, "STOP") == 0) {
 			srv_stop_job(s, j, "stopped by the user");
@@ -652,6 +687,23 @@ enum MHD_Result h_execution_type(struct srv *s, struct MHD_Connection *c,
 	pthread_mutex_unlock(&s->lock);
 	json_decref(body);
 	return res;
+}
+
+/* A JSON config as v0.17 answers it: re-serialised, 2-space indent, not
+ * the bytes sent; anything else (a protocol-v2 YAML job) as it came. */
+static enum MHD_Result reply_config(struct MHD_Connection *c, char *text,
+				    size_t len)
+{
+	json_t *cfg = json_loadb(text, len, 0, NULL);
+	char *out = cfg ? json_dumps(cfg, JSON_INDENT(2)) : NULL;
+
+	json_decref(cfg);
+	if (!out)
+		return h_reply_raw(c, 200, "text/plain; charset=utf-8", text,
+				   len);
+	free(text);
+	return h_reply_raw(c, 200, "application/json; charset=utf-8", out,
+			   strlen(out));
 }
 
 static enum MHD_Result get_config(struct srv *s, struct MHD_Connection *c,
@@ -674,7 +726,7 @@ static enum MHD_Result get_config(struct srv *s, struct MHD_Connection *c,
 				   "Config of job %s is not found.", name);
 	}
 	free(path);
-	return h_reply_raw(c, 200, "text/plain; charset=utf-8", text, len);
+	return reply_config(c, text, len);
 }
 
 /* ---- ssh ------------------------------------------------------------- */
@@ -1058,7 +1110,7 @@ static enum MHD_Result v1_route(const struct call *k)
 	if (n == 2)
 		return k->get ? local_info(k->c) : not_allowed(k);
 	if (n == 3 && strcmp(seg[2], "token") == 0)
-		return k->post ? h_post_token(k->l, k->c, k->rq, false)
+		return k->post ? h_post_token(k->l, k->c, k->rq)
 			       : not_allowed(k);
 	if (n == 3 && strcmp(seg[2], "jobs") == 0)
 		return k->get ? list_jobs(k->l->s, k->c,

@@ -45,9 +45,10 @@ int h_authorize(struct listener *l, struct MHD_Connection *c,
 		const char *user, enum MHD_Result *res);
 /* The value of key in a form body; new, or NULL. */
 char *h_form_value(const char *body, size_t len, const char *key);
-/* The login routes; v2: OpenPAI v1.x's checks and codes. */
+/* The login routes, v1 and v2: the checks and codes of the real v0.17
+ * and v1.x servers, which agree. */
 enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
-			     struct req *rq, bool v2);
+			     struct req *rq);
 
 /* ---- jobs (http.c) ---------------------------------------------------- */
 

@@ -607,12 +607,18 @@ static void test_local_tokens(void **state)
 	assert_string_equal(pai_client_error_code(c), "UnauthorizedUserError");
 
 	/* logins */
-	assert_int_equal(pai_login(&token, c, "alice", "wrong", 3600),
+	assert_int_equal(pai_login(&token, c, "alice", "wrong-password", 3600),
 			 PAI_EAUTH);
 	assert_null(token);
-	assert_string_equal(pai_client_error_code(c), "IncorrectPassworkError");
+	assert_string_equal(pai_client_error_code(c), "IncorrectPasswordError");
 	assert_int_equal(pai_client_http_status(c), 400);
-	assert_int_equal(pai_login(&token, c, "mallory", "x", 0), PAI_EAUTH);
+	/* under 6 characters: v0.17's validation refuses it before looking
+	 * at the user, with a 400 that is still a failed login */
+	assert_int_equal(pai_login(&token, c, "alice", "wrong", 3600),
+			 PAI_EAUTH);
+	assert_string_equal(pai_client_error_code(c), "InvalidParametersError");
+	assert_int_equal(pai_login(&token, c, "mallory", "xxxxxx", 0),
+			 PAI_EAUTH);
 	assert_string_equal(pai_client_error_code(c), "NoUserError");
 	assert_int_equal(pai_login(&token, c, "alice", "s3cret-Pw", 3600),
 			 PAI_OK);
@@ -813,7 +819,16 @@ static void on_submit(void *data, const fake_request *rq, fake_reply *rp)
 				       "successfully\"}");
 			return;
 		case ANSWER_201:
-			fake_reply_set(rp, 201, "application/json", "{}");
+			/* v0.17's real answer: the whole job, no name in
+			 * jobStatus while waiting, taskRoles empty */
+			fake_reply_set(rp, 201, "application/json",
+				       "{\"name\":\"j\",\"jobStatus\":{"
+				       "\"username\":\"alice\",\"state\":"
+				       "\"WAITING\",\"subState\":"
+				       "\"FRAMEWORK_WAITING\",\"retries\":0,"
+				       "\"createdTime\":1548979200250,"
+				       "\"virtualCluster\":\"default\"},"
+				       "\"taskRoles\":{}}");
 			return;
 		case ANSWER_202:
 			fake_reply_set(rp, 202, "application/json",

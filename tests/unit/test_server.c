@@ -404,10 +404,10 @@ static void start_one_waiting(struct server *sv, const char *first_cmd,
 
 	start_new_server(sv, one_cpu);
 	cfg = config1("first", 1, first_cmd, NULL, 0);
-	assert_int_equal(submit(sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(sv, "u", cfg, NULL), 201);
 	free(cfg);
 	cfg = config1(name, 1, cmd, NULL, 0);
-	assert_int_equal(submit(sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(sv, "u", cfg, NULL), 201);
 	free(cfg);
 }
 
@@ -483,9 +483,10 @@ static void test_api_and_bad_requests(void **state)
 	st = call(&sv, "GET", "/api/v1/user/alice/jobs/nope/config", NULL, &o);
 	expect_error(st, o, 404, "NoJobError");
 	json_decref(o);
+	/* v0.17: the launcher's raw error, as an UnknownError */
 	st = call(&sv, "PUT", "/api/v1/user/alice/jobs/nope/executionType",
 		  "{\"value\":\"STOP\"}", &o);
-	expect_error(st, o, 404, "NoJobError");
+	expect_error(st, o, 404, "UnknownError");
 	json_decref(o);
 	/* the v2 API answers too: it says it is paictl's own cluster */
 	st = call(&sv, "GET", "/api/v2/info", NULL, &o);
@@ -539,22 +540,34 @@ static void test_api_and_bad_requests(void **state)
 		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
 	}
 
-	/* accepted, then a duplicate; the config comes back verbatim */
+	/* accepted (201 with the job, as v0.17 answers), then a duplicate;
+	 * the config comes back re-serialised */
 	cfg = config1("hello", 1, "echo hi", NULL, 0);
 	st = submit(&sv, "alice", cfg, &o);
-	assert_int_equal(st, 202);
-	assert_string_equal(json_string_value(json_object_get(o, "message")),
-			    "update job hello successfully");
+	assert_int_equal(st, 201);
+	assert_string_equal(json_string_value(json_object_get(o, "name")),
+			    "hello");
+	assert_null(json_object_get(json_object_get(o, "jobStatus"), "name"));
 	json_decref(o);
 	st = submit(&sv, "alice", cfg, &o);
 	expect_error(st, o, 409, "ConflictJobError");
 	json_decref(o);
 	/* the same name for another user is another job */
-	assert_int_equal(submit(&sv, "bob", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "bob", cfg, NULL), 201);
 	request(&sv, 0, "GET", "/api/v1/user/alice/jobs/hello/config", NULL, 0,
 		NULL, NULL, &r);
 	assert_int_equal(r.status, 200);
-	assert_string_equal(r.body, cfg);
+	{
+		json_t *sent = json_loads(cfg, 0, NULL),
+		       *back = json_loads(r.body, 0, NULL);
+		char *want = json_dumps(sent, JSON_INDENT(2));
+
+		assert_true(json_equal(sent, back));
+		assert_string_equal(r.body, want); /* v0.17's 2-space JSON */
+		free(want);
+		json_decref(sent);
+		json_decref(back);
+	}
 	free(r.body);
 	o = wait_job(&sv, "alice", "hello", 10);
 	assert_string_equal(job_state(o), "SUCCEEDED");
@@ -590,7 +603,7 @@ static void test_logs_and_ranges(void **state)
 		      "echo out1; echo err1 >&2; sleep 0.2; echo out2; "
 		      "echo err2 >&2",
 		      NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	o = wait_job(&sv, "u", "logs", 10);
 	t = json_array_get(tasks_of(o, "main"), 0);
 	all = fetch_log(&sv, t, "user.pai.all");
@@ -626,7 +639,7 @@ static void test_logs_and_ranges(void **state)
 
 	/* a task that logs nothing has no log files, and empty logs */
 	cfg = config1("quiet", 1, "true", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	o = wait_job(&sv, "u", "quiet", 10);
 	assert_string_equal(job_state(o), "SUCCEEDED");
@@ -679,7 +692,7 @@ static void test_two_roles(void **state)
 	    "taskNumber", 2, "cpuNumber", 1, "memoryMB", 100, "gpuNumber", 0,
 	    "command", cmd);
 	text = json_dumps(cfg, 0);
-	assert_int_equal(submit(&sv, "alice", text, NULL), 202);
+	assert_int_equal(submit(&sv, "alice", text, NULL), 201);
 	free(text);
 	json_decref(cfg);
 	o = wait_job(&sv, "alice", "dist", 15);
@@ -804,7 +817,7 @@ static void test_completion_policies(void **state)
 		      "then exit 3; else sleep 30; fi",
 		      "{\"minFailedTaskCount\": 1}", 0);
 	t0 = test_now_s();
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	o = wait_job(&sv, "u", "mf1", 10);
 	assert_true(test_now_s() - t0 < 5);
@@ -834,7 +847,7 @@ static void test_completion_policies(void **state)
 		      "if [ $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX = 0 ]; "
 		      "then exit 3; else sleep 0.5; fi",
 		      "{\"minFailedTaskCount\": null}", 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	o = wait_job(&sv, "u", "mfnull", 10);
 	assert_string_equal(job_state(o), "SUCCEEDED");
@@ -854,7 +867,7 @@ static void test_completion_policies(void **state)
 		      "then true; else sleep 30; fi",
 		      "{\"minSucceededTaskCount\": 1}", 0);
 	t0 = test_now_s();
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	o = wait_job(&sv, "u", "ms1", 10);
 	assert_true(test_now_s() - t0 < 5);
@@ -867,7 +880,7 @@ static void test_completion_policies(void **state)
 
 	/* retryCount 2 and a failing command: three attempts */
 	cfg = config1("retry", 1, "echo attempt; exit 7", NULL, 2);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	o = wait_job(&sv, "u", "retry", 15);
 	assert_string_equal(job_state(o), "FAILED");
@@ -902,7 +915,7 @@ static void test_stop_ignoring_sigterm(void **state)
 		      "trap 'echo got TERM' TERM; echo ready; "
 		      "while :; do sleep 0.05; done",
 		      NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	/* running, and the trap is set */
 	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(25)) {
@@ -964,10 +977,10 @@ static void test_server_killed(void **state)
 	cfg = config1("survivor", 1,
 		      "for i in $(seq 1 30); do echo line $i; sleep 0.05; done",
 		      NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	cfg = config1("orphan", 1, "echo started; sleep 30", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
 		o = job_status(&sv, "u", "orphan");
@@ -1161,14 +1174,14 @@ static void test_records_log(void **state)
 	(void)state;
 	start_server(&sv);
 	cfg = config1("a", 1, "true", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	cfg = config1("b", 1, "exit 3", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	snprintf(line, sizeof(line), "echo ran >>'%s.ran'", sv.dir);
 	cfg = config1("c", 1, line, NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	json_decref(wait_job(&sv, "u", "a", 10));
 	json_decref(wait_job(&sv, "u", "b", 10));
@@ -1295,13 +1308,13 @@ static void test_capacity(void **state)
 
 	cfg = config1("big", 2, "echo gpus=$CUDA_VISIBLE_DEVICES; sleep 0.6",
 		      "{\"gpuNumber\": 1}", 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	cfg = config1("next", 1, "true", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	cfg = config1("huge", 3, "true", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	/* "next" waits for "big" to give back its CPUs */
 	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
@@ -1362,7 +1375,7 @@ static void test_capacity(void **state)
 	/* no --capacity: runs anyway, and says so */
 	start_server(&sv);
 	cfg = config1("greedy", 1, "true", "{\"memoryMB\": 100000000}", 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	o = wait_job(&sv, "u", "greedy", 10);
 	assert_string_equal(job_state(o), "SUCCEEDED");
@@ -1443,7 +1456,7 @@ static void test_ssh(void **state)
 		skip();
 	start_server(&sv);
 	cfg = config1("sshjob", 2, "sleep 30", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 202);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
 		o = job_status(&sv, "u", "sshjob");
@@ -1548,7 +1561,7 @@ static void test_example_job(void **state)
 	text[len] = '\0';
 	fclose(f);
 	start_server(&sv);
-	assert_int_equal(submit(&sv, "me", text, NULL), 202);
+	assert_int_equal(submit(&sv, "me", text, NULL), 201);
 	o = wait_job(&sv, "me", "hello-distributed", 30);
 	assert_string_equal(job_state(o), "SUCCEEDED");
 	for (i = 0; i < 2; i++) {
@@ -1625,7 +1638,7 @@ static void *client_main(void *data)
 
 		snprintf(name, sizeof(name), "c%d-job%d", c->id, i);
 		cfg = config1(name, 1, "true", NULL, 0);
-		if (submit(c->sv, "load", cfg, NULL) == 202)
+		if (submit(c->sv, "load", cfg, NULL) == 201)
 			c->accepted++;
 		free(cfg);
 	}
@@ -1733,14 +1746,21 @@ static void test_tcp_tokens(void **state)
 	json_decref(o);
 	free(r.body);
 	/* bad credentials */
+	request(&sv, 1, "POST", "/api/v1/token",
+		"username=alice&password=wrong-pw", 32, NULL, NULL, &r);
+	o = json_loads(r.body, 0, NULL);
+	expect_error(r.status, o, 400, "IncorrectPasswordError");
+	json_decref(o);
+	free(r.body);
+	/* v0.17's Joi rule: under 6 characters, before any user lookup */
 	request(&sv, 1, "POST", "/api/v1/token", "username=alice&password=x",
 		25, NULL, NULL, &r);
 	o = json_loads(r.body, 0, NULL);
-	expect_error(r.status, o, 400, "IncorrectPassworkError");
+	expect_error(r.status, o, 400, "InvalidParametersError");
 	json_decref(o);
 	free(r.body);
 	request(&sv, 1, "POST", "/api/v1/token",
-		"{\"username\":\"carol\",\"password\":\"x\"}", 35,
+		"{\"username\":\"carol\",\"password\":\"xxxxxx\"}", 40,
 		"Content-Type: application/json", NULL, &r);
 	o = json_loads(r.body, 0, NULL);
 	expect_error(r.status, o, 400, "NoUserError");
@@ -1771,7 +1791,7 @@ static void test_tcp_tokens(void **state)
 	free(r.body);
 	request(&sv, 1, "POST", "/api/v1/user/alice/jobs", cfg, strlen(cfg),
 		auth, NULL, &r);
-	assert_int_equal(r.status, 202);
+	assert_int_equal(r.status, 201);
 	free(r.body);
 	/* reading needs no token */
 	request(&sv, 1, "GET", "/api/v1/user/alice/jobs/tok", NULL, 0, NULL,
