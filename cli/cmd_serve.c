@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,7 +17,9 @@ enum {
 	OPT_GRACE,
 	OPT_CAPACITY,
 	OPT_NO_SSH,
-	OPT_BACKGROUND
+	OPT_BACKGROUND,
+	OPT_STATUS,
+	OPT_STOP
 };
 
 const cli_opt cli_serve_opts[] = {
@@ -39,7 +42,15 @@ const cli_opt cli_serve_opts[] = {
      "start no sshd for tasks, even when openssh-server is installed"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
      "time between SIGTERM and SIGKILL when stopping (default 10)"},
+    {"status", OPT_STATUS, NULL, NULL,
+     "say whether a local cluster runs in DIR (exit 0) or not (exit 6)"},
+    {"stop", OPT_STOP, NULL, NULL,
+     "stop the local cluster of DIR and wait until it has; its running "
+     "tasks go on and the next server adopts them"},
     CLI_OPT_END};
+
+/* What cmd_serve() does besides serving: --status, --stop. */
+static int ctl_action;
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
@@ -55,6 +66,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_CAPACITY: o->capacity = arg; return 0;
 	case OPT_NO_SSH: o->no_ssh = 1; return 0;
 	case OPT_BACKGROUND: o->log_to_state = 1; return 0;
+	case OPT_STATUS:
+	case OPT_STOP: ctl_action = key; return 0;
 	case OPT_GRACE:
 		secs = strtod(arg, &end);
 		if (!*arg || *end || secs < 0 || secs > 3600)
@@ -126,6 +139,63 @@ static int background(cli_ctx *ctx, srv_options *o)
 			     : "the server exited before it answered");
 }
 
+static int print_probe(const cli_ctx *ctx, const struct srv_probe *p,
+		       int running)
+{
+	json_t *o;
+
+	if (ctx->output == CLI_OUT_JSON) {
+		o = json_pack("{s:b,s:s}", "running", running, "state_dir",
+			      p->state_dir);
+		if (o && running) {
+			json_object_set_new(o, "pid", json_integer(p->pid));
+			json_object_set_new(o, "socket", json_string(p->socket));
+			if (*p->url)
+				json_object_set_new(o, "url",
+						    json_string(p->url));
+		}
+		return cli_print_json(o) < 0 ? EXIT_FAILURE_ : EXIT_OK;
+	}
+	if (!running)
+		printf("not running (%s)\n", p->state_dir);
+	else
+		printf("running: pid %ld, socket %s%s%s\n", p->pid, p->socket,
+		       *p->url ? ", url " : "", p->url);
+	return EXIT_OK;
+}
+
+/* --status (exit 0 running, 6 not) and --stop (0 once stopped, or when
+ * none ran). */
+static int control(cli_ctx *ctx, const srv_options *o)
+{
+	struct srv_probe p;
+	char err[512];
+	int st;
+
+	if (ctl_action == OPT_STATUS) {
+		st = srv_probe(o->state_dir, &p, err, sizeof(err));
+		if (st < 0)
+			return cli_error(ctx, EXIT_FAILURE_, "%s", err);
+		if (print_probe(ctx, &p, st))
+			return EXIT_FAILURE_;
+		return cli_finish(ctx, st ? EXIT_OK : EXIT_UNREACHABLE);
+	}
+	st = srv_stop_running(o->state_dir, 30000, &p, err, sizeof(err));
+	if (st < 0)
+		return cli_error(ctx, EXIT_FAILURE_, "%s", err);
+	if (ctx->quiet)
+		;
+	else if (st)
+		fprintf(stderr, "paictl: serve: stopped the local cluster "
+				"(pid %ld)\n",
+			p.pid);
+	else
+		fprintf(stderr, "paictl: serve: no local cluster runs in "
+				"'%s'\n",
+			p.state_dir);
+	return cli_finish(ctx, EXIT_OK);
+}
+
 int cmd_serve(cli_ctx *ctx, int argc, char **argv)
 {
 	srv_options o = SRV_OPTIONS_INIT;
@@ -141,6 +211,8 @@ int cmd_serve(cli_ctx *ctx, int argc, char **argv)
 				 "--help'",
 				 argv[first]);
 	o.quiet = ctx->quiet;
+	if (ctl_action)
+		return control(ctx, &o);
 	if (o.log_to_state)
 		return background(ctx, &o);
 	st = srv_run(&o, err, sizeof(err));

@@ -31,4 +31,23 @@ typedef struct srv_options {
  * err. Logs to stderr (or the state directory's server.log). */
 int srv_run(const srv_options *opts, char *err, size_t errlen);
 
+/* What server.json of a running server says (server/ctl.c). */
+struct srv_probe {
+	char state_dir[4096];
+	long pid;
+	char socket[4096];
+	char url[256]; /* "" without --listen */
+};
+
+/* Whether a local cluster runs in state_dir (NULL: the default): 1 and
+ * *out filled, 0 when none does, -1 with the reason in err. */
+int srv_probe(const char *state_dir, struct srv_probe *out, char *err,
+	      size_t errlen);
+
+/* Stops the local cluster of state_dir (SIGTERM; its tasks go on and the
+ * next server adopts them) and waits until it has exited, at most
+ * timeout_ms: 1 stopped, 0 none was running, -1 with the reason in err. */
+int srv_stop_running(const char *state_dir, int timeout_ms,
+		     struct srv_probe *out, char *err, size_t errlen);
+
 #endif /* SERVER_H */

@@ -1,0 +1,134 @@
+/* ctl.c - the local cluster seen from outside: is one running in a state
+ * directory, and stopping it (paictl serve --status, --stop). A server
+ * writes server.json (pid, socket, url) once it listens and removes it
+ * when it stops cleanly; one runs when that socket accepts a connection
+ * (a file left by a killed server does not). Its lock is not probed: a
+ * probe holding it for an instant could make a server starting at that
+ * moment believe another one runs. */
+#include "server.h"
+#include "srv.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+static char *state_dir(const char *given)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	if (given && *given)
+		return strdup(given);
+	if (x && *x == '/')
+		return srv_printf("%s/paictl/local", x);
+	if (home && *home)
+		return srv_printf("%s/.local/state/paictl/local", home);
+	return NULL;
+}
+
+/* Whether something accepts connections on the Unix socket path. */
+static int answers(const char *path)
+{
+	struct sockaddr_un a;
+	int fd, ok;
+
+	if (!*path || strlen(path) >= sizeof(a.sun_path))
+		return 0;
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	memcpy(a.sun_path, path, strlen(path));
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return ok;
+}
+
+static void read_info(const char *dir, struct srv_probe *out)
+{
+	char *path = srv_printf("%s/server.json", dir);
+	json_t *o = path ? json_load_file(path, 0, NULL) : NULL;
+	const char *s;
+
+	free(path);
+	out->pid = (long)json_integer_value(json_object_get(o, "pid"));
+	s = json_string_value(json_object_get(o, "socket"));
+	snprintf(out->socket, sizeof(out->socket), "%s", s ? s : "");
+	s = json_string_value(json_object_get(o, "url"));
+	snprintf(out->url, sizeof(out->url), "%s", s ? s : "");
+	json_decref(o);
+}
+
+int srv_probe(const char *given, struct srv_probe *out, char *err,
+	      size_t errlen)
+{
+	char *dir = state_dir(given);
+	int held;
+
+	memset(out, 0, sizeof(*out));
+	if (!dir) {
+		snprintf(err, errlen, "no state directory: set HOME or "
+				      "XDG_STATE_HOME, or give --state-dir");
+		return -1;
+	}
+	snprintf(out->state_dir, sizeof(out->state_dir), "%s", dir);
+	free(dir);
+	read_info(out->state_dir, out);
+	held = out->pid > 0 && answers(out->socket);
+	if (!held)
+		out->pid = 0;
+	return held;
+}
+
+/* Whether process pid has exited: no such process, or a zombie that a
+ * parent (often init, the background server's) has not reaped yet. */
+static int gone(long pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "re")))
+		return errno == ENOENT;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* "pid (comm) S ...": the state after the last ')' */
+	p = p ? strrchr(buf, ')') : NULL;
+	return p && p[1] == ' ' && p[2] == 'Z';
+}
+
+int srv_stop_running(const char *given, int timeout_ms,
+		     struct srv_probe *out, char *err, size_t errlen)
+{
+	int st = srv_probe(given, out, err, errlen), waited;
+
+	if (st <= 0)
+		return st;
+	if (out->pid <= 0 || kill((pid_t)out->pid, SIGTERM) < 0) {
+		snprintf(err, errlen,
+			 "cannot signal the server (pid %ld in "
+			 "'%s/server.json'): %s",
+			 out->pid, out->state_dir,
+			 out->pid <= 0 ? "no pid" : strerror(errno));
+		return -1;
+	}
+	/* stopped once the process is gone */
+	for (waited = 0; waited < timeout_ms; waited += 50) {
+		if (gone(out->pid))
+			return 1;
+		usleep(50 * 1000);
+	}
+	snprintf(err, errlen, "the server (pid %ld) is still running after "
+			      "%d s",
+		 out->pid, timeout_ms / 1000);
+	return -1;
+}
