@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -339,16 +340,50 @@ static unsigned line_of(const char *text, size_t len, const char *name)
 	return 0;
 }
 
-/* text without the lines that record name, plus line */
-static int replace_lines(pai_ssh *s, const char *text, size_t len,
-			 const char *name, const char *line)
+/* known_hosts is rewritten whole (a replaced key) or appended to (a new
+ * one); two paictl processes doing either at once could lose a line, the
+ * rename of one rewrite dropping what the other appended. Both take an
+ * exclusive flock on "<known_hosts>.lock" (a file of its own: the
+ * rewrite's rename gives known_hosts a new inode) and a rewrite reads the
+ * file again under it. -1 (errno set) when it cannot. */
+static int lock_known_hosts(const pai_ssh *s)
+{
+	char *path = NULL;
+	int fd;
+
+	if (asprintf(&path, "%s.lock", s->known_hosts) < 0)
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	free(path);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+	return fd;
+}
+
+/* The file without the lines that record name, plus line, read and
+ * written under the lock. */
+static int replace_lines(pai_ssh *s, const char *name, const char *line)
 {
 	pai__buf b = PAI__BUF_INIT;
-	size_t off = 0;
-	char *data = NULL;
-	int err;
+	char *text = NULL, *data;
+	size_t off = 0, len = 0;
+	int err, e = 0, fd = lock_known_hosts(s);
 
-	while (off < len) {
+	if (fd < 0)
+		return fail(s, PAI_EIO, "cannot lock '%s.lock': %s",
+			    s->known_hosts, strerror(errno));
+	err = pai_file_read(&text, &len, &e, s->known_hosts);
+	if (err == PAI_ENOTFOUND)
+		err = PAI_OK;
+	while (!err && off < len) {
 		const char *nl = memchr(text + off, '\n', len - off);
 		size_t end = nl ? (size_t)(nl - text) : len;
 
@@ -358,16 +393,20 @@ static int replace_lines(pai_ssh *s, const char *text, size_t len,
 		}
 		off = end + 1;
 	}
+	free(text);
 	pai__buf_puts(&b, line);
 	len = b.len;
-	data = pai__buf_detach(&b);
-	if (!data)
-		return fail(s, PAI_ENOMEM, "out of memory");
-	err = pai_file_write_atomic(s->known_hosts, data, len, 0600, 0);
+	data = err ? NULL : pai__buf_detach(&b);
+	pai__buf_release(&b);
+	if (!err && !data)
+		err = PAI_ENOMEM;
+	if (!err)
+		err = pai_file_write_atomic(s->known_hosts, data, len, 0600, 0);
 	free(data);
+	close(fd); /* unlocks */
 	if (err)
 		return fail(s, err, "cannot write '%s': %s", s->known_hosts,
-			    pai_strerror(err));
+			    e ? strerror(e) : pai_strerror(err));
 	return PAI_OK;
 }
 
@@ -375,8 +414,11 @@ static int append_line(pai_ssh *s, const char *line)
 {
 	size_t len = strlen(line);
 	ssize_t n;
-	int fd, e;
+	int fd, e, lock = lock_known_hosts(s);
 
+	if (lock < 0)
+		return fail(s, PAI_EIO, "cannot lock '%s.lock': %s",
+			    s->known_hosts, strerror(errno));
 	fd = open(s->known_hosts, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
 		  0600);
 	if (fd < 0)
@@ -390,10 +432,13 @@ static int append_line(pai_ssh *s, const char *line)
 	}
 	if (close(fd) < 0)
 		goto bad;
+	close(lock);
 	return PAI_OK;
 bad:
+	e = errno;
+	close(lock);
 	return fail(s, PAI_EIO, "cannot write '%s': %s", s->known_hosts,
-		    strerror(errno));
+		    strerror(e));
 }
 
 /* OK, NEW (recorded), CHANGED (refused, or replaced with accept_new). */
@@ -499,7 +544,7 @@ static int check_hostkey(pai_ssh *s)
 	}
 	line[outlen] = '\0';
 	if (changed) {
-		ret = replace_lines(s, text, tlen, name, line);
+		ret = replace_lines(s, name, line);
 		s->hostkey = PAI_SSH_HOSTKEY_REPLACED;
 	} else {
 		ret = append_line(s, line);

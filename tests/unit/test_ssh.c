@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -624,6 +625,130 @@ static void test_host_key_changed(void **state)
 	pai_ssh_free(s);
 }
 
+static size_t count_lines(const char *t)
+{
+	size_t n = 0;
+
+	for (; *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+/* One child of test_concurrent_recording: alias "new-K-R" recorded (an
+ * append) and "old-K" replaced (a rewrite), ROUNDS times. */
+#define WRITERS 6
+#define ROUNDS 3
+static void record_in_child(int k)
+{
+	char alias[32];
+	pai_ssh *s = NULL;
+	int r, bad = 0;
+
+	for (r = 0; r < ROUNDS; r++) {
+		pai_ssh_options o = PAI_SSH_OPTIONS_INIT;
+
+		o.host = "127.0.0.1";
+		o.port = port_a;
+		o.user = user;
+		o.key_file = path("user_key");
+		o.known_hosts = path("kh_race");
+		o.accept_new = 1;
+		snprintf(alias, sizeof(alias), r == 0 ? "old-%d" : "new-%d-%d",
+			 k, r);
+		o.host_key_alias = alias;
+		if (pai_ssh_new(&s, &o) || pai_ssh_connect(s))
+			bad = 1;
+		pai_ssh_free(s);
+		s = NULL;
+	}
+	_exit(bad);
+}
+
+/* Several paictl processes recording host keys at once, appending and
+ * rewriting the same known_hosts: no line may be lost. */
+static void test_concurrent_recording(void **state)
+{
+	pai_ssh *s = NULL;
+	char name[32], *text;
+	size_t len;
+	pid_t pid[WRITERS];
+	int k, r, st;
+
+	(void)state;
+	/* "old-K" known with server B's key: A's makes each a rewrite */
+	for (k = 0; k < WRITERS; k++) {
+		snprintf(name, sizeof(name), "old-%d", k);
+		assert_int_equal(try_connect(port_b, "user_key", "kh_race",
+					     name, 0, 0, &s),
+				 PAI_OK);
+		pai_ssh_free(s);
+	}
+	for (k = 0; k < WRITERS; k++) {
+		pid[k] = fork();
+		assert_true(pid[k] >= 0);
+		if (pid[k] == 0)
+			record_in_child(k);
+	}
+	for (k = 0; k < WRITERS; k++) {
+		assert_int_equal(waitpid(pid[k], &st, 0), pid[k]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	assert_int_equal(pai_file_read(&text, &len, NULL, path("kh_race")),
+			 PAI_OK);
+	for (k = 0; k < WRITERS; k++)
+		for (r = 0; r < ROUNDS; r++) {
+			/* at a line's start */
+			snprintf(name, sizeof(name),
+				 r == 0 ? "\nold-%d " : "\nnew-%d-%d ", k, r);
+			if (strncmp(text, name + 1, strlen(name + 1)) != 0 &&
+			    !strstr(text, name))
+				fail_msg("%s is missing from known_hosts",
+					 name + 1);
+		}
+	/* and each name once */
+	assert_int_equal(count_lines(text), WRITERS * ROUNDS);
+	free(text);
+}
+
+/* The lock is what keeps them apart: while another process holds
+ * "<known_hosts>.lock", a new key waits to be recorded. */
+static void test_recording_waits_for_lock(void **state)
+{
+	char lock[512], *text = NULL;
+	size_t len = 0;
+	pid_t pid;
+	int fd, st;
+
+	(void)state;
+	snprintf(lock, sizeof(lock), "%s.lock", path("kh_locked"));
+	fd = open(lock, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		pai_ssh *s = NULL;
+
+		/* a flock belongs to the open file: the child's copy of fd
+		 * would keep it held after the parent closes its own */
+		close(fd);
+		_exit(try_connect(port_a, "user_key", "kh_locked", "waiter", 0,
+				  0, &s) != PAI_OK);
+	}
+	test_sleep_ms(500);
+	/* connected and checked by now, but nothing written */
+	assert_int_equal(pai_file_read(&text, &len, NULL, path("kh_locked")),
+			 PAI_ENOTFOUND);
+	assert_int_equal(waitpid(pid, &st, WNOHANG), 0);
+	close(fd); /* unlocks */
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(pai_file_read(&text, &len, NULL, path("kh_locked")),
+			 PAI_OK);
+	assert_non_null(strstr(text, "waiter "));
+	free(text);
+}
+
 /* Without an alias the key goes under "[host]:port", as OpenSSH has it */
 static void test_no_alias(void **state)
 {
@@ -672,6 +797,8 @@ int main(void)
 	    cmocka_unit_test(test_silent_server_times_out),
 	    cmocka_unit_test(test_host_key_changed),
 	    cmocka_unit_test(test_no_alias),
+	    cmocka_unit_test(test_concurrent_recording),
+	    cmocka_unit_test(test_recording_waits_for_lock),
 	    cmocka_unit_test(test_bad_options),
 	};
 
