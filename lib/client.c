@@ -657,7 +657,9 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 
 static int is_html(const pai__response *rs)
 {
-	const char *p = rs->body.data, *end = p + rs->body.len;
+	/* an empty body has no data at all: no arithmetic on NULL */
+	const char *p = rs->body.data ? rs->body.data : "";
+	const char *end = p + rs->body.len;
 
 	if (rs->content_type)
 		return strncasecmp(rs->content_type, "text/html", 9) == 0;

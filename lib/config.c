@@ -572,6 +572,14 @@ out:
 		why = NULL;
 	}
 	free(why);
+	/* the reason quotes the file (jansson's "near '...'", a cluster's
+	 * name): no control character of it may reach a terminal */
+	if (detail && *detail) {
+		char *safe = pai__escape_controls(*detail);
+
+		free(*detail);
+		*detail = safe;
+	}
 	if (fd >= 0)
 		close(fd);
 	free(text);

@@ -161,11 +161,7 @@ static char *make_excerpt(const char *text, size_t len, size_t ls, size_t le,
 	return pai__buf_detach(&b);
 }
 
-/* s with every control character written as a JSON escape (\n, \u001b):
- * messages and paths quote what the config holds, and a string such as
- * "\u001b]0;x\u0007" must not reach a terminal as it is. A new string,
- * or NULL when out of memory. */
-static char *escape_controls(const char *s)
+char *pai__escape_controls(const char *s)
 {
 	pai__buf b = PAI__BUF_INIT;
 	const char *p;
@@ -218,10 +214,10 @@ int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
 	pai__buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
 	if (!msg.oom)
-		it.d.message = escape_controls(msg.data ? msg.data : "");
+		it.d.message = pai__escape_controls(msg.data ? msg.data : "");
 	pai__buf_release(&msg);
 	it.d.file = strdup(src && src->name ? src->name : "");
-	it.d.path = escape_controls(path ? path : "");
+	it.d.path = pai__escape_controls(path ? path : "");
 	it.d.rule = strdup(rule ? rule : "");
 	if (src && off != PAI__NO_OFFSET && off <= src->len) {
 		size_t ls, le;

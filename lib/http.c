@@ -447,11 +447,8 @@ static void set_header(char **slot, char *v)
 	*slot = v;
 }
 
-static size_t on_header(char *p, size_t size, size_t n, void *ptr)
+void pai__response_header(pai__response *rs, const char *p, size_t len)
 {
-	struct xfer *x = ptr;
-	pai__response *rs = x->rs;
-	size_t len = size * n;
 	char *v;
 
 	/* a new response (after 100 Continue): forget the last one's */
@@ -460,7 +457,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ptr)
 		free(rs->content_range);
 		rs->content_type = rs->content_range = NULL;
 		rs->retry_after_s = 0;
-		return len;
+		return;
 	}
 	set_header(&rs->content_type, header_value(p, len, "Content-Type"));
 	set_header(&rs->content_range, header_value(p, len, "Content-Range"));
@@ -474,7 +471,14 @@ static size_t on_header(char *p, size_t size, size_t n, void *ptr)
 			rs->retry_after_s = s;
 		free(v);
 	}
-	return len;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ptr)
+{
+	struct xfer *x = ptr;
+
+	pai__response_header(x->rs, p, size * n);
+	return size * n;
 }
 
 static int on_progress(void *ptr, curl_off_t dt, curl_off_t dn, curl_off_t ut,
@@ -726,7 +730,8 @@ int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 
 		pai__response_release(rs);
 		pai__client_reset_error(c);
-		err = perform(c, rq, rs, &cc);
+		err = c->transport ? c->transport(c->transport_data, c, rq, rs)
+				   : perform(c, rq, rs, &cc);
 		if (err == PAI_OK)
 			retry = rs->status == 502 || rs->status == 503 ||
 				rs->status == 504;

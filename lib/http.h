@@ -8,6 +8,9 @@
 
 #include <curl/curl.h>
 
+struct pai__request;
+struct pai__response;
+
 struct pai_client {
 	CURL *curl; /* one handle: its connection cache serves every call */
 	char *uri;  /* base URI without a trailing '/' */
@@ -30,6 +33,14 @@ struct pai_client {
 	/* an origin that serves logs as HTML pages: fetched whole, no Range */
 	char *html_log_origin;
 	pai_api api; /* which module its calls go through (api.h) */
+
+	/* Fuzzing only (tests/fuzz): answers each request in place of the
+	 * network, as perform() would: PAI_OK with rs filled (its headers
+	 * through pai__response_header), or an error with the detail set. */
+	int (*transport)(void *data, pai_client *c,
+			 const struct pai__request *rq,
+			 struct pai__response *rs);
+	void *transport_data;
 };
 
 typedef struct pai__request {
@@ -64,6 +75,11 @@ typedef struct pai__response {
 	}
 
 void pai__response_release(pai__response *rs);
+
+/* Reads one header line of a response ("Name: value\r\n", or a status
+ * line that starts a new response) into rs: Content-Type,
+ * Content-Range, Retry-After. */
+void pai__response_header(pai__response *rs, const char *line, size_t len);
 
 /*
  * Performs rq once, or (safe requests) again with exponential backoff

@@ -41,6 +41,12 @@ void pai__buf_vprintf(pai__buf *b, const char *fmt, va_list ap);
 char *pai__buf_detach(pai__buf *b);
 void pai__buf_release(pai__buf *b);
 
+/* s with every control character written as a JSON escape (\n, \u001b):
+ * messages quote what a file holds, and a string such as
+ * "\u001b]0;x\u0007" must not reach a terminal as it is. A new string,
+ * or NULL when out of memory. */
+char *pai__escape_controls(const char *s);
+
 /* ---- source text and the position index ---------------------------- */
 
 /* The text of one config, comments blanked out (every byte keeps its

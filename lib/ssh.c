@@ -7,6 +7,7 @@
  * key under the same name is refused unless the caller accepts it.
  */
 #include "internal.h"
+#include "known_hosts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -298,48 +299,6 @@ static int key_bits(int type, const char **name)
 	return 0;
 }
 
-/* Whether line (len bytes) records a key for name: its first field,
- * split at commas, holds name. */
-static int line_names(const char *line, size_t len, const char *name)
-{
-	size_t nl = strlen(name), i = 0, start;
-
-	while (i < len && (line[i] == ' ' || line[i] == '\t'))
-		i++;
-	if (i < len && line[i] == '#')
-		return 0;
-	start = i;
-	for (;; i++) {
-		if (i == len || line[i] == ',' || line[i] == ' ' ||
-		    line[i] == '\t') {
-			if (i - start == nl &&
-			    memcmp(line + start, name, nl) == 0)
-				return 1;
-			if (i == len || line[i] != ',')
-				return 0;
-			start = i + 1;
-		}
-	}
-}
-
-/* The 1-based line of text that records name, or 0. */
-static unsigned line_of(const char *text, size_t len, const char *name)
-{
-	size_t off = 0;
-	unsigned line = 1;
-
-	while (off < len) {
-		const char *nl = memchr(text + off, '\n', len - off);
-		size_t end = nl ? (size_t)(nl - text) : len;
-
-		if (line_names(text + off, end - off, name))
-			return line;
-		off = end + 1;
-		line++;
-	}
-	return 0;
-}
-
 /* known_hosts is rewritten whole (a replaced key) or appended to (a new
  * one); two paictl processes doing either at once could lose a line, the
  * rename of one rewrite dropping what the other appended. Both take an
@@ -374,7 +333,7 @@ static int replace_lines(pai_ssh *s, const char *name, const char *line)
 {
 	pai__buf b = PAI__BUF_INIT;
 	char *text = NULL, *data;
-	size_t off = 0, len = 0;
+	size_t len = 0;
 	int err, e = 0, fd = lock_known_hosts(s);
 
 	if (fd < 0)
@@ -383,16 +342,8 @@ static int replace_lines(pai_ssh *s, const char *name, const char *line)
 	err = pai_file_read(&text, &len, &e, s->known_hosts);
 	if (err == PAI_ENOTFOUND)
 		err = PAI_OK;
-	while (!err && off < len) {
-		const char *nl = memchr(text + off, '\n', len - off);
-		size_t end = nl ? (size_t)(nl - text) : len;
-
-		if (!line_names(text + off, end - off, name)) {
-			pai__buf_put(&b, text + off, end - off);
-			pai__buf_putc(&b, '\n');
-		}
-		off = end + 1;
-	}
+	if (!err)
+		pai__kh_without(&b, text, len, name);
 	free(text);
 	pai__buf_puts(&b, line);
 	len = b.len;
@@ -449,7 +400,7 @@ static int check_hostkey(pai_ssh *s)
 	const char *key, *tname;
 	const unsigned char *hash;
 	char *text = NULL, *name = NULL, line[4096], fp[64];
-	size_t klen = 0, tlen = 0, off = 0, outlen = 0;
+	size_t klen = 0, tlen = 0, outlen = 0;
 	int type, bits, r, ret = PAI_ENOMEM, e = 0, changed = 0;
 
 	key = libssh2_session_hostkey(s->session, &klen, &type);
@@ -485,17 +436,8 @@ static int check_hostkey(pai_ssh *s)
 			   e ? strerror(e) : pai_strerror(r));
 		goto out;
 	}
-	while (off < tlen) {
-		const char *nl = memchr(text + off, '\n', tlen - off);
-		size_t end = nl ? (size_t)(nl - text) : tlen;
-
-		/* lines libssh2 cannot parse are kept but not used */
-		if (end > off)
-			libssh2_knownhost_readline(
-			    hosts, text + off, end - off,
-			    LIBSSH2_KNOWNHOST_FILE_OPENSSH);
-		off = end + 1;
-	}
+	if (pai__kh_load(hosts, text, tlen))
+		goto out; /* ENOMEM */
 	r = libssh2_knownhost_checkp(hosts, name, -1, key, klen,
 				     LIBSSH2_KNOWNHOST_TYPE_PLAIN |
 					 LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
@@ -512,9 +454,9 @@ static int check_hostkey(pai_ssh *s)
 	}
 	/* a key of another type recorded under the name counts too */
 	changed = r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH ||
-		  line_of(text, tlen, name) > 0;
+		  pai__kh_line_of(text, tlen, name) > 0;
 	if (changed && !s->accept_new) {
-		unsigned ln = line_of(text, tlen, name);
+		unsigned ln = pai__kh_line_of(text, tlen, name);
 
 		if (ln)
 			ret = fail(s, PAI_EHOSTKEY,

@@ -1157,6 +1157,11 @@ static void on_yarn(void *data, const fake_request *rq, fake_reply *rp)
 		fake_reply_set(rp, 200, "text/plain", "0123456789abcdef\n");
 		return;
 	}
+	if (s->mode == 2) {
+		/* an empty log, without even a Content-Type */
+		fake_reply_set(rp, 200, NULL, NULL);
+		return;
+	}
 	fake_reply_set(rp, 200, "text/html; charset=utf-8",
 		       "<!DOCTYPE html><html><head><title>logs</title></head>"
 		       "<body><table><tr><td>Log Type: user.pai.stdout"
@@ -1197,6 +1202,30 @@ static void test_fake_yarn_html_log(void **state)
 	    pai_log_read(&data, &len, &next, c, url, (long long)strlen(want)),
 	    PAI_OK);
 	assert_int_equal(len, 0);
+	free(data);
+	pai_client_free(c);
+	fake_stop(f);
+}
+
+/* An empty answer without a type is an empty log, not an HTML page
+ * (found by fuzz_logs: the body's data is NULL then). */
+static void test_fake_empty_log(void **state)
+{
+	struct script s = {0};
+	fake_server *f = start_fake("127.0.0.1", on_yarn, &s);
+	pai_client *c = fake_client(f, NULL, 0);
+	char url[128], *data = NULL;
+	size_t len = 9;
+	long long next = 0;
+
+	(void)state;
+	s.mode = 2;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u/logs/stdout",
+		 fake_port(f));
+	assert_int_equal(pai_log_read(&data, &len, &next, c, url, 0), PAI_OK);
+	assert_non_null(data);
+	assert_int_equal(len, 0);
+	assert_int_equal(next, 0);
 	free(data);
 	pai_client_free(c);
 	fake_stop(f);
@@ -1771,6 +1800,20 @@ static void test_config_files(void **state)
 	write_file(path, "[]", 0600);
 	assert_int_equal(pai_config_load(&cfg, &detail, path), PAI_ESYNTAX);
 	free(detail);
+	detail = NULL;
+	/* the reason quotes the file, but no control character of it
+	 * reaches a terminal (found by fuzz_profiles) */
+	write_file(path, "{\"clusters\": {\"a\x1b]0;x\x07\": 1}\x7f", 0600);
+	assert_int_equal(pai_config_load(&cfg, &detail, path), PAI_ESYNTAX);
+	assert_non_null(detail);
+	for (const char *d = detail; *d; d++)
+		assert_true((unsigned char)*d >= 0x20 && *d != 0x7f);
+	free(detail);
+	detail = NULL;
+	write_file(path, "{\"clusters\": {\"a\\u001b]0;x\\u0007\": 1}}", 0600);
+	assert_int_equal(pai_config_load(&cfg, &detail, path), PAI_ESYNTAX);
+	assert_non_null(strstr(detail, "'a\\u001b]0;x\\u0007'"));
+	free(detail);
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
@@ -1870,6 +1913,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_fake_expired_token),
 	    cmocka_unit_test(test_fake_yarn_html_log),
 	    cmocka_unit_test(test_fake_range_ignored),
+	    cmocka_unit_test(test_fake_empty_log),
 	    cmocka_unit_test(test_fake_retries),
 	    cmocka_unit_test(test_fake_stall_and_interrupt),
 	    cmocka_unit_test(test_fake_shapes),
