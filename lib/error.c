@@ -97,8 +97,9 @@ int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
 		err = PAI_ETOOBIG;
 		goto out;
 	}
-	/* Regular files come in one allocation; pipes and the like grow. */
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1
+	/* Regular files come in one allocation (the size, the NUL, and a
+	 * byte for the read that sees the end); pipes and the like grow. */
+	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 2
 						    : 65536;
 	if (cap > limit)
 		cap = limit;
