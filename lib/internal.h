@@ -54,9 +54,12 @@ char *pai__escape_controls(const char *s);
 typedef struct pai__src {
 	const char *name; /* file name for diagnostics (borrowed) */
 	const char *orig; /* the text as given, for excerpts (borrowed) */
-	char *text;	  /* NUL-terminated, comments blanked: orig itself
-			   * when it needs no change, else an owned copy */
+	char *text;	  /* orig itself, until jansson has to parse it
+			   * (pai__src_parse): then an owned copy,
+			   * NUL-terminated, comments blanked */
 	int owned;	  /* text is a copy to free */
+	int comments;	  /* a byte order mark or comments, which the copy
+			   * for jansson blanks out */
 	/* Long string values, cut out of the text jansson parses (jtext) and
 	 * decoded from orig after parsing: see pai__big_string in source.c. */
 	struct pai__big {
@@ -72,6 +75,8 @@ typedef struct pai__src {
 	size_t nlines;
 	size_t *chars; /* code points before each PAI__CHARS_STEP bytes of
 			* orig, built when a column is wanted on a long line */
+	struct pai__arena *arena; /* the position tree's, when the fast
+				   * parser built it */
 } pai__src;
 
 #define PAI__CHARS_STEP 4096
@@ -104,10 +109,14 @@ typedef struct pai__pos {
 	size_t nchild;
 	struct pai__pos *child;
 	unsigned char ykind; /* enum pai__ykind */
+	unsigned char arena; /* the root of a tree whose nodes and keys are
+			      * in its source's arena (json_fast.c): freed
+			      * with it, at once */
 } pai__pos;
 
-/* Copies text, blanks comments, and checks what jansson would report
- * less precisely (NUL bytes, invalid UTF-8, unterminated comments).
+/* Checks what jansson would report less precisely (NUL bytes, invalid
+ * UTF-8, unterminated comments) and finds the comments and long strings,
+ * without copying the text (the caller keeps it until the release).
  * Returns PAI_OK, PAI_ENOMEM, or PAI_ESYNTAX after adding a diagnostic. */
 int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		  const char *text, size_t len);
@@ -133,6 +142,23 @@ size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
  * the position tree. PAI_ESYNTAX after adding a diagnostic, PAI_ENOMEM. */
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags);
+
+/* Memory handed out in blocks and freed all at once: a position tree of
+ * 50,000 nodes costs a few allocations, not 50,000 (json_fast.c). */
+struct pai__arena;
+void *pai__arena_alloc(struct pai__arena **arena, size_t n);
+void pai__arena_free(struct pai__arena *arena);
+
+/* The fast path of pai__src_parse() (json_fast.c): text[0..len) parsed
+ * into *root and *pos in one pass when it is JSON that jansson takes
+ * with the same result (with comments: once blanked out); PAI_OK, 1 when
+ * it gives up (anything unusual, every error: jansson then parses and
+ * says what is wrong), PAI_ENOMEM. pai__json_fast false turns it off
+ * (tests compare both ways). */
+extern bool pai__json_fast;
+int pai__json_fast_parse(json_t **root, pai__pos *pos,
+			 struct pai__arena **arena, const char *text,
+			 size_t len, bool comments);
 
 /* ---- protocol-v2 YAML (yaml.c) -------------------------------------- */
 

@@ -162,28 +162,20 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 {
 	enum { CODE, STRING, LINE, BLOCK } st = CODE;
 	size_t i = 0, k, comment_start = 0, str_start = 0;
-	const unsigned char *t;
+	const unsigned char *t = (const unsigned char *)text;
 	int err;
 
 	memset(src, 0, sizeof(*src));
 	src->name = name;
 	src->orig = text;
 	src->len = len;
+	/* the caller's text, until jansson needs a copy (pai__src_parse) */
 	src->text = (char *)text;
-	/* jansson and the walk want a terminating NUL, which the caller's
-	 * buffer need not have; and text[len] may not even be readable, so
-	 * the only way to know is to make one. */
-	if (own_text(src) < 0)
-		return PAI_ENOMEM;
-	t = (const unsigned char *)src->text;
 
 	/* A byte order mark is not JSON, but it is still UTF-8 text: accept
 	 * it, as editors on some systems add it unasked. */
 	if (len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) {
-		if (own_text(src) < 0)
-			return PAI_ENOMEM;
-		t = (const unsigned char *)src->text;
-		memset(src->text, ' ', 3);
+		src->comments = 1;
 		i = 3;
 	}
 	while (i < len) {
@@ -219,8 +211,6 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 					return PAI_ENOMEM;
 				return PAI_ESYNTAX;
 			}
-			if (st == LINE || st == BLOCK)
-				memset(src->text + i, ' ', k);
 			i += k;
 			continue;
 		}
@@ -231,12 +221,9 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 				str_start = i;
 			} else if (c == '/' && i + 1 < len &&
 				   (t[i + 1] == '/' || t[i + 1] == '*')) {
-				if (own_text(src) < 0)
-					return PAI_ENOMEM;
-				t = (const unsigned char *)src->text;
+				src->comments = 1;
 				st = t[i + 1] == '/' ? LINE : BLOCK;
 				comment_start = i;
-				src->text[i] = src->text[i + 1] = ' ';
 				i += 2;
 				continue;
 			}
@@ -254,25 +241,19 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 							 i);
 					if (err)
 						return err;
-					t = (const unsigned char *)src->text;
 				}
 			}
 			break;
 		case LINE:
 			if (c == '\n')
 				st = CODE;
-			else
-				src->text[i] = ' ';
 			break;
 		case BLOCK:
 			if (c == '*' && i + 1 < len && t[i + 1] == '/') {
-				src->text[i] = src->text[i + 1] = ' ';
 				st = CODE;
 				i += 2;
 				continue;
 			}
-			if (c != '\n')
-				src->text[i] = ' ';
 			break;
 		}
 		i++;
@@ -287,6 +268,64 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 	return PAI_OK;
 }
 
+/* The copy jansson and the walk parse: NUL-terminated (the caller's
+ * buffer need not be, and text[len] may not even be readable), with the
+ * byte order mark and the comments blanked out, every other byte and so
+ * every line and column where it was. The text is known to be valid
+ * (pai__src_init): comments are closed, strings are whole. */
+static int blank(pai__src *src)
+{
+	enum { CODE, STRING, LINE, BLOCK } st = CODE;
+	size_t i = 0, len = src->len;
+	char *t;
+
+	if (own_text(src) < 0)
+		return -1;
+	t = src->text;
+	if (len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0) {
+		memset(t, ' ', 3);
+		i = 3;
+	}
+	for (; src->comments && i < len; i++) {
+		char c = t[i];
+
+		switch (st) {
+		case CODE:
+			if (c == '"') {
+				st = STRING;
+			} else if (c == '/' && (t[i + 1] == '/' ||
+						t[i + 1] == '*')) {
+				st = t[i + 1] == '/' ? LINE : BLOCK;
+				t[i] = t[i + 1] = ' ';
+				i++;
+			}
+			break;
+		case STRING:
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				st = CODE;
+			break;
+		case LINE:
+			if (c == '\n')
+				st = CODE;
+			else
+				t[i] = ' ';
+			break;
+		case BLOCK:
+			if (c == '*' && t[i + 1] == '/') {
+				t[i] = t[i + 1] = ' ';
+				st = CODE;
+				i++;
+			} else if (c != '\n') {
+				t[i] = ' ';
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
 void pai__src_release(pai__src *src)
 {
 	if (!src)
@@ -297,6 +336,7 @@ void pai__src_release(pai__src *src)
 	free(src->chars);
 	free(src->bigs);
 	free(src->jtext);
+	pai__arena_free(src->arena);
 	memset(src, 0, sizeof(*src));
 }
 
@@ -645,6 +685,10 @@ void pai__pos_release(pai__pos *pos)
 
 	if (!pos)
 		return;
+	if (pos->arena) { /* the source's arena holds the rest */
+		memset(pos, 0, sizeof(*pos));
+		return;
+	}
 	for (i = 0; i < pos->nchild; i++) {
 		pai__pos_release(&pos->child[i]);
 		free(pos->child[i].key);
@@ -1002,14 +1046,28 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	json_error_t err;
 	json_t *j;
 	size_t i = 0;
+	int fast;
 
 	const char *jt = src->text;
 	size_t jlen = src->len;
 
 	*root = NULL;
 	memset(pos, 0, sizeof(*pos));
+	/* (once per source: the tree's arena is the source's) */
+	fast = pai__json_fast && !src->nbigs && !src->arena
+		   ? pai__json_fast_parse(&j, pos, &src->arena, src->text,
+					  src->len, src->comments)
+		   : 1;
+	if (fast == PAI_ENOMEM)
+		return PAI_ENOMEM;
+	if (fast == PAI_OK)
+		goto parsed;
+	if (!src->owned && blank(src) < 0)
+		return PAI_ENOMEM;
+	jt = src->text;
 	if (src->nbigs) {
-		if (compact(src) < 0)
+		/* (once: a second parse of the source reads the same) */
+		if (!src->jtext && compact(src) < 0)
 			return PAI_ENOMEM;
 		jt = src->jtext;
 		jlen = src->jlen;
@@ -1031,6 +1089,7 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		json_decref(j);
 		return PAI_ENOMEM;
 	}
+parsed:
 	if (src->nbigs)
 		map_pos(pos, src);
 	if (src->nbigs && json_is_string(j) && is_big(src, pos->off)) {

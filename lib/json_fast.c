@@ -1,0 +1,556 @@
+/* json_fast.c - the fast path of pai__src_parse(): valid JSON straight
+ * into jansson values and the position tree, in one pass.
+ *
+ * jansson's loader reads a byte at a time through a callback and copies
+ * every token into a growing buffer; on a large config that is most of
+ * `paictl validate`'s time, and the position walk of source.c then reads
+ * the text a second time. This parser takes only what it can be sure
+ * jansson would take, with the same result (JSON_REJECT_DUPLICATES |
+ * JSON_DECODE_ANY): anything else (an error of any kind, a number it
+ * cannot convert exactly, a \u0000, deep nesting) makes it give up, and
+ * jansson parses the text and reports what is wrong in its own words.
+ * tests/fuzz/fuzz_job.c compares the two on every input it makes. */
+#include "internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool pai__json_fast = true;
+
+enum { JP_OK = PAI_OK, JP_GIVE_UP = 1, JP_OOM = PAI_ENOMEM };
+
+/* Deeper nesting goes to jansson, whose limit is 2048. */
+#define JP_MAX_DEPTH 256
+
+/* ---- the arena ---------------------------------------------------------- */
+
+struct pai__arena {
+	struct pai__arena *next; /* the block before */
+	size_t used, cap;
+	max_align_t data[];
+};
+
+void *pai__arena_alloc(struct pai__arena **arena, size_t n)
+{
+	struct pai__arena *a = *arena, *b;
+	size_t cap;
+	void *p;
+
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+	    sizeof(max_align_t);
+	if (!a || a->cap - a->used < n) {
+		/* blocks double, from 16 KiB to 1 MiB; a larger request
+		 * gets a block of its own */
+		cap = a ? a->cap * 2 : 16384;
+		if (cap > 1048576)
+			cap = 1048576;
+		if (cap < n)
+			cap = n;
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->next = a;
+		b->used = 0;
+		b->cap = cap;
+		*arena = a = b;
+	}
+	p = (char *)a->data + a->used;
+	a->used += n;
+	return p;
+}
+
+void pai__arena_free(struct pai__arena *arena)
+{
+	while (arena) {
+		struct pai__arena *next = arena->next;
+
+		free(arena);
+		arena = next;
+	}
+}
+
+/* ---- the parser --------------------------------------------------------- */
+
+struct jp {
+	const char *t;
+	size_t len, i;
+	bool comments; /* comments and a leading byte order mark are blanks */
+	pai__pos *stack; /* the children of the open containers */
+	size_t nstack, capstack;
+	char *s; /* a string with escapes, decoded */
+	size_t cap;
+	unsigned depth;
+	struct pai__arena *arena; /* the tree's nodes and keys */
+};
+
+static int jp_value(struct jp *p, pai__pos *node, json_t **out);
+
+/* Past blanks, and past comments when they are allowed (an unclosed
+ * one is left where it starts, for jansson to refuse). */
+static void jp_ws(struct jp *p)
+{
+	const char *t = p->t, *e;
+
+	for (;;) {
+		while (p->i < p->len && (t[p->i] == ' ' || t[p->i] == '\n' ||
+					 t[p->i] == '\t' || t[p->i] == '\r'))
+			p->i++;
+		if (!p->comments || p->i + 1 >= p->len || t[p->i] != '/')
+			return;
+		if (t[p->i + 1] == '/') {
+			e = memchr(t + p->i, '\n', p->len - p->i);
+			p->i = e ? (size_t)(e - t) : p->len;
+		} else if (t[p->i + 1] == '*') {
+			e = p->i + 2 < p->len
+				? memmem(t + p->i + 2, p->len - p->i - 2, "*/", 2)
+				: NULL;
+			if (!e)
+				return;
+			p->i = (size_t)(e - t) + 2;
+		} else {
+			return;
+		}
+	}
+}
+
+static int jp_hex4(const char *s, size_t avail, unsigned *v)
+{
+	size_t k;
+
+	*v = 0;
+	if (avail < 4)
+		return -1;
+	for (k = 0; k < 4; k++) {
+		char c = s[k];
+
+		*v <<= 4;
+		if (c >= '0' && c <= '9')
+			*v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			*v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static size_t jp_utf8(char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xC0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* One escape at t[i] (its backslash) into o: the bytes written, with *i
+ * past it; 0 for what jansson refuses (and \u0000, which it refuses
+ * without JSON_ALLOW_NUL). */
+static size_t jp_escape(struct jp *p, size_t *i, char *o)
+{
+	const char *t = p->t;
+	unsigned cp, lo;
+
+	if (*i + 1 >= p->len)
+		return 0;
+	switch (t[*i + 1]) {
+	case '"': case '\\': case '/': o[0] = t[*i + 1]; break;
+	case 'b': o[0] = '\b'; break;
+	case 'f': o[0] = '\f'; break;
+	case 'n': o[0] = '\n'; break;
+	case 'r': o[0] = '\r'; break;
+	case 't': o[0] = '\t'; break;
+	case 'u':
+		if (jp_hex4(t + *i + 2, p->len - *i - 2, &cp) < 0 || cp == 0 ||
+		    (cp >= 0xDC00 && cp <= 0xDFFF))
+			return 0;
+		*i += 6;
+		if (cp >= 0xD800 && cp <= 0xDBFF) {
+			if (*i + 6 > p->len || t[*i] != '\\' ||
+			    t[*i + 1] != 'u' ||
+			    jp_hex4(t + *i + 2, p->len - *i - 2, &lo) < 0 ||
+			    lo < 0xDC00 || lo > 0xDFFF)
+				return 0;
+			cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+			*i += 6;
+		}
+		return jp_utf8(o, cp);
+	default: return 0;
+	}
+	*i += 2;
+	return 1;
+}
+
+/* The string literal at t[p->i]: *s and *n its decoded bytes (in the
+ * text itself when it has no escape, else in p->s until the next
+ * string). */
+static int jp_string(struct jp *p, const char **s, size_t *n)
+{
+	const char *t = p->t;
+	size_t i = p->i + 1, start = i, k, o;
+
+	for (;;) {
+		unsigned char c;
+
+		if (i >= p->len)
+			return JP_GIVE_UP;
+		c = (unsigned char)t[i];
+		if (c == '"') {
+			*s = t + start;
+			*n = i - start;
+			p->i = i + 1;
+			return JP_OK;
+		}
+		if (c == '\\')
+			break;
+		if (c < 0x20)
+			return JP_GIVE_UP;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		k = pai__utf8_len((const unsigned char *)t + i, p->len - i);
+		if (!k)
+			return JP_GIVE_UP;
+		i += k;
+	}
+	/* decoding never makes a string longer than its literal */
+	if (p->len - start > p->cap) {
+		char *b = realloc(p->s, p->len - start);
+
+		if (!b)
+			return JP_OOM;
+		p->s = b;
+		p->cap = p->len - start;
+	}
+	memcpy(p->s, t + start, i - start);
+	o = i - start;
+	for (;;) {
+		unsigned char c;
+
+		if (i >= p->len)
+			return JP_GIVE_UP;
+		c = (unsigned char)t[i];
+		if (c == '"')
+			break;
+		if (c == '\\') {
+			k = jp_escape(p, &i, p->s + o);
+			if (!k)
+				return JP_GIVE_UP;
+			o += k;
+			continue;
+		}
+		if (c < 0x20)
+			return JP_GIVE_UP;
+		k = c < 0x80 ? 1
+			     : pai__utf8_len((const unsigned char *)t + i,
+					     p->len - i);
+		if (!k)
+			return JP_GIVE_UP;
+		memcpy(p->s + o, t + i, k);
+		o += k;
+		i += k;
+	}
+	*s = p->s;
+	*n = o;
+	p->i = i + 1;
+	return JP_OK;
+}
+
+static bool jp_digit(const struct jp *p, size_t i)
+{
+	return i < p->len && p->t[i] >= '0' && p->t[i] <= '9';
+}
+
+/* A real whose value is exactly m * 10^e10 rounded once: m below 2^53
+ * and a power of ten that a double holds exactly (Clinger's fast path).
+ * Others go to jansson's strtod. */
+static int jp_real(double *v, uint64_t m, int e10, bool neg)
+{
+	static const double pow10[] = {1e0,  1e1,  1e2,	 1e3,  1e4,  1e5,
+				       1e6,  1e7,  1e8,	 1e9,  1e10, 1e11,
+				       1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+				       1e18, 1e19, 1e20, 1e21, 1e22};
+	double d = (double)m;
+
+	if (m >= (1ULL << 53) || e10 < -22 || e10 > 22)
+		return JP_GIVE_UP;
+	d = e10 < 0 ? d / pow10[-e10] : d * pow10[e10];
+	*v = neg ? -d : d;
+	return JP_OK;
+}
+
+/* A number as jansson reads it: an integer when it has no fraction and
+ * no exponent (json_int_t, strtoll), else a real. */
+static int jp_number(struct jp *p, json_t **out)
+{
+	size_t i = p->i, sig = 0;
+	bool neg = false, real = false, seen = false;
+	uint64_t m = 0;
+	int e10 = 0, ex = 0, esign = 1, edigits = 0;
+	double d;
+
+	if (p->t[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (!jp_digit(p, i) || (p->t[i] == '0' && jp_digit(p, i + 1)))
+		return JP_GIVE_UP;
+	for (; jp_digit(p, i); i++) {
+		seen = seen || p->t[i] != '0';
+		if (seen && ++sig <= 18)
+			m = m * 10 + (uint64_t)(p->t[i] - '0');
+	}
+	if (i < p->len && p->t[i] == '.') {
+		real = true;
+		if (!jp_digit(p, ++i))
+			return JP_GIVE_UP;
+		for (; jp_digit(p, i); i++, e10--) {
+			seen = seen || p->t[i] != '0';
+			if (seen && ++sig <= 18)
+				m = m * 10 + (uint64_t)(p->t[i] - '0');
+		}
+	}
+	if (i < p->len && (p->t[i] == 'e' || p->t[i] == 'E')) {
+		real = true;
+		i++;
+		if (i < p->len && (p->t[i] == '+' || p->t[i] == '-'))
+			esign = p->t[i++] == '-' ? -1 : 1;
+		if (!jp_digit(p, i))
+			return JP_GIVE_UP;
+		for (; jp_digit(p, i); i++)
+			if (++edigits <= 4)
+				ex = ex * 10 + (p->t[i] - '0');
+	}
+	if (sig > 18 || edigits > 4)
+		return JP_GIVE_UP;
+	p->i = i;
+	if (!real) {
+		*out = json_integer(neg ? -(json_int_t)m : (json_int_t)m);
+		return *out ? JP_OK : JP_OOM;
+	}
+	if (jp_real(&d, m, e10 + esign * ex, neg))
+		return JP_GIVE_UP;
+	*out = json_real(d);
+	return *out ? JP_OK : JP_OOM;
+}
+
+/* Room for one more child on the stack. */
+static int jp_push(struct jp *p, const pai__pos *c)
+{
+	if (p->nstack == p->capstack) {
+		size_t cap = p->capstack ? p->capstack * 2 : 64;
+		pai__pos *s = realloc(p->stack, cap * sizeof(*s));
+
+		if (!s)
+			return JP_OOM;
+		p->stack = s;
+		p->capstack = cap;
+	}
+	p->stack[p->nstack++] = *c;
+	return JP_OK;
+}
+
+/* Pops the children from base on: into node, exactly sized, when err is
+ * JP_OK (on failure, the arena holds whatever they had). */
+static int jp_pop(struct jp *p, size_t base, pai__pos *node, int err)
+{
+	size_t n = p->nstack - base;
+
+	if (!err && n) {
+		node->child = pai__arena_alloc(&p->arena, n * sizeof(*node->child));
+		if (node->child) {
+			memcpy(node->child, p->stack + base,
+			       n * sizeof(*node->child));
+			node->nchild = n;
+		} else {
+			err = JP_OOM;
+		}
+	}
+	p->nstack = base;
+	return err;
+}
+
+/* One "key": value member of the object obj at t[p->i]. */
+static int jp_member(struct jp *p, json_t *obj)
+{
+	pai__pos c;
+	const char *k;
+	size_t n;
+	json_t *v = NULL;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	if (p->i >= p->len || p->t[p->i] != '"')
+		return JP_GIVE_UP;
+	c.key_off = p->i;
+	err = jp_string(p, &k, &n);
+	if (err)
+		return err;
+	if (json_object_getn(obj, k, n))
+		return JP_GIVE_UP; /* a duplicate key: jansson says so */
+	c.key = pai__arena_alloc(&p->arena, n + 1);
+	if (!c.key)
+		return JP_OOM;
+	memcpy(c.key, k, n);
+	c.key[n] = '\0';
+	jp_ws(p);
+	if (p->i >= p->len || p->t[p->i] != ':')
+		return JP_GIVE_UP;
+	p->i++;
+	err = jp_value(p, &c, &v);
+	if (!err && json_object_setn_new_nocheck(obj, c.key, n, v) < 0)
+		err = JP_OOM;
+	if (!err)
+		err = jp_push(p, &c);
+	return err;
+}
+
+/* The object or array at t[p->i]: its members or elements, separated by
+ * commas, up to the closing bracket. */
+static int jp_container(struct jp *p, pai__pos *node, json_t **out)
+{
+	bool is_obj = p->t[p->i] == '{';
+	char close = is_obj ? '}' : ']';
+	size_t base = p->nstack;
+	json_t *c = is_obj ? json_object() : json_array(), *v;
+	int err = c ? JP_OK : JP_OOM;
+
+	if (++p->depth > JP_MAX_DEPTH)
+		err = JP_GIVE_UP;
+	p->i++;
+	jp_ws(p);
+	if (!err && p->i < p->len && p->t[p->i] == close) {
+		p->i++;
+		goto out;
+	}
+	while (!err) {
+		pai__pos e;
+
+		jp_ws(p);
+		if (is_obj) {
+			err = jp_member(p, c);
+		} else {
+			memset(&e, 0, sizeof(e));
+			err = jp_value(p, &e, &v);
+			e.key_off = e.off;
+			if (!err && json_array_append_new(c, v) < 0)
+				err = JP_OOM;
+			if (!err)
+				err = jp_push(p, &e);
+		}
+		if (err)
+			break;
+		jp_ws(p);
+		if (p->i < p->len && p->t[p->i] == ',') {
+			p->i++;
+			continue;
+		}
+		if (p->i < p->len && p->t[p->i] == close)
+			p->i++;
+		else
+			err = JP_GIVE_UP;
+		break;
+	}
+out:
+	p->depth--;
+	err = jp_pop(p, base, node, err);
+	if (err)
+		json_decref(c);
+	else
+		*out = c;
+	return err;
+}
+
+static int jp_literal(struct jp *p, const char *word, json_t *v, json_t **out)
+{
+	size_t n = strlen(word);
+
+	if (p->len - p->i < n || memcmp(p->t + p->i, word, n) != 0)
+		return JP_GIVE_UP;
+	p->i += n;
+	*out = v;
+	return JP_OK;
+}
+
+/* The value at t[p->i] (after blanks) into *out, its place into node. */
+static int jp_value(struct jp *p, pai__pos *node, json_t **out)
+{
+	const char *s;
+	size_t n;
+	int err;
+
+	jp_ws(p);
+	node->off = p->i;
+	if (p->i >= p->len)
+		return JP_GIVE_UP;
+	switch (p->t[p->i]) {
+	case '{':
+	case '[': return jp_container(p, node, out);
+	case '"':
+		err = jp_string(p, &s, &n);
+		if (err)
+			return err;
+		*out = json_stringn_nocheck(s, n);
+		return *out ? JP_OK : JP_OOM;
+	case 't': return jp_literal(p, "true", json_true(), out);
+	case 'f': return jp_literal(p, "false", json_false(), out);
+	case 'n': return jp_literal(p, "null", json_null(), out);
+	default: return jp_number(p, out);
+	}
+}
+
+int pai__json_fast_parse(json_t **root, pai__pos *pos,
+			 struct pai__arena **arena, const char *text,
+			 size_t len, bool comments)
+{
+	struct jp p;
+	json_t *j = NULL;
+	int err;
+
+	*root = NULL;
+	memset(pos, 0, sizeof(*pos));
+	memset(&p, 0, sizeof(p));
+	p.t = text;
+	p.len = len;
+	p.comments = comments;
+	/* pai__src_init() takes a byte order mark as blanks */
+	if (comments && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		p.i = 3;
+	err = jp_value(&p, pos, &j);
+	pos->key_off = pos->off;
+	jp_ws(&p);
+	if (!err && p.i != len)
+		err = JP_GIVE_UP; /* more after the value */
+	free(p.stack);
+	free(p.s);
+	if (err) {
+		json_decref(j);
+		pai__arena_free(p.arena);
+		memset(pos, 0, sizeof(*pos));
+		return err;
+	}
+	pos->arena = 1;
+	*arena = p.arena;
+	*root = j;
+	return JP_OK;
+}
