@@ -948,36 +948,43 @@ static void gen_current(struct gen *g, size_t r, size_t i)
 	}
 }
 
+/* Role r's names that every task has: its counts and its host list. */
+static void gen_role(struct gen *g, size_t r)
+{
+	pai_role ro = role_at(g->job, r);
+	size_t i;
+
+	pai__buf_puts(&g->name, "PAI_TASK_ROLE_TASK_COUNT_");
+	pai__buf_puts(&g->name, ro.name);
+	pai__buf_printf(&g->val, "%lld", ro.task_number);
+	emit(g);
+	pai__buf_puts(&g->name, "PAI_MIN_FAILED_TASK_COUNT_");
+	pai__buf_puts(&g->name, ro.name);
+	put_count(&g->val, ro.min_failed);
+	emit(g);
+	pai__buf_puts(&g->name, "PAI_MIN_SUCCEEDED_TASK_COUNT_");
+	pai__buf_puts(&g->name, ro.name);
+	put_count(&g->val, ro.min_succeeded);
+	emit(g);
+	pai__buf_puts(&g->name, "PAI_TASK_ROLE_");
+	pai__buf_puts(&g->name, ro.name);
+	pai__buf_puts(&g->name, "_HOST_LIST");
+	for (i = 0; g->values && i < tasks_of(&ro); i++) {
+		if (i)
+			pai__buf_putc(&g->val, ',');
+		put_placed(g, &g->val, PLACED_IP, r, i);
+		pai__buf_putc(&g->val, ':');
+		put_first_port(g, &g->val, r, i, "http");
+	}
+	emit(g);
+}
+
 static void gen_roles(struct gen *g)
 {
-	size_t r, i, nroles = pai_job_role_count(g->job);
+	size_t r, nroles = pai_job_role_count(g->job);
 
-	for (r = 0; r < nroles; r++) {
-		pai_role ro = role_at(g->job, r);
-
-		pai__buf_printf(&g->name, "PAI_TASK_ROLE_TASK_COUNT_%s",
-				ro.name);
-		pai__buf_printf(&g->val, "%lld", ro.task_number);
-		emit(g);
-		pai__buf_printf(&g->name, "PAI_MIN_FAILED_TASK_COUNT_%s",
-				ro.name);
-		put_count(&g->val, ro.min_failed);
-		emit(g);
-		pai__buf_printf(&g->name, "PAI_MIN_SUCCEEDED_TASK_COUNT_%s",
-				ro.name);
-		put_count(&g->val, ro.min_succeeded);
-		emit(g);
-		pai__buf_printf(&g->name, "PAI_TASK_ROLE_%s_HOST_LIST",
-				ro.name);
-		for (i = 0; g->values && i < tasks_of(&ro); i++) {
-			if (i)
-				pai__buf_putc(&g->val, ',');
-			put_placed(g, &g->val, PLACED_IP, r, i);
-			pai__buf_putc(&g->val, ':');
-			put_first_port(g, &g->val, r, i, "http");
-		}
-		emit(g);
-	}
+	for (r = 0; r < nroles; r++)
+		gen_role(g, r);
 }
 
 /* The per-task variables, which every task exposes to every other, are
@@ -1029,15 +1036,24 @@ static int role_affixes(struct affix **out, size_t *nout, const pai_job *job,
 		a[j].k = k;
 		switch (a[j].kind) {
 		case TV_HOST_IP:
-			pai__buf_printf(&pre, "PAI_HOST_IP_%s_", ro.name);
+			pai__buf_puts(&pre, "PAI_HOST_IP_");
+			pai__buf_puts(&pre, ro.name);
+			pai__buf_putc(&pre, '_');
 			break;
 		case TV_PORT_LIST:
-			pai__buf_printf(&pre, "PAI_PORT_LIST_%s_", ro.name);
-			pai__buf_printf(&suf, "_%s", label);
+			pai__buf_puts(&pre, "PAI_PORT_LIST_");
+			pai__buf_puts(&pre, ro.name);
+			pai__buf_putc(&pre, '_');
+			pai__buf_putc(&suf, '_');
+			pai__buf_puts(&suf, label);
 			break;
 		case TV_PORT:
-			pai__buf_printf(&pre, "PAI_%s_", ro.name);
-			pai__buf_printf(&suf, "_%s_PORT", label);
+			pai__buf_puts(&pre, "PAI_");
+			pai__buf_puts(&pre, ro.name);
+			pai__buf_putc(&pre, '_');
+			pai__buf_putc(&suf, '_');
+			pai__buf_puts(&suf, label);
+			pai__buf_puts(&suf, "_PORT");
 			break;
 		}
 		a[j].pre = pai__buf_detach(&pre);
@@ -1056,46 +1072,55 @@ out:
 	return err;
 }
 
-static void gen_tasks(struct gen *g)
+/* The per-task names of role r's tasks: spelled out with their values,
+ * or (names only) as families. */
+static void gen_role_tasks(struct gen *g, size_t r)
 {
-	size_t r, i, j, n, nroles = pai_job_role_count(g->job);
+	pai_role ro = role_at(g->job, r);
+	size_t i, j, n;
 	struct affix *a;
 
-	for (r = 0; r < nroles && !g->err; r++) {
-		pai_role ro = role_at(g->job, r);
-
-		if (role_affixes(&a, &n, g->job, r)) {
-			g->err = PAI_ENOMEM;
-			return;
-		}
-		for (j = 0; !g->values && j < n; j++) {
-			char *key, *rn;
-
-			pai__buf_printf(&g->name, "%s\n%s", a[j].pre, a[j].suf);
-			key = pai__buf_detach(&g->name);
-			rn = strdup(ro.name);
-			if (!key || !rn) {
-				free(key);
-				free(rn);
-				g->err = PAI_ENOMEM;
-			} else if (env_set(g->families, key, rn,
-					   (long long)tasks_of(&ro)) < 0) {
-				g->err = PAI_ENOMEM;
-			}
-		}
-		for (i = 0; g->values && i < tasks_of(&ro); i++) {
-			for (j = 0; j < n; j++) {
-				pai__buf_printf(&g->name, "%s%zu%s", a[j].pre,
-						i, a[j].suf);
-				if (a[j].kind == TV_HOST_IP)
-					put_placed(g, &g->val, PLACED_IP, r, i);
-				else
-					put_ports(g, &g->val, r, i, a[j].k);
-				emit(g);
-			}
-		}
-		affixes_free(a, n);
+	if (role_affixes(&a, &n, g->job, r)) {
+		g->err = PAI_ENOMEM;
+		return;
 	}
+	for (j = 0; !g->values && j < n; j++) {
+		char *key, *rn;
+
+		pai__buf_puts(&g->name, a[j].pre);
+		pai__buf_putc(&g->name, '\n');
+		pai__buf_puts(&g->name, a[j].suf);
+		key = pai__buf_detach(&g->name);
+		rn = strdup(ro.name);
+		if (!key || !rn) {
+			free(key);
+			free(rn);
+			g->err = PAI_ENOMEM;
+		} else if (env_set(g->families, key, rn,
+				   (long long)tasks_of(&ro)) < 0) {
+			g->err = PAI_ENOMEM;
+		}
+	}
+	for (i = 0; g->values && i < tasks_of(&ro); i++) {
+		for (j = 0; j < n; j++) {
+			pai__buf_printf(&g->name, "%s%zu%s", a[j].pre, i,
+					a[j].suf);
+			if (a[j].kind == TV_HOST_IP)
+				put_placed(g, &g->val, PLACED_IP, r, i);
+			else
+				put_ports(g, &g->val, r, i, a[j].k);
+			emit(g);
+		}
+	}
+	affixes_free(a, n);
+}
+
+static void gen_tasks(struct gen *g)
+{
+	size_t r, nroles = pai_job_role_count(g->job);
+
+	for (r = 0; r < nroles && !g->err; r++)
+		gen_role_tasks(g, r);
 }
 
 static void gen_job_envs(struct gen *g)
@@ -1897,6 +1922,9 @@ struct known {
 	int err;	      /* PAI_ENOMEM once building them failed */
 	pai_env *any_current; /* every role's current-task names: role index;
 			       * built only when a hint needs it */
+	pai_env *roles;	       /* role names (count: the index), to find the
+				* roles a per-role name spells */
+	bool *role_done;       /* roles whose names shared and families hold */
 	pai__buf key;	      /* scratch */
 	size_t budget;	      /* edit-distance cells left for suggestions */
 };
@@ -1946,10 +1974,12 @@ static const struct var *family_of(struct known *kn, const char *name, size_t n,
 	return found;
 }
 
-/* Adds the per-role and per-task names to shared and families. They are
- * most of the names of a large job, and commands mostly use job-level,
- * current-task and jobEnvs names: so they are built only when a name is
- * not among those. */
+/* Adds every role's per-role and per-task names to shared and families,
+ * in their order (a suggestion's search goes over them in it; a role
+ * added before by add_roles_in() is added again, its first entries left
+ * dead). They are most of the names of a large job, and commands mostly
+ * use job-level, current-task and jobEnvs names and a few roles': so
+ * only a suggestion needs them all. */
 static int ensure_full(struct known *kn)
 {
 	if (kn->full || kn->err)
@@ -1963,14 +1993,166 @@ static int ensure_full(struct known *kn)
 	return kn->err;
 }
 
+static int build_role_set(struct known *kn)
+{
+	size_t r, nroles = pai_job_role_count(kn->job);
+
+	kn->roles = calloc(1, sizeof(*kn->roles));
+	kn->role_done = calloc(nroles ? nroles : 1, sizeof(*kn->role_done));
+	if (!kn->roles || !kn->role_done)
+		return PAI_ENOMEM;
+	for (r = 0; r < nroles; r++) {
+		char *k = strdup(role_at(kn->job, r).name);
+
+		if (!k || env_set(kn->roles, k, NULL, (long long)r) < 0)
+			return PAI_ENOMEM;
+	}
+	return PAI_OK;
+}
+
+/* Adds the per-role and per-task names of every role whose name the
+ * name could spell: each part of it that starts after a '_' and ends
+ * before one (or at its end), as in PAI_TASK_ROLE_<role>_HOST_LIST. A
+ * command mostly names a few roles: 2,000 roles need not cost their
+ * 20,000 names. */
+static int add_roles_in(struct known *kn, const char *name, size_t n)
+{
+	size_t a, b;
+
+	for (a = 1; a < n; a++) {
+		if (name[a - 1] != '_')
+			continue;
+		for (b = a + 1; b <= n; b++) {
+			const struct var *v;
+
+			if (b < n && name[b] != '_')
+				continue;
+			v = env_find(kn->roles, name + a, b - a);
+			if (!v || kn->role_done[v->count])
+				continue;
+			kn->role_done[v->count] = true;
+			kn->gen->env = kn->shared;
+			kn->gen->families = kn->families;
+			gen_role(kn->gen, (size_t)v->count);
+			gen_role_tasks(kn->gen, (size_t)v->count);
+			if (kn->gen->err)
+				return kn->err = kn->gen->err;
+		}
+	}
+	return PAI_OK;
+}
+
+/* The index of the role named name[0..n), or -1. */
+static long role_named(struct known *kn, const char *name, size_t n)
+{
+	const struct var *v = env_find(kn->roles, name, n);
+
+	return v ? (long)v->count : -1;
+}
+
+static bool has_label(const pai_job *job, size_t r, const char *l, size_t n)
+{
+	size_t k, nports = role_at(job, r).port_count;
+
+	for (k = 0; k < nports; k++) {
+		const char *label = port_at(job, r, k).label;
+
+		if (strncmp(label, l, n) == 0 && label[n] == '\0')
+			return true;
+	}
+	return false;
+}
+
+/* Whether rest (after PAI_HOST_IP_, PAI_PORT_LIST_ or PAI_) is
+ * <role>_<index><tail> for a task that role has, with the tail that
+ * kind of name takes: "", _<label> or _<label>_PORT. */
+static bool task_name_known(struct known *kn, const char *rest, size_t n,
+			    enum task_var kind)
+{
+	size_t j, k, tries = 0;
+
+	for (j = 1; j + 1 < n; j++) {
+		const char *tail;
+		size_t tn;
+		pai_role ro;
+		long r;
+
+		if (rest[j] != '_' || !is_digit((unsigned char)rest[j + 1]))
+			continue;
+		/* each try costs the length of the name (as in family_of) */
+		if (++tries > MAX_INDEX_TRIES)
+			break;
+		for (k = j + 1; k < n && is_digit((unsigned char)rest[k]); k++)
+			;
+		/* indexes are written without leading zeros */
+		if ((rest[j + 1] == '0' && k - j > 2) || k - j - 1 > 18)
+			continue;
+		r = role_named(kn, rest, j);
+		if (r < 0)
+			continue;
+		ro = role_at(kn->job, (size_t)r);
+		if (digits_value(rest + j + 1, k - j - 1) >=
+		    (long long)tasks_of(&ro))
+			continue;
+		tail = rest + k;
+		tn = n - k;
+		if (kind == TV_HOST_IP && tn == 0)
+			return true;
+		if (kind == TV_PORT_LIST && tn > 1 && tail[0] == '_' &&
+		    has_label(kn->job, (size_t)r, tail + 1, tn - 1))
+			return true;
+		if (kind == TV_PORT && tn > 6 && tail[0] == '_' &&
+		    memcmp(tail + tn - 5, "_PORT", 5) == 0 &&
+		    has_label(kn->job, (size_t)r, tail + 1, tn - 6))
+			return true;
+	}
+	return false;
+}
+
+/* Whether name is one of the names gen_role() and gen_role_tasks() give
+ * some role, told from its shape, without building them: commands of
+ * a large job name many roles' host lists and ports. False may still be
+ * known (the tables decide then). */
+static bool role_name_known(struct known *kn, const char *name, size_t n)
+{
+	static const struct {
+		const char *pre, *suf;
+	} per_role[] = {{"PAI_TASK_ROLE_TASK_COUNT_", ""},
+			{"PAI_MIN_FAILED_TASK_COUNT_", ""},
+			{"PAI_MIN_SUCCEEDED_TASK_COUNT_", ""},
+			{"PAI_TASK_ROLE_", "_HOST_LIST"}};
+	size_t i;
+
+	for (i = 0; i < sizeof(per_role) / sizeof(per_role[0]); i++) {
+		size_t p = strlen(per_role[i].pre), q = strlen(per_role[i].suf);
+
+		if (n > p + q && memcmp(name, per_role[i].pre, p) == 0 &&
+		    memcmp(name + n - q, per_role[i].suf, q) == 0 &&
+		    role_named(kn, name + p, n - p - q) >= 0)
+			return true;
+	}
+	if (n > 12 && memcmp(name, "PAI_HOST_IP_", 12) == 0 &&
+	    task_name_known(kn, name + 12, n - 12, TV_HOST_IP))
+		return true;
+	if (n > 14 && memcmp(name, "PAI_PORT_LIST_", 14) == 0 &&
+	    task_name_known(kn, name + 14, n - 14, TV_PORT_LIST))
+		return true;
+	return n > 4 && memcmp(name, "PAI_", 4) == 0 &&
+	       task_name_known(kn, name + 4, n - 4, TV_PORT);
+}
+
 static bool is_known(struct known *kn, const char *name, size_t n)
 {
 	bool in_range;
 
 	if (env_find(kn->current, name, n) || env_find(kn->shared, name, n))
 		return true;
+	if (!kn->roles && (kn->err = build_role_set(kn)) != PAI_OK)
+		return true; /* out of memory: reported by the caller */
+	if (role_name_known(kn, name, n))
+		return true;
 	if (!kn->full) {
-		if (ensure_full(kn))
+		if (add_roles_in(kn, name, n))
 			return true; /* out of memory: reported by the caller */
 		if (env_find(kn->shared, name, n))
 			return true;
@@ -2144,7 +2326,10 @@ static char *suggest(struct known *kn, const char *name, size_t n)
 		else if (is_known(kn, c->data, c->len))
 			found = pai__buf_detach(c);
 	}
-	if (!found) {
+	/* the search goes over every name, in their order */
+	if (!found && ensure_full(kn))
+		kn->err = PAI_ENOMEM;
+	if (!found && !kn->err) {
 		b.dist = n < 4 ? 1 : n < 8 ? 2 : n < 16 ? 3 : 4; /* bound + 1 */
 		nearest(kn, &b, name, n);
 		for (i = 0; i < nr; i++)
@@ -2549,6 +2734,8 @@ out:
 	pai_env_free(kn.families);
 	pai_env_free(kn.current);
 	pai_env_free(kn.any_current);
+	pai_env_free(kn.roles);
+	free(kn.role_done);
 	pai__buf_release(&kn.key);
 	return err;
 }
