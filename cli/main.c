@@ -222,10 +222,16 @@ int cli_finish(const cli_ctx *ctx, int status)
 
 int main(int argc, char **argv)
 {
+	static char outbuf[BUFSIZ];
 	cli_ctx ctx;
 	const cli_cmd *cmd;
 	int st;
 
+	/* stdout's buffer, as stdio would choose it, but not from malloc:
+	 * asked for after a large config is freed, it makes malloc sort
+	 * every freed chunk first (a tenth of `validate`'s time) */
+	setvbuf(stdout, outbuf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF,
+		sizeof(outbuf));
 	memset(&ctx, 0, sizeof(ctx));
 	/* global options may come before the command too */
 	st = cli_parse_leading(&ctx, &argc, &argv);

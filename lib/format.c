@@ -83,11 +83,18 @@ static size_t skip_blank(const char *t, size_t len, size_t i)
  * closing quote), or len. */
 static size_t string_end(const char *t, size_t len, size_t i)
 {
-	for (i++; i < len; i++) {
-		if (t[i] == '\\')
-			i++;
-		else if (t[i] == '"')
-			return i + 1;
+	const char *p = t + i + 1, *end = t + len, *q;
+
+	while (p < end && (q = memchr(p, '"', (size_t)(end - p)))) {
+		size_t bs = 0;
+
+		/* escaped by an odd run of backslashes before it (the
+		 * opening quote ends the run) */
+		while (q[-1 - (ptrdiff_t)bs] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return (size_t)(q - t) + 1;
+		p = q + 1;
 	}
 	return len;
 }
@@ -97,10 +104,18 @@ static size_t string_end(const char *t, size_t len, size_t i)
 static bool has_protocol_version(const char *t, size_t len, size_t i)
 {
 	static const char key[] = "\"protocolVersion\"";
+	static const bool stop[256] = {['"'] = 1, ['/'] = 1, ['{'] = 1,
+				       ['['] = 1, ['}'] = 1, [']'] = 1};
 	int depth = 0;
 
 	while (i < len) {
-		char c = t[i];
+		char c;
+
+		while (i < len && !stop[(unsigned char)t[i]])
+			i++;
+		if (i >= len)
+			break;
+		c = t[i];
 
 		if (c == '"') {
 			size_t end = string_end(t, len, i);

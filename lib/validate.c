@@ -373,6 +373,20 @@ static int as_integer(struct ctx *c, json_t *obj, const char *key, json_t **v,
 
 /* ---- objects ---------------------------------------------------------- */
 
+/* The path of member key of path, into p (NULL when out of memory):
+ * built only for a message, which most members never get. */
+static const char *member_fp(struct ctx *c, pai__buf *p, const char *path,
+			     const char *key)
+{
+	p->len = 0;
+	pai__path_member(p, path, key);
+	if (p->oom) {
+		c->err = PAI_ENOMEM;
+		return NULL;
+	}
+	return p->data;
+}
+
 /* Checks the members of obj against fields: unknown keys, types, missing
  * required fields. Fills found[] for each field (in fields' order). */
 static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
@@ -382,7 +396,7 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 	const struct field *f;
 	pai__buf p = PAI__BUF_INIT;
 	size_t i, k;
-	char *fp;
+	const char *fp;
 	qbuf q;
 
 	memset(found, 0, MAX_FIELDS * sizeof(*found));
@@ -398,13 +412,7 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 			c->err = PAI_ENOMEM;
 			break;
 		}
-		p.len = 0;
-		pai__path_member(&p, path, m->key);
-		fp = p.oom ? NULL : p.data;
-		if (!fp) {
-			c->err = PAI_ENOMEM;
-			break;
-		}
+		fp = NULL;
 		for (f = fields, k = 0; f->name; f++, k++) {
 			if (strcmp(f->name, m->key) == 0) {
 				known = !(f->flags & F_SCM) ||
@@ -418,6 +426,8 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 					       ? PAI_SEVERITY_WARNING
 					       : PAI_SEVERITY_ERROR;
 
+			if (!(fp = member_fp(c, &p, path, m->key)))
+				break;
 			if (f->name)
 				key_report(c, m, sev, fp, "unknown-field",
 					   "unknown field \"%s\" in %s: it "
@@ -456,6 +466,12 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 			}
 			/* fall through */
 		case K_INT:
+			if (json_is_integer(v)) { /* the common case */
+				found[k].i = json_integer_value(v);
+				break;
+			}
+			if (!(fp = member_fp(c, &p, path, m->key)))
+				goto out;
 			switch (as_integer(c, obj, m->key, &v, m, fp,
 					   &found[k].i)) {
 			case 1: break;
@@ -468,6 +484,8 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 		found[k].v = v;
 		continue;
 	wrong:
+		if (!(fp = member_fp(c, &p, path, m->key)))
+			break;
 		type_error(c, m, fp, f->kind, v);
 	}
 	for (f = fields, k = 0; f->name; f++, k++) {
@@ -482,6 +500,7 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 		error(c, at, p.data, "required",
 		      "missing required field \"%s\" in %s", f->name, what);
 	}
+out:
 	pai__buf_release(&p);
 }
 
