@@ -1091,6 +1091,67 @@ static void test_no_false_warnings(void **state)
 	}
 }
 
+/* Another role's names, told by their shape (role names with '_' and
+ * digits, labels with '_', implicit labels): each known one passes, each
+ * unknown one warns once, naming itself, as when every name was built. */
+static void test_role_names_by_shape(void **state)
+{
+	static const char *const known[] = {
+	    "PAI_TASK_ROLE_a_1_HOST_LIST",  "PAI_TASK_ROLE_TASK_COUNT_b2",
+	    "PAI_MIN_FAILED_TASK_COUNT_a_1", "PAI_MIN_SUCCEEDED_TASK_COUNT_a",
+	    "PAI_HOST_IP_a_1",		    "PAI_HOST_IP_a_1_0",
+	    "PAI_PORT_LIST_a_0_p_1",	    "PAI_a_1_p_1_PORT",
+	    "PAI_b2_2_http_PORT",	    "PAI_PORT_LIST_a_1_0_ssh",
+	};
+	static const char *const unknown[] = {
+	    "PAI_HOST_IP_a_2",	      "PAI_HOST_IP_a_1_1",
+	    "PAI_PORT_LIST_b2_0_tb",  "PAI_b2_03_ssh_PORT",
+	    "PAI_TASK_ROLE_c_HOST_LIST", "PAI_a_0_p_PORT",
+	    "PAI_PORT_LIST_a_1_1_ssh",	"PAI_HOST_IP_b2_",
+	};
+	char cmd[2048], text[4096];
+	const pai_diag *got[16];
+	pai_diags *d = NULL;
+	pai_job *job;
+	size_t k, n = 0, i;
+
+	(void)state;
+	for (k = 0; k < NELEM(known); k++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "$%s ",
+				      known[k]);
+	for (k = 0; k < NELEM(unknown); k++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "${%s} ",
+				      unknown[k]);
+	snprintf(text, sizeof(text),
+		 "{\"jobName\": \"t\", \"image\": \"img\", \"taskRoles\": ["
+		 "{\"name\": \"a\", \"taskNumber\": 2, \"cpuNumber\": 1, "
+		 "\"memoryMB\": 1024, \"gpuNumber\": 0, \"command\": \"%s\", "
+		 "\"portList\": [{\"label\": \"p_1\", \"beginAt\": 0, "
+		 "\"portNumber\": 1}]},"
+		 "{\"name\": \"a_1\", \"taskNumber\": 1, \"cpuNumber\": 1, "
+		 "\"memoryMB\": 1024, \"gpuNumber\": 0, \"command\": \"true\"},"
+		 "{\"name\": \"b2\", \"taskNumber\": 3, \"cpuNumber\": 1, "
+		 "\"memoryMB\": 1024, \"gpuNumber\": 0, \"command\": \"true\"}"
+		 "]}",
+		 cmd);
+	job = parse_ok(text, &d);
+	n = ref_diags(d, got, NELEM(got));
+	assert_int_equal(n, NELEM(unknown));
+	for (k = 0; k < NELEM(unknown); k++) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "$%s is not in the environment",
+			 unknown[k]);
+		for (i = 0; i < n; i++)
+			if (strncmp(got[i]->message, want, strlen(want)) == 0)
+				break;
+		if (i == n)
+			fail_msg("no warning for $%s", unknown[k]);
+	}
+	pai_diags_free(d);
+	pai_job_free(job);
+}
+
 static void test_seed_example_is_clean(void **state)
 {
 	pai_diags *d = NULL;
@@ -1283,6 +1344,7 @@ int main(void)
 	    cmocka_unit_test(test_many_unknown_names),
 	    cmocka_unit_test(test_reference_warnings),
 	    cmocka_unit_test(test_no_false_warnings),
+	    cmocka_unit_test(test_role_names_by_shape),
 	    cmocka_unit_test(test_seed_example_is_clean),
 	    cmocka_unit_test(test_huge_task_number),
 	    cmocka_unit_test(test_out_of_memory),
