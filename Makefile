@@ -18,7 +18,7 @@ BUILD      ?= build
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
-	python3 python3-yaml python3-jsonschema
+	python3 python3-yaml python3-jsonschema clang libclang-rt-dev
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -129,56 +129,42 @@ check-asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
-# libFuzzer on the job-config layer (tests/fuzz/fuzz_job.c); not part of
-# `make test`. Runs FUZZ_SECONDS on one core, keeping its corpus in
-# build/fuzz/corpus (seeded with every example in both dialects) and any
-# crash in build/fuzz/. Needs clang with libFuzzer (Debian:
-# libclang-rt-<version>-dev).
+# libFuzzer on every parser of bytes paictl does not control, one target
+# each (tests/fuzz/fuzz_*.c): job configs (JSON with comments, protocol
+# YAML), the REST answers of both APIs with their error bodies, task logs
+# (Range, YARN's HTML pages, redirects), known_hosts, and paictl's own
+# profile and token files. `make fuzz` runs each for FUZZ_SECONDS from its
+# seeds (tests/fuzz/seeds/, plus the examples and corpus) with its
+# dictionary, keeps its corpus in build/fuzz/corpus/ and any crash, leak
+# or sanitizer report in build/fuzz/crashes/, and fails if there is one.
+# Needs clang and libFuzzer (Debian: clang, libclang-rt-<version>-dev).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_JOBS    ?= 1
-FUZZ_FLAGS   ?=
+FUZZ_TARGETS ?= job yaml response logs known_hosts profiles
 FUZZ_DIR     := build/fuzz
-FUZZ_SEEDS   := $(wildcard examples/*.json) \
-	$(wildcard $(CURDIR)/../shared/corpus/openpai-examples/*.json)
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 $(WARN) -D_GNU_SOURCE -Ilib $(PKG_CF) -O1 -g \
+	$(FUZZ_SAN)
+FUZZ_LIB_OBJ := $(LIB_SRC:lib/%.c=$(FUZZ_DIR)/lib/%.o)
 
-$(FUZZ_DIR)/fuzz_job: tests/fuzz/fuzz_job.c $(LIB_SRC) $(wildcard lib/*.h)
+$(FUZZ_DIR)/lib/%.o: lib/%.c $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 $(WARN) -D_GNU_SOURCE -Ilib $(PKG_CF) -O1 -g \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer -o $@ tests/fuzz/fuzz_job.c $(LIB_SRC) \
-		$(PKG_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-# The protocol-v2 YAML loader (tests/fuzz/fuzz_yaml.c), seeded with the
-# v2 examples; `make fuzz` runs it after fuzz_job, as long.
-FUZZ_YAML_SEEDS := $(wildcard $(CURDIR)/../shared/corpus/openpai-v2-examples/*.y*ml)
+$(FUZZ_DIR)/libpai.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
-$(FUZZ_DIR)/fuzz_yaml: tests/fuzz/fuzz_yaml.c $(LIB_SRC) $(wildcard lib/*.h)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 $(WARN) -D_GNU_SOURCE -Ilib $(PKG_CF) -O1 -g \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer -o $@ tests/fuzz/fuzz_yaml.c $(LIB_SRC) \
-		$(PKG_LIBS)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/transport.c \
+		tests/fuzz/transport.h tests/json_same.h $(FUZZ_DIR)/libpai.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
+		$(if $(filter response logs,$*),tests/fuzz/transport.c) \
+		$(FUZZ_DIR)/libpai.a $(PKG_LIBS)
 
-fuzz: $(FUZZ_DIR)/fuzz_job $(FUZZ_DIR)/fuzz_yaml
-	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
-	@for f in $(FUZZ_SEEDS); do \
-		b=$$(basename $$f .json); \
-		{ printf o; cat $$f; } > $(FUZZ_DIR)/seeds/o-$$b; \
-		{ printf s; cat $$f; } > $(FUZZ_DIR)/seeds/s-$$b; \
-	done
-	cd $(FUZZ_DIR) && UBSAN_OPTIONS=print_stacktrace=1 ./fuzz_job \
-		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=5 \
-		-rss_limit_mb=2048 -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) \
-		-dict=$(CURDIR)/tests/fuzz/job.dict -print_final_stats=1 \
-		$(FUZZ_FLAGS) corpus seeds
-	@mkdir -p $(FUZZ_DIR)/yaml-corpus $(FUZZ_DIR)/yaml-seeds
-	@for f in $(FUZZ_YAML_SEEDS); do cp $$f $(FUZZ_DIR)/yaml-seeds/; done
-	cd $(FUZZ_DIR) && UBSAN_OPTIONS=print_stacktrace=1 ./fuzz_yaml \
-		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=5 \
-		-rss_limit_mb=2048 -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) \
-		-dict=$(CURDIR)/tests/fuzz/yaml.dict -print_final_stats=1 \
-		$(FUZZ_FLAGS) yaml-corpus yaml-seeds
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_DIR) \
+		$(FUZZ_TARGETS)
 
 bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/run.sh

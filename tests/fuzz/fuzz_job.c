@@ -10,12 +10,16 @@
  *     the text is parsed with every string taking the fast path and with
  *     none, and unless both fail as syntax errors, both must give the
  *     same result, the same diagnostics and the same config;
+ *   - the fast JSON parser (lib/json_fast.c) against jansson and the
+ *     position walk: the same result code, values in the same order with
+ *     the same types, and the same position tree;
  *   - the promises of pai.h: a result code from the documented set, a
  *     job exactly on PAI_OK, an error diagnostic behind every failure,
  *     an excerpt for every diagnostic with a place, diagnostics in
  *     source order, messages in UTF-8 without control characters, and
  *     pai_diags_to_json() never NULL (it may be only when out of
  *     memory, which the fuzzer does not simulate). */
+#include "../json_same.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -247,6 +251,39 @@ static void expand(const pai_job *job)
 	}
 }
 
+/* The text through pai__src_parse() with the fast JSON parser and
+ * without: both must agree exactly. */
+static void fast_vs_jansson(const char *text, size_t len)
+{
+	pai_diags *d1 = NULL, *d2 = NULL;
+	pai__src src;
+	pai__pos p1, p2;
+	json_t *r1 = NULL, *r2 = NULL;
+	int e1, e2;
+
+	CHECK(pai_diags_new(&d1) == PAI_OK && pai_diags_new(&d2) == PAI_OK);
+	if (pai__src_init(&src, d1, "fuzz.json", text, len) == PAI_OK) {
+		/* the fast parser first: it reads the text as given;
+		 * jansson reads the copy with the comments blanked out */
+		e2 = pai__src_parse(&r2, &p2, &src, d2);
+		pai__json_fast = false;
+		e1 = pai__src_parse(&r1, &p1, &src, d1);
+		pai__json_fast = true;
+		CHECK(e1 == e2);
+		if (e1 == PAI_OK) {
+			CHECK(json_same(r1, r2));
+			CHECK(pos_same(&p1, &p2));
+			pai__pos_release(&p1);
+			pai__pos_release(&p2);
+		}
+		json_decref(r1);
+		json_decref(r2);
+	}
+	pai__src_release(&src);
+	pai_diags_free(d1);
+	pai_diags_free(d2);
+}
+
 /* Parses with every string on the fast path (fast) or none. */
 static int parse(pai_job **job, pai_diags **d, const char *text, size_t len,
 		 const pai_job_options *o, int fast)
@@ -288,6 +325,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(text);
 	memcpy(text, data + 1, len);
 
+	fast_vs_jansson(text, len);
+	pai__big_string = 0;
+	fast_vs_jansson(text, len);
+	pai__big_string = 65536;
 	err = parse(&job, &d, text, len, &o, 0);
 	err2 = parse(&job2, &d2, text, len, &o, 1);
 	pai__big_string = 65536;
@@ -295,8 +336,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(err == err2);
 		CHECK(same_diags(d, d2));
 		if (job) {
-			CHECK(json_equal(pai_job_config(job),
-					 pai_job_config(job2)));
+			CHECK(json_same(pai_job_config(job),
+					pai_job_config(job2)));
 			CHECK(strcmp(pai_job_name(job), pai_job_name(job2)) ==
 			      0);
 			CHECK(pai_job_dialect(job) == o.dialect);

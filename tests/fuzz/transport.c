@@ -1,0 +1,129 @@
+/* transport.c - see transport.h. */
+#include "transport.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The next answer, [*s, *e), or 0 when there is none. */
+static int next_answer(fuzz_wire *w, const char **s, const char **e)
+{
+	const char *sep;
+
+	if (w->p >= w->end)
+		return 0;
+	sep = memchr(w->p, 0x1e, (size_t)(w->end - w->p));
+	*s = w->p;
+	*e = sep ? sep : w->end;
+	w->p = sep ? sep + 1 : w->end;
+	return 1;
+}
+
+/* A Location header as libcurl reports it: absolute. */
+static int set_location(pai__response *rs, const char *v, size_t n)
+{
+	n = strnlen(v, n); /* a URL libcurl reports has no NUL in it */
+	while (n && (*v == ' ' || *v == '\t')) {
+		v++;
+		n--;
+	}
+	while (n && (v[n - 1] == '\r' || v[n - 1] == ' '))
+		n--;
+	free(rs->location);
+	rs->location = NULL;
+	if (!n) /* libcurl reports no redirect URL for an empty one */
+		return PAI_OK;
+	if (memchr(v, ':', n) == NULL || *v == '/') {
+		/* relative: resolved against the base, roughly */
+		if (asprintf(&rs->location, "%s%s%.*s", FUZZ_BASE,
+			     *v == '/' ? "" : "/", (int)n, v) < 0)
+			rs->location = NULL;
+	} else {
+		rs->location = strndup(v, n);
+	}
+	return rs->location ? PAI_OK : PAI_ENOMEM;
+}
+
+/* Status line, headers, blank line, body: as perform() fills rs. */
+static int read_answer(pai_client *c, pai__response *rs, const char *p,
+		       const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	char code[4] = "";
+	long status;
+
+	memcpy(code, p, end - p < 3 ? (size_t)(end - p) : 3);
+	status = strtol(code, NULL, 10);
+	rs->status = status >= 100 && status <= 599 ? status : 200;
+	p = nl ? nl + 1 : end;
+	while (p < end) {
+		size_t n;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+		if (n == 1 || (n == 2 && p[0] == '\r')) {
+			p += n;
+			break;
+		}
+		if (n > 9 && strncasecmp(p, "Location:", 9) == 0) {
+			if (set_location(rs, p + 9, n - 9 - (nl != NULL)))
+				goto oom;
+		} else {
+			pai__response_header(rs, p, n);
+		}
+		p += n;
+	}
+	if (p < end)
+		pai__buf_put(&rs->body, p, (size_t)(end - p));
+	if (rs->body.oom)
+		goto oom;
+	return PAI_OK;
+oom:
+	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+}
+
+static int answer(void *data, pai_client *c, const pai__request *rq,
+		  pai__response *rs)
+{
+	fuzz_wire *w = data;
+	const char *s, *e;
+
+	/* libpai never asks for a URL it did not build or get told */
+	CHECK(rq->url && rq->url[0] && rq->method);
+	w->requests++;
+	rs->sent = 1;
+	if (!next_answer(w, &s, &e))
+		return pai__client_fail(c, PAI_EUNREACHABLE, 0, NULL,
+					"pai.test: no more answers");
+	return read_answer(c, rs, s, e);
+}
+
+pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_client *c = NULL;
+
+	o.uri = FUZZ_BASE;
+	o.token = "t";
+	o.max_retries = 0;
+	if (pai_client_new(&c, &o))
+		return NULL;
+	wire->p = data;
+	wire->end = data + len;
+	wire->requests = 0;
+	c->transport = answer;
+	c->transport_data = wire;
+	return c;
+}
+
+void fuzz_check_result(pai_client *c, int err)
+{
+	const char *msg = pai_client_error(c);
+
+	CHECK(err <= 0 && err >= PAI_EHOSTKEY);
+	CHECK(pai_strerror(err) != NULL);
+	if (err == PAI_OK || !msg)
+		return;
+	for (; *msg; msg++)
+		CHECK((unsigned char)*msg >= 0x20 && *msg != 0x7f);
+}

@@ -1,0 +1,46 @@
+/* transport.h - the fuzz targets' network: each request gets the next
+ * answer cut from the fuzzer's input, read as a client reads one off
+ * the wire (libpai's seam: pai_client.transport, lib/http.h).
+ *
+ * The answers are separated by a 0x1e byte (ASCII record separator);
+ * each is
+ *
+ *     STATUS\n
+ *     Header-Name: value\n        (any number; "Location: /x" too)
+ *     \n
+ *     body
+ *
+ * A missing blank line means no body; once the answers run out every
+ * request fails as a connection would (PAI_EUNREACHABLE). */
+#ifndef FUZZ_TRANSPORT_H
+#define FUZZ_TRANSPORT_H
+
+#include "http.h"
+
+#include <stddef.h>
+
+#define FUZZ_BASE "http://pai.test:9186"
+
+typedef struct fuzz_wire {
+	const char *p, *end;
+	unsigned requests;
+} fuzz_wire;
+
+/* A client for FUZZ_BASE (token "t", no retries) whose requests wire
+ * answers; NULL when out of memory. */
+pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len);
+
+/* Aborts unless err is one of pai.h's codes and, on an error, the
+ * client's detail is one printable line. */
+void fuzz_check_result(pai_client *c, int err);
+
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+
+#endif
