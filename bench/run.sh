@@ -1,15 +1,18 @@
 #!/bin/sh
 # bench/run.sh - `paictl validate FILE` against `jq empty FILE`, whole
-# processes: wall time and peak memory, on a generated config with 2,000
-# task roles, a 50 MB config with one huge command, and every example.
+# processes: wall time and peak memory, on generated configs with 2,000
+# task roles (plain, and with every command reading other roles' host
+# lists and its own ports), a 50 MB config with one huge command, and
+# every example.
 #
 # usage: sh bench/run.sh        (make bench sets PAICTL)
 #
 # Environment: PAICTL (default build/paictl), BENCH_DIR (default
 # build/bench), BENCH_RUNS (most timed runs per command, default 10).
-# The target is paictl no slower than jq on every file; the verdicts say
-# so, and the exit status is 0 either way (timings on a shared machine are
-# noisy): only missing tools or a failed generator make it fail.
+# The targets are paictl no slower than jq on every file, and a peak
+# resident set at most twice jq's; the verdicts say so, and the exit
+# status is 0 either way (timings on a shared machine are noisy): only
+# missing tools or a failed generator make it fail.
 #
 # jq does not read comments: it gets a copy with them blanked out, the
 # same size. Times come from hyperfine when it is installed (else the
@@ -53,9 +56,12 @@ stale() {
 	[ ! -f "$1" ] || [ -n "$(find "$top/bench/gen_large.py" -newer "$1")" ]
 }
 stale "$out/roles-2000.json" && gen roles "$out/roles-2000.json" 2000
+stale "$out/hostlists-2000.json" &&
+	gen hostlists "$out/hostlists-2000.json" 2000
 stale "$out/command-50mb.json" && gen command "$out/command-50mb.json" 50
 
-set -- "$out/roles-2000.json" "$out/command-50mb.json"
+set -- "$out/roles-2000.json" "$out/hostlists-2000.json" \
+	"$out/command-50mb.json"
 for f in "$top"/examples/*.json; do
 	[ -f "$f" ] && set -- "$@" "$f"
 done
@@ -145,9 +151,10 @@ for f in "$@"; do
 			printf "%s: paictl exited %d (config not valid), not comparable", name, st
 			exit
 		}
-		printf "%s: paictl %.2f ms %s jq %.2f ms (jq/paictl %.2fx); peak %.1f vs %.1f MB: %s",
+		printf "%s: paictl %.2f ms %s jq %.2f ms (jq/paictl %.2fx); peak %.1f vs %.1f MB (%.2fx): %s",
 			name, pm, (pm <= jm ? "<=" : ">"), jm, (pm > 0 ? jm / pm : 0),
-			pk / 1024, jk / 1024, (pm <= jm ? "ok" : "SLOWER than jq") }')
+			pk / 1024, jk / 1024, (jk > 0 ? pk / jk : 0),
+			(pm > jm ? "SLOWER than jq" : pk > 2 * jk ? "MORE than twice jq'"'"'s memory" : "ok") }')
 	case $v in
 	*": ok") ok=$((ok + 1)) ;;
 	esac
@@ -163,4 +170,4 @@ printf '%-32s %9s %17s %17s %8s %8s %4s %4s\n' "" "" "(mean ± sd)" \
 printf '%s' "$rows"
 echo
 printf '%s' "$verdicts"
-echo "bench: paictl no slower than jq on $ok of $total files"
+echo "bench: paictl no slower than jq, in at most twice its memory, on $ok of $total files"
