@@ -85,6 +85,9 @@ static void show(const cli_ctx *ctx, struct progress *p, const char *state,
 
 	if (ctx->quiet)
 		return;
+	/* what stdout holds goes first: when both reach one terminal or
+	 * file, a result never runs into a progress line */
+	fflush(stdout);
 	snprintf(line, sizeof(line), "%s %s%s%s", p->label, state,
 		 *tasks ? ", " : "", tasks);
 	if (p->tty) {
