@@ -35,6 +35,7 @@ static enum outcome both_ways(const char *text, size_t len)
 	assert_int_equal(pai_diags_new(&d1), PAI_OK);
 	assert_int_equal(pai_diags_new(&d2), PAI_OK);
 	if (pai__src_init(&src, d1, "t.json", text, len) != PAI_OK) {
+		pai__src_release(&src);
 		pai_diags_free(d1);
 		pai_diags_free(d2);
 		return SYNTAX;
