@@ -387,6 +387,8 @@ int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
 	const char *text = rs->body.data ? rs->body.data : "";
 	json_error_t e;
 
+	/* jansson sets no error code when an early allocation fails */
+	memset(&e, 0, sizeof(e));
 	*out = json_loadb(text, rs->body.len, 0, &e);
 	/* jansson reports some allocation failures as syntax errors: a
 	 * second try tells the two apart */

@@ -512,6 +512,8 @@ int pai_config_load(pai_config **out, char **detail, const char *path)
 	}
 	if (len == 0)
 		goto done;
+	/* jansson sets no error code when an early allocation fails */
+	memset(&je, 0, sizeof(je));
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	/* jansson reports some allocation failures as syntax errors: a
 	 * second try tells the two apart */

@@ -1073,7 +1073,9 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		jlen = src->jlen;
 	}
 	/* Any JSON value parses: a top level that is not an object is the
-	 * validator's "type" error, not a syntax error. */
+	 * validator's "type" error, not a syntax error. (jansson sets no
+	 * error code when an early allocation fails: it reads as 0.) */
+	memset(&err, 0, sizeof(err));
 	j = json_loadb(jt, jlen, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
 		       &err);
 	if (!j) {
