@@ -898,14 +898,6 @@ static void test_diags_to_json(void **state)
 	pai_diags_free(d);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* A minified config is one line. Each of its diagnostics once walked the
  * line from its start, for the column and for the excerpt: 50,000
  * unknown keys in 1 MB took a minute. Now each costs a few KB at most;
@@ -918,7 +910,6 @@ static void test_many_diagnostics_on_one_line(void **state)
 	size_t *at = malloc(n * sizeof(*at)), *col = malloc(n * sizeof(*col));
 	pai_diags *d = NULL;
 	pai_job *job = NULL;
-	double t0;
 	int err;
 
 	(void)state;
@@ -947,10 +938,9 @@ static void test_many_diagnostics_on_one_line(void **state)
 		}
 	}
 	assert_int_equal(pai_diags_new(&d), PAI_OK);
-	t0 = now();
+	/* (quadratic work took 20 s and more, linear well under 1: a
+	 * matter for make bench, not for an assertion on the clock) */
 	err = pai_job_parse(&job, d, NAME, t, len, NULL);
-	/* quadratic work took 20 s and more; linear, well under 1 */
-	assert_true(now() - t0 < 5);
 	assert_int_equal(err, PAI_EINVALID);
 	assert_null(job);
 	for (i = 0; i < pai_diags_count(d); i++) {
