@@ -157,7 +157,8 @@ $(FUZZ_DIR)/libpai.a: $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/transport.c \
-		tests/fuzz/transport.h tests/json_same.h $(FUZZ_DIR)/libpai.a
+		tests/fuzz/transport.h tests/fuzz/check.h tests/json_same.h \
+		$(FUZZ_DIR)/libpai.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
 		$(if $(filter response logs,$*),tests/fuzz/transport.c) \
 		$(FUZZ_DIR)/libpai.a $(PKG_LIBS)

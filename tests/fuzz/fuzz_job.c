@@ -19,6 +19,7 @@
  *     source order, messages in UTF-8 without control characters, and
  *     pai_diags_to_json() never NULL (it may be only when out of
  *     memory, which the fuzzer does not simulate). */
+#include "check.h"
 #include "../json_same.h"
 #include "internal.h"
 
@@ -39,15 +40,6 @@
  * a bug, but it would drown the fuzzer in timeouts. Jobs with more of
  * those items than this are parsed and checked, not expanded. */
 #define MAX_ITEMS 20000
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 static int valid_utf8(const char *s)
 {

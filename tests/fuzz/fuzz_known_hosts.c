@@ -7,21 +7,13 @@
  * key is recorded as a line that names it; the line found for a name
  * records it; the file without the name's lines has
  * none left and loses no other line. */
+#include "check.h"
 #include "known_hosts.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 static size_t lines(const char *t, size_t len)
 {

@@ -6,6 +6,7 @@
  * Checks: a result that is one of pai.h's codes, a one-line printable
  * reason on failure, and for a file that loads, a save and load that
  * give back the same profiles; a token that loads is one line. */
+#include "check.h"
 #include "internal.h"
 
 #include <fcntl.h>
@@ -15,15 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 static char dir[64];
 

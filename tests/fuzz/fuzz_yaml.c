@@ -8,21 +8,13 @@
  * it (same keys in the same order, same lengths, offsets inside the
  * text), or PAI_ESYNTAX with an error diagnostic whose rule and message
  * are printable. */
+#include "check.h"
 #include "internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 /* The loader bounds the depth, so this recursion is bounded too. */
 static void check_pos(const json_t *v, const pai__pos *p, size_t len)

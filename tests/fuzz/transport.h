@@ -15,6 +15,7 @@
 #ifndef FUZZ_TRANSPORT_H
 #define FUZZ_TRANSPORT_H
 
+#include "check.h"
 #include "http.h"
 
 #include <stddef.h>
@@ -33,14 +34,5 @@ pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len);
 /* Aborts unless err is one of pai.h's codes and, on an error, the
  * client's detail is one printable line. */
 void fuzz_check_result(pai_client *c, int err);
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			abort();                                               \
-		}                                                              \
-	} while (0)
 
 #endif
