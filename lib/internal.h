@@ -143,6 +143,12 @@ size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags);
 
+/* The value of hex digit c, or -1. */
+int pai__hexval(int c);
+/* Code point cp (at most U+10FFFF) as UTF-8 into out (4 bytes of room):
+ * the bytes written. */
+size_t pai__utf8_encode(char *out, unsigned long cp);
+
 /* Memory handed out in blocks and freed all at once: a position tree of
  * 50,000 nodes costs a few allocations, not 50,000 (json_fast.c). */
 struct pai__arena;

@@ -118,48 +118,17 @@ static void jp_ws(struct jp *p)
 static int jp_hex4(const char *s, size_t avail, unsigned *v)
 {
 	size_t k;
+	int h;
 
 	*v = 0;
 	if (avail < 4)
 		return -1;
 	for (k = 0; k < 4; k++) {
-		char c = s[k];
-
-		*v <<= 4;
-		if (c >= '0' && c <= '9')
-			*v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			*v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			*v |= (unsigned)(c - 'A' + 10);
-		else
+		if ((h = pai__hexval((unsigned char)s[k])) < 0)
 			return -1;
+		*v = *v << 4 | (unsigned)h;
 	}
 	return 0;
-}
-
-static size_t jp_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xC0 | (cp >> 6));
-		o[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xE0 | (cp >> 12));
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		o[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char)(0xF0 | (cp >> 18));
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	o[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 /* One escape at t[i] (its backslash) into o: the bytes written, with *i
@@ -193,7 +162,7 @@ static size_t jp_escape(struct jp *p, size_t *i, char *o)
 			cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 			*i += 6;
 		}
-		return jp_utf8(o, cp);
+		return pai__utf8_encode(o, cp);
 	default: return 0;
 	}
 	*i += 2;

@@ -74,7 +74,6 @@ static int own_text(pai__src *src)
  * so that tests/fuzz can run both paths over the same input. */
 size_t pai__big_string = 65536;
 
-static int hexval(int c);
 
 static int big_string(pai__src *src, pai_diags *diags, size_t open,
 		      size_t close)
@@ -110,9 +109,9 @@ static int big_string(pai__src *src, pai_diags *diags, size_t open,
 			continue;
 		}
 		for (j = 1, cp = 0; j <= 4; j++) {
-			if (hexval((unsigned char)t[i + j]) < 0)
+			if (pai__hexval((unsigned char)t[i + j]) < 0)
 				goto bad_escape;
-			cp = cp * 16 + hexval((unsigned char)t[i + j]);
+			cp = cp * 16 + pai__hexval((unsigned char)t[i + j]);
 		}
 		if (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
 			goto bad_unicode;
@@ -120,9 +119,9 @@ static int big_string(pai__src *src, pai_diags *diags, size_t open,
 			if (t[i + 5] != '\\' || t[i + 6] != 'u')
 				goto bad_unicode;
 			for (j = 7, lo = 0; j <= 10; j++) {
-				if (hexval((unsigned char)t[i + j]) < 0)
+				if (pai__hexval((unsigned char)t[i + j]) < 0)
 					goto bad_unicode;
-				lo = lo * 16 + hexval((unsigned char)t[i + j]);
+				lo = lo * 16 + pai__hexval((unsigned char)t[i + j]);
 			}
 			if (lo < 0xDC00 || lo > 0xDFFF)
 				goto bad_unicode;
@@ -463,7 +462,7 @@ size_t pai__src_offset(pai__src *src, unsigned line, unsigned column)
 
 /* ---- JSON string literals --------------------------------------------- */
 
-static int hexval(int c)
+int pai__hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -480,13 +479,13 @@ static unsigned long hex4(const char *s)
 	int i, h;
 
 	for (i = 0; i < 4; i++) {
-		h = hexval((unsigned char)s[i]);
+		h = pai__hexval((unsigned char)s[i]);
 		v = v * 16 + (unsigned long)(h < 0 ? 0 : h);
 	}
 	return v;
 }
 
-static size_t utf8_encode(char *out, unsigned long cp)
+size_t pai__utf8_encode(char *out, unsigned long cp)
 {
 	if (cp < 0x80) {
 		out[0] = (char)cp;
@@ -543,7 +542,7 @@ static size_t decode_one(const char *s, char *out, size_t *used)
 				*used = 12;
 			}
 		}
-		return utf8_encode(out, cp);
+		return pai__utf8_encode(out, cp);
 	default: out[0] = s[1]; break; /* \" \\ \/ */
 	}
 	*used = 2;
