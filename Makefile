@@ -26,7 +26,20 @@ CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror
 BASE     := -std=c11 $(WARN) -D_GNU_SOURCE -Ilib
 PKG_CF   := $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
+# libcurl, libssh2 and libmicrohttpd are compiled against but not
+# linked: libpai opens the first two when a call first needs one (lib/
+# dl.h), the local cluster the third when it starts (server/dl_mhd.h),
+# each by the soname of the library built against.
+DL_PKGS  := libcurl libssh2 libmicrohttpd
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out $(DL_PKGS),$(PKGS))) -ldl
+soname    = $(shell objdump -p $$($(PKG_CONFIG) --variable=libdir $(1))/$(1).so \
+	    2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
+CURL_SONAME := $(call soname,libcurl)
+SSH2_SONAME := $(call soname,libssh2)
+MHD_SONAME  := $(call soname,libmicrohttpd)
+PKG_CF   += $(if $(CURL_SONAME),-DPAI_CURL_SONAME='"$(CURL_SONAME)"') \
+	    $(if $(SSH2_SONAME),-DPAI_SSH2_SONAME='"$(SSH2_SONAME)"') \
+	    $(if $(MHD_SONAME),-DPAI_MHD_SONAME='"$(MHD_SONAME)"')
 TEST_CF  := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS))
 TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS))
 ALL_CFLAGS = $(BASE) $(PKG_CF) $(CFLAGS) -MMD -MP

@@ -3,7 +3,7 @@
  * others may read them, as ssh refuses such keys. */
 #include "http.h" /* pai__json_dumps */
 
-#include <curl/curl.h>
+#include "dl_curl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -338,6 +338,8 @@ int pai_config_set(pai_config *cfg, const pai_profile *profile)
 	long i;
 	int err;
 
+	if (pai__curl_load()) /* valid_uri's parser */
+		return PAI_ELIBRARY;
 	if (!cfg || !profile || !valid_name(profile->name) ||
 	    !valid_uri(profile->uri) ||
 	    (profile->dialect != PAI_DIALECT_OPENPAI &&

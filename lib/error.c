@@ -31,6 +31,9 @@ const char *pai_strerror(int err)
 	case PAI_EINTR: return "interrupted";
 	case PAI_ETLS: return "TLS certificate not trusted";
 	case PAI_EHOSTKEY: return "SSH host key changed";
+	case PAI_ELIBRARY:
+		return "a shared library is missing (libcurl or libssh2: "
+		       "Debian packages libcurl4 and libssh2-1)";
 	}
 	return "unknown error";
 }

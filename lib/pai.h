@@ -51,7 +51,9 @@ typedef enum pai_error {
 	PAI_EPROTOCOL = -17,    /**< a response not shaped as the API documents */
 	PAI_EINTR = -18,        /**< interrupted by the caller (Ctrl-C) */
 	PAI_ETLS = -19,         /**< the server's certificate was not trusted */
-	PAI_EHOSTKEY = -20 /**< an SSH host key differs from the recorded one */
+	PAI_EHOSTKEY = -20, /**< an SSH host key differs from the recorded one */
+	PAI_ELIBRARY = -21  /**< libcurl or libssh2, which libpai opens when
+			     * first needed, cannot be loaded */
 } pai_error;
 
 /** A short English description of @p err; never NULL, static storage. */
@@ -491,7 +493,10 @@ typedef struct pai_client_options {
 	{ PAI_CLIENT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0, -1, 0, \
 	  NULL, NULL, NULL }
 
-/** Caller frees with pai_client_free(). The options' strings are copied. */
+/**
+ * Caller frees with pai_client_free(). The options' strings are copied.
+ * The first client opens libcurl: PAI_ELIBRARY when it cannot.
+ */
 int pai_client_new(pai_client **out, const pai_client_options *opts);
 
 /** Which REST API a cluster speaks. */
@@ -830,7 +835,8 @@ typedef enum pai_ssh_hostkey {
 /**
  * A handle, not connected yet; the options' strings are copied. Caller
  * frees with pai_ssh_free(). PAI_EINVAL without host, user, key_file or
- * known_hosts.
+ * known_hosts. The first handle opens libssh2: PAI_ELIBRARY when it
+ * cannot.
  */
 int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts);
 void pai_ssh_free(pai_ssh *s);

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libssh2.h>
+#include "dl_ssh2.h"
 
 struct pai_ssh {
 	char *host, *user, *key_file, *known_hosts, *alias;
@@ -39,14 +38,6 @@ struct pai_ssh {
 	char *exit_signal;
 	char detail[512];
 };
-
-static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
-static int lib_err;
-
-static void lib_init(void)
-{
-	lib_err = libssh2_init(0);
-}
 
 static int fail(pai_ssh *s, int err, const char *fmt, ...) PAI__PRINTF(3, 4);
 
@@ -104,10 +95,9 @@ int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts)
 	    (!opts->key_file &&
 	     (opts->version < 2 || !opts->use_agent)))
 		return PAI_EINVAL;
-	/* libssh2_init is not thread-safe: once per process */
-	pthread_once(&lib_once, lib_init);
-	if (lib_err)
-		return PAI_ERROR;
+	/* libssh2 opened and initialised, once per process */
+	if (pai__ssh2_load())
+		return PAI_ELIBRARY;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto out;

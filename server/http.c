@@ -1363,6 +1363,8 @@ int srv_http_start(struct srv *s, char *err, size_t errlen)
 {
 	int fd;
 
+	if (srv_mhd_load(err, errlen) < 0)
+		return -1;
 	unix_l.s = tcp_l.s = s;
 	unix_l.tcp = false;
 	tcp_l.tcp = true;

@@ -6,7 +6,7 @@
 
 #include "srv.h"
 
-#include <microhttpd.h>
+#include "dl_mhd.h"
 
 struct listener {
 	struct srv *s;

@@ -77,6 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	/* libpai opens libssh2 when first needed (lib/dl.h) */
+	CHECK(pai__ssh2_load() == PAI_OK);
 	if (!session && !(session = libssh2_session_init()))
 		return 0;
 	name = names[data[0] % 4];

@@ -1,0 +1,63 @@
+/* dl_curl.h - libcurl, opened when first needed (dl.h): include this
+ * instead of <curl/curl.h>, and call pai__curl_load() before any curl_
+ * function. */
+#ifndef PAI_DL_CURL_H
+#define PAI_DL_CURL_H
+
+#include "dl.h"
+#include "internal.h"
+
+/* curl_easy_setopt's type-checking macro would hide the function */
+#define CURL_DISABLE_TYPECHECK 1
+#include <curl/curl.h>
+
+#ifndef PAI_CURL_SONAME
+#define PAI_CURL_SONAME "libcurl.so.4"
+#endif
+
+#define PAI__CURL_FUNCS(X)                                                     \
+	X(curl_easy_cleanup)                                                   \
+	X(curl_easy_getinfo)                                                   \
+	X(curl_easy_init)                                                      \
+	X(curl_easy_perform)                                                   \
+	X(curl_easy_reset)                                                     \
+	X(curl_easy_setopt)                                                    \
+	X(curl_easy_strerror)                                                  \
+	X(curl_free)                                                           \
+	X(curl_slist_append)                                                   \
+	X(curl_slist_free_all)                                                 \
+	X(curl_url)                                                            \
+	X(curl_url_cleanup)                                                    \
+	X(curl_url_get)                                                        \
+	X(curl_url_set)
+
+struct pai__curl_fns {
+	PAI__CURL_FUNCS(PAI__DL_MEMBER)
+};
+extern struct pai__curl_fns pai__curl_fns;
+
+/* Opens libcurl, once: PAI_OK, or PAI_ERROR. */
+int pai__curl_load(void);
+
+/* the names, for every file but the one that fills the table */
+#ifndef PAI__DL_LOADER
+/* curl.h makes these two function-like macros of themselves */
+#undef curl_easy_getinfo
+#undef curl_easy_setopt
+#define curl_easy_cleanup (pai__curl_fns.p_curl_easy_cleanup)
+#define curl_easy_getinfo (pai__curl_fns.p_curl_easy_getinfo)
+#define curl_easy_init (pai__curl_fns.p_curl_easy_init)
+#define curl_easy_perform (pai__curl_fns.p_curl_easy_perform)
+#define curl_easy_reset (pai__curl_fns.p_curl_easy_reset)
+#define curl_easy_setopt (pai__curl_fns.p_curl_easy_setopt)
+#define curl_easy_strerror (pai__curl_fns.p_curl_easy_strerror)
+#define curl_free (pai__curl_fns.p_curl_free)
+#define curl_slist_append (pai__curl_fns.p_curl_slist_append)
+#define curl_slist_free_all (pai__curl_fns.p_curl_slist_free_all)
+#define curl_url (pai__curl_fns.p_curl_url)
+#define curl_url_cleanup (pai__curl_fns.p_curl_url_cleanup)
+#define curl_url_get (pai__curl_fns.p_curl_url_get)
+#define curl_url_set (pai__curl_fns.p_curl_url_set)
+#endif
+
+#endif /* PAI_DL_CURL_H */
