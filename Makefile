@@ -5,6 +5,10 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 # each shell's own directory for the completions of installed packages
+INCLUDEDIR ?= $(PREFIX)/include
+# Debian's multiarch directory (lib/x86_64-linux-gnu), as its packages do
+LIBDIR     ?= $(PREFIX)/lib$(addprefix /,$(shell $(CC) -print-multiarch 2>/dev/null))
+PCDIR      ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
@@ -18,7 +22,8 @@ BUILD      ?= build
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
-	python3 python3-yaml python3-jsonschema clang libclang-rt-dev
+	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
+	abigail-tools
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -57,15 +62,34 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PAICTL   := $(BUILD)/paictl
 LIBPAI   := $(BUILD)/libpai.a
 
+# libpai.so: position-independent objects, hidden unless pai.h declares
+# them, symbol version LIBPAI_0 (lib/libpai.map), soname libpai.so.0.
+# paictl itself links the static archive.
+SO_VERSION := $(shell sed -n 's/^\#define PAI_VERSION "\(.*\)"/\1/p' lib/pai.h)
+SONAME   := libpai.so.$(firstword $(subst ., ,$(SO_VERSION)))
+LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
+PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+
 .PHONY: deps print-deps all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
-	lint header-check fuzz
+	lint header-check fuzz libpai-test abi
 .DEFAULT_GOAL := all
 
-all: $(PAICTL)
+all: $(PAICTL) $(LIBSO)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_CF) -c -o $@ $<
+
+$(LIBSO): $(PIC_OBJ) lib/libpai.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=lib/libpai.map -Wl,--no-undefined \
+		-o $@ $(PIC_OBJ) $(PKG_LIBS)
+	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libpai.so
 
 $(LIBPAI): $(LIB_OBJ)
 	@rm -f $@
@@ -96,7 +120,28 @@ header-check:
 	printf '#include "pai.h"\nint main(void) { return pai_strerror(0) == 0; }\n' \
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
-test: unit-test cli-test header-check man-test completion-test k8s-test
+test: unit-test cli-test header-check man-test completion-test k8s-test \
+	libpai-test
+
+# libpai as others use it: libpai.so exports exactly pai.h's functions,
+# keeps the ABI recorded in lib/libpai.abi, and the examples of
+# examples/libpai/ build with pkg-config against the library installed
+# into a DESTDIR, and run.
+LIBPAI_STAGE := $(BUILD)/stage
+libpai-test: $(LIBSO) $(LIBPAI) $(PAICTL)
+	python3 tests/libpai/exports.py $(LIBSO) lib/pai.h
+	sh tests/libpai/abi.sh lib/libpai.abi $(LIBSO)
+	rm -rf $(LIBPAI_STAGE)
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(LIBPAI_STAGE) \
+		PREFIX=/usr >/dev/null
+	CC="$(CC)" CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" \
+		PAICTL=$(CURDIR)/$(PAICTL) sh tests/libpai/run.sh \
+		$(CURDIR)/$(LIBPAI_STAGE)
+
+# Records libpai.so's ABI in lib/libpai.abi: only on purpose, with an
+# addition to pai.h or a new soname (tests/libpai/abi.sh compares).
+abi: $(LIBSO)
+	abidw --no-corpus-path --no-comp-dir-path --out-file lib/libpai.abi $(LIBSO)
 
 unit-test: $(TEST_BIN) $(PAICTL)
 	@set -e; for t in $(TEST_BIN); do \
@@ -194,7 +239,18 @@ lint:
 		--std=c11 -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
 		--inline-suppr lib cli $(wildcard server/*.c)
 
-install: $(PAICTL)
+install: $(PAICTL) $(LIBSO) $(LIBPAI)
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR)
+	install -m 0644 lib/pai.h $(DESTDIR)$(INCLUDEDIR)/pai.h
+	install -m 0644 $(LIBSO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(LIBSO)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpai.so
+	install -m 0644 $(LIBPAI) $(DESTDIR)$(LIBDIR)/libpai.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(SO_VERSION)|' \
+		lib/pai.pc.in > $(DESTDIR)$(PCDIR)/pai.pc
+	install -d $(DESTDIR)$(MANDIR)/man3
+	for m in $(wildcard man/*.3); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man3/; done
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(PAICTL) $(DESTDIR)$(BINDIR)/paictl
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -206,6 +262,10 @@ install: $(PAICTL)
 	install -m 0644 completions/paictl.fish $(DESTDIR)$(FISHCOMPDIR)/paictl.fish
 
 uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/pai.h $(DESTDIR)$(PCDIR)/pai.pc \
+		$(DESTDIR)$(LIBDIR)/$(notdir $(LIBSO)) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libpai.so $(DESTDIR)$(LIBDIR)/libpai.a
+	for m in $(notdir $(wildcard man/*.3)); do rm -f $(DESTDIR)$(MANDIR)/man3/$$m; done
 	rm -f $(DESTDIR)$(BINDIR)/paictl
 	for m in $(notdir $(wildcard man/*.1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$m; done
 	for m in $(notdir $(wildcard man/*.5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done

@@ -21,6 +21,12 @@
 extern "C" {
 #endif
 
+/* libpai.so exports what this header declares and nothing else: the
+ * library is built with -fvisibility=hidden (and lib/libpai.map). */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility push(default)
+#endif
+
 #define PAI_VERSION "0.1.0"
 
 /* ------------------------------------------------------------------ */
@@ -977,6 +983,10 @@ enum {
  */
 int pai_file_write_atomic(const char *path, const void *data, size_t len,
 			  unsigned mode, unsigned flags);
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
