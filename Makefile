@@ -71,7 +71,7 @@ LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: deps print-deps all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
-	lint header-check fuzz libpai-test abi
+	lint header-check fuzz libpai-test abi tsan-test
 .DEFAULT_GOAL := all
 
 all: $(PAICTL) $(LIBSO)
@@ -121,7 +121,17 @@ header-check:
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
 test: unit-test cli-test header-check man-test completion-test k8s-test \
-	libpai-test
+	libpai-test tsan-test
+
+# test_threads again under ThreadSanitizer, with libpai built for it:
+# what libpai(3) says about threads.
+TSAN_BUILD := build/tsan
+tsan-test:
+	$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) \
+		CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread \
+		$(TSAN_BUILD)/tests/test_threads
+	PAI_SRCDIR=$(CURDIR) TSAN_OPTIONS=halt_on_error=1 \
+		$(TSAN_BUILD)/tests/test_threads
 
 # libpai as others use it: libpai.so exports exactly pai.h's functions,
 # keeps the ABI recorded in lib/libpai.abi, and the examples of
@@ -275,4 +285,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -path '$(LIBPAI_STAGE)' -prune -o -name '*.d' -type f -print 2>/dev/null)

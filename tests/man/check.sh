@@ -138,7 +138,7 @@ for page in man/paictl-*.1; do
 done
 
 # mandoc finds nothing to say
-for page in man/*.1 man/*.5; do
+for page in man/*.1 man/*.3 man/*.5; do
 	if out=$(mandoc -Tlint -Wwarning "$page" 2>&1) && [ -z "$out" ]; then
 		pass
 	else
@@ -146,6 +146,30 @@ for page in man/*.1 man/*.5; do
 		printf '%s\n' "$out"
 	fi
 done
+
+# every function of pai.h is in the SYNOPSIS of a section 3 page, and
+# every function there is in pai.h
+if out=$(python3 - lib/pai.h man/*.3 <<'PY'
+import re, sys
+sys.path.insert(0, "tests/libpai")
+import exports
+declared = exports.declared(sys.argv[1])
+paged = set()
+for page in sys.argv[2:]:
+    text = open(page, encoding="utf-8").read()
+    syn = text.split(".Sh SYNOPSIS", 1)[-1].split(".Sh ", 1)[0]
+    paged |= set(re.findall(r"^\.Fn (pai_\w+)", syn, flags=re.M))
+for n in sorted(declared - paged):
+    print("%s: in pai.h, on no section 3 page" % n)
+for n in sorted(paged - declared):
+    print("%s: on a section 3 page, not in pai.h" % n)
+PY
+) && [ -z "$out" ]; then
+	pass
+else
+	fail "the section 3 pages and pai.h differ:"
+	printf '%s\n' "$out"
+fi
 
 # paictl-job(5) documents every rule id that lib/ reports, and no other:
 # the ids with a '-' in the files that check configs (all of them rule
