@@ -136,7 +136,7 @@ tsan-test:
 # libpai as others use it: libpai.so exports exactly pai.h's functions,
 # keeps the ABI recorded in lib/libpai.abi, and the examples of
 # examples/libpai/ build with pkg-config against the library installed
-# into a DESTDIR, and run.
+# into a DESTDIR, and run; make uninstall then leaves no file there.
 LIBPAI_STAGE := $(BUILD)/stage
 libpai-test: $(LIBSO) $(LIBPAI) $(PAICTL)
 	python3 tests/libpai/exports.py $(LIBSO) lib/pai.h
@@ -147,6 +147,11 @@ libpai-test: $(LIBSO) $(LIBPAI) $(PAICTL)
 	CC="$(CC)" CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" \
 		PAICTL=$(CURDIR)/$(PAICTL) sh tests/libpai/run.sh \
 		$(CURDIR)/$(LIBPAI_STAGE)
+	$(MAKE) --no-print-directory uninstall \
+		DESTDIR=$(CURDIR)/$(LIBPAI_STAGE) PREFIX=/usr >/dev/null
+	@left=$$(find $(LIBPAI_STAGE) ! -type d); if [ -n "$$left" ]; then \
+		echo "make uninstall left: $$left"; exit 1; fi; \
+		echo "libpai: make uninstall removed every file make install put"
 
 # Records libpai.so's ABI in lib/libpai.abi: only on purpose, with an
 # addition to pai.h or a new soname (tests/libpai/abi.sh compares).
