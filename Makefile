@@ -18,12 +18,14 @@ PKG_CONFIG ?= pkg-config
 BUILD      ?= build
 
 # Every library comes from Debian and is found with pkg-config; `make deps`
-# installs these packages (the list .ci/run and README.md rely on).
+# installs these packages (the list .ci/run and README.md rely on), and
+# npm unless a nodejs that brings its own (NodeSource's) is installed:
+# there, Debian's npm package conflicts with it.
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
-	abigail-tools
+	abigail-tools nodejs
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -71,7 +73,7 @@ LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: deps print-deps all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
-	lint header-check fuzz libpai-test abi tsan-test
+	lint header-check fuzz libpai-test abi tsan-test js-test
 .DEFAULT_GOAL := all
 
 all: $(PAICTL) $(LIBSO)
@@ -112,7 +114,9 @@ deps:
 	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
 	$$s apt-get update -q && \
 	$$s env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $(DEB_PKGS)
+		--no-install-recommends $(DEB_PKGS) && \
+	{ command -v npm >/dev/null || $$s env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends npm; }
 
 # pai.h must stand alone in strict C11.
 header-check:
@@ -121,7 +125,11 @@ header-check:
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
 test: unit-test cli-test header-check man-test completion-test k8s-test \
-	libpai-test tsan-test
+	libpai-test tsan-test js-test
+
+# OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
+js-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) JS_DIR=$(CURDIR)/build/js sh tests/js/run.sh
 
 # test_threads again under ThreadSanitizer, with libpai built for it:
 # what libpai(3) says about threads.

@@ -37,11 +37,9 @@ static void framework_name(char *out, size_t len, const char *role)
 
 /* ---- who asks ------------------------------------------------------------ */
 
-/* The caller: the token's user (over TCP a token is a must, GETs too, as
- * on v1.x); on the Unix socket, without a token, the server's owner.
- * New string; NULL after replying. */
-static char *caller(struct listener *l, struct MHD_Connection *c,
-		    enum MHD_Result *res)
+/* The caller (see http_int.h). */
+char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
+		  enum MHD_Result *res)
 {
 	const struct srv_token *t;
 	struct passwd *pw;
@@ -172,7 +170,7 @@ static enum MHD_Result submit(struct listener *l, struct MHD_Connection *c,
 	pai_diags *diags = NULL;
 	pai_job *pj = NULL;
 	enum MHD_Result res = MHD_NO;
-	char *user = caller(l, c, &res);
+	char *user = h_v2_caller(l, c, &res);
 	int err;
 
 	if (!user)
@@ -366,7 +364,7 @@ static enum MHD_Result execute(struct listener *l, struct MHD_Connection *c,
 	const char *v =
 	    body ? json_string_value(json_object_get(body, "value")) : form;
 	enum MHD_Result res = MHD_NO;
-	char *user = caller(l, c, &res);
+	char *user = h_v2_caller(l, c, &res);
 	struct srv_job *j;
 
 	if (!user)
@@ -503,6 +501,65 @@ static enum MHD_Result log_locations(struct srv *s, struct MHD_Connection *c,
 	return res;
 }
 
+/* v1.x's task detail from the task's v2 status t (detail()'s). */
+static json_t *task_detail(const struct srv_job *j, const char *fw,
+			   json_t *t)
+{
+	const char *state = json_string_value(json_object_get(t, "taskState"));
+	json_int_t index = json_integer_value(json_object_get(t, "taskIndex"));
+	json_t *attempt = json_pack(
+	    "{s:i,s:s,s:O,s:O,s:s,s:O,s:O,s:O,s:n}", "attemptId", 0,
+	    "attemptState", state ? state : "WAITING", "containerId",
+	    json_object_get(t, "containerId"), "containerIp",
+	    json_object_get(t, "containerIp"), "containerNodeName", "localhost",
+	    "containerPorts", json_object_get(t, "containerPorts"),
+	    "containerLog", json_object_get(t, "containerLog"),
+	    "containerExitCode", json_object_get(t, "containerExitCode"),
+	    "containerExitSpec");
+
+	return json_pack("{s:s,s:s,s:i,s:s,s:I,s:o,s:s,s:i,s:[o]}", "username",
+			 j->user, "jobName", j->name, "jobAttemptId", 0,
+			 "taskRoleName", fw, "taskIndex", index, "taskUid",
+			 json_sprintf("%s-%s-%" JSON_INTEGER_FORMAT, j->key, fw,
+				      index),
+			 "taskState", state ? state : "WAITING", "retries", 0,
+			 "attempts", attempt);
+}
+
+/* seg: api v2 jobs REF attempts A taskRoles ROLE taskIndex I attempts */
+static enum MHD_Result task(struct srv *s, struct MHD_Connection *c,
+			    char **seg)
+{
+	struct srv_job *j;
+	json_t *d = NULL, *t;
+	char fw[256], *end;
+	long index = strtol(seg[9], &end, 10);
+	size_t role = 0;
+	enum MHD_Result res;
+
+	pthread_mutex_lock(&s->lock);
+	j = find(s, seg[3]);
+	if (j)
+		role = role_of(j, seg[7]);
+	if (j && role < j->nroles && !*end && index >= 0 &&
+	    index < j->roles[role].task_number && strcmp(seg[5], "0") == 0) {
+		framework_name(fw, sizeof(fw), j->roles[role].name);
+		d = detail(j, h_conn_host(c));
+	}
+	t = json_array_get(
+	    json_object_get(
+		json_object_get(json_object_get(d, "taskRoles"), fw),
+		"taskStatuses"),
+	    (size_t)index);
+	res = t ? h_reply_json(c, 200, task_detail(j, fw, t))
+		: h_reply_error(c, 404, "NoJobError",
+				"Task %s of job %s is not found.", seg[9],
+				seg[3]);
+	pthread_mutex_unlock(&s->lock);
+	json_decref(d);
+	return res;
+}
+
 /* The paictl file behind a log-manager file name, or NULL. */
 static const char *local_file(const char *name)
 {
@@ -584,7 +641,7 @@ static enum MHD_Result job_route(struct listener *l, struct MHD_Connection *c,
 				 struct req *rq, const char *url)
 {
 	enum MHD_Result res = MHD_NO;
-	char *who = caller(l, c, &res);
+	char *who = h_v2_caller(l, c, &res);
 
 	if (!who)
 		return res;
@@ -599,6 +656,10 @@ static enum MHD_Result job_route(struct listener *l, struct MHD_Connection *c,
 		return h_reply_error(c, 404, "NoJobSshInfoError",
 				     "SSH info of job %s is not found.",
 				     seg[3]);
+	if (n == 11 && get && strcmp(seg[4], "attempts") == 0 &&
+	    strcmp(seg[6], "taskRoles") == 0 &&
+	    strcmp(seg[8], "taskIndex") == 0 && strcmp(seg[10], "attempts") == 0)
+		return task(l->s, c, seg);
 	if (n == 13 && get && strcmp(seg[4], "attempts") == 0 &&
 	    strcmp(seg[6], "taskRoles") == 0 &&
 	    strcmp(seg[8], "taskIndex") == 0 &&
@@ -629,12 +690,18 @@ enum MHD_Result h_v2_route(struct listener *l, struct MHD_Connection *c,
 	if (n == 3 && strcmp(seg[2], "jobs") == 0 && post)
 		return submit(l, c, rq);
 	if (n == 3 && strcmp(seg[2], "jobs") == 0 && get) {
-		if (!(who = caller(l, c, &res)))
+		if (!(who = h_v2_caller(l, c, &res)))
 			return res;
 		free(who);
 		return list(l->s, c);
 	}
 	if (n >= 4 && strcmp(seg[2], "jobs") == 0)
 		return job_route(l, c, seg, n, get, put, rq, url);
+	if ((n == 3 || n == 4) && get &&
+	    strcmp(seg[2], "virtual-clusters") == 0)
+		return h_v2_vcs(l, c, n == 4 ? seg[3] : NULL);
+	if (n == 4 && get &&
+	    (strcmp(seg[2], "users") == 0 || strcmp(seg[2], "user") == 0))
+		return h_v2_user(l, c, seg[3]);
 	return not_found(c, url);
 }

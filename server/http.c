@@ -615,6 +615,56 @@ static enum MHD_Result store_job(struct srv *s, struct MHD_Connection *c,
 	return res;
 }
 
+/* A config sent as a form (OpenPAI's JavaScript SDK does) becomes the
+ * JSON the real server's body parser makes of it, in rq: what is
+ * validated. 1 then, 0 for another body, -1 after replying. */
+static int form_body(struct MHD_Connection *c, struct req *rq,
+		     enum MHD_Result *res)
+{
+	const char *type =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+	unsigned status;
+	char *json;
+	size_t i = 0;
+
+	if (!type || strncasecmp(type, "application/x-www-form-urlencoded",
+				 33) != 0)
+		return 0;
+	/* curl -d sends this type with whatever it sends: a body that is a
+	 * JSON object stays one (the real server would refuse it) */
+	while (i < rq->len && strchr(" \t\r\n", rq->body[i]))
+		i++;
+	if (i < rq->len && rq->body[i] == '{')
+		return 0;
+	json = h_form_to_json(rq->body ? rq->body : "", rq->len, &status);
+	if (!json) {
+		*res = status == 413 ? h_reply_error(c, 413, "UnknownError",
+						     "too many parameters")
+				     : h_reply_error(c, 500, "UnknownError",
+						     "out of memory");
+		return -1;
+	}
+	free(rq->body);
+	rq->body = json;
+	rq->len = strlen(json);
+	return 1;
+}
+
+/* After a form's config has passed: what is stored and served back is
+ * the config as validated, its numbers numbers (Joi converts them, and
+ * the real server keeps what Joi gives). 0, or -1 when out of memory. */
+static int form_config(struct req *rq, const pai_job *pj)
+{
+	char *json = json_dumps(pai_job_config(pj), JSON_COMPACT);
+
+	if (!json)
+		return -1;
+	free(rq->body);
+	rq->body = json;
+	rq->len = strlen(json);
+	return 0;
+}
+
 enum MHD_Result h_submit(struct listener *l, struct MHD_Connection *c,
 			      struct req *rq, const char *user,
 			      const char *path_name)
@@ -623,8 +673,10 @@ enum MHD_Result h_submit(struct listener *l, struct MHD_Connection *c,
 	pai_job *pj = NULL;
 	struct srv_job *j = NULL;
 	enum MHD_Result res;
-	int err, refused = 0;
+	int err, refused = 0, form = form_body(c, rq, &res);
 
+	if (form < 0)
+		return res;
 	if (pai_diags_new(&diags) != PAI_OK)
 		return h_reply_error(c, 500, "UnknownError", "out of memory");
 	err = pai_job_parse(&pj, diags, "job.json", rq->body ? rq->body : "",
@@ -636,6 +688,8 @@ enum MHD_Result h_submit(struct listener *l, struct MHD_Connection *c,
 				    pai_strerror(err));
 	else if ((res = refuse_job(c, pj, path_name, &refused)), refused)
 		;
+	else if (form && form_config(rq, pj) < 0)
+		res = h_reply_error(c, 500, "UnknownError", "out of memory");
 	else if (srv_job_from_pai(&j, pj, user) < 0)
 		res = h_reply_error(c, 400, "InvalidParametersError",
 				    "the job cannot run here (at most 1000 "
@@ -1101,6 +1155,25 @@ static enum MHD_Result job_parts(const struct call *k)
 		   : res;
 }
 
+/* /api/v1/jobs/:user~:job: a job by its framework name, as the real
+ * server answers it to anyone (OpenPAI's JavaScript SDK asks it, without
+ * a token, in getFrameworkInfo). */
+static enum MHD_Result framework(const struct call *k)
+{
+	char *user = strdup(k->seg[3]), *name = user ? strchr(user, '~') : NULL;
+	enum MHD_Result res;
+
+	if (!user)
+		return h_reply_error(k->c, 500, "UnknownError", "out of memory");
+	if (name)
+		*name++ = '\0';
+	res = name && srv_safe_name(user) && srv_safe_name(name)
+		  ? job_status(k->l->s, k->c, user, name)
+		  : h_no_job(k->c, k->seg[3]);
+	free(user);
+	return res;
+}
+
 /* /api/v1/... */
 static enum MHD_Result v1_route(const struct call *k)
 {
@@ -1118,6 +1191,8 @@ static enum MHD_Result v1_route(const struct call *k)
 					      k->c, MHD_GET_ARGUMENT_KIND,
 					      "username"))
 			      : not_allowed(k);
+	if (n == 4 && strcmp(seg[2], "jobs") == 0)
+		return k->get ? framework(k) : not_allowed(k);
 	if (n >= 4 && strcmp(seg[2], "local") == 0 &&
 	    strcmp(seg[3], "logs") == 0)
 		return k->get ? get_log(k->l->s, k->c, seg, n)

@@ -45,6 +45,10 @@ int h_authorize(struct listener *l, struct MHD_Connection *c,
 		const char *user, enum MHD_Result *res);
 /* The value of key in a form body; new, or NULL. */
 char *h_form_value(const char *body, size_t len, const char *key);
+/* An application/x-www-form-urlencoded body as JSON text, nested as the
+ * v0.17 rest-server's body parser nests it (form.c); new. NULL with
+ * *status 413 for more parameters than it takes, else 500 (memory). */
+char *h_form_to_json(const char *body, size_t len, unsigned *status);
 /* The login routes, v1 and v2: the checks and codes of the real v0.17
  * and v1.x servers, which agree. */
 enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
@@ -73,6 +77,17 @@ enum MHD_Result h_serve_log(struct MHD_Connection *c, const char *path,
 /* ---- the v2 API (api_v2.c) -------------------------------------------- */
 
 /* /api/v2/...: seg[0] "api", seg[1] "v2". */
+/* The caller of a v2 route: the token's user (over TCP a token is a
+ * must, GETs too, as on v1.x); on the Unix socket, without a token, the
+ * server's owner. New string; NULL after replying (api_v2.c). */
+char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
+		  enum MHD_Result *res);
+/* GET /api/v2/virtual-clusters[/{vc}] (vc NULL: all), GET
+ * /api/v2/users/{name} (api_v2_vc.c). */
+enum MHD_Result h_v2_vcs(struct listener *l, struct MHD_Connection *c,
+			 const char *vc);
+enum MHD_Result h_v2_user(struct listener *l, struct MHD_Connection *c,
+			  const char *name);
 enum MHD_Result h_v2_route(struct listener *l, struct MHD_Connection *c,
 			   char **seg, size_t n, const char *method,
 			   const char *url, struct req *rq);

@@ -962,6 +962,129 @@ static void test_stop_ignoring_sigterm(void **state)
 	remove_tree(sv.dir);
 }
 
+/* A config sent as a form, as OpenPAI's JavaScript SDK sends it: nested
+ * as Express's extended body parser nests it (indexes out of order, []
+ * appends, '+' and %XX), numbers converted as Joi converts them, and
+ * what is stored is that JSON. More than 1000 parameters: 413. */
+static void test_form_submission(void **state)
+{
+	static const char form[] =
+	    "jobName=form1&image=deb%2Fian&jobEnvs%5BGREETING%5D=hi+there"
+	    "&taskRoles%5B1%5D%5Bname%5D=b&taskRoles%5B1%5D%5BtaskNumber%5D=1"
+	    "&taskRoles%5B1%5D%5BcpuNumber%5D=1"
+	    "&taskRoles%5B1%5D%5BmemoryMB%5D=100"
+	    "&taskRoles%5B1%5D%5BgpuNumber%5D=0"
+	    "&taskRoles%5B1%5D%5Bcommand%5D=true"
+	    "&taskRoles%5B0%5D%5Bname%5D=a&taskRoles%5B0%5D%5BtaskNumber%5D=2"
+	    "&taskRoles%5B0%5D%5BcpuNumber%5D=1"
+	    "&taskRoles%5B0%5D%5BmemoryMB%5D=256"
+	    "&taskRoles%5B0%5D%5BgpuNumber%5D=0"
+	    "&taskRoles%5B0%5D%5Bcommand%5D=echo+%24GREETING"
+	    "&taskRoles%5B0%5D%5BportList%5D%5B%5D%5Blabel%5D=http"
+	    "&taskRoles%5B0%5D%5BportList%5D%5B0%5D%5BbeginAt%5D=0"
+	    "&taskRoles%5B0%5D%5BportList%5D%5B0%5D%5BportNumber%5D=1";
+	static const char *want =
+	    "{\"jobName\": \"form1\", \"image\": \"deb/ian\", \"jobEnvs\": "
+	    "{\"GREETING\": \"hi there\"}, \"taskRoles\": [{\"name\": \"a\", "
+	    "\"taskNumber\": 2, \"cpuNumber\": 1, \"memoryMB\": 256, "
+	    "\"gpuNumber\": 0, \"command\": \"echo $GREETING\", \"portList\": "
+	    "[{\"label\": \"http\", \"beginAt\": 0, \"portNumber\": 1}]}, "
+	    "{\"name\": \"b\", \"taskNumber\": 1, \"cpuNumber\": 1, "
+	    "\"memoryMB\": 100, \"gpuNumber\": 0, \"command\": \"true\"}]}";
+	const char *type = "Content-Type: application/x-www-form-urlencoded";
+	struct server sv;
+	struct resp r;
+	json_t *stored, *expect;
+	char *many;
+	size_t i, n = 0;
+
+	(void)state;
+	start_server(&sv);
+	assert_int_equal(request(&sv, 0, "POST", "/api/v1/user/u/jobs", form,
+				 strlen(form), type, NULL, &r),
+			 CURLE_OK);
+	assert_int_equal(r.status, 201);
+	free(r.body);
+	request(&sv, 0, "GET", "/api/v1/user/u/jobs/form1/config", NULL, 0,
+		NULL, NULL, &r);
+	assert_int_equal(r.status, 200);
+	stored = json_loads(r.body, 0, NULL);
+	expect = json_loads(want, 0, NULL);
+	assert_non_null(stored);
+	assert_non_null(expect);
+	assert_true(json_equal(stored, expect));
+	json_decref(stored);
+	json_decref(expect);
+	free(r.body);
+
+	/* body-parser's parameterLimit */
+	many = malloc(1001 * 8 + 16);
+	assert_non_null(many);
+	for (i = 0; i < 1001; i++)
+		n += (size_t)sprintf(many + n, "%sa%zu=1", i ? "&" : "", i);
+	request(&sv, 0, "POST", "/api/v1/user/u/jobs", many, n, type, NULL,
+		&r);
+	assert_int_equal(r.status, 413);
+	free(r.body);
+	free(many);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
+/* What OpenPAI's JavaScript SDK asks besides jobs, answered as real
+ * servers do: a job by framework name on the v1 API (no token), the v2
+ * API's virtual clusters and users, and their errors. */
+static void test_frameworks_vcs_users(void **state)
+{
+	struct passwd *pw = getpwuid(getuid());
+	struct server sv;
+	char path[256], *cfg;
+	json_t *o;
+	long st;
+
+	(void)state;
+	assert_non_null(pw);
+	start_server(&sv);
+	cfg = config1("fw1", 1, "true", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
+	free(cfg);
+	st = call(&sv, "GET", "/api/v1/jobs/u~fw1", NULL, &o);
+	assert_int_equal(st, 200);
+	assert_non_null(json_object_get(o, "jobStatus"));
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v1/jobs/fw1", NULL, &o);
+	expect_error(st, o, 404, "NoJobError");
+	json_decref(o);
+
+	st = call(&sv, "GET", "/api/v2/virtual-clusters", NULL, &o);
+	assert_int_equal(st, 200);
+	assert_true(json_is_object(json_object_get(
+	    json_object_get(o, "default"), "resourcesTotal")));
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v2/virtual-clusters/default", NULL, &o);
+	assert_int_equal(st, 200);
+	assert_non_null(json_object_get(o, "usedCapacity"));
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v2/virtual-clusters/gpu", NULL, &o);
+	expect_error(st, o, 404, "NoVirtualClusterError");
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v2/virtual-clusters/a-b", NULL, &o);
+	expect_error(st, o, 400, "InvalidParametersError");
+	json_decref(o);
+
+	snprintf(path, sizeof(path), "/api/v2/users/%s", pw->pw_name);
+	st = call(&sv, "GET", path, NULL, &o);
+	assert_int_equal(st, 200);
+	assert_string_equal(json_string_value(json_object_get(o, "username")),
+			    pw->pw_name);
+	json_decref(o);
+	st = call(&sv, "GET", "/api/v2/users/me", NULL, &o);
+	expect_error(st, o, 400, "NoUserError");
+	json_decref(o);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 /* SIGKILL the server mid-job: the task keeps running under its monitor,
  * no log line is lost, and the restarted server sees it finish. */
 static void test_server_killed(void **state)
@@ -1839,6 +1962,8 @@ int main(int argc, char **argv)
 	    T(test_two_roles),
 	    T(test_completion_policies),
 	    T(test_stop_ignoring_sigterm),
+	    T(test_form_submission),
+	    T(test_frameworks_vcs_users),
 	    T(test_server_killed),
 	    T(test_capacity),
 	    T(test_waiting_survives_restart),
