@@ -97,6 +97,14 @@ async function main() {
     assert.ok(/hello from js3/.test(out.data), out.data);
     console.log('v2 getTaskLogs and its log ok');
 
+    // the SDK's tailMode is no parameter of a real server (tail-mode is):
+    // ignored there, ignored here
+    const tail = await client.job.getTaskLogs(user, 'js3', attempt, 'main', 0,
+        task.attemptId || 0, true);
+    assert.ok(tail.locations.every((l) => !/tail-mode/.test(l.uri)),
+        JSON.stringify(tail));
+    console.log('v2 getTaskLogs tailMode: ignored as on a real server ok');
+
     await client.job.createJob(job('js4', 'sleep 300'));
     await until(client, 'js4', 'RUNNING');
     await client.job.updateJobExecutionType(user, 'js4', 'STOP');
