@@ -34,9 +34,9 @@ static int hex(int c)
 	return -1;
 }
 
-/* s[0..n) percent-decoded, '+' a space; new. A '%' not followed by two
- * hex digits stays as it is, as decodeURIComponent's failure leaves qs. */
-static char *decode(const char *s, size_t n)
+/* (http_int.h) A '%' not followed by two hex digits stays as it is, as
+ * decodeURIComponent's failure leaves qs. */
+char *h_form_decode(const char *s, size_t n)
 {
 	char *out = malloc(n + 1), *o = out;
 	size_t i;
@@ -251,9 +251,10 @@ char *h_form_to_json(const char *body, size_t len, unsigned *status)
 		for (eq = i; eq < end && body[eq] != '='; eq++)
 			;
 		if (end > i) {
-			name = decode(body + i, eq - i);
-			value = eq < end ? decode(body + eq + 1, end - eq - 1)
-					 : strdup("");
+			name = h_form_decode(body + i, eq - i);
+			value = eq < end
+				    ? h_form_decode(body + eq + 1, end - eq - 1)
+				    : strdup("");
 			err = !name || !value ||
 			      (*name && add_pair(root, name, value) < 0);
 			free(name);

@@ -149,17 +149,6 @@ int h_authorize(struct listener *l, struct MHD_Connection *c,
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The value of key in an application/x-www-form-urlencoded body; new. */
 char *h_form_value(const char *body, size_t len, const char *key)
 {
@@ -171,27 +160,9 @@ char *h_form_value(const char *body, size_t len, const char *key)
 		while (end < len && body[end] != '&')
 			end++;
 		if (end - i > klen && strncmp(body + i, key, klen) == 0 &&
-		    body[i + klen] == '=') {
-			char *v = malloc(end - i), *o = v;
-			size_t k;
-
-			if (!v)
-				return NULL;
-			for (k = i + klen + 1; k < end; k++) {
-				if (body[k] == '+')
-					*o++ = ' ';
-				else if (body[k] == '%' && k + 2 < end &&
-					 hexval(body[k + 1]) >= 0 &&
-					 hexval(body[k + 2]) >= 0) {
-					*o++ = (char)(hexval(body[k + 1]) * 16 +
-						      hexval(body[k + 2]));
-					k += 2;
-				} else
-					*o++ = body[k];
-			}
-			*o = '\0';
-			return v;
-		}
+		    body[i + klen] == '=')
+			return h_form_decode(body + i + klen + 1,
+					     end - i - klen - 1);
 		i = end + 1;
 	}
 	return NULL;

@@ -45,6 +45,8 @@ int h_authorize(struct listener *l, struct MHD_Connection *c,
 		const char *user, enum MHD_Result *res);
 /* The value of key in a form body; new, or NULL. */
 char *h_form_value(const char *body, size_t len, const char *key);
+/* s[0..n) of such a body percent-decoded, '+' a space; new (form.c). */
+char *h_form_decode(const char *s, size_t n);
 /* An application/x-www-form-urlencoded body as JSON text, nested as the
  * v0.17 rest-server's body parser nests it (form.c); new. NULL with
  * *status 413 for more parameters than it takes, else 500 (memory). */
