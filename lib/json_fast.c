@@ -76,7 +76,7 @@ void pai__arena_free(struct pai__arena *arena)
 struct jp {
 	const char *t;
 	size_t len, i;
-	bool comments; /* comments and a leading byte order mark are blanks */
+	bool comments;	 /* comments and a leading byte order mark are blanks */
 	pai__pos *stack; /* the children of the open containers */
 	size_t nstack, capstack;
 	char *s; /* a string with escapes, decoded */
@@ -104,7 +104,8 @@ static void jp_ws(struct jp *p)
 			p->i = e ? (size_t)(e - t) : p->len;
 		} else if (t[p->i + 1] == '*') {
 			e = p->i + 2 < p->len
-				? memmem(t + p->i + 2, p->len - p->i - 2, "*/", 2)
+				? memmem(t + p->i + 2, p->len - p->i - 2, "*/",
+					 2)
 				: NULL;
 			if (!e)
 				return;
@@ -142,7 +143,9 @@ static size_t jp_escape(struct jp *p, size_t *i, char *o)
 	if (*i + 1 >= p->len)
 		return 0;
 	switch (t[*i + 1]) {
-	case '"': case '\\': case '/': o[0] = t[*i + 1]; break;
+	case '"':
+	case '\\':
+	case '/': o[0] = t[*i + 1]; break;
 	case 'b': o[0] = '\b'; break;
 	case 'f': o[0] = '\f'; break;
 	case 'n': o[0] = '\n'; break;
@@ -346,7 +349,8 @@ static int jp_pop(struct jp *p, size_t base, pai__pos *node, int err)
 	size_t n = p->nstack - base;
 
 	if (!err && n) {
-		node->child = pai__arena_alloc(&p->arena, n * sizeof(*node->child));
+		node->child =
+		    pai__arena_alloc(&p->arena, n * sizeof(*node->child));
 		if (node->child) {
 			memcpy(node->child, p->stack + base,
 			       n * sizeof(*node->child));

@@ -49,7 +49,7 @@ static json_t *default_vc(const struct srv *s)
 static bool vc_name_ok(const char *vc)
 {
 	return *vc && strspn(vc, "abcdefghijklmnopqrstuvwxyz"
-			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
 			  strlen(vc);
 }
 
@@ -114,10 +114,10 @@ enum MHD_Result h_v2_user(struct listener *l, struct MHD_Connection *c,
 	if (!known)
 		return h_reply_error(c, 400, "NoUserError",
 				     "User %s is not found.", name);
-	return h_reply_json(
-	    c, 200,
-	    json_pack("{s:s,s:[s],s:s,s:{s:[]},s:b,s:[s],s:[]}", "username",
-		      name, "grouplist", "default", "email", "", "extension",
-		      "sshKeys", "admin", admin, "virtualCluster", "default",
-		      "storageConfig"));
+	return h_reply_json(c, 200,
+			    json_pack("{s:s,s:[s],s:s,s:{s:[]},s:b,s:[s],s:[]}",
+				      "username", name, "grouplist", "default",
+				      "email", "", "extension", "sshKeys",
+				      "admin", admin, "virtualCluster",
+				      "default", "storageConfig"));
 }

@@ -21,7 +21,7 @@ static void mhd_open(void)
 	}
 	/* POSIX's way to set a function pointer from dlsym's void * */
 #define MHD_LOAD(f)                                                            \
-	if (!why[0] && !(*(void **)&mhd_fns.p_##f = dlsym(h, #f)))            \
+	if (!why[0] && !(*(void **)&mhd_fns.p_##f = dlsym(h, #f)))             \
 		snprintf(why, sizeof(why), "%s: no %s", PAI_MHD_SONAME, #f);
 	MHD_FUNCS(MHD_LOAD)
 #undef MHD_LOAD

@@ -77,7 +77,7 @@ static enum outcome both_ways(const char *text, size_t len)
 }
 
 #define EXPECT(text, outcome)                                                  \
-	_assert_int_equal(both_ways(text, strlen(text)), outcome, __FILE__,   \
+	_assert_int_equal(both_ways(text, strlen(text)), outcome, __FILE__,    \
 			  __LINE__)
 
 static void test_values(void **state)
@@ -118,11 +118,9 @@ static void test_values(void **state)
 static void test_numbers(void **state)
 {
 	(void)state;
-	EXPECT("[0, -0, 7, -7, 123456789012345678, -123456789012345678]",
-	       FAST);
+	EXPECT("[0, -0, 7, -7, 123456789012345678, -123456789012345678]", FAST);
 	EXPECT("[0.5, -0.0, 1.25, 3.14159, 0.1, 0.000001, 100.0]", FAST);
-	EXPECT("[1e3, 1E3, 1e+3, 1e-3, 2.5E-7, 1e22, 900719925474099.1]",
-	       FAST);
+	EXPECT("[1e3, 1E3, 1e+3, 1e-3, 2.5E-7, 1e22, 900719925474099.1]", FAST);
 	/* exact only through strtod, or out of range: jansson's */
 	EXPECT("[9007199254740991.0]", GAVE_UP); /* past 2^53 */
 	EXPECT("[1234567890123456789]", GAVE_UP);
@@ -172,7 +170,8 @@ static void test_comments_and_long_strings(void **state)
 
 	(void)state;
 	EXPECT("// c\n{\"a\": /* b */ [1, 2] // d\n}", FAST);
-	EXPECT("\xEF\xBB\xBF/* bom */ {\"a\"/**/:/***/1/*\n*/,\"b\"://\n2}//", FAST);
+	EXPECT("\xEF\xBB\xBF/* bom */ {\"a\"/**/:/***/1/*\n*/,\"b\"://\n2}//",
+	       FAST);
 	EXPECT("{\"a\": \"// not a comment /* nor this */\"}", FAST);
 	EXPECT("{\"a\": 1 / 2}", SYNTAX);
 	EXPECT("{\"a\": 1} /* open", SYNTAX);
@@ -295,12 +294,29 @@ static unsigned rnd(unsigned n)
 
 static void gen(char *b, size_t *n, size_t cap, int depth)
 {
-	static const char *const atoms[] = {
-	    "0",       "-0",	  "12",	      "-3.25",	   "1e5",    "2E-2",
-	    "0.1",     "true",	  "false",    "null",	   "\"\"",   "\"a b\"",
-	    "\"\\u00e9\"", "\"\\n\"", "\"\xc3\xa9\"", "1.0e+2", "\"\\ud83d\\ude00\"",
-	    "99999999999999999999", "\"\\/\"", "-0.0", "1e-30",
-	    "0.12345678901234567890", "1234567890123456789"};
+	static const char *const atoms[] = {"0",
+					    "-0",
+					    "12",
+					    "-3.25",
+					    "1e5",
+					    "2E-2",
+					    "0.1",
+					    "true",
+					    "false",
+					    "null",
+					    "\"\"",
+					    "\"a b\"",
+					    "\"\\u00e9\"",
+					    "\"\\n\"",
+					    "\"\xc3\xa9\"",
+					    "1.0e+2",
+					    "\"\\ud83d\\ude00\"",
+					    "99999999999999999999",
+					    "\"\\/\"",
+					    "-0.0",
+					    "1e-30",
+					    "0.12345678901234567890",
+					    "1234567890123456789"};
 	const char *a;
 	unsigned k, i;
 
@@ -342,7 +358,8 @@ static void test_generated(void **state)
 		count[both_ways(b, n)]++;
 	}
 	print_message("generated: %zu fast, %zu left to jansson, %zu not "
-		      "JSON\n", count[FAST], count[GAVE_UP], count[SYNTAX]);
+		      "JSON\n",
+		      count[FAST], count[GAVE_UP], count[SYNTAX]);
 	assert_true(count[FAST] > 1000 && count[GAVE_UP] > 100 &&
 		    count[SYNTAX] > 1000);
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define NTHREADS 4
-#define ROUNDS 20
+#define ROUNDS	 20
 
 static char *text;
 static size_t text_len;
@@ -92,9 +92,8 @@ static void test_parse_in_parallel(void **state)
 	for (i = 0; i < NTHREADS; i++) {
 		args[i].want = want;
 		args[i].bad = 0;
-		assert_int_equal(pthread_create(&t[i], NULL, parse_many,
-						&args[i]),
-				 0);
+		assert_int_equal(
+		    pthread_create(&t[i], NULL, parse_many, &args[i]), 0);
 	}
 	for (i = 0; i < NTHREADS; i++) {
 		assert_int_equal(pthread_join(t[i], NULL), 0);
@@ -194,9 +193,8 @@ static void test_shared_job(void **state)
 		args[n].job = job;
 		args[n].want = want;
 		args[n].bad = 0;
-		assert_int_equal(pthread_create(&t[n], NULL, expand_many,
-						&args[n]),
-				 0);
+		assert_int_equal(
+		    pthread_create(&t[n], NULL, expand_many, &args[n]), 0);
 	}
 	for (n = 0; n < NTHREADS; n++) {
 		assert_int_equal(pthread_join(t[n], NULL), 0);
