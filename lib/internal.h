@@ -60,6 +60,10 @@ typedef struct pai__src {
 	int owned;	  /* text is a copy to free */
 	int comments;	  /* a byte order mark or comments, which the copy
 			   * for jansson blanks out */
+	struct pai__span {
+		size_t start, end; /* [start, end): a comment or the BOM */
+	} * cmts;
+	size_t ncmts, capcmts;
 	/* Long string values, cut out of the text jansson parses (jtext) and
 	 * decoded from orig after parsing: see pai__big_string in source.c. */
 	struct pai__big {

@@ -156,6 +156,26 @@ bad_unicode:
 	return PAI_ESYNTAX;
 }
 
+/* Notes a comment (or the byte order mark) at [start, end), for
+ * blank(). */
+static int add_span(pai__src *src, size_t start, size_t end)
+{
+	if (src->ncmts == src->capcmts) {
+		size_t cap = src->capcmts ? src->capcmts * 2 : 16;
+		struct pai__span *v = realloc(src->cmts, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		src->cmts = v;
+		src->capcmts = cap;
+	}
+	src->cmts[src->ncmts].start = start;
+	src->cmts[src->ncmts].end = end;
+	src->ncmts++;
+	src->comments = 1;
+	return 0;
+}
+
 int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		  const char *text, size_t len)
 {
@@ -174,7 +194,8 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 	/* A byte order mark is not JSON, but it is still UTF-8 text: accept
 	 * it, as editors on some systems add it unasked. */
 	if (len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) {
-		src->comments = 1;
+		if (add_span(src, 0, 3) < 0)
+			return PAI_ENOMEM;
 		i = 3;
 	}
 	while (i < len) {
@@ -220,7 +241,6 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 				str_start = i;
 			} else if (c == '/' && i + 1 < len &&
 				   (t[i + 1] == '/' || t[i + 1] == '*')) {
-				src->comments = 1;
 				st = t[i + 1] == '/' ? LINE : BLOCK;
 				comment_start = i;
 				i += 2;
@@ -244,19 +264,26 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 			}
 			break;
 		case LINE:
-			if (c == '\n')
+			if (c == '\n') {
 				st = CODE;
+				if (add_span(src, comment_start, i) < 0)
+					return PAI_ENOMEM;
+			}
 			break;
 		case BLOCK:
 			if (c == '*' && i + 1 < len && t[i + 1] == '/') {
 				st = CODE;
 				i += 2;
+				if (add_span(src, comment_start, i) < 0)
+					return PAI_ENOMEM;
 				continue;
 			}
 			break;
 		}
 		i++;
 	}
+	if (st == LINE && add_span(src, comment_start, len) < 0)
+		return PAI_ENOMEM;
 	if (st == BLOCK) {
 		if (pai__diag_add(diags, src, comment_start, PAI_SEVERITY_ERROR,
 				  "", "unterminated-comment",
@@ -269,59 +296,19 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 
 /* The copy jansson and the walk parse: NUL-terminated (the caller's
  * buffer need not be, and text[len] may not even be readable), with the
- * byte order mark and the comments blanked out, every other byte and so
- * every line and column where it was. The text is known to be valid
- * (pai__src_init): comments are closed, strings are whole. */
+ * byte order mark and the comments pai__src_init() found blanked out,
+ * every other byte (newlines in block comments too) and so every line
+ * and column where it was. */
 static int blank(pai__src *src)
 {
-	enum { CODE, STRING, LINE, BLOCK } st = CODE;
-	size_t i = 0, len = src->len;
-	char *t;
+	size_t k, i;
 
 	if (own_text(src) < 0)
 		return -1;
-	t = src->text;
-	if (len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0) {
-		memset(t, ' ', 3);
-		i = 3;
-	}
-	for (; src->comments && i < len; i++) {
-		char c = t[i];
-
-		switch (st) {
-		case CODE:
-			if (c == '"') {
-				st = STRING;
-			} else if (c == '/' && (t[i + 1] == '/' ||
-						t[i + 1] == '*')) {
-				st = t[i + 1] == '/' ? LINE : BLOCK;
-				t[i] = t[i + 1] = ' ';
-				i++;
-			}
-			break;
-		case STRING:
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				st = CODE;
-			break;
-		case LINE:
-			if (c == '\n')
-				st = CODE;
-			else
-				t[i] = ' ';
-			break;
-		case BLOCK:
-			if (c == '*' && t[i + 1] == '/') {
-				t[i] = t[i + 1] = ' ';
-				st = CODE;
-				i++;
-			} else if (c != '\n') {
-				t[i] = ' ';
-			}
-			break;
-		}
-	}
+	for (k = 0; k < src->ncmts; k++)
+		for (i = src->cmts[k].start; i < src->cmts[k].end; i++)
+			if (src->text[i] != '\n')
+				src->text[i] = ' ';
 	return 0;
 }
 
@@ -336,6 +323,7 @@ void pai__src_release(pai__src *src)
 	free(src->bigs);
 	free(src->jtext);
 	pai__arena_free(src->arena);
+	free(src->cmts);
 	memset(src, 0, sizeof(*src));
 }
 
