@@ -51,7 +51,10 @@ TEST_CF  := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS))
 TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS))
 ALL_CFLAGS = $(BASE) $(PKG_CF) $(CFLAGS) -MMD -MP
 
-LIB_SRC  := $(sort $(wildcard lib/*.c))
+# libpai's folders, in the order a job travels through them (README.md)
+LIB_DIRS := sys text job runtime convert client ssh
+LIB_SRC  := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
+LIB_HDR  := $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h))
 CLI_SRC  := $(sort $(wildcard cli/*.c) $(wildcard server/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
@@ -229,7 +232,7 @@ FUZZ_CFLAGS  := -std=c11 $(WARN) -D_GNU_SOURCE -Ilib $(PKG_CF) -O1 -g \
 	$(FUZZ_SAN)
 FUZZ_LIB_OBJ := $(LIB_SRC:lib/%.c=$(FUZZ_DIR)/lib/%.o)
 
-$(FUZZ_DIR)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+$(FUZZ_DIR)/lib/%.o: lib/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 

@@ -2,7 +2,7 @@
  * its paths and shapes. See openpai-v1x-behaviour.md: the v1.8.0
  * rest-server's code, which wins over its swagger file. */
 #include "api.h"
-#include "convert.h"
+#include "convert/convert.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * others may read them, as ssh refuses such keys. */
 #include "http.h" /* pai__json_dumps */
 
-#include "dl_curl.h"
+#include "sys/dl_curl.h"
 
 #include <errno.h>
 #include <fcntl.h>

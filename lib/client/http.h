@@ -6,7 +6,7 @@
 
 #include "internal.h"
 
-#include "dl_curl.h"
+#include "sys/dl_curl.h"
 
 struct pai__request;
 struct pai__response;

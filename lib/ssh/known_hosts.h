@@ -6,7 +6,7 @@
 
 #include "internal.h"
 
-#include "dl_ssh2.h"
+#include "sys/dl_ssh2.h"
 
 /* The 1-based line of text (len bytes, any content) that records name:
  * its first field, split at commas, holds name. 0 when none does. */

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dl_ssh2.h"
+#include "sys/dl_ssh2.h"
 
 struct pai_ssh {
 	char *host, *user, *key_file, *known_hosts, *alias;

@@ -8,7 +8,7 @@
  * records it; the file without the name's lines has
  * none left and loses no other line. */
 #include "check.h"
-#include "known_hosts.h"
+#include "ssh/known_hosts.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
 #define FUZZ_TRANSPORT_H
 
 #include "check.h"
-#include "http.h"
+#include "client/http.h"
 
 #include <stddef.h>
 

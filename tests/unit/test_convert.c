@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "convert.h"
+#include "convert/convert.h"
 
 #include <dirent.h>
 #include <stdio.h>
