@@ -25,7 +25,7 @@ DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
-	abigail-tools nodejs debhelper dpkg-dev
+	abigail-tools nodejs debhelper dpkg-dev lintian man-db
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -73,7 +73,7 @@ LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: deps print-deps all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
-	lint header-check fuzz libpai-test abi tsan-test js-test deb deb-symbols
+	lint header-check fuzz libpai-test abi tsan-test js-test deb deb-symbols deb-test
 .DEFAULT_GOAL := all
 
 all: $(PAICTL) $(LIBSO)
@@ -125,7 +125,7 @@ header-check:
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
 test: unit-test cli-test header-check man-test completion-test k8s-test \
-	libpai-test tsan-test js-test
+	libpai-test tsan-test js-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
@@ -314,6 +314,16 @@ deb:
 # pai.h (the package build fails until then)
 deb-symbols: $(LIBSO)
 	sh debian/gen-symbols $(LIBSO)
+
+# The packages built, unpacked into a throwaway root and used there,
+# and lintian (tests/deb/check.sh); only where Debian's tools are, and
+# once: the packages are the same whatever BUILD (check-asan's) is.
+deb-test:
+	@if ! command -v dpkg-buildpackage >/dev/null; then \
+		echo "deb-test: skipped: no dpkg-buildpackage (not Debian)"; \
+	elif [ "$(BUILD)" != build ]; then \
+		echo "deb-test: skipped with BUILD=$(BUILD): make deb builds its own"; \
+	else sh tests/deb/check.sh; fi
 
 clean:
 	rm -rf build
