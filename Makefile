@@ -25,7 +25,7 @@ DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
-	abigail-tools nodejs
+	abigail-tools nodejs debhelper dpkg-dev lintian man-db
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -47,8 +47,9 @@ MHD_SONAME  := $(call soname,libmicrohttpd)
 PKG_CF   += $(if $(CURL_SONAME),-DPAI_CURL_SONAME='"$(CURL_SONAME)"') \
 	    $(if $(SSH2_SONAME),-DPAI_SSH2_SONAME='"$(SSH2_SONAME)"') \
 	    $(if $(MHD_SONAME),-DPAI_MHD_SONAME='"$(MHD_SONAME)"')
-TEST_CF  := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS))
-TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS))
+# quiet: a package build (debian/rules) has no cmocka, nor needs it
+TEST_CF  := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(BASE) $(PKG_CF) $(CFLAGS) -MMD -MP
 
 # libpai's folders, in the order a job travels through them (README.md)
@@ -76,7 +77,7 @@ LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: deps print-deps all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
-	lint header-check fuzz libpai-test abi tsan-test js-test
+	lint header-check fuzz libpai-test abi tsan-test js-test deb deb-symbols deb-test
 .DEFAULT_GOAL := all
 
 all: $(PAICTL) $(LIBSO)
@@ -128,7 +129,7 @@ header-check:
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
 test: unit-test cli-test header-check man-test completion-test k8s-test \
-	libpai-test tsan-test js-test
+	libpai-test tsan-test js-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
@@ -298,7 +299,37 @@ uninstall:
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/paictl $(DESTDIR)$(ZSHCOMPDIR)/_paictl \
 		$(DESTDIR)$(FISHCOMPDIR)/paictl.fish
 
+# Debian packages paictl, libpai0 and libpai-dev (debian/), into
+# build/deb/. dpkg-buildpackage writes them next to the tree it builds,
+# and cleans that tree first: so it builds a copy, in build/deb/src,
+# without this make's variables (CFLAGS=, BUILD=): debian/rules says.
+DEB_DIR := build/deb
+deb:
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/src/paictl
+	tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_DIR)/src/paictl
+	cd $(DEB_DIR)/src/paictl && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		dpkg-buildpackage -us -uc -b -Jauto
+	for f in $(DEB_DIR)/src/*; do [ -d "$$f" ] || mv "$$f" $(DEB_DIR)/; done
+	rm -rf $(DEB_DIR)/src
+	@ls $(DEB_DIR)/*.deb
+
+# debian/libpai0.symbols from the library built: after an addition to
+# pai.h (the package build fails until then)
+deb-symbols: $(LIBSO)
+	sh debian/gen-symbols $(LIBSO)
+
+# The packages built, unpacked into a throwaway root and used there,
+# and lintian (tests/deb/check.sh); only where Debian's tools are, and
+# once: the packages are the same whatever BUILD (check-asan's) is.
+deb-test:
+	@if ! command -v dpkg-buildpackage >/dev/null; then \
+		echo "deb-test: skipped: no dpkg-buildpackage (not Debian)"; \
+	elif [ "$(BUILD)" != build ]; then \
+		echo "deb-test: skipped with BUILD=$(BUILD): make deb builds its own"; \
+	else sh tests/deb/check.sh; fi
+
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -path '$(LIBPAI_STAGE)' -prune -o -name '*.d' -type f -print 2>/dev/null)
+-include $(shell find $(BUILD) -path '$(LIBPAI_STAGE)' -prune -o -path '$(DEB_DIR)' -prune -o -name '*.d' -type f -print 2>/dev/null)
