@@ -7,20 +7,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit statuses: the one place they are defined (see paictl(1)). */
-enum {
-	EXIT_OK = 0,
-	EXIT_FAILURE_ = 1, /* any failure not listed below */
-	EXIT_USAGE = 2,
-	EXIT_INVALID = 3,     /* invalid job config */
-	EXIT_NOTFOUND = 4,    /* file, job, task... not found */
-	EXIT_AUTH = 5,	      /* authentication or permission */
-	EXIT_UNREACHABLE = 6, /* cluster unreachable */
-	EXIT_CONFLICT = 7,    /* job exists */
-	EXIT_TIMEOUT = 8,
-	EXIT_JOB_FAILED = 9 /* the job ended FAILED or STOPPED */
-};
-
 /* One option of a command. The same table drives getopt_long, --help
  * and the shell completions. */
 typedef struct cli_opt {
@@ -90,6 +76,8 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o);
  * $USER, or NULL. */
 const char *cli_default_user(const char *given);
 
+/* ---- color.c ---------------------------------------------------------- */
+
 /* 1 when what goes to f may be coloured: --color=always, or by default
  * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
  * not "dumb"; --color=never: 0. The last --color given counts (a global
@@ -99,6 +87,8 @@ int cli_color(FILE *f);
  * job state's name ("FAILED"), "" for the others; CLI_SGR_OFF after. */
 const char *cli_sgr(const char *word);
 #define CLI_SGR_OFF "\033[0m"
+/* Sets what --color said: CLI_COLOR_AUTO, _ALWAYS or _NEVER. */
+void cli_color_set(int when);
 
 /* The global options: accepted before the command and after it. */
 extern const cli_opt cli_global_opts[];
@@ -142,16 +132,6 @@ void cli_put_commands(const char *prefix);
 /* paictl __complete WORDS...: hidden, for the shell completions. */
 int cmd_complete(cli_ctx *ctx, int argc, char **argv);
 
-/* "paictl: CMD: message" on stderr; returns status, so that callers can
- * `return cli_error(ctx, EXIT_USAGE, "...")`. */
-int cli_error(const cli_ctx *ctx, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* The exit status for a libpai error code. */
-int cli_exit_status(int pai_err);
-
 /* Reads FILE, or standard input for "-"; on failure prints why and
  * returns the exit status (EXIT_NOTFOUND for a file that is missing,
  * unreadable or a directory; EXIT_INVALID for one over the 64 MiB a job
@@ -163,10 +143,6 @@ int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
 /* One of them. */
 void cli_print_diag(FILE *f, const pai_diag *d);
-
-/* Flushes stdout and reports a failed write (a full disk, a closed
- * pipe); returns status unchanged, or EXIT_FAILURE_ if writing failed. */
-int cli_finish(const cli_ctx *ctx, int status);
 
 /* The commands, one file each. */
 int cmd_validate(cli_ctx *ctx, int argc, char **argv);
@@ -265,8 +241,6 @@ long long cli_now_ms(void);
 int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **info);
-/* 0 for SUCCEEDED, EXIT_JOB_FAILED for FAILED and STOPPED. */
-int cli_final_status(pai_state state);
 /* "2024-05-01 12:00:00" in local time, "-" for 0. */
 void cli_format_time(char *buf, size_t len, long long ms);
 /* For the commands that take one JOB operand (argv[first]): checks there

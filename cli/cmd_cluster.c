@@ -1,5 +1,6 @@
 /* cmd_cluster.c - paictl cluster add|list|remove|use: the profiles */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>

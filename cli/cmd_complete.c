@@ -10,6 +10,7 @@
  * "__files__:*.json *.yaml *.yml" (files matching one of those globs, and
  * directories) tells the scripts to. */
 #include "cli.h"
+#include "error.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,5 +1,6 @@
 /* cmd_list.c - paictl list: the user's jobs, newest first */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* cmd_login.c - paictl login: get a token and keep it for later runs */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,6 @@
 /* cmd_logs.c - paictl logs: a job's task logs, once or followed */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -9,6 +9,7 @@
  * given. Nothing is ever run through a local shell.
  */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -2,6 +2,7 @@
  * so that plain ssh, scp, rsync and editors' remote plugins get in too,
  * with the same key and the same host keys as paictl ssh */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* cmd_ssh_key.c - paictl ssh-key: save a job's private key, print how to
  * reach each task */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <pwd.h>

@@ -1,5 +1,6 @@
 /* cmd_status.c - paictl status: a job's state, times and tasks */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>

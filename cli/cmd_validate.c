@@ -1,5 +1,6 @@
 /* cmd_validate.c - paictl validate: check job configs, report every problem */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* cmd_wait.c - paictl wait: until the job ends; polling shared with
  * submit --wait and stop --wait */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,6 @@ const cli_opt cli_wait_opts[] = {
  * scripts started together do not poll together. */
 #define POLL_FIRST_MS 1000
 #define POLL_MAX_MS   15000
-
-int cli_final_status(pai_state state)
-{
-	return state == PAI_STATE_SUCCEEDED ? EXIT_OK : EXIT_JOB_FAILED;
-}
 
 void cli_format_time(char *buf, size_t len, long long ms)
 {

@@ -1,6 +1,7 @@
 /* connect.c - which cluster, as whom: flag > environment > profile >
  * built-in default; the local cluster is started on first use */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,7 @@
 /* job_opts.c - the options of every command that reads a job config:
  * --dialect, --format and --scheduler, parsed in one place */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 
