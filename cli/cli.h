@@ -26,6 +26,9 @@ struct cli_cmd;
 typedef struct cli_ctx {
 	const char *cmd; /* the command's name, for messages */
 	const struct cli_cmd *command;
+	/* the command table (main.c), ended by a zeroed entry: for the
+	 * commands that name other commands (__complete) */
+	const struct cli_cmd *commands;
 	cli_output output;
 	int quiet;
 	int verbose;            /* -v: more; -vv: HTTP requests, secrets masked */
@@ -120,15 +123,14 @@ void cli_help(FILE *f, const cli_cmd *cmd);
 
 /* Parses the global options before the command (`paictl -c prod submit
  * job.json`) and shifts them out of argv, keeping argv[0]. Returns -1 to
- * go on, or an exit status (after --help, or for a usage error). */
+ * go on, CLI_HELP_ASKED after --help (the caller lists the commands), or
+ * the exit status of a usage error. */
 int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
+#define CLI_HELP_ASKED (-2)
 
-/* Prints the list of commands. */
-void cli_usage(FILE *f);
-/* The command called name, or NULL. */
-const cli_cmd *cli_find_command(const char *name);
-/* Prints the names of the commands that start with prefix, one a line. */
-void cli_put_commands(const char *prefix);
+/* The command of commands (ended by a zeroed entry) called name, or
+ * NULL. */
+const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name);
 /* paictl __complete WORDS...: hidden, for the shell completions. */
 int cmd_complete(cli_ctx *ctx, int argc, char **argv);
 

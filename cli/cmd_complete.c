@@ -33,6 +33,16 @@ static void put(const char *prefix, const char *cand, const char *cur)
 		printf("%s%s\n", prefix, cand);
 }
 
+/* The commands that start with cur, and help. */
+static void put_commands(const cli_ctx *ctx, const char *cur)
+{
+	const cli_cmd *c;
+
+	for (c = ctx->commands; c->name; c++)
+		put("", c->name, cur);
+	put("", "help", cur);
+}
+
 /* The option words may name: "--output", "-o", or NULL. */
 static const cli_opt *lookup(const cli_opt *opts, const char *word)
 {
@@ -328,7 +338,7 @@ int cmd_complete(cli_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		if (!cmd) {
-			cmd = cli_find_command(w);
+			cmd = cli_find_command(ctx->commands, w);
 			if (!cmd && strcmp(w, "help") != 0) {
 				free(ops);
 				return 0;
@@ -336,7 +346,7 @@ int cmd_complete(cli_ctx *ctx, int argc, char **argv)
 			if (!cmd) {
 				/* paictl help COMMAND */
 				if (i == argc - 2)
-					cli_put_commands(cur);
+					put_commands(ctx, cur);
 				free(ops);
 				return cli_finish(ctx, 0);
 			}
@@ -365,7 +375,7 @@ int cmd_complete(cli_ctx *ctx, int argc, char **argv)
 			put_opts(cmd->opts, NULL, cur);
 		put_opts(cli_global_opts, cmd ? cmd->opts : NULL, cur);
 	} else if (!cmd) {
-		cli_put_commands(cur);
+		put_commands(ctx, cur);
 	} else {
 		put_operand(ctx, cmd, ops, nops, cur);
 	}

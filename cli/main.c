@@ -37,28 +37,7 @@ static const cli_cmd commands[] = {
      "run the local cluster in the foreground"},
     {NULL, NULL, NULL, NULL, NULL}};
 
-const cli_cmd *cli_find_command(const char *name)
-{
-	const cli_cmd *c;
-
-	for (c = commands; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
-
-void cli_put_commands(const char *prefix)
-{
-	const cli_cmd *c;
-
-	for (c = commands; c->name; c++)
-		if (strncmp(c->name, prefix, strlen(prefix)) == 0)
-			puts(c->name);
-	if (strncmp("help", prefix, strlen(prefix)) == 0)
-		puts("help");
-}
-
-void cli_usage(FILE *f)
+static void usage(FILE *f)
 {
 	const cli_cmd *c;
 
@@ -160,12 +139,17 @@ int main(int argc, char **argv)
 	setvbuf(stdout, outbuf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF,
 		sizeof(outbuf));
 	memset(&ctx, 0, sizeof(ctx));
+	ctx.commands = commands;
 	/* global options may come before the command too */
 	st = cli_parse_leading(&ctx, &argc, &argv);
+	if (st == CLI_HELP_ASKED) {
+		usage(stdout);
+		return cli_finish(&ctx, EXIT_OK);
+	}
 	if (st >= 0)
 		return st;
 	if (argc < 2) {
-		cli_usage(stderr);
+		usage(stderr);
 		return EXIT_USAGE;
 	}
 	/* hidden: for the shell completions (cmd_complete.c) */
@@ -174,7 +158,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			cmd = cli_find_command(argv[2]);
+			cmd = cli_find_command(commands, argv[2]);
 			if (!cmd)
 				return cli_error(&ctx, EXIT_USAGE,
 						 "unknown command '%s'",
@@ -182,7 +166,7 @@ int main(int argc, char **argv)
 			cli_help(stdout, cmd);
 			return cli_finish(&ctx, EXIT_OK);
 		}
-		cli_usage(stdout);
+		usage(stdout);
 		return cli_finish(&ctx, EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 ||
@@ -190,10 +174,10 @@ int main(int argc, char **argv)
 		printf("paictl %s\n", PAI_VERSION);
 		return cli_finish(&ctx, EXIT_OK);
 	}
-	cmd = cli_find_command(argv[1]);
+	cmd = cli_find_command(commands, argv[1]);
 	if (!cmd) {
 		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
-		cli_usage(stderr);
+		usage(stderr);
 		return EXIT_USAGE;
 	}
 	ctx.cmd = cmd->name;

@@ -188,10 +188,8 @@ int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv)
 			}
 			return unknown(ctx, *argv, "paictl");
 		}
-		if (c == 'h') {
-			cli_usage(stdout);
-			return cli_finish(ctx, EXIT_OK);
-		}
+		if (c == 'h')
+			return CLI_HELP_ASKED;
 		st = global_opt(ctx, c, optarg);
 		if (st)
 			return st;
@@ -200,6 +198,16 @@ int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv)
 	*argv += optind - 1;
 	*argc -= optind - 1;
 	return -1;
+}
+
+const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name)
+{
+	const cli_cmd *c;
+
+	for (c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
 }
 
 static void print_opts(FILE *f, const cli_opt *opts, const cli_opt *skip)
