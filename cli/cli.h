@@ -56,6 +56,8 @@ enum {
 
 enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 
+/* ---- job_file.c: what the commands that read a job config share ---- */
+
 /* Keys of the options every command that reads a job config takes. */
 enum { CLI_OPT_FORMAT = 1100, CLI_OPT_SCHEDULER };
 
@@ -78,6 +80,18 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o);
 /* The user the server would substitute: given (--user), $PAICTL_USER,
  * $USER, or NULL. */
 const char *cli_default_user(const char *given);
+
+/* Reads FILE, or standard input for "-"; on failure prints why and
+ * returns the exit status (EXIT_NOTFOUND for a file that is missing,
+ * unreadable or a directory; EXIT_INVALID for one over the 64 MiB a job
+ * config may have). */
+int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
+		   size_t *len);
+
+/* Prints diagnostics like a compiler, with the source line and a caret. */
+void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
+/* One of them. */
+void cli_print_diag(FILE *f, const pai_diag *d);
 
 /* ---- color.c ---------------------------------------------------------- */
 
@@ -133,18 +147,6 @@ int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
 const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name);
 /* paictl __complete WORDS...: hidden, for the shell completions. */
 int cmd_complete(cli_ctx *ctx, int argc, char **argv);
-
-/* Reads FILE, or standard input for "-"; on failure prints why and
- * returns the exit status (EXIT_NOTFOUND for a file that is missing,
- * unreadable or a directory; EXIT_INVALID for one over the 64 MiB a job
- * config may have). */
-int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
-		   size_t *len);
-
-/* Prints diagnostics like a compiler, with the source line and a caret. */
-void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
-/* One of them. */
-void cli_print_diag(FILE *f, const pai_diag *d);
 
 /* The commands, one file each. */
 int cmd_validate(cli_ctx *ctx, int argc, char **argv);
