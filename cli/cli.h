@@ -1,4 +1,6 @@
-/* cli.h - the paictl front end: commands, options, messages, exits */
+/* cli.h - the paictl front end: its context and command table, the
+ * helpers the commands share, from the ground up (messages and exit
+ * statuses: error.h), and the commands */
 #ifndef CLI_H
 #define CLI_H
 
@@ -44,6 +46,51 @@ typedef struct cli_ctx {
 			   fast */
 } cli_ctx;
 
+typedef struct cli_cmd {
+	const char *name;
+	int (*fn)(cli_ctx *ctx, int argc, char **argv);
+	const cli_opt *opts; /* terminated by a zeroed entry */
+	const char *args;    /* synopsis of the operands, e.g. "FILE..." */
+	const char *summary;
+} cli_cmd;
+
+#define CLI_OPT_END                                                            \
+	{                                                                      \
+		NULL, 0, NULL, NULL, NULL                                      \
+	}
+
+/* ---- color.c: whether to colour, and with what ------------------------ */
+
+/* --color: when to colour */
+enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+
+/* 1 when what goes to f may be coloured: --color=always, or by default
+ * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
+ * not "dumb"; --color=never: 0. The last --color given counts (a global
+ * option, so that the diagnostics printers need no cli_ctx). */
+int cli_color(FILE *f);
+/* SGR sequences: on for the word of a severity ("error", "warning") or a
+ * job state's name ("FAILED"), "" for the others; CLI_SGR_OFF after. */
+const char *cli_sgr(const char *word);
+#define CLI_SGR_OFF "\033[0m"
+/* Sets what --color said: CLI_COLOR_AUTO, _ALWAYS or _NEVER. */
+void cli_color_set(int when);
+
+/* ---- output.c: results on stdout ------------------------------------ */
+
+/* Prints o (stolen) on stdout, indented, and a newline; -1 when o is
+ * NULL (out of memory) or writing failed. */
+int cli_print_json(json_t *o);
+
+/* Prints a table: the first row is the header; columns padded to their
+ * widest cell, two spaces apart. */
+void cli_table_print(FILE *f, size_t ncols, size_t nrows,
+		     const char *const *cells);
+/* "2024-05-01 12:00:00" in local time, "-" for 0. */
+void cli_format_time(char *buf, size_t len, long long ms);
+
+/* ---- options.c: one table per command drives parsing and --help ----- */
+
 /* Keys of the global options that have no short letter. */
 enum {
 	CLI_OPT_URI = 1000,
@@ -54,7 +101,31 @@ enum {
 	CLI_OPT_COLOR
 };
 
-enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+/* The global options: accepted before the command and after it. */
+extern const cli_opt cli_global_opts[];
+
+/* Parses argv against ctx->command->opts (options and operands may mix, as in
+ * GNU tools; "--" ends options). For each option calls on_opt(key, arg,
+ * data), which returns 0 or an exit status. Handles -o, -q and --help
+ * itself. On success returns -1 and sets *first to the index of the
+ * first operand (they are moved to the end of argv); otherwise returns
+ * the exit status (EXIT_OK after --help). */
+int cli_parse(cli_ctx *ctx, int argc, char **argv,
+	      int (*on_opt)(cli_ctx *ctx, int key, const char *arg, void *data),
+	      void *data, int *first);
+
+void cli_help(FILE *f, const cli_cmd *cmd);
+
+/* Parses the global options before the command (`paictl -c prod submit
+ * job.json`) and shifts them out of argv, keeping argv[0]. Returns -1 to
+ * go on, CLI_HELP_ASKED after --help (the caller lists the commands), or
+ * the exit status of a usage error. */
+int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
+#define CLI_HELP_ASKED (-2)
+
+/* The command of commands (ended by a zeroed entry) called name, or
+ * NULL. */
+const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name);
 
 /* ---- job_file.c: what the commands that read a job config share ---- */
 
@@ -92,72 +163,6 @@ int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
 /* One of them. */
 void cli_print_diag(FILE *f, const pai_diag *d);
-
-/* ---- color.c ---------------------------------------------------------- */
-
-/* 1 when what goes to f may be coloured: --color=always, or by default
- * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
- * not "dumb"; --color=never: 0. The last --color given counts (a global
- * option, so that the diagnostics printers need no cli_ctx). */
-int cli_color(FILE *f);
-/* SGR sequences: on for the word of a severity ("error", "warning") or a
- * job state's name ("FAILED"), "" for the others; CLI_SGR_OFF after. */
-const char *cli_sgr(const char *word);
-#define CLI_SGR_OFF "\033[0m"
-/* Sets what --color said: CLI_COLOR_AUTO, _ALWAYS or _NEVER. */
-void cli_color_set(int when);
-
-/* The global options: accepted before the command and after it. */
-extern const cli_opt cli_global_opts[];
-
-typedef struct cli_cmd {
-	const char *name;
-	int (*fn)(cli_ctx *ctx, int argc, char **argv);
-	const cli_opt *opts; /* terminated by a zeroed entry */
-	const char *args;    /* synopsis of the operands, e.g. "FILE..." */
-	const char *summary;
-} cli_cmd;
-
-#define CLI_OPT_END                                                            \
-	{                                                                      \
-		NULL, 0, NULL, NULL, NULL                                      \
-	}
-
-/* Parses argv against ctx->command->opts (options and operands may mix, as in
- * GNU tools; "--" ends options). For each option calls on_opt(key, arg,
- * data), which returns 0 or an exit status. Handles -o, -q and --help
- * itself. On success returns -1 and sets *first to the index of the
- * first operand (they are moved to the end of argv); otherwise returns
- * the exit status (EXIT_OK after --help). */
-int cli_parse(cli_ctx *ctx, int argc, char **argv,
-	      int (*on_opt)(cli_ctx *ctx, int key, const char *arg, void *data),
-	      void *data, int *first);
-
-void cli_help(FILE *f, const cli_cmd *cmd);
-
-/* Parses the global options before the command (`paictl -c prod submit
- * job.json`) and shifts them out of argv, keeping argv[0]. Returns -1 to
- * go on, CLI_HELP_ASKED after --help (the caller lists the commands), or
- * the exit status of a usage error. */
-int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
-#define CLI_HELP_ASKED (-2)
-
-/* The command of commands (ended by a zeroed entry) called name, or
- * NULL. */
-const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name);
-/* paictl __complete WORDS...: hidden, for the shell completions. */
-int cmd_complete(cli_ctx *ctx, int argc, char **argv);
-
-/* The commands, one file each. */
-int cmd_validate(cli_ctx *ctx, int argc, char **argv);
-int cmd_expand(cli_ctx *ctx, int argc, char **argv);
-int cmd_convert(cli_ctx *ctx, int argc, char **argv);
-
-extern const cli_opt cli_validate_opts[];
-extern const cli_opt cli_expand_opts[];
-extern const cli_opt cli_convert_opts[];
-int cmd_serve(cli_ctx *ctx, int argc, char **argv);
-extern const cli_opt cli_serve_opts[];
 
 /* ---- connect.c: which cluster, as whom, over what ------------------- */
 
@@ -234,19 +239,6 @@ int cli_sleep_ms(long ms);
 /* Milliseconds on a monotonic clock. */
 long long cli_now_ms(void);
 
-/* ---- shared by the job commands ------------------------------------- */
-
-/* Waits for a job to end, polling with backoff (about 1 s, growing to
- * 15 s) and, unless -q, showing its progress on stderr: one live line
- * on a terminal, timestamped lines otherwise. timeout_s < 0: none.
- * Returns 0 with *final set once the job ended, or an exit status after
- * printing why (EXIT_TIMEOUT when the time ran out). *info (if not NULL)
- * gets the last status; caller frees. */
-int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
-		 const char *name, double timeout_s, pai_state *final,
-		 pai_job_info **info);
-/* "2024-05-01 12:00:00" in local time, "-" for 0. */
-void cli_format_time(char *buf, size_t len, long long ms);
 /* For the commands that take one JOB operand (argv[first]): checks there
  * is exactly one, connects, and splits it into *user and *name. Returns 0
  * or an exit status after saying why; *conn may be set either way (the
@@ -258,37 +250,17 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 		char **user, char **name);
 
-/* Prints o (stolen) on stdout, indented, and a newline; -1 when o is
- * NULL (out of memory) or writing failed. */
-int cli_print_json(json_t *o);
+/* ---- shared by the job commands (cmd_wait.c) ------------------------ */
 
-/* Prints a table: the first row is the header; columns padded to their
- * widest cell, two spaces apart. */
-void cli_table_print(FILE *f, size_t ncols, size_t nrows,
-		     const char *const *cells);
-
-int cmd_cluster(cli_ctx *ctx, int argc, char **argv);
-int cmd_login(cli_ctx *ctx, int argc, char **argv);
-int cmd_submit(cli_ctx *ctx, int argc, char **argv);
-int cmd_list(cli_ctx *ctx, int argc, char **argv);
-int cmd_status(cli_ctx *ctx, int argc, char **argv);
-int cmd_wait(cli_ctx *ctx, int argc, char **argv);
-int cmd_stop(cli_ctx *ctx, int argc, char **argv);
-int cmd_logs(cli_ctx *ctx, int argc, char **argv);
-int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv);
-extern const cli_opt cli_cluster_opts[];
-extern const cli_opt cli_login_opts[];
-extern const cli_opt cli_submit_opts[];
-extern const cli_opt cli_list_opts[];
-extern const cli_opt cli_status_opts[];
-extern const cli_opt cli_wait_opts[];
-extern const cli_opt cli_stop_opts[];
-extern const cli_opt cli_logs_opts[];
-extern const cli_opt cli_ssh_key_opts[];
-int cmd_ssh(cli_ctx *ctx, int argc, char **argv);
-int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv);
-extern const cli_opt cli_ssh_opts[];
-extern const cli_opt cli_ssh_config_opts[];
+/* Waits for a job to end, polling with backoff (about 1 s, growing to
+ * 15 s) and, unless -q, showing its progress on stderr: one live line
+ * on a terminal, timestamped lines otherwise. timeout_s < 0: none.
+ * Returns 0 with *final set once the job ended, or an exit status after
+ * printing why (EXIT_TIMEOUT when the time ran out). *info (if not NULL)
+ * gets the last status; caller frees. */
+int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
+		 const char *name, double timeout_s, pai_state *final,
+		 pai_job_info **info);
 
 /* ---- shared by ssh-key, ssh and ssh-config (cmd_ssh_key.c) ---------- */
 
@@ -332,5 +304,41 @@ char *cli_known_hosts_path(const cli_conn *conn);
  * OpenSSH's HostKeyAlias; NULL when the id holds characters a
  * known_hosts file cannot (then "[ip]:port"). */
 const char *cli_ssh_host_alias(const char *id);
+
+/* ---- the commands: one file each, cmd_<name>.c ------------------------ */
+
+int cmd_validate(cli_ctx *ctx, int argc, char **argv);
+int cmd_expand(cli_ctx *ctx, int argc, char **argv);
+int cmd_convert(cli_ctx *ctx, int argc, char **argv);
+
+extern const cli_opt cli_validate_opts[];
+extern const cli_opt cli_expand_opts[];
+extern const cli_opt cli_convert_opts[];
+int cmd_serve(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_serve_opts[];
+int cmd_cluster(cli_ctx *ctx, int argc, char **argv);
+int cmd_login(cli_ctx *ctx, int argc, char **argv);
+int cmd_submit(cli_ctx *ctx, int argc, char **argv);
+int cmd_list(cli_ctx *ctx, int argc, char **argv);
+int cmd_status(cli_ctx *ctx, int argc, char **argv);
+int cmd_wait(cli_ctx *ctx, int argc, char **argv);
+int cmd_stop(cli_ctx *ctx, int argc, char **argv);
+int cmd_logs(cli_ctx *ctx, int argc, char **argv);
+int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_cluster_opts[];
+extern const cli_opt cli_login_opts[];
+extern const cli_opt cli_submit_opts[];
+extern const cli_opt cli_list_opts[];
+extern const cli_opt cli_status_opts[];
+extern const cli_opt cli_wait_opts[];
+extern const cli_opt cli_stop_opts[];
+extern const cli_opt cli_logs_opts[];
+extern const cli_opt cli_ssh_key_opts[];
+int cmd_ssh(cli_ctx *ctx, int argc, char **argv);
+int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_ssh_opts[];
+extern const cli_opt cli_ssh_config_opts[];
+/* paictl __complete WORDS...: hidden, for the shell completions. */
+int cmd_complete(cli_ctx *ctx, int argc, char **argv);
 
 #endif /* CLI_H */

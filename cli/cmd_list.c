@@ -13,44 +13,6 @@ const cli_opt cli_list_opts[] = {
     {"limit", OPT_LIMIT, "N", NULL, "at most N jobs, the newest"},
     CLI_OPT_END};
 
-void cli_table_print(FILE *f, size_t ncols, size_t nrows,
-		     const char *const *cells)
-{
-	size_t w[16] = {0}, r, c;
-	int color = cli_color(f);
-
-	if (ncols > 16)
-		ncols = 16;
-	for (r = 0; r < nrows; r++)
-		for (c = 0; c < ncols; c++) {
-			size_t n = strlen(cells[r * ncols + c]);
-
-			if (n > w[c])
-				w[c] = n;
-		}
-	for (r = 0; r < nrows; r++) {
-		for (c = 0; c < ncols; c++) {
-			const char *s = cells[r * ncols + c];
-			/* the STATE column's states, coloured; the padding
-			 * after the colour ends */
-			const char *on =
-			    color && r > 0 && strcmp(cells[c], "STATE") == 0
-				? cli_sgr(s)
-				: "";
-
-			if (*on)
-				fprintf(f, "%s%s" CLI_SGR_OFF, on, s);
-			else
-				fputs(s, f);
-			if (c + 1 == ncols)
-				fputc('\n', f);
-			else
-				fprintf(f, "%*s  ", (int)(w[c] - strlen(s)),
-					"");
-		}
-	}
-}
-
 struct opts {
 	unsigned states; /* bit per pai_state; 0: any */
 	long limit;	 /* 0: none */

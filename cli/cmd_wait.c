@@ -20,16 +20,6 @@ const cli_opt cli_wait_opts[] = {
 #define POLL_FIRST_MS 1000
 #define POLL_MAX_MS   15000
 
-void cli_format_time(char *buf, size_t len, long long ms)
-{
-	time_t t = (time_t)(ms / 1000);
-	struct tm tm;
-
-	if (ms <= 0 || !localtime_r(&t, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "-");
-}
-
 /* "3 tasks: 1 running, 2 succeeded" */
 static void task_summary(char *buf, size_t len, const pai_job_info *info)
 {
@@ -190,17 +180,6 @@ out:
 	}
 	pai_job_info_free(info);
 	return st;
-}
-
-int cli_print_json(json_t *o)
-{
-	int ret = o && json_dumpf(o, stdout, JSON_INDENT(2)) == 0 &&
-			  putchar('\n') != EOF
-		      ? 0
-		      : -1;
-
-	json_decref(o);
-	return ret;
 }
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
