@@ -95,85 +95,132 @@ static void show(const cli_ctx *ctx, struct progress *p, const char *state,
 	snprintf(p->last, sizeof(p->last), "%s", line);
 }
 
+/* One wait for a job's end: its progress line and its pace. */
+struct waiting {
+	struct progress p;
+	char label[300]; /* "name", or "user~name" for another's job */
+	char tasks[256]; /* the last status's task_summary */
+	double timeout_s;
+	long long deadline; /* -1: none */
+	long long now;	    /* when the last status came */
+	long delay;	    /* until the next poll, before the jitter */
+};
+
+static void start_waiting(struct waiting *w, const cli_conn *conn,
+			  const char *user, const char *name, double timeout_s)
+{
+	memset(w, 0, sizeof(*w));
+	w->p.tty = isatty(STDERR_FILENO);
+	w->p.start = cli_now_ms();
+	if (strcmp(user, conn->user) == 0)
+		snprintf(w->label, sizeof(w->label), "%s", name);
+	else
+		snprintf(w->label, sizeof(w->label), "%s~%s", user, name);
+	w->p.label = w->label;
+	w->timeout_s = timeout_s;
+	w->deadline = -1;
+	if (timeout_s >= 0)
+		w->deadline = w->p.start + (long long)(timeout_s * 1000);
+	w->delay = POLL_FIRST_MS;
+	srand((unsigned)(getpid() ^ w->p.start));
+}
+
+/* Asks the cluster for the job's status (again after logging in anew,
+ * when that is worth it); a libpai error code. */
+static int ask(cli_ctx *ctx, cli_conn *conn, const char *user, const char *name,
+	       pai_job_info **info)
+{
+	int err;
+
+	do
+		err = pai_job_get(info, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	return err;
+}
+
+/* Shows the status just read and decides: 0 when the job ended (*final
+ * set), -1 to ask again, or EXIT_TIMEOUT after saying so. */
+static int decide(const cli_ctx *ctx, struct waiting *w,
+		  const pai_job_info *info, pai_state *final)
+{
+	pai_state state = pai_job_info_state(info);
+
+	task_summary(w->tasks, sizeof(w->tasks), info);
+	if (pai_state_is_final(state)) {
+		show(ctx, &w->p, pai_state_name(state), w->tasks, 1);
+		*final = state;
+		return 0;
+	}
+	show(ctx, &w->p, pai_state_name(state), w->tasks, 0);
+	w->now = cli_now_ms();
+	if (w->deadline >= 0 && w->now >= w->deadline) {
+		if (w->p.tty && !ctx->quiet)
+			fputc('\n', stderr);
+		return cli_error(ctx, EXIT_TIMEOUT,
+				 "timed out after %gs; job '%s' is %s",
+				 w->timeout_s, w->label, pai_state_name(state));
+	}
+	return -1;
+}
+
+/* Sleeps until the next poll: the delay +-10%, no later than the
+ * deadline, then a longer delay for the next time. A terminal's line
+ * shows the time passing. 0, or 130 after Ctrl-C. */
+static int sleep_until_next(const cli_ctx *ctx, struct waiting *w,
+			    const char *state)
+{
+	long wait, step;
+
+	wait = w->delay +
+	       (long)(w->delay / 10.0 * (2.0 * rand() / RAND_MAX - 1.0));
+	if (w->deadline >= 0 && w->now + wait > w->deadline)
+		wait = (long)(w->deadline - w->now);
+	for (; wait > 0; wait -= step) {
+		step = w->p.tty && wait > 1000 ? 1000 : wait;
+		if (cli_sleep_ms(step)) {
+			if (w->p.tty && !ctx->quiet)
+				fputc('\n', stderr);
+			return cli_error(ctx, 130, "interrupted");
+		}
+		if (w->p.tty && step < wait)
+			show(ctx, &w->p, state, w->tasks, 0);
+	}
+	w->delay =
+	    w->delay * 3 / 2 > POLL_MAX_MS ? POLL_MAX_MS : w->delay * 3 / 2;
+	return 0;
+}
+
 int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **out)
 {
-	struct progress p;
+	struct waiting w;
 	pai_job_info *info = NULL;
-	long long deadline = -1, now;
-	long delay = POLL_FIRST_MS;
-	char label[300], tasks[256];
-	int err, st = EXIT_OK;
+	int err, st;
 
 	*final = PAI_STATE_UNKNOWN;
 	if (out)
 		*out = NULL;
-	memset(&p, 0, sizeof(p));
-	p.tty = isatty(STDERR_FILENO);
-	p.start = cli_now_ms();
-	if (strcmp(user, conn->user) == 0)
-		snprintf(label, sizeof(label), "%s", name);
-	else
-		snprintf(label, sizeof(label), "%s~%s", user, name);
-	p.label = label;
-	if (timeout_s >= 0)
-		deadline = p.start + (long long)(timeout_s * 1000);
-	srand((unsigned)(getpid() ^ p.start));
+	start_waiting(&w, conn, user, name, timeout_s);
 	for (;;) {
-		pai_state state;
-		long wait, step;
-
 		pai_job_info_free(info);
 		info = NULL;
-		do
-			err = pai_job_get(&info, conn->client, user, name);
-		while (err && cli_relogin(ctx, conn, err));
+		err = ask(ctx, conn, user, name, &info);
 		if (err) {
-			if (p.tty && !ctx->quiet && p.last[0])
+			if (w.p.tty && !ctx->quiet && w.p.last[0])
 				fputc('\n', stderr);
 			st = cli_fail(ctx, conn, err, "cannot get job '%s'",
-				      label);
-			goto out;
-		}
-		state = pai_job_info_state(info);
-		task_summary(tasks, sizeof(tasks), info);
-		if (pai_state_is_final(state)) {
-			show(ctx, &p, pai_state_name(state), tasks, 1);
-			*final = state;
+				      w.label);
 			break;
 		}
-		show(ctx, &p, pai_state_name(state), tasks, 0);
-		now = cli_now_ms();
-		if (deadline >= 0 && now >= deadline) {
-			if (p.tty && !ctx->quiet)
-				fputc('\n', stderr);
-			st = cli_error(ctx, EXIT_TIMEOUT,
-				       "timed out after %gs; job '%s' is %s",
-				       timeout_s, label, pai_state_name(state));
-			goto out;
-		}
-		/* +-10% */
-		wait = delay +
-		       (long)(delay / 10.0 * (2.0 * rand() / RAND_MAX - 1.0));
-		if (deadline >= 0 && now + wait > deadline)
-			wait = (long)(deadline - now);
-		/* a terminal's line shows the time passing */
-		for (; wait > 0; wait -= step) {
-			step = p.tty && wait > 1000 ? 1000 : wait;
-			if (cli_sleep_ms(step)) {
-				if (p.tty && !ctx->quiet)
-					fputc('\n', stderr);
-				st = cli_error(ctx, 130, "interrupted");
-				goto out;
-			}
-			if (p.tty && step < wait)
-				show(ctx, &p, pai_state_name(state), tasks, 0);
-		}
-		delay =
-		    delay * 3 / 2 > POLL_MAX_MS ? POLL_MAX_MS : delay * 3 / 2;
+		st = decide(ctx, &w, info, final);
+		if (st >= 0)
+			break;
+		st = sleep_until_next(ctx, &w,
+				      pai_state_name(pai_job_info_state(info)));
+		if (st)
+			break;
 	}
-out:
 	if (out && !st) {
 		*out = info;
 		info = NULL;
