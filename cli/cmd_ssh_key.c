@@ -119,6 +119,33 @@ const char *cli_ssh_user(const cli_conn *conn)
 	return pw && pw->pw_name ? pw->pw_name : "root";
 }
 
+/* Where the key goes: file, or keys/<cluster>/<user>~<job> under the
+ * state directory, in 0700 directories (*dir: the one to create; NULL
+ * for file). New strings; 0 or the exit status. */
+static int key_path(const cli_ctx *ctx, const cli_conn *conn, const char *user,
+		    const char *name, const char *file, char **path, char **dir)
+{
+	char *state;
+
+	if (file)
+		*path = strdup(file);
+	else {
+		state = cli_state_dir();
+		if (!state)
+			return cli_error(ctx, EXIT_FAILURE_,
+					 "no HOME: set HOME or XDG_STATE_HOME, "
+					 "or give -O FILE");
+		if (asprintf(dir, "%s/keys/%s", state, conn->cluster) < 0)
+			*dir = NULL;
+		free(state);
+		if (!*dir || asprintf(path, "%s/%s~%s", *dir, user, name) < 0)
+			*path = NULL;
+	}
+	if (!*path)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	return EXIT_OK;
+}
+
 int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 		      const char *user, const char *name, const char *ref,
 		      const char *file, int reuse, char **path_out,
@@ -126,32 +153,13 @@ int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 {
 	char *key = NULL, *path = NULL, *dir = NULL;
 	size_t klen = 0;
-	int st = EXIT_OK, err;
+	int st, err;
 
 	*path_out = NULL;
 	*existed = 0;
-	if (file)
-		path = strdup(file);
-	else {
-		char *state = cli_state_dir();
-
-		/* keys/<cluster>/<user>~<job>, in 0700 directories */
-		if (!state) {
-			st = cli_error(ctx, EXIT_FAILURE_,
-				       "no HOME: set HOME or XDG_STATE_HOME, "
-				       "or give -O FILE");
-			goto out;
-		}
-		if (asprintf(&dir, "%s/keys/%s", state, conn->cluster) < 0)
-			dir = NULL;
-		free(state);
-		if (!dir || asprintf(&path, "%s/%s~%s", dir, user, name) < 0)
-			path = NULL;
-	}
-	if (!path) {
-		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	st = key_path(ctx, conn, user, name, file, &path, &dir);
+	if (st)
 		goto out;
-	}
 	/* a job's key never changes: the cached one saves a download */
 	if (reuse && access(path, R_OK) == 0) {
 		*existed = 1;
