@@ -250,7 +250,7 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 		char **user, char **name);
 
-/* ---- shared by the job commands (cmd_wait.c) ------------------------ */
+/* ---- wait.c: waiting for a job to end, for the job commands -------- */
 
 /* Waits for a job to end, polling with backoff (about 1 s, growing to
  * 15 s) and, unless -q, showing its progress on stderr: one live line
