@@ -262,7 +262,7 @@ int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **info);
 
-/* ---- shared by ssh-key, ssh and ssh-config (cmd_ssh_key.c) ---------- */
+/* ---- ssh_access.c: into the tasks, for ssh, ssh-config and ssh-key -- */
 
 /* The job's private key saved 0400 at file, or by default under the
  * state directory (keys/<cluster>/<user>~<job>); a different key there
@@ -297,7 +297,7 @@ const char *cli_ssh_user(const cli_conn *conn);
 const pai_task_info *cli_task_of(const pai_job_info *info, const char *id);
 /* s quoted for sh when it needs it; new string, NULL when out of memory. */
 char *cli_sh_quote(const char *s);
-/* (cmd_ssh.c) The known_hosts file of conn's cluster:
+/* The known_hosts file of conn's cluster:
  * <state>/known_hosts/<cluster>; new string, or NULL (no HOME). */
 char *cli_known_hosts_path(const cli_conn *conn);
 /* The name a container's host key is recorded under: its id, like

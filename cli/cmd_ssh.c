@@ -208,26 +208,6 @@ fail:
 	return NULL;
 }
 
-const char *cli_ssh_host_alias(const char *id)
-{
-	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
-				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				 "0123456789._-~:@+=%";
-
-	return id && *id && !id[strspn(id, ok)] ? id : NULL;
-}
-
-char *cli_known_hosts_path(const cli_conn *conn)
-{
-	char *state = cli_state_dir(), *p = NULL;
-
-	if (state &&
-	    asprintf(&p, "%s/known_hosts/%s", state, conn->cluster) < 0)
-		p = NULL;
-	free(state);
-	return p;
-}
-
 /* Finds ROLE-INDEX (ROLE NULL: the first role) and its container. */
 static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
 		     const pai_ssh_info *ssh, const char *role, long index,
