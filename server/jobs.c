@@ -788,8 +788,8 @@ static int by_created(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* A job that may still run needs its parsed config again. */
-static void reparse(struct srv *s, struct srv_job *j)
+/* A job that may still run needs its parsed config again (see srv.h). */
+void srv_job_reparse(struct srv *s, struct srv_job *j)
 {
 	pai_diags *diags = NULL;
 	char *path = NULL, *text = NULL;
@@ -900,7 +900,6 @@ int srv_load_jobs(struct srv *s)
 	DIR *d = opendir(s->jobs_dir);
 	json_t *records;
 	struct dirent *e;
-	size_t i;
 
 	if (!d)
 		return -1;
@@ -958,13 +957,5 @@ int srv_load_jobs(struct srv *s)
 	json_decref(records);
 	if (s->njobs)
 		qsort(s->jobs, s->njobs, sizeof(*s->jobs), by_created);
-	for (i = 0; i < s->njobs; i++) {
-		struct srv_job *j = s->jobs[i];
-
-		if (j->state == ST_WAITING || j->state == ST_RUNNING)
-			reparse(s, j);
-		if (j->state == ST_RUNNING)
-			srv_recover_job(s, j);
-	}
 	return 0;
 }

@@ -1411,7 +1411,8 @@ void srv_poll_adopted(struct srv *s)
 	}
 }
 
-void srv_recover_job(struct srv *s, struct srv_job *j)
+/* Takes back the running tasks of j, started by an earlier server. */
+static void recover_job(struct srv *s, struct srv_job *j)
 {
 	size_t k, n;
 
@@ -1436,6 +1437,20 @@ void srv_recover_job(struct srv *s, struct srv_job *j)
 	srv_poll_adopted(s);
 	if (j->state == ST_RUNNING && !live_tasks(j))
 		attempt_over(s, j);
+}
+
+void srv_resume_jobs(struct srv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (j->state == ST_WAITING || j->state == ST_RUNNING)
+			srv_job_reparse(s, j);
+		if (j->state == ST_RUNNING)
+			recover_job(s, j);
+	}
 }
 
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why)
@@ -1507,13 +1522,4 @@ void srv_launch(struct srv *s)
 	for (i = 0; i < s->njobs; i++)
 		if (s->jobs[i]->launching && s->jobs[i]->launch_recorded)
 			launch_attempt(s, s->jobs[i]);
-}
-
-void srv_wake(struct srv *s)
-{
-	char c = 1;
-
-	if (write(s->wake[1], &c, 1) < 0) {
-		/* full: the main loop is already due to wake */
-	}
 }

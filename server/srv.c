@@ -424,6 +424,7 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 		ret = -1;
 		goto out;
 	}
+	srv_resume_jobs(&s);
 	pthread_mutex_lock(&s.lock);
 	srv_flush(&s);
 	pthread_mutex_unlock(&s.lock);
