@@ -5,7 +5,7 @@
 #ifndef HTTP_INT_H
 #define HTTP_INT_H
 
-#include "srv.h"
+#include "srv_int.h"
 
 #include "dl_mhd.h"
 

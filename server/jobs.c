@@ -13,7 +13,7 @@
  * A job directory appears by renaming a complete temporary directory,
  * so a restart sees a job entirely or not at all.
  */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -788,7 +788,7 @@ static int by_created(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* A job that may still run needs its parsed config again (see srv.h). */
+/* A job that may still run needs its parsed config again (see srv_int.h). */
 void srv_job_reparse(struct srv *s, struct srv_job *j)
 {
 	pai_diags *diags = NULL;

@@ -13,7 +13,7 @@
  * (srv_flush), and a begun attempt's tasks are forked only once its
  * record is on disk (srv_launch).
  */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * job table. Signals are blocked before any thread exists, so only the
  * signalfd sees them.
  */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

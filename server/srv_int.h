@@ -1,6 +1,7 @@
-/* srv.h - the local cluster's internals, shared by the files of server/ only */
-#ifndef SRV_H
-#define SRV_H
+/* srv_int.h - the local cluster's internals, shared by the files of server/
+ * only */
+#ifndef SRV_INT_H
+#define SRV_INT_H
 
 #include "pai.h"
 #include "server.h"
@@ -193,4 +194,4 @@ int srv_http_start(struct srv *s, char *err, size_t errlen);
 int srv_listen_check(const char *spec, char *err, size_t errlen);
 void srv_http_stop(struct srv *s);
 
-#endif /* SRV_H */
+#endif /* SRV_INT_H */

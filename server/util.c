@@ -1,6 +1,6 @@
 /* util.c - the local cluster's small helpers: time, logs, files, and waking
  * the main loop */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <dirent.h>
 
