@@ -750,93 +750,136 @@ static unsigned long long proc_start(pid_t pid, char *state)
 	return v;
 }
 
+/* What spawn_task makes for one task's monitor (sp points into it). */
+struct spawn_buf {
+	struct spawn sp;
+	pai_env *env;
+	char *dir, *adir, *paths[4], *cmd;
+	char *argv[4];
+	char *sshd_argv[6];
+	char *sshd_cfg, *sshd_log;
+};
+
+static void spawn_buf_init(struct spawn_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->sp.fd_ssh = -1;
+	b->argv[0] = "bash";
+	b->argv[1] = "-c";
+	b->sshd_argv[1] = "-i";
+	b->sshd_argv[2] = "-e";
+	b->sshd_argv[3] = "-f";
+}
+
+static void spawn_buf_release(struct spawn_buf *b)
+{
+	int i;
+
+	if (b->sp.fd_ssh >= 0)
+		close(b->sp.fd_ssh);
+	free_strv(b->sp.envp);
+	free(b->cmd);
+	pai_env_free(b->env);
+	for (i = 0; i < 4; i++)
+		free(b->paths[i]);
+	free(b->sshd_cfg);
+	free(b->sshd_log);
+	free(b->adir);
+	free(b->dir);
+}
+
+/* The task's files, environment and command, in b; NULL, or why the
+ * task cannot start. */
+static const char *prepare_task(struct srv *s, struct srv_job *j,
+				struct srv_task *t, struct place *pl,
+				const pai_expand_options *eo,
+				struct spawn_buf *b)
+{
+	int i;
+
+	b->dir = srv_task_dir(j, t);
+	b->adir = srv_attempt_dir(j);
+	if (!b->dir || !b->adir)
+		return "out of memory";
+	b->paths[0] = srv_printf("%s/user.pai.stdout", b->dir);
+	b->paths[1] = srv_printf("%s/user.pai.stderr", b->dir);
+	b->paths[2] = srv_printf("%s/user.pai.all", b->dir);
+	b->paths[3] = srv_printf("%s/status", b->dir);
+	for (i = 0; i < 4; i++)
+		if (!b->paths[i])
+			return "out of memory";
+	/* a v2 job runs its entrypoint, templates and secrets rendered */
+	if (pai_expand_task(&b->env, j->pj, t->role, t->index, eo) != PAI_OK ||
+	    pai_job_role_entrypoint(&b->cmd, j->pj, t->role) != PAI_OK)
+		return "cannot build the task's environment";
+	b->argv[2] = b->cmd;
+	b->sp.envp = build_envp(s, b->env, t);
+	if (!b->sp.envp)
+		return "out of memory";
+	b->sp.bash = s->bash;
+	b->sp.argv = b->argv;
+	b->sp.work = pl->work[t - j->tasks];
+	b->sp.dirs[0] = b->adir;
+	b->sp.dirs[1] = b->dir;
+	b->sp.dirs[2] = b->sp.work;
+	for (i = 0; i < 3; i++)
+		b->sp.log_path[i] = b->paths[i];
+	b->sp.status_path = b->paths[3];
+	return NULL;
+}
+
+/* The task's sshd: the monitor holds the ssh port from the start; its
+ * sshd files come with the job's key pair (srv_ssh_enable). */
+static void prepare_sshd(struct srv *s, struct srv_job *j, struct srv_task *t,
+			 struct spawn_buf *b)
+{
+	unsigned port = ssh_port(j, t);
+
+	b->sshd_cfg = srv_printf("%s/sshd_config", b->dir);
+	b->sshd_log = srv_printf("%s/sshd.log", b->dir);
+	t->ssh_files =
+	    j->ssh && port && srv_ssh_task_files(s, j, t, port, b->env) == 0;
+	if (port && b->sshd_cfg && b->sshd_log && (!j->ssh || t->ssh_files) &&
+	    (b->sp.fd_ssh = listen_on(port)) >= 0) {
+		b->sshd_argv[0] = (char *)s->sshd;
+		b->sshd_argv[4] = b->sshd_cfg;
+		b->sp.sshd = s->sshd;
+		b->sp.sshd_argv = b->sshd_argv;
+		b->sp.sshd_log = b->sshd_log;
+	} else if (port)
+		srv_log(s,
+			"'%s': %s-%zu: no sshd (cannot write its "
+			"files or listen on its port)",
+			j->key, j->roles[t->role].name, t->index);
+}
+
 /* Starts one task; on failure marks it FAILED with the reason. */
 static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		       struct place *pl, const pai_expand_options *eo)
 {
-	struct spawn sp;
-	pai_env *env = NULL;
-	char *dir = NULL, *paths[4] = {NULL, NULL, NULL, NULL}, *cmd = NULL;
-	char *argv[4] = {"bash", "-c", NULL, NULL};
-	char *sshd_argv[6] = {NULL, "-i", "-e", "-f", NULL, NULL};
-	char *sshd_cfg = NULL, *sshd_log = NULL, *adir = NULL;
-	const char *why = NULL;
-	int i;
+	struct spawn_buf b;
+	const char *why;
 	pid_t mon;
 
-	memset(&sp, 0, sizeof(sp));
-	sp.fd_ssh = -1;
-	dir = srv_task_dir(j, t);
-	adir = srv_attempt_dir(j);
-	if (!dir || !adir) {
-		why = "out of memory";
-		goto out;
-	}
-	paths[0] = srv_printf("%s/user.pai.stdout", dir);
-	paths[1] = srv_printf("%s/user.pai.stderr", dir);
-	paths[2] = srv_printf("%s/user.pai.all", dir);
-	paths[3] = srv_printf("%s/status", dir);
-	for (i = 0; i < 4; i++)
-		if (!paths[i]) {
-			why = "out of memory";
-			goto out;
+	spawn_buf_init(&b);
+	why = prepare_task(s, j, t, pl, eo, &b);
+	if (!why) {
+		if (s->sshd && !j->no_ssh)
+			prepare_sshd(s, j, t, &b);
+		b.sp.fd_null = s->null_fd;
+		mon = fork();
+		if (mon == 0)
+			monitor_main(&b.sp);
+		if (mon < 0)
+			why = "cannot fork";
+		else {
+			t->monitor = mon;
+			t->mon_start = proc_start(mon, NULL);
+			t->adopted = false;
+			t->state = ST_RUNNING;
+			t->started = srv_now_ms();
 		}
-	/* a v2 job runs its entrypoint, templates and secrets rendered */
-	if (pai_expand_task(&env, j->pj, t->role, t->index, eo) != PAI_OK ||
-	    pai_job_role_entrypoint(&cmd, j->pj, t->role) != PAI_OK) {
-		why = "cannot build the task's environment";
-		goto out;
 	}
-	argv[2] = cmd;
-	sp.envp = build_envp(s, env, t);
-	if (!sp.envp) {
-		why = "out of memory";
-		goto out;
-	}
-	sp.bash = s->bash;
-	sp.argv = argv;
-	sp.work = pl->work[t - j->tasks];
-	sp.dirs[0] = adir;
-	sp.dirs[1] = dir;
-	sp.dirs[2] = sp.work;
-	for (i = 0; i < 3; i++)
-		sp.log_path[i] = paths[i];
-	sp.status_path = paths[3];
-	if (s->sshd && !j->no_ssh) {
-		/* the monitor holds the ssh port from the start; its sshd
-		 * files come with the job's key pair (srv_ssh_enable) */
-		unsigned port = ssh_port(j, t);
-
-		sshd_cfg = srv_printf("%s/sshd_config", dir);
-		sshd_log = srv_printf("%s/sshd.log", dir);
-		t->ssh_files = j->ssh && port &&
-			       srv_ssh_task_files(s, j, t, port, env) == 0;
-		if (port && sshd_cfg && sshd_log && (!j->ssh || t->ssh_files) &&
-		    (sp.fd_ssh = listen_on(port)) >= 0) {
-			sshd_argv[0] = (char *)s->sshd;
-			sshd_argv[4] = sshd_cfg;
-			sp.sshd = s->sshd;
-			sp.sshd_argv = sshd_argv;
-			sp.sshd_log = sshd_log;
-		} else if (port)
-			srv_log(s, "'%s': %s-%zu: no sshd (cannot write its "
-				   "files or listen on its port)",
-				j->key, j->roles[t->role].name, t->index);
-	}
-	sp.fd_null = s->null_fd;
-	mon = fork();
-	if (mon == 0)
-		monitor_main(&sp);
-	if (mon < 0) {
-		why = "cannot fork";
-		goto out;
-	}
-	t->monitor = mon;
-	t->mon_start = proc_start(mon, NULL);
-	t->adopted = false;
-	t->state = ST_RUNNING;
-	t->started = srv_now_ms();
-out:
 	if (why) {
 		srv_log(s, "'%s': %s-%zu: %s", j->key, j->roles[t->role].name,
 			t->index, why);
@@ -845,17 +888,7 @@ out:
 		t->completed = srv_now_ms();
 		task_set_diag(t, why);
 	}
-	if (sp.fd_ssh >= 0)
-		close(sp.fd_ssh);
-	free_strv(sp.envp);
-	free(cmd);
-	pai_env_free(env);
-	for (i = 0; i < 4; i++)
-		free(paths[i]);
-	free(sshd_cfg);
-	free(sshd_log);
-	free(adir);
-	free(dir);
+	spawn_buf_release(&b);
 }
 
 static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
