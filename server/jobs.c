@@ -203,10 +203,54 @@ static int set_str(json_t *o, const char *k, const char *v)
 	return json_object_set_new(o, k, v ? json_string(v) : json_null());
 }
 
+static json_t *role_record(const struct srv_role *sr)
+{
+	json_t *ro = json_object(), *labels = json_array();
+	size_t k;
+
+	for (k = 0; k < sr->nlabels; k++)
+		json_array_append_new(labels,
+				      json_pack("[s,i]", sr->labels[k],
+						(json_int_t)sr->counts[k]));
+	json_object_set_new(ro, "name", json_string(sr->name));
+	json_object_set_new(ro, "taskNumber", json_integer(sr->task_number));
+	json_object_set_new(ro, "cpuNumber", json_integer(sr->cpu));
+	json_object_set_new(ro, "memoryMB", json_integer(sr->memory_mb));
+	json_object_set_new(ro, "gpuNumber", json_integer(sr->gpu));
+	json_object_set_new(ro, "minFailedTaskCount",
+			    json_integer(sr->min_failed));
+	json_object_set_new(ro, "minSucceededTaskCount",
+			    json_integer(sr->min_succeeded));
+	json_object_set_new(ro, "ports", labels);
+	return ro;
+}
+
+static json_t *task_record(const struct srv_job *j, const struct srv_task *t)
+{
+	json_t *to = json_object(), *ports = json_array();
+	size_t k;
+
+	for (k = 0; k < j->roles[t->role].nports; k++)
+		json_array_append_new(ports, json_integer(t->ports[k]));
+	json_object_set_new(to, "role", json_integer((json_int_t)t->role));
+	json_object_set_new(to, "index", json_integer((json_int_t)t->index));
+	set_str(to, "state", srv_state_name(t->state));
+	json_object_set_new(to, "exitCode", json_integer(t->exit_code));
+	json_object_set_new(to, "ports", ports);
+	json_object_set_new(to, "monitor", json_integer(t->monitor));
+	json_object_set_new(to, "monitorStart",
+			    json_integer((json_int_t)t->mon_start));
+	json_object_set_new(to, "gpus", json_integer((json_int_t)t->gpus));
+	json_object_set_new(to, "started", json_integer(t->started));
+	json_object_set_new(to, "completed", json_integer(t->completed));
+	set_str(to, "diagnostics", t->diag);
+	return to;
+}
+
 json_t *srv_job_record(const struct srv_job *j)
 {
 	json_t *o = json_object(), *roles = json_array(), *tasks = json_array();
-	size_t r, i, k;
+	size_t r, i;
 
 	if (!o || !roles || !tasks)
 		goto fail;
@@ -231,52 +275,10 @@ json_t *srv_job_record(const struct srv_job *j)
 	set_str(o, "warnings", j->warnings);
 	json_object_set_new(o, "holds", json_boolean(j->holds));
 	json_object_set_new(o, "ssh", json_boolean(j->ssh));
-	for (r = 0; r < j->nroles; r++) {
-		const struct srv_role *sr = &j->roles[r];
-		json_t *ro = json_object(), *labels = json_array();
-
-		for (k = 0; k < sr->nlabels; k++)
-			json_array_append_new(
-			    labels, json_pack("[s,i]", sr->labels[k],
-					      (json_int_t)sr->counts[k]));
-		json_object_set_new(ro, "name", json_string(sr->name));
-		json_object_set_new(ro, "taskNumber",
-				    json_integer(sr->task_number));
-		json_object_set_new(ro, "cpuNumber", json_integer(sr->cpu));
-		json_object_set_new(ro, "memoryMB",
-				    json_integer(sr->memory_mb));
-		json_object_set_new(ro, "gpuNumber", json_integer(sr->gpu));
-		json_object_set_new(ro, "minFailedTaskCount",
-				    json_integer(sr->min_failed));
-		json_object_set_new(ro, "minSucceededTaskCount",
-				    json_integer(sr->min_succeeded));
-		json_object_set_new(ro, "ports", labels);
-		json_array_append_new(roles, ro);
-	}
-	for (i = 0; i < j->ntasks; i++) {
-		const struct srv_task *t = &j->tasks[i];
-		json_t *to = json_object(), *ports = json_array();
-
-		for (k = 0; k < j->roles[t->role].nports; k++)
-			json_array_append_new(ports, json_integer(t->ports[k]));
-		json_object_set_new(to, "role",
-				    json_integer((json_int_t)t->role));
-		json_object_set_new(to, "index",
-				    json_integer((json_int_t)t->index));
-		set_str(to, "state", srv_state_name(t->state));
-		json_object_set_new(to, "exitCode", json_integer(t->exit_code));
-		json_object_set_new(to, "ports", ports);
-		json_object_set_new(to, "monitor", json_integer(t->monitor));
-		json_object_set_new(to, "monitorStart",
-				    json_integer((json_int_t)t->mon_start));
-		json_object_set_new(to, "gpus",
-				    json_integer((json_int_t)t->gpus));
-		json_object_set_new(to, "started", json_integer(t->started));
-		json_object_set_new(to, "completed",
-				    json_integer(t->completed));
-		set_str(to, "diagnostics", t->diag);
-		json_array_append_new(tasks, to);
-	}
+	for (r = 0; r < j->nroles; r++)
+		json_array_append_new(roles, role_record(&j->roles[r]));
+	for (i = 0; i < j->ntasks; i++)
+		json_array_append_new(tasks, task_record(j, &j->tasks[i]));
 	json_object_set_new(o, "roles", roles);
 	json_object_set_new(o, "tasks", tasks);
 	return o;
@@ -632,23 +634,68 @@ static char *get_strdup(json_t *o, const char *k)
 	return v ? strdup(v) : NULL;
 }
 
-static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
+/* A role of a record, into sr; 0, or -1 for a record that cannot be. */
+static int role_from_record(struct srv_role *sr, json_t *v)
 {
-	struct srv_job *j = calloc(1, sizeof(*j));
-	json_t *roles = json_object_get(rec, "roles");
-	json_t *tasks = json_object_get(rec, "tasks"), *v;
-	size_t r, i, k;
-	int ret = -1;
+	json_t *ports = json_object_get(v, "ports"), *p;
+	size_t k;
 
-	*out = NULL;
-	if (!j)
-		goto out;
-	j->user = get_strdup(rec, "user");
-	j->name = get_strdup(rec, "name");
-	j->vc = get_strdup(rec, "virtualCluster");
-	j->dir = strdup(dir);
-	if (!j->user || !j->name || !j->vc || !j->dir)
-		goto out;
+	sr->name = get_strdup(v, "name");
+	sr->task_number = get_int(v, "taskNumber", 1);
+	sr->cpu = get_int(v, "cpuNumber", 1);
+	sr->memory_mb = get_int(v, "memoryMB", 100);
+	sr->gpu = get_int(v, "gpuNumber", 0);
+	sr->min_failed = get_int(v, "minFailedTaskCount", 1);
+	sr->min_succeeded = get_int(v, "minSucceededTaskCount", -1);
+	sr->nlabels = json_array_size(ports);
+	sr->labels = calloc(sr->nlabels + 1, sizeof(*sr->labels));
+	sr->counts = calloc(sr->nlabels + 1, sizeof(*sr->counts));
+	if (!sr->name || !srv_safe_name(sr->name) || !sr->labels ||
+	    !sr->counts || sr->task_number < 1 || sr->task_number > 1000)
+		return -1;
+	json_array_foreach(ports, k, p)
+	{
+		const char *l = json_string_value(json_array_get(p, 0));
+
+		sr->labels[k] = strdup(l ? l : "");
+		sr->counts[k] =
+		    (unsigned)json_integer_value(json_array_get(p, 1));
+		if (!sr->labels[k] || sr->counts[k] > 100)
+			return -1;
+		sr->nports += sr->counts[k];
+	}
+	return 0;
+}
+
+/* A task of a record, into t (made by make_tasks); 0, or -1 when the
+ * record's task is not t. */
+static int task_from_record(const struct srv_job *j, struct srv_task *t,
+			    json_t *v)
+{
+	json_t *ports = json_object_get(v, "ports");
+	size_t k;
+
+	if ((size_t)get_int(v, "role", -1) != t->role ||
+	    (size_t)get_int(v, "index", -1) != t->index)
+		return -1;
+	t->state =
+	    srv_state_from_name(json_string_value(json_object_get(v, "state")));
+	t->exit_code = (int)get_int(v, "exitCode", -1);
+	for (k = 0; k < j->roles[t->role].nports; k++)
+		t->ports[k] =
+		    (unsigned)json_integer_value(json_array_get(ports, k));
+	t->monitor = (pid_t)get_int(v, "monitor", 0);
+	t->mon_start = (unsigned long long)get_int(v, "monitorStart", 0);
+	t->gpus = (unsigned long long)get_int(v, "gpus", 0);
+	t->started = get_int(v, "started", 0);
+	t->completed = get_int(v, "completed", 0);
+	t->diag = get_strdup(v, "diagnostics");
+	return 0;
+}
+
+/* The job's own members of a record (j->user, name, vc and dir set). */
+static void job_members(struct srv_job *j, json_t *rec)
+{
 	j->key = srv_printf("%s~%s", j->user, j->name);
 	j->state = srv_state_from_name(
 	    json_string_value(json_object_get(rec, "state")));
@@ -669,64 +716,41 @@ static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
 	j->warnings = get_strdup(rec, "warnings");
 	j->holds = json_is_true(json_object_get(rec, "holds"));
 	j->ssh = json_is_true(json_object_get(rec, "ssh"));
+}
+
+static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
+{
+	struct srv_job *j = calloc(1, sizeof(*j));
+	json_t *roles = json_object_get(rec, "roles");
+	json_t *tasks = json_object_get(rec, "tasks"), *v;
+	size_t r, i;
+	int ret = -1;
+
+	*out = NULL;
+	if (!j)
+		goto out;
+	j->user = get_strdup(rec, "user");
+	j->name = get_strdup(rec, "name");
+	j->vc = get_strdup(rec, "virtualCluster");
+	j->dir = strdup(dir);
+	if (!j->user || !j->name || !j->vc || !j->dir)
+		goto out;
+	job_members(j, rec);
 	j->nroles = json_array_size(roles);
 	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
 	if (!j->key || !j->roles)
 		goto out;
 	json_array_foreach(roles, r, v)
 	{
-		struct srv_role *sr = &j->roles[r];
-		json_t *ports = json_object_get(v, "ports"), *p;
-
-		sr->name = get_strdup(v, "name");
-		sr->task_number = get_int(v, "taskNumber", 1);
-		sr->cpu = get_int(v, "cpuNumber", 1);
-		sr->memory_mb = get_int(v, "memoryMB", 100);
-		sr->gpu = get_int(v, "gpuNumber", 0);
-		sr->min_failed = get_int(v, "minFailedTaskCount", 1);
-		sr->min_succeeded = get_int(v, "minSucceededTaskCount", -1);
-		sr->nlabels = json_array_size(ports);
-		sr->labels = calloc(sr->nlabels + 1, sizeof(*sr->labels));
-		sr->counts = calloc(sr->nlabels + 1, sizeof(*sr->counts));
-		if (!sr->name || !srv_safe_name(sr->name) || !sr->labels ||
-		    !sr->counts || sr->task_number < 1 ||
-		    sr->task_number > 1000)
+		if (role_from_record(&j->roles[r], v) < 0)
 			goto out;
-		json_array_foreach(ports, k, p)
-		{
-			const char *l = json_string_value(json_array_get(p, 0));
-
-			sr->labels[k] = strdup(l ? l : "");
-			sr->counts[k] =
-			    (unsigned)json_integer_value(json_array_get(p, 1));
-			if (!sr->labels[k] || sr->counts[k] > 100)
-				goto out;
-			sr->nports += sr->counts[k];
-		}
 	}
 	if (make_tasks(j) < 0 || json_array_size(tasks) != j->ntasks)
 		goto out;
 	json_array_foreach(tasks, i, v)
 	{
-		struct srv_task *t = &j->tasks[i];
-		json_t *ports = json_object_get(v, "ports");
-
-		if ((size_t)get_int(v, "role", -1) != t->role ||
-		    (size_t)get_int(v, "index", -1) != t->index)
+		if (task_from_record(j, &j->tasks[i], v) < 0)
 			goto out;
-		t->state = srv_state_from_name(
-		    json_string_value(json_object_get(v, "state")));
-		t->exit_code = (int)get_int(v, "exitCode", -1);
-		for (k = 0; k < j->roles[t->role].nports; k++)
-			t->ports[k] = (unsigned)json_integer_value(
-			    json_array_get(ports, k));
-		t->monitor = (pid_t)get_int(v, "monitor", 0);
-		t->mon_start =
-		    (unsigned long long)get_int(v, "monitorStart", 0);
-		t->gpus = (unsigned long long)get_int(v, "gpus", 0);
-		t->started = get_int(v, "started", 0);
-		t->completed = get_int(v, "completed", 0);
-		t->diag = get_strdup(v, "diagnostics");
 	}
 	*out = j;
 	j = NULL;
