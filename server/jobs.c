@@ -88,11 +88,48 @@ static int make_tasks(struct srv_job *j)
 	return 0;
 }
 
+/* Role r of pj, into sr; 0, or -1 for a role the local cluster cannot
+ * take (or out of memory). */
+static int role_from_pai(struct srv_role *sr, const pai_job *pj, size_t r)
+{
+	pai_role pr;
+	size_t k;
+
+	if (pai_job_role(&pr, pj, r) || !pr.name || pr.task_number < 1 ||
+	    pr.task_number > 1000)
+		return -1;
+	sr->name = strdup(pr.name);
+	sr->task_number = pr.task_number;
+	sr->cpu = pr.cpu_number;
+	sr->memory_mb = pr.memory_mb;
+	sr->gpu = pr.gpu_number;
+	sr->min_failed = pr.min_failed;
+	sr->min_succeeded = pr.min_succeeded;
+	sr->nlabels = pr.port_count;
+	sr->labels = calloc(pr.port_count + 1, sizeof(*sr->labels));
+	sr->counts = calloc(pr.port_count + 1, sizeof(*sr->counts));
+	if (!sr->name || !sr->labels || !sr->counts)
+		return -1;
+	for (k = 0; k < pr.port_count; k++) {
+		pai_port pp;
+
+		if (pai_job_port(&pp, pj, r, k) || !pp.label ||
+		    pp.port_number < 0 || pp.port_number > 100)
+			return -1;
+		sr->labels[k] = strdup(pp.label);
+		if (!sr->labels[k])
+			return -1;
+		sr->counts[k] = (unsigned)pp.port_number;
+		sr->nports += sr->counts[k];
+	}
+	return 0;
+}
+
 int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user)
 {
 	struct srv_job *j = NULL;
 	json_t *cfg = pai_job_config(pj), *v;
-	size_t r, k;
+	size_t r;
 	int ret = -1;
 
 	*out = NULL;
@@ -121,38 +158,9 @@ int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user)
 	j->roles = calloc(j->nroles ? j->nroles : 1, sizeof(*j->roles));
 	if (!j->roles)
 		goto out;
-	for (r = 0; r < j->nroles; r++) {
-		struct srv_role *sr = &j->roles[r];
-		pai_role pr;
-
-		if (pai_job_role(&pr, pj, r) || !pr.name ||
-		    pr.task_number < 1 || pr.task_number > 1000)
+	for (r = 0; r < j->nroles; r++)
+		if (role_from_pai(&j->roles[r], pj, r) < 0)
 			goto out;
-		sr->name = strdup(pr.name);
-		sr->task_number = pr.task_number;
-		sr->cpu = pr.cpu_number;
-		sr->memory_mb = pr.memory_mb;
-		sr->gpu = pr.gpu_number;
-		sr->min_failed = pr.min_failed;
-		sr->min_succeeded = pr.min_succeeded;
-		sr->nlabels = pr.port_count;
-		sr->labels = calloc(pr.port_count + 1, sizeof(*sr->labels));
-		sr->counts = calloc(pr.port_count + 1, sizeof(*sr->counts));
-		if (!sr->name || !sr->labels || !sr->counts)
-			goto out;
-		for (k = 0; k < pr.port_count; k++) {
-			pai_port pp;
-
-			if (pai_job_port(&pp, pj, r, k) || !pp.label ||
-			    pp.port_number < 0 || pp.port_number > 100)
-				goto out;
-			sr->labels[k] = strdup(pp.label);
-			if (!sr->labels[k])
-				goto out;
-			sr->counts[k] = (unsigned)pp.port_number;
-			sr->nports += sr->counts[k];
-		}
-	}
 	if (make_tasks(j) < 0)
 		goto out;
 	*out = j;
