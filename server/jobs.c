@@ -414,6 +414,28 @@ fail:
 	return PAI_EIO;
 }
 
+/* What follows from a record now on disk (the log written anew with
+ * all). Lock held. */
+static void record_written(struct srv *s, const struct save *sv, bool all)
+{
+	struct srv_job *j = sv->j;
+
+	if (all && j->legacy) {
+		/* folded into the log, which is on disk */
+		char *old = srv_printf("%s/job.json", j->dir);
+
+		if (old)
+			unlink(old);
+		free(old);
+		j->legacy = false;
+	}
+	s->rec_live += (long long)sv->len - j->rec_len;
+	j->rec_len = (long long)sv->len;
+	/* srv_launch may fork its tasks now */
+	if (sv->launching && j->launching)
+		j->launch_recorded = true;
+}
+
 /* Writes the records of every dirty job. The records are taken with
  * the lock held; the lock is released while they are written and
  * synced, so requests are not held up by the disk. save_lock keeps
@@ -466,26 +488,10 @@ void srv_flush(struct srv *s)
 		srv_log(s, "cannot write %zu job record%s to '%s': %s", n,
 			n == 1 ? "" : "s", s->rec_path, pai_strerror(err));
 	for (i = 0; v && i < n; i++) {
-		struct srv_job *j = v[i].j;
-
 		if (err != PAI_OK)
-			j->dirty = true; /* tried again next time */
-		else {
-			if (all && j->legacy) {
-				/* folded into the log, which is on disk */
-				char *old = srv_printf("%s/job.json", j->dir);
-
-				if (old)
-					unlink(old);
-				free(old);
-				j->legacy = false;
-			}
-			s->rec_live += (long long)v[i].len - j->rec_len;
-			j->rec_len = (long long)v[i].len;
-			/* srv_launch may fork its tasks now */
-			if (v[i].launching && j->launching)
-				j->launch_recorded = true;
-		}
+			v[i].j->dirty = true; /* tried again next time */
+		else
+			record_written(s, &v[i], all);
 		free(v[i].text);
 	}
 	free(v);
@@ -927,6 +933,50 @@ static bool has_attempt(const char *dir)
 	return yes;
 }
 
+/* The entry name of the jobs directory: a job, from its record in
+ * records (or an earlier layout's job.json, or its config alone), or an
+ * unfinished submission to remove. */
+static void load_entry(struct srv *s, json_t *records, const char *name)
+{
+	char *dir = NULL, *path = NULL;
+	json_t *rec = NULL;
+	struct srv_job *j = NULL;
+	bool from_log;
+
+	if (name[0] == '.') {
+		/* an unfinished submission: never acknowledged */
+		if (strncmp(name, ".new-", 5) == 0 &&
+		    (dir = srv_printf("%s/%s", s->jobs_dir, name)))
+			srv_rmtree(dir);
+		free(dir);
+		return;
+	}
+	dir = srv_printf("%s/%s", s->jobs_dir, name);
+	path = srv_printf("%s/job.json", dir ? dir : "");
+	rec = json_incref(json_object_get(records, name));
+	from_log = rec != NULL;
+	if (!rec && dir && path)
+		rec = json_load_file(path, 0, NULL);
+	if (!rec && dir && path && access(path, F_OK) < 0 && errno == ENOENT &&
+	    !has_attempt(dir)) {
+		if (job_from_config(&j, dir, name) < 0)
+			j = NULL;
+	} else if (rec && job_from_record(&j, rec, dir) < 0)
+		j = NULL;
+	if (j && !from_log && rec)
+		j->legacy = true;
+	if (!j || strcmp(j->key, name) != 0 || append_job(s, j) < 0) {
+		srv_log(s, "ignoring '%s': unreadable job record",
+			dir ? dir : name);
+		if (from_log)
+			keep_unloaded(s, rec);
+		srv_job_free(j);
+	}
+	json_decref(rec);
+	free(dir);
+	free(path);
+}
+
 int srv_load_jobs(struct srv *s)
 {
 	DIR *d = opendir(s->jobs_dir);
@@ -945,46 +995,8 @@ int srv_load_jobs(struct srv *s)
 	/* written anew: no torn line to append after, and the records of
 	 * an earlier layout (job.json per job) folded in */
 	s->rec_compact = true;
-	while ((e = readdir(d))) {
-		char *dir = NULL, *path = NULL;
-		json_t *rec = NULL;
-		struct srv_job *j = NULL;
-		bool from_log;
-
-		if (e->d_name[0] == '.') {
-			/* an unfinished submission: never acknowledged */
-			if (strncmp(e->d_name, ".new-", 5) == 0 &&
-			    (dir = srv_printf("%s/%s", s->jobs_dir, e->d_name)))
-				srv_rmtree(dir);
-			free(dir);
-			continue;
-		}
-		dir = srv_printf("%s/%s", s->jobs_dir, e->d_name);
-		path = srv_printf("%s/job.json", dir ? dir : "");
-		rec = json_incref(json_object_get(records, e->d_name));
-		from_log = rec != NULL;
-		if (!rec && dir && path)
-			rec = json_load_file(path, 0, NULL);
-		if (!rec && dir && path && access(path, F_OK) < 0 &&
-		    errno == ENOENT && !has_attempt(dir)) {
-			if (job_from_config(&j, dir, e->d_name) < 0)
-				j = NULL;
-		} else if (rec && job_from_record(&j, rec, dir) < 0)
-			j = NULL;
-		if (j && !from_log && rec)
-			j->legacy = true;
-		if (!j || strcmp(j->key, e->d_name) != 0 ||
-		    append_job(s, j) < 0) {
-			srv_log(s, "ignoring '%s': unreadable job record",
-				dir ? dir : e->d_name);
-			if (from_log)
-				keep_unloaded(s, rec);
-			srv_job_free(j);
-		}
-		json_decref(rec);
-		free(dir);
-		free(path);
-	}
+	while ((e = readdir(d)))
+		load_entry(s, records, e->d_name);
 	closedir(d);
 	json_decref(records);
 	if (s->njobs)
