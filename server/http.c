@@ -627,6 +627,59 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	return res;
 }
 
+/* A request's first call: its struct req in *con_cls, and a body too
+ * large refused early. */
+static enum MHD_Result begin_request(struct MHD_Connection *c, void **con_cls)
+{
+	const char *cl = MHD_lookup_connection_value(
+	    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	struct req *rq = calloc(1, sizeof(*rq));
+
+	if (!rq)
+		return MHD_NO;
+	*con_cls = rq;
+	if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
+		const char *ex = MHD_lookup_connection_value(
+		    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+
+		rq->too_big = true;
+		/* Refuse before the body is sent when the client waits for
+		 * 100 Continue, or the body is huge. Otherwise read and drop
+		 * it: closing on a client still sending would reset the
+		 * connection and lose the answer. */
+		if ((ex && strcasecmp(ex, "100-continue") == 0) ||
+		    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
+			return h_reply_error(
+			    c, 413, "RequestEntityTooLargeError",
+			    "the request body exceeds %u bytes", SRV_MAX_BODY);
+	}
+	return MHD_YES;
+}
+
+/* A piece of the body: kept, or dropped once the body is too large. */
+static enum MHD_Result take_upload(struct req *rq, const char *upload,
+				   size_t *upload_size)
+{
+	if (!rq->too_big && rq->len + *upload_size > SRV_MAX_BODY) {
+		rq->too_big = true;
+		free(rq->body);
+		rq->body = NULL;
+		rq->len = 0;
+	}
+	if (!rq->too_big) {
+		char *b = realloc(rq->body, rq->len + *upload_size + 1);
+
+		if (!b)
+			return MHD_NO;
+		memcpy(b + rq->len, upload, *upload_size);
+		rq->body = b;
+		rq->len += *upload_size;
+		rq->body[rq->len] = '\0';
+	}
+	*upload_size = 0;
+	return MHD_YES;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 			       const char *url, const char *method,
 			       const char *version, const char *upload,
@@ -636,57 +689,14 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 	struct req *rq = *con_cls;
 
 	(void)version;
-	if (!rq) {
-		const char *cl = MHD_lookup_connection_value(
-		    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-
-		rq = calloc(1, sizeof(*rq));
-		if (!rq)
-			return MHD_NO;
-		*con_cls = rq;
-		if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
-			const char *ex = MHD_lookup_connection_value(
-			    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-
-			rq->too_big = true;
-			/* Refuse before the body is sent when the client
-			 * waits for 100 Continue, or the body is huge.
-			 * Otherwise read and drop it: closing on a client
-			 * still sending would reset the connection and
-			 * lose the answer. */
-			if ((ex && strcasecmp(ex, "100-continue") == 0) ||
-			    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
-				return h_reply_error(
-				    c, 413, "RequestEntityTooLargeError",
-				    "the request body exceeds %u bytes",
-				    SRV_MAX_BODY);
-		}
-		return MHD_YES;
-	}
-	if (*upload_size) {
-		if (!rq->too_big && rq->len + *upload_size > SRV_MAX_BODY) {
-			rq->too_big = true;
-			free(rq->body);
-			rq->body = NULL;
-			rq->len = 0;
-		}
-		if (!rq->too_big) {
-			char *b = realloc(rq->body, rq->len + *upload_size + 1);
-
-			if (!b)
-				return MHD_NO;
-			memcpy(b + rq->len, upload, *upload_size);
-			rq->body = b;
-			rq->len += *upload_size;
-			rq->body[rq->len] = '\0';
-		}
-		*upload_size = 0;
-		return MHD_YES;
-	}
+	if (!rq)
+		return begin_request(c, con_cls);
+	if (*upload_size)
+		return take_upload(rq, upload, upload_size);
 	if (rq->too_big)
 		return h_reply_error(c, 413, "RequestEntityTooLargeError",
-				   "the request body exceeds %u bytes",
-				   SRV_MAX_BODY);
+				     "the request body exceeds %u bytes",
+				     SRV_MAX_BODY);
 	return route(l, c, url, method, rq);
 }
 
