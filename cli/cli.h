@@ -1,4 +1,6 @@
-/* cli.h - the paictl front end: commands, options, messages, exits */
+/* cli.h - the paictl front end: its context and command table, the
+ * helpers the commands share, from the ground up (messages and exit
+ * statuses: error.h), and the commands */
 #ifndef CLI_H
 #define CLI_H
 
@@ -6,20 +8,6 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-
-/* Exit statuses: the one place they are defined (see paictl(1)). */
-enum {
-	EXIT_OK = 0,
-	EXIT_FAILURE_ = 1, /* any failure not listed below */
-	EXIT_USAGE = 2,
-	EXIT_INVALID = 3,     /* invalid job config */
-	EXIT_NOTFOUND = 4,    /* file, job, task... not found */
-	EXIT_AUTH = 5,	      /* authentication or permission */
-	EXIT_UNREACHABLE = 6, /* cluster unreachable */
-	EXIT_CONFLICT = 7,    /* job exists */
-	EXIT_TIMEOUT = 8,
-	EXIT_JOB_FAILED = 9 /* the job ended FAILED or STOPPED */
-};
 
 /* One option of a command. The same table drives getopt_long, --help
  * and the shell completions. */
@@ -40,6 +28,9 @@ struct cli_cmd;
 typedef struct cli_ctx {
 	const char *cmd; /* the command's name, for messages */
 	const struct cli_cmd *command;
+	/* the command table (main.c), ended by a zeroed entry: for the
+	 * commands that name other commands (__complete) */
+	const struct cli_cmd *commands;
 	cli_output output;
 	int quiet;
 	int verbose;            /* -v: more; -vv: HTTP requests, secrets masked */
@@ -55,6 +46,51 @@ typedef struct cli_ctx {
 			   fast */
 } cli_ctx;
 
+typedef struct cli_cmd {
+	const char *name;
+	int (*fn)(cli_ctx *ctx, int argc, char **argv);
+	const cli_opt *opts; /* terminated by a zeroed entry */
+	const char *args;    /* synopsis of the operands, e.g. "FILE..." */
+	const char *summary;
+} cli_cmd;
+
+#define CLI_OPT_END                                                            \
+	{                                                                      \
+		NULL, 0, NULL, NULL, NULL                                      \
+	}
+
+/* ---- color.c: whether to colour, and with what ------------------------ */
+
+/* --color: when to colour */
+enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+
+/* 1 when what goes to f may be coloured: --color=always, or by default
+ * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
+ * not "dumb"; --color=never: 0. The last --color given counts (a global
+ * option, so that the diagnostics printers need no cli_ctx). */
+int cli_color(FILE *f);
+/* SGR sequences: on for the word of a severity ("error", "warning") or a
+ * job state's name ("FAILED"), "" for the others; CLI_SGR_OFF after. */
+const char *cli_sgr(const char *word);
+#define CLI_SGR_OFF "\033[0m"
+/* Sets what --color said: CLI_COLOR_AUTO, _ALWAYS or _NEVER. */
+void cli_color_set(int when);
+
+/* ---- output.c: results on stdout ------------------------------------ */
+
+/* Prints o (stolen) on stdout, indented, and a newline; -1 when o is
+ * NULL (out of memory) or writing failed. */
+int cli_print_json(json_t *o);
+
+/* Prints a table: the first row is the header; columns padded to their
+ * widest cell, two spaces apart. */
+void cli_table_print(FILE *f, size_t ncols, size_t nrows,
+		     const char *const *cells);
+/* "2024-05-01 12:00:00" in local time, "-" for 0. */
+void cli_format_time(char *buf, size_t len, long long ms);
+
+/* ---- options.c: one table per command drives parsing and --help ----- */
+
 /* Keys of the global options that have no short letter. */
 enum {
 	CLI_OPT_URI = 1000,
@@ -65,7 +101,33 @@ enum {
 	CLI_OPT_COLOR
 };
 
-enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+/* The global options: accepted before the command and after it. */
+extern const cli_opt cli_global_opts[];
+
+/* Parses argv against ctx->command->opts (options and operands may mix, as in
+ * GNU tools; "--" ends options). For each option calls on_opt(key, arg,
+ * data), which returns 0 or an exit status. Handles -o, -q and --help
+ * itself. On success returns -1 and sets *first to the index of the
+ * first operand (they are moved to the end of argv); otherwise returns
+ * the exit status (EXIT_OK after --help). */
+int cli_parse(cli_ctx *ctx, int argc, char **argv,
+	      int (*on_opt)(cli_ctx *ctx, int key, const char *arg, void *data),
+	      void *data, int *first);
+
+void cli_help(FILE *f, const cli_cmd *cmd);
+
+/* Parses the global options before the command (`paictl -c prod submit
+ * job.json`) and shifts them out of argv, keeping argv[0]. Returns -1 to
+ * go on, CLI_HELP_ASKED after --help (the caller lists the commands), or
+ * the exit status of a usage error. */
+int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
+#define CLI_HELP_ASKED (-2)
+
+/* The command of commands (ended by a zeroed entry) called name, or
+ * NULL. */
+const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name);
+
+/* ---- job_file.c: what the commands that read a job config share ---- */
 
 /* Keys of the options every command that reads a job config takes. */
 enum { CLI_OPT_FORMAT = 1100, CLI_OPT_SCHEDULER };
@@ -90,68 +152,6 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o);
  * $USER, or NULL. */
 const char *cli_default_user(const char *given);
 
-/* 1 when what goes to f may be coloured: --color=always, or by default
- * (auto) when f is a terminal, $NO_COLOR is unset or empty and $TERM is
- * not "dumb"; --color=never: 0. The last --color given counts (a global
- * option, so that the diagnostics printers need no cli_ctx). */
-int cli_color(FILE *f);
-/* SGR sequences: on for the word of a severity ("error", "warning") or a
- * job state's name ("FAILED"), "" for the others; CLI_SGR_OFF after. */
-const char *cli_sgr(const char *word);
-#define CLI_SGR_OFF "\033[0m"
-
-/* The global options: accepted before the command and after it. */
-extern const cli_opt cli_global_opts[];
-
-typedef struct cli_cmd {
-	const char *name;
-	int (*fn)(cli_ctx *ctx, int argc, char **argv);
-	const cli_opt *opts; /* terminated by a zeroed entry */
-	const char *args;    /* synopsis of the operands, e.g. "FILE..." */
-	const char *summary;
-} cli_cmd;
-
-#define CLI_OPT_END                                                            \
-	{                                                                      \
-		NULL, 0, NULL, NULL, NULL                                      \
-	}
-
-/* Parses argv against ctx->command->opts (options and operands may mix, as in
- * GNU tools; "--" ends options). For each option calls on_opt(key, arg,
- * data), which returns 0 or an exit status. Handles -o, -q and --help
- * itself. On success returns -1 and sets *first to the index of the
- * first operand (they are moved to the end of argv); otherwise returns
- * the exit status (EXIT_OK after --help). */
-int cli_parse(cli_ctx *ctx, int argc, char **argv,
-	      int (*on_opt)(cli_ctx *ctx, int key, const char *arg, void *data),
-	      void *data, int *first);
-
-void cli_help(FILE *f, const cli_cmd *cmd);
-
-/* Parses the global options before the command (`paictl -c prod submit
- * job.json`) and shifts them out of argv, keeping argv[0]. Returns -1 to
- * go on, or an exit status (after --help, or for a usage error). */
-int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv);
-
-/* Prints the list of commands. */
-void cli_usage(FILE *f);
-/* The command called name, or NULL. */
-const cli_cmd *cli_find_command(const char *name);
-/* Prints the names of the commands that start with prefix, one a line. */
-void cli_put_commands(const char *prefix);
-/* paictl __complete WORDS...: hidden, for the shell completions. */
-int cmd_complete(cli_ctx *ctx, int argc, char **argv);
-
-/* "paictl: CMD: message" on stderr; returns status, so that callers can
- * `return cli_error(ctx, EXIT_USAGE, "...")`. */
-int cli_error(const cli_ctx *ctx, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* The exit status for a libpai error code. */
-int cli_exit_status(int pai_err);
-
 /* Reads FILE, or standard input for "-"; on failure prints why and
  * returns the exit status (EXIT_NOTFOUND for a file that is missing,
  * unreadable or a directory; EXIT_INVALID for one over the 64 MiB a job
@@ -163,21 +163,6 @@ int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
 /* One of them. */
 void cli_print_diag(FILE *f, const pai_diag *d);
-
-/* Flushes stdout and reports a failed write (a full disk, a closed
- * pipe); returns status unchanged, or EXIT_FAILURE_ if writing failed. */
-int cli_finish(const cli_ctx *ctx, int status);
-
-/* The commands, one file each. */
-int cmd_validate(cli_ctx *ctx, int argc, char **argv);
-int cmd_expand(cli_ctx *ctx, int argc, char **argv);
-int cmd_convert(cli_ctx *ctx, int argc, char **argv);
-
-extern const cli_opt cli_validate_opts[];
-extern const cli_opt cli_expand_opts[];
-extern const cli_opt cli_convert_opts[];
-int cmd_serve(cli_ctx *ctx, int argc, char **argv);
-extern const cli_opt cli_serve_opts[];
 
 /* ---- connect.c: which cluster, as whom, over what ------------------- */
 
@@ -254,21 +239,6 @@ int cli_sleep_ms(long ms);
 /* Milliseconds on a monotonic clock. */
 long long cli_now_ms(void);
 
-/* ---- shared by the job commands ------------------------------------- */
-
-/* Waits for a job to end, polling with backoff (about 1 s, growing to
- * 15 s) and, unless -q, showing its progress on stderr: one live line
- * on a terminal, timestamped lines otherwise. timeout_s < 0: none.
- * Returns 0 with *final set once the job ended, or an exit status after
- * printing why (EXIT_TIMEOUT when the time ran out). *info (if not NULL)
- * gets the last status; caller frees. */
-int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
-		 const char *name, double timeout_s, pai_state *final,
-		 pai_job_info **info);
-/* 0 for SUCCEEDED, EXIT_JOB_FAILED for FAILED and STOPPED. */
-int cli_final_status(pai_state state);
-/* "2024-05-01 12:00:00" in local time, "-" for 0. */
-void cli_format_time(char *buf, size_t len, long long ms);
 /* For the commands that take one JOB operand (argv[first]): checks there
  * is exactly one, connects, and splits it into *user and *name. Returns 0
  * or an exit status after saying why; *conn may be set either way (the
@@ -280,39 +250,19 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 		char **user, char **name);
 
-/* Prints o (stolen) on stdout, indented, and a newline; -1 when o is
- * NULL (out of memory) or writing failed. */
-int cli_print_json(json_t *o);
+/* ---- wait.c: waiting for a job to end, for the job commands -------- */
 
-/* Prints a table: the first row is the header; columns padded to their
- * widest cell, two spaces apart. */
-void cli_table_print(FILE *f, size_t ncols, size_t nrows,
-		     const char *const *cells);
+/* Waits for a job to end, polling with backoff (about 1 s, growing to
+ * 15 s) and, unless -q, showing its progress on stderr: one live line
+ * on a terminal, timestamped lines otherwise. timeout_s < 0: none.
+ * Returns 0 with *final set once the job ended, or an exit status after
+ * printing why (EXIT_TIMEOUT when the time ran out). *info (if not NULL)
+ * gets the last status; caller frees. */
+int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
+		 const char *name, double timeout_s, pai_state *final,
+		 pai_job_info **info);
 
-int cmd_cluster(cli_ctx *ctx, int argc, char **argv);
-int cmd_login(cli_ctx *ctx, int argc, char **argv);
-int cmd_submit(cli_ctx *ctx, int argc, char **argv);
-int cmd_list(cli_ctx *ctx, int argc, char **argv);
-int cmd_status(cli_ctx *ctx, int argc, char **argv);
-int cmd_wait(cli_ctx *ctx, int argc, char **argv);
-int cmd_stop(cli_ctx *ctx, int argc, char **argv);
-int cmd_logs(cli_ctx *ctx, int argc, char **argv);
-int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv);
-extern const cli_opt cli_cluster_opts[];
-extern const cli_opt cli_login_opts[];
-extern const cli_opt cli_submit_opts[];
-extern const cli_opt cli_list_opts[];
-extern const cli_opt cli_status_opts[];
-extern const cli_opt cli_wait_opts[];
-extern const cli_opt cli_stop_opts[];
-extern const cli_opt cli_logs_opts[];
-extern const cli_opt cli_ssh_key_opts[];
-int cmd_ssh(cli_ctx *ctx, int argc, char **argv);
-int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv);
-extern const cli_opt cli_ssh_opts[];
-extern const cli_opt cli_ssh_config_opts[];
-
-/* ---- shared by ssh-key, ssh and ssh-config (cmd_ssh_key.c) ---------- */
+/* ---- ssh_access.c: into the tasks, for ssh, ssh-config and ssh-key -- */
 
 /* The job's private key saved 0400 at file, or by default under the
  * state directory (keys/<cluster>/<user>~<job>); a different key there
@@ -347,12 +297,48 @@ const char *cli_ssh_user(const cli_conn *conn);
 const pai_task_info *cli_task_of(const pai_job_info *info, const char *id);
 /* s quoted for sh when it needs it; new string, NULL when out of memory. */
 char *cli_sh_quote(const char *s);
-/* (cmd_ssh.c) The known_hosts file of conn's cluster:
+/* The known_hosts file of conn's cluster:
  * <state>/known_hosts/<cluster>; new string, or NULL (no HOME). */
 char *cli_known_hosts_path(const cli_conn *conn);
 /* The name a container's host key is recorded under: its id, like
  * OpenSSH's HostKeyAlias; NULL when the id holds characters a
  * known_hosts file cannot (then "[ip]:port"). */
 const char *cli_ssh_host_alias(const char *id);
+
+/* ---- the commands: one file each, cmd_<name>.c ------------------------ */
+
+int cmd_validate(cli_ctx *ctx, int argc, char **argv);
+int cmd_expand(cli_ctx *ctx, int argc, char **argv);
+int cmd_convert(cli_ctx *ctx, int argc, char **argv);
+
+extern const cli_opt cli_validate_opts[];
+extern const cli_opt cli_expand_opts[];
+extern const cli_opt cli_convert_opts[];
+int cmd_serve(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_serve_opts[];
+int cmd_cluster(cli_ctx *ctx, int argc, char **argv);
+int cmd_login(cli_ctx *ctx, int argc, char **argv);
+int cmd_submit(cli_ctx *ctx, int argc, char **argv);
+int cmd_list(cli_ctx *ctx, int argc, char **argv);
+int cmd_status(cli_ctx *ctx, int argc, char **argv);
+int cmd_wait(cli_ctx *ctx, int argc, char **argv);
+int cmd_stop(cli_ctx *ctx, int argc, char **argv);
+int cmd_logs(cli_ctx *ctx, int argc, char **argv);
+int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_cluster_opts[];
+extern const cli_opt cli_login_opts[];
+extern const cli_opt cli_submit_opts[];
+extern const cli_opt cli_list_opts[];
+extern const cli_opt cli_status_opts[];
+extern const cli_opt cli_wait_opts[];
+extern const cli_opt cli_stop_opts[];
+extern const cli_opt cli_logs_opts[];
+extern const cli_opt cli_ssh_key_opts[];
+int cmd_ssh(cli_ctx *ctx, int argc, char **argv);
+int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_ssh_opts[];
+extern const cli_opt cli_ssh_config_opts[];
+/* paictl __complete WORDS...: hidden, for the shell completions. */
+int cmd_complete(cli_ctx *ctx, int argc, char **argv);
 
 #endif /* CLI_H */

@@ -1,5 +1,6 @@
 /* cmd_cluster.c - paictl cluster add|list|remove|use: the profiles */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -73,13 +74,31 @@ static int save(const cli_ctx *ctx, const pai_config *cfg, const char *path)
 	return EXIT_OK;
 }
 
+/* One profile's row of the table, and its JSON in arr. */
+static void put_row(const char **row, json_t *arr, const pai_profile *p,
+		    int is_cur, int builtin)
+{
+	row[0] = is_cur ? "*" : "";
+	row[1] = p->name;
+	row[2] = p->uri;
+	row[3] = p->user ? p->user : "-";
+	row[4] = pai_dialect_name(p->dialect);
+	row[5] = pai_api_name(p->api);
+	json_array_append_new(
+	    arr, json_pack("{s:s,s:s,s:s?,s:s,s:s?,s:b,s:s,s:b,s:b}", "name",
+			   p->name, "uri", p->uri, "user", p->user, "dialect",
+			   pai_dialect_name(p->dialect), "caFile", p->ca_file,
+			   "insecure", p->insecure, "api", pai_api_name(p->api),
+			   "current", is_cur, "builtin", builtin));
+}
+
 static int list(const cli_ctx *ctx, const pai_config *cfg)
 {
 	const char *cur = pai_config_current(cfg);
 	size_t n = pai_config_count(cfg), i, rows = 1;
 	const char **cells = calloc((n + 2) * 6, sizeof(*cells));
 	char *state = cli_state_dir(), *local_uri = NULL;
-	int builtin = !pai_config_find(cfg, "local"), st = EXIT_OK;
+	int st = EXIT_OK;
 	json_t *arr = json_array();
 
 	if (!cur)
@@ -96,42 +115,23 @@ static int list(const cli_ctx *ctx, const pai_config *cfg)
 	cells[3] = "USER";
 	cells[4] = "DIALECT";
 	cells[5] = "API";
-	if (builtin) {
+	if (!pai_config_find(cfg, "local")) {
 		/* the profile that needs no configuration */
-		const char **row = cells + 6 * rows++;
+		pai_profile local;
 
-		row[0] = strcmp(cur, "local") == 0 ? "*" : "";
-		row[1] = "local";
-		row[2] = local_uri;
-		row[3] = "-";
-		row[4] = "openpai";
-		row[5] = "dual";
-		json_array_append_new(
-		    arr, json_pack("{s:s,s:s,s:n,s:s,s:n,s:b,s:s,s:b,s:b}",
-				   "name", "local", "uri", local_uri, "user",
-				   "dialect", "openpai", "caFile", "insecure",
-				   0, "api", "dual", "current",
-				   strcmp(cur, "local") == 0, "builtin", 1));
+		memset(&local, 0, sizeof(local));
+		local.name = "local";
+		local.uri = local_uri;
+		local.dialect = PAI_DIALECT_OPENPAI;
+		local.api = PAI_API_DUAL;
+		put_row(cells + 6 * rows++, arr, &local,
+			strcmp(cur, "local") == 0, 1);
 	}
 	for (i = 0; i < n; i++) {
 		const pai_profile *p = pai_config_get(cfg, i);
-		const char **row = cells + 6 * rows++;
-		int is_cur = strcmp(cur, p->name) == 0;
 
-		row[0] = is_cur ? "*" : "";
-		row[1] = p->name;
-		row[2] = p->uri;
-		row[3] = p->user ? p->user : "-";
-		row[4] = pai_dialect_name(p->dialect);
-		row[5] = pai_api_name(p->api);
-		json_array_append_new(
-		    arr, json_pack("{s:s,s:s,s:s?,s:s,s:s?,s:b,s:s,s:b,s:b}",
-				   "name", p->name, "uri", p->uri, "user",
-				   p->user, "dialect",
-				   pai_dialect_name(p->dialect), "caFile",
-				   p->ca_file, "insecure", p->insecure, "api",
-				   pai_api_name(p->api), "current", is_cur,
-				   "builtin", 0));
+		put_row(cells + 6 * rows++, arr, p, strcmp(cur, p->name) == 0,
+			0);
 	}
 	if (ctx->output == CLI_OUT_JSON) {
 		if (cli_print_json(json_incref(arr)) < 0)
@@ -146,26 +146,10 @@ out:
 	return st;
 }
 
-int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
+/* The subcommand and its count of operands; 0 or the usage status. */
+static int check_operands(const cli_ctx *ctx, const struct opts *o,
+			  const char *sub, int nargs)
 {
-	struct opts o;
-	pai_config *cfg = NULL;
-	char *path = NULL, *ca = NULL;
-	const char *sub, *name;
-	int first, st, err, nargs;
-
-	memset(&o, 0, sizeof(o));
-	o.p.dialect = PAI_DIALECT_OPENPAI;
-	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
-	if (st >= 0)
-		return st;
-	if (first >= argc)
-		return cli_error(ctx, EXIT_USAGE,
-				 "no subcommand; use 'paictl cluster add NAME "
-				 "URI', 'list', 'remove NAME' or 'use NAME'");
-	sub = argv[first];
-	nargs = argc - first - 1;
-	name = nargs > 0 ? argv[first + 1] : NULL;
 	if (strcmp(sub, "add") == 0) {
 		if (nargs != 2)
 			return cli_error(ctx, EXIT_USAGE,
@@ -185,92 +169,125 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 				 "unknown subcommand '%s'; use add, list, "
 				 "remove or use",
 				 sub);
-	if (o.given && strcmp(sub, "add") != 0)
+	if (o->given && strcmp(sub, "add") != 0)
 		return cli_error(ctx, EXIT_USAGE,
 				 "--user, --dialect, --cacert, --insecure "
 				 "and --api go with 'cluster add'");
+	return 0;
+}
+
+/* cluster add NAME URI: o->p as the options gave it. *ca: the absolute
+ * path of a relative --cacert (caller frees). */
+static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
+	       const char *name, const char *uri, char **ca)
+{
+	int err;
+
+	if (strcmp(name, "local") == 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "'local' is the built-in local cluster; "
+				 "choose another name");
+	if (pai_config_find(cfg, name))
+		return cli_error(ctx, EXIT_CONFLICT,
+				 "cluster '%s' exists already; remove "
+				 "it first",
+				 name);
+	o->p.name = name;
+	o->p.uri = uri;
+	/* the profile is used from anywhere: no relative CA file */
+	if (o->p.ca_file && o->p.ca_file[0] != '/') {
+		*ca = realpath(o->p.ca_file, NULL);
+		if (!*ca)
+			return cli_error(ctx, EXIT_NOTFOUND,
+					 "cannot use --cacert '%s': %s",
+					 o->p.ca_file, strerror(errno));
+		o->p.ca_file = *ca;
+	}
+	err = pai_config_set(cfg, &o->p);
+	if (err)
+		return cli_error(ctx, cli_exit_status(err),
+				 err == PAI_EINVAL
+				     ? "invalid cluster name '%s' or URI "
+				       "'%s' (a name of letters, digits, "
+				       "'-', '_' and '.'; an http:// or "
+				       "https:// URI)"
+				     : "cannot add '%s' ('%s'): out of "
+				       "memory",
+				 name, o->p.uri);
+	return EXIT_OK;
+}
+
+static int remove_profile(const cli_ctx *ctx, pai_config *cfg, const char *name)
+{
+	int err;
+
+	if (strcmp(name, "local") == 0 && !pai_config_find(cfg, name))
+		return cli_error(ctx, EXIT_USAGE,
+				 "'local' is built in; it cannot be "
+				 "removed");
+	err = pai_config_remove(cfg, name);
+	if (err)
+		return cli_error(ctx, cli_exit_status(err),
+				 "no cluster named '%s'", name);
+	return EXIT_OK;
+}
+
+static int use(const cli_ctx *ctx, pai_config *cfg, const char *name)
+{
+	/* the built-in local cluster is the current one when none is */
+	int builtin = strcmp(name, "local") == 0 && !pai_config_find(cfg, name);
+	int err;
+
+	if (strcmp(name, "local") != 0 && !pai_config_find(cfg, name))
+		return cli_error(ctx, EXIT_NOTFOUND,
+				 "no cluster named '%s'; see 'paictl "
+				 "cluster list'",
+				 name);
+	err = pai_config_set_current(cfg, builtin ? NULL : name);
+	if (err)
+		return cli_error(ctx, cli_exit_status(err),
+				 "cannot use '%s': %s", name,
+				 pai_strerror(err));
+	return EXIT_OK;
+}
+
+int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
+{
+	struct opts o;
+	pai_config *cfg = NULL;
+	char *path = NULL, *ca = NULL;
+	const char *sub, *name;
+	int first, st, nargs;
+
+	memset(&o, 0, sizeof(o));
+	o.p.dialect = PAI_DIALECT_OPENPAI;
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no subcommand; use 'paictl cluster add NAME "
+				 "URI', 'list', 'remove NAME' or 'use NAME'");
+	sub = argv[first];
+	nargs = argc - first - 1;
+	name = nargs > 0 ? argv[first + 1] : NULL;
+	st = check_operands(ctx, &o, sub, nargs);
+	if (st)
+		return st;
 	st = cli_load_config(ctx, &cfg, &path);
 	if (st)
 		return st;
-	if (strcmp(sub, "list") == 0) {
+	if (strcmp(sub, "list") == 0)
 		st = list(ctx, cfg);
-		goto out;
-	}
-	if (strcmp(sub, "add") == 0) {
-		if (strcmp(name, "local") == 0) {
-			st = cli_error(ctx, EXIT_USAGE,
-				       "'local' is the built-in local cluster; "
-				       "choose another name");
-			goto out;
-		}
-		if (pai_config_find(cfg, name)) {
-			st = cli_error(ctx, EXIT_CONFLICT,
-				       "cluster '%s' exists already; remove "
-				       "it first",
-				       name);
-			goto out;
-		}
-		o.p.name = name;
-		o.p.uri = argv[first + 2];
-		/* the profile is used from anywhere: no relative CA file */
-		if (o.p.ca_file && o.p.ca_file[0] != '/') {
-			ca = realpath(o.p.ca_file, NULL);
-			if (!ca) {
-				st = cli_error(ctx, EXIT_NOTFOUND,
-					       "cannot use --cacert '%s': %s",
-					       o.p.ca_file, strerror(errno));
-				goto out;
-			}
-			o.p.ca_file = ca;
-		}
-		err = pai_config_set(cfg, &o.p);
-		if (err) {
-			st = cli_error(ctx, cli_exit_status(err),
-				       err == PAI_EINVAL
-					   ? "invalid cluster name '%s' or URI "
-					     "'%s' (a name of letters, digits, "
-					     "'-', '_' and '.'; an http:// or "
-					     "https:// URI)"
-					   : "cannot add '%s' ('%s'): out of "
-					     "memory",
-				       name, o.p.uri);
-			goto out;
-		}
-	} else if (strcmp(sub, "remove") == 0) {
-		if (strcmp(name, "local") == 0 && !pai_config_find(cfg, name)) {
-			st = cli_error(ctx, EXIT_USAGE,
-				       "'local' is built in; it cannot be "
-				       "removed");
-			goto out;
-		}
-		err = pai_config_remove(cfg, name);
-		if (err) {
-			st = cli_error(ctx, cli_exit_status(err),
-				       "no cluster named '%s'", name);
-			goto out;
-		}
-	} else {
-		if (strcmp(name, "local") != 0 && !pai_config_find(cfg, name)) {
-			st = cli_error(ctx, EXIT_NOTFOUND,
-				       "no cluster named '%s'; see 'paictl "
-				       "cluster list'",
-				       name);
-			goto out;
-		}
-		err = pai_config_set_current(cfg,
-					     strcmp(name, "local") == 0 &&
-						     !pai_config_find(cfg, name)
-						 ? NULL
-						 : name);
-		if (err) {
-			st = cli_error(ctx, cli_exit_status(err),
-				       "cannot use '%s': %s", name,
-				       pai_strerror(err));
-			goto out;
-		}
-	}
-	st = save(ctx, cfg, path);
-out:
+	else if (strcmp(sub, "add") == 0)
+		st = add(ctx, cfg, &o, name, argv[first + 2], &ca);
+	else if (strcmp(sub, "remove") == 0)
+		st = remove_profile(ctx, cfg, name);
+	else
+		st = use(ctx, cfg, name);
+	/* list changes nothing */
+	if (!st && strcmp(sub, "list") != 0)
+		st = save(ctx, cfg, path);
 	pai_config_free(cfg);
 	free(path);
 	free(ca);

@@ -10,6 +10,7 @@
  * "__files__:*.json *.yaml *.yml" (files matching one of those globs, and
  * directories) tells the scripts to. */
 #include "cli.h"
+#include "error.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -30,6 +31,16 @@ static void put(const char *prefix, const char *cand, const char *cur)
 {
 	if (starts(cand, cur))
 		printf("%s%s\n", prefix, cand);
+}
+
+/* The commands that start with cur, and help. */
+static void put_commands(const cli_ctx *ctx, const char *cur)
+{
+	const cli_cmd *c;
+
+	for (c = ctx->commands; c->name; c++)
+		put("", c->name, cur);
+	put("", "help", cur);
 }
 
 /* The option words may name: "--output", "-o", or NULL. */
@@ -263,15 +274,11 @@ static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
 	}
 }
 
-int cmd_complete(cli_ctx *ctx, int argc, char **argv)
+/* Silent whatever happens, never waiting on the user. */
+static void be_silent(void)
 {
-	const cli_cmd *cmd = NULL;
-	const char *cur;
-	char **ops;
-	int i, nops = 0, devnull;
+	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-	/* silent whatever happens, never waiting on the user */
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (devnull >= 0) {
 		dup2(devnull, STDERR_FILENO);
 		dup2(devnull, STDIN_FILENO);
@@ -281,6 +288,121 @@ int cmd_complete(cli_ctx *ctx, int argc, char **argv)
 	/* the shell waits for us: a hung cluster must not hang it */
 	signal(SIGALRM, SIG_DFL);
 	alarm(3);
+}
+
+/* How reading the words before the one completed ended: on to complete
+ * it, nothing to offer, or its candidates put already. */
+enum { WORDS_READ, NOTHING, PUT };
+
+/* An option among those words, argv[*i]: takes in a global option's
+ * value (skipping it when it is the next word). PUT when the word
+ * completed is this option's value. */
+static int option_word(cli_ctx *ctx, const cli_cmd *cmd, int argc, char **argv,
+		       int *i, const char *cur)
+{
+	const char *w = argv[*i], *eq = strchr(w, '=');
+	const cli_opt *o;
+	char name[80];
+
+	if (eq && w[1] == '-' && (size_t)(eq - w) < sizeof(name)) {
+		memcpy(name, w, (size_t)(eq - w));
+		name[eq - w] = '\0';
+		o = find_opt(cmd, name);
+		if (o && lookup(cli_global_opts, name) == o)
+			global_value(ctx, o, eq + 1);
+		return WORDS_READ;
+	}
+	o = find_opt(cmd, w);
+	if (o && o->argname && *i + 1 < argc - 1) {
+		if (lookup(cli_global_opts, w) == o)
+			global_value(ctx, o, argv[*i + 1]);
+		(*i)++;
+	} else if (o && o->argname) {
+		/* the word completed is this option's value */
+		put_arg(ctx, o, "", cur);
+		return PUT;
+	}
+	return WORDS_READ;
+}
+
+/* The words before the one completed: the command into *cmd, its
+ * operands into ops. */
+static int read_words(cli_ctx *ctx, int argc, char **argv, const char *cur,
+		      const cli_cmd **cmd, char **ops, int *nops)
+{
+	int i, r;
+
+	for (i = 1; i < argc - 1; i++) {
+		const char *w = argv[i];
+
+		if (*cmd && strcmp(w, "--") == 0)
+			return NOTHING; /* ssh's remote command follows */
+		if (w[0] == '-' && w[1]) {
+			r = option_word(ctx, *cmd, argc, argv, &i, cur);
+			if (r != WORDS_READ)
+				return r;
+			continue;
+		}
+		if (!*cmd) {
+			*cmd = cli_find_command(ctx->commands, w);
+			if (*cmd)
+				continue;
+			if (strcmp(w, "help") != 0)
+				return NOTHING;
+			/* paictl help COMMAND */
+			if (i == argc - 2)
+				put_commands(ctx, cur);
+			return PUT;
+		}
+		ops[(*nops)++] = argv[i];
+	}
+	return WORDS_READ;
+}
+
+/* cur is "--output=j": the option's values after the "=". */
+static void put_option_value(cli_ctx *ctx, const cli_cmd *cmd, const char *cur)
+{
+	const char *eq = strchr(cur, '=');
+	char name[80];
+	const cli_opt *o;
+
+	if ((size_t)(eq - cur) >= sizeof(name))
+		return;
+	memcpy(name, cur, (size_t)(eq - cur));
+	name[eq - cur] = '\0';
+	o = find_opt(cmd, name);
+	if (o && o->argname && o->values) {
+		name[eq - cur] = '=';
+		name[eq - cur + 1] = '\0';
+		put_arg(ctx, o, name, eq + 1);
+	}
+}
+
+/* The candidates for cur, the word completed. */
+static void put_word(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
+		     const char *cur)
+{
+	if (cur[0] == '-' && cur[1] == '-' && strchr(cur, '=')) {
+		put_option_value(ctx, cmd, cur);
+	} else if (cur[0] == '-') {
+		if (cmd)
+			put_opts(cmd->opts, NULL, cur);
+		put_opts(cli_global_opts, cmd ? cmd->opts : NULL, cur);
+	} else if (!cmd) {
+		put_commands(ctx, cur);
+	} else {
+		put_operand(ctx, cmd, ops, nops, cur);
+	}
+}
+
+int cmd_complete(cli_ctx *ctx, int argc, char **argv)
+{
+	const cli_cmd *cmd = NULL;
+	const char *cur;
+	char **ops;
+	int nops = 0, r;
+
+	be_silent();
 	ctx->quiet = 1;
 	ctx->cmd = "__complete";
 	if (argc < 2) /* no word at all: the commands */
@@ -290,84 +412,9 @@ int cmd_complete(cli_ctx *ctx, int argc, char **argv)
 	ops = calloc((size_t)argc + 1, sizeof(*ops));
 	if (!ops)
 		return 0;
-	/* the words before the one completed */
-	for (i = 1; i < argc - 1; i++) {
-		const char *w = argv[i];
-		const cli_opt *o;
-
-		if (cmd && strcmp(w, "--") == 0) {
-			/* ssh's remote command follows: not ours */
-			free(ops);
-			return 0;
-		}
-		if (w[0] == '-' && w[1]) {
-			const char *eq = strchr(w, '=');
-			char name[80];
-
-			if (eq && w[1] == '-' &&
-			    (size_t)(eq - w) < sizeof(name)) {
-				memcpy(name, w, (size_t)(eq - w));
-				name[eq - w] = '\0';
-				o = find_opt(cmd, name);
-				if (o && lookup(cli_global_opts, name) == o)
-					global_value(ctx, o, eq + 1);
-				continue;
-			}
-			o = find_opt(cmd, w);
-			if (o && o->argname && i + 1 < argc - 1) {
-				if (lookup(cli_global_opts, w) == o)
-					global_value(ctx, o, argv[i + 1]);
-				i++;
-			} else if (o && o->argname) {
-				/* the word completed is this option's value */
-				put_arg(ctx, o, "", cur);
-				free(ops);
-				return cli_finish(ctx, 0);
-			}
-			continue;
-		}
-		if (!cmd) {
-			cmd = cli_find_command(w);
-			if (!cmd && strcmp(w, "help") != 0) {
-				free(ops);
-				return 0;
-			}
-			if (!cmd) {
-				/* paictl help COMMAND */
-				if (i == argc - 2)
-					cli_put_commands(cur);
-				free(ops);
-				return cli_finish(ctx, 0);
-			}
-			continue;
-		}
-		ops[nops++] = argv[i];
-	}
-	if (cur[0] == '-' && cur[1] == '-' && strchr(cur, '=')) {
-		/* --output=j */
-		const char *eq = strchr(cur, '=');
-		char name[80];
-		const cli_opt *o;
-
-		if ((size_t)(eq - cur) < sizeof(name)) {
-			memcpy(name, cur, (size_t)(eq - cur));
-			name[eq - cur] = '\0';
-			o = find_opt(cmd, name);
-			if (o && o->argname && o->values) {
-				name[eq - cur] = '=';
-				name[eq - cur + 1] = '\0';
-				put_arg(ctx, o, name, eq + 1);
-			}
-		}
-	} else if (cur[0] == '-') {
-		if (cmd)
-			put_opts(cmd->opts, NULL, cur);
-		put_opts(cli_global_opts, cmd ? cmd->opts : NULL, cur);
-	} else if (!cmd) {
-		cli_put_commands(cur);
-	} else {
-		put_operand(ctx, cmd, ops, nops, cur);
-	}
+	r = read_words(ctx, argc, argv, cur, &cmd, ops, &nops);
+	if (r == WORDS_READ)
+		put_word(ctx, cmd, ops, nops, cur);
 	free(ops);
-	return cli_finish(ctx, 0);
+	return r == NOTHING ? 0 : cli_finish(ctx, 0);
 }

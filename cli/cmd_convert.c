@@ -3,6 +3,7 @@
  * PaddleJob). `-o` is the global --output, so the file to write is
  * --out, with no short letter. */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>

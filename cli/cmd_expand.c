@@ -1,6 +1,7 @@
 /* cmd_expand.c - paictl expand: each task's environment and command, as
  * the cluster will give them, without submitting anything */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* cmd_list.c - paictl list: the user's jobs, newest first */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,44 +12,6 @@ const cli_opt cli_list_opts[] = {
      "only jobs in STATE (several: a comma-separated list)"},
     {"limit", OPT_LIMIT, "N", NULL, "at most N jobs, the newest"},
     CLI_OPT_END};
-
-void cli_table_print(FILE *f, size_t ncols, size_t nrows,
-		     const char *const *cells)
-{
-	size_t w[16] = {0}, r, c;
-	int color = cli_color(f);
-
-	if (ncols > 16)
-		ncols = 16;
-	for (r = 0; r < nrows; r++)
-		for (c = 0; c < ncols; c++) {
-			size_t n = strlen(cells[r * ncols + c]);
-
-			if (n > w[c])
-				w[c] = n;
-		}
-	for (r = 0; r < nrows; r++) {
-		for (c = 0; c < ncols; c++) {
-			const char *s = cells[r * ncols + c];
-			/* the STATE column's states, coloured; the padding
-			 * after the colour ends */
-			const char *on =
-			    color && r > 0 && strcmp(cells[c], "STATE") == 0
-				? cli_sgr(s)
-				: "";
-
-			if (*on)
-				fprintf(f, "%s%s" CLI_SGR_OFF, on, s);
-			else
-				fputs(s, f);
-			if (c + 1 == ncols)
-				fputc('\n', f);
-			else
-				fprintf(f, "%*s  ", (int)(w[c] - strlen(s)),
-					"");
-		}
-	}
-}
 
 struct opts {
 	unsigned states; /* bit per pai_state; 0: any */
@@ -106,13 +69,85 @@ static int newest_first(const void *a, const void *b)
 	return cx < cy ? 1 : cx > cy ? -1 : 0;
 }
 
+/* The jobs of list that o lets through, newest first, at most o's
+ * limit: into jobs (room for them all); returns how many. */
+static size_t select_jobs(const pai_job_info **jobs, const pai_job_list *list,
+			  const struct opts *o)
+{
+	size_t n = pai_job_list_count(list), i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const pai_job_info *j = pai_job_list_get(list, i);
+
+		if (j &&
+		    (!o->states || (o->states & (1u << pai_job_info_state(j)))))
+			jobs[k++] = j;
+	}
+	/* servers differ in their order; scripts want the newest first */
+	qsort(jobs, k, sizeof(*jobs), newest_first);
+	if (o->limit && (size_t)o->limit < k)
+		k = (size_t)o->limit;
+	return k;
+}
+
+static int print_json(const pai_job_info **jobs, size_t k)
+{
+	json_t *arr = json_array();
+	size_t i;
+	int st = EXIT_OK;
+
+	for (i = 0; arr && i < k; i++)
+		json_array_append(arr, pai_job_info_json(jobs[i]));
+	if (!arr || json_dumpf(arr, stdout, JSON_INDENT(2)) < 0)
+		st = EXIT_FAILURE_;
+	else
+		putchar('\n');
+	json_decref(arr);
+	return st;
+}
+
+/* NAME STATE CREATED COMPLETED, a row per job (k > 0). */
+static int print_table(const cli_ctx *ctx, const pai_job_info **jobs, size_t k)
+{
+	const char **cells = calloc((k + 1) * 4, sizeof(*cells));
+	char(*times)[2][32] = calloc(k, sizeof(*times));
+	size_t i;
+
+	if (!cells || !times) {
+		free(cells);
+		free(times);
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	}
+	cells[0] = "NAME";
+	cells[1] = "STATE";
+	cells[2] = "CREATED";
+	cells[3] = "COMPLETED";
+	for (i = 0; i < k; i++) {
+		const char *name = pai_job_info_name(jobs[i]);
+
+		cli_format_time(times[i][0], sizeof(times[i][0]),
+				pai_job_info_created_ms(jobs[i]));
+		cli_format_time(times[i][1], sizeof(times[i][1]),
+				pai_job_info_completed_ms(jobs[i]));
+		cells[(i + 1) * 4] = name ? name : "-";
+		cells[(i + 1) * 4 + 1] =
+		    pai_state_name(pai_job_info_state(jobs[i]));
+		cells[(i + 1) * 4 + 2] = times[i][0];
+		cells[(i + 1) * 4 + 3] = times[i][1];
+	}
+	cli_table_print(stdout, 4, k + 1, cells);
+	free(cells);
+	free(times);
+	return EXIT_OK;
+}
+
 int cmd_list(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = {0, 0};
 	cli_conn *conn = NULL;
 	pai_job_list *list = NULL;
 	const pai_job_info **jobs = NULL;
-	size_t n, i, k = 0;
+	size_t k;
 	int first, st, err;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
@@ -134,64 +169,17 @@ int cmd_list(cli_ctx *ctx, int argc, char **argv)
 			      conn->user);
 		goto out;
 	}
-	n = pai_job_list_count(list);
-	jobs = calloc(n ? n : 1, sizeof(*jobs));
+	k = pai_job_list_count(list);
+	jobs = calloc(k ? k : 1, sizeof(*jobs));
 	if (!jobs) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		const pai_job_info *j = pai_job_list_get(list, i);
-
-		if (j &&
-		    (!o.states || (o.states & (1u << pai_job_info_state(j)))))
-			jobs[k++] = j;
-	}
-	/* servers differ in their order; scripts want the newest first */
-	qsort(jobs, k, sizeof(*jobs), newest_first);
-	if (o.limit && (size_t)o.limit < k)
-		k = (size_t)o.limit;
-	if (ctx->output == CLI_OUT_JSON) {
-		json_t *arr = json_array();
-
-		for (i = 0; arr && i < k; i++)
-			json_array_append(arr, pai_job_info_json(jobs[i]));
-		if (!arr || json_dumpf(arr, stdout, JSON_INDENT(2)) < 0)
-			st = EXIT_FAILURE_;
-		else
-			putchar('\n');
-		json_decref(arr);
-	} else if (k) {
-		const char **cells = calloc((k + 1) * 4, sizeof(*cells));
-		char(*times)[2][32] = calloc(k, sizeof(*times));
-
-		if (!cells || !times) {
-			free(cells);
-			free(times);
-			st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
-			goto out;
-		}
-		cells[0] = "NAME";
-		cells[1] = "STATE";
-		cells[2] = "CREATED";
-		cells[3] = "COMPLETED";
-		for (i = 0; i < k; i++) {
-			const char *name = pai_job_info_name(jobs[i]);
-
-			cli_format_time(times[i][0], sizeof(times[i][0]),
-					pai_job_info_created_ms(jobs[i]));
-			cli_format_time(times[i][1], sizeof(times[i][1]),
-					pai_job_info_completed_ms(jobs[i]));
-			cells[(i + 1) * 4] = name ? name : "-";
-			cells[(i + 1) * 4 + 1] =
-			    pai_state_name(pai_job_info_state(jobs[i]));
-			cells[(i + 1) * 4 + 2] = times[i][0];
-			cells[(i + 1) * 4 + 3] = times[i][1];
-		}
-		cli_table_print(stdout, 4, k + 1, cells);
-		free(cells);
-		free(times);
-	}
+	k = select_jobs(jobs, list, &o);
+	if (ctx->output == CLI_OUT_JSON)
+		st = print_json(jobs, k);
+	else if (k)
+		st = print_table(ctx, jobs, k);
 out:
 	free(jobs);
 	pai_job_list_free(list);

@@ -1,5 +1,6 @@
 /* cmd_login.c - paictl login: get a token and keep it for later runs */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,12 +93,61 @@ static int prompt(const cli_ctx *ctx, const cli_conn *conn, char *buf,
 	return EXIT_OK;
 }
 
+/* The password: the first line of standard input (--password-stdin),
+ * $PAICTL_PASSWORD, or asked on the terminal. 0 or the exit status. */
+static int get_password(const cli_ctx *ctx, const cli_conn *conn,
+			int from_stdin, char *pw, size_t len)
+{
+	int st;
+
+	if (from_stdin) {
+		if (read_line(STDIN_FILENO, pw, len) < 0)
+			return cli_error(
+			    ctx, cli_interrupt ? 130 : EXIT_FAILURE_,
+			    "cannot read the password: %s",
+			    cli_interrupt ? "interrupted" : strerror(errno));
+	} else if (getenv("PAICTL_PASSWORD"))
+		snprintf(pw, len, "%s", getenv("PAICTL_PASSWORD"));
+	else if (isatty(STDIN_FILENO)) {
+		st = prompt(ctx, conn, pw, len);
+		if (st)
+			return st;
+	} else
+		return cli_error(ctx, EXIT_USAGE,
+				 "no password: give --password-stdin or set "
+				 "PAICTL_PASSWORD (standard input is not a "
+				 "terminal)");
+	if (!*pw)
+		return cli_error(ctx, EXIT_USAGE, "empty password");
+	return EXIT_OK;
+}
+
+/* Keeps token for the next runs: <state>/tokens/<cluster>@<user>, 0600.
+ * 0 or the exit status. */
+static int store_token(const cli_ctx *ctx, const cli_conn *conn,
+		       const char *token)
+{
+	char *state = cli_state_dir();
+	int err = 0, st = EXIT_OK;
+
+	if (!state)
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "no HOME to keep the token in: set HOME or "
+				 "XDG_STATE_HOME");
+	if (cli_mkdirs(state) < 0 ||
+	    (err = pai_token_save(state, conn->cluster, conn->user, token)))
+		st = cli_error(ctx, EXIT_FAILURE_,
+			       "cannot store the token under '%s': %s", state,
+			       err ? pai_strerror(err) : strerror(errno));
+	free(state);
+	return st;
+}
+
 int cmd_login(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
-	char pw[4096], *token = NULL, *state = NULL;
-	int first, st, err = 0, from_stdin = 0;
-	ssize_t n;
+	char pw[4096], *token = NULL;
+	int first, st, err, from_stdin = 0;
 
 	pw[0] = '\0';
 	st = cli_parse(ctx, argc, argv, on_opt, &from_stdin, &first);
@@ -127,55 +177,19 @@ int cmd_login(cli_ctx *ctx, int argc, char **argv)
 	conn->token = NULL;
 	conn->token_source = CLI_TOKEN_LOGIN;
 	st = cli_connect(ctx, conn);
+	if (!st)
+		st = get_password(ctx, conn, from_stdin, pw, sizeof(pw));
 	if (st)
 		goto out;
-	if (from_stdin) {
-		n = read_line(STDIN_FILENO, pw, sizeof(pw));
-		if (n < 0) {
-			st = cli_error(ctx, cli_interrupt ? 130 : EXIT_FAILURE_,
-				       "cannot read the password: %s",
-				       cli_interrupt ? "interrupted"
-						     : strerror(errno));
-			goto out;
-		}
-	} else if (getenv("PAICTL_PASSWORD"))
-		snprintf(pw, sizeof(pw), "%s", getenv("PAICTL_PASSWORD"));
-	else if (isatty(STDIN_FILENO)) {
-		st = prompt(ctx, conn, pw, sizeof(pw));
-		if (st)
-			goto out;
-	} else {
-		st = cli_error(ctx, EXIT_USAGE,
-			       "no password: give --password-stdin or set "
-			       "PAICTL_PASSWORD (standard input is not a "
-			       "terminal)");
-		goto out;
-	}
-	if (!*pw) {
-		st = cli_error(ctx, EXIT_USAGE, "empty password");
-		goto out;
-	}
 	err = pai_login(&token, conn->client, conn->user, pw, TOKEN_LIFETIME_S);
 	if (err) {
 		st = cli_fail(ctx, conn, err, "cannot log in to '%s' as %s",
 			      conn->cluster, conn->user);
 		goto out;
 	}
-	state = cli_state_dir();
-	if (!state) {
-		st = cli_error(ctx, EXIT_FAILURE_,
-			       "no HOME to keep the token in: set HOME or "
-			       "XDG_STATE_HOME");
+	st = store_token(ctx, conn, token);
+	if (st)
 		goto out;
-	}
-	/* <state>/tokens/<cluster>@<user>, 0600 */
-	if (cli_mkdirs(state) < 0 ||
-	    (err = pai_token_save(state, conn->cluster, conn->user, token))) {
-		st = cli_error(ctx, EXIT_FAILURE_,
-			       "cannot store the token under '%s': %s", state,
-			       err ? pai_strerror(err) : strerror(errno));
-		goto out;
-	}
 	if (ctx->output == CLI_OUT_JSON) {
 		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "cluster",
 					     conn->cluster, "user", conn->user,
@@ -189,7 +203,6 @@ out:
 	if (token)
 		explicit_bzero(token, strlen(token));
 	free(token);
-	free(state);
 	cli_conn_free(conn);
 	return cli_finish(ctx, st);
 }

@@ -1,5 +1,6 @@
 /* cmd_logs.c - paictl logs: a job's task logs, once or followed */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -334,6 +335,7 @@ static int transient(int err)
 /* What one round of following found. */
 struct round {
 	int news, trouble, all_done;
+	int job_final; /* the round's status says the job ended */
 };
 
 /* Reads what is new of t in one round: 0, or the exit status to stop
@@ -402,6 +404,46 @@ static int lost_cluster(cli_ctx *ctx, cli_conn *conn, long long *lost,
 	return EXIT_OK;
 }
 
+/* One round: the job's status, then what is new in every task's log
+ * (without the status when asking for it failed for a while: *err).
+ * 0, or the exit status to stop with (said already). */
+static int read_round(cli_ctx *ctx, cli_conn *conn, struct out *w,
+		      struct tlog *tl, size_t nt, const char *user,
+		      const char *name, const char *ref, pai_job_info **info,
+		      struct round *rd, int *err)
+{
+	int st = EXIT_OK;
+	size_t i;
+
+	*err = get_status(ctx, conn, user, name, info);
+	if (*err == PAI_EINTR || cli_interrupt)
+		return cli_error(ctx, 130, "interrupted");
+	if (*err && !transient(*err))
+		return cli_fail(ctx, conn, *err, "cannot get job '%s'", ref);
+	rd->trouble = *err != 0;
+	rd->job_final = !*err && pai_state_is_final(pai_job_info_state(*info));
+	for (i = 0; i < nt && !st; i++)
+		st = follow_task(ctx, conn, w, &tl[i], *info,
+				 *err ? NULL : find_task(*info, &tl[i]),
+				 rd->job_final, rd);
+	return st;
+}
+
+/* Until the next round: at once after news, else a pause that doubles
+ * from FOLLOW_MIN_MS to FOLLOW_MAX_MS (*delay). 0, or 130 after
+ * Ctrl-C. */
+static int pace(const cli_ctx *ctx, const struct round *rd, long *delay)
+{
+	if (rd->news && !rd->trouble) {
+		*delay = FOLLOW_MIN_MS;
+		return cli_interrupt ? cli_error(ctx, 130, "interrupted") : 0;
+	}
+	if (cli_sleep_ms(*delay))
+		return cli_error(ctx, 130, "interrupted");
+	*delay = *delay * 2 > FOLLOW_MAX_MS ? FOLLOW_MAX_MS : *delay * 2;
+	return 0;
+}
+
 static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 		  size_t nt, const char *user, const char *name,
 		  const char *ref, int whole_job)
@@ -409,48 +451,21 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 	pai_job_info *info = NULL;
 	long delay = FOLLOW_MIN_MS;
 	long long lost = 0;
-	int st = EXIT_OK, err, job_final;
-	size_t i;
+	int st, err;
 
 	for (;;) {
-		struct round rd = {0, 0, 1};
+		struct round rd = {0, 0, 1, 0};
 
-		err = get_status(ctx, conn, user, name, &info);
-		if (err == PAI_EINTR || cli_interrupt) {
-			st = cli_error(ctx, 130, "interrupted");
-			break;
-		}
-		if (err && !transient(err)) {
-			st = cli_fail(ctx, conn, err, "cannot get job '%s'",
-				      ref);
-			break;
-		}
-		rd.trouble = err != 0;
-		job_final =
-		    !err && pai_state_is_final(pai_job_info_state(info));
-		for (i = 0; i < nt && !st; i++)
-			st = follow_task(ctx, conn, w, &tl[i],
-					 info, err ? NULL : find_task(info, &tl[i]),
-					 job_final, &rd);
+		st = read_round(ctx, conn, w, tl, nt, user, name, ref, &info,
+				&rd, &err);
 		if (st || fflush(stdout) != 0 || w->failed)
 			break; /* w->failed: cli_finish says why */
-		if (rd.all_done && (job_final || !whole_job))
+		if (rd.all_done && (rd.job_final || !whole_job))
 			break;
 		if ((st = lost_cluster(ctx, conn, &lost, rd.trouble, err)))
 			break;
-		if (rd.news && !rd.trouble) {
-			delay = FOLLOW_MIN_MS;
-			if (cli_interrupt) {
-				st = cli_error(ctx, 130, "interrupted");
-				break;
-			}
-			continue;
-		}
-		if (cli_sleep_ms(delay)) {
-			st = cli_error(ctx, 130, "interrupted");
+		if ((st = pace(ctx, &rd, &delay)))
 			break;
-		}
-		delay = delay * 2 > FOLLOW_MAX_MS ? FOLLOW_MAX_MS : delay * 2;
 	}
 	pai_job_info_free(info);
 	return st;

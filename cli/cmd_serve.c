@@ -1,5 +1,6 @@
 /* cmd_serve.c - paictl serve: run the local cluster in the foreground */
 #include "cli.h"
+#include "error.h"
 #include "../server/server.h"
 
 #include <errno.h>

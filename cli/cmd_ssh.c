@@ -9,6 +9,7 @@
  * given. Nothing is ever run through a local shell.
  */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -205,26 +206,6 @@ static char *remote_command(int argc, char **argv)
 fail:
 	free(cmd);
 	return NULL;
-}
-
-const char *cli_ssh_host_alias(const char *id)
-{
-	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
-				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				 "0123456789._-~:@+=%";
-
-	return id && *id && !id[strspn(id, ok)] ? id : NULL;
-}
-
-char *cli_known_hosts_path(const cli_conn *conn)
-{
-	char *state = cli_state_dir(), *p = NULL;
-
-	if (state &&
-	    asprintf(&p, "%s/known_hosts/%s", state, conn->cluster) < 0)
-		p = NULL;
-	free(state);
-	return p;
 }
 
 /* Finds ROLE-INDEX (ROLE NULL: the first role) and its container. */

@@ -2,6 +2,7 @@
  * so that plain ssh, scp, rsync and editors' remote plugins get in too,
  * with the same key and the same host keys as paictl ssh */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -45,12 +46,61 @@ static void put_line(const char *name, const char *value)
 	putchar('\n');
 }
 
+/* The block of container c, of task t (NULL: none known), with the
+ * key of id and the known_hosts file known. */
+static void put_block(const cli_conn *conn, const char *name,
+		      const pai_ssh_container *c, const pai_task_info *t,
+		      const cli_identity *id, const char *known)
+{
+	const char *alias = cli_ssh_host_alias(c->id);
+	char port[24];
+
+	if (t)
+		printf("Host %s-%s-%ld\n", name, t->role, t->index);
+	else
+		printf("Host %s-%s\n", name, alias ? alias : c->ip);
+	snprintf(port, sizeof(port), "%ld", c->port);
+	put_line("HostName", c->ip);
+	put_line("Port", port);
+	put_line("User", cli_ssh_user(conn));
+	if (id->key) {
+		/* the agent's keys too where the user's own key is the one:
+		 * OpenSSH offers both then */
+		put_line("IdentityFile", id->key);
+		if (!id->own)
+			put_line("IdentitiesOnly", "yes");
+	}
+	put_line("UserKnownHostsFile", known);
+	/* the names paictl ssh records keys under, and its policy: trust
+	 * on first use, never a changed key */
+	if (alias)
+		put_line("HostKeyAlias", alias);
+	put_line("StrictHostKeyChecking", "accept-new");
+}
+
+/* The job's SSH containers and status (to name the tasks); a libpai
+ * error code. */
+static int get_job(cli_ctx *ctx, cli_conn *conn, const char *user,
+		   const char *name, pai_ssh_info **ssh, pai_job_info **info)
+{
+	int err;
+
+	do
+		err = pai_job_get_ssh(ssh, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (!err)
+		do
+			err = pai_job_get(info, conn->client, user, name);
+		while (err && cli_relogin(ctx, conn, err));
+	return err;
+}
+
 int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
 	pai_ssh_info *ssh = NULL;
 	pai_job_info *info = NULL;
-	char *user = NULL, *name = NULL, *known = NULL, port[24];
+	char *user = NULL, *name = NULL, *known = NULL;
 	const char *identity = NULL;
 	cli_identity id = {NULL, 0, 0, 0};
 	size_t i, shown = 0;
@@ -62,13 +112,7 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
 	if (st)
 		goto out;
-	do
-		err = pai_job_get_ssh(&ssh, conn->client, user, name);
-	while (err && cli_relogin(ctx, conn, err));
-	if (!err)
-		do
-			err = pai_job_get(&info, conn->client, user, name);
-		while (err && cli_relogin(ctx, conn, err));
+	err = get_job(ctx, conn, user, name, &ssh, &info);
 	if (err) {
 		st = cli_fail(ctx, conn, err, "no SSH access to job '%s'",
 			      argv[first]);
@@ -86,35 +130,12 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	}
 	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
 		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
-		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
-		const char *alias;
 
 		if (!c || !c->ip || !c->id)
 			continue;
-		alias = cli_ssh_host_alias(c->id);
 		if (shown++)
 			putchar('\n');
-		if (t)
-			printf("Host %s-%s-%ld\n", name, t->role, t->index);
-		else
-			printf("Host %s-%s\n", name, alias ? alias : c->ip);
-		snprintf(port, sizeof(port), "%ld", c->port);
-		put_line("HostName", c->ip);
-		put_line("Port", port);
-		put_line("User", cli_ssh_user(conn));
-		if (id.key) {
-			/* the agent's keys too where the user's own key
-			 * is the one: OpenSSH offers both then */
-			put_line("IdentityFile", id.key);
-			if (!id.own)
-				put_line("IdentitiesOnly", "yes");
-		}
-		put_line("UserKnownHostsFile", known);
-		/* the names paictl ssh records keys under, and its policy:
-		 * trust on first use, never a changed key */
-		if (alias)
-			put_line("HostKeyAlias", alias);
-		put_line("StrictHostKeyChecking", "accept-new");
+		put_block(conn, name, c, cli_task_of(info, c->id), &id, known);
 	}
 	if (!shown)
 		st = cli_error(ctx, EXIT_NOTFOUND,

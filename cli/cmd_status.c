@@ -1,5 +1,6 @@
 /* cmd_status.c - paictl status: a job's state, times and tasks */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,33 +43,25 @@ static void field(const char *key, const char *value)
 	printf("%-11s %s\n", key, value && *value ? value : "-");
 }
 
-static int print_text(const pai_job_info *info)
+/* name:, user:, state: ... one line each */
+static void print_fields(const pai_job_info *info)
 {
-	size_t n = pai_job_info_task_count(info), i, rows = n + 1;
-	const char **cells = calloc(rows * 6, sizeof(*cells));
-	char **owned = calloc(n * 3 + 1, sizeof(*owned));
 	json_t *st = json_object_get(pai_job_info_json(info), "jobStatus");
 	const char *diag =
 	    json_string_value(json_object_get(st, "appExitDiagnostics"));
 	const char *warn =
 	    json_string_value(json_object_get(st, "localWarnings"));
+	const char *state = pai_state_name(pai_job_info_state(info));
 	char buf[64];
-	int has_exit = 0, code, ret = 0;
+	int has_exit = 0, code;
 
-	if (!cells || !owned) {
-		free(cells);
-		free(owned);
-		return -1;
-	}
 	field("name:", pai_job_info_name(info));
 	field("user:", pai_job_info_user(info));
-	if (cli_color(stdout) &&
-	    *cli_sgr(pai_state_name(pai_job_info_state(info))))
-		printf("%-11s %s%s" CLI_SGR_OFF "\n", "state:",
-		       cli_sgr(pai_state_name(pai_job_info_state(info))),
-		       pai_state_name(pai_job_info_state(info)));
+	if (cli_color(stdout) && *cli_sgr(state))
+		printf("%-11s %s%s" CLI_SGR_OFF "\n", "state:", cli_sgr(state),
+		       state);
 	else
-		field("state:", pai_state_name(pai_job_info_state(info)));
+		field("state:", state);
 	field("vc:", pai_job_info_vc(info));
 	cli_format_time(buf, sizeof(buf), pai_job_info_created_ms(info));
 	field("created:", buf);
@@ -83,11 +76,15 @@ static int print_text(const pai_job_info *info)
 		field("reason:", diag);
 	if (warn && *warn)
 		field("warnings:", warn);
-	if (!n) {
-		free(cells);
-		free(owned);
-		return 0;
-	}
+}
+
+/* The table of the n tasks, in cells (n + 1 rows of 6) with the strings
+ * made for it in owned (3 per task, freed by the caller). */
+static void print_tasks(const pai_job_info *info, size_t n, const char **cells,
+			char **owned)
+{
+	size_t i;
+
 	cells[0] = "ROLE";
 	cells[1] = "INDEX";
 	cells[2] = "STATE";
@@ -113,12 +110,28 @@ static int print_text(const pai_job_info *info)
 		row[5] = owned[i * 3 + 2] ? owned[i * 3 + 2] : "-";
 	}
 	putchar('\n');
-	cli_table_print(stdout, 6, rows, cells);
+	cli_table_print(stdout, 6, n + 1, cells);
+}
+
+static int print_text(const pai_job_info *info)
+{
+	size_t n = pai_job_info_task_count(info), i;
+	const char **cells = calloc((n + 1) * 6, sizeof(*cells));
+	char **owned = calloc(n * 3 + 1, sizeof(*owned));
+
+	if (!cells || !owned) {
+		free(cells);
+		free(owned);
+		return -1;
+	}
+	print_fields(info);
+	if (n)
+		print_tasks(info, n, cells, owned);
 	for (i = 0; i < n * 3; i++)
 		free(owned[i]);
 	free(owned);
 	free(cells);
-	return ret;
+	return 0;
 }
 
 int cmd_status(cli_ctx *ctx, int argc, char **argv)

@@ -1,5 +1,6 @@
 /* cmd_stop.c - paictl stop: ask the cluster to stop a job */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* cmd_submit.c - paictl submit: validate, then send job configs over one
  * connection */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>

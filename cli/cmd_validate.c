@@ -1,5 +1,6 @@
 /* cmd_validate.c - paictl validate: check job configs, report every problem */
 #include "cli.h"
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,46 @@ static int worse(int a, int b)
 	return rank(b) > rank(a) ? b : a;
 }
 
+/* Validates the file at path ("-": standard input), its diagnostics
+ * added to diags; its exit status. */
+static int validate(const cli_ctx *ctx, const struct opts *o, pai_diags *diags,
+		    const char *path)
+{
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	size_t from = pai_diags_count(diags), len = 0, k;
+	size_t errors = 0, warnings = 0;
+	pai_job *job = NULL;
+	char *text = NULL;
+	int err, st;
+
+	st = cli_read_input(ctx, path, &text, &len);
+	if (st)
+		return st;
+	err = pai_job_parse(&job, diags, name, text, len, &o->job);
+	free(text);
+	pai_job_free(job);
+	if (err && err != PAI_ESYNTAX && err != PAI_EINVALID)
+		return cli_error(ctx, EXIT_FAILURE_, "'%s': %s", name,
+				 pai_strerror(err));
+	for (k = from; k < pai_diags_count(diags); k++) {
+		if (pai_diags_get(diags, k)->severity == PAI_SEVERITY_ERROR)
+			errors++;
+		else
+			warnings++;
+	}
+	if (ctx->output == CLI_OUT_TEXT) {
+		cli_print_diags(stderr, diags, from);
+		if (!ctx->quiet && !errors && !(o->strict && warnings))
+			printf("%s: ok%s\n", name,
+			       warnings ? " (with warnings)" : "");
+		else if (!ctx->quiet)
+			fprintf(stderr, "%s: %zu error%s, %zu warning%s\n",
+				name, errors, errors == 1 ? "" : "s", warnings,
+				warnings == 1 ? "" : "s");
+	}
+	return errors || (o->strict && warnings) ? EXIT_INVALID : EXIT_OK;
+}
+
 int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = {PAI_JOB_OPTIONS_INIT, 0};
@@ -66,51 +107,8 @@ int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 				 "standard input ('-') can be read only once");
 	if (pai_diags_new(&diags))
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-
-	for (i = first; i < argc; i++) {
-		const char *name =
-		    strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
-		size_t from = pai_diags_count(diags), len = 0, k;
-		size_t errors = 0, warnings = 0;
-		pai_job *job = NULL;
-		char *text = NULL;
-		int err;
-
-		st = cli_read_input(ctx, argv[i], &text, &len);
-		if (st) {
-			status = worse(status, st);
-			continue;
-		}
-		err = pai_job_parse(&job, diags, name, text, len, &o.job);
-		free(text);
-		pai_job_free(job);
-		if (err && err != PAI_ESYNTAX && err != PAI_EINVALID) {
-			status = worse(status,
-				       cli_error(ctx, EXIT_FAILURE_, "'%s': %s",
-						 name, pai_strerror(err)));
-			continue;
-		}
-		for (k = from; k < pai_diags_count(diags); k++) {
-			if (pai_diags_get(diags, k)->severity ==
-			    PAI_SEVERITY_ERROR)
-				errors++;
-			else
-				warnings++;
-		}
-		if (errors || (o.strict && warnings))
-			status = worse(status, EXIT_INVALID);
-		if (ctx->output == CLI_OUT_TEXT) {
-			cli_print_diags(stderr, diags, from);
-			if (!ctx->quiet && !errors && !(o.strict && warnings))
-				printf("%s: ok%s\n", name,
-				       warnings ? " (with warnings)" : "");
-			else if (!ctx->quiet)
-				fprintf(stderr,
-					"%s: %zu error%s, %zu warning%s\n",
-					name, errors, errors == 1 ? "" : "s",
-					warnings, warnings == 1 ? "" : "s");
-		}
-	}
+	for (i = first; i < argc; i++)
+		status = worse(status, validate(ctx, &o, diags, argv[i]));
 	if (ctx->output == CLI_OUT_JSON) {
 		json_t *arr = pai_diags_to_json(diags);
 

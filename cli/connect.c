@@ -1,6 +1,7 @@
 /* connect.c - which cluster, as whom: flag > environment > profile >
  * built-in default; the local cluster is started on first use */
 #include "cli.h"
+#include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -355,40 +356,41 @@ static int uri_given(const cli_ctx *ctx)
 	return ctx->uri || env("PAICTL_URI");
 }
 
-int cli_resolve(cli_ctx *ctx, cli_conn **out)
-{
-	pai_config *cfg = NULL;
-	const pai_profile *prof = NULL;
-	const char *name, *uri, *user;
-	cli_conn *c;
-	int st;
+/* What the flags, the environment and the profiles choose: a profile's
+ * name or an ad-hoc URI, or both (a profile given another URI). */
+struct choice {
+	const char *name, *uri;
+	const pai_profile *prof; /* NULL: none (an ad-hoc URI, or local) */
+};
 
-	*out = NULL;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-	st = cli_load_config(ctx, &cfg, NULL);
-	if (st)
-		goto out;
-	uri = ctx->uri ? ctx->uri : env("PAICTL_URI");
-	name = ctx->cluster ? ctx->cluster : env("PAICTL_CLUSTER");
-	if (!name && !uri)
-		name = pai_config_current(cfg) ? pai_config_current(cfg)
-					       : LOCAL_NAME;
-	if (name) {
-		prof = pai_config_find(cfg, name);
-		if (!prof && !uri && strcmp(name, LOCAL_NAME) != 0) {
-			st = cli_error(ctx, EXIT_NOTFOUND,
-				       "no cluster named '%s'; see 'paictl "
-				       "cluster list'",
-				       name);
-			goto out;
-		}
-		c->cluster = strdup(name);
+/* Fills *ch and c->cluster (NULL when out of memory); 0 or the exit
+ * status of a profile that is not there. */
+static int choose_cluster(const cli_ctx *ctx, const pai_config *cfg,
+			  cli_conn *c, struct choice *ch)
+{
+	ch->uri = ctx->uri ? ctx->uri : env("PAICTL_URI");
+	ch->name = ctx->cluster ? ctx->cluster : env("PAICTL_CLUSTER");
+	if (!ch->name && !ch->uri)
+		ch->name = pai_config_current(cfg) ? pai_config_current(cfg)
+						   : LOCAL_NAME;
+	if (ch->name) {
+		ch->prof = pai_config_find(cfg, ch->name);
+		if (!ch->prof && !ch->uri && strcmp(ch->name, LOCAL_NAME) != 0)
+			return cli_error(ctx, EXIT_NOTFOUND,
+					 "no cluster named '%s'; see 'paictl "
+					 "cluster list'",
+					 ch->name);
+		c->cluster = strdup(ch->name);
 	} else
-		c->cluster = name_from_uri(uri);
-	if (!uri && prof)
-		uri = prof->uri;
+		c->cluster = name_from_uri(ch->uri);
+	if (!ch->uri && ch->prof)
+		ch->uri = ch->prof->uri;
+	return EXIT_OK;
+}
+
+/* Where requests go: c->uri, and c->socket or c->local. */
+static void set_endpoint(cli_conn *c, const char *uri)
+{
 	if (!uri) {
 		/* the built-in profile: the local cluster's socket */
 		c->local = 1;
@@ -399,17 +401,28 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 		c->uri = strdup("http://localhost");
 	} else
 		c->uri = strdup(uri);
-	user = ctx->user ? ctx->user : env("PAICTL_USER");
+}
+
+/* -u, $PAICTL_USER, the profile's, then the login name; or NULL. */
+static const char *choose_user(const cli_ctx *ctx, const pai_profile *prof)
+{
+	const char *user = ctx->user ? ctx->user : env("PAICTL_USER");
+
 	if (!user && prof && prof->user)
 		user = prof->user;
 	if (!user)
 		user = default_user();
-	if (!user) {
-		st = cli_error(ctx, EXIT_USAGE,
-			       "who are you? give --user or set USER");
-		goto out;
-	}
-	c->user = strdup(user);
+	return user;
+}
+
+/* The rest of c: how to log in again, the profile's settings or the
+ * flags' (NULL strings when out of memory). */
+static void set_settings(const cli_ctx *ctx, cli_conn *c,
+			 const struct choice *ch)
+{
+	const pai_profile *prof = ch->prof;
+	const char *name = ch->name, *uri = ch->uri;
+
 	/* what to tell someone whose token was refused: the same cluster
 	 * and user, however they were given */
 	c->login_cmd = strdup_printf(
@@ -427,6 +440,34 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 			     : prof	 ? prof->ca_file
 					 : NULL);
 	c->insecure = ctx->insecure || (prof && prof->insecure);
+}
+
+int cli_resolve(cli_ctx *ctx, cli_conn **out)
+{
+	pai_config *cfg = NULL;
+	struct choice ch = {NULL, NULL, NULL};
+	const char *user;
+	cli_conn *c;
+	int st;
+
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	st = cli_load_config(ctx, &cfg, NULL);
+	if (!st)
+		st = choose_cluster(ctx, cfg, c, &ch);
+	if (st)
+		goto out;
+	set_endpoint(c, ch.uri);
+	user = choose_user(ctx, ch.prof);
+	if (!user) {
+		st = cli_error(ctx, EXIT_USAGE,
+			       "who are you? give --user or set USER");
+		goto out;
+	}
+	c->user = strdup(user);
+	set_settings(ctx, c, &ch);
 	if (!c->cluster || !c->uri || !c->user || !c->login_cmd) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;

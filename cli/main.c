@@ -1,8 +1,9 @@
-/* main.c - paictl's entry point, command table and shared helpers */
+/* main.c - paictl's entry point: the command table, and the dispatch to one
+ * command (the helpers all commands share stand below: error.c, options.c,
+ * connect.c, ...) */
 #include "cli.h"
+#include "error.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,28 +39,7 @@ static const cli_cmd commands[] = {
      "run the local cluster in the foreground"},
     {NULL, NULL, NULL, NULL, NULL}};
 
-const cli_cmd *cli_find_command(const char *name)
-{
-	const cli_cmd *c;
-
-	for (c = commands; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
-
-void cli_put_commands(const char *prefix)
-{
-	const cli_cmd *c;
-
-	for (c = commands; c->name; c++)
-		if (strncmp(c->name, prefix, strlen(prefix)) == 0)
-			puts(c->name);
-	if (strncmp("help", prefix, strlen(prefix)) == 0)
-		puts("help");
-}
-
-void cli_usage(FILE *f)
+static void usage(FILE *f)
 {
 	const cli_cmd *c;
 
@@ -69,155 +49,6 @@ void cli_usage(FILE *f)
 	for (c = commands; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\nRun 'paictl COMMAND --help' for a command's options.\n");
-}
-
-static void vmsg(const cli_ctx *ctx, const char *kind, const char *fmt,
-		 va_list ap)
-{
-	fflush(stdout);
-	fputs("paictl: ", stderr);
-	if (ctx && ctx->cmd)
-		fprintf(stderr, "%s: ", ctx->cmd);
-	if (kind && cli_color(stderr))
-		fprintf(stderr, "%s%s" CLI_SGR_OFF ": ", cli_sgr(kind), kind);
-	else if (kind)
-		fprintf(stderr, "%s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-int cli_error(const cli_ctx *ctx, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(ctx, NULL, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctx && ctx->quiet)
-		return;
-	va_start(ap, fmt);
-	vmsg(ctx, "warning", fmt, ap);
-	va_end(ap);
-}
-
-int cli_exit_status(int err)
-{
-	switch (err) {
-	case PAI_OK: return EXIT_OK;
-	case PAI_EINVAL: return EXIT_USAGE;
-	case PAI_ESYNTAX:
-	case PAI_EINVALID: return EXIT_INVALID;
-	case PAI_ENOTFOUND:
-	case PAI_EISDIR: return EXIT_NOTFOUND;
-	case PAI_EACCES:
-	case PAI_EAUTH:
-	case PAI_EFORBIDDEN: return EXIT_AUTH;
-	case PAI_ECONFLICT: return EXIT_CONFLICT;
-	case PAI_EUNREACHABLE:
-	case PAI_ETLS: return EXIT_UNREACHABLE;
-	case PAI_ETIMEOUT: return EXIT_TIMEOUT;
-	case PAI_EINTR: return 130; /* as a shell reports SIGINT */
-	}
-	return EXIT_FAILURE_;
-}
-
-/* The largest job config read, in MiB: far above any real one (bench/
- * validates 50 MiB), low enough that /dev/zero or an endless pipe is
- * refused at once instead of eating all memory. */
-#define CONFIG_MAX_MIB 64
-
-int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
-		   size_t *len)
-{
-	const size_t max = (size_t)CONFIG_MAX_MIB << 20;
-	int e = 0, err;
-
-	if (strcmp(path, "-") == 0)
-		err = pai_file_read_max(out, len, &e, "/dev/stdin", max);
-	else
-		err = pai_file_read_max(out, len, &e, path, max);
-	if (!err)
-		return EXIT_OK;
-	/* our bound (e is 0), not the system's EFBIG or EOVERFLOW */
-	if (err == PAI_ETOOBIG && !e)
-		return cli_error(ctx, EXIT_INVALID,
-				 "'%s': larger than %d MiB; a job config "
-				 "cannot be this big",
-				 path, CONFIG_MAX_MIB);
-	if (err == PAI_ENOMEM)
-		return cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory",
-				 path);
-	return cli_error(ctx,
-			 err == PAI_EIO || err == PAI_ETOOBIG ? EXIT_FAILURE_
-							      : EXIT_NOTFOUND,
-			 "cannot read '%s': %s", path,
-			 e ? strerror(e) : pai_strerror(err));
-}
-
-void cli_print_diag(FILE *f, const pai_diag *d)
-{
-	const char *sev =
-	    d->severity == PAI_SEVERITY_ERROR ? "error" : "warning";
-	const char *on = cli_color(f) ? cli_sgr(sev) : "";
-	const char *off = *on ? CLI_SGR_OFF : "";
-
-	if (d->line)
-		fprintf(f, "%s:%u:%u: %s%s%s: ", d->file, d->line, d->column,
-			on, sev, off);
-	else
-		fprintf(f, "%s: %s%s%s: ", d->file, on, sev, off);
-	if (*d->path)
-		fprintf(f, "%s: ", d->path);
-	fprintf(f, "%s [%s]\n", d->message, d->rule);
-	if (d->excerpt) {
-		const char *p = d->excerpt;
-		char pad[200];
-		size_t n = 0;
-		unsigned col = 1;
-
-		/* keep tabs so that the caret lines up; built first, as
-		 * stderr is unbuffered and 50,000 diagnostics add up */
-		for (; *p && col < d->excerpt_column && n < sizeof(pad) - 1;
-		     p++) {
-			if (((unsigned char)*p & 0xC0) == 0x80)
-				continue;
-			pad[n++] = *p == '\t' ? '\t' : ' ';
-			col++;
-		}
-		pad[n] = '\0';
-		fprintf(f, "%6u | %s\n       | %s^\n", d->line, d->excerpt,
-			pad);
-	}
-}
-
-void cli_print_diags(FILE *f, const pai_diags *diags, size_t from)
-{
-	size_t i, n = pai_diags_count(diags);
-
-	for (i = from; i < n; i++)
-		cli_print_diag(f, pai_diags_get(diags, i));
-}
-
-int cli_finish(const cli_ctx *ctx, int status)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		int e = errno;
-
-		/* A reader that went away wants no message. */
-		if (e != EPIPE)
-			cli_error(ctx, EXIT_FAILURE_,
-				  "error writing standard output: %s",
-				  strerror(e));
-		return status ? status : EXIT_FAILURE_;
-	}
-	return status;
 }
 
 int main(int argc, char **argv)
@@ -233,12 +64,17 @@ int main(int argc, char **argv)
 	setvbuf(stdout, outbuf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF,
 		sizeof(outbuf));
 	memset(&ctx, 0, sizeof(ctx));
+	ctx.commands = commands;
 	/* global options may come before the command too */
 	st = cli_parse_leading(&ctx, &argc, &argv);
+	if (st == CLI_HELP_ASKED) {
+		usage(stdout);
+		return cli_finish(&ctx, EXIT_OK);
+	}
 	if (st >= 0)
 		return st;
 	if (argc < 2) {
-		cli_usage(stderr);
+		usage(stderr);
 		return EXIT_USAGE;
 	}
 	/* hidden: for the shell completions (cmd_complete.c) */
@@ -247,7 +83,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			cmd = cli_find_command(argv[2]);
+			cmd = cli_find_command(commands, argv[2]);
 			if (!cmd)
 				return cli_error(&ctx, EXIT_USAGE,
 						 "unknown command '%s'",
@@ -255,7 +91,7 @@ int main(int argc, char **argv)
 			cli_help(stdout, cmd);
 			return cli_finish(&ctx, EXIT_OK);
 		}
-		cli_usage(stdout);
+		usage(stdout);
 		return cli_finish(&ctx, EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 ||
@@ -263,10 +99,10 @@ int main(int argc, char **argv)
 		printf("paictl %s\n", PAI_VERSION);
 		return cli_finish(&ctx, EXIT_OK);
 	}
-	cmd = cli_find_command(argv[1]);
+	cmd = cli_find_command(commands, argv[1]);
 	if (!cmd) {
 		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
-		cli_usage(stderr);
+		usage(stderr);
 		return EXIT_USAGE;
 	}
 	ctx.cmd = cmd->name;

@@ -1,44 +1,10 @@
 /* options.c - one options table per command drives getopt_long and --help;
  * the global options are merged into every command's */
 #include "cli.h"
+#include "error.h"
 
 #include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static int color_when = CLI_COLOR_AUTO;
-
-int cli_color(FILE *f)
-{
-	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
-
-	if (color_when != CLI_COLOR_AUTO)
-		return color_when == CLI_COLOR_ALWAYS;
-	if ((no && *no) || !term || strcmp(term, "dumb") == 0)
-		return 0;
-	return isatty(fileno(f));
-}
-
-const char *cli_sgr(const char *word)
-{
-	static const struct {
-		const char *word, *sgr;
-	} map[] = {{"error", "\033[1;31m"},
-		   {"warning", "\033[1;35m"},
-		   {"FAILED", "\033[31m"},
-		   {"SUCCEEDED", "\033[32m"},
-		   {"STOPPED", "\033[33m"},
-		   {"STOPPING", "\033[33m"},
-		   {"RUNNING", "\033[36m"},
-		   {NULL, NULL}};
-	size_t i;
-
-	for (i = 0; word && map[i].word; i++)
-		if (strcmp(map[i].word, word) == 0)
-			return map[i].sgr;
-	return "";
-}
 
 const cli_opt cli_global_opts[] = {
     {"cluster", 'c', "NAME", NULL, "the cluster profile ($PAICTL_CLUSTER)"},
@@ -105,7 +71,7 @@ static int global_opt(cli_ctx *ctx, int key, const char *arg)
 					 "unknown colour setting '%s' (use "
 					 "auto, always or never)",
 					 arg);
-		color_when = ctx->color;
+		cli_color_set(ctx->color);
 		return 0;
 	case 'q': ctx->quiet = 1; return 0;
 	case 'v': ctx->verbose++; return 0;
@@ -222,10 +188,8 @@ int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv)
 			}
 			return unknown(ctx, *argv, "paictl");
 		}
-		if (c == 'h') {
-			cli_usage(stdout);
-			return cli_finish(ctx, EXIT_OK);
-		}
+		if (c == 'h')
+			return CLI_HELP_ASKED;
 		st = global_opt(ctx, c, optarg);
 		if (st)
 			return st;
@@ -234,6 +198,16 @@ int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv)
 	*argv += optind - 1;
 	*argc -= optind - 1;
 	return -1;
+}
+
+const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name)
+{
+	const cli_cmd *c;
+
+	for (c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
 }
 
 static void print_opts(FILE *f, const cli_opt *opts, const cli_opt *skip)

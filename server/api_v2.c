@@ -8,7 +8,6 @@
  * events, job attempts, virtual-cluster and user routes. */
 #include "http_int.h"
 
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -33,33 +32,6 @@ static void framework_name(char *out, size_t len, const char *role)
 
 	snprintf(out, len, "%s", fw ? fw : "");
 	free(fw);
-}
-
-/* ---- who asks ------------------------------------------------------------ */
-
-/* The caller (see http_int.h). */
-char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
-		  enum MHD_Result *res)
-{
-	const struct srv_token *t;
-	struct passwd *pw;
-	char *who = NULL;
-
-	pthread_mutex_lock(&l->s->lock);
-	t = h_find_token(l->s, c);
-	if (t)
-		who = strdup(t->user);
-	pthread_mutex_unlock(&l->s->lock);
-	if (who || t)
-		return who;
-	if (!l->tcp && (pw = getpwuid(getuid())) && pw->pw_name)
-		return strdup(pw->pw_name);
-	*res = h_reply_error(
-	    c, 401, "UnauthorizedUserError", "%s",
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization")
-		? "Your token is invalid."
-		: "Guest is not allowed to do this operation.");
-	return NULL;
 }
 
 /* The job of "user~name", under the lock (NULL: none). */

@@ -6,7 +6,7 @@
  * probe holding it for an instant could make a server starting at that
  * moment believe another one runs. */
 #include "server.h"
-#include "srv.h"
+#include "srv_int.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,4 +1,7 @@
-/* http.c - the local cluster's OpenPAI v1 REST API on libmicrohttpd
+/* http.c - the local cluster's REST server on libmicrohttpd: its
+ * listeners, the routing of every request to the v1 API (here) or the v2
+ * API (api_v2.c), and the v1 API of OpenPAI v0.x; both answer with
+ * reply.c and know their callers by auth.c
  *
  * One MHD daemon per listener (the Unix socket, and TCP with --listen),
  * each with its own polling thread; every handler takes the server's
@@ -26,451 +29,7 @@ static struct listener unix_l, tcp_l;
 static const char *const log_files[] = {"user.pai.stdout", "user.pai.stderr",
 					"user.pai.all"};
 
-/* ---- responses ------------------------------------------------------ */
-
-/* Task t's container id as a JSON string (NULL when out of memory). */
-static json_t *container_id(const struct srv_job *j, const struct srv_task *t)
-{
-	char *id = srv_container_id(j, t);
-	json_t *v = id ? json_string(id) : NULL;
-
-	free(id);
-	return v;
-}
-
-enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
-				 const char *type, char *body, size_t len)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-
-	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
-	if (!r) {
-		free(body);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-/* Steals o. */
-enum MHD_Result h_reply_json(struct MHD_Connection *c, unsigned status,
-				  json_t *o)
-{
-	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
-
-	json_decref(o);
-	if (!text)
-		return MHD_NO;
-	return h_reply_raw(c, status, "application/json; charset=utf-8", text,
-			 strlen(text));
-}
-
-enum MHD_Result h_reply_error(struct MHD_Connection *c, unsigned status,
-				   const char *code, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return h_reply_json(c, status,
-			  json_pack("{s:s,s:s}", "code", code, "message", msg));
-}
-
-enum MHD_Result h_reply_message(struct MHD_Connection *c, unsigned status,
-				     const char *msg)
-{
-	return h_reply_json(c, status, json_pack("{s:s}", "message", msg));
-}
-
-enum MHD_Result h_no_job(struct MHD_Connection *c, const char *name)
-{
-	return h_reply_error(c, 404, "NoJobError", "Job %s is not found.", name);
-}
-
-/* ---- authentication -------------------------------------------------- */
-
-const struct srv_token *h_find_token(struct srv *s,
-					  struct MHD_Connection *c)
-{
-	const char *h =
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
-	long long now = srv_now_ms();
-	size_t i;
-
-	if (!h || strncasecmp(h, "Bearer ", 7) != 0)
-		return NULL;
-	h += 7;
-	while (*h == ' ')
-		h++;
-	for (i = 0; i < s->ntokens; i++)
-		if (strcmp(s->tokens[i].token, h) == 0 &&
-		    s->tokens[i].expires > now)
-			return &s->tokens[i];
-	return NULL;
-}
-
-/* 0 when the caller may act as user (NULL: anyone); else replies. */
-int h_authorize(struct listener *l, struct MHD_Connection *c,
-		     const char *user, enum MHD_Result *res)
-{
-	const struct srv_token *t;
-	char who[256] = "";
-	int ok;
-
-	if (!l->tcp)
-		return 0;
-	/* tokens are added by either listener's thread */
-	pthread_mutex_lock(&l->s->lock);
-	t = h_find_token(l->s, c);
-	ok = !t							 ? 0
-	     : (!user || t->admin || strcmp(t->user, user) == 0) ? 1
-								 : -1;
-	if (t)
-		snprintf(who, sizeof(who), "%s", t->user);
-	pthread_mutex_unlock(&l->s->lock);
-	if (ok == 0) {
-		*res =
-		    h_reply_error(c, 401, "UnauthorizedUserError",
-				"Guest is not allowed to do this operation.");
-		return -1;
-	}
-	if (ok < 0) {
-		*res = h_reply_error(c, 403, "ForbiddenUserError",
-				   "User %s is not allowed to do this "
-				   "operation on jobs of %s.",
-				   who, user);
-		return -1;
-	}
-	return 0;
-}
-
-/* The value of key in an application/x-www-form-urlencoded body; new. */
-char *h_form_value(const char *body, size_t len, const char *key)
-{
-	size_t klen = strlen(key), i = 0;
-
-	while (i < len) {
-		size_t end = i;
-
-		while (end < len && body[end] != '&')
-			end++;
-		if (end - i > klen && strncmp(body + i, key, klen) == 0 &&
-		    body[i + klen] == '=')
-			return h_form_decode(body + i + klen + 1,
-					     end - i - klen - 1);
-		i = end + 1;
-	}
-	return NULL;
-}
-
-/* A login's fields, from a JSON or a form body. */
-struct creds {
-	char *user, *pass;
-	long long secs; /* the token's life */
-};
-
-static int read_creds(struct creds *cr, const struct req *rq)
-{
-	char *exp = NULL;
-	json_t *body, *e;
-
-	memset(cr, 0, sizeof(*cr));
-	cr->secs = 7 * 24 * 3600;
-	if (rq->len && rq->body[0] == '{') {
-		body = json_loadb(rq->body, rq->len, 0, NULL);
-		if (!json_is_object(body)) {
-			json_decref(body);
-			return -1;
-		}
-		if (json_is_string(json_object_get(body, "username")))
-			cr->user = strdup(json_string_value(
-			    json_object_get(body, "username")));
-		if (json_is_string(json_object_get(body, "password")))
-			cr->pass = strdup(json_string_value(
-			    json_object_get(body, "password")));
-		e = json_object_get(body, "expiration");
-		if (json_is_integer(e))
-			cr->secs = json_integer_value(e);
-		else if (json_is_string(e))
-			exp = strdup(json_string_value(e));
-		json_decref(body);
-	} else if (rq->len) {
-		cr->user = h_form_value(rq->body, rq->len, "username");
-		cr->pass = h_form_value(rq->body, rq->len, "password");
-		exp = h_form_value(rq->body, rq->len, "expiration");
-	}
-	if (exp)
-		cr->secs = strtoll(exp, NULL, 10);
-	if (cr->secs <= 0 || cr->secs > 10LL * 365 * 24 * 3600)
-		cr->secs = 7 * 24 * 3600;
-	free(exp);
-	return 0;
-}
-
-/* The user whose password cr gives, or NULL after replying. */
-static const struct srv_user *check_creds(struct srv *s,
-					  struct MHD_Connection *c,
-					  const struct creds *cr,
-					  enum MHD_Result *res)
-{
-	size_t i;
-
-	if (!cr->user || !cr->pass) {
-		*res = h_reply_error(c, 400, "InvalidParametersError",
-				     "username and password are required");
-		return NULL;
-	}
-	if (strlen(cr->pass) < 6) {
-		/* Joi's rule on the login routes of v0.17 and v1.x alike,
-		 * checked before any user is looked up */
-		*res = h_reply_error(c, 400, "InvalidParametersError",
-				     "child \"password\" fails because "
-				     "[\"password\" length must be at least 6 "
-				     "characters long]");
-		return NULL;
-	}
-	for (i = 0; i < s->nusers; i++)
-		if (strcmp(s->users[i].name, cr->user) == 0) {
-			if (strcmp(s->users[i].password, cr->pass) == 0)
-				return &s->users[i];
-			/* v0.17 and v1.x alike; the v1 document's
-			 * "IncorrectPassworkError" is its typo */
-			*res = h_reply_error(c, 400, "IncorrectPasswordError",
-					     "Password is incorrect.");
-			return NULL;
-		}
-	*res = h_reply_error(c, 400, "NoUserError", "User %s is not found.",
-			     cr->user);
-	return NULL;
-}
-
-/* Keeps a new token for u, expired ones forgotten. 0 or -1. */
-static int add_token(struct srv *s, const struct srv_user *u, long long secs,
-		     struct srv_token *tok)
-{
-	struct srv_token *v;
-	size_t i;
-
-	memset(tok, 0, sizeof(*tok));
-	if (srv_random_hex(tok->token, 32) < 0 || !(tok->user = strdup(u->name)))
-		return -1;
-	tok->admin = u->admin;
-	tok->expires = srv_now_ms() + secs * 1000;
-	pthread_mutex_lock(&s->lock);
-	for (i = 0; i < s->ntokens;)
-		if (s->tokens[i].expires <= srv_now_ms()) {
-			free(s->tokens[i].user);
-			s->tokens[i] = s->tokens[--s->ntokens];
-		} else
-			i++;
-	v = realloc(s->tokens, (s->ntokens + 1) * sizeof(*v));
-	if (v) {
-		s->tokens = v;
-		s->tokens[s->ntokens++] = *tok;
-	}
-	pthread_mutex_unlock(&s->lock);
-	if (!v) {
-		free(tok->user);
-		return -1;
-	}
-	return 0;
-}
-
-enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
-			     struct req *rq)
-{
-	const struct srv_user *u;
-	struct srv_token tok;
-	struct creds cr;
-	enum MHD_Result res = MHD_NO;
-
-	if (read_creds(&cr, rq) < 0)
-		return h_reply_error(c, 400, "InvalidParametersError",
-				     "the body is not a JSON object");
-	u = check_creds(l->s, c, &cr, &res);
-	if (u && add_token(l->s, u, cr.secs, &tok) < 0)
-		res = h_reply_error(c, 500, "UnknownError",
-				    "cannot make a token");
-	else if (u)
-		res = h_reply_json(c, 200,
-				   json_pack("{s:s,s:s,s:b}", "token", tok.token,
-					     "user", u->name, "admin",
-					     u->admin));
-	if (cr.pass)
-		memset(cr.pass, 0, strlen(cr.pass));
-	free(cr.user);
-	free(cr.pass);
-	return res;
-}
-
-/* ---- job views -------------------------------------------------------- */
-
-json_t *h_job_summary(const struct srv_job *j)
-{
-	long long gpus = 0, tasks = 0;
-	size_t r;
-
-	for (r = 0; r < j->nroles; r++) {
-		gpus += j->roles[r].gpu * j->roles[r].task_number;
-		tasks += j->roles[r].task_number;
-	}
-	return json_pack(
-	    "{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:o,s:o,s:s,s:I,s:I,s:i}", "name",
-	    j->name, "username", j->user, "state", srv_state_name(j->state),
-	    "subState",
-	    j->state == ST_WAITING ? "FRAMEWORK_WAITING"
-	    : j->state == ST_RUNNING
-		? (j->stop ? "APPLICATION_STOPPING" : "APPLICATION_RUNNING")
-		: "FRAMEWORK_COMPLETED",
-	    "executionType", j->stop ? "STOP" : "START", "retries", j->retries,
-	    "createdTime", (json_int_t)j->created, "completedTime",
-	    j->completed ? json_integer(j->completed) : json_null(),
-	    "appExitCode",
-	    j->completed && j->exit_code >= 0 ? json_integer(j->exit_code)
-					      : json_null(),
-	    "virtualCluster", j->vc, "totalGpuNumber", (json_int_t)gpus,
-	    "totalTaskNumber", (json_int_t)tasks, "totalTaskRoleNumber",
-	    (int)j->nroles);
-}
-
-const char *h_conn_host(struct MHD_Connection *c)
-{
-	const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-
-	return h && *h ? h : "localhost";
-}
-
-/* The members of a job's jobStatus beyond its summary's. */
-static void status_members(json_t *st, const struct srv_job *j)
-{
-	json_object_del(st, "name");
-	json_object_del(st, "totalGpuNumber");
-	json_object_del(st, "totalTaskNumber");
-	json_object_del(st, "totalTaskRoleNumber");
-	json_object_set_new(st, "retryDetails",
-			    json_pack("{s:i,s:i,s:i}", "user", j->retries,
-				      "platform", 0, "resource", 0));
-	json_object_set_new(st, "appId", json_string(j->key));
-	json_object_set_new(st, "appProgress",
-			    json_real(j->completed ? 1.0 : 0.0));
-	json_object_set_new(st, "appTrackingUrl", json_string(""));
-	json_object_set_new(st, "appLaunchedTime",
-			    j->launched ? json_integer(j->launched)
-					: json_null());
-	json_object_set_new(st, "appCompletedTime",
-			    j->completed ? json_integer(j->completed)
-					 : json_null());
-	json_object_set_new(st, "appExitSpec", json_null());
-	json_object_set_new(st, "appExitTriggerMessage",
-			    j->diag ? json_string(j->diag) : json_null());
-	json_object_set_new(st, "appExitTriggerTaskRoleName",
-			    j->trigger_role ? json_string(j->trigger_role)
-					    : json_null());
-	json_object_set_new(st, "appExitTriggerTaskIndex",
-			    j->trigger_index >= 0
-				? json_integer(j->trigger_index)
-				: json_null());
-	json_object_set_new(st, "appExitDiagnostics",
-			    j->diag ? json_string(j->diag) : json_null());
-	json_object_set_new(st, "appExitType", json_null());
-	/* not OpenPAI's: what this machine could not give the job */
-	json_object_set_new(st, "localWarnings",
-			    j->warnings ? json_string(j->warnings)
-					: json_null());
-}
-
-/* label -> "port[,port...]" of task t of role sr. */
-static json_t *task_ports(const struct srv_role *sr, const struct srv_task *t)
-{
-	json_t *ports = json_object();
-	size_t k, n, off = 0;
-
-	for (k = 0; ports && k < sr->nlabels; k++) {
-		char buf[1024];
-		size_t len = 0;
-
-		buf[0] = '\0';
-		for (n = 0; n < sr->counts[k]; n++, off++)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-						"%s%u", n ? "," : "",
-						t->ports[off]);
-		if (len < sizeof(buf))
-			json_object_set_new(ports, sr->labels[k],
-					    json_string(buf));
-	}
-	return ports;
-}
-
-static json_t *task_status(const struct srv_job *j, const struct srv_task *t,
-			   const char *host)
-{
-	const struct srv_role *sr = &j->roles[t->role];
-	bool placed = t->state != ST_WAITING;
-	bool ended = t->state == ST_SUCCEEDED || t->state == ST_FAILED ||
-		     t->state == ST_STOPPED;
-	json_t *to = json_object();
-
-	json_object_set_new(to, "taskIndex", json_integer((json_int_t)t->index));
-	json_object_set_new(to, "taskState",
-			    json_string(srv_state_name(t->state)));
-	json_object_set_new(to, "containerId",
-			    placed ? container_id(j, t) : json_null());
-	json_object_set_new(to, "containerIp",
-			    placed ? json_string("127.0.0.1") : json_null());
-	json_object_set_new(to, "containerPorts",
-			    placed ? task_ports(sr, t) : json_null());
-	json_object_set_new(to, "containerGpus",
-			    json_integer((json_int_t)t->gpus));
-	json_object_set_new(
-	    to, "containerLog",
-	    placed ? json_sprintf("http://%s/api/v1/local/logs/%s/%d/%s/%zu/",
-				  host, j->key, j->attempt, sr->name, t->index)
-		   : json_null());
-	json_object_set_new(to, "containerExitCode",
-			    t->exit_code >= 0 && ended
-				? json_integer(t->exit_code)
-				: json_null());
-	if (t->diag)
-		json_object_set_new(to, "containerDiagnostics",
-				    json_string(t->diag));
-	return to;
-}
-
-json_t *h_job_detail(const struct srv_job *j, const char *host)
-{
-	json_t *o = json_object(), *st = h_job_summary(j), *roles = json_object();
-	size_t r, i;
-
-	if (!o || !st || !roles) {
-		json_decref(o);
-		json_decref(st);
-		json_decref(roles);
-		return NULL;
-	}
-	status_members(st, j);
-	json_object_set_new(o, "name", json_string(j->name));
-	json_object_set_new(o, "jobStatus", st);
-	for (r = 0; r < j->nroles; r++) {
-		const struct srv_role *sr = &j->roles[r];
-		json_t *ts = json_array();
-
-		for (i = 0; i < j->ntasks; i++)
-			if (j->tasks[i].role == r)
-				json_array_append_new(
-				    ts, task_status(j, &j->tasks[i], host));
-		json_object_set_new(roles, sr->name,
-				    json_pack("{s:{s:s},s:o}", "taskRoleStatus",
-					      "name", sr->name, "taskStatuses",
-					      ts));
-	}
-	json_object_set_new(o, "taskRoles", roles);
-	return o;
-}
+/* ---- the list --------------------------------------------------------- */
 
 static enum MHD_Result list_jobs(struct srv *s, struct MHD_Connection *c,
 				 const char *user)
@@ -768,7 +327,7 @@ static json_t *ssh_info(const struct srv_job *j, const char *host)
 		if (t->state == ST_WAITING || !srv_ssh_port(j, t, &port))
 			continue;
 		json_array_append_new(
-		    cs, json_pack("{s:o,s:s,s:o}", "id", container_id(j, t),
+		    cs, json_pack("{s:o,s:s,s:o}", "id", h_container_id(j, t),
 				  "sshIp", "127.0.0.1", "sshPort",
 				  json_sprintf("%u", port)));
 	}
@@ -809,146 +368,6 @@ static enum MHD_Result ssh_key(struct srv *s, struct MHD_Connection *c,
 
 /* ---- logs ------------------------------------------------------------ */
 
-/* Parses a single "bytes=a-b", "bytes=a-" or "bytes=-n" against size.
- * 1: a range in [*from, *to]; 0: no usable header (send all);
- * -1: unsatisfiable. */
-int h_parse_range(const char *h, long long size, long long *from,
-		       long long *to)
-{
-	char *end;
-	long long a, b;
-
-	if (!h || strncmp(h, "bytes=", 6) != 0 || strchr(h, ','))
-		return 0;
-	h += 6;
-	if (*h == '-') {
-		b = strtoll(h + 1, &end, 10);
-		if (end == h + 1 || *end || b < 0)
-			return 0;
-		if (b == 0)
-			return -1;
-		*from = b > size ? 0 : size - b;
-		*to = size - 1;
-		return size ? 1 : -1;
-	}
-	a = strtoll(h, &end, 10);
-	if (end == h || *end != '-' || a < 0)
-		return 0;
-	h = end + 1;
-	if (*h) {
-		b = strtoll(h, &end, 10);
-		if (*end || b < a)
-			return 0;
-	} else
-		b = size - 1;
-	if (a >= size)
-		return -1;
-	*from = a;
-	*to = b >= size ? size - 1 : b;
-	return 1;
-}
-
-/* Whether the task whose log file is at path was started: its monitor
- * writes `status` in the same directory. */
-bool h_task_started(const char *path)
-{
-	char *st = srv_printf("%.*s/status",
-			      (int)(strrchr(path, '/') - path), path);
-	bool ok = st && access(st, F_OK) == 0;
-
-	free(st);
-	return ok;
-}
-
-char *h_log_path(const struct srv_job *j, long attempt, size_t role,
-		 long index, const char *file, bool *starting)
-{
-	if (role >= j->nroles || index < 0 ||
-	    index >= j->roles[role].task_number || attempt < 0 ||
-	    attempt > j->attempt)
-		return NULL;
-	*starting = j->state == ST_RUNNING && attempt == j->attempt;
-	return srv_printf("%s/attempt-%ld/%s-%ld/%s", j->dir, attempt,
-			  j->roles[role].name, index, file);
-}
-
-static enum MHD_Result log_missing(struct MHD_Connection *c, bool empty)
-{
-	if (empty)
-		return h_reply_raw(c, 404, "text/plain", strdup(""), 0);
-	return h_reply_error(c, 404, "NotFoundError", "no such log");
-}
-
-static enum MHD_Result unsatisfiable(struct MHD_Connection *c,
-				     long long size)
-{
-	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-	enum MHD_Result res;
-	char cr[128];
-
-	if (!r)
-		return MHD_NO;
-	snprintf(cr, sizeof(cr), "bytes */%lld", size);
-	MHD_add_response_header(r, "Content-Range", cr);
-	res = MHD_queue_response(c, 416, r);
-	MHD_destroy_response(r);
-	return res;
-}
-
-enum MHD_Result h_serve_log(struct MHD_Connection *c, const char *path,
-			    bool starting, const char *range,
-			    const char *type, bool empty_errors)
-{
-	struct MHD_Response *r;
-	struct stat st;
-	long long from = 0, to = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rg;
-	enum MHD_Result res;
-	char cr[128];
-
-	if (fd < 0 && errno == ENOENT && (starting || h_task_started(path))) {
-		/* a log file appears with its first byte: none yet, or
-		 * never, is an empty log */
-		memset(&st, 0, sizeof(st));
-		st.st_mode = S_IFREG;
-	} else if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
-		return log_missing(c, empty_errors);
-	}
-	rg = h_parse_range(range, (long long)st.st_size, &from, &to);
-	if (rg < 0) {
-		if (fd >= 0)
-			close(fd);
-		return unsatisfiable(c, (long long)st.st_size);
-	}
-	if (rg == 0) {
-		from = 0;
-		to = (long long)st.st_size - 1;
-	}
-	if (to < from)
-		r = MHD_create_response_from_buffer(0, NULL,
-						    MHD_RESPMEM_PERSISTENT);
-	else
-		r = MHD_create_response_from_fd_at_offset64(
-		    (uint64_t)(to - from + 1), fd, (uint64_t)from);
-	if (fd >= 0 && (!r || to < from))
-		close(fd); /* else the response's now */
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(r, "Accept-Ranges", "bytes");
-	if (rg > 0) {
-		snprintf(cr, sizeof(cr), "bytes %lld-%lld/%lld", from, to,
-			 (long long)st.st_size);
-		MHD_add_response_header(r, "Content-Range", cr);
-	}
-	res = MHD_queue_response(c, rg > 0 ? 206 : 200, r);
-	MHD_destroy_response(r);
-	return res;
-}
-
 static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 			       char **seg, size_t nseg)
 {
@@ -962,7 +381,7 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	enum MHD_Result res;
 
 	if (nseg != 9)
-		return log_missing(c, false);
+		return h_log_missing(c, false);
 	for (f = 0; f < 3; f++)
 		if (strcmp(seg[8], log_files[f]) == 0)
 			break;
@@ -993,7 +412,7 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 	return res;
 notfound:
 	free(user);
-	return log_missing(c, false);
+	return h_log_missing(c, false);
 }
 
 /* ---- routing ---------------------------------------------------------- */
@@ -1208,6 +627,59 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	return res;
 }
 
+/* A request's first call: its struct req in *con_cls, and a body too
+ * large refused early. */
+static enum MHD_Result begin_request(struct MHD_Connection *c, void **con_cls)
+{
+	const char *cl = MHD_lookup_connection_value(
+	    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	struct req *rq = calloc(1, sizeof(*rq));
+
+	if (!rq)
+		return MHD_NO;
+	*con_cls = rq;
+	if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
+		const char *ex = MHD_lookup_connection_value(
+		    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+
+		rq->too_big = true;
+		/* Refuse before the body is sent when the client waits for
+		 * 100 Continue, or the body is huge. Otherwise read and drop
+		 * it: closing on a client still sending would reset the
+		 * connection and lose the answer. */
+		if ((ex && strcasecmp(ex, "100-continue") == 0) ||
+		    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
+			return h_reply_error(
+			    c, 413, "RequestEntityTooLargeError",
+			    "the request body exceeds %u bytes", SRV_MAX_BODY);
+	}
+	return MHD_YES;
+}
+
+/* A piece of the body: kept, or dropped once the body is too large. */
+static enum MHD_Result take_upload(struct req *rq, const char *upload,
+				   size_t *upload_size)
+{
+	if (!rq->too_big && rq->len + *upload_size > SRV_MAX_BODY) {
+		rq->too_big = true;
+		free(rq->body);
+		rq->body = NULL;
+		rq->len = 0;
+	}
+	if (!rq->too_big) {
+		char *b = realloc(rq->body, rq->len + *upload_size + 1);
+
+		if (!b)
+			return MHD_NO;
+		memcpy(b + rq->len, upload, *upload_size);
+		rq->body = b;
+		rq->len += *upload_size;
+		rq->body[rq->len] = '\0';
+	}
+	*upload_size = 0;
+	return MHD_YES;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 			       const char *url, const char *method,
 			       const char *version, const char *upload,
@@ -1217,57 +689,14 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 	struct req *rq = *con_cls;
 
 	(void)version;
-	if (!rq) {
-		const char *cl = MHD_lookup_connection_value(
-		    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-
-		rq = calloc(1, sizeof(*rq));
-		if (!rq)
-			return MHD_NO;
-		*con_cls = rq;
-		if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
-			const char *ex = MHD_lookup_connection_value(
-			    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-
-			rq->too_big = true;
-			/* Refuse before the body is sent when the client
-			 * waits for 100 Continue, or the body is huge.
-			 * Otherwise read and drop it: closing on a client
-			 * still sending would reset the connection and
-			 * lose the answer. */
-			if ((ex && strcasecmp(ex, "100-continue") == 0) ||
-			    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
-				return h_reply_error(
-				    c, 413, "RequestEntityTooLargeError",
-				    "the request body exceeds %u bytes",
-				    SRV_MAX_BODY);
-		}
-		return MHD_YES;
-	}
-	if (*upload_size) {
-		if (!rq->too_big && rq->len + *upload_size > SRV_MAX_BODY) {
-			rq->too_big = true;
-			free(rq->body);
-			rq->body = NULL;
-			rq->len = 0;
-		}
-		if (!rq->too_big) {
-			char *b = realloc(rq->body, rq->len + *upload_size + 1);
-
-			if (!b)
-				return MHD_NO;
-			memcpy(b + rq->len, upload, *upload_size);
-			rq->body = b;
-			rq->len += *upload_size;
-			rq->body[rq->len] = '\0';
-		}
-		*upload_size = 0;
-		return MHD_YES;
-	}
+	if (!rq)
+		return begin_request(c, con_cls);
+	if (*upload_size)
+		return take_upload(rq, upload, upload_size);
 	if (rq->too_big)
 		return h_reply_error(c, 413, "RequestEntityTooLargeError",
-				   "the request body exceeds %u bytes",
-				   SRV_MAX_BODY);
+				     "the request body exceeds %u bytes",
+				     SRV_MAX_BODY);
 	return route(l, c, url, method, rq);
 }
 

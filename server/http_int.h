@@ -1,10 +1,11 @@
-/* http_int.h - what the local cluster's two REST APIs share: the v1 API
- * of OpenPAI v0.x (http.c) and the v2 API of OpenPAI v1.x (api_v2.c).
+/* http_int.h - the local cluster's REST server: the routes of its two
+ * APIs, the v1 API of OpenPAI v0.x (http.c) and the v2 API of OpenPAI
+ * v1.x (api_v2.c, api_v2_vc.c), and what they share (auth.c, reply.c).
  * Internal to server/. */
 #ifndef HTTP_INT_H
 #define HTTP_INT_H
 
-#include "srv.h"
+#include "srv_int.h"
 
 #include "dl_mhd.h"
 
@@ -20,7 +21,7 @@ struct req {
 	bool too_big;
 };
 
-/* ---- answers (http.c) ---------------------------------------------- */
+/* ---- answers (reply.c) --------------------------------------------- */
 
 /* Takes body (malloc'd). */
 enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
@@ -34,8 +35,10 @@ enum MHD_Result h_reply_error(struct MHD_Connection *c, unsigned status,
     __attribute__((format(printf, 4, 5)));
 enum MHD_Result h_reply_message(struct MHD_Connection *c, unsigned status,
 				const char *msg);
+/* 404 NoJobError for the job called name. */
+enum MHD_Result h_no_job(struct MHD_Connection *c, const char *name);
 
-/* ---- who asks (http.c) ---------------------------------------------- */
+/* ---- who asks (auth.c) ---------------------------------------------- */
 
 /* The token of the request's Authorization header, or NULL; under the
  * server's lock. */
@@ -55,15 +58,22 @@ char *h_form_to_json(const char *body, size_t len, unsigned *status);
  * and v1.x servers, which agree. */
 enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 			     struct req *rq);
+/* The caller of a v2 route: the token's user (over TCP a token is a
+ * must, GETs too, as on v1.x); on the Unix socket, without a token, the
+ * server's owner. New string; NULL after replying. */
+char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
+		  enum MHD_Result *res);
 
-/* ---- jobs (http.c) ---------------------------------------------------- */
+/* ---- jobs (reply.c) --------------------------------------------------- */
 
 json_t *h_job_summary(const struct srv_job *j);
 /* The v1 status of j; its log URLs on host. */
 json_t *h_job_detail(const struct srv_job *j, const char *host);
 const char *h_conn_host(struct MHD_Connection *c);
+/* Task t's container id as a JSON string (NULL when out of memory). */
+json_t *h_container_id(const struct srv_job *j, const struct srv_task *t);
 
-/* ---- logs (http.c) ---------------------------------------------------- */
+/* ---- logs (reply.c) --------------------------------------------------- */
 
 /* The log file of role index in attempt of j (user.pai.stdout, ...);
  * new string. *starting: the attempt runs, a missing file is empty. */
@@ -75,21 +85,18 @@ char *h_log_path(const struct srv_job *j, long attempt, size_t role,
 enum MHD_Result h_serve_log(struct MHD_Connection *c, const char *path,
 			    bool starting, const char *range,
 			    const char *type, bool empty_errors);
+/* 404 for a log there is not: empty with empty, else JSON. */
+enum MHD_Result h_log_missing(struct MHD_Connection *c, bool empty);
 
 /* ---- the v2 API (api_v2.c) -------------------------------------------- */
 
-/* /api/v2/...: seg[0] "api", seg[1] "v2". */
-/* The caller of a v2 route: the token's user (over TCP a token is a
- * must, GETs too, as on v1.x); on the Unix socket, without a token, the
- * server's owner. New string; NULL after replying (api_v2.c). */
-char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
-		  enum MHD_Result *res);
 /* GET /api/v2/virtual-clusters[/{vc}] (vc NULL: all), GET
  * /api/v2/users/{name} (api_v2_vc.c). */
 enum MHD_Result h_v2_vcs(struct listener *l, struct MHD_Connection *c,
 			 const char *vc);
 enum MHD_Result h_v2_user(struct listener *l, struct MHD_Connection *c,
 			  const char *name);
+/* /api/v2/...: seg[0] "api", seg[1] "v2". */
 enum MHD_Result h_v2_route(struct listener *l, struct MHD_Connection *c,
 			   char **seg, size_t n, const char *method,
 			   const char *url, struct req *rq);

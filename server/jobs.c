@@ -13,7 +13,7 @@
  * A job directory appears by renaming a complete temporary directory,
  * so a restart sees a job entirely or not at all.
  */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -88,11 +88,48 @@ static int make_tasks(struct srv_job *j)
 	return 0;
 }
 
+/* Role r of pj, into sr; 0, or -1 for a role the local cluster cannot
+ * take (or out of memory). */
+static int role_from_pai(struct srv_role *sr, const pai_job *pj, size_t r)
+{
+	pai_role pr;
+	size_t k;
+
+	if (pai_job_role(&pr, pj, r) || !pr.name || pr.task_number < 1 ||
+	    pr.task_number > 1000)
+		return -1;
+	sr->name = strdup(pr.name);
+	sr->task_number = pr.task_number;
+	sr->cpu = pr.cpu_number;
+	sr->memory_mb = pr.memory_mb;
+	sr->gpu = pr.gpu_number;
+	sr->min_failed = pr.min_failed;
+	sr->min_succeeded = pr.min_succeeded;
+	sr->nlabels = pr.port_count;
+	sr->labels = calloc(pr.port_count + 1, sizeof(*sr->labels));
+	sr->counts = calloc(pr.port_count + 1, sizeof(*sr->counts));
+	if (!sr->name || !sr->labels || !sr->counts)
+		return -1;
+	for (k = 0; k < pr.port_count; k++) {
+		pai_port pp;
+
+		if (pai_job_port(&pp, pj, r, k) || !pp.label ||
+		    pp.port_number < 0 || pp.port_number > 100)
+			return -1;
+		sr->labels[k] = strdup(pp.label);
+		if (!sr->labels[k])
+			return -1;
+		sr->counts[k] = (unsigned)pp.port_number;
+		sr->nports += sr->counts[k];
+	}
+	return 0;
+}
+
 int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user)
 {
 	struct srv_job *j = NULL;
 	json_t *cfg = pai_job_config(pj), *v;
-	size_t r, k;
+	size_t r;
 	int ret = -1;
 
 	*out = NULL;
@@ -121,38 +158,9 @@ int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user)
 	j->roles = calloc(j->nroles ? j->nroles : 1, sizeof(*j->roles));
 	if (!j->roles)
 		goto out;
-	for (r = 0; r < j->nroles; r++) {
-		struct srv_role *sr = &j->roles[r];
-		pai_role pr;
-
-		if (pai_job_role(&pr, pj, r) || !pr.name ||
-		    pr.task_number < 1 || pr.task_number > 1000)
+	for (r = 0; r < j->nroles; r++)
+		if (role_from_pai(&j->roles[r], pj, r) < 0)
 			goto out;
-		sr->name = strdup(pr.name);
-		sr->task_number = pr.task_number;
-		sr->cpu = pr.cpu_number;
-		sr->memory_mb = pr.memory_mb;
-		sr->gpu = pr.gpu_number;
-		sr->min_failed = pr.min_failed;
-		sr->min_succeeded = pr.min_succeeded;
-		sr->nlabels = pr.port_count;
-		sr->labels = calloc(pr.port_count + 1, sizeof(*sr->labels));
-		sr->counts = calloc(pr.port_count + 1, sizeof(*sr->counts));
-		if (!sr->name || !sr->labels || !sr->counts)
-			goto out;
-		for (k = 0; k < pr.port_count; k++) {
-			pai_port pp;
-
-			if (pai_job_port(&pp, pj, r, k) || !pp.label ||
-			    pp.port_number < 0 || pp.port_number > 100)
-				goto out;
-			sr->labels[k] = strdup(pp.label);
-			if (!sr->labels[k])
-				goto out;
-			sr->counts[k] = (unsigned)pp.port_number;
-			sr->nports += sr->counts[k];
-		}
-	}
 	if (make_tasks(j) < 0)
 		goto out;
 	*out = j;
@@ -203,10 +211,54 @@ static int set_str(json_t *o, const char *k, const char *v)
 	return json_object_set_new(o, k, v ? json_string(v) : json_null());
 }
 
+static json_t *role_record(const struct srv_role *sr)
+{
+	json_t *ro = json_object(), *labels = json_array();
+	size_t k;
+
+	for (k = 0; k < sr->nlabels; k++)
+		json_array_append_new(labels,
+				      json_pack("[s,i]", sr->labels[k],
+						(json_int_t)sr->counts[k]));
+	json_object_set_new(ro, "name", json_string(sr->name));
+	json_object_set_new(ro, "taskNumber", json_integer(sr->task_number));
+	json_object_set_new(ro, "cpuNumber", json_integer(sr->cpu));
+	json_object_set_new(ro, "memoryMB", json_integer(sr->memory_mb));
+	json_object_set_new(ro, "gpuNumber", json_integer(sr->gpu));
+	json_object_set_new(ro, "minFailedTaskCount",
+			    json_integer(sr->min_failed));
+	json_object_set_new(ro, "minSucceededTaskCount",
+			    json_integer(sr->min_succeeded));
+	json_object_set_new(ro, "ports", labels);
+	return ro;
+}
+
+static json_t *task_record(const struct srv_job *j, const struct srv_task *t)
+{
+	json_t *to = json_object(), *ports = json_array();
+	size_t k;
+
+	for (k = 0; k < j->roles[t->role].nports; k++)
+		json_array_append_new(ports, json_integer(t->ports[k]));
+	json_object_set_new(to, "role", json_integer((json_int_t)t->role));
+	json_object_set_new(to, "index", json_integer((json_int_t)t->index));
+	set_str(to, "state", srv_state_name(t->state));
+	json_object_set_new(to, "exitCode", json_integer(t->exit_code));
+	json_object_set_new(to, "ports", ports);
+	json_object_set_new(to, "monitor", json_integer(t->monitor));
+	json_object_set_new(to, "monitorStart",
+			    json_integer((json_int_t)t->mon_start));
+	json_object_set_new(to, "gpus", json_integer((json_int_t)t->gpus));
+	json_object_set_new(to, "started", json_integer(t->started));
+	json_object_set_new(to, "completed", json_integer(t->completed));
+	set_str(to, "diagnostics", t->diag);
+	return to;
+}
+
 json_t *srv_job_record(const struct srv_job *j)
 {
 	json_t *o = json_object(), *roles = json_array(), *tasks = json_array();
-	size_t r, i, k;
+	size_t r, i;
 
 	if (!o || !roles || !tasks)
 		goto fail;
@@ -231,52 +283,10 @@ json_t *srv_job_record(const struct srv_job *j)
 	set_str(o, "warnings", j->warnings);
 	json_object_set_new(o, "holds", json_boolean(j->holds));
 	json_object_set_new(o, "ssh", json_boolean(j->ssh));
-	for (r = 0; r < j->nroles; r++) {
-		const struct srv_role *sr = &j->roles[r];
-		json_t *ro = json_object(), *labels = json_array();
-
-		for (k = 0; k < sr->nlabels; k++)
-			json_array_append_new(
-			    labels, json_pack("[s,i]", sr->labels[k],
-					      (json_int_t)sr->counts[k]));
-		json_object_set_new(ro, "name", json_string(sr->name));
-		json_object_set_new(ro, "taskNumber",
-				    json_integer(sr->task_number));
-		json_object_set_new(ro, "cpuNumber", json_integer(sr->cpu));
-		json_object_set_new(ro, "memoryMB",
-				    json_integer(sr->memory_mb));
-		json_object_set_new(ro, "gpuNumber", json_integer(sr->gpu));
-		json_object_set_new(ro, "minFailedTaskCount",
-				    json_integer(sr->min_failed));
-		json_object_set_new(ro, "minSucceededTaskCount",
-				    json_integer(sr->min_succeeded));
-		json_object_set_new(ro, "ports", labels);
-		json_array_append_new(roles, ro);
-	}
-	for (i = 0; i < j->ntasks; i++) {
-		const struct srv_task *t = &j->tasks[i];
-		json_t *to = json_object(), *ports = json_array();
-
-		for (k = 0; k < j->roles[t->role].nports; k++)
-			json_array_append_new(ports, json_integer(t->ports[k]));
-		json_object_set_new(to, "role",
-				    json_integer((json_int_t)t->role));
-		json_object_set_new(to, "index",
-				    json_integer((json_int_t)t->index));
-		set_str(to, "state", srv_state_name(t->state));
-		json_object_set_new(to, "exitCode", json_integer(t->exit_code));
-		json_object_set_new(to, "ports", ports);
-		json_object_set_new(to, "monitor", json_integer(t->monitor));
-		json_object_set_new(to, "monitorStart",
-				    json_integer((json_int_t)t->mon_start));
-		json_object_set_new(to, "gpus",
-				    json_integer((json_int_t)t->gpus));
-		json_object_set_new(to, "started", json_integer(t->started));
-		json_object_set_new(to, "completed",
-				    json_integer(t->completed));
-		set_str(to, "diagnostics", t->diag);
-		json_array_append_new(tasks, to);
-	}
+	for (r = 0; r < j->nroles; r++)
+		json_array_append_new(roles, role_record(&j->roles[r]));
+	for (i = 0; i < j->ntasks; i++)
+		json_array_append_new(tasks, task_record(j, &j->tasks[i]));
 	json_object_set_new(o, "roles", roles);
 	json_object_set_new(o, "tasks", tasks);
 	return o;
@@ -404,6 +414,28 @@ fail:
 	return PAI_EIO;
 }
 
+/* What follows from a record now on disk (the log written anew with
+ * all). Lock held. */
+static void record_written(struct srv *s, const struct save *sv, bool all)
+{
+	struct srv_job *j = sv->j;
+
+	if (all && j->legacy) {
+		/* folded into the log, which is on disk */
+		char *old = srv_printf("%s/job.json", j->dir);
+
+		if (old)
+			unlink(old);
+		free(old);
+		j->legacy = false;
+	}
+	s->rec_live += (long long)sv->len - j->rec_len;
+	j->rec_len = (long long)sv->len;
+	/* srv_launch may fork its tasks now */
+	if (sv->launching && j->launching)
+		j->launch_recorded = true;
+}
+
 /* Writes the records of every dirty job. The records are taken with
  * the lock held; the lock is released while they are written and
  * synced, so requests are not held up by the disk. save_lock keeps
@@ -456,26 +488,10 @@ void srv_flush(struct srv *s)
 		srv_log(s, "cannot write %zu job record%s to '%s': %s", n,
 			n == 1 ? "" : "s", s->rec_path, pai_strerror(err));
 	for (i = 0; v && i < n; i++) {
-		struct srv_job *j = v[i].j;
-
 		if (err != PAI_OK)
-			j->dirty = true; /* tried again next time */
-		else {
-			if (all && j->legacy) {
-				/* folded into the log, which is on disk */
-				char *old = srv_printf("%s/job.json", j->dir);
-
-				if (old)
-					unlink(old);
-				free(old);
-				j->legacy = false;
-			}
-			s->rec_live += (long long)v[i].len - j->rec_len;
-			j->rec_len = (long long)v[i].len;
-			/* srv_launch may fork its tasks now */
-			if (v[i].launching && j->launching)
-				j->launch_recorded = true;
-		}
+			v[i].j->dirty = true; /* tried again next time */
+		else
+			record_written(s, &v[i], all);
 		free(v[i].text);
 	}
 	free(v);
@@ -632,23 +648,68 @@ static char *get_strdup(json_t *o, const char *k)
 	return v ? strdup(v) : NULL;
 }
 
-static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
+/* A role of a record, into sr; 0, or -1 for a record that cannot be. */
+static int role_from_record(struct srv_role *sr, json_t *v)
 {
-	struct srv_job *j = calloc(1, sizeof(*j));
-	json_t *roles = json_object_get(rec, "roles");
-	json_t *tasks = json_object_get(rec, "tasks"), *v;
-	size_t r, i, k;
-	int ret = -1;
+	json_t *ports = json_object_get(v, "ports"), *p;
+	size_t k;
 
-	*out = NULL;
-	if (!j)
-		goto out;
-	j->user = get_strdup(rec, "user");
-	j->name = get_strdup(rec, "name");
-	j->vc = get_strdup(rec, "virtualCluster");
-	j->dir = strdup(dir);
-	if (!j->user || !j->name || !j->vc || !j->dir)
-		goto out;
+	sr->name = get_strdup(v, "name");
+	sr->task_number = get_int(v, "taskNumber", 1);
+	sr->cpu = get_int(v, "cpuNumber", 1);
+	sr->memory_mb = get_int(v, "memoryMB", 100);
+	sr->gpu = get_int(v, "gpuNumber", 0);
+	sr->min_failed = get_int(v, "minFailedTaskCount", 1);
+	sr->min_succeeded = get_int(v, "minSucceededTaskCount", -1);
+	sr->nlabels = json_array_size(ports);
+	sr->labels = calloc(sr->nlabels + 1, sizeof(*sr->labels));
+	sr->counts = calloc(sr->nlabels + 1, sizeof(*sr->counts));
+	if (!sr->name || !srv_safe_name(sr->name) || !sr->labels ||
+	    !sr->counts || sr->task_number < 1 || sr->task_number > 1000)
+		return -1;
+	json_array_foreach(ports, k, p)
+	{
+		const char *l = json_string_value(json_array_get(p, 0));
+
+		sr->labels[k] = strdup(l ? l : "");
+		sr->counts[k] =
+		    (unsigned)json_integer_value(json_array_get(p, 1));
+		if (!sr->labels[k] || sr->counts[k] > 100)
+			return -1;
+		sr->nports += sr->counts[k];
+	}
+	return 0;
+}
+
+/* A task of a record, into t (made by make_tasks); 0, or -1 when the
+ * record's task is not t. */
+static int task_from_record(const struct srv_job *j, struct srv_task *t,
+			    json_t *v)
+{
+	json_t *ports = json_object_get(v, "ports");
+	size_t k;
+
+	if ((size_t)get_int(v, "role", -1) != t->role ||
+	    (size_t)get_int(v, "index", -1) != t->index)
+		return -1;
+	t->state =
+	    srv_state_from_name(json_string_value(json_object_get(v, "state")));
+	t->exit_code = (int)get_int(v, "exitCode", -1);
+	for (k = 0; k < j->roles[t->role].nports; k++)
+		t->ports[k] =
+		    (unsigned)json_integer_value(json_array_get(ports, k));
+	t->monitor = (pid_t)get_int(v, "monitor", 0);
+	t->mon_start = (unsigned long long)get_int(v, "monitorStart", 0);
+	t->gpus = (unsigned long long)get_int(v, "gpus", 0);
+	t->started = get_int(v, "started", 0);
+	t->completed = get_int(v, "completed", 0);
+	t->diag = get_strdup(v, "diagnostics");
+	return 0;
+}
+
+/* The job's own members of a record (j->user, name, vc and dir set). */
+static void job_members(struct srv_job *j, json_t *rec)
+{
 	j->key = srv_printf("%s~%s", j->user, j->name);
 	j->state = srv_state_from_name(
 	    json_string_value(json_object_get(rec, "state")));
@@ -669,64 +730,41 @@ static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
 	j->warnings = get_strdup(rec, "warnings");
 	j->holds = json_is_true(json_object_get(rec, "holds"));
 	j->ssh = json_is_true(json_object_get(rec, "ssh"));
+}
+
+static int job_from_record(struct srv_job **out, json_t *rec, const char *dir)
+{
+	struct srv_job *j = calloc(1, sizeof(*j));
+	json_t *roles = json_object_get(rec, "roles");
+	json_t *tasks = json_object_get(rec, "tasks"), *v;
+	size_t r, i;
+	int ret = -1;
+
+	*out = NULL;
+	if (!j)
+		goto out;
+	j->user = get_strdup(rec, "user");
+	j->name = get_strdup(rec, "name");
+	j->vc = get_strdup(rec, "virtualCluster");
+	j->dir = strdup(dir);
+	if (!j->user || !j->name || !j->vc || !j->dir)
+		goto out;
+	job_members(j, rec);
 	j->nroles = json_array_size(roles);
 	j->roles = calloc(j->nroles + 1, sizeof(*j->roles));
 	if (!j->key || !j->roles)
 		goto out;
 	json_array_foreach(roles, r, v)
 	{
-		struct srv_role *sr = &j->roles[r];
-		json_t *ports = json_object_get(v, "ports"), *p;
-
-		sr->name = get_strdup(v, "name");
-		sr->task_number = get_int(v, "taskNumber", 1);
-		sr->cpu = get_int(v, "cpuNumber", 1);
-		sr->memory_mb = get_int(v, "memoryMB", 100);
-		sr->gpu = get_int(v, "gpuNumber", 0);
-		sr->min_failed = get_int(v, "minFailedTaskCount", 1);
-		sr->min_succeeded = get_int(v, "minSucceededTaskCount", -1);
-		sr->nlabels = json_array_size(ports);
-		sr->labels = calloc(sr->nlabels + 1, sizeof(*sr->labels));
-		sr->counts = calloc(sr->nlabels + 1, sizeof(*sr->counts));
-		if (!sr->name || !srv_safe_name(sr->name) || !sr->labels ||
-		    !sr->counts || sr->task_number < 1 ||
-		    sr->task_number > 1000)
+		if (role_from_record(&j->roles[r], v) < 0)
 			goto out;
-		json_array_foreach(ports, k, p)
-		{
-			const char *l = json_string_value(json_array_get(p, 0));
-
-			sr->labels[k] = strdup(l ? l : "");
-			sr->counts[k] =
-			    (unsigned)json_integer_value(json_array_get(p, 1));
-			if (!sr->labels[k] || sr->counts[k] > 100)
-				goto out;
-			sr->nports += sr->counts[k];
-		}
 	}
 	if (make_tasks(j) < 0 || json_array_size(tasks) != j->ntasks)
 		goto out;
 	json_array_foreach(tasks, i, v)
 	{
-		struct srv_task *t = &j->tasks[i];
-		json_t *ports = json_object_get(v, "ports");
-
-		if ((size_t)get_int(v, "role", -1) != t->role ||
-		    (size_t)get_int(v, "index", -1) != t->index)
+		if (task_from_record(j, &j->tasks[i], v) < 0)
 			goto out;
-		t->state = srv_state_from_name(
-		    json_string_value(json_object_get(v, "state")));
-		t->exit_code = (int)get_int(v, "exitCode", -1);
-		for (k = 0; k < j->roles[t->role].nports; k++)
-			t->ports[k] = (unsigned)json_integer_value(
-			    json_array_get(ports, k));
-		t->monitor = (pid_t)get_int(v, "monitor", 0);
-		t->mon_start =
-		    (unsigned long long)get_int(v, "monitorStart", 0);
-		t->gpus = (unsigned long long)get_int(v, "gpus", 0);
-		t->started = get_int(v, "started", 0);
-		t->completed = get_int(v, "completed", 0);
-		t->diag = get_strdup(v, "diagnostics");
 	}
 	*out = j;
 	j = NULL;
@@ -788,8 +826,8 @@ static int by_created(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* A job that may still run needs its parsed config again. */
-static void reparse(struct srv *s, struct srv_job *j)
+/* A job that may still run needs its parsed config again (see srv_int.h). */
+void srv_job_reparse(struct srv *s, struct srv_job *j)
 {
 	pai_diags *diags = NULL;
 	char *path = NULL, *text = NULL;
@@ -895,12 +933,55 @@ static bool has_attempt(const char *dir)
 	return yes;
 }
 
+/* The entry name of the jobs directory: a job, from its record in
+ * records (or an earlier layout's job.json, or its config alone), or an
+ * unfinished submission to remove. */
+static void load_entry(struct srv *s, json_t *records, const char *name)
+{
+	char *dir = NULL, *path = NULL;
+	json_t *rec = NULL;
+	struct srv_job *j = NULL;
+	bool from_log;
+
+	if (name[0] == '.') {
+		/* an unfinished submission: never acknowledged */
+		if (strncmp(name, ".new-", 5) == 0 &&
+		    (dir = srv_printf("%s/%s", s->jobs_dir, name)))
+			srv_rmtree(dir);
+		free(dir);
+		return;
+	}
+	dir = srv_printf("%s/%s", s->jobs_dir, name);
+	path = srv_printf("%s/job.json", dir ? dir : "");
+	rec = json_incref(json_object_get(records, name));
+	from_log = rec != NULL;
+	if (!rec && dir && path)
+		rec = json_load_file(path, 0, NULL);
+	if (!rec && dir && path && access(path, F_OK) < 0 && errno == ENOENT &&
+	    !has_attempt(dir)) {
+		if (job_from_config(&j, dir, name) < 0)
+			j = NULL;
+	} else if (rec && job_from_record(&j, rec, dir) < 0)
+		j = NULL;
+	if (j && !from_log && rec)
+		j->legacy = true;
+	if (!j || strcmp(j->key, name) != 0 || append_job(s, j) < 0) {
+		srv_log(s, "ignoring '%s': unreadable job record",
+			dir ? dir : name);
+		if (from_log)
+			keep_unloaded(s, rec);
+		srv_job_free(j);
+	}
+	json_decref(rec);
+	free(dir);
+	free(path);
+}
+
 int srv_load_jobs(struct srv *s)
 {
 	DIR *d = opendir(s->jobs_dir);
 	json_t *records;
 	struct dirent *e;
-	size_t i;
 
 	if (!d)
 		return -1;
@@ -914,57 +995,11 @@ int srv_load_jobs(struct srv *s)
 	/* written anew: no torn line to append after, and the records of
 	 * an earlier layout (job.json per job) folded in */
 	s->rec_compact = true;
-	while ((e = readdir(d))) {
-		char *dir = NULL, *path = NULL;
-		json_t *rec = NULL;
-		struct srv_job *j = NULL;
-		bool from_log;
-
-		if (e->d_name[0] == '.') {
-			/* an unfinished submission: never acknowledged */
-			if (strncmp(e->d_name, ".new-", 5) == 0 &&
-			    (dir = srv_printf("%s/%s", s->jobs_dir, e->d_name)))
-				srv_rmtree(dir);
-			free(dir);
-			continue;
-		}
-		dir = srv_printf("%s/%s", s->jobs_dir, e->d_name);
-		path = srv_printf("%s/job.json", dir ? dir : "");
-		rec = json_incref(json_object_get(records, e->d_name));
-		from_log = rec != NULL;
-		if (!rec && dir && path)
-			rec = json_load_file(path, 0, NULL);
-		if (!rec && dir && path && access(path, F_OK) < 0 &&
-		    errno == ENOENT && !has_attempt(dir)) {
-			if (job_from_config(&j, dir, e->d_name) < 0)
-				j = NULL;
-		} else if (rec && job_from_record(&j, rec, dir) < 0)
-			j = NULL;
-		if (j && !from_log && rec)
-			j->legacy = true;
-		if (!j || strcmp(j->key, e->d_name) != 0 ||
-		    append_job(s, j) < 0) {
-			srv_log(s, "ignoring '%s': unreadable job record",
-				dir ? dir : e->d_name);
-			if (from_log)
-				keep_unloaded(s, rec);
-			srv_job_free(j);
-		}
-		json_decref(rec);
-		free(dir);
-		free(path);
-	}
+	while ((e = readdir(d)))
+		load_entry(s, records, e->d_name);
 	closedir(d);
 	json_decref(records);
 	if (s->njobs)
 		qsort(s->jobs, s->njobs, sizeof(*s->jobs), by_created);
-	for (i = 0; i < s->njobs; i++) {
-		struct srv_job *j = s->jobs[i];
-
-		if (j->state == ST_WAITING || j->state == ST_RUNNING)
-			reparse(s, j);
-		if (j->state == ST_RUNNING)
-			srv_recover_job(s, j);
-	}
 	return 0;
 }

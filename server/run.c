@@ -13,7 +13,7 @@
  * (srv_flush), and a begun attempt's tasks are forked only once its
  * record is on disk (srv_launch).
  */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -368,27 +368,34 @@ static unsigned long long self_start(void)
 	return v;
 }
 
-/* The server never signals a task itself: it signals the monitor, which
- * knows the task's process group. SIGTERM is passed on as SIGTERM and
- * SIGINT means SIGKILL. Both are blocked in the monitor (inherited from
- * the server), so they wait in the signalfd until the task exists. */
-static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
+/* A monitor's state: the task, its outputs, its sshd sessions. */
+struct monitor {
+	const struct spawn *sp;
+	int sfd;     /* SIGTERM and SIGINT, to pass on to the task */
+	int status;  /* the status file, or -1 */
+	int logs[3]; /* user.pai.stdout, .stderr, .all: -1 until written */
+	pid_t pid;   /* the task; -1 when it could not start */
+	int st;	     /* its wait status */
+	bool exited;
+	long drain_until; /* once it exited: its output read until then */
+	pid_t sess[MAX_SESSIONS];
+	int nsess;
+};
+
+/* The monitor's own session, descriptors and signals; the task's
+ * directories and its status file. */
+static void monitor_init(struct monitor *m, const struct spawn *sp)
 {
-	static const char nobash[] = "paictl serve: cannot run bash\n";
-	static const char nodir[] = "paictl serve: cannot enter the task's "
-				    "working directory\n";
-	int keep[2] = {sp->fd_null, sp->fd_ssh};
-	int po[2] = {-1, -1}, pe[2] = {-1, -1}, st = 0, code, fd, sfd;
-	int logs[3] = {-1, -1, -1};
-	int nsess = 0, i, w, wst;
-	struct pollfd pfd[4];
-	bool exited = false;
-	long drain_until = 0;
-	char buf[16384], line[64];
-	size_t n;
-	pid_t pid = -1, sess[MAX_SESSIONS];
+	int keep[2] = {sp->fd_null, sp->fd_ssh}, i;
 	sigset_t mask;
 
+	m->sp = sp;
+	m->logs[0] = m->logs[1] = m->logs[2] = -1;
+	m->pid = -1;
+	m->st = 0;
+	m->exited = false;
+	m->drain_until = 0;
+	m->nsess = 0;
 	setsid();
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
@@ -400,18 +407,31 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sigdelset(&mask, SIGCHLD);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	m->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	/* made here, not in the server: the server forks the next task
 	 * meanwhile, and answers requests */
 	for (i = 0; i < 3; i++)
 		if (mkdir(sp->dirs[i], 0700) < 0 && errno != EEXIST)
 			_exit(MONITOR_NO_DIR);
-	fd = open(sp->status_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		  0600);
+	m->status = open(sp->status_path,
+			 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+}
+
+/* Forks the task, `bash -c COMMAND` in its own process group, its
+ * stdout and stderr into pipes whose reading ends go to *out and *err.
+ * m->pid stays -1 when it could not start. */
+static void start_task(struct monitor *m, int *out, int *err)
+{
+	static const char nobash[] = "paictl serve: cannot run bash\n";
+	static const char nodir[] = "paictl serve: cannot enter the task's "
+				    "working directory\n";
+	const struct spawn *sp = m->sp;
+	int po[2] = {-1, -1}, pe[2] = {-1, -1};
+
 	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0)
-		goto done;
-	pid = fork();
-	if (pid == 0) {
+		return;
+	m->pid = fork();
+	if (m->pid == 0) {
 		setpgid(0, 0);
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
@@ -424,146 +444,212 @@ static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
 		write_all(2, nobash, sizeof(nobash) - 1);
 		_exit(127);
 	}
-	if (pid > 0)
-		setpgid(pid, pid);
+	if (m->pid > 0)
+		setpgid(m->pid, m->pid);
 	close(po[1]);
 	close(pe[1]);
-	if (pid < 0)
-		goto done;
-	/* status, line 1, "task-pid monitor-pid monitor-start": how a
-	 * restarted server finds this monitor again (the record is not
-	 * rewritten for it) */
-	if (fd >= 0) {
-		n = fmt_int(line, pid);
-		line[n++] = ' ';
-		n += fmt_int(line + n, getpid());
-		line[n++] = ' ';
-		n += fmt_int(line + n, (long)self_start());
-		line[n++] = '\n';
-		write_all(fd, line, n);
+	*out = po[0];
+	*err = pe[0];
+}
+
+/* status, line 1, "task-pid monitor-pid monitor-start": how a restarted
+ * server finds this monitor again (the record is not rewritten for
+ * it) */
+static void write_pids(const struct monitor *m)
+{
+	char line[64];
+	size_t n;
+
+	if (m->status < 0)
+		return;
+	n = fmt_int(line, m->pid);
+	line[n++] = ' ';
+	n += fmt_int(line + n, getpid());
+	line[n++] = ' ';
+	n += fmt_int(line + n, (long)self_start());
+	line[n++] = '\n';
+	write_all(m->status, line, n);
+}
+
+/* Copies what the task wrote to pfd[0] (stdout) and pfd[1] (stderr)
+ * into its logs; a stream that ended is closed (its fd set to -1). */
+static void copy_output(struct monitor *m, struct pollfd *pfd)
+{
+	char buf[16384];
+	ssize_t got;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (pfd[i].fd < 0 || !pfd[i].revents)
+			continue;
+		got = read(pfd[i].fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			close(pfd[i].fd);
+			pfd[i].fd = -1;
+			continue;
+		}
+		/* a log file appears with its first byte: most tasks write
+		 * nothing to one stream or both */
+		if (m->logs[i] < 0)
+			m->logs[i] = open(m->sp->log_path[i], LOG_FLAGS, 0600);
+		if (m->logs[2] < 0)
+			m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
+		write_all(m->logs[i], buf, (size_t)got);
+		write_all(m->logs[2], buf, (size_t)got);
 	}
-	pfd[0].fd = po[0];
-	pfd[1].fd = pe[0];
-	pfd[2].fd = sfd;
-	pfd[3].fd = sp->sshd ? sp->fd_ssh : -1;
+}
+
+/* The server never signals a task itself: it signals the monitor, which
+ * knows the task's process group. SIGTERM is passed on as SIGTERM and
+ * SIGINT means SIGKILL. Both are blocked in the monitor (inherited from
+ * the server), so they wait in the signalfd until the task exists. */
+static void pass_signals(const struct monitor *m)
+{
+	struct signalfd_siginfo si;
+
+	while (read(m->sfd, &si, sizeof(si)) == sizeof(si))
+		kill(-m->pid, si.ssi_signo == SIGINT ? SIGKILL : SIGTERM);
+}
+
+/* sshd in inetd mode: one per connection on the task's ssh port (fd),
+ * none idle while nobody logs in. */
+static void accept_ssh(struct monitor *m, int fd)
+{
+	static char *sshd_env[] = {"PATH=/usr/sbin:/usr/bin:/bin", NULL};
+	const struct spawn *sp = m->sp;
+	int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (conn >= 0 && m->nsess < MAX_SESSIONS) {
+		int lfd = open(sp->sshd_log,
+			       O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		pid_t c = fork();
+
+		if (c == 0) {
+			dup2(conn, 0);
+			dup2(conn, 1);
+			if (lfd >= 0)
+				dup2(lfd, 2);
+			reset_signals();
+			execve(sp->sshd, sp->sshd_argv, sshd_env);
+			_exit(127);
+		}
+		if (c > 0)
+			m->sess[m->nsess++] = c;
+		if (lfd >= 0)
+			close(lfd);
+	}
+	if (conn >= 0)
+		close(conn);
+}
+
+/* Reaps the ended sshd sessions, and the task once it exits. */
+static void reap_children(struct monitor *m)
+{
+	int i, w, wst;
+
+	while (!m->exited && (w = waitpid(-1, &wst, WNOHANG)) > 0) {
+		if (w != m->pid) {
+			for (i = 0; i < m->nsess; i++)
+				if (m->sess[i] == w)
+					m->sess[i] = m->sess[--m->nsess];
+			continue;
+		}
+		/* The task is its main process, as in a container: whatever
+		 * it left behind goes with it. */
+		m->st = wst;
+		m->exited = true;
+		kill(-m->pid, SIGKILL);
+		m->drain_until = mono_ms() + 2000;
+	}
+}
+
+/* Until the task's outputs end (or, once it exited, a little longer):
+ * its output copied, signals passed on, ssh connections served. */
+static void watch_task(struct monitor *m, int out, int err)
+{
+	struct pollfd pfd[4];
+
+	pfd[0].fd = out;
+	pfd[1].fd = err;
+	pfd[2].fd = m->sfd;
+	pfd[3].fd = m->sp->sshd ? m->sp->fd_ssh : -1;
 	pfd[0].events = pfd[1].events = pfd[2].events = pfd[3].events = POLLIN;
 	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
 		int r = poll(pfd, 4, 100);
 
-		for (i = 0; r > 0 && i < 2; i++) {
-			ssize_t got;
-
-			if (pfd[i].fd < 0 || !pfd[i].revents)
-				continue;
-			got = read(pfd[i].fd, buf, sizeof(buf));
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0) {
-				close(pfd[i].fd);
-				pfd[i].fd = -1;
-				continue;
-			}
-			/* a log file appears with its first byte: most
-			 * tasks write nothing to one stream or both */
-			if (logs[i] < 0)
-				logs[i] = open(sp->log_path[i], LOG_FLAGS, 0600);
-			if (logs[2] < 0)
-				logs[2] = open(sp->log_path[2], LOG_FLAGS, 0600);
-			write_all(logs[i], buf, (size_t)got);
-			write_all(logs[2], buf, (size_t)got);
-		}
-		if (r > 0 && sfd >= 0 && pfd[2].revents) {
-			struct signalfd_siginfo si;
-
-			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				kill(-pid, si.ssi_signo == SIGINT ? SIGKILL
-								  : SIGTERM);
-		}
-		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents) {
-			/* sshd in inetd mode: one per connection, none
-			 * idle while nobody logs in */
-			static char *sshd_env[] = {
-			    "PATH=/usr/sbin:/usr/bin:/bin", NULL};
-			int conn = accept4(pfd[3].fd, NULL, NULL, SOCK_CLOEXEC);
-
-			if (conn >= 0 && nsess < MAX_SESSIONS) {
-				int lfd = open(sp->sshd_log,
-					       O_WRONLY | O_CREAT | O_APPEND |
-						   O_CLOEXEC,
-					       0600);
-				pid_t c = fork();
-
-				if (c == 0) {
-					dup2(conn, 0);
-					dup2(conn, 1);
-					if (lfd >= 0)
-						dup2(lfd, 2);
-					reset_signals();
-					execve(sp->sshd, sp->sshd_argv,
-					       sshd_env);
-					_exit(127);
-				}
-				if (c > 0)
-					sess[nsess++] = c;
-				if (lfd >= 0)
-					close(lfd);
-			}
-			if (conn >= 0)
-				close(conn);
-		}
-		while (!exited && (w = waitpid(-1, &wst, WNOHANG)) > 0) {
-			if (w != pid) {
-				for (i = 0; i < nsess; i++)
-					if (sess[i] == w)
-						sess[i] = sess[--nsess];
-				continue;
-			}
-			/* The task is its main process, as in a container:
-			 * whatever it left behind goes with it. */
-			st = wst;
-			exited = true;
-			kill(-pid, SIGKILL);
-			drain_until = mono_ms() + 2000;
-		}
-		if (exited && mono_ms() > drain_until)
+		if (r > 0)
+			copy_output(m, pfd);
+		if (r > 0 && m->sfd >= 0 && pfd[2].revents)
+			pass_signals(m);
+		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents)
+			accept_ssh(m, pfd[3].fd);
+		reap_children(m);
+		if (m->exited && mono_ms() > m->drain_until)
 			break;
 	}
-	if (!exited) {
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	if (!m->exited) {
+		while (waitpid(m->pid, &m->st, 0) < 0 && errno == EINTR)
 			;
-		kill(-pid, SIGKILL);
+		kill(-m->pid, SIGKILL);
 	}
-done:
-	/* ssh sessions end with the task */
-	for (i = 0; i < nsess; i++)
-		kill(sess[i], SIGTERM);
-	for (i = 0; i < nsess; i++)
-		while (waitpid(sess[i], NULL, 0) < 0 && errno == EINTR)
+}
+
+/* Ends the ssh sessions with the task, writes its exit status and
+ * exits. */
+static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
+{
+	char line[64];
+	size_t n;
+	int i, code;
+
+	for (i = 0; i < m->nsess; i++)
+		kill(m->sess[i], SIGTERM);
+	for (i = 0; i < m->nsess; i++)
+		while (waitpid(m->sess[i], NULL, 0) < 0 && errno == EINTR)
 			;
-	if (pid > 0)
-		code = WIFEXITED(st)	 ? WEXITSTATUS(st)
-		       : WIFSIGNALED(st) ? 128 + WTERMSIG(st)
-					 : 255;
+	if (m->pid > 0)
+		code = WIFEXITED(m->st)	    ? WEXITSTATUS(m->st)
+		       : WIFSIGNALED(m->st) ? 128 + WTERMSIG(m->st)
+					    : 255;
 	else
 		code = -1; /* could not start */
 	n = fmt_int(line, code);
 	line[n++] = ' ';
-	n += fmt_int(line + n, pid > 0 && WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	n += fmt_int(line + n,
+		     m->pid > 0 && WIFSIGNALED(m->st) ? WTERMSIG(m->st) : 0);
 	line[n++] = '\n';
 	/* Logs are not synced: a killed server loses no page cache. The
 	 * exit status is the record of the task: status, line 2, one
 	 * write, synced; a reader takes it only whole (read_status). */
-	if (fd >= 0) {
-		if (pid <= 0) { /* no line 1 yet */
+	if (m->status >= 0) {
+		if (m->pid <= 0) { /* no line 1 yet */
 			static const char none[] = "0 0 0\n";
 
-			write_all(fd, none, sizeof(none) - 1);
+			write_all(m->status, none, sizeof(none) - 1);
 		}
-		write_all(fd, line, n);
-		fsync(fd);
-		close(fd);
+		write_all(m->status, line, n);
+		fsync(m->status);
+		close(m->status);
 	}
 	_exit(0);
+}
+
+/* A task's monitor, in the child the server forked (async-signal-safe
+ * calls only). */
+static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
+{
+	struct monitor m;
+	int out = -1, err = -1;
+
+	monitor_init(&m, sp);
+	start_task(&m, &out, &err);
+	if (m.pid > 0) {
+		write_pids(&m);
+		watch_task(&m, out, err);
+	}
+	monitor_exit(&m);
 }
 
 /* ---- starting tasks ------------------------------------------------- */
@@ -664,93 +750,136 @@ static unsigned long long proc_start(pid_t pid, char *state)
 	return v;
 }
 
+/* What spawn_task makes for one task's monitor (sp points into it). */
+struct spawn_buf {
+	struct spawn sp;
+	pai_env *env;
+	char *dir, *adir, *paths[4], *cmd;
+	char *argv[4];
+	char *sshd_argv[6];
+	char *sshd_cfg, *sshd_log;
+};
+
+static void spawn_buf_init(struct spawn_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->sp.fd_ssh = -1;
+	b->argv[0] = "bash";
+	b->argv[1] = "-c";
+	b->sshd_argv[1] = "-i";
+	b->sshd_argv[2] = "-e";
+	b->sshd_argv[3] = "-f";
+}
+
+static void spawn_buf_release(struct spawn_buf *b)
+{
+	int i;
+
+	if (b->sp.fd_ssh >= 0)
+		close(b->sp.fd_ssh);
+	free_strv(b->sp.envp);
+	free(b->cmd);
+	pai_env_free(b->env);
+	for (i = 0; i < 4; i++)
+		free(b->paths[i]);
+	free(b->sshd_cfg);
+	free(b->sshd_log);
+	free(b->adir);
+	free(b->dir);
+}
+
+/* The task's files, environment and command, in b; NULL, or why the
+ * task cannot start. */
+static const char *prepare_task(struct srv *s, struct srv_job *j,
+				struct srv_task *t, struct place *pl,
+				const pai_expand_options *eo,
+				struct spawn_buf *b)
+{
+	int i;
+
+	b->dir = srv_task_dir(j, t);
+	b->adir = srv_attempt_dir(j);
+	if (!b->dir || !b->adir)
+		return "out of memory";
+	b->paths[0] = srv_printf("%s/user.pai.stdout", b->dir);
+	b->paths[1] = srv_printf("%s/user.pai.stderr", b->dir);
+	b->paths[2] = srv_printf("%s/user.pai.all", b->dir);
+	b->paths[3] = srv_printf("%s/status", b->dir);
+	for (i = 0; i < 4; i++)
+		if (!b->paths[i])
+			return "out of memory";
+	/* a v2 job runs its entrypoint, templates and secrets rendered */
+	if (pai_expand_task(&b->env, j->pj, t->role, t->index, eo) != PAI_OK ||
+	    pai_job_role_entrypoint(&b->cmd, j->pj, t->role) != PAI_OK)
+		return "cannot build the task's environment";
+	b->argv[2] = b->cmd;
+	b->sp.envp = build_envp(s, b->env, t);
+	if (!b->sp.envp)
+		return "out of memory";
+	b->sp.bash = s->bash;
+	b->sp.argv = b->argv;
+	b->sp.work = pl->work[t - j->tasks];
+	b->sp.dirs[0] = b->adir;
+	b->sp.dirs[1] = b->dir;
+	b->sp.dirs[2] = b->sp.work;
+	for (i = 0; i < 3; i++)
+		b->sp.log_path[i] = b->paths[i];
+	b->sp.status_path = b->paths[3];
+	return NULL;
+}
+
+/* The task's sshd: the monitor holds the ssh port from the start; its
+ * sshd files come with the job's key pair (srv_ssh_enable). */
+static void prepare_sshd(struct srv *s, struct srv_job *j, struct srv_task *t,
+			 struct spawn_buf *b)
+{
+	unsigned port = ssh_port(j, t);
+
+	b->sshd_cfg = srv_printf("%s/sshd_config", b->dir);
+	b->sshd_log = srv_printf("%s/sshd.log", b->dir);
+	t->ssh_files =
+	    j->ssh && port && srv_ssh_task_files(s, j, t, port, b->env) == 0;
+	if (port && b->sshd_cfg && b->sshd_log && (!j->ssh || t->ssh_files) &&
+	    (b->sp.fd_ssh = listen_on(port)) >= 0) {
+		b->sshd_argv[0] = (char *)s->sshd;
+		b->sshd_argv[4] = b->sshd_cfg;
+		b->sp.sshd = s->sshd;
+		b->sp.sshd_argv = b->sshd_argv;
+		b->sp.sshd_log = b->sshd_log;
+	} else if (port)
+		srv_log(s,
+			"'%s': %s-%zu: no sshd (cannot write its "
+			"files or listen on its port)",
+			j->key, j->roles[t->role].name, t->index);
+}
+
 /* Starts one task; on failure marks it FAILED with the reason. */
 static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		       struct place *pl, const pai_expand_options *eo)
 {
-	struct spawn sp;
-	pai_env *env = NULL;
-	char *dir = NULL, *paths[4] = {NULL, NULL, NULL, NULL}, *cmd = NULL;
-	char *argv[4] = {"bash", "-c", NULL, NULL};
-	char *sshd_argv[6] = {NULL, "-i", "-e", "-f", NULL, NULL};
-	char *sshd_cfg = NULL, *sshd_log = NULL, *adir = NULL;
-	const char *why = NULL;
-	int i;
+	struct spawn_buf b;
+	const char *why;
 	pid_t mon;
 
-	memset(&sp, 0, sizeof(sp));
-	sp.fd_ssh = -1;
-	dir = srv_task_dir(j, t);
-	adir = srv_attempt_dir(j);
-	if (!dir || !adir) {
-		why = "out of memory";
-		goto out;
-	}
-	paths[0] = srv_printf("%s/user.pai.stdout", dir);
-	paths[1] = srv_printf("%s/user.pai.stderr", dir);
-	paths[2] = srv_printf("%s/user.pai.all", dir);
-	paths[3] = srv_printf("%s/status", dir);
-	for (i = 0; i < 4; i++)
-		if (!paths[i]) {
-			why = "out of memory";
-			goto out;
+	spawn_buf_init(&b);
+	why = prepare_task(s, j, t, pl, eo, &b);
+	if (!why) {
+		if (s->sshd && !j->no_ssh)
+			prepare_sshd(s, j, t, &b);
+		b.sp.fd_null = s->null_fd;
+		mon = fork();
+		if (mon == 0)
+			monitor_main(&b.sp);
+		if (mon < 0)
+			why = "cannot fork";
+		else {
+			t->monitor = mon;
+			t->mon_start = proc_start(mon, NULL);
+			t->adopted = false;
+			t->state = ST_RUNNING;
+			t->started = srv_now_ms();
 		}
-	/* a v2 job runs its entrypoint, templates and secrets rendered */
-	if (pai_expand_task(&env, j->pj, t->role, t->index, eo) != PAI_OK ||
-	    pai_job_role_entrypoint(&cmd, j->pj, t->role) != PAI_OK) {
-		why = "cannot build the task's environment";
-		goto out;
 	}
-	argv[2] = cmd;
-	sp.envp = build_envp(s, env, t);
-	if (!sp.envp) {
-		why = "out of memory";
-		goto out;
-	}
-	sp.bash = s->bash;
-	sp.argv = argv;
-	sp.work = pl->work[t - j->tasks];
-	sp.dirs[0] = adir;
-	sp.dirs[1] = dir;
-	sp.dirs[2] = sp.work;
-	for (i = 0; i < 3; i++)
-		sp.log_path[i] = paths[i];
-	sp.status_path = paths[3];
-	if (s->sshd && !j->no_ssh) {
-		/* the monitor holds the ssh port from the start; its sshd
-		 * files come with the job's key pair (srv_ssh_enable) */
-		unsigned port = ssh_port(j, t);
-
-		sshd_cfg = srv_printf("%s/sshd_config", dir);
-		sshd_log = srv_printf("%s/sshd.log", dir);
-		t->ssh_files = j->ssh && port &&
-			       srv_ssh_task_files(s, j, t, port, env) == 0;
-		if (port && sshd_cfg && sshd_log && (!j->ssh || t->ssh_files) &&
-		    (sp.fd_ssh = listen_on(port)) >= 0) {
-			sshd_argv[0] = (char *)s->sshd;
-			sshd_argv[4] = sshd_cfg;
-			sp.sshd = s->sshd;
-			sp.sshd_argv = sshd_argv;
-			sp.sshd_log = sshd_log;
-		} else if (port)
-			srv_log(s, "'%s': %s-%zu: no sshd (cannot write its "
-				   "files or listen on its port)",
-				j->key, j->roles[t->role].name, t->index);
-	}
-	sp.fd_null = s->null_fd;
-	mon = fork();
-	if (mon == 0)
-		monitor_main(&sp);
-	if (mon < 0) {
-		why = "cannot fork";
-		goto out;
-	}
-	t->monitor = mon;
-	t->mon_start = proc_start(mon, NULL);
-	t->adopted = false;
-	t->state = ST_RUNNING;
-	t->started = srv_now_ms();
-out:
 	if (why) {
 		srv_log(s, "'%s': %s-%zu: %s", j->key, j->roles[t->role].name,
 			t->index, why);
@@ -759,17 +888,7 @@ out:
 		t->completed = srv_now_ms();
 		task_set_diag(t, why);
 	}
-	if (sp.fd_ssh >= 0)
-		close(sp.fd_ssh);
-	free_strv(sp.envp);
-	free(cmd);
-	pai_env_free(env);
-	for (i = 0; i < 4; i++)
-		free(paths[i]);
-	free(sshd_cfg);
-	free(sshd_log);
-	free(adir);
-	free(dir);
+	spawn_buf_release(&b);
 }
 
 static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
@@ -1411,7 +1530,8 @@ void srv_poll_adopted(struct srv *s)
 	}
 }
 
-void srv_recover_job(struct srv *s, struct srv_job *j)
+/* Takes back the running tasks of j, started by an earlier server. */
+static void recover_job(struct srv *s, struct srv_job *j)
 {
 	size_t k, n;
 
@@ -1436,6 +1556,20 @@ void srv_recover_job(struct srv *s, struct srv_job *j)
 	srv_poll_adopted(s);
 	if (j->state == ST_RUNNING && !live_tasks(j))
 		attempt_over(s, j);
+}
+
+void srv_resume_jobs(struct srv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (j->state == ST_WAITING || j->state == ST_RUNNING)
+			srv_job_reparse(s, j);
+		if (j->state == ST_RUNNING)
+			recover_job(s, j);
+	}
 }
 
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why)
@@ -1507,13 +1641,4 @@ void srv_launch(struct srv *s)
 	for (i = 0; i < s->njobs; i++)
 		if (s->jobs[i]->launching && s->jobs[i]->launch_recorded)
 			launch_attempt(s, s->jobs[i]);
-}
-
-void srv_wake(struct srv *s)
-{
-	char c = 1;
-
-	if (write(s->wake[1], &c, 1) < 0) {
-		/* full: the main loop is already due to wake */
-	}
 }

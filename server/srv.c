@@ -6,7 +6,7 @@
  * job table. Signals are blocked before any thread exists, so only the
  * signalfd sees them.
  */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -310,89 +310,83 @@ static size_t count_running(struct srv *s)
 	return n;
 }
 
-int srv_run(const srv_options *opts, char *err, size_t errlen)
+static void srv_init(struct srv *s, const srv_options *opts)
 {
-	struct srv s;
-	sigset_t mask;
+	memset(s, 0, sizeof(*s));
+	s->opt = *opts;
+	s->wake[0] = s->wake[1] = s->sigfd = s->lock_fd = s->null_fd = -1;
+	s->rec_fd = -1;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->save_lock, NULL);
+}
+
+/* The machine, and the option values: 0, or -2 for a usage error. */
+static int check_options(struct srv *s, char *err, size_t errlen)
+{
+	s->host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	s->host_mem_mb = (long long)sysconf(_SC_PHYS_PAGES) *
+			 sysconf(_SC_PAGESIZE) / (1024 * 1024);
+	s->host_gpus = count_gpus();
+	if ((s->opt.capacity &&
+	     parse_capacity(s, s->opt.capacity, err, errlen) < 0) ||
+	    (s->opt.listen && srv_listen_check(s->opt.listen, err, errlen) < 0))
+		return -2;
+	return 0;
+}
+
+/* The state directory, made private and locked: 0, -1, or -3 when
+ * another server holds it. */
+static int take_state_dir(struct srv *s, char *err, size_t errlen)
+{
+	const srv_options *o = &s->opt;
 	char *lock_path = NULL;
 	int ret = -1;
-	bool quit = false;
 
-	memset(&s, 0, sizeof(s));
-	s.opt = *opts;
-	s.wake[0] = s.wake[1] = s.sigfd = s.lock_fd = s.null_fd = -1;
-	s.rec_fd = -1;
-	pthread_mutex_init(&s.lock, NULL);
-	pthread_mutex_init(&s.save_lock, NULL);
-	err[0] = '\0';
-
-	/* option values first: a usage error leaves no trace */
-	s.host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	s.host_mem_mb = (long long)sysconf(_SC_PHYS_PAGES) *
-			sysconf(_SC_PAGESIZE) / (1024 * 1024);
-	s.host_gpus = count_gpus();
-	if ((opts->capacity &&
-	     parse_capacity(&s, opts->capacity, err, errlen) < 0) ||
-	    (opts->listen && srv_listen_check(opts->listen, err, errlen) < 0)) {
-		ret = -2;
-		goto out;
-	}
-
-	s.state_dir =
-	    opts->state_dir ? strdup(opts->state_dir) : default_state_dir();
-	if (!s.state_dir) {
+	s->state_dir =
+	    o->state_dir ? strdup(o->state_dir) : default_state_dir();
+	if (!s->state_dir) {
 		snprintf(err, errlen,
 			 "no state directory: set HOME, "
 			 "XDG_STATE_HOME or --state-dir");
-		goto out;
+		return -1;
 	}
-	if (!opts->state_dir)
-		mkdir_parents(s.state_dir);
-	if (srv_private_dir(s.state_dir, err, errlen) < 0)
-		goto out;
-	s.jobs_dir = srv_printf("%s/jobs", s.state_dir);
-	s.rec_path = srv_printf("%s/records.log", s.state_dir);
-	s.sock_path = opts->socket ? strdup(opts->socket)
-				   : srv_printf("%s/api.sock", s.state_dir);
-	lock_path = srv_printf("%s/lock", s.state_dir);
-	if (!s.jobs_dir || !s.rec_path || !s.sock_path || !lock_path) {
+	if (!o->state_dir)
+		mkdir_parents(s->state_dir);
+	if (srv_private_dir(s->state_dir, err, errlen) < 0)
+		return -1;
+	s->jobs_dir = srv_printf("%s/jobs", s->state_dir);
+	s->rec_path = srv_printf("%s/records.log", s->state_dir);
+	s->sock_path = o->socket ? strdup(o->socket)
+				 : srv_printf("%s/api.sock", s->state_dir);
+	lock_path = srv_printf("%s/lock", s->state_dir);
+	if (!s->jobs_dir || !s->rec_path || !s->sock_path || !lock_path) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (srv_private_dir(s.jobs_dir, err, errlen) < 0)
+	if (srv_private_dir(s->jobs_dir, err, errlen) < 0)
 		goto out;
-	s.lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (s.lock_fd < 0 || flock(s.lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (s.lock_fd >= 0 && errno == EWOULDBLOCK)
+	s->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (s->lock_fd >= 0 && errno == EWOULDBLOCK)
 			ret = -3;
 		snprintf(err, errlen,
 			 ret == -3 ? "another 'paictl serve' is using '%s'"
 				   : "cannot lock '%s'",
-			 s.state_dir);
+			 s->state_dir);
 		goto out;
 	}
-	if (opts->log_to_state && !start_log(&s, err, errlen))
-		goto out;
-	s.bash = access("/bin/bash", X_OK) == 0	      ? "/bin/bash"
-		 : access("/usr/bin/bash", X_OK) == 0 ? "/usr/bin/bash"
-						      : NULL;
-	if (!s.bash) {
-		snprintf(err, errlen,
-			 "tasks need bash, which is not installed");
-		goto out;
-	}
-	if (base_env(&s) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	if (opts->users_file &&
-	    load_users(&s, opts->users_file, err, errlen) < 0)
-		goto out;
-	s.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (s.null_fd < 0 || pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
-		snprintf(err, errlen, "cannot set up: %s", strerror(errno));
-		goto out;
-	}
+	ret = 0;
+out:
+	free(lock_path);
+	return ret;
+}
+
+/* Signals come through the signalfd alone (the threads inherit the
+ * mask), and a closed client is no SIGPIPE: 0 or -1. */
+static int catch_signals(struct srv *s, char *err, size_t errlen)
+{
+	sigset_t mask;
+
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGTERM);
@@ -400,117 +394,212 @@ int srv_run(const srv_options *opts, char *err, size_t errlen)
 	sigaddset(&mask, SIGHUP);
 	signal(SIGPIPE, SIG_IGN);
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
-	s.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (s.sigfd < 0) {
+	s->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s->sigfd < 0) {
 		snprintf(err, errlen, "cannot set up signals: %s",
 			 strerror(errno));
-		goto out;
+		return -1;
 	}
+	return 0;
+}
 
-	if (srv_ssh_init(&s) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
+/* What tasks and requests need: the log, bash, the environment, the
+ * users, the main loop's pipe and signals, sshd. 0 or -1. */
+static int set_up(struct srv *s, char *err, size_t errlen)
+{
+	if (s->opt.log_to_state && !start_log(s, err, errlen))
+		return -1;
+	s->bash = access("/bin/bash", X_OK) == 0       ? "/bin/bash"
+		  : access("/usr/bin/bash", X_OK) == 0 ? "/usr/bin/bash"
+						       : NULL;
+	if (!s->bash) {
+		snprintf(err, errlen,
+			 "tasks need bash, which is not installed");
+		return -1;
 	}
-	ret = srv_load_jobs(&s);
+	if (base_env(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (s->opt.users_file &&
+	    load_users(s, s->opt.users_file, err, errlen) < 0)
+		return -1;
+	s->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (s->null_fd < 0 || pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "cannot set up: %s", strerror(errno));
+		return -1;
+	}
+	if (catch_signals(s, err, errlen) < 0)
+		return -1;
+	if (srv_ssh_init(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The jobs of the state directory, resumed, their records written
+ * anew. 0 or -1. */
+static int load_jobs(struct srv *s, char *err, size_t errlen)
+{
+	int ret = srv_load_jobs(s);
+
 	if (ret < 0) {
 		if (ret == -2)
 			snprintf(err, errlen,
 				 "cannot read the jobs' records in '%s'; not "
 				 "starting, or its jobs would run again",
-				 s.rec_path);
+				 s->rec_path);
 		else
 			snprintf(err, errlen, "cannot read '%s': %s",
-				 s.jobs_dir, strerror(errno));
-		ret = -1;
-		goto out;
+				 s->jobs_dir, strerror(errno));
+		return -1;
 	}
-	pthread_mutex_lock(&s.lock);
-	srv_flush(&s);
-	pthread_mutex_unlock(&s.lock);
-	ret = srv_http_start(&s, err, errlen);
-	if (ret < 0)
-		goto out;
-	ret = -1;
-	write_server_info(&s);
-	if (s.opt.ready_fd >= 0) {
-		dprintf(s.opt.ready_fd, "ok %s\n", s.sock_path);
-		close(s.opt.ready_fd);
-		s.opt.ready_fd = -1;
+	srv_resume_jobs(s);
+	pthread_mutex_lock(&s->lock);
+	srv_flush(s);
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+/* Listening now: server.json for clients, "ok" for whoever started us,
+ * a line in the log. */
+static void announce(struct srv *s)
+{
+	write_server_info(s);
+	if (s->opt.ready_fd >= 0) {
+		dprintf(s->opt.ready_fd, "ok %s\n", s->sock_path);
+		close(s->opt.ready_fd);
+		s->opt.ready_fd = -1;
 	}
-	if (s.tcp_d)
-		srv_log(&s,
+	if (s->tcp_d)
+		srv_log(s,
 			"listening on unix:%s and http://%s:%u (state in "
 			"%s, %zu jobs)",
-			s.sock_path, s.tcp_addr, s.tcp_port, s.state_dir,
-			s.njobs);
+			s->sock_path, s->tcp_addr, s->tcp_port, s->state_dir,
+			s->njobs);
 	else
-		srv_log(&s, "listening on unix:%s (state in %s, %zu jobs)",
-			s.sock_path, s.state_dir, s.njobs);
+		srv_log(s, "listening on unix:%s (state in %s, %zu jobs)",
+			s->sock_path, s->state_dir, s->njobs);
+}
+
+/* Waits for a signal, a wake-up or the next deadline; returns true
+ * when a signal but SIGCHLD came (time to quit), or poll failed. */
+static bool wait_for_work(struct srv *s, bool *failed)
+{
+	struct pollfd p[2];
+	struct signalfd_siginfo si;
+	long timeout;
+	char buf[64];
+	bool quit = false;
+
+	pthread_mutex_lock(&s->lock);
+	timeout = srv_next_timeout(s);
+	pthread_mutex_unlock(&s->lock);
+	p[0].fd = s->sigfd;
+	p[1].fd = s->wake[0];
+	p[0].events = p[1].events = POLLIN;
+	if (poll(p, 2, (int)timeout) < 0 && errno != EINTR) {
+		*failed = true;
+		return true;
+	}
+	while (read(s->wake[0], buf, sizeof(buf)) > 0)
+		;
+	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si))
+		if (si.ssi_signo != SIGCHLD)
+			quit = true;
+	return quit;
+}
+
+/* Until SIGTERM, SIGINT or SIGHUP: tasks reaped, deadlines kept, jobs
+ * started, records written. */
+static void main_loop(struct srv *s)
+{
+	bool quit = false, failed = false;
 
 	while (!quit) {
-		struct pollfd p[2];
-		struct signalfd_siginfo si;
-		long timeout;
-		char buf[64];
-
-		pthread_mutex_lock(&s.lock);
-		timeout = srv_next_timeout(&s);
-		pthread_mutex_unlock(&s.lock);
-		p[0].fd = s.sigfd;
-		p[1].fd = s.wake[0];
-		p[0].events = p[1].events = POLLIN;
-		if (poll(p, 2, (int)timeout) < 0 && errno != EINTR)
+		quit = wait_for_work(s, &failed);
+		if (failed)
 			break;
-		while (read(s.wake[0], buf, sizeof(buf)) > 0)
-			;
-		while (read(s.sigfd, &si, sizeof(si)) == sizeof(si))
-			if (si.ssi_signo != SIGCHLD)
-				quit = true;
-		pthread_mutex_lock(&s.lock);
-		srv_reap(&s);
-		srv_poll_adopted(&s);
-		srv_check_deadlines(&s);
+		pthread_mutex_lock(&s->lock);
+		srv_reap(s);
+		srv_poll_adopted(s);
+		srv_check_deadlines(s);
 		if (!quit)
-			srv_schedule(&s);
+			srv_schedule(s);
 		/* records first (the lock let go meanwhile), then forks */
-		srv_flush(&s);
-		srv_launch(&s);
-		srv_flush(&s);
-		pthread_mutex_unlock(&s.lock);
+		srv_flush(s);
+		srv_launch(s);
+		srv_flush(s);
+		pthread_mutex_unlock(&s->lock);
 	}
-	srv_http_stop(&s);
-	pthread_mutex_lock(&s.lock);
-	srv_reap(&s);
-	srv_flush(&s);
-	if (count_running(&s))
-		srv_log(&s,
+}
+
+/* No more requests; the tasks go on, to be re-adopted by the next
+ * server. */
+static void shut_down(struct srv *s)
+{
+	srv_http_stop(s);
+	pthread_mutex_lock(&s->lock);
+	srv_reap(s);
+	srv_flush(s);
+	if (count_running(s))
+		srv_log(s,
 			"shutting down; %zu running task%s keep running "
 			"and are re-adopted on the next start",
-			count_running(&s), count_running(&s) == 1 ? "" : "s");
+			count_running(s), count_running(s) == 1 ? "" : "s");
 	else
-		srv_log(&s, "shutting down");
-	pthread_mutex_unlock(&s.lock);
-	ret = 0;
-out:
-	if (s.opt.ready_fd >= 0) {
+		srv_log(s, "shutting down");
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Tells whoever waits on ready_fd how the start went (ret), stops and
+ * frees all. */
+static void finish(struct srv *s, int ret, const char *err)
+{
+	if (s->opt.ready_fd >= 0) {
 		if (ret == -3)
-			dprintf(s.opt.ready_fd, "running %s\n",
-				s.sock_path ? s.sock_path : "");
+			dprintf(s->opt.ready_fd, "running %s\n",
+				s->sock_path ? s->sock_path : "");
 		else
-			dprintf(s.opt.ready_fd, "%s %s\n",
+			dprintf(s->opt.ready_fd, "%s %s\n",
 				ret == -2 ? "usage" : "error", err);
-		close(s.opt.ready_fd);
+		close(s->opt.ready_fd);
 	}
-	srv_http_stop(&s);
+	srv_http_stop(s);
 	if (ret == 0) {
 		/* no server now: clients must not find this one */
-		char *info = srv_printf("%s/server.json", s.state_dir);
+		char *info = srv_printf("%s/server.json", s->state_dir);
 
 		if (info)
 			unlink(info);
 		free(info);
 	}
-	free(lock_path);
-	srv_free(&s);
+	srv_free(s);
+}
+
+int srv_run(const srv_options *opts, char *err, size_t errlen)
+{
+	struct srv s;
+	int ret;
+
+	srv_init(&s, opts);
+	err[0] = '\0';
+	/* option values first: a usage error leaves no trace */
+	ret = check_options(&s, err, errlen);
+	if (!ret)
+		ret = take_state_dir(&s, err, errlen);
+	if (!ret)
+		ret = set_up(&s, err, errlen);
+	if (!ret)
+		ret = load_jobs(&s, err, errlen);
+	if (!ret)
+		ret = srv_http_start(&s, err, errlen);
+	if (!ret) {
+		announce(&s);
+		main_loop(&s);
+		shut_down(&s);
+	}
+	finish(&s, ret, err);
 	return ret;
 }

@@ -8,7 +8,7 @@
  * command, only variable references the session's shell expands.
  * ssh-keygen and sshd are run with execv, never through a shell.
  */
-#include "srv.h"
+#include "srv_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,6 @@
-/* util.c - the local cluster's small helpers: time, logs, files */
-#include "srv.h"
+/* util.c - the local cluster's small helpers: time, logs, files, and waking
+ * the main loop */
+#include "srv_int.h"
 
 #include <dirent.h>
 
@@ -182,4 +183,13 @@ int srv_random_hex(char *out, size_t nbytes)
 		sprintf(out + 2 * i, "%02x", b[i]);
 	out[2 * nbytes] = '\0';
 	return 0;
+}
+
+void srv_wake(struct srv *s)
+{
+	char c = 1;
+
+	if (write(s->wake[1], &c, 1) < 0) {
+		/* full: the main loop is already due to wake */
+	}
 }

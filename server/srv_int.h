@@ -1,6 +1,7 @@
-/* srv.h - the local cluster's internals, shared by the files of server/ only */
-#ifndef SRV_H
-#define SRV_H
+/* srv_int.h - the local cluster's internals, shared by the files of server/
+ * only */
+#ifndef SRV_INT_H
+#define SRV_INT_H
 
 #include "pai.h"
 #include "server.h"
@@ -145,13 +146,20 @@ bool srv_safe_name(const char *s);
 const char *srv_state_name(int st);
 int srv_state_from_name(const char *name);
 int srv_random_hex(char *out, size_t nbytes);
+/* Wakes the main loop (srv_run): there is work for it. */
+void srv_wake(struct srv *s);
 
 /* jobs.c: the model, its records on disk */
 int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user);
 void srv_job_free(struct srv_job *j);
 json_t *srv_job_record(const struct srv_job *j);
 void srv_flush(struct srv *s);
+/* Reads the jobs of the state directory, oldest first; then
+ * srv_resume_jobs. 0, -1 (errno) or -2 (records.log unreadable). */
 int srv_load_jobs(struct srv *s);
+/* Parses a job's config again, for a job that may still run (marking it
+ * FAILED when it cannot). */
+void srv_job_reparse(struct srv *s, struct srv_job *j);
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name);
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len);
 char *srv_attempt_dir(const struct srv_job *j);
@@ -168,9 +176,10 @@ void srv_check_deadlines(struct srv *s);
 void srv_launch(struct srv *s);
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why);
 int srv_ssh_enable(struct srv *s, struct srv_job *j);
-void srv_recover_job(struct srv *s, struct srv_job *j);
+/* After srv_load_jobs: the jobs that may still run get their config
+ * again, and the running ones their tasks back (re-adopted). */
+void srv_resume_jobs(struct srv *s);
 long srv_next_timeout(struct srv *s);
-void srv_wake(struct srv *s);
 
 /* ssh.c */
 int srv_ssh_init(struct srv *s);
@@ -185,4 +194,4 @@ int srv_http_start(struct srv *s, char *err, size_t errlen);
 int srv_listen_check(const char *spec, char *err, size_t errlen);
 void srv_http_stop(struct srv *s);
 
-#endif /* SRV_H */
+#endif /* SRV_INT_H */

@@ -1,0 +1,124 @@
+/* job_file.c - what every command that reads a job config shares: its
+ * options (--dialect, --format and --scheduler, parsed in one place),
+ * reading the file, and printing its diagnostics like a compiler */
+#include "cli.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o)
+{
+	switch (key) {
+	case 'd':
+		if (pai_dialect_from_name(&o->dialect, arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown dialect '%s' (use openpai "
+					 "or scm)",
+					 arg);
+		return 0;
+	case CLI_OPT_FORMAT:
+		if (pai_format_from_name(&o->format, arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown format '%s' (use v1, v2 or "
+					 "auto)",
+					 arg);
+		return 0;
+	case CLI_OPT_SCHEDULER:
+		if (pai_scheduler_from_name(&o->scheduler, arg))
+			return cli_error(ctx, EXIT_USAGE,
+					 "unknown scheduler '%s' (use hived "
+					 "or default)",
+					 arg);
+		return 0;
+	}
+	return -1;
+}
+
+const char *cli_default_user(const char *given)
+{
+	const char *u = given;
+
+	if (!u || !*u)
+		u = getenv("PAICTL_USER");
+	if (!u || !*u)
+		u = getenv("USER");
+	return u && *u ? u : NULL;
+}
+
+/* The largest job config read, in MiB: far above any real one (bench/
+ * validates 50 MiB), low enough that /dev/zero or an endless pipe is
+ * refused at once instead of eating all memory. */
+#define CONFIG_MAX_MIB 64
+
+int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
+		   size_t *len)
+{
+	const size_t max = (size_t)CONFIG_MAX_MIB << 20;
+	int e = 0, err;
+
+	if (strcmp(path, "-") == 0)
+		err = pai_file_read_max(out, len, &e, "/dev/stdin", max);
+	else
+		err = pai_file_read_max(out, len, &e, path, max);
+	if (!err)
+		return EXIT_OK;
+	/* our bound (e is 0), not the system's EFBIG or EOVERFLOW */
+	if (err == PAI_ETOOBIG && !e)
+		return cli_error(ctx, EXIT_INVALID,
+				 "'%s': larger than %d MiB; a job config "
+				 "cannot be this big",
+				 path, CONFIG_MAX_MIB);
+	if (err == PAI_ENOMEM)
+		return cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory",
+				 path);
+	return cli_error(ctx,
+			 err == PAI_EIO || err == PAI_ETOOBIG ? EXIT_FAILURE_
+							      : EXIT_NOTFOUND,
+			 "cannot read '%s': %s", path,
+			 e ? strerror(e) : pai_strerror(err));
+}
+
+void cli_print_diag(FILE *f, const pai_diag *d)
+{
+	const char *sev =
+	    d->severity == PAI_SEVERITY_ERROR ? "error" : "warning";
+	const char *on = cli_color(f) ? cli_sgr(sev) : "";
+	const char *off = *on ? CLI_SGR_OFF : "";
+
+	if (d->line)
+		fprintf(f, "%s:%u:%u: %s%s%s: ", d->file, d->line, d->column,
+			on, sev, off);
+	else
+		fprintf(f, "%s: %s%s%s: ", d->file, on, sev, off);
+	if (*d->path)
+		fprintf(f, "%s: ", d->path);
+	fprintf(f, "%s [%s]\n", d->message, d->rule);
+	if (d->excerpt) {
+		const char *p = d->excerpt;
+		char pad[200];
+		size_t n = 0;
+		unsigned col = 1;
+
+		/* keep tabs so that the caret lines up; built first, as
+		 * stderr is unbuffered and 50,000 diagnostics add up */
+		for (; *p && col < d->excerpt_column && n < sizeof(pad) - 1;
+		     p++) {
+			if (((unsigned char)*p & 0xC0) == 0x80)
+				continue;
+			pad[n++] = *p == '\t' ? '\t' : ' ';
+			col++;
+		}
+		pad[n] = '\0';
+		fprintf(f, "%6u | %s\n       | %s^\n", d->line, d->excerpt,
+			pad);
+	}
+}
+
+void cli_print_diags(FILE *f, const pai_diags *diags, size_t from)
+{
+	size_t i, n = pai_diags_count(diags);
+
+	for (i = from; i < n; i++)
+		cli_print_diag(f, pai_diags_get(diags, i));
+}

@@ -1,0 +1,248 @@
+/* auth.c - who asks the local cluster's REST APIs: bearer tokens, what
+ * a caller may do, and the login routes (http_int.h) */
+#include "http_int.h"
+
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+const struct srv_token *h_find_token(struct srv *s, struct MHD_Connection *c)
+{
+	const char *h =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+	long long now = srv_now_ms();
+	size_t i;
+
+	if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+		return NULL;
+	h += 7;
+	while (*h == ' ')
+		h++;
+	for (i = 0; i < s->ntokens; i++)
+		if (strcmp(s->tokens[i].token, h) == 0 &&
+		    s->tokens[i].expires > now)
+			return &s->tokens[i];
+	return NULL;
+}
+
+/* 0 when the caller may act as user (NULL: anyone); else replies. */
+int h_authorize(struct listener *l, struct MHD_Connection *c, const char *user,
+		enum MHD_Result *res)
+{
+	const struct srv_token *t;
+	char who[256] = "";
+	int ok;
+
+	if (!l->tcp)
+		return 0;
+	/* tokens are added by either listener's thread */
+	pthread_mutex_lock(&l->s->lock);
+	t = h_find_token(l->s, c);
+	ok = !t							 ? 0
+	     : (!user || t->admin || strcmp(t->user, user) == 0) ? 1
+								 : -1;
+	if (t)
+		snprintf(who, sizeof(who), "%s", t->user);
+	pthread_mutex_unlock(&l->s->lock);
+	if (ok == 0) {
+		*res =
+		    h_reply_error(c, 401, "UnauthorizedUserError",
+				  "Guest is not allowed to do this operation.");
+		return -1;
+	}
+	if (ok < 0) {
+		*res = h_reply_error(c, 403, "ForbiddenUserError",
+				     "User %s is not allowed to do this "
+				     "operation on jobs of %s.",
+				     who, user);
+		return -1;
+	}
+	return 0;
+}
+
+/* The value of key in an application/x-www-form-urlencoded body; new. */
+char *h_form_value(const char *body, size_t len, const char *key)
+{
+	size_t klen = strlen(key), i = 0;
+
+	while (i < len) {
+		size_t end = i;
+
+		while (end < len && body[end] != '&')
+			end++;
+		if (end - i > klen && strncmp(body + i, key, klen) == 0 &&
+		    body[i + klen] == '=')
+			return h_form_decode(body + i + klen + 1,
+					     end - i - klen - 1);
+		i = end + 1;
+	}
+	return NULL;
+}
+
+/* A login's fields, from a JSON or a form body. */
+struct creds {
+	char *user, *pass;
+	long long secs; /* the token's life */
+};
+
+static int read_creds(struct creds *cr, const struct req *rq)
+{
+	char *exp = NULL;
+	json_t *body, *e;
+
+	memset(cr, 0, sizeof(*cr));
+	cr->secs = 7 * 24 * 3600;
+	if (rq->len && rq->body[0] == '{') {
+		body = json_loadb(rq->body, rq->len, 0, NULL);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			return -1;
+		}
+		if (json_is_string(json_object_get(body, "username")))
+			cr->user = strdup(json_string_value(
+			    json_object_get(body, "username")));
+		if (json_is_string(json_object_get(body, "password")))
+			cr->pass = strdup(json_string_value(
+			    json_object_get(body, "password")));
+		e = json_object_get(body, "expiration");
+		if (json_is_integer(e))
+			cr->secs = json_integer_value(e);
+		else if (json_is_string(e))
+			exp = strdup(json_string_value(e));
+		json_decref(body);
+	} else if (rq->len) {
+		cr->user = h_form_value(rq->body, rq->len, "username");
+		cr->pass = h_form_value(rq->body, rq->len, "password");
+		exp = h_form_value(rq->body, rq->len, "expiration");
+	}
+	if (exp)
+		cr->secs = strtoll(exp, NULL, 10);
+	if (cr->secs <= 0 || cr->secs > 10LL * 365 * 24 * 3600)
+		cr->secs = 7 * 24 * 3600;
+	free(exp);
+	return 0;
+}
+
+/* The user whose password cr gives, or NULL after replying. */
+static const struct srv_user *check_creds(struct srv *s,
+					  struct MHD_Connection *c,
+					  const struct creds *cr,
+					  enum MHD_Result *res)
+{
+	size_t i;
+
+	if (!cr->user || !cr->pass) {
+		*res = h_reply_error(c, 400, "InvalidParametersError",
+				     "username and password are required");
+		return NULL;
+	}
+	if (strlen(cr->pass) < 6) {
+		/* Joi's rule on the login routes of v0.17 and v1.x alike,
+		 * checked before any user is looked up */
+		*res = h_reply_error(c, 400, "InvalidParametersError",
+				     "child \"password\" fails because "
+				     "[\"password\" length must be at least 6 "
+				     "characters long]");
+		return NULL;
+	}
+	for (i = 0; i < s->nusers; i++)
+		if (strcmp(s->users[i].name, cr->user) == 0) {
+			if (strcmp(s->users[i].password, cr->pass) == 0)
+				return &s->users[i];
+			/* v0.17 and v1.x alike; the v1 document's
+			 * "IncorrectPassworkError" is its typo */
+			*res = h_reply_error(c, 400, "IncorrectPasswordError",
+					     "Password is incorrect.");
+			return NULL;
+		}
+	*res = h_reply_error(c, 400, "NoUserError", "User %s is not found.",
+			     cr->user);
+	return NULL;
+}
+
+/* Keeps a new token for u, expired ones forgotten. 0 or -1. */
+static int add_token(struct srv *s, const struct srv_user *u, long long secs,
+		     struct srv_token *tok)
+{
+	struct srv_token *v;
+	size_t i;
+
+	memset(tok, 0, sizeof(*tok));
+	if (srv_random_hex(tok->token, 32) < 0 ||
+	    !(tok->user = strdup(u->name)))
+		return -1;
+	tok->admin = u->admin;
+	tok->expires = srv_now_ms() + secs * 1000;
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->ntokens;)
+		if (s->tokens[i].expires <= srv_now_ms()) {
+			free(s->tokens[i].user);
+			s->tokens[i] = s->tokens[--s->ntokens];
+		} else
+			i++;
+	v = realloc(s->tokens, (s->ntokens + 1) * sizeof(*v));
+	if (v) {
+		s->tokens = v;
+		s->tokens[s->ntokens++] = *tok;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (!v) {
+		free(tok->user);
+		return -1;
+	}
+	return 0;
+}
+
+enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
+			     struct req *rq)
+{
+	const struct srv_user *u;
+	struct srv_token tok;
+	struct creds cr;
+	enum MHD_Result res = MHD_NO;
+
+	if (read_creds(&cr, rq) < 0)
+		return h_reply_error(c, 400, "InvalidParametersError",
+				     "the body is not a JSON object");
+	u = check_creds(l->s, c, &cr, &res);
+	if (u && add_token(l->s, u, cr.secs, &tok) < 0)
+		res = h_reply_error(c, 500, "UnknownError",
+				    "cannot make a token");
+	else if (u)
+		res =
+		    h_reply_json(c, 200,
+				 json_pack("{s:s,s:s,s:b}", "token", tok.token,
+					   "user", u->name, "admin", u->admin));
+	if (cr.pass)
+		memset(cr.pass, 0, strlen(cr.pass));
+	free(cr.user);
+	free(cr.pass);
+	return res;
+}
+
+/* The caller (see http_int.h). */
+char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
+		  enum MHD_Result *res)
+{
+	const struct srv_token *t;
+	struct passwd *pw;
+	char *who = NULL;
+
+	pthread_mutex_lock(&l->s->lock);
+	t = h_find_token(l->s, c);
+	if (t)
+		who = strdup(t->user);
+	pthread_mutex_unlock(&l->s->lock);
+	if (who || t)
+		return who;
+	if (!l->tcp && (pw = getpwuid(getuid())) && pw->pw_name)
+		return strdup(pw->pw_name);
+	*res = h_reply_error(
+	    c, 401, "UnauthorizedUserError", "%s",
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization")
+		? "Your token is invalid."
+		: "Guest is not allowed to do this operation.");
+	return NULL;
+}
