@@ -193,30 +193,23 @@ class Client:
             pass  # events are best effort, as in client-go
 
     def watch_lines(self, path, query, stop):
-        """Yield watch events (dicts) until the server ends the stream or
-        stop is set; a dedicated connection with a read timeout so that
-        stop is noticed."""
+        """Yield watch events (dicts) until the server ends the stream
+        (timeoutSeconds) or stop is set. Blocking reads on a dedicated
+        connection: http.client cannot resume a read after a timeout, and
+        the watchers are daemon threads that die with the process."""
         q = dict(query, watch="1")
         c = http.client.HTTPSConnection(self.host, self.port,
-                                        context=self.ctx, timeout=1)
+                                        context=self.ctx, timeout=30)
         try:
             c.request("GET", path + "?" + urllib.parse.urlencode(q),
                       headers=self.headers())
-            c.sock.settimeout(None)
             r = c.getresponse()
             if r.status != 200:
                 raise ApiError(r.status, r.read())
-            c.sock.settimeout(0.5)
+            c.sock.settimeout(None)
             buf = b""
             while not stop.is_set():
-                try:
-                    chunk = r.read1(65536)
-                except TimeoutError:
-                    continue
-                except OSError:
-                    if stop.is_set():
-                        return
-                    raise
+                chunk = r.read1(65536)
                 if not chunk:
                     return
                 buf += chunk
