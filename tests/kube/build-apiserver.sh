@@ -95,8 +95,9 @@ unpack() {
 	# a fresh source tree needs every later step again
 	rm -f "$CACHE"/stamps/fix-* "$CACHE/stamps/openapi"
 	# apt already checked the files' hashes against the signed Release;
-	# run in dl/ so that dpkg-source does not copy the tarballs to the cwd
-	(cd "$CACHE/dl" && dpkg-source --no-check -x "kubernetes_$DEB_VERSION.dsc" "$SRC" >&2) ||
+	# --no-copy: no 33 MB copy of the tarball next to the sources
+	(cd "$CACHE/dl" && dpkg-source --no-check --no-copy -x \
+		"kubernetes_$DEB_VERSION.dsc" "$SRC" >&2) ||
 		die "dpkg-source -x failed"
 }
 
