@@ -178,6 +178,10 @@ class Instance:
     def __init__(self, runner, n):
         self.runner, self.n = runner, n
         self.log_path = os.path.join(runner.dir, "%d.log" % n)
+        # the container's own files (its working directory here): a
+        # restarted container starts afresh, exec sessions share them
+        self.workdir = os.path.join(runner.dir, "%d.root" % n)
+        os.makedirs(self.workdir, exist_ok=True)
         self.id = "containerd://" + hashlib.sha256(
             ("%s/%s/%d" % (runner.pod_uid, runner.name, n)).encode()
         ).hexdigest()
@@ -308,13 +312,11 @@ class ContainerRunner:
     def environment(self):
         """The kubelet's: image defaults, then envFrom and env
         (check.container_env); MissingConfig when a ConfigMap is absent."""
-        pod = self.worker.pod
         cms = self.worker.configmaps(self.spec)
         env = check.container_env(self.spec, cms, self.worker.field)
         base = {"PATH": IMAGE_PATH, "HOSTNAME": self.worker.hostname(),
                 "HOME": pwd.getpwuid(os.getuid()).pw_dir}
         base.update(env)
-        del pod
         return base
 
     def argv(self, env):
@@ -343,7 +345,7 @@ class ContainerRunner:
             inst.reason = "ContainerCannotRun"
             return inst
         self.instances.append(inst)
-        inst.start(argv, env, self.worker.workdir,
+        inst.start(argv, env, inst.workdir,
                    lambda a: self.worker.kubelet.net.wrap(self.worker.pod, a))
         self.waiting = None
         return inst
@@ -404,8 +406,7 @@ class PodWorker(threading.Thread):
         self.uid, self.ns, self.name = md["uid"], md["namespace"], md["name"]
         self.dir = os.path.join(kubelet.state, "pods", "%s_%s_%s" % (
             self.ns, self.name, self.uid))
-        self.workdir = os.path.join(self.dir, "workdir")
-        os.makedirs(self.workdir, exist_ok=True)
+        os.makedirs(self.dir, exist_ok=True)
         self.deleting, self.gone = threading.Event(), threading.Event()
         self.slock = threading.Lock()
         self.ip, self.started, self.phase = None, None, "Pending"
