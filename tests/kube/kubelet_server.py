@@ -19,26 +19,22 @@ and, for tests only (never proxied by the API server; curl -k them):
   GET  /healthz           ok
 """
 import datetime
-import fcntl
 import http.server
 import json
 import os
-import pty
 import re
-import signal
 import socketserver
 import ssl
-import struct
 import subprocess
-import termios
 import threading
 import time
 import traceback
 import urllib.parse
 
 import kubews
+import kubexec
+import spdy
 from kapi import log
-from kubews import Conn, Closed
 
 TIME_OUT = "%Y-%m-%dT%H:%M:%S"
 
@@ -230,7 +226,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         inst = r.current()
         if inst is None or not inst.running:
             return self.reply(500, 'container not found ("%s")' % container)
-        if self.headers.get("Upgrade", "").lower() != "websocket":
+        upgrade = self.headers.get("Upgrade", "").lower()
+        if upgrade == "spdy/3.1":
+            return self.exec_spdy(w, inst, q)
+        if upgrade != "websocket":
             return self.reply(400, "Upgrade request required")
         proto = kubews.choose_protocol(
             self.headers.get("Sec-WebSocket-Protocol"),
@@ -246,7 +245,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.flush()
         self.close_connection = True
-        Exec(self.connection, proto, w, inst, q).run()
+        kubexec.WsExec(self.connection, proto, w, inst, q).run()
+
+    def exec_spdy(self, w, inst, q):
+        """SPDY/3.1, as kubectl falls back to when WebSocket v5 is
+        refused: the protocol negotiated as httpstream.Handshake() does."""
+        offered = [p.strip() for v in self.headers.get_all(
+            "X-Stream-Protocol-Version") or [] for p in v.split(",")]
+        if not offered:
+            return self.reply(400, "unable to upgrade: "
+                              "X-Stream-Protocol-Version is required")
+        proto = next((p for p in offered if p in spdy.PROTOCOLS), None)
+        if proto is None:
+            return self.reply(403, "unable to upgrade: unable to negotiate "
+                              "protocol: client supports %s, server accepts "
+                              "%s" % (offered, list(spdy.PROTOCOLS)))
+        self.send_response(101)
+        self.send_header("Connection", "Upgrade")
+        self.send_header("Upgrade", "SPDY/3.1")
+        self.send_header("X-Stream-Protocol-Version", proto)
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+        spdy.SpdyExec(self.connection, proto, w, inst, q).run()
 
 
 class LogOptions:
@@ -346,127 +367,6 @@ class Stream:
 
 class Cut(Exception):
     pass
-
-
-class Exec:
-    """One exec session: the command as a local process in the
-    container's environment and namespaces, pumped over the channels."""
-
-    def __init__(self, sock, proto, worker, inst, q):
-        self.ws = Conn(sock, server=True, protocol=proto)
-        self.v4 = proto.startswith("v4.")
-        self.worker, self.inst = worker, inst
-        self.argv = q.get("command", [])
-        self.stdin, self.stdout = flag(q, "input"), flag(q, "output")
-        self.stderr, self.tty = flag(q, "error"), flag(q, "tty")
-        if self.tty:
-            self.stderr = False  # merged into stdout
-
-    def spawn(self):
-        wrap = self.worker.kubelet.net.wrap
-        argv = wrap(self.worker.pod, self.argv)
-        if self.tty:
-            master, slave = pty.openpty()
-            self.master = master
-            p = subprocess.Popen(argv, env=self.inst.env, stdin=slave,
-                                 stdout=slave, stderr=slave,
-                                 cwd=self.worker.workdir,
-                                 start_new_session=True,
-                                 preexec_fn=lambda: fcntl.ioctl(
-                                     0, termios.TIOCSCTTY, 0))
-            os.close(slave)
-            return p
-        p = subprocess.Popen(
-            argv, env=self.inst.env, cwd=self.worker.workdir,
-            stdin=subprocess.PIPE if self.stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE if self.stdout else subprocess.DEVNULL,
-            stderr=subprocess.PIPE if self.stderr else subprocess.DEVNULL,
-            start_new_session=True)
-        return p
-
-    def first_frame(self):
-        """An empty frame on the first open output channel."""
-        ch = 1 if self.stdout else 2 if self.stderr else 3
-        self.ws.send_channel(ch, b"")
-
-    def pump_out(self, fd, ch):
-        while True:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:  # EIO: the pty's other side is closed
-                data = b""
-            if not data:
-                return
-            try:
-                self.ws.send_channel(ch, data)
-            except OSError:
-                return
-
-    def pump_in(self, p):
-        """Client frames: stdin (0) and resize (4) until close."""
-        try:
-            while True:
-                ch, data = self.ws.recv_channel()
-                if ch == 0 and data and self.stdin:
-                    fd = self.master if self.tty else p.stdin.fileno()
-                    os.write(fd, data)
-                elif ch == 4 and data and self.tty:
-                    sz = json.loads(data)
-                    fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack(
-                        "HHHH", sz.get("Height", 24), sz.get("Width", 80),
-                        0, 0))
-        except (Closed, OSError, ValueError):
-            # the client went away: what is left of the command goes too
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGKILL)
-
-    def run(self):
-        try:
-            self.ws.sock.settimeout(None)
-            self.first_frame()
-            try:
-                p = self.spawn()
-            except OSError as e:
-                self.status(kubews.internal_error_json(str(e)))
-                return
-            outs = self.outputs(p)
-            ts = [threading.Thread(target=self.pump_out, args=o, daemon=True)
-                  for o in outs]
-            for t in ts:
-                t.start()
-            threading.Thread(target=self.pump_in, args=(p,),
-                             daemon=True).start()
-            code = p.wait()
-            for t in ts:
-                t.join(2)
-            code = code if code >= 0 else 128 - code
-            self.status(kubews.exit_status_json(code, self.argv))
-        except (OSError, Closed):
-            pass
-        finally:
-            self.ws.close(1000)
-            try:
-                self.ws.sock.close()
-            except OSError:
-                pass
-
-    def outputs(self, p):
-        if self.tty:
-            return [(self.master, 1)]
-        o = []
-        if self.stdout:
-            o.append((p.stdout.fileno(), 1))
-        if self.stderr:
-            o.append((p.stderr.fileno(), 2))
-        return o
-
-    def status(self, st):
-        """Channel 3: a JSON Status (v4) or, with the older protocols,
-        the error text and nothing on success."""
-        if self.v4:
-            self.ws.send_channel(3, json.dumps(st).encode())
-        elif st["status"] != "Success":
-            self.ws.send_channel(3, st["message"].encode())
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

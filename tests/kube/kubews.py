@@ -238,7 +238,9 @@ def run_exec(conn, stdin_data=b""):
             elif ch == 2:
                 err += data
             elif ch == 3 and data:
-                status = json.loads(data)
+                # v4: a JSON Status; channel.k8s.io: the error's text
+                status = json.loads(data) if conn.protocol.startswith(
+                    "v4.") else data.decode()
     except (Closed, OSError):
         pass
     return out, err, status
