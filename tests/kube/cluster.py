@@ -336,8 +336,17 @@ class Cluster:
         for p, name in zip(self.procs, ("etcd", "kube-apiserver",
                                          "standin")):
             if p.poll() is not None:
-                raise StartError("%s exited with status %s; see %s" % (
-                    name, p.returncode, self.path(name + ".log")))
+                raise StartError("%s exited with status %s; the end of %s:"
+                                 "\n%s" % (name, p.returncode, name + ".log",
+                                           self.log_tail(name + ".log")))
+
+    def log_tail(self, name, n=15):
+        """The last lines of a log (the directory goes when we stop)."""
+        try:
+            with open(self.path(name), errors="replace") as f:
+                return "".join(f.readlines()[-n:])
+        except OSError:
+            return ""
 
     def wait_for(self, what, test):
         """Poll test() until it is true; StartError at the deadline."""
@@ -350,8 +359,9 @@ class Cluster:
                 pass
             if self.left() <= 0:
                 raise StartError("timed out after %.0f s waiting for %s; "
-                                 "logs in %s" % (self.timeout, what,
-                                                 self.dir))
+                                 "the end of kube-apiserver.log:\n%s" % (
+                                     self.timeout, what,
+                                     self.log_tail("kube-apiserver.log")))
             time.sleep(0.2)
 
     def wait_ready(self):
@@ -519,21 +529,28 @@ def shquote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-def hold_seat(server, ca, token, seconds):
-    """With --throttle: occupy the one in-flight seat of a user outside
-    system:masters for `seconds` (a POST whose body is not sent yet), so
-    that that user's next request gets the API server's own 429. Returns
-    the socket; close it to free the seat."""
+def hold_seat(server, ca, token, mutating=True):
+    """With --throttle: occupy the one in-flight seat (of mutating
+    requests, or of read-only ones) so that the next request of that kind
+    by a user outside system:masters gets the API server's own 429.
+    Mutating: a POST whose body is never sent. Read-only: a GET of
+    /openapi/v2 (4 MB) whose answer is not read, so the handler blocks
+    writing it. Returns the socket; close it to free the seat."""
     import urllib.parse
     u = urllib.parse.urlsplit(server)
     ctx = ssl.create_default_context(cafile=ca)
-    s = ctx.wrap_socket(socket.create_connection((u.hostname, u.port)),
-                        server_hostname=u.hostname)
-    s.sendall(("POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\n"
-               "Host: %s\r\nAuthorization: Bearer %s\r\n"
+    ctx.set_alpn_protocols(["http/1.1"])
+    s = socket.create_connection((u.hostname, u.port))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s = ctx.wrap_socket(s, server_hostname=u.hostname)
+    if mutating:
+        req = ("POST /api/v1/namespaces/%s/configmaps HTTP/1.1\r\n"
                "Content-Type: application/json\r\nContent-Length: 1000\r\n"
-               "\r\n" % (u.netloc, token)).encode())
-    s.settimeout(seconds)
+               % LIMITED_NS)
+    else:
+        req = "GET /openapi/v2 HTTP/1.1\r\n"
+    s.sendall(("%sHost: %s\r\nAuthorization: Bearer %s\r\n\r\n"
+               % (req, u.netloc, token)).encode())
     return s
 
 
