@@ -2,9 +2,9 @@
 """tests/kube/selftest.py - proves the Kubernetes test harness works,
 without paictl's Kubernetes client (only `paictl convert`): a real
 kube-apiserver (cluster.py) with the stand-in (standin.py), driven with
-kubectl where it can and a raw client where kubectl cannot (exec: kubectl
-1.32 offers only WebSocket v5, which a 1.20 kubelet refuses, then falls
-back to SPDY, which the stand-in does not speak).
+kubectl, and a raw WebSocket client for exec as paictl's C client will do
+it (kubectl 1.32 offers only WebSocket v5, which a 1.20 kubelet refuses,
+and falls back to SPDY: the stand-in serves both).
 
     selftest.py [-v]        (PAICTL, default build/paictl)
 
@@ -55,6 +55,7 @@ def wait(what, test, timeout=30.0):
         try:
             v = test()
             if v:
+                check(what, True)
                 return v
         except (kapi.ApiError, KeyError, IndexError, TypeError) as e:
             last = e
@@ -276,13 +277,16 @@ def exec_path(ns, pod, container, argv, **flags):
 
 def ws_exec(h, ns, pod, container, argv, protocols=("v5.channel.k8s.io",
                                                    "v4.channel.k8s.io"),
-            send=b"", close_after=None, **flags):
+            send=b"", close_after=None, resize=None, **flags):
     conn, status, hdr = kubews.client_connect(
         h.env["PAI_KUBE_SERVER"], exec_path(ns, pod, container, argv,
                                             **flags),
         h.env["PAI_KUBE_TOKEN"], h.env["PAI_KUBE_CA"], list(protocols))
     if conn is None:
         return status, hdr, None
+    if resize:
+        conn.send_channel(4, json.dumps({"Width": resize[0],
+                                         "Height": resize[1]}).encode())
     if close_after:
         threading.Timer(close_after, conn.close).start()
     return status, conn.protocol, kubews.run_exec(conn, send)
@@ -312,16 +316,37 @@ def exec_checks(h, ns, pod, c):
     check("exec: tty=true gives a terminal (base64 protocol)",
           proto == "v4.base64.channel.k8s.io" and out.startswith(b"/dev/pts/")
           and status["status"] == "Success", (proto, out, status))
+    st, proto, (out, err, status) = ws_exec(
+        h, ns, pod, c, ["sh", "-c", "sleep 0.5; stty size"], resize=(
+            100, 30), protocols=["v4.channel.k8s.io"], stdin=1, stdout=1,
+        tty=1)
+    check("exec: a resize on channel 4 sets the terminal's size",
+          out == b"30 100\r\n", out)
+    st, proto, (out, err, status) = ws_exec(
+        h, ns, pod, c, ["sh", "-c", "exit 4"],
+        protocols=["channel.k8s.io"], stdout=1)
+    check("exec: channel.k8s.io (v1) gives the error as text",
+          proto == "channel.k8s.io" and isinstance(status, str) and
+          status.endswith("exit code 4"), (proto, status))
     st, hdr, _ = ws_exec(h, ns, pod, c, ["true"],
                          protocols=["v5.channel.k8s.io"], stdout=1)
     check("exec: v5 alone refused as a 1.20 kubelet does (403, empty)",
           "403" in st and hdr.get("_body") == b"", (st, hdr))
     if KUBECTL:
-        r = h.kubectl("exec", "-n", ns, pod, "--", "true")
-        print("# kubectl exec: %s (kubectl 1.32 falls back to SPDY after "
-              "v5 is refused; the stand-in speaks WebSocket only)" % (
-                  "works" if r.returncode == 0 else "fails: " +
-                  r.stderr.decode().strip()))
+        kubectl_exec(h, ns, pod)
+
+
+def kubectl_exec(h, ns, pod):
+    """kubectl 1.32 offers WebSocket v5, is refused, falls back to SPDY."""
+    r = h.kubectl("exec", "-n", ns, pod, "--", "sh", "-c",
+                  "echo $PAI_TASK_ROLE_NAME; echo e >&2; exit 3")
+    check("kubectl exec (SPDY): output, and the exit status passed on",
+          r.stdout == b"main\n" and b"e\n" in r.stderr and
+          r.returncode == 3, r)
+    r = h.kubectl("exec", "-i", "-n", ns, pod, "--", "sh", "-c",
+                  "wc -c; echo done", input=b"12345")
+    check("kubectl exec -i (SPDY): stdin closed at its end",
+          r.stdout.split() == [b"5", b"done"] and r.returncode == 0, r)
 
 
 def follow_cut(h, ns, pod, c):
@@ -417,6 +442,59 @@ def failures(h, d):
     pod_marker(h, ns, "exit2", {"image": "debian", "command": [
         "sh", "-c", "exit 2"]}, lambda p: terminated(p, "Error", 2))
     unschedulable(h, ns)
+
+
+def restarts(h, d):
+    """restartPolicy OnFailure: a second run, previous logs."""
+    ns = h.namespace("selftest-restart")
+    mark = os.path.join(d, "ran-once")
+    h.api.create(kapi.path_of("v1", "Pod", ns), {
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "again"},
+        "spec": {"restartPolicy": "OnFailure", "containers": [{
+            "name": "c", "image": "debian", "command": [
+                "sh", "-c", "if [ -e %s ]; then echo second; else : > %s; "
+                "echo first; exit 1; fi" % (mark, mark)]}]}})
+    p = wait("OnFailure: the pod succeeds on its second run", lambda: (
+        lambda p: p if p["status"]["phase"] == "Succeeded" else None)(
+        h.api.get(kapi.path_of("v1", "Pod", ns, "again"))))
+    if not p:
+        return
+    cs = p["status"]["containerStatuses"][0]
+    check("restartCount 1, lastState terminated exit 1", cs[
+        "restartCount"] == 1 and cs["lastState"]["terminated"][
+        "exitCode"] == 1, cs)
+    st, out = h.log(ns, "again", previous="true")
+    check("log previous=true: the first run's", out == "first\n", out)
+    st, out = h.log(ns, "again")
+    check("log: the current run's", out == "second\n", out)
+
+
+def throttled():
+    """The API server's own 429 (cluster.py --throttle, hold_seat())."""
+    with cluster.Cluster(throttle=True) as c:
+        env = c.env
+        lim = kapi.Client(env["PAI_KUBE_SERVER"],
+                          env["PAI_KUBE_LIMITED_TOKEN"], env["PAI_KUBE_CA"])
+        cm = {"apiVersion": "v1", "kind": "ConfigMap",
+              "metadata": {"generateName": "t-"}}
+        path = "/api/v1/namespaces/limited/configmaps"
+        for mutating, call in ((True, lambda: lim.raw("POST", path, cm)),
+                               (False, lambda: lim.raw("GET", path))):
+            kind = "mutating" if mutating else "read-only"
+            seat = cluster.hold_seat(env["PAI_KUBE_SERVER"], env[
+                "PAI_KUBE_CA"], env["PAI_KUBE_LIMITED_TOKEN"], mutating)
+            time.sleep(1)
+            st, hdr, body = call()
+            check("--throttle, %s seat held: 429, Retry-After 1, plain "
+                  "text" % kind, st == 429 and hdr.get("Retry-After") == "1"
+                  and body.startswith(b"Too many requests"), (st, body))
+            st, _, _ = c.client.raw("GET", path)
+            check("--throttle: system:masters is not limited", st == 200)
+            seat.close()
+            time.sleep(1)
+            st, _, _ = call()
+            check("--throttle, %s seat freed: 2xx again" % kind,
+                  st // 100 == 2, st)
 
 
 def pod_marker(h, ns, name, container, test):
@@ -528,8 +606,8 @@ def main():
         print("# cluster ready in %.1f s" % (time.time() - t0))
         h = Harness(c)
         for scenario in (access, hello_distributed, lambda h: running_job(
-                h, d), lambda h: failures(h, d), paddlejob,
-                namespace_delete):
+                h, d), lambda h: failures(h, d), lambda h: restarts(h, d),
+                paddlejob, namespace_delete):
             try:
                 scenario(h)
             except Exception as e:
@@ -537,6 +615,11 @@ def main():
                 check("scenario %s" % getattr(scenario, "__name__", "?"),
                       False, traceback.format_exc())
                 del e
+    try:
+        throttled()
+    except Exception:
+        import traceback
+        check("scenario throttled", False, traceback.format_exc())
     print("# selftest: %d ok, %d failed, %.0f s" % (
         results["ok"], results["fail"], time.time() - t0))
     return 1 if results["fail"] else 0
