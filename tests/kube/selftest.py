@@ -29,7 +29,8 @@ import kubews  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(HERE))
 PAICTL = os.environ.get("PAICTL", os.path.join(TOP, "build", "paictl"))
-KUBECTL = shutil.which("kubectl")
+# PAI_KUBECTL= (empty) runs without kubectl, as on a machine that has none
+KUBECTL = os.environ.get("PAI_KUBECTL", shutil.which("kubectl"))
 JOB = ("batch.volcano.sh/v1alpha1", "Job")
 CMD = ("bus.volcano.sh/v1alpha1", "Command")
 PDJ = ("batch.paddlepaddle.org/v1", "PaddleJob")
