@@ -372,6 +372,7 @@ class Cut(Exception):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128  # the API server opens many at once
 
     def __init__(self, kubelet, certfile, keyfile, protocols):
         super().__init__(("127.0.0.1", 0), Handler)

@@ -284,7 +284,7 @@ def ws_exec(h, ns, pod, container, argv, protocols=("v5.channel.k8s.io",
                                             **flags),
         h.env["PAI_KUBE_TOKEN"], h.env["PAI_KUBE_CA"], list(protocols))
     if conn is None:
-        return status, hdr, None
+        return status, hdr, (b"", hdr.get("_body", b""), None)
     if resize:
         conn.send_channel(4, json.dumps({"Width": resize[0],
                                          "Height": resize[1]}).encode())
@@ -298,7 +298,7 @@ def exec_checks(h, ns, pod, c):
         h, ns, pod, c, ["sh", "-c", "echo $PAI_TASK_ROLE_NAME $(hostname); "
                         "echo oops >&2; exit 3"], stdout=1, stderr=1)
     check("exec over WebSocket: v4 chosen from v5,v4", "101" in st and
-          proto == "v4.channel.k8s.io", (st, proto))
+          proto == "v4.channel.k8s.io", (st, proto, err))
     check("exec: stdout in the task's environment and hostname",
           out == b"main %s\n" % pod.encode(), out)
     check("exec: stderr on channel 2", err == b"oops\n", err)
@@ -329,10 +329,10 @@ def exec_checks(h, ns, pod, c):
     check("exec: channel.k8s.io (v1) gives the error as text",
           proto == "channel.k8s.io" and isinstance(status, str) and
           status.endswith("exit code 4"), (proto, status))
-    st, hdr, _ = ws_exec(h, ns, pod, c, ["true"],
-                         protocols=["v5.channel.k8s.io"], stdout=1)
+    st, hdr, (_, body, _) = ws_exec(h, ns, pod, c, ["true"],
+                                    protocols=["v5.channel.k8s.io"], stdout=1)
     check("exec: v5 alone refused as a 1.20 kubelet does (403, empty)",
-          "403" in st and hdr.get("_body") == b"", (st, hdr))
+          "403" in st and body == b"", (st, hdr))
     if KUBECTL:
         kubectl_exec(h, ns, pod)
 
