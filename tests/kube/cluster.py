@@ -41,7 +41,6 @@ The environment given to COMMAND (and printed by `start`):
   PAI_KUBE_DIR           the temporary directory (logs: *.log there)
 """
 import argparse
-import base64
 import ctypes
 import json
 import os

@@ -18,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -600,27 +601,28 @@ def namespace_delete(h):
          h.api.maybe_get("/api/v1/namespaces/selftest-hello") is None, 30)
 
 
+def guarded(name, fn, *args):
+    """A scenario's exception is one failed check, not the end."""
+    try:
+        fn(*args)
+    except Exception:
+        check("scenario %s" % name, False, traceback.format_exc())
+
+
 def main():
     t0 = time.time()
     with cluster.Cluster(standin=True) as c, \
             tempfile.TemporaryDirectory() as d:
         print("# cluster ready in %.1f s" % (time.time() - t0))
         h = Harness(c)
-        for scenario in (access, hello_distributed, lambda h: running_job(
-                h, d), lambda h: failures(h, d), lambda h: restarts(h, d),
-                paddlejob, namespace_delete):
-            try:
-                scenario(h)
-            except Exception as e:
-                import traceback
-                check("scenario %s" % getattr(scenario, "__name__", "?"),
-                      False, traceback.format_exc())
-                del e
-    try:
-        throttled()
-    except Exception:
-        import traceback
-        check("scenario throttled", False, traceback.format_exc())
+        guarded("access", access, h)
+        guarded("hello_distributed", hello_distributed, h)
+        guarded("running_job", running_job, h, d)
+        guarded("failures", failures, h, d)
+        guarded("restarts", restarts, h, d)
+        guarded("paddlejob", paddlejob, h)
+        guarded("namespace_delete", namespace_delete, h)
+    guarded("throttled", throttled)
     print("# selftest: %d ok, %d failed, %.0f s" % (
         results["ok"], results["fail"], time.time() - t0))
     return 1 if results["fail"] else 0
