@@ -302,19 +302,58 @@ def pods(docs):
             yield role, t, i, pod, dns, tmpl, plug, cm
 
 
-def pod_env(tmpl, i, pod, dns, plug, cm):
-    c = tmpl["spec"]["containers"][0]
+class MissingConfig(Exception):
+    """A ConfigMap or key a container's environment needs is absent: the
+    kubelet's CreateContainerConfigError."""
+
+
+def env_from(src, configmaps):
+    """The variables of one envFrom entry (configMapRef only)."""
+    ref = src.get("configMapRef")
+    if ref is None:
+        raise MissingConfig("envFrom: only configMapRef is supported")
+    data = configmaps.get(ref["name"])
+    if data is None:
+        if ref.get("optional"):
+            return {}
+        raise MissingConfig('configmap "%s" not found' % ref["name"])
+    return {src.get("prefix", "") + k: v for k, v in data.items()}
+
+
+def container_env(c, configmaps, field):
+    """A container's environment as the kubelet builds it: envFrom in
+    order, then env in order, a value's $(NAME) seeing only what came
+    before; valueFrom: field(fieldPath) for a fieldRef, configMapKeyRef
+    from configmaps (name -> data). Also used by tests/kube/standin.py."""
     env = {}
     for src in c.get("envFrom", []):
-        env.update(cm[src["configMapRef"]["name"]])
+        env.update(env_from(src, configmaps))
     for e in c.get("env", []):
-        if "value" in e:
-            env[e["name"]] = kubelet(e["value"], env)
-            continue
-        path = e["valueFrom"]["fieldRef"]["fieldPath"]
-        env[e["name"]] = {
-            "metadata.name": pod, "status.podIP": dns,
-            "metadata.labels['volcano.sh/task-index']": str(i)}[path]
+        vf = e.get("valueFrom")
+        if vf is None:
+            env[e["name"]] = kubelet(e.get("value", ""), env)
+        elif "fieldRef" in vf:
+            env[e["name"]] = field(vf["fieldRef"]["fieldPath"])
+        elif "configMapKeyRef" in vf:
+            ref = vf["configMapKeyRef"]
+            data = configmaps.get(ref["name"])
+            if data is not None and ref["key"] in data:
+                env[e["name"]] = data[ref["key"]]
+            elif not ref.get("optional"):
+                raise MissingConfig(
+                    'couldn\'t find key %s in ConfigMap %s' % (
+                        ref["key"], ref["name"]) if data is not None else
+                    'configmap "%s" not found' % ref["name"])
+        else:
+            raise MissingConfig("env %s: unsupported valueFrom" % e["name"])
+    return env
+
+
+def pod_env(tmpl, i, pod, dns, plug, cm):
+    fields = {"metadata.name": pod, "status.podIP": dns,
+              "metadata.labels['volcano.sh/task-index']": str(i)}
+    env = container_env(tmpl["spec"]["containers"][0], cm,
+                        fields.__getitem__)
     env.update(plug)
     return env
 
