@@ -84,6 +84,11 @@ int pai__kube_time_cmp(const pai__kube_time *a, const pai__kube_time *b);
  * most 63 bytes. */
 int pai__kube_dns_label(const char *s);
 
+/* json_dumps(j, JSON_COMPACT), checked: jansson can drop bytes silently
+ * when an allocation fails, so the text is read back and compared. New,
+ * or NULL when out of memory. */
+char *pai__kube_dumps(const json_t *j);
+
 /* Appends s percent-encoded as a query value or a path segment. */
 void pai__kube_put_escaped(pai__buf *b, const char *s);
 

@@ -303,6 +303,20 @@ int pai__kube_time_cmp(const pai__kube_time *a, const pai__kube_time *b)
 	return 0;
 }
 
+char *pai__kube_dumps(const json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+	json_t *back = s ? json_loads(s, 0, NULL) : NULL;
+	int same = back && json_equal(back, (json_t *)j);
+
+	json_decref(back);
+	if (!same) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* ---- names and URLs ---------------------------------------------------- */
 
 int pai__kube_dns_label(const char *s)
