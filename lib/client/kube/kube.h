@@ -390,14 +390,15 @@ int pai__kube_curl_setup(CURL *h, struct curl_slist **connect_to,
 
 /* The headers every request carries: Authorization (auth's), the
  * impersonation headers, and Host (the server's) when tls-server-name
- * moved the URL's host. pai__kube_headers appends them to *list
- * (PAI_ENOMEM; the list stays valid); pai__kube_header_text to b as
- * "Name: value\r\n" lines, Host left out. A trace must mask the
- * Authorization line. */
+ * moved the URL's host. pai__kube_headers appends them to *list (which
+ * stays the caller's, valid whatever happens); pai__kube_header_text to
+ * b as "Name: value\r\n" lines, Host left out. PAI_EINVAL when a value
+ * holds a line break or control character (nothing added), PAI_ENOMEM,
+ * PAI_ELIBRARY. A trace must mask the Authorization line. */
 int pai__kube_headers(struct curl_slist **list, const pai__kube_config *cfg,
 		      const pai__kube_auth *auth);
-void pai__kube_header_text(pai__buf *b, const pai__kube_config *cfg,
-			   const pai__kube_auth *auth);
+int pai__kube_header_text(pai__buf *b, const pai__kube_config *cfg,
+			  const pai__kube_auth *auth);
 
 /* ---- Status and error bodies (kube_status.c) -------------------------- */
 
@@ -437,13 +438,15 @@ int pai__kube_status_parse(pai__kube_status *st, long http_status,
 			   const char *content_type, const char *body,
 			   size_t len, long retry_after_header);
 /* Fills st from a Status already parsed (a watch ERROR event, exec's
- * channel 3); http_status when it carries no code. PAI_OK, PAI_ENOMEM. */
+ * channel 3; it may lack kind): st is overwritten; http_status when it
+ * carries no code. PAI_OK, PAI_ENOMEM. */
 int pai__kube_status_from_json(pai__kube_status *st, const json_t *obj,
 			       long http_status);
 void pai__kube_status_release(pai__kube_status *st);
 /* The PAI_E* an error Status maps to: 401 PAI_EAUTH, 403
- * PAI_EFORBIDDEN, 404 and 410 PAI_ENOTFOUND, 409 PAI_ECONFLICT, 422
- * PAI_EINVALID, other 4xx/5xx PAI_EHTTP; PAI_OK for 2xx. */
+ * PAI_EFORBIDDEN, 404 PAI_ENOTFOUND, 409 PAI_ECONFLICT, 422
+ * PAI_EINVALID, any other PAI_EHTTP (410: relist; 429 and 5xx: retry
+ * after retry_after, §2.3); PAI_OK for 2xx. */
 int pai__kube_status_error(const pai__kube_status *st);
 /* A 422's causes as "field: message" lines, each ending in '\n' (the
  * field left out when it has none), as §2.3 says to show them; new, or
