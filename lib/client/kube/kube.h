@@ -47,7 +47,8 @@ typedef struct pai__kube_err {
 	char msg[PAI__KUBE_ERR_MAX];
 } pai__kube_err;
 
-/* Sets err->msg (when err is not NULL) and returns code. */
+/* Sets err->msg (when err is not NULL; control characters as '?') and
+ * returns code. */
 int pai__kube_fail(pai__kube_err *err, int code, const char *fmt, ...)
     PAI__PRINTF(3, 4);
 
@@ -419,6 +420,7 @@ typedef struct pai__kube_cause {
 
 typedef struct pai__kube_status {
 	long code;     /* the Status's code, else the HTTP status */
+	long http;     /* the HTTP status (0: none, as in a watch event) */
 	int body;      /* enum pai__kube_body */
 	char *status;  /* "Success", "Failure" or NULL */
 	char *reason;  /* "NotFound", ... or NULL */
@@ -443,7 +445,8 @@ int pai__kube_status_parse(pai__kube_status *st, long http_status,
 int pai__kube_status_from_json(pai__kube_status *st, const json_t *obj,
 			       long http_status);
 void pai__kube_status_release(pai__kube_status *st);
-/* The PAI_E* an error Status maps to: 401 PAI_EAUTH, 403
+/* The PAI_E* an error Status maps to (a body never turns an HTTP
+ * failure into a success): 401 PAI_EAUTH, 403
  * PAI_EFORBIDDEN, 404 PAI_ENOTFOUND, 409 PAI_ECONFLICT, 422
  * PAI_EINVALID, any other PAI_EHTTP (410: relist; 429 and 5xx: retry
  * after retry_after, §2.3); PAI_OK for 2xx. */

@@ -241,7 +241,7 @@ int pai__kube_status_parse(pai__kube_status *st, long http_status,
 	int ret, done = 0;
 
 	memset(st, 0, sizeof(*st));
-	st->code = http_status;
+	st->code = st->http = http_status;
 	st->retry_after = retry_after_header >= 0 ? retry_after_header : -1;
 	if (len == 0) {
 		st->body = PAI__KB_EMPTY;
@@ -261,13 +261,17 @@ out:
 
 int pai__kube_status_error(const pai__kube_status *st)
 {
-	switch (st->code) {
+	long code = st->code;
+
+	if (st->http >= 300 && code < 300)
+		code = st->http;
+	switch (code) {
 	case 401: return PAI_EAUTH;
 	case 403: return PAI_EFORBIDDEN;
 	case 404: return PAI_ENOTFOUND;
 	case 409: return PAI_ECONFLICT;
 	case 422: return PAI_EINVALID;
-	default: return st->code >= 200 && st->code < 300 ? PAI_OK : PAI_EHTTP;
+	default: return code >= 200 && code < 300 ? PAI_OK : PAI_EHTTP;
 	}
 }
 

@@ -55,10 +55,11 @@ static int lines_next(struct lines *l, const char **line, size_t *n, int *nl,
 		      int pieces)
 {
 	size_t avail = l->buf.len - l->off;
-	const char *p = l->buf.data + l->off, *e;
+	const char *p, *e;
 
 	if (avail == 0)
 		return 0;
+	p = l->buf.data + l->off;
 	e = memchr(l->buf.data + l->scan, '\n', l->buf.len - l->scan);
 	if (e) {
 		*line = p;
@@ -299,17 +300,22 @@ void pai__kube_log_resume(pai__kube_log *l)
 
 int pai__kube_log_since(const pai__kube_log *l, char out[32])
 {
+	char tmp[96];
 	time_t sec;
 	struct tm tm;
 
 	if (!l->have_last)
 		return 0;
 	sec = (time_t)l->last.sec;
+	/* RFC 3339 has four digits of year, no more, no fewer */
 	if (!gmtime_r(&sec, &tm) || tm.tm_year + 1900 > 9999 ||
 	    tm.tm_year + 1900 < 0)
 		return 0;
-	/* strftime: every field's width is known to it */
-	return strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm) > 0;
+	snprintf(tmp, sizeof(tmp), "%04d-%02d-%02dT%02d:%02d:%02dZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+	memcpy(out, tmp, 21);
+	return 1;
 }
 
 /* What a resume makes of a line that starts with timestamp ts (or has
