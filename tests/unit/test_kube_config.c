@@ -248,7 +248,6 @@ static void test_users(void **state)
 {
 	pai__kube_config *c;
 	pai__kube_err e;
-	char *j;
 
 	(void)state;
 	assert_int_equal(load_user(&c, "    auth-provider: {name: gcp}\n", &e),
@@ -277,6 +276,15 @@ static void test_users(void **state)
 	assert_non_null(strstr(e.msg, ":11: client-key-data is not valid "
 				      "base64"));
 	assert_null(strstr(e.msg, "sekrit"));
+}
+
+static void test_users_exec(void **state)
+{
+	pai__kube_config *c;
+	pai__kube_err e;
+	char *j;
+
+	(void)state;
 	assert_int_equal(
 	    load_user(&c,
 		      "    exec:\n      command: ./bin/plug\n"
@@ -515,6 +523,7 @@ int main(void)
 	    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_users),
+	    cmocka_unit_test(test_users_exec),
 	    cmocka_unit_test(test_cluster_fields),
 	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_in_cluster),

@@ -112,6 +112,13 @@ static void test_status(void **state)
 			    "in body should be greater than or equal to 0\n");
 	free(causes);
 	pai__kube_status_release(&st);
+}
+
+static void test_status_text(void **state)
+{
+	pai__kube_status st;
+
+	(void)state;
 	/* §2.1: an unknown group is plain text */
 	assert_int_equal(pai__kube_status_parse(&st, 404,
 						"text/plain; "
@@ -539,6 +546,7 @@ int main(void)
 	    cmocka_unit_test(test_base64_sha1),
 	    cmocka_unit_test(test_time),
 	    cmocka_unit_test(test_status),
+	    cmocka_unit_test(test_status_text),
 	    cmocka_unit_test(test_watch),
 	    cmocka_unit_test(test_log_resume),
 	    cmocka_unit_test(test_log_pieces),
