@@ -15,6 +15,7 @@
 #include "client/kube/kube.h"
 #include "alloc_fail.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,7 @@ static const char plugin[] =
     "printf '%s' \"$KUBERNETES_EXEC_INFO\" > info.json\n"
     "printf '%s|%s|%s' \"$1\" \"$2\" \"$FROM_KUBECONFIG\" > args\n"
     "cat > stdin.txt\n"
+    "[ -f leakfd ] && [ -e /proc/$$/fd/$(cat leakfd) ] && echo > leaked\n"
     "cat \"$REPLY\"\n";
 
 static const char v1beta1_user[] =
@@ -302,7 +304,8 @@ static void test_plugin_v1_cert(void **state)
 	pai__kube_cred *cr;
 	pai__kube_auth a;
 	pai__kube_err e;
-	char *t;
+	char *t, num[16];
+	int fd;
 
 	(void)state;
 	put("plugin.sh", plugin, 0700);
@@ -317,7 +320,14 @@ static void test_plugin_v1_cert(void **state)
 		   "      interactiveMode: Never\n"
 		   "      apiVersion: client.authentication.k8s.io/v1\n");
 	cr = cred(c, 0);
+	/* a descriptor of ours, not close-on-exec: the plugin has none */
+	fd = open("/dev/null", O_RDONLY);
+	snprintf(num, sizeof(num), "%d", fd);
+	put("leakfd", num, 0600);
 	assert_int_equal(pai__kube_cred_get(cr, &a, &e), PAI_OK);
+	close(fd);
+	unlink(at("leakfd"));
+	assert_int_not_equal(access(at("leaked"), F_OK), 0);
 	assert_null(a.authorization);
 	assert_int_equal(a.cert_len, 4);
 	assert_memory_equal(a.cert, "CERT", 4);

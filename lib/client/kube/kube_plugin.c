@@ -355,6 +355,11 @@ static int spawn(struct run *r, const char *path, const pai__kube_plugin *p,
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY,
 						 0);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	/* nothing of ours beyond 0-2: not the apiserver's connection, not
+	 * a token file a caller holds open */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
 	r->spawn_errno = posix_spawn(&r->pid, path, &fa, &at, argv, env);
 	ret = r->spawn_errno ? PAI_EIO : PAI_OK;
 	posix_spawn_file_actions_destroy(&fa);
