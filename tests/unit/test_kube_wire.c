@@ -257,7 +257,7 @@ static void test_watch(void **state)
 	assert_int_equal(pai__kube_watch_feed(w,
 					      "{\"type\":\"NEW\","
 					      "\"object\":{}}\n",
-					      31, &e),
+					      27, &e),
 			 PAI_OK);
 	assert_int_equal(pai__kube_watch_next(w, &ev, &e), PAI_EPROTOCOL);
 	pai__kube_watch_free(w);
@@ -389,7 +389,7 @@ static void test_ws_frames(void **state)
 	assert_int_equal(pai__kube_ws_dec_feed(&d,
 					       "\x89\x01p\x80\x03llo"
 					       "\x88\x02\x03\xe8",
-					       13),
+					       12),
 			 PAI_OK);
 	assert_int_equal(pai__kube_ws_dec_next(&d, &m, &cc, &e), 1);
 	assert_int_equal(m.opcode, PAI__WS_PING);

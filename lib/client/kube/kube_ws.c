@@ -334,14 +334,15 @@ static int status_line(pai__kube_http_head *h, const char *l, size_t n)
 int pai__kube_http_head_parse(pai__kube_http_head *h, size_t *head_len,
 			      const char *data, size_t len, pai__kube_err *err)
 {
-	const char *end = memmem(data, len < MAX_HEAD ? len : MAX_HEAD,
-				 "\r\n\r\n", 4),
-		   *l, *e;
+	const char *end = NULL, *l, *e;
 	int upgrade = 0, conn = 0, ret = PAI_OK;
 
 	memset(h, 0, sizeof(*h));
 	h->content_length = h->retry_after = -1;
 	*head_len = 0;
+	if (len > 0) /* nothing yet: data may be NULL */
+		end = memmem(data, len < MAX_HEAD ? len : MAX_HEAD, "\r\n\r\n",
+			     4);
 	if (!end)
 		return len >= MAX_HEAD ? pai__kube_fail(err, PAI_EPROTOCOL,
 							"an answer head over "
