@@ -16,7 +16,8 @@
  *
  * The files (each kube_*.c: ar keeps objects by their base name, and
  * lib/client/ has its own status.c):
- *   kube_util.c    errors, base64, SHA-1, RFC 3339, random bytes
+ *   kube_util.c    errors, base64, SHA-1, RFC 3339, random bytes, the
+ *                  server's URL
  *   kube_yaml.c    a small YAML tree for kubeconfig files (libyaml)
  *   kube_config.c  which files, merging, the context (§1.1, 1.2, 1.6)
  *   kube_fields.c  a cluster's and a user's fields (§1.3, 1.4)
@@ -716,8 +717,10 @@ typedef struct pai__kube_exec_io {
  * connection ended: see pai__kube_exec_result), 0 when the time ran
  * out first, PAI_EINTR when poll was interrupted by a signal (SIGWINCH:
  * resize, then pump again), PAI_EPROTOCOL (a frame the protocol does
- * not allow: the connection is closed), PAI_EIO (writing out_fd or
- * err_fd failed), PAI_ENOMEM.
+ * not allow, or a message over 4 MiB as PAI_ETOOBIG: a close is sent
+ * and the connection is done), PAI_EUNREACHABLE or PAI_ETLS (sending
+ * failed), PAI_EIO (reading in_fd or writing out_fd/err_fd failed),
+ * PAI_ENOMEM.
  */
 int pai__kube_exec_pump(pai__kube_exec *x, const pai__kube_exec_io *io,
 			int timeout_ms, pai__kube_err *err);
