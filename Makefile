@@ -54,7 +54,7 @@ TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(BASE) $(PKG_CF) $(CFLAGS) -MMD -MP
 
 # libpai's folders, in the order a job travels through them (README.md)
-LIB_DIRS := sys text job runtime convert client ssh
+LIB_DIRS := sys text job runtime convert client client/kube ssh
 LIB_SRC  := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 LIB_HDR  := $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h))
 CLI_SRC  := $(sort $(wildcard cli/*.c) $(wildcard server/*.c))
@@ -227,15 +227,18 @@ check-asan:
 # libFuzzer on every parser of bytes paictl does not control, one target
 # each (tests/fuzz/fuzz_*.c): job configs (JSON with comments, protocol
 # YAML), the REST answers of both APIs with their error bodies, task logs
-# (Range, YARN's HTML pages, redirects), known_hosts, and paictl's own
-# profile and token files. `make fuzz` runs each for FUZZ_SECONDS from its
-# seeds (tests/fuzz/seeds/, plus the examples and corpus) with its
-# dictionary, keeps its corpus in build/fuzz/corpus/ and any crash, leak
-# or sanitizer report in build/fuzz/crashes/, and fails if there is one.
+# (Range, YARN's HTML pages, redirects), known_hosts, paictl's own
+# profile and token files, kubeconfig files, and what a Kubernetes API
+# server sends (Status bodies, watch and log streams, WebSocket frames).
+# `make fuzz` runs each for FUZZ_SECONDS from its seeds (tests/fuzz/
+# seeds/, plus the examples and corpus) with its dictionary, keeps its
+# corpus in build/fuzz/corpus/ and any crash, leak or sanitizer report
+# in build/fuzz/crashes/, and fails if there is one.
 # Needs clang and libFuzzer (Debian: clang, libclang-rt-<version>-dev).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= job yaml response logs known_hosts profiles
+FUZZ_TARGETS ?= job yaml response logs known_hosts profiles kubeconfig \
+	kube_wire
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer

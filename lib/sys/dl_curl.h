@@ -20,7 +20,9 @@
 	X(curl_easy_getinfo)                                                   \
 	X(curl_easy_init)                                                      \
 	X(curl_easy_perform)                                                   \
+	X(curl_easy_recv)                                                      \
 	X(curl_easy_reset)                                                     \
+	X(curl_easy_send)                                                      \
 	X(curl_easy_setopt)                                                    \
 	X(curl_easy_strerror)                                                  \
 	X(curl_free)                                                           \
@@ -48,7 +50,9 @@ int pai__curl_load(void);
 #define curl_easy_getinfo (pai__curl_fns.p_curl_easy_getinfo)
 #define curl_easy_init (pai__curl_fns.p_curl_easy_init)
 #define curl_easy_perform (pai__curl_fns.p_curl_easy_perform)
+#define curl_easy_recv (pai__curl_fns.p_curl_easy_recv)
 #define curl_easy_reset (pai__curl_fns.p_curl_easy_reset)
+#define curl_easy_send (pai__curl_fns.p_curl_easy_send)
 #define curl_easy_setopt (pai__curl_fns.p_curl_easy_setopt)
 #define curl_easy_strerror (pai__curl_fns.p_curl_easy_strerror)
 #define curl_free (pai__curl_fns.p_curl_free)

@@ -1,0 +1,457 @@
+/* kube_util.c - the Kubernetes client's small pure helpers: error
+ * details, base64, SHA-1, RFC 3339 times, random bytes, URL escaping.
+ * SHA-1 and base64 are here because libpai links no crypto library (the
+ * TLS one is libcurl's, behind dlopen) and the WebSocket handshake needs
+ * only these 100 lines of them. */
+#include "kube.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+/* A detail is one line a terminal can show: names quoted from a file
+ * (a context, a command) may hold any byte, so control characters
+ * become '?'. */
+int pai__kube_fail(pai__kube_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+		for (p = err->msg; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+	}
+	return code;
+}
+
+/* ---- base64 ------------------------------------------------------------ */
+
+static const char b64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void pai__kube_b64_encode(char *out, const void *in, size_t n)
+{
+	const unsigned char *p = in;
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		*out++ = b64[p[i] >> 2];
+		*out++ = b64[((p[i] & 3) << 4) | (p[i + 1] >> 4)];
+		*out++ = b64[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)];
+		*out++ = b64[p[i + 2] & 63];
+	}
+	if (i < n) {
+		*out++ = b64[p[i] >> 2];
+		if (i + 1 < n) {
+			*out++ = b64[((p[i] & 3) << 4) | (p[i + 1] >> 4)];
+			*out++ = b64[(p[i + 1] & 15) << 2];
+		} else {
+			*out++ = b64[(p[i] & 3) << 4];
+			*out++ = '=';
+		}
+		*out++ = '=';
+	}
+	*out = '\0';
+}
+
+static int b64_value(int c)
+{
+	const char *p = c ? strchr(b64, c) : NULL;
+
+	return p ? (int)(p - b64) : -1;
+}
+
+/* One group of four characters, padding allowed only where last says
+ * so; the bytes it gives, or -1. */
+static int b64_group(unsigned char *o, const char g[4], int last)
+{
+	int v[4], i, bytes = 3;
+
+	for (i = 0; i < 4; i++) {
+		if (g[i] == '=' && last && i >= 2) {
+			if (i == 2 && g[3] != '=')
+				return -1;
+			bytes = i - 1;
+			break;
+		}
+		if ((v[i] = b64_value((unsigned char)g[i])) < 0)
+			return -1;
+	}
+	o[0] = (unsigned char)(v[0] << 2 | v[1] >> 4);
+	if (bytes > 1)
+		o[1] = (unsigned char)(v[1] << 4 | v[2] >> 2);
+	if (bytes > 2)
+		o[2] = (unsigned char)(v[2] << 6 | v[3]);
+	return bytes;
+}
+
+/* Go's StdEncoding, as encoding/json decodes a []byte: groups of four,
+ * '=' only to pad the last one, '\r' and '\n' skipped anywhere. */
+int pai__kube_b64_decode(unsigned char **out, size_t *len, const char *in,
+			 size_t n)
+{
+	unsigned char *o = malloc(n / 4 * 3 + 4);
+	char g[4];
+	size_t i, k = 0, got = 0, left = 0;
+	int b;
+
+	*out = NULL;
+	*len = 0;
+	if (!o)
+		return PAI_ENOMEM;
+	for (i = 0; i < n; i++)
+		left += in[i] != '\r' && in[i] != '\n';
+	if (left % 4)
+		goto bad;
+	for (i = 0; i < n; i++) {
+		if (in[i] == '\r' || in[i] == '\n')
+			continue;
+		g[got++ % 4] = in[i];
+		if (got % 4)
+			continue;
+		if ((b = b64_group(o + k, g, got == left)) < 0)
+			goto bad;
+		k += (size_t)b;
+	}
+	o[k] = '\0';
+	*out = o;
+	*len = k;
+	return PAI_OK;
+bad:
+	free(o);
+	return PAI_EINVAL;
+}
+
+/* ---- SHA-1 (FIPS 180-4) ------------------------------------------------ */
+
+#define ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
+
+static void sha1_block(uint32_t h[5], const unsigned char *p)
+{
+	uint32_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], t;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (; i < 80; i++)
+		w[i] = ROL(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+	for (i = 0; i < 80; i++) {
+		if (i < 20)
+			t = ((b & c) | (~b & d)) + 0x5A827999u;
+		else if (i < 40)
+			t = (b ^ c ^ d) + 0x6ED9EBA1u;
+		else if (i < 60)
+			t = ((b & c) | (b & d) | (c & d)) + 0x8F1BBCDCu;
+		else
+			t = (b ^ c ^ d) + 0xCA62C1D6u;
+		t += ROL(a, 5) + e + w[i];
+		e = d;
+		d = c;
+		c = ROL(b, 30);
+		b = a;
+		a = t;
+	}
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+}
+
+void pai__kube_sha1(unsigned char out[20], const void *in, size_t n)
+{
+	uint32_t h[5] = {0x67452301u, 0xEFCDAB89u, 0x98BADCFEu, 0x10325476u,
+			 0xC3D2E1F0u};
+	const unsigned char *p = in;
+	unsigned char last[128] = {0};
+	uint64_t bits = (uint64_t)n * 8;
+	size_t i, rest, tail;
+
+	for (i = 0; i + 64 <= n; i += 64)
+		sha1_block(h, p + i);
+	rest = n - i;
+	memcpy(last, p + i, rest);
+	last[rest] = 0x80;
+	tail = rest < 56 ? 64 : 128;
+	for (i = 0; i < 8; i++)
+		last[tail - 1 - i] = (unsigned char)(bits >> (8 * i));
+	sha1_block(h, last);
+	if (tail == 128)
+		sha1_block(h, last + 64);
+	for (i = 0; i < 20; i++)
+		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+int pai__kube_random(void *out, size_t n)
+{
+	unsigned char *p = out;
+	ssize_t got;
+
+	while (n > 0) {
+		got = getrandom(p, n, 0);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return PAI_ERROR;
+		p += got;
+		n -= (size_t)got;
+	}
+	return PAI_OK;
+}
+
+/* ---- RFC 3339 ---------------------------------------------------------- */
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's
+ * days_from_civil), without timegm() and its time zone machinery. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* n digits at s as a number, or -1. */
+static long digits(const char *s, size_t n)
+{
+	long v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static int days_in_month(long y, long m)
+{
+	static const int days[] = {31, 28, 31, 30, 31, 30,
+				   31, 31, 30, 31, 30, 31};
+
+	if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))
+		return 29;
+	return days[m - 1];
+}
+
+/* The zone at s: 'Z', or +hh:mm; *off seconds east; bytes, or 0. */
+static size_t zone(const char *s, size_t n, long *off)
+{
+	long h, m;
+
+	if (n >= 1 && (s[0] == 'Z' || s[0] == 'z')) {
+		*off = 0;
+		return 1;
+	}
+	if (n < 6 || (s[0] != '+' && s[0] != '-') || s[3] != ':')
+		return 0;
+	h = digits(s + 1, 2);
+	m = digits(s + 4, 2);
+	if (h < 0 || h > 23 || m < 0 || m > 59)
+		return 0;
+	*off = (h * 3600 + m * 60) * (s[0] == '-' ? -1 : 1);
+	return 6;
+}
+
+size_t pai__kube_time_parse(pai__kube_time *t, const char *s, size_t n)
+{
+	long y, mo, d, h, mi, se, nsec = 0, off;
+	size_t i = 19, f, z;
+
+	if (n < 20 || s[4] != '-' || s[7] != '-' ||
+	    (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':')
+		return 0;
+	y = digits(s, 4);
+	mo = digits(s + 5, 2);
+	d = digits(s + 8, 2);
+	h = digits(s + 11, 2);
+	mi = digits(s + 14, 2);
+	se = digits(s + 17, 2);
+	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) ||
+	    h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
+		return 0;
+	if (s[i] == '.') {
+		for (f = 0, i++; i < n && f < 9 && isdigit((unsigned char)s[i]);
+		     f++, i++)
+			nsec = nsec * 10 + (s[i] - '0');
+		if (f == 0 || (i < n && isdigit((unsigned char)s[i])))
+			return 0;
+		for (; f < 9; f++)
+			nsec *= 10;
+	}
+	if (!(z = zone(s + i, n - i, &off)))
+		return 0;
+	t->sec = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 +
+		 h * 3600 + mi * 60 + se - off;
+	t->nsec = nsec;
+	return i + z;
+}
+
+int pai__kube_time_cmp(const pai__kube_time *a, const pai__kube_time *b)
+{
+	if (a->sec != b->sec)
+		return a->sec < b->sec ? -1 : 1;
+	if (a->nsec != b->nsec)
+		return a->nsec < b->nsec ? -1 : 1;
+	return 0;
+}
+
+char *pai__kube_dumps(const json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+	json_t *back = s ? json_loads(s, 0, NULL) : NULL;
+	int same = back && json_equal(back, (json_t *)j);
+
+	json_decref(back);
+	if (!same) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* ---- names and URLs ---------------------------------------------------- */
+
+int pai__kube_dns_label(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!(islower((unsigned char)s[i]) ||
+		      isdigit((unsigned char)s[i]) || s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+void pai__kube_put_escaped(pai__buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (isalnum(ch) || ch == '-' || ch == '.' || ch == '_' ||
+		    ch == '~')
+			pai__buf_putc(b, (char)ch);
+		else {
+			char e[3] = {'%', hex[ch >> 4], hex[ch & 15]};
+
+			pai__buf_put(b, e, 3);
+		}
+	}
+}
+
+/* ---- the server's URL ---------------------------------------------------- */
+
+void pai__kube_server_release(pai__kube_server *s)
+{
+	free(s->scheme);
+	free(s->host);
+	free(s->authority);
+	free(s->prefix);
+	memset(s, 0, sizeof(*s));
+}
+
+/* host and port of an authority ("h", "h:1", "[::1]:1"); PAI_EINVAL. */
+static int split_authority(pai__kube_server *s, const char *a, size_t n)
+{
+	const char *colon = NULL, *hs = a, *he;
+	long port = 0;
+	size_t i;
+
+	if (n && a[0] == '[') {
+		if (!(he = memchr(a, ']', n)))
+			return PAI_EINVAL;
+		hs = a + 1;
+		if (he + 1 < a + n && he[1] != ':')
+			return PAI_EINVAL;
+		colon = he + 1 < a + n ? he + 1 : NULL;
+	} else {
+		colon = memchr(a, ':', n);
+		he = colon ? colon : a + n;
+		if (colon &&
+		    memchr(colon + 1, ':', (size_t)(a + n - colon - 1)))
+			return PAI_EINVAL;
+	}
+	if (he == hs || memchr(a, '@', n))
+		return PAI_EINVAL;
+	for (i = colon ? (size_t)(colon - a) + 1 : n; i < n; i++) {
+		if (!isdigit((unsigned char)a[i]) || port > 65535)
+			return PAI_EINVAL;
+		port = port * 10 + (a[i] - '0');
+	}
+	if (colon && (colon + 1 == a + n || port == 0 || port > 65535))
+		return PAI_EINVAL;
+	s->port = colon ? port : strcmp(s->scheme, "https") == 0 ? 443 : 80;
+	s->host = strndup(hs, (size_t)(he - hs));
+	return s->host ? PAI_OK : PAI_ENOMEM;
+}
+
+int pai__kube_server_split(pai__kube_server *s, const char *server)
+{
+	const char *p = strstr(server, "://"), *a;
+	size_t n, i;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (!p || !(s->scheme = strndup(server, (size_t)(p - server))))
+		return p ? PAI_ENOMEM : PAI_EINVAL;
+	for (i = 0; s->scheme[i]; i++)
+		s->scheme[i] = (char)tolower((unsigned char)s->scheme[i]);
+	a = p + 3;
+	n = strcspn(a, "/?#");
+	ret = PAI_EINVAL;
+	if ((strcmp(s->scheme, "https") != 0 &&
+	     strcmp(s->scheme, "http") != 0) ||
+	    strpbrk(a, "?# \t\r\n") || (ret = split_authority(s, a, n)))
+		goto fail;
+	s->authority = strndup(a, n);
+	s->prefix = strdup(a + n);
+	ret = PAI_ENOMEM;
+	if (!s->authority || !s->prefix)
+		goto fail;
+	for (i = strlen(s->prefix); i > 0 && s->prefix[i - 1] == '/'; i--)
+		s->prefix[i - 1] = '\0';
+	return PAI_OK;
+fail:
+	pai__kube_server_release(s);
+	return ret;
+}
+
+int pai__kube_url(char **out, const pai__kube_config *cfg,
+		  const char *path_query)
+{
+	pai__kube_server s;
+	pai__buf b = PAI__BUF_INIT;
+	int ret;
+
+	*out = NULL;
+	if ((ret = pai__kube_server_split(&s, cfg->server)))
+		return ret;
+	if (cfg->tls_server_name)
+		pai__buf_printf(&b, "%s://%s:%ld%s%s", s.scheme,
+				cfg->tls_server_name, s.port, s.prefix,
+				path_query);
+	else
+		pai__buf_printf(&b, "%s://%s%s%s", s.scheme, s.authority,
+				s.prefix, path_query);
+	pai__kube_server_release(&s);
+	*out = pai__buf_detach(&b);
+	return *out ? PAI_OK : PAI_ENOMEM;
+}
