@@ -1,6 +1,6 @@
 /* api_v1.c - OpenPAI v0.x's REST API (/api/v1): the only file that knows
  * its paths and JSON shapes. See openpai-rest-api-v1.md. */
-#include "api.h"
+#include "client/api.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* api_v2.c - OpenPAI v1.x's REST API (/api/v2): the only file that knows
  * its paths and shapes. See openpai-v1x-behaviour.md: the v1.8.0
  * rest-server's code, which wins over its swagger file. */
-#include "api.h"
+#include "client/api.h"
 #include "convert/convert.h"
 
 #include <stdio.h>
