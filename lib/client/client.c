@@ -11,9 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Longest server message kept for the one-line error. */
-#define MAX_MESSAGE 1000
-
 /* ---- the handle ------------------------------------------------------- */
 
 static void free_secret(char *s)
@@ -114,8 +111,7 @@ void pai_client_free(pai_client *c)
 	free(c->unix_socket);
 	free_secret(c->token);
 	free(c->ca_file);
-	free(c->err_code);
-	free(c->err_msg);
+	pai__error_release(&c->err);
 	free(c->html_log_origin);
 	free(c);
 }
@@ -199,73 +195,19 @@ int pai_api_detect(pai_api *out, pai_client *c)
 
 /* ---- the last error ---------------------------------------------------- */
 
-void pai__client_reset_error(pai_client *c)
-{
-	c->status = 0;
-	free(c->err_code);
-	free(c->err_msg);
-	c->err_code = c->err_msg = NULL;
-}
-
-/* One line: control characters become spaces, runs of blanks one,
- * and at most MAX_MESSAGE bytes (cut at a character boundary). */
-static char *one_line(const char *s)
-{
-	pai__buf b = PAI__BUF_INIT;
-	int space = 0;
-
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch == 0x7f || ch == ' ') {
-			space = b.len > 0;
-			continue;
-		}
-		if (b.len >= MAX_MESSAGE && (ch & 0xC0) != 0x80) {
-			pai__buf_puts(&b, "...");
-			break;
-		}
-		if (space)
-			pai__buf_putc(&b, ' ');
-		space = 0;
-		pai__buf_putc(&b, (char)ch);
-	}
-	return pai__buf_detach(&b);
-}
-
-int pai__client_fail(pai_client *c, int err, long status, const char *code,
-		     const char *fmt, ...)
-{
-	pai__buf b = PAI__BUF_INIT;
-	va_list ap;
-	char *raw;
-
-	pai__client_reset_error(c);
-	c->status = status;
-	if (code)
-		c->err_code = strdup(code);
-	va_start(ap, fmt);
-	pai__buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	raw = pai__buf_detach(&b);
-	c->err_msg = raw ? one_line(raw) : NULL;
-	free(raw);
-	return err;
-}
-
 long pai_client_http_status(const pai_client *c)
 {
-	return c ? c->status : 0;
+	return c ? c->err.status : 0;
 }
 
 const char *pai_client_error_code(const pai_client *c)
 {
-	return c ? c->err_code : NULL;
+	return c ? c->err.code : NULL;
 }
 
 const char *pai_client_error(const pai_client *c)
 {
-	return c ? c->err_msg : NULL;
+	return c ? c->err.msg : NULL;
 }
 
 static const char *reason_phrase(long status)
@@ -329,7 +271,7 @@ static int error_for(long status, const char *code)
 int pai__login_error(pai_client *c, int err)
 {
 	/* the detail (status, code, message) stays the server's */
-	return err == PAI_EHTTP && c->status == 400 ? PAI_EAUTH : err;
+	return err == PAI_EHTTP && c->err.status == 400 ? PAI_EAUTH : err;
 }
 
 int pai__status_error(pai_client *c, const pai__request *rq,

@@ -18,6 +18,8 @@
 #define BACKOFF_CAP_MS	10000
 /* Trace at most this much of a body. */
 #define TRACE_BODY_MAX 2048
+/* Longest message kept for the one-line error. */
+#define MAX_MESSAGE 1000
 
 struct xfer {
 	pai_client *c;
@@ -56,6 +58,73 @@ static uint64_t next_random(pai_client *c)
 	x ^= x >> 27;
 	c->rng = x;
 	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* ---- the last error's detail --------------------------------------- */
+
+void pai__error_release(pai__error *e)
+{
+	free(e->code);
+	free(e->msg);
+	memset(e, 0, sizeof(*e));
+}
+
+void pai__error_move(pai__error *to, pai__error *from)
+{
+	pai__error_release(to);
+	*to = *from;
+	memset(from, 0, sizeof(*from));
+}
+
+void pai__client_reset_error(pai_client *c)
+{
+	pai__error_release(&c->err);
+}
+
+/* One line: control characters become spaces, runs of blanks one,
+ * and at most MAX_MESSAGE bytes (cut at a character boundary). */
+static char *one_line(const char *s)
+{
+	pai__buf b = PAI__BUF_INIT;
+	int space = 0;
+
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch == 0x7f || ch == ' ') {
+			space = b.len > 0;
+			continue;
+		}
+		if (b.len >= MAX_MESSAGE && (ch & 0xC0) != 0x80) {
+			pai__buf_puts(&b, "...");
+			break;
+		}
+		if (space)
+			pai__buf_putc(&b, ' ');
+		space = 0;
+		pai__buf_putc(&b, (char)ch);
+	}
+	return pai__buf_detach(&b);
+}
+
+int pai__client_fail(pai_client *c, int err, long status, const char *code,
+		     const char *fmt, ...)
+{
+	pai__buf b = PAI__BUF_INIT;
+	va_list ap;
+	char *raw;
+
+	pai__client_reset_error(c);
+	c->err.status = status;
+	if (code)
+		c->err.code = strdup(code);
+	va_start(ap, fmt);
+	pai__buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	raw = pai__buf_detach(&b);
+	c->err.msg = raw ? one_line(raw) : NULL;
+	free(raw);
+	return err;
 }
 
 /* ---- URLs ------------------------------------------------------------ */

@@ -11,6 +11,16 @@
 struct pai__request;
 struct pai__response;
 
+/* Why the last call failed, as pai_client_error() and its siblings tell
+ * it. Kept on the handle by this layer; every layer above sets it with
+ * pai__client_fail() and returns the code it passed, so that errors go
+ * up as return values and this file never calls up. */
+typedef struct pai__error {
+	long status; /* the HTTP status, 0 when no answer says */
+	char *code;  /* the server's error code, or NULL */
+	char *msg;   /* one line, or NULL */
+} pai__error;
+
 struct pai_client {
 	CURL *curl; /* one handle: its connection cache serves every call */
 	char *uri;  /* base URI without a trailing '/' */
@@ -24,9 +34,7 @@ struct pai_client {
 	void *trace_data;
 	volatile int *interrupt;
 
-	/* why the last call failed */
-	long status;
-	char *err_code, *err_msg;
+	pai__error err; /* why the last call failed */
 
 	char errbuf[CURL_ERROR_SIZE];
 	uint64_t rng;
@@ -110,10 +118,16 @@ int pai__url_origin(char **out, const char *url);
 /* Appends s to b percent-encoded as one path segment or query value. */
 void pai__buf_put_escaped(pai__buf *b, const char *s);
 
-/* ---- the last error's detail (client.c) --------------------------- */
+/* ---- the last error's detail (http.c) ----------------------------- */
+
+/* Frees what e holds and empties it. */
+void pai__error_release(pai__error *e);
+/* Moves *from into *to (released first), leaving *from empty. */
+void pai__error_move(pai__error *to, pai__error *from);
 
 void pai__client_reset_error(pai_client *c);
-/* Sets the detail (code may be NULL) and returns err. */
+/* Sets the detail (code may be NULL; the message made one line of at
+ * most 1000 bytes) and returns err. */
 int pai__client_fail(pai_client *c, int err, long status, const char *code,
 		     const char *fmt, ...) PAI__PRINTF(5, 6);
 

@@ -201,37 +201,6 @@ out:
 	return err;
 }
 
-/* Saved detail, to report an earlier failure after later calls. */
-struct saved_error {
-	long status;
-	char *code, *msg;
-};
-
-static void save_error(struct saved_error *s, pai_client *c)
-{
-	s->status = c->status;
-	s->code = c->err_code;
-	s->msg = c->err_msg;
-	c->err_code = c->err_msg = NULL;
-}
-
-static int restore_error(pai_client *c, struct saved_error *s, int err)
-{
-	pai__client_reset_error(c);
-	c->status = s->status;
-	c->err_code = s->code;
-	c->err_msg = s->msg;
-	s->code = s->msg = NULL;
-	return err;
-}
-
-static void drop_saved(struct saved_error *s)
-{
-	free(s->code);
-	free(s->msg);
-	s->code = s->msg = NULL;
-}
-
 /* Whether the server's stored config is the one sent: equal as JSON
  * values, members in any order, numbers by value (a server may reorder,
  * re-indent, or write 1 as 1.0), and members the server added itself
@@ -285,8 +254,8 @@ static int stored_matches(const struct pai__api *api, pai_client *c,
 	int err, ret;
 
 	err = api->stored_config(&stored, c, user, name);
-	if (err == PAI_ENOTFOUND && c->err_code &&
-	    strcmp(c->err_code, "NoJobConfigError") == 0)
+	if (err == PAI_ENOTFOUND && c->err.code &&
+	    strcmp(c->err.code, "NoJobConfigError") == 0)
 		return -2; /* the job exists, its config is not there (yet) */
 	if (err == PAI_ENOTFOUND)
 		return -1;
@@ -302,37 +271,38 @@ static int resolve(const struct pai__api *api, pai_client *c,
 		   const char *user, const char *name, json_t *sent,
 		   const pai__submit_rq *rq, int err)
 {
-	struct saved_error first = {0, NULL, NULL};
+	pai__error first = {0, NULL, NULL};
 	int maybe, m;
 
 	/* Job names are unique per user, so a second POST cannot make a
 	 * second job; at worst it meets 409. */
-	save_error(&first, c);
+	pai__error_move(&first, &c->err);
 	m = stored_matches(api, c, user, name, sent);
 	if (m == 1)
 		goto ours;
 	if (m == 0) {
-		drop_saved(&first);
+		pai__error_release(&first);
 		return pai__client_fail(c, PAI_ECONFLICT, 409, NULL,
 					"job '%s' exists already with another "
 					"config",
 					name);
 	}
 	if (m == -2)
-		return restore_error(c, &first, err);
+		goto theirs;
 	err = api->post_job(c, rq, &maybe);
 	if (err == PAI_OK || (err != PAI_ECONFLICT && !maybe)) {
-		drop_saved(&first);
+		pai__error_release(&first);
 		return err;
 	}
 	/* 409, or lost again: the job may be ours after all */
-	drop_saved(&first);
-	save_error(&first, c);
+	pai__error_move(&first, &c->err);
 	if (stored_matches(api, c, user, name, sent) == 1)
 		goto ours;
-	return restore_error(c, &first, err);
+theirs: /* what the first failure said */
+	pai__error_move(&c->err, &first);
+	return err;
 ours:
-	drop_saved(&first);
+	pai__error_release(&first);
 	pai__client_reset_error(c);
 	return 1;
 }
