@@ -6,6 +6,7 @@
 #define PAI_API_H
 
 #include "http.h"
+#include "json.h"
 #include "model.h"
 
 /* One submission as it goes out. */
@@ -85,11 +86,6 @@ void pai__status_job_fields(pai_job_info *info, json_t *o);
  * takes *a. PAI_EPROTOCOL with the detail set for another shape. */
 int pai__status_list(pai_job_list **out, pai_client *c, const char *url,
 		     json_t *a);
-
-/* A string member, or NULL. */
-const char *pai__json_str(json_t *o, const char *key);
-/* An integer given as a number or a numeric string; 0 when neither. */
-int pai__json_integer(json_t *v, long long *out);
 
 /* The exchanges both APIs make, each at its own URL (taken: freed
  * here; NULL means out of memory): a job's status, a list (the query

@@ -331,40 +331,16 @@ int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
 {
 	const char *text = rs->body.data ? rs->body.data : "";
 	json_error_t e;
+	int err = pai__json_loadb(out, &e, text, rs->body.len, 0);
 
-	/* jansson sets no error code when an early allocation fails */
-	memset(&e, 0, sizeof(e));
-	*out = json_loadb(text, rs->body.len, 0, &e);
-	/* jansson reports some allocation failures as syntax errors: a
-	 * second try tells the two apart */
-	if (!*out)
-		*out = json_loadb(text, rs->body.len, 0, &e);
-	if (*out)
+	if (err == PAI_OK)
 		return PAI_OK;
-	if (json_error_code(&e) == json_error_out_of_memory || !e.text[0])
+	if (err == PAI_ENOMEM)
 		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
 					"out of memory");
 	return pai__client_fail(c, PAI_EPROTOCOL, rs->status, NULL,
 				"%s %s: the answer is not JSON (%s)",
 				rq->method, rq->url, e.text);
-}
-
-char *pai__json_dumps(const json_t *json, size_t flags)
-{
-	char *text = json_dumps(json, flags);
-	json_t *back;
-
-	if (!text)
-		return NULL;
-	/* jansson may drop bytes when an allocation fails while it dumps,
-	 * and say nothing: what goes out must read back the same */
-	back = json_loads(text, JSON_DECODE_ANY, NULL);
-	if (!back || !json_equal(back, (json_t *)json)) {
-		free(text);
-		text = NULL;
-	}
-	json_decref(back);
-	return text;
 }
 
 /* ---- calls ------------------------------------------------------------- */
@@ -453,39 +429,6 @@ out:
 	free(u);
 	free(n);
 	return err;
-}
-
-/* ---- states ---------------------------------------------------------- */
-
-static const char *const state_names[] = {"UNKNOWN", "WAITING", "RUNNING",
-					  "SUCCEEDED", "FAILED", "STOPPED",
-					  "STOPPING"};
-
-const char *pai_state_name(pai_state state)
-{
-	if ((unsigned)state < sizeof(state_names) / sizeof(state_names[0]))
-		return state_names[state];
-	return "UNKNOWN";
-}
-
-int pai_state_from_name(pai_state *out, const char *name)
-{
-	size_t i;
-
-	if (!out || !name)
-		return PAI_EINVAL;
-	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
-		if (strcasecmp(name, state_names[i]) == 0) {
-			*out = (pai_state)i;
-			return PAI_OK;
-		}
-	return PAI_EINVAL;
-}
-
-int pai_state_is_final(pai_state state)
-{
-	return state == PAI_STATE_SUCCEEDED || state == PAI_STATE_FAILED ||
-	       state == PAI_STATE_STOPPED;
 }
 
 /* ---- jobs -------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* config.c - cluster profiles, stored tokens, and atomic file writes.
  * Files that hold secrets or choose where they go are refused when
  * others may read them, as ssh refuses such keys. */
-#include "http.h" /* pai__json_dumps */
+#include "json.h"
 
 #include "sys/dl_curl.h"
 
@@ -514,24 +514,12 @@ int pai_config_load(pai_config **out, char **detail, const char *path)
 	}
 	if (len == 0)
 		goto done;
-	/* jansson sets no error code when an early allocation fails */
-	memset(&je, 0, sizeof(je));
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	/* jansson reports some allocation failures as syntax errors: a
-	 * second try tells the two apart */
-	if (!root)
-		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!root &&
-	    (json_error_code(&je) == json_error_out_of_memory || !je.text[0])) {
-		err = PAI_ENOMEM;
-		goto out;
-	}
-	if (!root) {
-		err = PAI_ESYNTAX;
+	err = pai__json_loadb(&root, &je, text, len, JSON_REJECT_DUPLICATES);
+	if (err == PAI_ESYNTAX)
 		why =
 		    xprintf("%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (err)
 		goto out;
-	}
 	if (!json_is_object(root)) {
 		err = PAI_ESYNTAX;
 		why = xprintf("%s: expected a JSON object", path);

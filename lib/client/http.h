@@ -150,11 +150,6 @@ int pai__login_error(pai_client *c, int err);
 int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
 		       const pai__response *rs);
 
-/* json_dumps, checked: NULL when out of memory, never a text that does
- * not read back as json (jansson can lose bytes silently when an
- * allocation fails). Caller frees. */
-char *pai__json_dumps(const json_t *json, size_t flags);
-
 /* Masks secrets in text for tracing: the values of "password" and
  * "token" members or form fields, and bearer tokens. New string. */
 char *pai__mask_secrets(const char *text, size_t len);

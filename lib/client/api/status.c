@@ -26,39 +26,6 @@ int pai__get_json(json_t **out, pai_client *c, const char *url)
 
 /* ---- reading values that servers send in more than one shape -------- */
 
-const char *pai__json_str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-/* An integer given as a number or a numeric string; 0 when neither. */
-int pai__json_integer(json_t *v, long long *out)
-{
-	const char *s;
-	char *end;
-	long long n;
-
-	*out = 0;
-	if (json_is_integer(v)) {
-		*out = json_integer_value(v);
-		return 1;
-	}
-	if (json_is_real(v)) {
-		*out = (long long)json_real_value(v);
-		return 1;
-	}
-	if (!(s = json_string_value(v)) || !*s)
-		return 0;
-	n = strtoll(s, &end, 10);
-	if (*end == '.') /* "1549000000000.0" */
-		while (isdigit((unsigned char)*++end))
-			;
-	if (*end)
-		return 0;
-	*out = n;
-	return 1;
-}
-
 /* Milliseconds since the epoch from a number, a numeric string or an
  * ISO 8601 UTC time ("2019-02-01T10:00:00.000Z"); 0 when none. */
 static long long time_ms(json_t *v)
