@@ -129,70 +129,6 @@ int pai_client_set_token(pai_client *c, const char *token)
 	return PAI_OK;
 }
 
-/* ---- which API ------------------------------------------------------ */
-
-static const char *const api_names[] = {"auto", "v1", "v2", "dual"};
-
-const char *pai_api_name(pai_api api)
-{
-	if ((unsigned)api < sizeof(api_names) / sizeof(api_names[0]))
-		return api_names[api];
-	return "auto";
-}
-
-int pai_api_from_name(pai_api *out, const char *name)
-{
-	size_t i;
-
-	if (!out || !name)
-		return PAI_EINVAL;
-	for (i = 0; i < sizeof(api_names) / sizeof(api_names[0]); i++)
-		if (strcmp(name, api_names[i]) == 0) {
-			*out = (pai_api)i;
-			return PAI_OK;
-		}
-	return PAI_EINVAL;
-}
-
-int pai_client_set_api(pai_client *c, pai_api api)
-{
-	if (!c || (unsigned)api > PAI_API_DUAL)
-		return PAI_EINVAL;
-	c->api = api;
-	return PAI_OK;
-}
-
-pai_api pai_client_api(const pai_client *c)
-{
-	return c ? c->api : PAI_API_AUTO;
-}
-
-int pai__client_api(pai_client *c, const struct pai__api **out)
-{
-	pai_api found;
-	int err;
-
-	if (c->api == PAI_API_AUTO) {
-		/* found once, on the first call that needs it */
-		if ((err = pai__v2_detect(&found, c)))
-			return err;
-		pai__client_reset_error(c);
-		c->api = found;
-	}
-	*out = c->api == PAI_API_V2 ? &pai__api_v2 : &pai__api_v1;
-	return PAI_OK;
-}
-
-int pai_api_detect(pai_api *out, pai_client *c)
-{
-	if (out)
-		*out = PAI_API_AUTO;
-	if (!out || !c)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	return pai__v2_detect(out, c);
-}
-
 /* ---- the last error ---------------------------------------------------- */
 
 long pai_client_http_status(const pai_client *c)
@@ -208,139 +144,6 @@ const char *pai_client_error_code(const pai_client *c)
 const char *pai_client_error(const pai_client *c)
 {
 	return c ? c->err.msg : NULL;
-}
-
-static const char *reason_phrase(long status)
-{
-	switch (status) {
-	case 300: return "Multiple Choices";
-	case 301: return "Moved Permanently";
-	case 302: return "Found";
-	case 303: return "See Other";
-	case 304: return "Not Modified";
-	case 307: return "Temporary Redirect";
-	case 308: return "Permanent Redirect";
-	case 400: return "Bad Request";
-	case 401: return "Unauthorized";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 406: return "Not Acceptable";
-	case 407: return "Proxy Authentication Required";
-	case 408: return "Request Timeout";
-	case 409: return "Conflict";
-	case 410: return "Gone";
-	case 411: return "Length Required";
-	case 413: return "Payload Too Large";
-	case 414: return "URI Too Long";
-	case 415: return "Unsupported Media Type";
-	case 416: return "Range Not Satisfiable";
-	case 422: return "Unprocessable Entity";
-	case 429: return "Too Many Requests";
-	case 500: return "Internal Server Error";
-	case 501: return "Not Implemented";
-	case 502: return "Bad Gateway";
-	case 503: return "Service Unavailable";
-	case 504: return "Gateway Timeout";
-	}
-	return NULL;
-}
-
-static int error_for(long status, const char *code)
-{
-	if (status == 401)
-		return PAI_EAUTH;
-	if (status == 403)
-		return PAI_EFORBIDDEN;
-	if (status == 404)
-		return PAI_ENOTFOUND;
-	if (status == 409)
-		return PAI_ECONFLICT;
-	if (status == 400 && code) {
-		if (strcmp(code, "NoVirtualClusterError") == 0)
-			return PAI_ENOTFOUND;
-		/* the token endpoint's answers to a bad login */
-		if (strcmp(code, "NoUserError") == 0 ||
-		    strcmp(code, "IncorrectPasswordError") == 0 ||
-		    strcmp(code, "IncorrectPassworkError") == 0)
-			return PAI_EAUTH;
-	}
-	return PAI_EHTTP;
-}
-
-int pai__login_error(pai_client *c, int err)
-{
-	/* the detail (status, code, message) stays the server's */
-	return err == PAI_EHTTP && c->err.status == 400 ? PAI_EAUTH : err;
-}
-
-int pai__status_error(pai_client *c, const pai__request *rq,
-		      const pai__response *rs)
-{
-	json_t *o = NULL;
-	const char *code = NULL, *msg = NULL, *phrase;
-	char *host = NULL;
-	int err;
-
-	if (rs->status >= 200 && rs->status < 300)
-		return PAI_OK;
-	/* {code, message} from the API; anything else (a proxy's HTML
-	 * page, an empty body) is summed up, never shown */
-	if (rs->body.len &&
-	    (!rs->content_type ||
-	     strncasecmp(rs->content_type, "text/html", 9) != 0))
-		o = json_loadb(rs->body.data, rs->body.len, 0, NULL);
-	if (json_is_object(o)) {
-		code = json_string_value(json_object_get(o, "code"));
-		msg = json_string_value(json_object_get(o, "message"));
-		if (code && !*code)
-			code = NULL;
-		if (msg && !*msg)
-			msg = NULL;
-	}
-	err = error_for(rs->status, code);
-	if (rs->status == 404 && code && strcmp(code, "NoApiError") == 0) {
-		/* no such route: the cluster speaks another API version */
-		pai__client_fail(c, PAI_EPROTOCOL, rs->status, code,
-				 "%s (the cluster speaks another version of "
-				 "the API: see 'paictl cluster add --api')",
-				 msg ? msg : code);
-		json_decref(o);
-		return PAI_EPROTOCOL;
-	}
-	if (msg || code)
-		pai__client_fail(c, err, rs->status, code, "%s",
-				 msg ? msg : code);
-	else {
-		host = pai__url_host(rq->url);
-		phrase = reason_phrase(rs->status);
-		/* a redirect here is most often http:// given for https:// */
-		pai__client_fail(
-		    c, err, rs->status, NULL, "HTTP %ld%s%s from %s%s%s%s",
-		    rs->status, phrase ? " " : "", phrase ? phrase : "",
-		    host ? host : rq->url, rs->location ? " (to " : "",
-		    rs->location ? rs->location : "", rs->location ? ")" : "");
-	}
-	free(host);
-	json_decref(o);
-	return err;
-}
-
-int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
-		       const pai__response *rs)
-{
-	const char *text = rs->body.data ? rs->body.data : "";
-	json_error_t e;
-	int err = pai__json_loadb(out, &e, text, rs->body.len, 0);
-
-	if (err == PAI_OK)
-		return PAI_OK;
-	if (err == PAI_ENOMEM)
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
-					"out of memory");
-	return pai__client_fail(c, PAI_EPROTOCOL, rs->status, NULL,
-				"%s %s: the answer is not JSON (%s)",
-				rq->method, rq->url, e.text);
 }
 
 /* ---- calls ------------------------------------------------------------- */
@@ -365,7 +168,7 @@ int pai_cluster_info(json_t **out, pai_client *c)
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->cluster_info(out, c);
+	return api->cluster_info(out, api, c);
 }
 
 int pai_login(char **token, pai_client *c, const char *user,
@@ -384,7 +187,7 @@ int pai_login(char **token, pai_client *c, const char *user,
 					"a login needs a user and a password");
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->login(token, c, user, password,
+	return api->login(token, api, c, user, password,
 					 expiration_s);
 }
 
@@ -448,7 +251,7 @@ int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
 		return err;
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->job_get(out, c, user, name);
+	return api->job_get(out, api, c, user, name);
 }
 
 int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
@@ -463,7 +266,7 @@ int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->jobs_list(out, c,
+	return api->jobs_list(out, api, c,
 					     user && *user ? user : NULL);
 }
 
@@ -485,7 +288,7 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 		return err;
 	err = pai__client_api(c, &api);
 	if (err == PAI_OK)
-		err = api->job_config(text, &n, c, user, name);
+		err = api->job_config(text, &n, api, c, user, name);
 	if (len)
 		*len = n;
 	return err;
@@ -503,7 +306,7 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 		return err;
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->job_stop(c, user, name);
+	return api->job_stop(api, c, user, name);
 }
 
 int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
@@ -521,7 +324,7 @@ int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 		return err;
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->job_ssh(out, c, user, name);
+	return api->job_ssh(out, api, c, user, name);
 }
 
 int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
@@ -539,7 +342,7 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->task_log_url(url, c, job, task, stream,
+	return api->task_log_url(url, api, c, job, task, stream,
 						 tail);
 }
 

@@ -127,6 +127,11 @@ int pai__client_fail(pai_client *c, int err, long status, const char *code,
 	return err;
 }
 
+int pai__client_oom(pai_client *c)
+{
+	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+}
+
 /* ---- URLs ------------------------------------------------------------ */
 
 void pai__buf_put_escaped(pai__buf *b, const char *s)
@@ -612,7 +617,7 @@ static int transport_error(pai_client *c, const pai__request *rq,
 		goto out;
 	}
 	if (x->rs->body.oom) {
-		err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+		err = pai__client_oom(c);
 		goto out;
 	}
 	if (x->too_big) {
@@ -761,7 +766,7 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 		trace_body(c, "< ", rs->body.data, rs->body.len);
 	goto out;
 oom:
-	err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+	err = pai__client_oom(c);
 out:
 	/* the handle must not point at this call's stack or headers */
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);

@@ -1,6 +1,6 @@
-/* http.h - libpai's REST client internals: the client handle and one
- * HTTP exchange. Shared by http.c, client.c, api_v1.c and model.c; not
- * installed, not for cli/. */
+/* http.h - the floor of lib/client's network (layers: api.h): the client
+ * handle, one HTTP exchange, URLs, and the last error's detail, which
+ * every layer above sets. Knows no API. Not installed, not for cli/. */
 #ifndef PAI_HTTP_H
 #define PAI_HTTP_H
 
@@ -130,25 +130,8 @@ void pai__client_reset_error(pai_client *c);
  * most 1000 bytes) and returns err. */
 int pai__client_fail(pai_client *c, int err, long status, const char *code,
 		     const char *fmt, ...) PAI__PRINTF(5, 6);
-
-/*
- * PAI_OK for a 2xx response; else sets the detail from the body (the
- * server's {code, message}, or "HTTP 502 Bad Gateway from host" for any
- * other body) and returns the error the status and code map to.
- */
-int pai__status_error(pai_client *c, const pai__request *rq,
-		      const pai__response *rs);
-
-/* A login route's error: every 400 there is a refused login (no such
- * user, a wrong password, or one the server's validation refuses, such as
- * v0.17's and v1.x's InvalidParametersError for a password under 6
- * characters): PAI_EAUTH with the server's detail. */
-int pai__login_error(pai_client *c, int err);
-
-/* Parses a response documented as JSON; PAI_EPROTOCOL when it is not.
- * *out new. */
-int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
-		       const pai__response *rs);
+/* Sets the detail to "out of memory"; returns PAI_ENOMEM. */
+int pai__client_oom(pai_client *c);
 
 /* Masks secrets in text for tracing: the values of "password" and
  * "token" members or form fields, and bearer tokens. New string. */

@@ -6,18 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pai__submit_rq_release(pai__submit_rq *rq)
-{
-	free(rq->url);
-	free(rq->body);
-	memset(rq, 0, sizeof(*rq));
-}
-
-static int oom(pai_client *c)
-{
-	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-}
-
 /* The API module a config goes through, and the format it goes in: the
  * module's, but paictl's local cluster (dual) takes either format on
  * its v1 route and runs each as its own kind of cluster would. */
@@ -46,7 +34,7 @@ static int convert(json_t **out, pai_client *c, json_t *config,
 
 	*out = NULL;
 	if (!text)
-		return oom(c);
+		return pai__client_oom(c);
 	if (!diags && (err = pai_diags_new(&own)))
 		goto out;
 	jo.dialect = o->dialect;
@@ -61,7 +49,7 @@ static int convert(json_t **out, pai_client *c, json_t *config,
 	if (err == PAI_OK && !(*out = json_deep_copy(pai_job_config(job))))
 		err = PAI_ENOMEM;
 	if (err == PAI_ENOMEM)
-		oom(c);
+		pai__client_oom(c);
 	else if (err)
 		err = pai__client_fail(c, err, 0, NULL,
 				       "the config cannot be converted to "
@@ -137,11 +125,11 @@ static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 	if (to != fmt)
 		err = convert(out, c, config, o, to);
 	else
-		err = (*out = json_deep_copy(config)) ? PAI_OK : oom(c);
+		err = (*out = json_deep_copy(config)) ? PAI_OK : pai__client_oom(c);
 	if (err == PAI_OK && to == PAI_FORMAT_V2 &&
 	    o->ssh_public_key && *o->ssh_public_key &&
 	    add_ssh_key(*out, o->ssh_public_key) != PAI_OK)
-		err = oom(c);
+		err = pai__client_oom(c);
 	if (err) {
 		json_decref(*out);
 		*out = NULL;
@@ -182,13 +170,13 @@ int pai_submit_request(char **method, char **url, char **content_type,
 		return PAI_EINVAL;
 	if ((err = check_args(c, user, config, &opts)) ||
 	    (err = prepare(&sent, &api, c, config, opts)) ||
-	    (err = api->submit_request(&rq, c, user, sent)))
+	    (err = api->submit_request(&rq, api, c, user, sent)))
 		goto out;
 	if (!(*method = strdup("POST")) ||
 	    !(*content_type = strdup(rq.content_type))) {
 		free(*method);
 		*method = NULL;
-		err = oom(c);
+		err = pai__client_oom(c);
 		goto out;
 	}
 	*url = rq.url;
@@ -253,7 +241,7 @@ static int stored_matches(const struct pai__api *api, pai_client *c,
 	json_t *stored = NULL;
 	int err, ret;
 
-	err = api->stored_config(&stored, c, user, name);
+	err = api->stored_config(&stored, api, c, user, name);
 	if (err == PAI_ENOTFOUND && c->err.code &&
 	    strcmp(c->err.code, "NoJobConfigError") == 0)
 		return -2; /* the job exists, its config is not there (yet) */
@@ -289,7 +277,7 @@ static int resolve(const struct pai__api *api, pai_client *c,
 	}
 	if (m == -2)
 		goto theirs;
-	err = api->post_job(c, rq, &maybe);
+	err = api->post_job(api, c, rq, &maybe);
 	if (err == PAI_OK || (err != PAI_ECONFLICT && !maybe)) {
 		pai__error_release(&first);
 		return err;
@@ -321,9 +309,9 @@ int pai_submit_ex(pai_client *c, const char *user, json_t *config,
 		return PAI_EINVAL;
 	if ((err = check_args(c, user, config, &opts)) ||
 	    (err = prepare(&sent, &api, c, config, opts)) ||
-	    (err = api->submit_request(&rq, c, user, sent)))
+	    (err = api->submit_request(&rq, api, c, user, sent)))
 		goto out;
-	err = api->post_job(c, &rq, &maybe);
+	err = api->post_job(api, c, &rq, &maybe);
 	if (err != PAI_OK && maybe) {
 		err = resolve(api, c, user, pai_job_config_name(sent), sent,
 			      &rq, err);

@@ -1,12 +1,12 @@
-/* api_v1.c - OpenPAI v0.x's REST API (/api/v1): the only file that knows
- * its paths and JSON shapes. See openpai-rest-api-v1.md. */
-#include "client/api.h"
+/* api_v1.c - OpenPAI v0.x's REST API (/api/v1): its routes and shapes,
+ * the only file that knows them, and the operations it does its own way
+ * (SSH, log URLs); the rest is openpai.c's. See
+ * openpai-rest-api-v1.md. */
+#include "openpai.h"
 
-#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
-#include <time.h>
 
 /* <base>/api/v1/user/USER/jobs[/NAME][SUFFIX], path segments escaped */
 static char *job_url(pai_client *c, const char *user, const char *name,
@@ -26,147 +26,60 @@ static char *job_url(pai_client *c, const char *user, const char *name,
 	return pai__buf_detach(&b);
 }
 
-static int oom(pai_client *c)
+static char *submit_url(pai_client *c, const char *user)
 {
-	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+	return job_url(c, user, NULL, NULL);
 }
 
-static int v1_cluster_info(json_t **out, pai_client *c)
+static int submit_body(char **body, size_t *len, json_t *config)
 {
-	pai__buf b = PAI__BUF_INIT;
-	char *url;
-	int err;
+	*body = pai__json_dumps(config, JSON_COMPACT);
+	*len = *body ? strlen(*body) : 0;
+	return *body ? PAI_OK : PAI_ENOMEM;
+}
+
+/* The stored config: JSON text, or (older servers) that text as a JSON
+ * string. */
+static int stored_config(json_t **out, pai_client *c, const char *name,
+			 const char *text, size_t len)
+{
+	json_t *stored = json_loadb(text, len, JSON_DECODE_ANY, NULL);
 
 	*out = NULL;
-	pai__buf_printf(&b, "%s/api/v1/", c->uri);
-	if (!(url = pai__buf_detach(&b)))
-		return oom(c);
-	err = pai__get_json(out, c, url);
-	if (err == PAI_OK && !json_is_object(*out)) {
-		json_decref(*out);
-		*out = NULL;
-		err = pai__client_fail(c, PAI_EPROTOCOL, 0, NULL,
-				       "GET %s: expected a JSON object", url);
-	}
-	free(url);
-	return err;
-}
+	if (json_is_string(stored)) {
+		json_t *inner = json_loads(json_string_value(stored), 0, NULL);
 
-static int v1_login(char **token, pai_client *c, const char *user,
-		  const char *password, long expiration_s)
-{
-	pai__request rq = {"POST", NULL, NULL, 0, "application/json", NULL, 0};
-	pai__response rs = PAI__RESPONSE_INIT;
-	json_t *body = NULL, *answer = NULL;
-	pai__buf b = PAI__BUF_INIT;
-	char *url = NULL, *text = NULL;
-	const char *t;
-	int err;
-
-	*token = NULL;
-	pai__buf_printf(&b, "%s/api/v1/token", c->uri);
-	body = json_pack("{s:s,s:s}", "username", user, "password", password);
-	if (body && expiration_s > 0)
-		json_object_set_new(body, "expiration",
-				    json_integer(expiration_s));
-	url = pai__buf_detach(&b);
-	text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	if (!url || !text) {
-		err = body ? oom(c)
-			   : pai__client_fail(c, PAI_EINVAL, 0, NULL,
-					      "the user name or password is "
-					      "not UTF-8");
-		goto out;
+		json_decref(stored);
+		stored = inner;
 	}
-	rq.url = url;
-	rq.body = text;
-	rq.body_len = strlen(text);
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__login_error(c, pai__status_error(c, &rq, &rs));
-	if (err == PAI_OK)
-		err = pai__response_json(&answer, c, &rq, &rs);
-	if (err != PAI_OK)
-		goto out;
-	t = json_string_value(json_object_get(answer, "token"));
-	if (!t || !*t) {
-		err = pai__client_fail(c, PAI_EPROTOCOL, rs.status, NULL,
-				       "POST %s: the answer has no token", url);
-		goto out;
+	if (!json_is_object(stored)) {
+		json_decref(stored);
+		return pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
+					"the stored config of '%s' is not "
+					"JSON",
+					name);
 	}
-	if (!(*token = strdup(t)))
-		err = oom(c);
-out:
-	if (text)
-		memset(text, 0, strlen(text)); /* the password */
-	free(text);
-	free(url);
-	json_decref(body);
-	json_decref(answer);
-	pai__response_release(&rs);
-	return err;
-}
-
-static int v1_submit_request(pai__submit_rq *rq, pai_client *c,
-			     const char *user, json_t *config)
-{
-	(void)c;
-	memset(rq, 0, sizeof(*rq));
-	rq->content_type = "application/json";
-	if (!(rq->url = job_url(c, user, NULL, NULL)) ||
-	    !(rq->body = pai__json_dumps(config, JSON_COMPACT))) {
-		pai__submit_rq_release(rq);
-		return oom(c);
-	}
-	rq->len = strlen(rq->body);
+	*out = stored;
 	return PAI_OK;
 }
 
-static int v1_post_job(pai_client *c, const pai__submit_rq *sub,
-		       int *maybe_created)
-{
-	pai__request rq = {"POST", sub->url, sub->body, sub->len,
-			   sub->content_type, NULL, 0};
-	pai__response rs = PAI__RESPONSE_INIT;
-	int err;
+static const struct pai__openpai routes = {
+    .info_path = "/api/v1/",
+    .login_path = "/api/v1/token",
+    .jobs_path = "/api/v1/jobs",
+    .job_url = job_url,
+    .submit_url = submit_url,
+    .framework_names = 0,
+    .submit_type = "application/json",
+    .submit_body = submit_body,
+    .stored_config = stored_config,
+    .refused = NULL, /* v0.x refuses a config with 400, as anything else */
+};
 
-	*maybe_created = 0;
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK) {
-		err = pai__status_error(c, &rq, &rs);
-		*maybe_created =
-		    err != PAI_OK &&
-		    (rs.status >= 500 || (err == PAI_ECONFLICT && rs.resent));
-	} else
-		*maybe_created = rs.sent && err != PAI_ENOMEM;
-	pai__response_release(&rs);
-	return err;
-}
+/* ---- what v0.x does its own way ----------------------------------------- */
 
-static int v1_job_get(pai_job_info **out, pai_client *c, const char *user,
-		      const char *name)
-{
-	return pai__fetch_status(out, c, job_url(c, user, name, NULL), 0);
-}
-
-static int v1_jobs_list(pai_job_list **out, pai_client *c, const char *user)
-{
-	return pai__fetch_list(out, c, pai__jobs_url(c, "v1", user), 0);
-}
-
-static int v1_job_config(char **text, size_t *len, pai_client *c,
-			 const char *user, const char *name)
-{
-	return pai__fetch_text(text, len, c, job_url(c, user, name, "/config"));
-}
-
-static int v1_job_stop(pai_client *c, const char *user, const char *name)
-{
-	return pai__put_stop(c, job_url(c, user, name, "/executionType"));
-}
-
-static int v1_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,
-		    const char *name)
+static int v1_job_ssh(pai_ssh_info **out, const struct pai__api *api,
+		      pai_client *c, const char *user, const char *name)
 {
 	pai_ssh_info *info = NULL;
 	json_t *o = NULL, *cs, *e, *kp;
@@ -174,9 +87,10 @@ static int v1_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 	size_t i;
 	int err;
 
+	(void)api;
 	*out = NULL;
 	if (!url)
-		return oom(c);
+		return pai__client_oom(c);
 	if ((err = pai__get_json(&o, c, url)))
 		goto out;
 	cs = json_object_get(o, "containers");
@@ -189,7 +103,7 @@ static int v1_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 	    (json_array_size(cs) &&
 	     !(info->containers =
 		   calloc(json_array_size(cs), sizeof(*info->containers))))) {
-		err = oom(c);
+		err = pai__client_oom(c);
 		goto out;
 	}
 	info->json = o;
@@ -219,43 +133,13 @@ out:
 	return err;
 }
 
-/* The stored config: JSON text, or (older servers) that text as a JSON
- * string. */
-static int v1_stored_config(json_t **out, pai_client *c, const char *user,
-			    const char *name)
-{
-	char *text = NULL;
-	size_t len = 0;
-	json_t *stored;
-	int err;
-
-	*out = NULL;
-	if ((err = v1_job_config(&text, &len, c, user, name)))
-		return err;
-	stored = json_loadb(text, len, JSON_DECODE_ANY, NULL);
-	if (json_is_string(stored)) {
-		json_t *inner = json_loads(json_string_value(stored), 0, NULL);
-
-		json_decref(stored);
-		stored = inner;
-	}
-	free(text);
-	if (!json_is_object(stored)) {
-		json_decref(stored);
-		return pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
-					"the stored config of '%s' is not "
-					"JSON",
-					name);
-	}
-	*out = stored;
-	return PAI_OK;
-}
-
 /* containerLog is a prefix: the file's name goes after it. */
-static int v1_task_log_url(char **url, pai_client *c, const pai_job_info *job,
+static int v1_task_log_url(char **url, const struct pai__api *api,
+			   pai_client *c, const pai_job_info *job,
 			   const pai_task_info *task, const char *stream,
 			   int tail)
 {
+	(void)api;
 	(void)job;
 	(void)tail;
 	*url = NULL;
@@ -266,14 +150,24 @@ static int v1_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 					task->index);
 	if (asprintf(url, "%suser.pai.%s", task->log_url, stream) < 0) {
 		*url = NULL;
-		return oom(c);
+		return pai__client_oom(c);
 	}
 	return PAI_OK;
 }
 
 const struct pai__api pai__api_v1 = {
-    PAI_API_V1,		 PAI_FORMAT_V1,	     v1_cluster_info,
-    v1_login,		 v1_submit_request,  v1_post_job,
-    v1_stored_config,	 v1_job_get,	     v1_jobs_list,
-    v1_job_config,	 v1_job_stop,	     v1_job_ssh,
-    v1_task_log_url};
+    .id = PAI_API_V1,
+    .format = PAI_FORMAT_V1,
+    .openpai = &routes,
+    .cluster_info = pai__openpai_cluster_info,
+    .login = pai__openpai_login,
+    .submit_request = pai__openpai_submit_request,
+    .post_job = pai__openpai_post_job,
+    .stored_config = pai__openpai_stored_config,
+    .job_get = pai__openpai_job_get,
+    .jobs_list = pai__openpai_jobs_list,
+    .job_config = pai__openpai_job_config,
+    .job_stop = pai__openpai_job_stop,
+    .job_ssh = v1_job_ssh,
+    .task_log_url = v1_task_log_url,
+};
