@@ -22,7 +22,12 @@ int pai__json_integer(json_t *v, long long *out)
 		return 1;
 	}
 	if (json_is_real(v)) {
-		*out = (long long)json_real_value(v);
+		double d = json_real_value(v);
+
+		/* past long long's range the cast is undefined: not one */
+		if (!(d > -9.2e18 && d < 9.2e18))
+			return 0;
+		*out = (long long)d;
 		return 1;
 	}
 	if (!(s = json_string_value(v)) || !*s)
