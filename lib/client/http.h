@@ -101,6 +101,8 @@ void pai__response_header(pai__response *rs, const char *line, size_t len);
  */
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs);
 
+/* ---- URLs (url.c) ------------------------------------------------- */
+
 /* 1 when url has the scheme, host and port of the client's URI. */
 int pai__same_origin(const pai_client *c, const char *url);
 
@@ -133,8 +135,17 @@ int pai__client_fail(pai_client *c, int err, long status, const char *code,
 /* Sets the detail to "out of memory"; returns PAI_ENOMEM. */
 int pai__client_oom(pai_client *c);
 
+/* ---- the trace (trace.c) ------------------------------------------ */
+
 /* Masks secrets in text for tracing: the values of "password" and
  * "token" members or form fields, and bearer tokens. New string. */
 char *pai__mask_secrets(const char *text, size_t len);
+/* Each line of s (headers, a body) to the client's trace, after prefix,
+ * its secrets masked; a body at most 2048 bytes of it, and a note of
+ * the rest. Only when c->trace is set. */
+void pai__trace_lines(pai_client *c, const char *prefix, const char *s,
+		      size_t n);
+void pai__trace_body(pai_client *c, const char *prefix, const char *s,
+		     size_t n);
 
 #endif /* PAI_HTTP_H */
