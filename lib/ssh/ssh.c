@@ -171,6 +171,35 @@ static int interrupted(const pai_ssh *s)
 	return s->interrupt && *s->interrupt;
 }
 
+/* Waits until the non-blocking connect() on fd, which said e, is done
+ * or deadline has passed: 0 connected, an errno value (*timed_out set
+ * for the deadline), or -1 when the caller interrupted. */
+static int connect_wait(pai_ssh *s, int fd, int e, long long deadline,
+			int *timed_out)
+{
+	while (e == EINPROGRESS || e == EINTR) {
+		struct pollfd p = {fd, POLLOUT, 0};
+		long long left = deadline - now_ms();
+		socklen_t len = sizeof(e);
+		int ret;
+
+		if (interrupted(s))
+			return -1;
+		if (left <= 0) {
+			*timed_out = 1;
+			return ETIMEDOUT;
+		}
+		ret = poll(&p, 1, left > 200 ? 200 : (int)left);
+		if (ret < 0 && errno != EINTR)
+			return errno;
+		e = EINPROGRESS;
+		if (ret > 0 &&
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
+			e = errno;
+	}
+	return e;
+}
+
 /* A TCP connection within the timeout, trying each address in turn. */
 static int tcp_connect(pai_ssh *s)
 {
@@ -198,36 +227,15 @@ static int tcp_connect(pai_ssh *s)
 		}
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 			break;
-		e = errno;
-		while (e == EINPROGRESS || e == EINTR) {
-			struct pollfd p = {fd, POLLOUT, 0};
-			long long left = deadline - now_ms();
-			socklen_t len = sizeof(e);
-
-			if (interrupted(s)) {
-				freeaddrinfo(res);
-				close(fd);
-				return fail(s, PAI_EINTR, "interrupted");
-			}
-			if (left <= 0) {
-				timed_out = 1;
-				e = ETIMEDOUT;
-				break;
-			}
-			ret = poll(&p, 1, left > 200 ? 200 : (int)left);
-			if (ret < 0 && errno != EINTR) {
-				e = errno;
-				break;
-			}
-			e = EINPROGRESS;
-			if (ret > 0 &&
-			    getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
-				e = errno;
-		}
+		e = connect_wait(s, fd, errno, deadline, &timed_out);
 		if (e == 0)
 			break;
 		close(fd);
 		fd = -1;
+		if (e < 0) {
+			freeaddrinfo(res);
+			return fail(s, PAI_EINTR, "interrupted");
+		}
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
@@ -382,59 +390,131 @@ bad:
 		    strerror(e));
 }
 
+/* The key's fingerprint as ssh-keygen -l shows it, into s->fingerprint
+ * (left NULL when libssh2 gives no hash, or memory runs out). */
+static void set_fingerprint(pai_ssh *s, const char *tname)
+{
+	const unsigned char *hash = (const unsigned char *)libssh2_hostkey_hash(
+	    s->session, LIBSSH2_HOSTKEY_HASH_SHA256);
+	char fp[64];
+
+	if (!hash)
+		return;
+	base64(fp, hash, 32);
+	fp[43] = '\0'; /* no padding, as ssh-keygen -l */
+	if (asprintf(&s->fingerprint, "%s SHA256:%s", tname, fp) < 0)
+		s->fingerprint = NULL;
+}
+
+/* The name a key is recorded under: the alias, or "[host]:port" as
+ * OpenSSH does. New; NULL when out of memory. */
+static char *hostkey_name(const pai_ssh *s)
+{
+	char *name = NULL;
+
+	if (s->alias)
+		return strdup(s->alias);
+	if (s->port == 22)
+		return strdup(s->host);
+	if (asprintf(&name, "[%s]:%ld", s->host, s->port) < 0)
+		return NULL;
+	return name;
+}
+
+/* The known_hosts file as it is now into hosts, and its text (*text
+ * new, NULL when there is no file). */
+static int load_known_hosts(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts,
+			    char **text, size_t *len)
+{
+	int r, e = 0;
+
+	r = pai_file_read(text, len, &e, s->known_hosts);
+	if (r == PAI_ENOTFOUND)
+		*len = 0;
+	else if (r)
+		return fail(s, r, "cannot read '%s': %s", s->known_hosts,
+			    e ? strerror(e) : pai_strerror(r));
+	return pai__kh_load(hosts, *text, *len);
+}
+
+/* A key that is not the one recorded under name, refused. */
+static int refuse_changed(pai_ssh *s, const char *name, const char *text,
+			  size_t len, const char *tname)
+{
+	unsigned ln = pai__kh_line_of(text, len, name);
+
+	if (ln)
+		return fail(s, PAI_EHOSTKEY,
+			    "the host key of '%s' (%s port %ld) is not the one "
+			    "recorded at %s:%u; now %s",
+			    name, s->host, s->port, s->known_hosts, ln,
+			    s->fingerprint ? s->fingerprint : tname);
+	return fail(s, PAI_EHOSTKEY,
+		    "the host key of '%s' (%s port %ld) is not the one "
+		    "recorded in %s",
+		    name, s->host, s->port, s->known_hosts);
+}
+
+/* Records key under name: in place of the lines that record name when
+ * it changed, else appended. */
+static int record_key(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts,
+		      const char *name, const char *key, size_t klen,
+		      int bits, int changed)
+{
+	struct libssh2_knownhost *node = NULL;
+	char line[4096];
+	size_t outlen = 0;
+	int r, ret;
+
+	r = libssh2_knownhost_addc(hosts, name, NULL, key, klen, "paictl", 6,
+				   LIBSSH2_KNOWNHOST_TYPE_PLAIN |
+				       LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
+				   &node);
+	if (r == 0)
+		r = libssh2_knownhost_writeline(hosts, node, line,
+						sizeof(line) - 1, &outlen,
+						LIBSSH2_KNOWNHOST_FILE_OPENSSH);
+	if (r != 0)
+		return fail(s, PAI_ERROR, "cannot record the host key: %s",
+			    ssh_msg(s));
+	line[outlen] = '\0';
+	if (changed) {
+		ret = replace_lines(s, name, line);
+		s->hostkey = PAI_SSH_HOSTKEY_REPLACED;
+	} else {
+		ret = append_line(s, line);
+		s->hostkey = PAI_SSH_HOSTKEY_NEW;
+	}
+	return ret;
+}
+
 /* OK, NEW (recorded), CHANGED (refused, or replaced with accept_new). */
 static int check_hostkey(pai_ssh *s)
 {
 	LIBSSH2_KNOWNHOSTS *hosts = NULL;
-	struct libssh2_knownhost *found = NULL, *node = NULL;
+	struct libssh2_knownhost *found = NULL;
 	const char *key, *tname;
-	const unsigned char *hash;
-	char *text = NULL, *name = NULL, line[4096], fp[64];
-	size_t klen = 0, tlen = 0, outlen = 0;
-	int type, bits, r, ret = PAI_ENOMEM, e = 0, changed = 0;
+	char *text = NULL, *name = NULL;
+	size_t klen = 0, tlen = 0;
+	int type, bits, r, ret = PAI_ENOMEM, changed;
 
 	key = libssh2_session_hostkey(s->session, &klen, &type);
-	if (!key) {
-		ret = fail(s, PAI_EUNREACHABLE, "no host key from %s: %s",
-			   s->host, ssh_msg(s));
-		goto out;
-	}
+	if (!key)
+		return fail(s, PAI_EUNREACHABLE, "no host key from %s: %s",
+			    s->host, ssh_msg(s));
 	bits = key_bits(type, &tname);
-	hash = (const unsigned char *)libssh2_hostkey_hash(
-	    s->session, LIBSSH2_HOSTKEY_HASH_SHA256);
-	if (hash) {
-		base64(fp, hash, 32);
-		fp[43] = '\0'; /* no padding, as ssh-keygen -l */
-		if (asprintf(&s->fingerprint, "%s SHA256:%s", tname, fp) < 0)
-			s->fingerprint = NULL;
-	}
-	/* the name recorded: the alias, or "[host]:port" as OpenSSH does */
-	if (s->alias)
-		name = strdup(s->alias);
-	else if (s->port == 22)
-		name = strdup(s->host);
-	else if (asprintf(&name, "[%s]:%ld", s->host, s->port) < 0)
-		name = NULL;
+	set_fingerprint(s, tname);
+	name = hostkey_name(s);
 	hosts = libssh2_knownhost_init(s->session);
-	if (!name || !hosts)
+	if (!name || !hosts ||
+	    (ret = load_known_hosts(s, hosts, &text, &tlen)) != PAI_OK)
 		goto out;
-	r = pai_file_read(&text, &tlen, &e, s->known_hosts);
-	if (r == PAI_ENOTFOUND)
-		tlen = 0;
-	else if (r) {
-		ret = fail(s, r, "cannot read '%s': %s", s->known_hosts,
-			   e ? strerror(e) : pai_strerror(r));
-		goto out;
-	}
-	if (pai__kh_load(hosts, text, tlen))
-		goto out; /* ENOMEM */
 	r = libssh2_knownhost_checkp(hosts, name, -1, key, klen,
 				     LIBSSH2_KNOWNHOST_TYPE_PLAIN |
 					 LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
 				     &found);
 	if (r == LIBSSH2_KNOWNHOST_CHECK_MATCH) {
 		s->hostkey = PAI_SSH_HOSTKEY_MATCH;
-		ret = PAI_OK;
 		goto out;
 	}
 	if (r == LIBSSH2_KNOWNHOST_CHECK_FAILURE) {
@@ -445,43 +525,10 @@ static int check_hostkey(pai_ssh *s)
 	/* a key of another type recorded under the name counts too */
 	changed = r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH ||
 		  pai__kh_line_of(text, tlen, name) > 0;
-	if (changed && !s->accept_new) {
-		unsigned ln = pai__kh_line_of(text, tlen, name);
-
-		if (ln)
-			ret = fail(s, PAI_EHOSTKEY,
-				   "the host key of '%s' (%s port %ld) is not "
-				   "the one recorded at %s:%u; now %s",
-				   name, s->host, s->port, s->known_hosts, ln,
-				   s->fingerprint ? s->fingerprint : tname);
-		else
-			ret = fail(s, PAI_EHOSTKEY,
-				   "the host key of '%s' (%s port %ld) is not "
-				   "the one recorded in %s",
-				   name, s->host, s->port, s->known_hosts);
-		goto out;
-	}
-	r = libssh2_knownhost_addc(hosts, name, NULL, key, klen, "paictl", 6,
-				   LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-				       LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
-				   &node);
-	if (r == 0)
-		r = libssh2_knownhost_writeline(hosts, node, line,
-						sizeof(line) - 1, &outlen,
-						LIBSSH2_KNOWNHOST_FILE_OPENSSH);
-	if (r != 0) {
-		ret = fail(s, PAI_ERROR, "cannot record the host key: %s",
-			   ssh_msg(s));
-		goto out;
-	}
-	line[outlen] = '\0';
-	if (changed) {
-		ret = replace_lines(s, name, line);
-		s->hostkey = PAI_SSH_HOSTKEY_REPLACED;
-	} else {
-		ret = append_line(s, line);
-		s->hostkey = PAI_SSH_HOSTKEY_NEW;
-	}
+	if (changed && !s->accept_new)
+		ret = refuse_changed(s, name, text, tlen, tname);
+	else
+		ret = record_key(s, hosts, name, key, klen, bits, changed);
 out:
 	if (ret == PAI_ENOMEM && !s->detail[0])
 		fail(s, ret, "out of memory");
@@ -653,109 +700,195 @@ static void wait_socket(pai_ssh *s, struct pollfd *extra)
 		extra->revents = p[1].revents;
 }
 
+/* The caller's side of a running session: input read and not yet
+ * sent. */
+struct pump {
+	char in[32768];
+	size_t inlen, inoff;
+	int in_eof, eof_sent;
+};
+
+static int lost(pai_ssh *s)
+{
+	return fail(s, PAI_EUNREACHABLE, "connection to %s port %ld lost: %s",
+		    s->host, s->port, ssh_msg(s));
+}
+
+/* Tells the remote terminal the window's new size, when it changed. */
+static void resize(pai_ssh *s, LIBSSH2_CHANNEL *ch,
+		   const pai_ssh_run_options *o)
+{
+	unsigned cols = 0, rows = 0;
+
+	if (!o->resized || !*o->resized || !o->window_size)
+		return;
+	*o->resized = 0;
+	if (o->window_size(o->data, &cols, &rows) == 0)
+		while (libssh2_channel_request_pty_size(ch, (int)cols,
+							(int)rows) ==
+			   LIBSSH2_ERROR_EAGAIN &&
+		       !interrupted(s))
+			wait_socket(s, NULL);
+}
+
+/* Writes what the remote command wrote so far, stdout and stderr, to
+ * the caller's descriptors. */
+static int drain_output(pai_ssh *s, LIBSSH2_CHANNEL *ch,
+			const pai_ssh_run_options *o)
+{
+	static const int streams[2] = {0, SSH_EXTENDED_DATA_STDERR};
+	char buf[32768];
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		int fd = i && o->err_fd >= 0 ? o->err_fd : o->out_fd;
+
+		while ((n = libssh2_channel_read_ex(ch, streams[i], buf,
+						    sizeof(buf))) > 0)
+			if (write_all(fd, buf, (size_t)n) < 0)
+				return fail(s, PAI_EIO,
+					    "cannot write the output: %s",
+					    strerror(errno));
+		if (n < 0 && n != LIBSSH2_ERROR_EAGAIN)
+			return lost(s);
+	}
+	return PAI_OK;
+}
+
+/* Sends what input the channel takes now, and its end once all of it
+ * has gone. */
+static int push_input(pai_ssh *s, LIBSSH2_CHANNEL *ch, struct pump *p)
+{
+	ssize_t n;
+
+	while (p->inoff < p->inlen) {
+		n = libssh2_channel_write(ch, p->in + p->inoff,
+					  p->inlen - p->inoff);
+		if (n == LIBSSH2_ERROR_EAGAIN)
+			break;
+		if (n == LIBSSH2_ERROR_CHANNEL_CLOSED ||
+		    n == LIBSSH2_ERROR_CHANNEL_EOF_SENT) {
+			/* the remote command is done with its input
+			 * (head -1): the rest is dropped */
+			p->inoff = p->inlen;
+			p->in_eof = p->eof_sent = 1;
+			break;
+		}
+		if (n < 0)
+			return lost(s);
+		p->inoff += (size_t)n;
+	}
+	if (p->inoff == p->inlen)
+		p->inoff = p->inlen = 0;
+	if (p->in_eof && !p->eof_sent && !p->inlen) {
+		/* sent, or the remote closed already: either way done */
+		if (libssh2_channel_send_eof(ch) != LIBSSH2_ERROR_EAGAIN)
+			p->eof_sent = 1;
+	}
+	return PAI_OK;
+}
+
+/* Reads the caller's input, which poll says is ready; *closed when
+ * on_input says to leave ("~."). */
+static int read_input(pai_ssh *s, const pai_ssh_run_options *o,
+		      struct pump *p, int *closed)
+{
+	/* one byte left for on_input */
+	ssize_t n = read(o->in_fd, p->in, sizeof(p->in) - 1);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return PAI_OK;
+	if (n < 0)
+		return fail(s, PAI_EIO, "cannot read the input: %s",
+			    strerror(errno));
+	if (n == 0) {
+		p->in_eof = 1;
+		return PAI_OK;
+	}
+	p->inlen = (size_t)n;
+	if (o->on_input && o->on_input(o->data, p->in, &p->inlen))
+		*closed = 1;
+	return PAI_OK;
+}
+
+/* Moves bytes both ways until the remote command's output ends. */
 static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch, const pai_ssh_run_options *o,
 		int *closed)
 {
-	static const int streams[2] = {0, SSH_EXTENDED_DATA_STDERR};
-	char buf[32768], in[32768];
-	size_t inlen = 0, inoff = 0;
-	int in_eof = o->in_fd < 0, eof_sent = 0, i;
-	ssize_t n;
+	struct pump p;
+	int err;
 
+	memset(&p, 0, sizeof(p));
+	p.in_eof = o->in_fd < 0;
 	*closed = 0;
 	for (;;) {
-		struct pollfd p = {o->in_fd, POLLIN, 0};
+		struct pollfd in = {o->in_fd, POLLIN, 0};
+		int want_input;
 
 		if (interrupted(s))
 			return fail(s, PAI_EINTR, "interrupted");
-		if (o->resized && *o->resized && o->window_size) {
-			unsigned cols = 0, rows = 0;
-
-			*o->resized = 0;
-			if (o->window_size(o->data, &cols, &rows) == 0)
-				while (libssh2_channel_request_pty_size(
-					   ch, (int)cols, (int)rows) ==
-					   LIBSSH2_ERROR_EAGAIN &&
-				       !interrupted(s))
-					wait_socket(s, NULL);
-		}
-		for (i = 0; i < 2; i++) {
-			int fd = i && o->err_fd >= 0 ? o->err_fd : o->out_fd;
-
-			while ((n = libssh2_channel_read_ex(ch, streams[i], buf,
-							    sizeof(buf))) > 0)
-				if (write_all(fd, buf, (size_t)n) < 0)
-					return fail(s, PAI_EIO,
-						    "cannot write the output: "
-						    "%s",
-						    strerror(errno));
-			if (n < 0 && n != LIBSSH2_ERROR_EAGAIN)
-				return fail(s, PAI_EUNREACHABLE,
-					    "connection to %s port %ld lost: "
-					    "%s",
-					    s->host, s->port, ssh_msg(s));
-		}
-		while (inoff < inlen) {
-			n = libssh2_channel_write(ch, in + inoff,
-						  inlen - inoff);
-			if (n == LIBSSH2_ERROR_EAGAIN)
-				break;
-			if (n == LIBSSH2_ERROR_CHANNEL_CLOSED ||
-			    n == LIBSSH2_ERROR_CHANNEL_EOF_SENT) {
-				/* the remote command is done with its
-				 * input (head -1): the rest is dropped */
-				inoff = inlen;
-				in_eof = eof_sent = 1;
-				break;
-			}
-			if (n < 0)
-				return fail(s, PAI_EUNREACHABLE,
-					    "connection to %s port %ld lost: "
-					    "%s",
-					    s->host, s->port, ssh_msg(s));
-			inoff += (size_t)n;
-		}
-		if (inoff == inlen)
-			inoff = inlen = 0;
-		if (in_eof && !eof_sent && !inlen) {
-			n = libssh2_channel_send_eof(ch);
-			if (n == 0)
-				eof_sent = 1;
-			else if (n != LIBSSH2_ERROR_EAGAIN)
-				eof_sent = 1; /* the remote closed already */
-		}
+		resize(s, ch, o);
+		if ((err = drain_output(s, ch, o)) ||
+		    (err = push_input(s, ch, &p)))
+			return err;
 		if (libssh2_channel_eof(ch))
 			return PAI_OK;
-		wait_socket(s, !in_eof && !inlen ? &p : NULL);
-		if (!in_eof && !inlen && p.revents) {
-			n = read(o->in_fd, in,
-				 sizeof(in) - 1); /* on_input's byte */
-			if (n < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (n < 0)
-				return fail(s, PAI_EIO,
-					    "cannot read the input: %s",
-					    strerror(errno));
-			if (n == 0) {
-				in_eof = 1;
-				continue;
-			}
-			inlen = (size_t)n;
-			if (o->on_input && o->on_input(o->data, in, &inlen)) {
-				*closed = 1;
-				return PAI_OK;
-			}
-		}
+		want_input = !p.in_eof && !p.inlen;
+		wait_socket(s, want_input ? &in : NULL);
+		if (want_input && in.revents &&
+		    ((err = read_input(s, o, &p, closed)) || *closed))
+			return err;
 	}
+}
+
+/* Opens the terminal when asked for, and starts the command or a
+ * shell. */
+static int start(pai_ssh *s, LIBSSH2_CHANNEL *ch, const pai_ssh_run_options *o)
+{
+	const char *term;
+	int r;
+
+	if (o->pty) {
+		term = o->term && *o->term ? o->term : "xterm";
+		if (libssh2_channel_request_pty_ex(
+			ch, term, (unsigned)strlen(term), NULL, 0,
+			(int)(o->cols ? o->cols : 80),
+			(int)(o->rows ? o->rows : 24), 0, 0) != 0)
+			return fail(s, PAI_ERROR, "no terminal: %s", ssh_msg(s));
+	}
+	r = o->command ? libssh2_channel_exec(ch, o->command)
+		       : libssh2_channel_shell(ch);
+	if (r != 0)
+		return fail(s, PAI_ERROR, "cannot start %s: %s",
+			    o->command ? "the command" : "a shell", ssh_msg(s));
+	return PAI_OK;
+}
+
+/* The remote command's exit status, or 128 + the signal that ended
+ * it (its name kept in s->exit_signal). */
+static int exit_status_of(pai_ssh *s, LIBSSH2_CHANNEL *ch)
+{
+	char *sig = NULL;
+	size_t siglen = 0;
+	int status = libssh2_channel_get_exit_status(ch);
+
+	if (libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL, NULL,
+					    NULL) == 0 &&
+	    sig) {
+		free(s->exit_signal);
+		s->exit_signal = strdup(sig);
+		status = 128 + signal_number(sig);
+	}
+	if (sig)
+		libssh2_free(s->session, sig);
+	return status;
 }
 
 int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 {
 	LIBSSH2_CHANNEL *ch = NULL;
-	const char *term;
-	char *sig = NULL;
-	size_t siglen = 0;
-	int ret, r, closed = 0;
+	int ret, closed = 0;
 
 	*exit_status = -1;
 	s->detail[0] = '\0';
@@ -765,28 +898,11 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 		return fail(s, PAI_EINVAL, "not connected");
 	libssh2_session_set_blocking(s->session, 1);
 	ch = libssh2_channel_open_session(s->session);
-	if (!ch) {
-		ret = fail(s, PAI_EUNREACHABLE, "cannot open a session: %s",
-			   ssh_msg(s));
+	if (!ch)
+		return fail(s, PAI_EUNREACHABLE, "cannot open a session: %s",
+			    ssh_msg(s));
+	if ((ret = start(s, ch, o)))
 		goto out;
-	}
-	if (o->pty) {
-		term = o->term && *o->term ? o->term : "xterm";
-		if (libssh2_channel_request_pty_ex(
-			ch, term, (unsigned)strlen(term), NULL, 0,
-			(int)(o->cols ? o->cols : 80),
-			(int)(o->rows ? o->rows : 24), 0, 0) != 0) {
-			ret = fail(s, PAI_ERROR, "no terminal: %s", ssh_msg(s));
-			goto out;
-		}
-	}
-	r = o->command ? libssh2_channel_exec(ch, o->command)
-		       : libssh2_channel_shell(ch);
-	if (r != 0) {
-		ret = fail(s, PAI_ERROR, "cannot start %s: %s",
-			   o->command ? "the command" : "a shell", ssh_msg(s));
-		goto out;
-	}
 	libssh2_session_set_blocking(s->session, 0);
 	ret = pump(s, ch, o, &closed);
 	libssh2_session_set_blocking(s->session, 1);
@@ -799,19 +915,8 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 	}
 	libssh2_channel_close(ch);
 	libssh2_channel_wait_closed(ch);
-	*exit_status = libssh2_channel_get_exit_status(ch);
-	if (libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL, NULL,
-					    NULL) == 0 &&
-	    sig) {
-		free(s->exit_signal);
-		s->exit_signal = strdup(sig);
-		*exit_status = 128 + signal_number(sig);
-	}
-	ret = PAI_OK;
+	*exit_status = exit_status_of(s, ch);
 out:
-	if (sig)
-		libssh2_free(s->session, sig);
-	if (ch)
-		libssh2_channel_free(ch);
+	libssh2_channel_free(ch);
 	return ret;
 }
