@@ -2,23 +2,29 @@
  *
  * The folder reads top-down; each layer calls only the ones under it:
  *
- *   client.c submit.c         the public calls: jobs, tasks, logs,
- *                             submissions, as callers see them
+ *   client.c logs.c submit.c  the public calls as callers see them: the
+ *                             handle, jobs and tasks; logs by URL;
+ *                             submissions and their lost answers
  *   api.h api.c               one table per API a cluster speaks
  *                             (struct pai__api), chosen once per client
- *   api/                      the API modules, one file each: routes and
- *                             shapes (api_v1.c, api_v2.c), over what
- *                             OpenPAI's two APIs share (openpai.h:
+ *   api/                      the API modules, one file each (api_v1.c,
+ *                             api_v2.c): routes and shapes over what
+ *                             OpenPAI's two APIs share (openpai.h: the
  *                             operations written once, the status JSON)
  *   rest.h rest.c             request plumbing any API uses: answers
  *                             judged by status, errors mapped, JSON
- *   http.h http.c             bytes on the wire: the handle, one
+ *   http.h http.c url.c trace.c
+ *                             bytes on the wire: the handle, one
  *                             exchange with retries, URLs, the trace;
  *                             the last error's detail, which every layer
  *                             sets and returns the code of
- *   model.h json.h            the infos handed out; JSON as servers send it
+ *   model.h model.c json.h json.c
+ *                             what is handed out (job infos, states);
+ *                             JSON values as servers send them
  *
- * config.c (profiles, tokens, private files) stands apart: no network.
+ * config.c (profiles, tokens) and file.c (atomic writes) stand apart:
+ * no network. A new API (Kubernetes) is a file in api/ and a row in
+ * api.c's table: its operations over rest.h, its own shapes.
  * Not installed, not for cli/.
  */
 #ifndef PAI_API_H
@@ -56,8 +62,7 @@ struct pai__api {
 	int (*cluster_info)(json_t **out, const struct pai__api *api,
 			    pai_client *c);
 	int (*login)(char **token, const struct pai__api *api, pai_client *c,
-		     const char *user, const char *password,
-		     long expiration_s);
+		     const char *user, const char *password, long expiration_s);
 
 	/* The request that submits config, which is in this API's format
 	 * (submit.c has converted it). */

@@ -185,8 +185,7 @@ int pai_login(char **token, pai_client *c, const char *user,
 					"a login needs a user and a password");
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->login(token, api, c, user, password,
-					 expiration_s);
+	return api->login(token, api, c, user, password, expiration_s);
 }
 
 int pai_job_ref_parse(char **user, char **name, const char *ref,
@@ -264,8 +263,7 @@ int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->jobs_list(out, api, c,
-					     user && *user ? user : NULL);
+	return api->jobs_list(out, api, c, user && *user ? user : NULL);
 }
 
 int pai_job_get_config(char **text, size_t *len, pai_client *c,
@@ -340,6 +338,5 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->task_log_url(url, api, c, job, task, stream,
-						 tail);
+	return api->task_log_url(url, api, c, job, task, stream, tail);
 }

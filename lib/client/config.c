@@ -320,8 +320,9 @@ static int profile_fields(pai_profile *p, const char *name, json_t *o,
 		return PAI_ESYNTAX;
 	}
 	v = json_object_get(o, "api");
-	if (!absent_or(v, json_is_string(v) &&
-			      !pai_api_from_name(&p->api, json_string_value(v)))) {
+	if (!absent_or(v,
+		       json_is_string(v) &&
+			   !pai_api_from_name(&p->api, json_string_value(v)))) {
 		*why = xprintf("cluster '%s': api must be \"v1\", \"v2\", "
 			       "\"dual\" or \"auto\"",
 			       name);
@@ -489,13 +490,11 @@ static json_t *profile_json(const pai_profile *p)
 	if (!o || json_object_set_new(o, "uri", json_string(p->uri)) < 0 ||
 	    (p->user &&
 	     json_object_set_new(o, "user", json_string(p->user)) < 0) ||
-	    json_object_set_new(o, "dialect",
-				json_string(pai_dialect_name(p->dialect))) <
-		0 ||
+	    json_object_set_new(
+		o, "dialect", json_string(pai_dialect_name(p->dialect))) < 0 ||
 	    (p->ca_file &&
 	     json_object_set_new(o, "caFile", json_string(p->ca_file)) < 0) ||
-	    json_object_set_new(o, "insecure", json_boolean(p->insecure)) <
-		0 ||
+	    json_object_set_new(o, "insecure", json_boolean(p->insecure)) < 0 ||
 	    (p->api != PAI_API_AUTO &&
 	     json_object_set_new(o, "api", json_string(pai_api_name(p->api))) <
 		 0)) {

@@ -523,8 +523,8 @@ static long long retry_delay(pai_client *c, const pai__request *rq,
 	int retry;
 
 	if (err == PAI_OK)
-		retry = rs->status == 502 || rs->status == 503 ||
-			rs->status == 504;
+		retry =
+		    rs->status == 502 || rs->status == 503 || rs->status == 504;
 	else
 		retry = err == PAI_EUNREACHABLE && is_transient(cc);
 	if (!(retry && rq->safe) && !(err == PAI_OK && rs->status == 429))

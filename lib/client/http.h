@@ -21,6 +21,9 @@ typedef struct pai__error {
 	char *msg;   /* one line, or NULL */
 } pai__error;
 
+/* The handle every layer of lib/client is given; made and freed by
+ * client.c. Most of it is the wire's; the layers above keep a field
+ * each, said below. */
 struct pai_client {
 	CURL *curl; /* one handle: its connection cache serves every call */
 	char *uri;  /* base URI without a trailing '/' */
@@ -37,10 +40,10 @@ struct pai_client {
 	pai__error err; /* why the last call failed */
 
 	char errbuf[CURL_ERROR_SIZE];
-	uint64_t rng;
-	/* an origin that serves logs as HTML pages: fetched whole, no Range */
+	uint64_t rng; /* the retries' jitter */
+	/* logs.c: an origin that serves logs as HTML pages, fetched whole */
 	char *html_log_origin;
-	pai_api api; /* which module its calls go through (api.h) */
+	pai_api api; /* api.c: which module its calls go through */
 
 	/* Fuzzing only (tests/fuzz): answers each request in place of the
 	 * network, as perform() would: PAI_OK with rs filled (its headers

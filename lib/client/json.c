@@ -42,8 +42,8 @@ int pai__json_integer(json_t *v, long long *out)
 	return 1;
 }
 
-int pai__json_loadb(json_t **out, json_error_t *e, const char *text,
-		    size_t len, size_t flags)
+int pai__json_loadb(json_t **out, json_error_t *e, const char *text, size_t len,
+		    size_t flags)
 {
 	/* jansson sets no error code when an early allocation fails */
 	memset(e, 0, sizeof(*e));

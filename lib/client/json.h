@@ -13,8 +13,8 @@ int pai__json_integer(json_t *v, long long *out);
 
 /* json_loadb() that tells a lack of memory from bad text: PAI_OK with
  * *out new, PAI_ENOMEM, or PAI_ESYNTAX with *e saying where. */
-int pai__json_loadb(json_t **out, json_error_t *e, const char *text,
-		    size_t len, size_t flags);
+int pai__json_loadb(json_t **out, json_error_t *e, const char *text, size_t len,
+		    size_t flags);
 
 /* json_dumps, checked: NULL when out of memory, never a text that does
  * not read back as json (jansson can lose bytes silently when an

@@ -220,9 +220,12 @@ static int log_start(struct log_read *r, long long *start)
 int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
 		 const char *url, long long offset)
 {
-	struct log_read r = {.c = c, .url = url, .offset = offset,
+	struct log_read r = {.c = c,
+			     .url = url,
+			     .offset = offset,
 			     .rq = {"GET", url, NULL, 0, NULL, NULL, 1},
-			     .rs = PAI__RESPONSE_INIT, .text = PAI__BUF_INIT};
+			     .rs = PAI__RESPONSE_INIT,
+			     .text = PAI__BUF_INIT};
 	const char *p = NULL;
 	size_t n = 0;
 	long long start = 0;

@@ -181,8 +181,8 @@ long pai_job_info_find_task(const pai_job_info *info, const char *role,
 
 /* ---- states ---------------------------------------------------------- */
 
-static const char *const state_names[] = {"UNKNOWN", "WAITING", "RUNNING",
-					  "SUCCEEDED", "FAILED", "STOPPED",
+static const char *const state_names[] = {"UNKNOWN",   "WAITING", "RUNNING",
+					  "SUCCEEDED", "FAILED",  "STOPPED",
 					  "STOPPING"};
 
 const char *pai_state_name(pai_state state)

@@ -9,8 +9,8 @@
 /* The API module a config goes through, and the format it goes in: the
  * module's, but paictl's local cluster (dual) takes either format on
  * its v1 route and runs each as its own kind of cluster would. */
-static int api_for(const struct pai__api **out, pai_format *to,
-		   pai_client *c, pai_format fmt)
+static int api_for(const struct pai__api **out, pai_format *to, pai_client *c,
+		   pai_format fmt)
 {
 	int err = pai__client_api(c, out);
 
@@ -103,10 +103,9 @@ static int add_ssh_key(json_t *doc, const char *key)
 	if (!json_is_array(plugins) || has_ssh_plugin(plugins))
 		return PAI_OK;
 	if (json_array_append_new(
-		plugins,
-		json_pack("{s:s,s:{s:b,s:{s:s,s:s}}}", "plugin", "ssh",
-			  "parameters", "jobssh", 1, "userssh", "type",
-			  "custom", "value", key)) < 0)
+		plugins, json_pack("{s:s,s:{s:b,s:{s:s,s:s}}}", "plugin", "ssh",
+				   "parameters", "jobssh", 1, "userssh", "type",
+				   "custom", "value", key)) < 0)
 		return PAI_ENOMEM;
 	return PAI_OK;
 }
@@ -115,8 +114,9 @@ static int add_ssh_key(json_t *doc, const char *key)
 static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 		   json_t *config, const pai_submit_options *o)
 {
-	pai_format fmt =
-	    pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1, to;
+	pai_format fmt = pai__config_is_v2(config) ? PAI_FORMAT_V2
+						   : PAI_FORMAT_V1,
+		   to;
 	int err;
 
 	*out = NULL;
@@ -125,9 +125,10 @@ static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 	if (to != fmt)
 		err = convert(out, c, config, o, to);
 	else
-		err = (*out = json_deep_copy(config)) ? PAI_OK : pai__client_oom(c);
-	if (err == PAI_OK && to == PAI_FORMAT_V2 &&
-	    o->ssh_public_key && *o->ssh_public_key &&
+		err = (*out = json_deep_copy(config)) ? PAI_OK
+						      : pai__client_oom(c);
+	if (err == PAI_OK && to == PAI_FORMAT_V2 && o->ssh_public_key &&
+	    *o->ssh_public_key &&
 	    add_ssh_key(*out, o->ssh_public_key) != PAI_OK)
 		err = pai__client_oom(c);
 	if (err) {
@@ -255,9 +256,9 @@ static int stored_matches(const struct pai__api *api, pai_client *c,
 }
 
 /* After a lost answer: 1 the job is ours, else the error to return. */
-static int resolve(const struct pai__api *api, pai_client *c,
-		   const char *user, const char *name, json_t *sent,
-		   const pai__submit_rq *rq, int err)
+static int resolve(const struct pai__api *api, pai_client *c, const char *user,
+		   const char *name, json_t *sent, const pai__submit_rq *rq,
+		   int err)
 {
 	pai__error first = {0, NULL, NULL};
 	int maybe, m;

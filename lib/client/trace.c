@@ -46,7 +46,7 @@ static size_t yaml_secret_line(pai__buf *b, const char *text, size_t len,
 		pai__buf_put(b, text + i, e + 1 - i);
 		pai__buf_puts(b, " ***");
 		while (e < len && !(text[e] == '\n' && e + 1 < len &&
-				     text[e + 1] != ' ' && text[e + 1] != '\n'))
+				    text[e + 1] != ' ' && text[e + 1] != '\n'))
 			e++;
 		return e;
 	}
@@ -58,7 +58,6 @@ static size_t yaml_secret_line(pai__buf *b, const char *text, size_t len,
 		e++;
 	return e;
 }
-
 
 /* key=value in a form or a URL's query at i (its start, or after '&'
  * or '?'): a secret's value masked. Returns the offset after it. */
@@ -96,7 +95,6 @@ static void put_query_masked(pai__buf *b, const char *s, size_t n)
 			i = form_field_masked(b, s, n, i);
 	}
 }
-
 
 /* A JSON string at i: a secret member's value masked ("password":
  * "***"), any other string copied with its query's secrets masked.
@@ -150,7 +148,8 @@ char *pai__mask_secrets(const char *text, size_t len)
 			 strncasecmp(text + i, "Bearer ", 7) == 0) {
 			/* Bearer <token> anywhere */
 			pai__buf_put(&b, text + i, 7);
-			for (i += 7; i < len && !isspace((unsigned char)text[i]) &&
+			for (i += 7; i < len &&
+				     !isspace((unsigned char)text[i]) &&
 				     text[i] != '"';)
 				i++;
 			pai__buf_puts(&b, "***");
@@ -198,8 +197,7 @@ void pai__trace_lines(pai_client *c, const char *prefix, const char *s,
 	}
 }
 
-void pai__trace_body(pai_client *c, const char *prefix, const char *s,
-		     size_t n)
+void pai__trace_body(pai_client *c, const char *prefix, const char *s, size_t n)
 {
 	char note[64];
 

@@ -79,8 +79,9 @@ struct pump {
 
 static int lost(pai_ssh *s)
 {
-	return pai__ssh_fail(s, PAI_EUNREACHABLE, "connection to %s port %ld lost: %s",
-		    s->host, s->port, pai__ssh_msg(s));
+	return pai__ssh_fail(s, PAI_EUNREACHABLE,
+			     "connection to %s port %ld lost: %s", s->host,
+			     s->port, pai__ssh_msg(s));
 }
 
 /* Tells the remote terminal the window's new size, when it changed. */
@@ -93,9 +94,8 @@ static void resize(pai_ssh *s, LIBSSH2_CHANNEL *ch,
 		return;
 	*o->resized = 0;
 	if (o->window_size(o->data, &cols, &rows) == 0)
-		while (libssh2_channel_request_pty_size(ch, (int)cols,
-							(int)rows) ==
-			   LIBSSH2_ERROR_EAGAIN &&
+		while (libssh2_channel_request_pty_size(
+			   ch, (int)cols, (int)rows) == LIBSSH2_ERROR_EAGAIN &&
 		       !pai__ssh_interrupted(s))
 			wait_socket(s, NULL);
 }
@@ -116,9 +116,9 @@ static int drain_output(pai_ssh *s, LIBSSH2_CHANNEL *ch,
 		while ((n = libssh2_channel_read_ex(ch, streams[i], buf,
 						    sizeof(buf))) > 0)
 			if (write_all(fd, buf, (size_t)n) < 0)
-				return pai__ssh_fail(s, PAI_EIO,
-					    "cannot write the output: %s",
-					    strerror(errno));
+				return pai__ssh_fail(
+				    s, PAI_EIO, "cannot write the output: %s",
+				    strerror(errno));
 		if (n < 0 && n != LIBSSH2_ERROR_EAGAIN)
 			return lost(s);
 	}
@@ -160,8 +160,8 @@ static int push_input(pai_ssh *s, LIBSSH2_CHANNEL *ch, struct pump *p)
 
 /* Reads the caller's input, which poll says is ready; *closed when
  * on_input says to leave ("~."). */
-static int read_input(pai_ssh *s, const pai_ssh_run_options *o,
-		      struct pump *p, int *closed)
+static int read_input(pai_ssh *s, const pai_ssh_run_options *o, struct pump *p,
+		      int *closed)
 {
 	/* one byte left for on_input */
 	ssize_t n = read(o->in_fd, p->in, sizeof(p->in) - 1);
@@ -170,7 +170,7 @@ static int read_input(pai_ssh *s, const pai_ssh_run_options *o,
 		return PAI_OK;
 	if (n < 0)
 		return pai__ssh_fail(s, PAI_EIO, "cannot read the input: %s",
-			    strerror(errno));
+				     strerror(errno));
 	if (n == 0) {
 		p->in_eof = 1;
 		return PAI_OK;
@@ -224,13 +224,15 @@ static int start(pai_ssh *s, LIBSSH2_CHANNEL *ch, const pai_ssh_run_options *o)
 			ch, term, (unsigned)strlen(term), NULL, 0,
 			(int)(o->cols ? o->cols : 80),
 			(int)(o->rows ? o->rows : 24), 0, 0) != 0)
-			return pai__ssh_fail(s, PAI_ERROR, "no terminal: %s", pai__ssh_msg(s));
+			return pai__ssh_fail(s, PAI_ERROR, "no terminal: %s",
+					     pai__ssh_msg(s));
 	}
 	r = o->command ? libssh2_channel_exec(ch, o->command)
 		       : libssh2_channel_shell(ch);
 	if (r != 0)
 		return pai__ssh_fail(s, PAI_ERROR, "cannot start %s: %s",
-			    o->command ? "the command" : "a shell", pai__ssh_msg(s));
+				     o->command ? "the command" : "a shell",
+				     pai__ssh_msg(s));
 	return PAI_OK;
 }
 
@@ -268,8 +270,9 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 	libssh2_session_set_blocking(s->session, 1);
 	ch = libssh2_channel_open_session(s->session);
 	if (!ch)
-		return pai__ssh_fail(s, PAI_EUNREACHABLE, "cannot open a session: %s",
-			    pai__ssh_msg(s));
+		return pai__ssh_fail(s, PAI_EUNREACHABLE,
+				     "cannot open a session: %s",
+				     pai__ssh_msg(s));
 	if ((ret = start(s, ch, o)))
 		goto out;
 	libssh2_session_set_blocking(s->session, 0);

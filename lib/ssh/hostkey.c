@@ -100,7 +100,7 @@ static int replace_lines(pai_ssh *s, const char *name, const char *line)
 
 	if (fd < 0)
 		return pai__ssh_fail(s, PAI_EIO, "cannot lock '%s.lock': %s",
-			    s->known_hosts, strerror(errno));
+				     s->known_hosts, strerror(errno));
 	err = pai_file_read(&text, &len, &e, s->known_hosts);
 	if (err == PAI_ENOTFOUND)
 		err = PAI_OK;
@@ -118,8 +118,9 @@ static int replace_lines(pai_ssh *s, const char *name, const char *line)
 	free(data);
 	close(fd); /* unlocks */
 	if (err)
-		return pai__ssh_fail(s, err, "cannot write '%s': %s", s->known_hosts,
-			    e ? strerror(e) : pai_strerror(err));
+		return pai__ssh_fail(s, err, "cannot write '%s': %s",
+				     s->known_hosts,
+				     e ? strerror(e) : pai_strerror(err));
 	return PAI_OK;
 }
 
@@ -131,7 +132,7 @@ static int append_line(pai_ssh *s, const char *line)
 
 	if (lock < 0)
 		return pai__ssh_fail(s, PAI_EIO, "cannot lock '%s.lock': %s",
-			    s->known_hosts, strerror(errno));
+				     s->known_hosts, strerror(errno));
 	fd = open(s->known_hosts, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
 		  0600);
 	if (fd < 0)
@@ -150,8 +151,8 @@ static int append_line(pai_ssh *s, const char *line)
 bad:
 	e = errno;
 	close(lock);
-	return pai__ssh_fail(s, PAI_EIO, "cannot write '%s': %s", s->known_hosts,
-		    strerror(e));
+	return pai__ssh_fail(s, PAI_EIO, "cannot write '%s': %s",
+			     s->known_hosts, strerror(e));
 }
 
 /* The key's fingerprint as ssh-keygen -l shows it, into s->fingerprint
@@ -187,8 +188,8 @@ static char *hostkey_name(const pai_ssh *s)
 
 /* The known_hosts file as it is now into hosts, and its text (*text
  * new, NULL when there is no file). */
-static int load_known_hosts(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts,
-			    char **text, size_t *len)
+static int load_known_hosts(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts, char **text,
+			    size_t *len)
 {
 	int r, e = 0;
 
@@ -196,8 +197,9 @@ static int load_known_hosts(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts,
 	if (r == PAI_ENOTFOUND)
 		*len = 0;
 	else if (r)
-		return pai__ssh_fail(s, r, "cannot read '%s': %s", s->known_hosts,
-			    e ? strerror(e) : pai_strerror(r));
+		return pai__ssh_fail(s, r, "cannot read '%s': %s",
+				     s->known_hosts,
+				     e ? strerror(e) : pai_strerror(r));
 	return pai__kh_load(hosts, *text, *len);
 }
 
@@ -208,22 +210,23 @@ static int refuse_changed(pai_ssh *s, const char *name, const char *text,
 	unsigned ln = pai__kh_line_of(text, len, name);
 
 	if (ln)
-		return pai__ssh_fail(s, PAI_EHOSTKEY,
-			    "the host key of '%s' (%s port %ld) is not the one "
-			    "recorded at %s:%u; now %s",
-			    name, s->host, s->port, s->known_hosts, ln,
-			    s->fingerprint ? s->fingerprint : tname);
-	return pai__ssh_fail(s, PAI_EHOSTKEY,
+		return pai__ssh_fail(
+		    s, PAI_EHOSTKEY,
 		    "the host key of '%s' (%s port %ld) is not the one "
-		    "recorded in %s",
-		    name, s->host, s->port, s->known_hosts);
+		    "recorded at %s:%u; now %s",
+		    name, s->host, s->port, s->known_hosts, ln,
+		    s->fingerprint ? s->fingerprint : tname);
+	return pai__ssh_fail(
+	    s, PAI_EHOSTKEY,
+	    "the host key of '%s' (%s port %ld) is not the one "
+	    "recorded in %s",
+	    name, s->host, s->port, s->known_hosts);
 }
 
 /* Records key under name: in place of the lines that record name when
  * it changed, else appended. */
-static int record_key(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts,
-		      const char *name, const char *key, size_t klen,
-		      int bits, int changed)
+static int record_key(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts, const char *name,
+		      const char *key, size_t klen, int bits, int changed)
 {
 	struct libssh2_knownhost *node = NULL;
 	char line[4096];
@@ -239,8 +242,9 @@ static int record_key(pai_ssh *s, LIBSSH2_KNOWNHOSTS *hosts,
 						sizeof(line) - 1, &outlen,
 						LIBSSH2_KNOWNHOST_FILE_OPENSSH);
 	if (r != 0)
-		return pai__ssh_fail(s, PAI_ERROR, "cannot record the host key: %s",
-			    pai__ssh_msg(s));
+		return pai__ssh_fail(s, PAI_ERROR,
+				     "cannot record the host key: %s",
+				     pai__ssh_msg(s));
 	line[outlen] = '\0';
 	if (changed) {
 		ret = replace_lines(s, name, line);
@@ -263,8 +267,9 @@ int pai__ssh_check_hostkey(pai_ssh *s)
 
 	key = libssh2_session_hostkey(s->session, &klen, &type);
 	if (!key)
-		return pai__ssh_fail(s, PAI_EUNREACHABLE, "no host key from %s: %s",
-			    s->host, pai__ssh_msg(s));
+		return pai__ssh_fail(s, PAI_EUNREACHABLE,
+				     "no host key from %s: %s", s->host,
+				     pai__ssh_msg(s));
 	bits = key_bits(type, &tname);
 	set_fingerprint(s, tname);
 	name = hostkey_name(s);
@@ -281,8 +286,9 @@ int pai__ssh_check_hostkey(pai_ssh *s)
 		goto out;
 	}
 	if (r == LIBSSH2_KNOWNHOST_CHECK_FAILURE) {
-		ret = pai__ssh_fail(s, PAI_ERROR, "cannot check the host key: %s",
-			   pai__ssh_msg(s));
+		ret =
+		    pai__ssh_fail(s, PAI_ERROR, "cannot check the host key: %s",
+				  pai__ssh_msg(s));
 		goto out;
 	}
 	/* a key of another type recorded under the name counts too */

@@ -25,8 +25,7 @@ struct pai_ssh {
 };
 
 /* Sets s->detail and returns err. */
-int pai__ssh_fail(pai_ssh *s, int err, const char *fmt, ...)
-    PAI__PRINTF(3, 4);
+int pai__ssh_fail(pai_ssh *s, int err, const char *fmt, ...) PAI__PRINTF(3, 4);
 /* libssh2's last message for the session. */
 const char *pai__ssh_msg(const pai_ssh *s);
 

@@ -73,8 +73,7 @@ int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts)
 	    opts->version > PAI_SSH_OPTIONS_VERSION || !opts->host ||
 	    !opts->user || !opts->known_hosts || opts->port <= 0 ||
 	    opts->port > 65535 ||
-	    (!opts->key_file &&
-	     (opts->version < 2 || !opts->use_agent)))
+	    (!opts->key_file && (opts->version < 2 || !opts->use_agent)))
 		return PAI_EINVAL;
 	/* libssh2 opened and initialised, once per process */
 	if (pai__ssh2_load())
@@ -191,8 +190,9 @@ static int tcp_connect(pai_ssh *s)
 	snprintf(port, sizeof(port), "%ld", s->port);
 	ret = getaddrinfo(s->host, port, &hints, &res);
 	if (ret != 0)
-		return pai__ssh_fail(s, PAI_EUNREACHABLE, "cannot resolve '%s': %s",
-			    s->host, gai_strerror(ret));
+		return pai__ssh_fail(s, PAI_EUNREACHABLE,
+				     "cannot resolve '%s': %s", s->host,
+				     gai_strerror(ret));
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family,
 			    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
@@ -215,9 +215,9 @@ static int tcp_connect(pai_ssh *s)
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		return pai__ssh_fail(s, PAI_EUNREACHABLE, "connect to %s port %ld: %s",
-			    s->host, s->port,
-			    timed_out ? "timed out" : strerror(e));
+		return pai__ssh_fail(
+		    s, PAI_EUNREACHABLE, "connect to %s port %ld: %s", s->host,
+		    s->port, timed_out ? "timed out" : strerror(e));
 	/* libssh2 waits on blocking sockets itself, within its timeout */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	s->fd = fd;
@@ -231,19 +231,20 @@ static int check_key_file(pai_ssh *s)
 	int fd = open(s->key_file, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return pai__ssh_fail(s, errno == ENOENT ? PAI_ENOTFOUND : PAI_EACCES,
-			    "cannot open key '%s': %s", s->key_file,
-			    strerror(errno));
+		return pai__ssh_fail(
+		    s, errno == ENOENT ? PAI_ENOTFOUND : PAI_EACCES,
+		    "cannot open key '%s': %s", s->key_file, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return pai__ssh_fail(s, PAI_EACCES, "key '%s' is not a regular file",
-			    s->key_file);
+		return pai__ssh_fail(s, PAI_EACCES,
+				     "key '%s' is not a regular file",
+				     s->key_file);
 	}
 	close(fd);
 	if (st.st_mode & 077)
-		return pai__ssh_fail(s, PAI_EACCES,
-			    "permissions %04o for key '%s' are too open",
-			    (unsigned)(st.st_mode & 07777), s->key_file);
+		return pai__ssh_fail(
+		    s, PAI_EACCES, "permissions %04o for key '%s' are too open",
+		    (unsigned)(st.st_mode & 07777), s->key_file);
 	return PAI_OK;
 }
 
@@ -276,17 +277,17 @@ static int key_auth(pai_ssh *s)
 
 	if (r == LIBSSH2_ERROR_FILE)
 		return pai__ssh_fail(s, PAI_EACCES, "cannot use key '%s': %s",
-			    s->key_file, pai__ssh_msg(s));
+				     s->key_file, pai__ssh_msg(s));
 	if (r == LIBSSH2_ERROR_TIMEOUT || r == LIBSSH2_ERROR_SOCKET_RECV ||
 	    r == LIBSSH2_ERROR_SOCKET_SEND ||
 	    r == LIBSSH2_ERROR_SOCKET_DISCONNECT)
 		return pai__ssh_fail(s, PAI_EUNREACHABLE,
-			    "%s port %ld: logging in failed: %s", s->host,
-			    s->port, pai__ssh_msg(s));
+				     "%s port %ld: logging in failed: %s",
+				     s->host, s->port, pai__ssh_msg(s));
 	if (r != 0)
-		return pai__ssh_fail(s, PAI_EAUTH,
-			    "%s port %ld refused key '%s' for user '%s'",
-			    s->host, s->port, s->key_file, s->user);
+		return pai__ssh_fail(
+		    s, PAI_EAUTH, "%s port %ld refused key '%s' for user '%s'",
+		    s->host, s->port, s->key_file, s->user);
 	return PAI_OK;
 }
 
@@ -308,9 +309,10 @@ int pai_ssh_connect(pai_ssh *s)
 	libssh2_session_set_blocking(s->session, 1);
 	libssh2_session_set_timeout(s->session, s->timeout_ms);
 	if (libssh2_session_handshake(s->session, s->fd) != 0)
-		return pai__ssh_fail(s, PAI_EUNREACHABLE,
-			    "SSH handshake with %s port %ld failed: %s",
-			    s->host, s->port, pai__ssh_msg(s));
+		return pai__ssh_fail(
+		    s, PAI_EUNREACHABLE,
+		    "SSH handshake with %s port %ld failed: %s", s->host,
+		    s->port, pai__ssh_msg(s));
 	ret = pai__ssh_check_hostkey(s);
 	if (ret)
 		return ret;
@@ -319,9 +321,10 @@ int pai_ssh_connect(pai_ssh *s)
 	if (s->use_agent && getenv("SSH_AUTH_SOCK") && agent_auth(s))
 		return PAI_OK;
 	if (!s->key_file)
-		return pai__ssh_fail(s, PAI_EAUTH,
-			    "%s port %ld refused the ssh-agent's keys for "
-			    "user '%s'",
-			    s->host, s->port, s->user);
+		return pai__ssh_fail(
+		    s, PAI_EAUTH,
+		    "%s port %ld refused the ssh-agent's keys for "
+		    "user '%s'",
+		    s->host, s->port, s->user);
 	return key_auth(s);
 }

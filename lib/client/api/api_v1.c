@@ -78,36 +78,28 @@ static const struct pai__openpai routes = {
 
 /* ---- what v0.x does its own way ----------------------------------------- */
 
-static int v1_job_ssh(pai_ssh_info **out, const struct pai__api *api,
-		      pai_client *c, const char *user, const char *name)
+/* GET .../ssh's answer, {containers: [{id, sshIp, sshPort}], keyPair:
+ * {privateKeyDirectDownloadLink, privateKeyFileName}}, as an info that
+ * takes *o; PAI_EPROTOCOL for another shape. */
+static int ssh_shape(pai_ssh_info **out, pai_client *c, const char *url,
+		     json_t **o)
 {
-	pai_ssh_info *info = NULL;
-	json_t *o = NULL, *cs, *e, *kp;
-	char *url = job_url(c, user, name, "/ssh");
+	json_t *cs = json_object_get(*o, "containers"), *e, *kp;
+	pai_ssh_info *info;
 	size_t i;
-	int err;
 
-	(void)api;
-	*out = NULL;
-	if (!url)
-		return pai__client_oom(c);
-	if ((err = pai__get_json(&o, c, url)))
-		goto out;
-	cs = json_object_get(o, "containers");
-	if (!json_is_object(o) || (cs && !json_is_array(cs))) {
-		err = pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
-				       "GET %s: not a job's SSH info", url);
-		goto out;
-	}
+	if (!json_is_object(*o) || (cs && !json_is_array(cs)))
+		return pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
+					"GET %s: not a job's SSH info", url);
 	if (!(info = calloc(1, sizeof(*info))) ||
 	    (json_array_size(cs) &&
 	     !(info->containers =
 		   calloc(json_array_size(cs), sizeof(*info->containers))))) {
-		err = pai__client_oom(c);
-		goto out;
+		pai_ssh_info_free(info);
+		return pai__client_oom(c);
 	}
-	info->json = o;
-	o = NULL;
+	info->json = *o;
+	*o = NULL;
 	json_array_foreach(cs, i, e)
 	{
 		pai_ssh_container *sc = &info->containers[info->count];
@@ -125,9 +117,22 @@ static int v1_job_ssh(pai_ssh_info **out, const struct pai__api *api,
 	info->key_url = pai__json_str(kp, "privateKeyDirectDownloadLink");
 	info->key_name = pai__json_str(kp, "privateKeyFileName");
 	*out = info;
-	info = NULL;
-out:
-	pai_ssh_info_free(info);
+	return PAI_OK;
+}
+
+static int v1_job_ssh(pai_ssh_info **out, const struct pai__api *api,
+		      pai_client *c, const char *user, const char *name)
+{
+	char *url = job_url(c, user, name, "/ssh");
+	json_t *o = NULL;
+	int err;
+
+	(void)api;
+	*out = NULL;
+	if (!url)
+		return pai__client_oom(c);
+	if ((err = pai__get_json(&o, c, url)) == PAI_OK)
+		err = ssh_shape(out, c, url, &o);
 	json_decref(o);
 	free(url);
 	return err;
@@ -144,10 +149,9 @@ static int v1_task_log_url(char **url, const struct pai__api *api,
 	(void)tail;
 	*url = NULL;
 	if (!task->log_url)
-		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL,
-					"task %s:%ld has no log yet",
-					task->role ? task->role : "?",
-					task->index);
+		return pai__client_fail(
+		    c, PAI_ENOTFOUND, 0, NULL, "task %s:%ld has no log yet",
+		    task->role ? task->role : "?", task->index);
 	if (asprintf(url, "%suser.pai.%s", task->log_url, stream) < 0) {
 		*url = NULL;
 		return pai__client_oom(c);

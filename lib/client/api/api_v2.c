@@ -60,10 +60,10 @@ int pai__v2_detect(pai_api *out, pai_client *c)
 	err = pai__http(c, &rq, &rs);
 	if (err == PAI_OK && rs.status == 404)
 		*out = PAI_API_V1;
-	else if (err == PAI_OK && (err = pai__status_error(c, &rq, &rs)) ==
-				      PAI_OK) {
-		info = json_loadb(rs.body.data ? rs.body.data : "",
-				  rs.body.len, 0, NULL);
+	else if (err == PAI_OK &&
+		 (err = pai__status_error(c, &rq, &rs)) == PAI_OK) {
+		info = json_loadb(rs.body.data ? rs.body.data : "", rs.body.len,
+				  0, NULL);
 		*out = api_of(info);
 	}
 	json_decref(info);
@@ -115,8 +115,8 @@ static char *ajv_text(const char *msg)
 		if (i)
 			pai__buf_puts(&b, "; ");
 		if (path && *path)
-			pai__buf_printf(&b, "%s: ",
-					path[0] == '.' ? path + 1 : path);
+			pai__buf_printf(
+			    &b, "%s: ", path[0] == '.' ? path + 1 : path);
 		pai__buf_puts(&b, m ? m : "invalid");
 	}
 	json_decref(list);
@@ -224,8 +224,8 @@ static int v2_job_ssh(pai_ssh_info **out, const struct pai__api *api,
 		return err;
 	if (!(info = calloc(1, sizeof(*info))) ||
 	    !(info->json = json_pack("{s:[]}", "containers")) ||
-	    (job->ntasks &&
-	     !(info->containers = calloc(job->ntasks, sizeof(*info->containers)))))
+	    (job->ntasks && !(info->containers = calloc(
+				  job->ntasks, sizeof(*info->containers)))))
 		goto nomem;
 	cs = json_object_get(info->json, "containers");
 	for (i = 0; i < job->ntasks; i++) {
@@ -322,7 +322,8 @@ static int v2_task_log_url(char **url, const struct pai__api *api,
 	/* 404 NoTaskLogError: not started; 500 "Failed to get log list":
 	 * what getLogs answers for any other trouble (a job still in its
 	 * mock state among them) */
-	if (err == PAI_ENOTFOUND || (err == PAI_EHTTP && c->err.status == 500)) {
+	if (err == PAI_ENOTFOUND ||
+	    (err == PAI_EHTTP && c->err.status == 500)) {
 		char *why = strdup(c->err.msg ? c->err.msg : "no location");
 		char *code = c->err.code ? strdup(c->err.code) : NULL;
 

@@ -31,8 +31,8 @@ static int login_error(pai_client *c, int err)
 	return err == PAI_EHTTP && c->err.status == 400 ? PAI_EAUTH : err;
 }
 
-int pai__openpai_login(char **token, const struct pai__api *api,
-		       pai_client *c, const char *user, const char *password,
+int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
+		       const char *user, const char *password,
 		       long expiration_s)
 {
 	pai__request rq = {"POST", NULL, NULL, 0, "application/json", NULL, 0};
@@ -81,9 +81,8 @@ out:
 
 /* ---- submission ------------------------------------------------------- */
 
-int pai__openpai_submit_request(pai__submit_rq *rq,
-				const struct pai__api *api, pai_client *c,
-				const char *user, json_t *config)
+int pai__openpai_submit_request(pai__submit_rq *rq, const struct pai__api *api,
+				pai_client *c, const char *user, json_t *config)
 {
 	const struct pai__openpai *o = api->openpai;
 
@@ -100,8 +99,8 @@ int pai__openpai_submit_request(pai__submit_rq *rq,
 int pai__openpai_post_job(const struct pai__api *api, pai_client *c,
 			  const pai__submit_rq *sub, int *maybe_created)
 {
-	pai__request rq = {"POST", sub->url, sub->body, sub->len,
-			   sub->content_type, NULL, 0};
+	pai__request rq = {
+	    "POST", sub->url, sub->body, sub->len, sub->content_type, NULL, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err, refused;
 
@@ -114,8 +113,8 @@ int pai__openpai_post_job(const struct pai__api *api, pai_client *c,
 	err = pai__status_error(c, &rq, &rs);
 	if (err == PAI_OK)
 		goto out;
-	refused = api->openpai->refused ? api->openpai->refused(c, &rs)
-					: PAI_OK;
+	refused =
+	    api->openpai->refused ? api->openpai->refused(c, &rs) : PAI_OK;
 	if (refused != PAI_OK)
 		err = refused;
 	else

@@ -42,12 +42,12 @@ struct pai__openpai {
 
 int pai__openpai_cluster_info(json_t **out, const struct pai__api *api,
 			      pai_client *c);
-int pai__openpai_login(char **token, const struct pai__api *api,
-		       pai_client *c, const char *user, const char *password,
+int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
+		       const char *user, const char *password,
 		       long expiration_s);
-int pai__openpai_submit_request(pai__submit_rq *rq,
-				const struct pai__api *api, pai_client *c,
-				const char *user, json_t *config);
+int pai__openpai_submit_request(pai__submit_rq *rq, const struct pai__api *api,
+				pai_client *c, const char *user,
+				json_t *config);
 int pai__openpai_post_job(const struct pai__api *api, pai_client *c,
 			  const pai__submit_rq *rq, int *maybe_created);
 int pai__openpai_stored_config(json_t **out, const struct pai__api *api,

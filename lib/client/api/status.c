@@ -140,7 +140,9 @@ static int add_task(pai_job_info *info, size_t *cap, const char *role,
 	ti = &info->tasks[info->ntasks++];
 	memset(ti, 0, sizeof(*ti));
 	ti->role = role;
-	ti->index = pai__json_integer(json_object_get(t, "taskIndex"), &n) ? (long)n : 0;
+	ti->index = pai__json_integer(json_object_get(t, "taskIndex"), &n)
+			? (long)n
+			: 0;
 	ti->state = state_of(pai__json_str(t, "taskState"));
 	ti->container_id = pai__json_str(t, "containerId");
 	ti->ip = pai__json_str(t, "containerIp");
@@ -164,7 +166,8 @@ static int add_role(pai_job_info *info, size_t *cap, const char *role,
 	int err = PAI_OK;
 
 	if (!role)
-		role = pai__json_str(json_object_get(r, "taskRoleStatus"), "name");
+		role =
+		    pai__json_str(json_object_get(r, "taskRoleStatus"), "name");
 	if (json_is_array(ts)) {
 		json_array_foreach(ts, i, t)
 		{
