@@ -109,7 +109,8 @@ void pai_client_free(pai_client *c)
 	free(c->unix_socket);
 	free_secret(c->token);
 	free(c->ca_file);
-	pai__error_release(&c->err);
+	free(c->err_code);
+	free(c->err_msg);
 	free(c->html_log_origin);
 	free(c);
 }
@@ -131,17 +132,17 @@ int pai_client_set_token(pai_client *c, const char *token)
 
 long pai_client_http_status(const pai_client *c)
 {
-	return c ? c->err.status : 0;
+	return c ? c->status : 0;
 }
 
 const char *pai_client_error_code(const pai_client *c)
 {
-	return c ? c->err.code : NULL;
+	return c ? c->err_code : NULL;
 }
 
 const char *pai_client_error(const pai_client *c)
 {
-	return c ? c->err.msg : NULL;
+	return c ? c->err_msg : NULL;
 }
 
 /* ---- calls ------------------------------------------------------------- */

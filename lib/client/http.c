@@ -69,16 +69,31 @@ void pai__error_release(pai__error *e)
 	memset(e, 0, sizeof(*e));
 }
 
-void pai__error_move(pai__error *to, pai__error *from)
-{
-	pai__error_release(to);
-	*to = *from;
-	memset(from, 0, sizeof(*from));
-}
-
 void pai__client_reset_error(pai_client *c)
 {
-	pai__error_release(&c->err);
+	c->status = 0;
+	free(c->err_code);
+	free(c->err_msg);
+	c->err_code = c->err_msg = NULL;
+}
+
+void pai__client_save_error(pai_client *c, pai__error *saved)
+{
+	pai__error_release(saved);
+	saved->status = c->status;
+	saved->code = c->err_code;
+	saved->msg = c->err_msg;
+	c->status = 0;
+	c->err_code = c->err_msg = NULL;
+}
+
+void pai__client_restore_error(pai_client *c, pai__error *saved)
+{
+	pai__client_reset_error(c);
+	c->status = saved->status;
+	c->err_code = saved->code;
+	c->err_msg = saved->msg;
+	memset(saved, 0, sizeof(*saved));
 }
 
 /* One line: control characters become spaces, runs of blanks one,
@@ -115,14 +130,14 @@ int pai__client_fail(pai_client *c, int err, long status, const char *code,
 	char *raw;
 
 	pai__client_reset_error(c);
-	c->err.status = status;
+	c->status = status;
 	if (code)
-		c->err.code = strdup(code);
+		c->err_code = strdup(code);
 	va_start(ap, fmt);
 	pai__buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	raw = pai__buf_detach(&b);
-	c->err.msg = raw ? one_line(raw) : NULL;
+	c->err_msg = raw ? one_line(raw) : NULL;
 	free(raw);
 	return err;
 }

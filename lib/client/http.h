@@ -11,10 +11,8 @@
 struct pai__request;
 struct pai__response;
 
-/* Why the last call failed, as pai_client_error() and its siblings tell
- * it. Kept on the handle by this layer; every layer above sets it with
- * pai__client_fail() and returns the code it passed, so that errors go
- * up as return values and this file never calls up. */
+/* The detail of a failure, as pai_client_error() and its siblings tell
+ * it, put aside (pai__client_save_error()) while later calls run. */
 typedef struct pai__error {
 	long status; /* the HTTP status, 0 when no answer says */
 	char *code;  /* the server's error code, or NULL */
@@ -37,7 +35,13 @@ struct pai_client {
 	void *trace_data;
 	volatile int *interrupt;
 
-	pai__error err; /* why the last call failed */
+	/* Why the last call failed. Kept by this layer: every layer above
+	 * sets it with pai__client_fail() and returns the code it passed,
+	 * so errors go up as return values and http.c never calls up.
+	 * (Three fields, not a pai__error: the layout is in the ABI
+	 * record, lib/libpai.abi.) */
+	long status;
+	char *err_code, *err_msg;
 
 	char errbuf[CURL_ERROR_SIZE];
 	uint64_t rng; /* the retries' jitter */
@@ -125,12 +129,13 @@ void pai__buf_put_escaped(pai__buf *b, const char *s);
 
 /* ---- the last error's detail (http.c) ----------------------------- */
 
-/* Frees what e holds and empties it. */
-void pai__error_release(pai__error *e);
-/* Moves *from into *to (released first), leaving *from empty. */
-void pai__error_move(pai__error *to, pai__error *from);
-
 void pai__client_reset_error(pai_client *c);
+/* Moves the client's detail to *saved (released first) and the other
+ * way; each leaves the source empty. */
+void pai__client_save_error(pai_client *c, pai__error *saved);
+void pai__client_restore_error(pai_client *c, pai__error *saved);
+/* Frees what a saved detail holds and empties it. */
+void pai__error_release(pai__error *e);
 /* Sets the detail (code may be NULL; the message made one line of at
  * most 1000 bytes) and returns err. */
 int pai__client_fail(pai_client *c, int err, long status, const char *code,

@@ -243,8 +243,8 @@ static int stored_matches(const struct pai__api *api, pai_client *c,
 	int err, ret;
 
 	err = api->stored_config(&stored, api, c, user, name);
-	if (err == PAI_ENOTFOUND && c->err.code &&
-	    strcmp(c->err.code, "NoJobConfigError") == 0)
+	if (err == PAI_ENOTFOUND && c->err_code &&
+	    strcmp(c->err_code, "NoJobConfigError") == 0)
 		return -2; /* the job exists, its config is not there (yet) */
 	if (err == PAI_ENOTFOUND)
 		return -1;
@@ -265,7 +265,7 @@ static int resolve(const struct pai__api *api, pai_client *c, const char *user,
 
 	/* Job names are unique per user, so a second POST cannot make a
 	 * second job; at worst it meets 409. */
-	pai__error_move(&first, &c->err);
+	pai__client_save_error(c, &first);
 	m = stored_matches(api, c, user, name, sent);
 	if (m == 1)
 		goto ours;
@@ -284,11 +284,11 @@ static int resolve(const struct pai__api *api, pai_client *c, const char *user,
 		return err;
 	}
 	/* 409, or lost again: the job may be ours after all */
-	pai__error_move(&first, &c->err);
+	pai__client_save_error(c, &first);
 	if (stored_matches(api, c, user, name, sent) == 1)
 		goto ours;
 theirs: /* what the first failure said */
-	pai__error_move(&c->err, &first);
+	pai__client_restore_error(c, &first);
 	return err;
 ours:
 	pai__error_release(&first);

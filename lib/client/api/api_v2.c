@@ -129,20 +129,20 @@ static char *ajv_text(const char *msg)
  * limit (413). */
 static int refused(pai_client *c, const pai__response *rs)
 {
-	const char *m = c->err.msg;
+	const char *m = c->err_msg;
 	char *text;
 
-	if (c->err.status == 400 && c->err.code &&
-	    strcmp(c->err.code, "InvalidProtocolError") == 0) {
+	if (c->status == 400 && c->err_code &&
+	    strcmp(c->err_code, "InvalidProtocolError") == 0) {
 		text = m ? ajv_text(m) : NULL;
 		if (text)
 			pai__client_fail(c, PAI_EINVALID, 400,
 					 "InvalidProtocolError", "%s", text);
 		free(text);
-		c->err.status = 400;
+		c->status = 400;
 		return PAI_EINVALID;
 	}
-	if (c->err.status == 500 && !c->err.code && m && rs->body.len &&
+	if (c->status == 500 && !c->err_code && m && rs->body.len &&
 	    (strstr(m, " at line ") || strncmp(m, "Unclosed tag", 12) == 0))
 		return PAI_EINVALID;
 	return rs->status == 413 ? PAI_ETOOBIG : PAI_OK;
@@ -323,11 +323,11 @@ static int v2_task_log_url(char **url, const struct pai__api *api,
 	 * what getLogs answers for any other trouble (a job still in its
 	 * mock state among them) */
 	if (err == PAI_ENOTFOUND ||
-	    (err == PAI_EHTTP && c->err.status == 500)) {
-		char *why = strdup(c->err.msg ? c->err.msg : "no location");
-		char *code = c->err.code ? strdup(c->err.code) : NULL;
+	    (err == PAI_EHTTP && c->status == 500)) {
+		char *why = strdup(c->err_msg ? c->err_msg : "no location");
+		char *code = c->err_code ? strdup(c->err_code) : NULL;
 
-		err = pai__client_fail(c, PAI_ENOTFOUND, c->err.status, code,
+		err = pai__client_fail(c, PAI_ENOTFOUND, c->status, code,
 				       "task %s-%ld has no log yet (%s)",
 				       task->role, task->index,
 				       why ? why : "no location");

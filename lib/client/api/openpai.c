@@ -28,7 +28,7 @@ int pai__openpai_cluster_info(json_t **out, const struct pai__api *api,
  * server's. */
 static int login_error(pai_client *c, int err)
 {
-	return err == PAI_EHTTP && c->err.status == 400 ? PAI_EAUTH : err;
+	return err == PAI_EHTTP && c->status == 400 ? PAI_EAUTH : err;
 }
 
 int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
