@@ -13,11 +13,12 @@
  *                             operations written once, the status JSON)
  *   rest.h rest.c             request plumbing any API uses: answers
  *                             judged by status, errors mapped, JSON
- *   http.h http.c url.c trace.c
- *                             bytes on the wire: the handle, one
- *                             exchange with retries, URLs, the trace;
- *                             the last error's detail, which every layer
- *                             sets and returns the code of
+ *   http.h http.c             bytes on the wire: the handle, one
+ *                             exchange with retries; the last error's
+ *                             detail, which every layer sets and
+ *                             returns the code of
+ *   url.h trace.h (.c)        URLs, and the -vv trace with its secrets
+ *                             masked: they know no handle
  *   model.h model.c json.h json.c
  *                             what is handed out (job infos, states);
  *                             JSON values as servers send them

@@ -164,17 +164,22 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t size,
 	if (!c->trace)
 		return 0;
 	switch (type) {
-	case CURLINFO_TEXT: pai__trace_lines(c, "* ", data, size); break;
+	case CURLINFO_TEXT:
+		pai__trace_lines(c->trace, c->trace_data, "* ", data, size);
+		break;
 	case CURLINFO_HEADER_OUT:
 		/* the trace masks "Authorization: Bearer ..." */
-		pai__trace_lines(c, "> ", data, size);
+		pai__trace_lines(c->trace, c->trace_data, "> ", data, size);
 		break;
-	case CURLINFO_HEADER_IN: pai__trace_lines(c, "< ", data, size); break;
+	case CURLINFO_HEADER_IN:
+		pai__trace_lines(c->trace, c->trace_data, "< ", data, size);
+		break;
 	case CURLINFO_DATA_OUT:
 		/* the whole body at once, so that masking sees whole
 		 * members even when libcurl sends it in pieces */
 		if (!x->body_traced && x->rq->body)
-			pai__trace_body(c, "> ", x->rq->body, x->rq->body_len);
+			pai__trace_body(c->trace, c->trace_data, "> ",
+					x->rq->body, x->rq->body_len);
 		x->body_traced = 1;
 		break;
 	default: break;
@@ -476,8 +481,26 @@ static int read_answer(pai_client *c, pai__response *rs)
 	    redirect && !(rs->location = strdup(redirect)))
 		return pai__client_oom(c);
 	if (c->trace)
-		pai__trace_body(c, "< ", rs->body.data, rs->body.len);
+		pai__trace_body(c->trace, c->trace_data, "< ", rs->body.data,
+				rs->body.len);
 	return PAI_OK;
+}
+
+/* 1 when url has the scheme, host and port of the client's URI: the
+ * only origin its token goes to. */
+static int same_origin(const pai_client *c, const char *url)
+{
+	char *scheme = NULL, *host = NULL;
+	long port = 0;
+	int same;
+
+	if (!c->scheme || pai__url_split(url, &scheme, &host, &port))
+		return 0;
+	same = strcmp(scheme, c->scheme) == 0 && strcmp(host, c->host) == 0 &&
+	       port == c->port;
+	free(scheme);
+	free(host);
+	return same;
 }
 
 static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
@@ -486,7 +509,7 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	CURL *h = c->curl;
 	struct curl_slist *hdrs;
 	struct xfer x = {c, rq, rs, 0, 0};
-	int same = pai__same_origin(c, rq->url);
+	int same = same_origin(c, rq->url);
 	int via_socket = c->unix_socket && same, err;
 	long req_size = 0;
 

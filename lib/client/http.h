@@ -1,10 +1,13 @@
 /* http.h - the floor of lib/client's network (layers: api.h): the client
- * handle, one HTTP exchange, URLs, and the last error's detail, which
- * every layer above sets. Knows no API. Not installed, not for cli/. */
+ * handle, one HTTP exchange, and the last error's detail, which every
+ * layer above sets. Knows no API; under it only url.h and trace.h,
+ * which know no handle. Not installed, not for cli/. */
 #ifndef PAI_HTTP_H
 #define PAI_HTTP_H
 
 #include "internal.h"
+#include "trace.h"
+#include "url.h"
 
 #include "sys/dl_curl.h"
 
@@ -108,25 +111,6 @@ void pai__response_header(pai__response *rs, const char *line, size_t len);
  */
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs);
 
-/* ---- URLs (url.c) ------------------------------------------------- */
-
-/* 1 when url has the scheme, host and port of the client's URI. */
-int pai__same_origin(const pai_client *c, const char *url);
-
-/* "host" or "host:port" of url, new; NULL when it does not parse. */
-char *pai__url_host(const char *url);
-
-/* Scheme and host of url lowercased (both new), the port explicit.
- * PAI_EINVAL when url does not parse, PAI_ENOMEM. */
-int pai__url_split(const char *url, char **scheme, char **host, long *port);
-
-/* "scheme://host:port" of url (lowercased, port explicit), new.
- * PAI_EINVAL when url does not parse, PAI_ENOMEM. */
-int pai__url_origin(char **out, const char *url);
-
-/* Appends s to b percent-encoded as one path segment or query value. */
-void pai__buf_put_escaped(pai__buf *b, const char *s);
-
 /* ---- the last error's detail (http.c) ----------------------------- */
 
 void pai__client_reset_error(pai_client *c);
@@ -142,18 +126,5 @@ int pai__client_fail(pai_client *c, int err, long status, const char *code,
 		     const char *fmt, ...) PAI__PRINTF(5, 6);
 /* Sets the detail to "out of memory"; returns PAI_ENOMEM. */
 int pai__client_oom(pai_client *c);
-
-/* ---- the trace (trace.c) ------------------------------------------ */
-
-/* Masks secrets in text for tracing: the values of "password" and
- * "token" members or form fields, and bearer tokens. New string. */
-char *pai__mask_secrets(const char *text, size_t len);
-/* Each line of s (headers, a body) to the client's trace, after prefix,
- * its secrets masked; a body at most 2048 bytes of it, and a note of
- * the rest. Only when c->trace is set. */
-void pai__trace_lines(pai_client *c, const char *prefix, const char *s,
-		      size_t n);
-void pai__trace_body(pai_client *c, const char *prefix, const char *s,
-		     size_t n);
 
 #endif /* PAI_HTTP_H */

@@ -1,7 +1,7 @@
 /* trace.c - what -vv shows of the wire: each line of headers and bodies
- * through the client's trace callback, with the secrets masked
- * (passwords, tokens, a YAML config's secrets). */
-#include "http.h"
+ * through the caller's trace callback, with the secrets masked
+ * (passwords, tokens, a YAML config's secrets); see trace.h. */
+#include "trace.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -159,8 +159,8 @@ char *pai__mask_secrets(const char *text, size_t len)
 	return pai__buf_detach(&b);
 }
 
-static void trace_line(pai_client *c, const char *prefix, const char *s,
-		       size_t n)
+static void trace_line(pai__trace_fn trace, void *data, const char *prefix,
+		       const char *s, size_t n)
 {
 	pai__buf b = PAI__BUF_INIT;
 	char *masked = pai__mask_secrets(s, n), *line;
@@ -171,12 +171,12 @@ static void trace_line(pai_client *c, const char *prefix, const char *s,
 	free(masked);
 	line = pai__buf_detach(&b);
 	if (line)
-		c->trace(c->trace_data, line);
+		trace(data, line);
 	free(line);
 }
 
-void pai__trace_lines(pai_client *c, const char *prefix, const char *s,
-		      size_t n)
+void pai__trace_lines(pai__trace_fn trace, void *data, const char *prefix,
+		      const char *s, size_t n)
 {
 	size_t i = 0;
 
@@ -191,22 +191,24 @@ void pai__trace_lines(pai_client *c, const char *prefix, const char *s,
 			while (k > i && s[k - 1] == '\r')
 				k--;
 			if (k > i)
-				trace_line(c, prefix, s + i, k - i);
+				trace_line(trace, data, prefix, s + i, k - i);
 		}
 		i = e + 1;
 	}
 }
 
-void pai__trace_body(pai_client *c, const char *prefix, const char *s, size_t n)
+void pai__trace_body(pai__trace_fn trace, void *data, const char *prefix,
+		     const char *s, size_t n)
 {
 	char note[64];
 
 	if (!n)
 		return;
-	pai__trace_lines(c, prefix, s, n > TRACE_BODY_MAX ? TRACE_BODY_MAX : n);
+	pai__trace_lines(trace, data, prefix, s,
+			 n > TRACE_BODY_MAX ? TRACE_BODY_MAX : n);
 	if (n > TRACE_BODY_MAX) {
 		snprintf(note, sizeof(note), "[%zu more bytes]",
 			 n - TRACE_BODY_MAX);
-		trace_line(c, prefix, note, strlen(note));
+		trace_line(trace, data, prefix, note, strlen(note));
 	}
 }

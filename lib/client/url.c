@@ -1,7 +1,8 @@
 /* url.c - URLs as the wire sees them: an escaped path segment, a URL's
- * scheme, host and port, and whether it is the client's own origin (the
- * only one its token goes to). */
-#include "http.h"
+ * scheme, host and port (see url.h). */
+#include "url.h"
+
+#include "sys/dl_curl.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -61,21 +62,6 @@ out:
 	curl_free(p);
 	curl_url_cleanup(u);
 	return ret;
-}
-
-int pai__same_origin(const pai_client *c, const char *url)
-{
-	char *scheme = NULL, *host = NULL;
-	long port = 0;
-	int same;
-
-	if (!c->scheme || pai__url_split(url, &scheme, &host, &port))
-		return 0;
-	same = strcmp(scheme, c->scheme) == 0 && strcmp(host, c->host) == 0 &&
-	       port == c->port;
-	free(scheme);
-	free(host);
-	return same;
 }
 
 int pai__url_origin(char **out, const char *url)
