@@ -55,7 +55,7 @@ int pai_client_new(pai_client **out, const pai_client_options *opts)
 	     strncasecmp(uri, "https://", 8) != 0) ||
 	    !valid_token(opts->token))
 		return PAI_EINVAL;
-	/* libcurl is opened by the first client (lib/dl.h) */
+	/* libcurl is opened by the first client (sys/dl.h) */
 	if (pai__curl_load())
 		return PAI_ELIBRARY;
 	if (!(c = calloc(1, sizeof(*c))))
