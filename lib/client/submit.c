@@ -114,12 +114,11 @@ static int add_ssh_key(json_t *doc, const char *key)
 static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 		   json_t *config, const pai_submit_options *o)
 {
-	pai_format fmt = pai__config_is_v2(config) ? PAI_FORMAT_V2
-						   : PAI_FORMAT_V1,
-		   to;
+	pai_format fmt, to;
 	int err;
 
 	*out = NULL;
+	fmt = pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
 	if ((err = api_for(api, &to, c, fmt)))
 		return err;
 	if (to != fmt)
