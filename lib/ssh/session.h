@@ -1,7 +1,7 @@
-/* session.h - what lib/ssh's files share of a session: ssh.c opens it
- * (TCP, handshake, login), hostkey.c checks the server's key against
- * known_hosts, channel.c runs a command in it. Not installed, not for
- * cli/. */
+/* session.h - what lib/ssh's files share of a session (session.c):
+ * ssh.c opens it (TCP, handshake, login), hostkey.c checks the server's
+ * key against known_hosts, channel.c runs a command in it; under them
+ * known_hosts.c reads the file's text. Not installed, not for cli/. */
 #ifndef PAI_SESSION_H
 #define PAI_SESSION_H
 

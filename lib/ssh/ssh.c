@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,26 +21,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-int pai__ssh_fail(pai_ssh *s, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->detail, sizeof(s->detail), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-const char *pai__ssh_msg(const pai_ssh *s)
-{
-	char *msg = NULL;
-
-	if (!s->session)
-		return "no session";
-	libssh2_session_last_error(s->session, &msg, NULL, 0);
-	return msg && *msg ? msg : "unknown error";
-}
 
 static long long now_ms(void)
 {
