@@ -73,10 +73,3 @@ int pai_api_detect(pai_api *out, pai_client *c)
 	pai__client_reset_error(c);
 	return pai__v2_detect(out, c);
 }
-
-void pai__submit_rq_release(pai__submit_rq *rq)
-{
-	free(rq->url);
-	free(rq->body);
-	memset(rq, 0, sizeof(*rq));
-}

@@ -138,6 +138,13 @@ int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
 
 /* ---- exchanges ------------------------------------------------------- */
 
+void pai__submit_rq_release(pai__submit_rq *rq)
+{
+	free(rq->url);
+	free(rq->body);
+	memset(rq, 0, sizeof(*rq));
+}
+
 char *pai__url(pai_client *c, const char *path)
 {
 	pai__buf b = PAI__BUF_INIT;

@@ -8,6 +8,17 @@
 #include "http.h"
 #include "json.h"
 
+/* One submission as it goes out: a request whose URL and body are its
+ * own (an API module makes it, submit.c sends or shows it). */
+typedef struct pai__submit_rq {
+	char *url;
+	char *body;
+	size_t len;
+	const char *content_type; /* static */
+} pai__submit_rq;
+
+void pai__submit_rq_release(pai__submit_rq *rq);
+
 /* <base URI><path>, new; NULL when out of memory. */
 char *pai__url(pai_client *c, const char *path);
 

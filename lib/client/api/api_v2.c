@@ -322,8 +322,7 @@ static int v2_task_log_url(char **url, const struct pai__api *api,
 	/* 404 NoTaskLogError: not started; 500 "Failed to get log list":
 	 * what getLogs answers for any other trouble (a job still in its
 	 * mock state among them) */
-	if (err == PAI_ENOTFOUND ||
-	    (err == PAI_EHTTP && c->status == 500)) {
+	if (err == PAI_ENOTFOUND || (err == PAI_EHTTP && c->status == 500)) {
 		char *why = strdup(c->err_msg ? c->err_msg : "no location");
 		char *code = c->err_code ? strdup(c->err_code) : NULL;
 

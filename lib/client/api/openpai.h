@@ -7,7 +7,8 @@
 #ifndef PAI_OPENPAI_H
 #define PAI_OPENPAI_H
 
-#include "client/api.h"
+#include "module.h"
+#include "status.h"
 
 struct pai__openpai {
 	/* ---- routes: paths under the client's base URI */
@@ -62,18 +63,5 @@ int pai__openpai_job_config(char **text, size_t *len,
 			    const char *user, const char *name);
 int pai__openpai_job_stop(const struct pai__api *api, pai_client *c,
 			  const char *user, const char *name);
-
-/* ---- the status JSON both APIs send (status.c) ----------------------
- * OpenPAI v0.x and v1.x describe a job with the same members
- * ({name, jobStatus:{...}, taskRoles:{role:{taskStatuses:[...]}}}) and
- * a list entry with the same summary fields. */
-
-/* Fills info from a job status object o (info->json takes a reference
- * of its own). PAI_EPROTOCOL when o is not a status, PAI_ENOMEM. */
-int pai__status_parse(pai_job_info *info, json_t *o);
-/* A list answer (a JSON array, or v2's {"data": [...]}) as a list:
- * takes *a. PAI_EPROTOCOL with the detail set for another shape. */
-int pai__status_list(pai_job_list **out, pai_client *c, const char *url,
-		     json_t *a);
 
 #endif /* PAI_OPENPAI_H */

@@ -1,6 +1,6 @@
 /* status.c - the job status and list JSON that OpenPAI v0.x (/api/v1)
- * and v1.x (/api/v2) share, read into pai_job_info; see openpai.h */
-#include "openpai.h"
+ * and v1.x (/api/v2) share, read into pai_job_info; see status.h */
+#include "status.h"
 
 #include <ctype.h>
 #include <stdlib.h>
