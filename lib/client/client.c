@@ -1,18 +1,13 @@
-/* client.c - the REST client as callers see it: jobs, tasks and logs.
- * What an API version's paths and JSON look like is api_v1.c's; how
- * bytes travel is http.c's. */
+/* client.c - the REST client as callers see it: the handle, its last
+ * error, and jobs and tasks through the client's API (api.h). Logs are
+ * logs.c's, submissions submit.c's. */
 #include "api.h"
 
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Longest server message kept for the one-line error. */
-#define MAX_MESSAGE 1000
 
 /* ---- the handle ------------------------------------------------------- */
 
@@ -60,7 +55,7 @@ int pai_client_new(pai_client **out, const pai_client_options *opts)
 	     strncasecmp(uri, "https://", 8) != 0) ||
 	    !valid_token(opts->token))
 		return PAI_EINVAL;
-	/* libcurl is opened by the first client (lib/dl.h) */
+	/* libcurl is opened by the first client (sys/dl.h) */
 	if (pai__curl_load())
 		return PAI_ELIBRARY;
 	if (!(c = calloc(1, sizeof(*c))))
@@ -133,125 +128,7 @@ int pai_client_set_token(pai_client *c, const char *token)
 	return PAI_OK;
 }
 
-/* ---- which API ------------------------------------------------------ */
-
-static const char *const api_names[] = {"auto", "v1", "v2", "dual"};
-
-const char *pai_api_name(pai_api api)
-{
-	if ((unsigned)api < sizeof(api_names) / sizeof(api_names[0]))
-		return api_names[api];
-	return "auto";
-}
-
-int pai_api_from_name(pai_api *out, const char *name)
-{
-	size_t i;
-
-	if (!out || !name)
-		return PAI_EINVAL;
-	for (i = 0; i < sizeof(api_names) / sizeof(api_names[0]); i++)
-		if (strcmp(name, api_names[i]) == 0) {
-			*out = (pai_api)i;
-			return PAI_OK;
-		}
-	return PAI_EINVAL;
-}
-
-int pai_client_set_api(pai_client *c, pai_api api)
-{
-	if (!c || (unsigned)api > PAI_API_DUAL)
-		return PAI_EINVAL;
-	c->api = api;
-	return PAI_OK;
-}
-
-pai_api pai_client_api(const pai_client *c)
-{
-	return c ? c->api : PAI_API_AUTO;
-}
-
-int pai__client_api(pai_client *c, const struct pai__api **out)
-{
-	pai_api found;
-	int err;
-
-	if (c->api == PAI_API_AUTO) {
-		/* found once, on the first call that needs it */
-		if ((err = pai__v2_detect(&found, c)))
-			return err;
-		pai__client_reset_error(c);
-		c->api = found;
-	}
-	*out = c->api == PAI_API_V2 ? &pai__api_v2 : &pai__api_v1;
-	return PAI_OK;
-}
-
-int pai_api_detect(pai_api *out, pai_client *c)
-{
-	if (out)
-		*out = PAI_API_AUTO;
-	if (!out || !c)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	return pai__v2_detect(out, c);
-}
-
 /* ---- the last error ---------------------------------------------------- */
-
-void pai__client_reset_error(pai_client *c)
-{
-	c->status = 0;
-	free(c->err_code);
-	free(c->err_msg);
-	c->err_code = c->err_msg = NULL;
-}
-
-/* One line: control characters become spaces, runs of blanks one,
- * and at most MAX_MESSAGE bytes (cut at a character boundary). */
-static char *one_line(const char *s)
-{
-	pai__buf b = PAI__BUF_INIT;
-	int space = 0;
-
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch == 0x7f || ch == ' ') {
-			space = b.len > 0;
-			continue;
-		}
-		if (b.len >= MAX_MESSAGE && (ch & 0xC0) != 0x80) {
-			pai__buf_puts(&b, "...");
-			break;
-		}
-		if (space)
-			pai__buf_putc(&b, ' ');
-		space = 0;
-		pai__buf_putc(&b, (char)ch);
-	}
-	return pai__buf_detach(&b);
-}
-
-int pai__client_fail(pai_client *c, int err, long status, const char *code,
-		     const char *fmt, ...)
-{
-	pai__buf b = PAI__BUF_INIT;
-	va_list ap;
-	char *raw;
-
-	pai__client_reset_error(c);
-	c->status = status;
-	if (code)
-		c->err_code = strdup(code);
-	va_start(ap, fmt);
-	pai__buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	raw = pai__buf_detach(&b);
-	c->err_msg = raw ? one_line(raw) : NULL;
-	free(raw);
-	return err;
-}
 
 long pai_client_http_status(const pai_client *c)
 {
@@ -266,163 +143,6 @@ const char *pai_client_error_code(const pai_client *c)
 const char *pai_client_error(const pai_client *c)
 {
 	return c ? c->err_msg : NULL;
-}
-
-static const char *reason_phrase(long status)
-{
-	switch (status) {
-	case 300: return "Multiple Choices";
-	case 301: return "Moved Permanently";
-	case 302: return "Found";
-	case 303: return "See Other";
-	case 304: return "Not Modified";
-	case 307: return "Temporary Redirect";
-	case 308: return "Permanent Redirect";
-	case 400: return "Bad Request";
-	case 401: return "Unauthorized";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 406: return "Not Acceptable";
-	case 407: return "Proxy Authentication Required";
-	case 408: return "Request Timeout";
-	case 409: return "Conflict";
-	case 410: return "Gone";
-	case 411: return "Length Required";
-	case 413: return "Payload Too Large";
-	case 414: return "URI Too Long";
-	case 415: return "Unsupported Media Type";
-	case 416: return "Range Not Satisfiable";
-	case 422: return "Unprocessable Entity";
-	case 429: return "Too Many Requests";
-	case 500: return "Internal Server Error";
-	case 501: return "Not Implemented";
-	case 502: return "Bad Gateway";
-	case 503: return "Service Unavailable";
-	case 504: return "Gateway Timeout";
-	}
-	return NULL;
-}
-
-static int error_for(long status, const char *code)
-{
-	if (status == 401)
-		return PAI_EAUTH;
-	if (status == 403)
-		return PAI_EFORBIDDEN;
-	if (status == 404)
-		return PAI_ENOTFOUND;
-	if (status == 409)
-		return PAI_ECONFLICT;
-	if (status == 400 && code) {
-		if (strcmp(code, "NoVirtualClusterError") == 0)
-			return PAI_ENOTFOUND;
-		/* the token endpoint's answers to a bad login */
-		if (strcmp(code, "NoUserError") == 0 ||
-		    strcmp(code, "IncorrectPasswordError") == 0 ||
-		    strcmp(code, "IncorrectPassworkError") == 0)
-			return PAI_EAUTH;
-	}
-	return PAI_EHTTP;
-}
-
-int pai__login_error(pai_client *c, int err)
-{
-	/* the detail (status, code, message) stays the server's */
-	return err == PAI_EHTTP && c->status == 400 ? PAI_EAUTH : err;
-}
-
-int pai__status_error(pai_client *c, const pai__request *rq,
-		      const pai__response *rs)
-{
-	json_t *o = NULL;
-	const char *code = NULL, *msg = NULL, *phrase;
-	char *host = NULL;
-	int err;
-
-	if (rs->status >= 200 && rs->status < 300)
-		return PAI_OK;
-	/* {code, message} from the API; anything else (a proxy's HTML
-	 * page, an empty body) is summed up, never shown */
-	if (rs->body.len &&
-	    (!rs->content_type ||
-	     strncasecmp(rs->content_type, "text/html", 9) != 0))
-		o = json_loadb(rs->body.data, rs->body.len, 0, NULL);
-	if (json_is_object(o)) {
-		code = json_string_value(json_object_get(o, "code"));
-		msg = json_string_value(json_object_get(o, "message"));
-		if (code && !*code)
-			code = NULL;
-		if (msg && !*msg)
-			msg = NULL;
-	}
-	err = error_for(rs->status, code);
-	if (rs->status == 404 && code && strcmp(code, "NoApiError") == 0) {
-		/* no such route: the cluster speaks another API version */
-		pai__client_fail(c, PAI_EPROTOCOL, rs->status, code,
-				 "%s (the cluster speaks another version of "
-				 "the API: see 'paictl cluster add --api')",
-				 msg ? msg : code);
-		json_decref(o);
-		return PAI_EPROTOCOL;
-	}
-	if (msg || code)
-		pai__client_fail(c, err, rs->status, code, "%s",
-				 msg ? msg : code);
-	else {
-		host = pai__url_host(rq->url);
-		phrase = reason_phrase(rs->status);
-		/* a redirect here is most often http:// given for https:// */
-		pai__client_fail(
-		    c, err, rs->status, NULL, "HTTP %ld%s%s from %s%s%s%s",
-		    rs->status, phrase ? " " : "", phrase ? phrase : "",
-		    host ? host : rq->url, rs->location ? " (to " : "",
-		    rs->location ? rs->location : "", rs->location ? ")" : "");
-	}
-	free(host);
-	json_decref(o);
-	return err;
-}
-
-int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
-		       const pai__response *rs)
-{
-	const char *text = rs->body.data ? rs->body.data : "";
-	json_error_t e;
-
-	/* jansson sets no error code when an early allocation fails */
-	memset(&e, 0, sizeof(e));
-	*out = json_loadb(text, rs->body.len, 0, &e);
-	/* jansson reports some allocation failures as syntax errors: a
-	 * second try tells the two apart */
-	if (!*out)
-		*out = json_loadb(text, rs->body.len, 0, &e);
-	if (*out)
-		return PAI_OK;
-	if (json_error_code(&e) == json_error_out_of_memory || !e.text[0])
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
-					"out of memory");
-	return pai__client_fail(c, PAI_EPROTOCOL, rs->status, NULL,
-				"%s %s: the answer is not JSON (%s)",
-				rq->method, rq->url, e.text);
-}
-
-char *pai__json_dumps(const json_t *json, size_t flags)
-{
-	char *text = json_dumps(json, flags);
-	json_t *back;
-
-	if (!text)
-		return NULL;
-	/* jansson may drop bytes when an allocation fails while it dumps,
-	 * and say nothing: what goes out must read back the same */
-	back = json_loads(text, JSON_DECODE_ANY, NULL);
-	if (!back || !json_equal(back, (json_t *)json)) {
-		free(text);
-		text = NULL;
-	}
-	json_decref(back);
-	return text;
 }
 
 /* ---- calls ------------------------------------------------------------- */
@@ -447,7 +167,7 @@ int pai_cluster_info(json_t **out, pai_client *c)
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->cluster_info(out, c);
+	return api->cluster_info(out, api, c);
 }
 
 int pai_login(char **token, pai_client *c, const char *user,
@@ -466,8 +186,7 @@ int pai_login(char **token, pai_client *c, const char *user,
 					"a login needs a user and a password");
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->login(token, c, user, password,
-					 expiration_s);
+	return api->login(token, api, c, user, password, expiration_s);
 }
 
 int pai_job_ref_parse(char **user, char **name, const char *ref,
@@ -513,39 +232,6 @@ out:
 	return err;
 }
 
-/* ---- states ---------------------------------------------------------- */
-
-static const char *const state_names[] = {"UNKNOWN", "WAITING", "RUNNING",
-					  "SUCCEEDED", "FAILED", "STOPPED",
-					  "STOPPING"};
-
-const char *pai_state_name(pai_state state)
-{
-	if ((unsigned)state < sizeof(state_names) / sizeof(state_names[0]))
-		return state_names[state];
-	return "UNKNOWN";
-}
-
-int pai_state_from_name(pai_state *out, const char *name)
-{
-	size_t i;
-
-	if (!out || !name)
-		return PAI_EINVAL;
-	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
-		if (strcasecmp(name, state_names[i]) == 0) {
-			*out = (pai_state)i;
-			return PAI_OK;
-		}
-	return PAI_EINVAL;
-}
-
-int pai_state_is_final(pai_state state)
-{
-	return state == PAI_STATE_SUCCEEDED || state == PAI_STATE_FAILED ||
-	       state == PAI_STATE_STOPPED;
-}
-
 /* ---- jobs -------------------------------------------------------------- */
 
 int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
@@ -563,7 +249,7 @@ int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
 		return err;
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->job_get(out, c, user, name);
+	return api->job_get(out, api, c, user, name);
 }
 
 int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
@@ -578,8 +264,7 @@ int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->jobs_list(out, c,
-					     user && *user ? user : NULL);
+	return api->jobs_list(out, api, c, user && *user ? user : NULL);
 }
 
 int pai_job_get_config(char **text, size_t *len, pai_client *c,
@@ -600,7 +285,7 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 		return err;
 	err = pai__client_api(c, &api);
 	if (err == PAI_OK)
-		err = api->job_config(text, &n, c, user, name);
+		err = api->job_config(text, &n, api, c, user, name);
 	if (len)
 		*len = n;
 	return err;
@@ -618,7 +303,7 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 		return err;
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->job_stop(c, user, name);
+	return api->job_stop(api, c, user, name);
 }
 
 int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
@@ -636,7 +321,7 @@ int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 		return err;
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->job_ssh(out, c, user, name);
+	return api->job_ssh(out, api, c, user, name);
 }
 
 int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
@@ -654,312 +339,5 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->task_log_url(url, c, job, task, stream,
-						 tail);
-}
-
-/* ---- logs -------------------------------------------------------------- */
-
-static int is_html(const pai__response *rs)
-{
-	/* an empty body has no data at all: no arithmetic on NULL */
-	const char *p = rs->body.data ? rs->body.data : "";
-	const char *end = p + rs->body.len;
-
-	if (rs->content_type)
-		return strncasecmp(rs->content_type, "text/html", 9) == 0;
-	while (p < end && isspace((unsigned char)*p))
-		p++;
-	return (end - p >= 9 && strncasecmp(p, "<!DOCTYPE", 9) == 0) ||
-	       (end - p >= 5 && strncasecmp(p, "<html", 5) == 0);
-}
-
-static const char *find_ci(const char *p, const char *end, const char *s)
-{
-	size_t n = strlen(s);
-
-	for (; end - p >= (ptrdiff_t)n; p++)
-		if (strncasecmp(p, s, n) == 0)
-			return p;
-	return NULL;
-}
-
-static void put_utf8(pai__buf *b, unsigned long cp)
-{
-	char u[4];
-
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		pai__buf_put(b, u, 1);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xC0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3F));
-		pai__buf_put(b, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xE0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[2] = (char)(0x80 | (cp & 0x3F));
-		pai__buf_put(b, u, 3);
-	} else {
-		u[0] = (char)(0xF0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[3] = (char)(0x80 | (cp & 0x3F));
-		pai__buf_put(b, u, 4);
-	}
-}
-
-/* The text inside a YARN log page's <pre> elements, entities decoded;
- * "" when it has none (no log yet). */
-static void html_log_text(pai__buf *out, const char *p, size_t len)
-{
-	static const struct {
-		const char *name;
-		char ch;
-	} named[] = {{"lt", '<'},   {"gt", '>'},    {"amp", '&'},
-		     {"quot", '"'}, {"apos", '\''}, {"nbsp", ' '}};
-	const char *end = p + len, *s, *e;
-	size_t i;
-
-	while ((s = find_ci(p, end, "<pre"))) {
-		s += 4;
-		if (s < end && *s != '>' && !isspace((unsigned char)*s)) {
-			p = s; /* <preview> or the like */
-			continue;
-		}
-		while (s < end && *s != '>')
-			s++;
-		if (s == end)
-			return;
-		s++;
-		e = find_ci(s, end, "</pre");
-		if (!e)
-			e = end;
-		while (s < e) {
-			const char *semi;
-
-			if (*s != '&') {
-				pai__buf_putc(out, *s++);
-				continue;
-			}
-			semi =
-			    memchr(s, ';',
-				   (size_t)(e - s) > 12 ? 12 : (size_t)(e - s));
-			if (semi && s[1] == '#') {
-				unsigned long cp;
-				char *q;
-
-				if (s[2] == 'x' || s[2] == 'X')
-					cp = strtoul(s + 3, &q, 16);
-				else
-					cp = strtoul(s + 2, &q, 10);
-				if (q == semi && q > s + 2 && cp > 0 &&
-				    cp <= 0x10FFFF &&
-				    !(cp >= 0xD800 && cp <= 0xDFFF)) {
-					put_utf8(out, cp);
-					s = semi + 1;
-					continue;
-				}
-			} else if (semi) {
-				for (i = 0;
-				     i < sizeof(named) / sizeof(named[0]); i++)
-					if ((size_t)(semi - s - 1) ==
-						strlen(named[i].name) &&
-					    strncmp(s + 1, named[i].name,
-						    (size_t)(semi - s - 1)) ==
-						0)
-						break;
-				if (i < sizeof(named) / sizeof(named[0])) {
-					pai__buf_putc(out, named[i].ch);
-					s = semi + 1;
-					continue;
-				}
-			}
-			pai__buf_putc(out, *s++);
-		}
-		p = e;
-	}
-}
-
-/* "bytes A-B/N": A, or -1 */
-static long long range_start(const char *cr)
-{
-	char *end;
-	long long a;
-
-	if (!cr || strncasecmp(cr, "bytes ", 6) != 0)
-		return -1;
-	a = strtoll(cr + 6, &end, 10);
-	return end != cr + 6 && *end == '-' && a >= 0 ? a : -1;
-}
-
-static int copy_out(char **data, size_t *len, pai_client *c, const char *p,
-		    size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (!d)
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
-					"out of memory");
-	if (n)
-		memcpy(d, p, n);
-	d[n] = '\0';
-	*data = d;
-	*len = n;
-	return PAI_OK;
-}
-
-int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
-		 const char *url, long long offset)
-{
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	pai__buf text = PAI__BUF_INIT;
-	char range[64], *origin = NULL;
-	const char *p;
-	size_t n = 0;
-	long long start;
-	int err, html_origin;
-
-	if (data)
-		*data = NULL;
-	if (len)
-		*len = 0;
-	if (next)
-		*next = offset;
-	if (!data || !len || !next || !c || !url || offset < 0)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if ((err = pai__url_origin(&origin, url)) == PAI_EINVAL)
-		return pai__client_fail(c, err, 0, NULL,
-					"cannot use the log URL '%s'", url);
-	if (err)
-		return pai__client_fail(c, err, 0, NULL, "out of memory");
-	/* an HTML page's offsets are in its decoded text: fetch it whole */
-	html_origin =
-	    c->html_log_origin && strcmp(c->html_log_origin, origin) == 0;
-	if (offset > 0 && !html_origin) {
-		snprintf(range, sizeof(range), "bytes=%lld-", offset);
-		rq.range = range;
-	}
-	err = pai__http(c, &rq, &rs);
-	if (err)
-		goto out;
-	if (rs.status == 416 && rq.range) {
-		err = copy_out(data, len, c, "", 0); /* nothing new */
-		goto out;
-	}
-	if ((err = pai__status_error(c, &rq, &rs)))
-		goto out;
-	if (is_html(&rs)) {
-		if (!html_origin) {
-			free(c->html_log_origin);
-			c->html_log_origin = origin;
-			origin = NULL;
-		}
-		if (rq.range) { /* a part of a page is no use */
-			rq.range = NULL;
-			if ((err = pai__http(c, &rq, &rs)) ||
-			    (err = pai__status_error(c, &rq, &rs)))
-				goto out;
-		}
-		html_log_text(&text, rs.body.data ? rs.body.data : "",
-			      rs.body.len);
-		if (text.oom) {
-			err = pai__client_fail(c, PAI_ENOMEM, 0, NULL,
-					       "out of memory");
-			goto out;
-		}
-		p = text.data;
-		n = text.len;
-		start = 0;
-	} else {
-		p = rs.body.data;
-		n = rs.body.len;
-		start = 0;
-		if (rs.status == 206) {
-			start = range_start(rs.content_range);
-			if (start < 0)
-				start = offset;
-			if (start > offset) {
-				err = pai__client_fail(
-				    c, PAI_EPROTOCOL, rs.status, NULL,
-				    "GET %s: asked for bytes from %lld, got "
-				    "from %lld",
-				    url, offset, start);
-				goto out;
-			}
-		}
-	}
-	/* drop what the caller has: all of it when the server ignored
-	 * Range, the overlap when it answered from earlier on */
-	if ((unsigned long long)(offset - start) >= n) {
-		err = copy_out(data, len, c, "", 0);
-		goto out;
-	}
-	p += offset - start;
-	n -= (size_t)(offset - start);
-	if ((err = copy_out(data, len, c, p, n)))
-		goto out;
-	*next = offset + (long long)n;
-out:
-	free(origin);
-	pai__buf_release(&text);
-	pai__response_release(&rs);
-	return err;
-}
-
-int pai_download(char **data, size_t *len, pai_client *c, const char *url)
-{
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	char *cur = NULL;
-	int err = PAI_OK, hops;
-
-	if (data)
-		*data = NULL;
-	if (len)
-		*len = 0;
-	if (!data || !c || !url)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if (!(cur = strdup(url)))
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL,
-					"out of memory");
-	/* WebHDFS answers with a redirect to a data node; the token goes
-	 * only to the client's own origin (see perform() in http.c) */
-	for (hops = 0;; hops++) {
-		rq.url = cur;
-		if ((err = pai__http(c, &rq, &rs)))
-			goto out;
-		if (rs.status >= 300 && rs.status < 400 && rs.location &&
-		    rs.status != 304) {
-			if (hops == 10) {
-				err = pai__client_fail(c, PAI_EPROTOCOL,
-						       rs.status, NULL,
-						       "GET %s: more than 10 "
-						       "redirects",
-						       url);
-				goto out;
-			}
-			free(cur);
-			cur = rs.location;
-			rs.location = NULL;
-			continue;
-		}
-		break;
-	}
-	if ((err = pai__status_error(c, &rq, &rs)))
-		goto out;
-	if (len)
-		*len = rs.body.len;
-	if (!(*data = pai__buf_detach(&rs.body))) {
-		err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-		if (len)
-			*len = 0;
-	}
-out:
-	pai__response_release(&rs);
-	free(cur);
-	return err;
+	return api->task_log_url(url, api, c, job, task, stream, tail);
 }

@@ -1,7 +1,8 @@
-/* config.c - cluster profiles, stored tokens, and atomic file writes.
- * Files that hold secrets or choose where they go are refused when
- * others may read them, as ssh refuses such keys. */
-#include "http.h" /* pai__json_dumps */
+/* config.c - cluster profiles and stored tokens (written with file.c's
+ * atomic writes). Files that hold secrets or choose where they go are
+ * refused when others may read them, as ssh refuses such keys. */
+#include "file.h"
+#include "json.h"
 
 #include "sys/dl_curl.h"
 
@@ -32,135 +33,6 @@ static char *xprintf(const char *fmt, ...)
 	pai__buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	return pai__buf_detach(&b);
-}
-
-/* ---- atomic writes ---------------------------------------------------- */
-
-/* mkdir -p with mode for what it creates */
-static int make_dirs(const char *dir, mode_t mode)
-{
-	char *copy = strdup(dir), *p;
-	int ret = 0;
-
-	if (!copy)
-		return ENOMEM;
-	for (p = copy + 1;; p++) {
-		if (*p == '/' || !*p) {
-			char save = *p;
-
-			*p = '\0';
-			if (mkdir(copy, mode) < 0 && errno != EEXIST) {
-				ret = errno;
-				break;
-			}
-			*p = save;
-			if (!save)
-				break;
-		}
-	}
-	free(copy);
-	return ret;
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -1;
-	r = fsync(fd);
-	close(fd);
-	return r;
-}
-
-int pai_file_write_atomic(const char *path, const void *data, size_t len,
-			  unsigned mode, unsigned flags)
-{
-	char *copy = NULL, *dir, *tmp = NULL;
-	const char *p = data;
-	int fd = -1, e = 0, err = PAI_OK;
-	size_t done = 0;
-
-	if (!path || !*path || (!data && len))
-		return PAI_EINVAL;
-	if (!(copy = strdup(path)))
-		return PAI_ENOMEM;
-	dir = dirname(copy);
-	if (!(tmp = xprintf("%s/.%s.XXXXXX", dir,
-			    strrchr(path, '/') ? strrchr(path, '/') + 1
-					       : path))) {
-		err = PAI_ENOMEM;
-		goto out;
-	}
-	/* mkostemp creates 0600 whatever the umask; fchmod gives the mode
-	 * asked for, and the descriptor stays writable even for 0400 */
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	if (fchmod(fd, (mode_t)(mode & 07777)) < 0) {
-		e = errno;
-		goto out;
-	}
-	while (done < len) {
-		ssize_t w = write(fd, p + done, len - done);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			e = errno;
-			goto out;
-		}
-		done += (size_t)w;
-	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		e = errno;
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	if (flags & PAI_WRITE_EXCLUSIVE) {
-		/* never replaces: link() fails with EEXIST */
-		if (link(tmp, path) < 0) {
-			e = errno;
-			/* file systems without hard links */
-			if ((e == EPERM || e == ENOTSUP || e == ENOSYS) &&
-			    renameat2(AT_FDCWD, tmp, AT_FDCWD, path,
-				      RENAME_NOREPLACE) == 0) {
-				free(tmp);
-				tmp = NULL;
-				if (!(flags & PAI_WRITE_NO_DIRSYNC))
-					fsync_dir(dir);
-				e = 0;
-				goto out;
-			}
-			if (e == EPERM && access(path, F_OK) == 0)
-				e = EEXIST;
-			goto out;
-		}
-		unlink(tmp);
-	} else if (rename(tmp, path) < 0) {
-		e = errno;
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL;
-	if (!(flags & PAI_WRITE_NO_DIRSYNC))
-		fsync_dir(dir);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
-	free(copy);
-	if (e)
-		err = pai__from_errno(e);
-	return err;
 }
 
 /* Opens path for reading and refuses it when group or others have any
@@ -422,12 +294,61 @@ int pai_config_set_current(pai_config *cfg, const char *name)
 	return PAI_OK;
 }
 
+/* A profile's optional member: absent or null, or of its type. */
+static int absent_or(json_t *v, int ok)
+{
+	return !v || json_is_null(v) || ok;
+}
+
+/* The members of a profile object o into p (strings borrowed from o); a
+ * reason in *why on failure. */
+static int profile_fields(pai_profile *p, const char *name, json_t *o,
+			  char **why)
+{
+	json_t *v;
+
+	p->uri = json_string_value(json_object_get(o, "uri"));
+	p->user = json_string_value(json_object_get(o, "user"));
+	p->ca_file = json_string_value(json_object_get(o, "caFile"));
+	v = json_object_get(o, "dialect");
+	if (!absent_or(v, json_is_string(v) &&
+			      !pai_dialect_from_name(&p->dialect,
+						     json_string_value(v)))) {
+		*why = xprintf("cluster '%s': dialect must be \"openpai\" or "
+			       "\"scm\"",
+			       name);
+		return PAI_ESYNTAX;
+	}
+	v = json_object_get(o, "api");
+	if (!absent_or(v,
+		       json_is_string(v) &&
+			   !pai_api_from_name(&p->api, json_string_value(v)))) {
+		*why = xprintf("cluster '%s': api must be \"v1\", \"v2\", "
+			       "\"dual\" or \"auto\"",
+			       name);
+		return PAI_ESYNTAX;
+	}
+	v = json_object_get(o, "insecure");
+	if (!absent_or(v, json_is_boolean(v))) {
+		*why = xprintf("cluster '%s': insecure must be true or false",
+			       name);
+		return PAI_ESYNTAX;
+	}
+	p->insecure = json_is_true(v);
+	if (!absent_or(json_object_get(o, "user"), p->user != NULL) ||
+	    !absent_or(json_object_get(o, "caFile"), p->ca_file != NULL)) {
+		*why = xprintf("cluster '%s': user and caFile must be strings",
+			       name);
+		return PAI_ESYNTAX;
+	}
+	return PAI_OK;
+}
+
 /* One profile from the file; a reason in *why on failure. */
 static int load_profile(pai_config *cfg, const char *name, json_t *o,
 			char **why)
 {
 	pai_profile p;
-	json_t *v;
 	int err;
 
 	memset(&p, 0, sizeof(p));
@@ -436,42 +357,8 @@ static int load_profile(pai_config *cfg, const char *name, json_t *o,
 		*why = xprintf("cluster '%s' is not an object", name);
 		return PAI_ESYNTAX;
 	}
-	p.uri = json_string_value(json_object_get(o, "uri"));
-	p.user = json_string_value(json_object_get(o, "user"));
-	p.ca_file = json_string_value(json_object_get(o, "caFile"));
-	v = json_object_get(o, "dialect");
-	if (v && !json_is_null(v) &&
-	    (!json_is_string(v) ||
-	     pai_dialect_from_name(&p.dialect, json_string_value(v)))) {
-		*why = xprintf("cluster '%s': dialect must be \"openpai\" or "
-			       "\"scm\"",
-			       name);
-		return PAI_ESYNTAX;
-	}
-	v = json_object_get(o, "api");
-	if (v && !json_is_null(v) &&
-	    (!json_is_string(v) ||
-	     pai_api_from_name(&p.api, json_string_value(v)))) {
-		*why = xprintf("cluster '%s': api must be \"v1\", \"v2\", "
-			       "\"dual\" or \"auto\"",
-			       name);
-		return PAI_ESYNTAX;
-	}
-	v = json_object_get(o, "insecure");
-	if (v && !json_is_boolean(v) && !json_is_null(v)) {
-		*why = xprintf("cluster '%s': insecure must be true or false",
-			       name);
-		return PAI_ESYNTAX;
-	}
-	p.insecure = json_is_true(v);
-	if ((json_object_get(o, "user") &&
-	     !json_is_null(json_object_get(o, "user")) && !p.user) ||
-	    (json_object_get(o, "caFile") &&
-	     !json_is_null(json_object_get(o, "caFile")) && !p.ca_file)) {
-		*why = xprintf("cluster '%s': user and caFile must be strings",
-			       name);
-		return PAI_ESYNTAX;
-	}
+	if ((err = profile_fields(&p, name, o, why)))
+		return err;
 	err = pai_config_set(cfg, &p);
 	if (err == PAI_EINVAL) {
 		*why = !valid_name(name)
@@ -486,15 +373,80 @@ static int load_profile(pai_config *cfg, const char *name, json_t *o,
 	return err;
 }
 
+/* The config file's JSON in *root; NULL when there is no file, or an
+ * empty one. A reason in *detail (opening) or *why (reading) on
+ * failure. */
+static int read_config(json_t **root, char **detail, char **why,
+		       const char *path)
+{
+	json_error_t je;
+	char *text = NULL;
+	size_t len = 0;
+	int fd = -1, err;
+
+	*root = NULL;
+	if ((err = open_private(&fd, detail, path, 1)) || fd < 0)
+		return err; /* no file: no profiles */
+	if ((err = read_fd(&text, &len, fd)))
+		*why = xprintf("cannot read '%s': %s", path, pai_strerror(err));
+	else if (len > 0 &&
+		 (err = pai__json_loadb(root, &je, text, len,
+					JSON_REJECT_DUPLICATES)) == PAI_ESYNTAX)
+		*why =
+		    xprintf("%s:%d:%d: %s", path, je.line, je.column, je.text);
+	close(fd);
+	free(text);
+	return err;
+}
+
+/* The file's JSON as profiles and the current one; a reason in *why on
+ * failure. */
+static int config_from_json(pai_config *cfg, json_t *root, const char *path,
+			    char **why)
+{
+	json_t *clusters, *v;
+	const char *name;
+	int err;
+
+	if (!json_is_object(root)) {
+		*why = xprintf("%s: expected a JSON object", path);
+		return PAI_ESYNTAX;
+	}
+	v = json_object_get(root, "current");
+	if (v && !json_is_null(v)) {
+		err = json_is_string(v)
+			  ? pai_config_set_current(cfg, json_string_value(v))
+			  : PAI_EINVAL;
+		if (err == PAI_EINVAL)
+			*why = xprintf("%s: \"current\" must be a cluster name",
+				       path);
+		if (err)
+			return err == PAI_EINVAL ? PAI_ESYNTAX : err;
+	}
+	clusters = json_object_get(root, "clusters");
+	if (!absent_or(clusters, json_is_object(clusters))) {
+		*why = xprintf("%s: \"clusters\" must be an object", path);
+		return PAI_ESYNTAX;
+	}
+	json_object_foreach(clusters, name, v)
+	{
+		char *reason = NULL;
+
+		if ((err = load_profile(cfg, name, v, &reason))) {
+			*why = reason ? xprintf("%s: %s", path, reason) : NULL;
+			free(reason);
+			return err;
+		}
+	}
+	return PAI_OK;
+}
+
 int pai_config_load(pai_config **out, char **detail, const char *path)
 {
 	pai_config *cfg = NULL;
-	json_t *root = NULL, *clusters, *v;
-	json_error_t je;
-	char *text = NULL, *why = NULL;
-	const char *name;
-	size_t len = 0;
-	int fd = -1, err;
+	json_t *root = NULL;
+	char *why = NULL;
+	int err;
 
 	if (out)
 		*out = NULL;
@@ -504,73 +456,13 @@ int pai_config_load(pai_config **out, char **detail, const char *path)
 		return PAI_EINVAL;
 	if (!(cfg = calloc(1, sizeof(*cfg))))
 		return PAI_ENOMEM;
-	if ((err = open_private(&fd, detail, path, 1)))
-		goto out;
-	if (fd < 0)
-		goto done; /* no file: no profiles */
-	if ((err = read_fd(&text, &len, fd))) {
-		why = xprintf("cannot read '%s': %s", path, pai_strerror(err));
-		goto out;
+	err = read_config(&root, detail, &why, path);
+	if (err == PAI_OK && root)
+		err = config_from_json(cfg, root, path, &why);
+	if (err == PAI_OK) {
+		*out = cfg;
+		cfg = NULL;
 	}
-	if (len == 0)
-		goto done;
-	/* jansson sets no error code when an early allocation fails */
-	memset(&je, 0, sizeof(je));
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	/* jansson reports some allocation failures as syntax errors: a
-	 * second try tells the two apart */
-	if (!root)
-		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!root &&
-	    (json_error_code(&je) == json_error_out_of_memory || !je.text[0])) {
-		err = PAI_ENOMEM;
-		goto out;
-	}
-	if (!root) {
-		err = PAI_ESYNTAX;
-		why =
-		    xprintf("%s:%d:%d: %s", path, je.line, je.column, je.text);
-		goto out;
-	}
-	if (!json_is_object(root)) {
-		err = PAI_ESYNTAX;
-		why = xprintf("%s: expected a JSON object", path);
-		goto out;
-	}
-	v = json_object_get(root, "current");
-	if (v && !json_is_null(v)) {
-		err = json_is_string(v)
-			  ? pai_config_set_current(cfg, json_string_value(v))
-			  : PAI_EINVAL;
-		if (err == PAI_EINVAL) {
-			err = PAI_ESYNTAX;
-			why = xprintf("%s: \"current\" must be a cluster name",
-				      path);
-		}
-		if (err)
-			goto out;
-	}
-	clusters = json_object_get(root, "clusters");
-	if (clusters && !json_is_object(clusters) && !json_is_null(clusters)) {
-		err = PAI_ESYNTAX;
-		why = xprintf("%s: \"clusters\" must be an object", path);
-		goto out;
-	}
-	json_object_foreach(clusters, name, v)
-	{
-		char *reason = NULL;
-
-		if ((err = load_profile(cfg, name, v, &reason))) {
-			why = reason ? xprintf("%s: %s", path, reason) : NULL;
-			free(reason);
-			goto out;
-		}
-	}
-done:
-	*out = cfg;
-	cfg = NULL;
-	err = PAI_OK;
-out:
 	if (why && detail && !*detail) {
 		*detail = why;
 		why = NULL;
@@ -584,70 +476,78 @@ out:
 		free(*detail);
 		*detail = safe;
 	}
-	if (fd >= 0)
-		close(fd);
-	free(text);
 	json_decref(root);
 	pai_config_free(cfg);
 	return err;
 }
 
+/* A profile as the file writes it; NULL when out of memory. */
+static json_t *profile_json(const pai_profile *p)
+{
+	json_t *o = json_object();
+
+	/* json_object_set_new takes the value even when it fails */
+	if (!o || json_object_set_new(o, "uri", json_string(p->uri)) < 0 ||
+	    (p->user &&
+	     json_object_set_new(o, "user", json_string(p->user)) < 0) ||
+	    json_object_set_new(
+		o, "dialect", json_string(pai_dialect_name(p->dialect))) < 0 ||
+	    (p->ca_file &&
+	     json_object_set_new(o, "caFile", json_string(p->ca_file)) < 0) ||
+	    json_object_set_new(o, "insecure", json_boolean(p->insecure)) < 0 ||
+	    (p->api != PAI_API_AUTO &&
+	     json_object_set_new(o, "api", json_string(pai_api_name(p->api))) <
+		 0)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The whole config as the file writes it; NULL when out of memory. */
+static json_t *config_json(const pai_config *cfg)
+{
+	json_t *root = json_object(), *clusters = json_object();
+	size_t i;
+
+	if (!root || !clusters ||
+	    json_object_set_new(root, "current",
+				cfg->current ? json_string(cfg->current)
+					     : json_null()) < 0 ||
+	    json_object_set(root, "clusters", clusters) < 0)
+		goto oom;
+	for (i = 0; i < cfg->count; i++)
+		if (json_object_set_new(clusters, cfg->profiles[i].name,
+					profile_json(&cfg->profiles[i])) < 0)
+			goto oom;
+	json_decref(clusters);
+	return root;
+oom:
+	json_decref(clusters);
+	json_decref(root);
+	return NULL;
+}
+
 int pai_config_save(const pai_config *cfg, const char *path)
 {
-	json_t *root = NULL, *clusters;
-	char *text = NULL, *copy = NULL;
-	size_t i;
+	json_t *root = NULL;
+	char *text = NULL, *copy = NULL, *t = NULL;
 	int err = PAI_ENOMEM, e;
 
 	if (!cfg || !path)
 		return PAI_EINVAL;
-	/* json_object_set_new takes the value even when it fails */
-	root = json_object();
-	if (!root ||
-	    json_object_set_new(root, "current",
-				cfg->current ? json_string(cfg->current)
-					     : json_null()) < 0 ||
-	    json_object_set_new(root, "clusters", json_object()) < 0)
-		goto out;
-	clusters = json_object_get(root, "clusters");
-	for (i = 0; i < cfg->count; i++) {
-		const pai_profile *p = &cfg->profiles[i];
-		json_t *o = json_object();
-
-		if (!o || json_object_set_new(clusters, p->name, o) < 0 ||
-		    json_object_set_new(o, "uri", json_string(p->uri)) < 0 ||
-		    (p->user && json_object_set_new(
-				    o, "user", json_string(p->user)) < 0) ||
-		    json_object_set_new(
-			o, "dialect",
-			json_string(pai_dialect_name(p->dialect))) < 0 ||
-		    (p->ca_file &&
-		     json_object_set_new(o, "caFile", json_string(p->ca_file)) <
-			 0) ||
-		    json_object_set_new(o, "insecure",
-					json_boolean(p->insecure)) < 0 ||
-		    (p->api != PAI_API_AUTO &&
-		     json_object_set_new(o, "api",
-					 json_string(pai_api_name(p->api))) <
-			 0))
-			goto out;
-	}
-	if (!(text = pai__json_dumps(root, JSON_INDENT(2))) ||
+	if (!(root = config_json(cfg)) ||
+	    !(text = pai__json_dumps(root, JSON_INDENT(2))) ||
 	    !(copy = strdup(path)))
 		goto out;
-	if ((e = make_dirs(dirname(copy), 0700))) {
+	if ((e = pai__make_dirs(dirname(copy), 0700))) {
 		err = pai__from_errno(e);
 		goto out;
 	}
-	{
-		char *t = xprintf("%s\n", text);
-
-		if (!t)
-			goto out;
+	if ((t = xprintf("%s\n", text)))
 		err = pai_file_write_atomic(path, t, strlen(t), 0600, 0);
-		free(t);
-	}
 out:
+	free(t);
 	free(copy);
 	free(text);
 	json_decref(root);
@@ -738,7 +638,7 @@ int pai_token_save(const char *dir, const char *cluster, const char *user,
 		err = PAI_ENOMEM;
 		goto out;
 	}
-	if ((e = make_dirs(tdir, 0700))) {
+	if ((e = pai__make_dirs(tdir, 0700))) {
 		err = pai__from_errno(e);
 		goto out;
 	}

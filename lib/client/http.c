@@ -1,6 +1,8 @@
 /* http.c - one HTTP exchange on the client's libcurl handle: timeouts,
- * interruption, retries of safe requests, and a trace with secrets
- * masked. Knows nothing of the API's paths or JSON. */
+ * interruption, retries (with backoff, and Retry-After), the trace of
+ * what goes and comes (trace.c), and the last error's detail, which
+ * every layer of lib/client sets through it. Knows nothing of the
+ * API's paths or JSON. */
 #include "http.h"
 
 #include <ctype.h>
@@ -16,8 +18,8 @@
 /* Backoff: the n-th retry waits a random time in [0, min(CAP, BASE*2^n)]. */
 #define BACKOFF_BASE_MS 250
 #define BACKOFF_CAP_MS	10000
-/* Trace at most this much of a body. */
-#define TRACE_BODY_MAX 2048
+/* Longest message kept for the one-line error. */
+#define MAX_MESSAGE 1000
 
 struct xfer {
 	pai_client *c;
@@ -58,320 +60,94 @@ static uint64_t next_random(pai_client *c)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* ---- URLs ------------------------------------------------------------ */
+/* ---- the last error's detail --------------------------------------- */
 
-void pai__buf_put_escaped(pai__buf *b, const char *s)
+void pai__error_release(pai__error *e)
 {
-	static const char hex[] = "0123456789ABCDEF";
+	free(e->code);
+	free(e->msg);
+	memset(e, 0, sizeof(*e));
+}
+
+void pai__client_reset_error(pai_client *c)
+{
+	c->status = 0;
+	free(c->err_code);
+	free(c->err_msg);
+	c->err_code = c->err_msg = NULL;
+}
+
+void pai__client_save_error(pai_client *c, pai__error *saved)
+{
+	pai__error_release(saved);
+	saved->status = c->status;
+	saved->code = c->err_code;
+	saved->msg = c->err_msg;
+	c->status = 0;
+	c->err_code = c->err_msg = NULL;
+}
+
+void pai__client_restore_error(pai_client *c, pai__error *saved)
+{
+	pai__client_reset_error(c);
+	c->status = saved->status;
+	c->err_code = saved->code;
+	c->err_msg = saved->msg;
+	memset(saved, 0, sizeof(*saved));
+}
+
+/* One line: control characters become spaces, runs of blanks one,
+ * and at most MAX_MESSAGE bytes (cut at a character boundary). */
+static char *one_line(const char *s)
+{
+	pai__buf b = PAI__BUF_INIT;
+	int space = 0;
 
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 
-		if (isalnum(ch) || ch == '-' || ch == '.' || ch == '_' ||
-		    ch == '~')
-			pai__buf_putc(b, (char)ch);
-		else {
-			char e[3] = {'%', hex[ch >> 4], hex[ch & 15]};
-
-			pai__buf_put(b, e, 3);
+		if (ch < 0x20 || ch == 0x7f || ch == ' ') {
+			space = b.len > 0;
+			continue;
 		}
-	}
-}
-
-int pai__url_split(const char *url, char **scheme, char **host, long *port)
-{
-	CURLU *u = curl_url();
-	char *s = NULL, *h = NULL, *p = NULL;
-	int ret = PAI_EINVAL;
-	size_t i;
-
-	*scheme = *host = NULL;
-	*port = 0;
-	if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_SCHEME, &s, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_HOST, &h, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_PORT, &p, CURLU_DEFAULT_PORT) !=
-		CURLUE_OK)
-		goto out;
-	*scheme = strdup(s);
-	*host = strdup(h);
-	if (!*scheme || !*host) {
-		free(*scheme);
-		free(*host);
-		*scheme = *host = NULL;
-		ret = PAI_ENOMEM;
-		goto out;
-	}
-	for (i = 0; (*scheme)[i]; i++)
-		(*scheme)[i] = (char)tolower((unsigned char)(*scheme)[i]);
-	for (i = 0; (*host)[i]; i++)
-		(*host)[i] = (char)tolower((unsigned char)(*host)[i]);
-	*port = strtol(p, NULL, 10);
-	ret = PAI_OK;
-out:
-	curl_free(s);
-	curl_free(h);
-	curl_free(p);
-	curl_url_cleanup(u);
-	return ret;
-}
-
-int pai__same_origin(const pai_client *c, const char *url)
-{
-	char *scheme = NULL, *host = NULL;
-	long port = 0;
-	int same;
-
-	if (!c->scheme || pai__url_split(url, &scheme, &host, &port))
-		return 0;
-	same = strcmp(scheme, c->scheme) == 0 && strcmp(host, c->host) == 0 &&
-	       port == c->port;
-	free(scheme);
-	free(host);
-	return same;
-}
-
-int pai__url_origin(char **out, const char *url)
-{
-	char *scheme = NULL, *host = NULL;
-	pai__buf b = PAI__BUF_INIT;
-	long port = 0;
-	int err;
-
-	*out = NULL;
-	if ((err = pai__url_split(url, &scheme, &host, &port)))
-		return err;
-	pai__buf_printf(&b, "%s://%s:%ld", scheme, host, port);
-	*out = pai__buf_detach(&b);
-	free(scheme);
-	free(host);
-	return *out ? PAI_OK : PAI_ENOMEM;
-}
-
-char *pai__url_host(const char *url)
-{
-	CURLU *u = curl_url();
-	char *h = NULL, *p = NULL, *ret = NULL;
-	pai__buf b = PAI__BUF_INIT;
-
-	if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_HOST, &h, 0) != CURLUE_OK)
-		goto out;
-	pai__buf_puts(&b, h);
-	if (curl_url_get(u, CURLUPART_PORT, &p, 0) == CURLUE_OK && p)
-		pai__buf_printf(&b, ":%s", p);
-	ret = pai__buf_detach(&b);
-out:
-	pai__buf_release(&b);
-	curl_free(h);
-	curl_free(p);
-	curl_url_cleanup(u);
-	return ret;
-}
-
-/* ---- tracing ----------------------------------------------------------- */
-
-static int is_secret_key(const char *k, size_t n)
-{
-	static const char *const keys[] = {"password", "passwd", "token",
-					   "secret", "privateKey"};
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strlen(keys[i]) == n && strncasecmp(k, keys[i], n) == 0)
-			return 1;
-	return 0;
-}
-
-/* A YAML line "  key: value" whose key is a secret (the value masked),
- * or a top-level "secrets:" (every line indented under it masked).
- * Returns the offset after what was written to b, or i when the line at
- * i is neither. */
-static size_t yaml_secret_line(pai__buf *b, const char *text, size_t len,
-			       size_t i)
-{
-	size_t k = i, e;
-
-	while (k < len && text[k] == ' ')
-		k++;
-	e = k;
-	while (e < len && (isalnum((unsigned char)text[e]) || text[e] == '_'))
-		e++;
-	if (e == k || e >= len || text[e] != ':' ||
-	    (e + 1 < len && text[e + 1] != ' ' && text[e + 1] != '\n'))
-		return i;
-	if (k == i && e - k == 7 && strncmp(text + k, "secrets", 7) == 0) {
-		/* the whole block: to the next line that is not indented */
-		pai__buf_put(b, text + i, e + 1 - i);
-		pai__buf_puts(b, " ***");
-		while (e < len && !(text[e] == '\n' && e + 1 < len &&
-				     text[e + 1] != ' ' && text[e + 1] != '\n'))
-			e++;
-		return e;
-	}
-	if (!is_secret_key(text + k, e - k))
-		return i;
-	pai__buf_put(b, text + i, e + 1 - i);
-	pai__buf_puts(b, " ***");
-	while (e < len && text[e] != '\n')
-		e++;
-	return e;
-}
-
-
-/* key=value in a form or a URL's query at i (its start, or after '&'
- * or '?'): a secret's value masked. Returns the offset after it. */
-static size_t form_field_masked(pai__buf *b, const char *text, size_t len,
-				size_t i)
-{
-	size_t k = i;
-
-	while (k < len && isalpha((unsigned char)text[k]))
-		k++;
-	if (k < len && text[k] == '=' && is_secret_key(text + i, k - i)) {
-		pai__buf_put(b, text + i, k - i + 1);
-		pai__buf_puts(b, "***");
-		for (i = k + 1; i < len && text[i] != '&';)
-			i++;
-		return i;
-	}
-	pai__buf_put(b, text + i, k - i);
-	return k;
-}
-
-/* s copied with the values of secret query parameters ("?token=..." or
- * "&token=...", as in a log-manager location inside a JSON string)
- * masked. */
-static void put_query_masked(pai__buf *b, const char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		char ch = s[i++];
-
-		pai__buf_putc(b, ch);
-		if ((ch == '?' || ch == '&') && i < n &&
-		    isalpha((unsigned char)s[i]))
-			i = form_field_masked(b, s, n, i);
-	}
-}
-
-
-/* A JSON string at i: a secret member's value masked ("password":
- * "***"), any other string copied with its query's secrets masked.
- * Returns the offset after what was written. */
-static size_t json_string_masked(pai__buf *b, const char *text, size_t len,
-				 size_t i)
-{
-	size_t k = i + 1, j, e;
-
-	while (k < len && text[k] != '"' && text[k] != '\\')
-		k++;
-	if (k < len && text[k] == '"' &&
-	    is_secret_key(text + i + 1, k - i - 1)) {
-		j = k + 1;
-		while (j < len && isspace((unsigned char)text[j]))
-			j++;
-		if (j < len && text[j] == ':') {
-			j++;
-			while (j < len && isspace((unsigned char)text[j]))
-				j++;
-		} else
-			j = len; /* a string, not a member's name */
-		if (j < len && text[j] == '"') {
-			for (e = j + 1; e < len && text[e] != '"';)
-				e += text[e] == '\\' ? 2 : 1;
-			pai__buf_put(b, text + i, j - i);
-			pai__buf_puts(b, "\"***\"");
-			return e < len ? e + 1 : len;
+		if (b.len >= MAX_MESSAGE && (ch & 0xC0) != 0x80) {
+			pai__buf_puts(&b, "...");
+			break;
 		}
-	}
-	put_query_masked(b, text + i, k - i);
-	return k;
-}
-
-char *pai__mask_secrets(const char *text, size_t len)
-{
-	pai__buf b = PAI__BUF_INIT;
-	size_t i = 0, j;
-
-	while (i < len) {
-		/* a YAML body's secrets, at a line's start */
-		if ((i == 0 || text[i - 1] == '\n') &&
-		    (j = yaml_secret_line(&b, text, len, i)) != i)
-			i = j;
-		else if (text[i] == '"') /* "key" : "value" in JSON */
-			i = json_string_masked(&b, text, len, i);
-		else if ((i == 0 || text[i - 1] == '&' || text[i - 1] == '?') &&
-			 isalpha((unsigned char)text[i]))
-			i = form_field_masked(&b, text, len, i);
-		else if (len - i > 7 &&
-			 strncasecmp(text + i, "Bearer ", 7) == 0) {
-			/* Bearer <token> anywhere */
-			pai__buf_put(&b, text + i, 7);
-			for (i += 7; i < len && !isspace((unsigned char)text[i]) &&
-				     text[i] != '"';)
-				i++;
-			pai__buf_puts(&b, "***");
-		} else
-			pai__buf_putc(&b, text[i++]);
+		if (space)
+			pai__buf_putc(&b, ' ');
+		space = 0;
+		pai__buf_putc(&b, (char)ch);
 	}
 	return pai__buf_detach(&b);
 }
 
-static void trace_line(pai_client *c, const char *prefix, const char *s,
-		       size_t n)
+int pai__client_fail(pai_client *c, int err, long status, const char *code,
+		     const char *fmt, ...)
 {
 	pai__buf b = PAI__BUF_INIT;
-	char *masked = pai__mask_secrets(s, n), *line;
+	va_list ap;
+	char *raw;
 
-	pai__buf_puts(&b, prefix);
-	if (masked)
-		pai__buf_puts(&b, masked);
-	free(masked);
-	line = pai__buf_detach(&b);
-	if (line)
-		c->trace(c->trace_data, line);
-	free(line);
+	pai__client_reset_error(c);
+	c->status = status;
+	if (code)
+		c->err_code = strdup(code);
+	va_start(ap, fmt);
+	pai__buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	raw = pai__buf_detach(&b);
+	c->err_msg = raw ? one_line(raw) : NULL;
+	free(raw);
+	return err;
 }
 
-/* Each line of text (headers, a body) with its prefix. */
-static void trace_lines(pai_client *c, const char *prefix, const char *s,
-			size_t n)
+int pai__client_oom(pai_client *c)
 {
-	size_t i = 0;
-
-	while (i < n) {
-		size_t e = i;
-
-		while (e < n && s[e] != '\n')
-			e++;
-		if (e > i || e < n) {
-			size_t k = e;
-
-			while (k > i && s[k - 1] == '\r')
-				k--;
-			if (k > i)
-				trace_line(c, prefix, s + i, k - i);
-		}
-		i = e + 1;
-	}
+	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
 }
 
-static void trace_body(pai_client *c, const char *prefix, const char *s,
-		       size_t n)
-{
-	char note[64];
-
-	if (!n)
-		return;
-	trace_lines(c, prefix, s, n > TRACE_BODY_MAX ? TRACE_BODY_MAX : n);
-	if (n > TRACE_BODY_MAX) {
-		snprintf(note, sizeof(note), "[%zu more bytes]",
-			 n - TRACE_BODY_MAX);
-		trace_line(c, prefix, note, strlen(note));
-	}
-}
+/* ---- libcurl's callbacks ---------------------------------------------- */
 
 static int on_debug(CURL *h, curl_infotype type, char *data, size_t size,
 		    void *ptr)
@@ -388,25 +164,28 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t size,
 	if (!c->trace)
 		return 0;
 	switch (type) {
-	case CURLINFO_TEXT: trace_lines(c, "* ", data, size); break;
-	case CURLINFO_HEADER_OUT:
-		/* trace_line masks "Authorization: Bearer ..." */
-		trace_lines(c, "> ", data, size);
+	case CURLINFO_TEXT:
+		pai__trace_lines(c->trace, c->trace_data, "* ", data, size);
 		break;
-	case CURLINFO_HEADER_IN: trace_lines(c, "< ", data, size); break;
+	case CURLINFO_HEADER_OUT:
+		/* the trace masks "Authorization: Bearer ..." */
+		pai__trace_lines(c->trace, c->trace_data, "> ", data, size);
+		break;
+	case CURLINFO_HEADER_IN:
+		pai__trace_lines(c->trace, c->trace_data, "< ", data, size);
+		break;
 	case CURLINFO_DATA_OUT:
 		/* the whole body at once, so that masking sees whole
 		 * members even when libcurl sends it in pieces */
 		if (!x->body_traced && x->rq->body)
-			trace_body(c, "> ", x->rq->body, x->rq->body_len);
+			pai__trace_body(c->trace, c->trace_data, "> ",
+					x->rq->body, x->rq->body_len);
 		x->body_traced = 1;
 		break;
 	default: break;
 	}
 	return 0;
 }
-
-/* ---- callbacks ---------------------------------------------------------- */
 
 static size_t on_write(char *p, size_t size, size_t n, void *ptr)
 {
@@ -447,6 +226,16 @@ static void set_header(char **slot, char *v)
 	*slot = v;
 }
 
+/* Retry-After's value in seconds; 0 when it gives none. Only
+ * delta-seconds: an HTTP date is not worth parsing. */
+static long retry_after_s(const char *v)
+{
+	char *end;
+	long s = strtol(v, &end, 10);
+
+	return end != v && !*end && s > 0 ? s : 0;
+}
+
 void pai__response_header(pai__response *rs, const char *p, size_t len)
 {
 	char *v;
@@ -461,13 +250,10 @@ void pai__response_header(pai__response *rs, const char *p, size_t len)
 	}
 	set_header(&rs->content_type, header_value(p, len, "Content-Type"));
 	set_header(&rs->content_range, header_value(p, len, "Content-Range"));
-	v = header_value(p, len, "Retry-After");
-	if (v) {
-		char *end;
-		long s = strtol(v, &end, 10);
+	if ((v = header_value(p, len, "Retry-After"))) {
+		long s = retry_after_s(v);
 
-		/* only delta-seconds; an HTTP date is not worth parsing */
-		if (end != v && !*end && s > 0)
+		if (s > 0)
 			rs->retry_after_s = s;
 		free(v);
 	}
@@ -543,7 +329,7 @@ static int transport_error(pai_client *c, const pai__request *rq,
 		goto out;
 	}
 	if (x->rs->body.oom) {
-		err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+		err = pai__client_oom(c);
 		goto out;
 	}
 	if (x->too_big) {
@@ -580,25 +366,11 @@ out:
 	return err;
 }
 
-static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
-		   CURLcode *ccp)
+/* The handle's options for one attempt at rq, its callbacks writing
+ * into x. */
+static void set_options(CURL *h, pai_client *c, const pai__request *rq,
+			struct xfer *x, int via_socket)
 {
-	CURL *h = c->curl;
-	struct curl_slist *hdrs = NULL, *t;
-	struct xfer x;
-	pai__buf auth = PAI__BUF_INIT, line = PAI__BUF_INIT;
-	int same = pai__same_origin(c, rq->url), via_socket, err = PAI_OK;
-	long req_size = 0;
-	char *redirect = NULL;
-	CURLcode cc;
-
-	memset(&x, 0, sizeof(x));
-	x.c = c;
-	x.rq = rq;
-	x.rs = rs;
-	c->errbuf[0] = '\0';
-	via_socket = c->unix_socket && same;
-
 	curl_easy_reset(h);
 	curl_easy_setopt(h, CURLOPT_URL, rq->url);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -621,11 +393,11 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, c->stall_timeout_s);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(h, CURLOPT_XFERINFODATA, &x);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, x);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &x);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, &x);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
 	/* redirects are the caller's: the token must not follow them */
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, c->insecure ? 0L : 1L);
@@ -635,72 +407,129 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	/* always: on_debug also notices libcurl re-sending a request */
 	curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
-	curl_easy_setopt(h, CURLOPT_DEBUGDATA, &x);
+	curl_easy_setopt(h, CURLOPT_DEBUGDATA, x);
+}
 
+/* Appends line (then emptied, wiped) to *hdrs; -1 when out of memory. */
+static int add_header(struct curl_slist **hdrs, pai__buf *line)
+{
+	struct curl_slist *t = NULL;
+
+	if (!line->oom)
+		t = curl_slist_append(*hdrs, line->data);
+	if (line->data)
+		memset(line->data, 0, line->len); /* a token, perhaps */
+	pai__buf_release(line);
+	if (!t)
+		return -1;
+	*hdrs = t;
+	return 0;
+}
+
+/* rq's header lines: the token only to the client's own origin (same).
+ * NULL when out of memory. */
+static struct curl_slist *request_headers(const pai_client *c,
+					  const pai__request *rq, int same)
+{
 	/* no 100-continue round trip before a body */
-	hdrs = curl_slist_append(hdrs, "Expect:");
-	if (c->token && same) {
-		pai__buf_printf(&auth, "Authorization: Bearer %s", c->token);
-		if (auth.oom || !(t = curl_slist_append(hdrs, auth.data)))
-			goto oom;
-		hdrs = t;
+	struct curl_slist *hdrs = curl_slist_append(NULL, "Expect:");
+	pai__buf line = PAI__BUF_INIT;
+	int bad = !hdrs;
+
+	if (!bad && c->token && same) {
+		pai__buf_printf(&line, "Authorization: Bearer %s", c->token);
+		bad = add_header(&hdrs, &line);
 	}
-	if (rq->body && rq->content_type) {
+	if (!bad && rq->body && rq->content_type) {
 		pai__buf_printf(&line, "Content-Type: %s", rq->content_type);
-		if (line.oom || !(t = curl_slist_append(hdrs, line.data)))
-			goto oom;
-		hdrs = t;
-		pai__buf_release(&line);
+		bad = add_header(&hdrs, &line);
 	}
-	if (rq->range) {
+	if (!bad && rq->range) {
 		pai__buf_printf(&line, "Range: %s", rq->range);
-		if (line.oom || !(t = curl_slist_append(hdrs, line.data)))
-			goto oom;
-		hdrs = t;
+		bad = add_header(&hdrs, &line);
 	}
-	if (!hdrs)
-		goto oom;
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	if (bad) {
+		curl_slist_free_all(hdrs);
+		return NULL;
+	}
+	return hdrs;
+}
 
-	if (strcmp(rq->method, "GET") == 0)
+static void set_method(CURL *h, const pai__request *rq)
+{
+	if (strcmp(rq->method, "GET") == 0) {
 		curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-	else {
-		if (strcmp(rq->method, "POST") == 0)
-			curl_easy_setopt(h, CURLOPT_POST, 1L);
-		else
-			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS,
-				 rq->body ? rq->body : "");
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
-				 (curl_off_t)(rq->body ? rq->body_len : 0));
+		return;
 	}
+	if (strcmp(rq->method, "POST") == 0)
+		curl_easy_setopt(h, CURLOPT_POST, 1L);
+	else
+		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, rq->body ? rq->body : "");
+	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+			 (curl_off_t)(rq->body ? rq->body_len : 0));
+}
 
-	cc = curl_easy_perform(h);
-	*ccp = cc;
-	curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &req_size);
-	rs->sent = req_size > 0;
-	if (cc != CURLE_OK) {
-		err = transport_error(c, rq, &x, cc, via_socket);
-		goto out;
-	}
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &rs->status);
-	if (curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &redirect) ==
+/* After a transfer that completed: its status and redirect into rs. */
+static int read_answer(pai_client *c, pai__response *rs)
+{
+	char *redirect = NULL;
+
+	curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &rs->status);
+	if (curl_easy_getinfo(c->curl, CURLINFO_REDIRECT_URL, &redirect) ==
 		CURLE_OK &&
 	    redirect && !(rs->location = strdup(redirect)))
-		goto oom;
+		return pai__client_oom(c);
 	if (c->trace)
-		trace_body(c, "< ", rs->body.data, rs->body.len);
-	goto out;
-oom:
-	err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-out:
-	/* the handle must not point at this call's stack or headers */
+		pai__trace_body(c->trace, c->trace_data, "< ", rs->body.data,
+				rs->body.len);
+	return PAI_OK;
+}
+
+/* 1 when url has the scheme, host and port of the client's URI: the
+ * only origin its token goes to. */
+static int same_origin(const pai_client *c, const char *url)
+{
+	char *scheme = NULL, *host = NULL;
+	long port = 0;
+	int same;
+
+	if (!c->scheme || pai__url_split(url, &scheme, &host, &port))
+		return 0;
+	same = strcmp(scheme, c->scheme) == 0 && strcmp(host, c->host) == 0 &&
+	       port == c->port;
+	free(scheme);
+	free(host);
+	return same;
+}
+
+static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
+		   CURLcode *ccp)
+{
+	CURL *h = c->curl;
+	struct curl_slist *hdrs;
+	struct xfer x = {c, rq, rs, 0, 0};
+	int same = same_origin(c, rq->url);
+	int via_socket = c->unix_socket && same, err;
+	long req_size = 0;
+
+	c->errbuf[0] = '\0';
+	set_options(h, c, rq, &x, via_socket);
+	if (!(hdrs = request_headers(c, rq, same)))
+		return pai__client_oom(c);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	set_method(h, rq);
+
+	*ccp = curl_easy_perform(h);
+	curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &req_size);
+	rs->sent = req_size > 0;
+	if (*ccp != CURLE_OK)
+		err = transport_error(c, rq, &x, *ccp, via_socket);
+	else
+		err = read_answer(c, rs);
+	/* the handle must not point at this call's headers */
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
 	curl_slist_free_all(hdrs);
-	if (auth.data)
-		memset(auth.data, 0, auth.len);
-	pai__buf_release(&auth);
-	pai__buf_release(&line);
 	return err;
 }
 
@@ -718,52 +547,69 @@ static int sleep_interruptible(pai_client *c, long ms)
 	return c->interrupt && *c->interrupt ? PAI_EINTR : PAI_OK;
 }
 
+/* How long to wait before sending rq again after this attempt (the
+ * attempt-th retry), or -1 for not again. Safe requests are sent again
+ * after a connection error or a 502/503/504, any after a 429: a rate
+ * limit refuses a request before anything is done with it, so a
+ * submission too. Exponential backoff with full jitter, and at least
+ * the server's Retry-After. */
+static long long retry_delay(pai_client *c, const pai__request *rq,
+			     const pai__response *rs, int err, CURLcode cc,
+			     int attempt)
+{
+	long long window, delay;
+	int retry;
+
+	if (err == PAI_OK)
+		retry =
+		    rs->status == 502 || rs->status == 503 || rs->status == 504;
+	else
+		retry = err == PAI_EUNREACHABLE && is_transient(cc);
+	if (!(retry && rq->safe) && !(err == PAI_OK && rs->status == 429))
+		return -1;
+	if (attempt >= c->max_retries)
+		return -1;
+	window = BACKOFF_BASE_MS << (attempt < 10 ? attempt : 10);
+	if (window > BACKOFF_CAP_MS)
+		window = BACKOFF_CAP_MS;
+	delay = (long long)(next_random(c) % (uint64_t)(window + 1));
+	if (err == PAI_OK && rs->retry_after_s > 0 &&
+	    rs->retry_after_s * 1000LL > delay)
+		delay = rs->retry_after_s * 1000LL;
+	return delay;
+}
+
+static void trace_retry(pai_client *c, const pai__request *rq,
+			const pai__response *rs, int err, long long delay)
+{
+	char note[160];
+
+	if (!c->trace)
+		return;
+	snprintf(note, sizeof(note), "* retrying %s in %lld ms (%s)",
+		 rq->method, delay,
+		 err != PAI_OK	     ? "connection failed"
+		 : rs->status == 429 ? "rate limited"
+				     : "server busy");
+	c->trace(c->trace_data, note);
+}
+
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 {
-	long long deadline = now_ms() + c->retry_max_ms;
+	long long deadline = now_ms() + c->retry_max_ms, delay;
 	int attempt, err;
 
 	for (attempt = 0;; attempt++) {
 		CURLcode cc = CURLE_OK;
-		long long window, delay;
-		int retry;
 
 		pai__response_release(rs);
 		pai__client_reset_error(c);
 		err = c->transport ? c->transport(c->transport_data, c, rq, rs)
 				   : perform(c, rq, rs, &cc);
-		if (err == PAI_OK)
-			retry = rs->status == 502 || rs->status == 503 ||
-				rs->status == 504;
-		else
-			retry = err == PAI_EUNREACHABLE && is_transient(cc);
-		/* a rate limit refuses a request before anything is done
-		 * with it: safe to send again, a submission too */
-		if (!(retry && rq->safe) &&
-		    !(err == PAI_OK && rs->status == 429))
+		delay = retry_delay(c, rq, rs, err, cc, attempt);
+		if (delay < 0 || now_ms() + delay > deadline)
 			break;
-		if (attempt >= c->max_retries)
-			break;
-		window = BACKOFF_BASE_MS << (attempt < 10 ? attempt : 10);
-		if (window > BACKOFF_CAP_MS)
-			window = BACKOFF_CAP_MS;
-		delay = (long long)(next_random(c) % (uint64_t)(window + 1));
-		if (err == PAI_OK && rs->retry_after_s > 0 &&
-		    rs->retry_after_s * 1000LL > delay)
-			delay = rs->retry_after_s * 1000LL;
-		if (now_ms() + delay > deadline)
-			break;
-		if (c->trace) {
-			char note[160];
-
-			snprintf(note, sizeof(note),
-				 "* retrying %s in %lld ms (%s)", rq->method,
-				 delay,
-				 err != PAI_OK		? "connection failed"
-				 : rs->status == 429 ? "rate limited"
-						     : "server busy");
-			c->trace(c->trace_data, note);
-		}
+		trace_retry(c, rq, rs, err, delay);
 		if (sleep_interruptible(c, (long)delay) != PAI_OK) {
 			pai__response_release(rs);
 			return pai__client_fail(c, PAI_EINTR, 0, NULL,

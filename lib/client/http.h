@@ -1,16 +1,30 @@
-/* http.h - libpai's REST client internals: the client handle and one
- * HTTP exchange. Shared by http.c, client.c, api_v1.c and model.c; not
- * installed, not for cli/. */
+/* http.h - the floor of lib/client's network (layers: api.h): the client
+ * handle, one HTTP exchange, and the last error's detail, which every
+ * layer above sets. Knows no API; under it only url.h and trace.h,
+ * which know no handle. Not installed, not for cli/. */
 #ifndef PAI_HTTP_H
 #define PAI_HTTP_H
 
 #include "internal.h"
+#include "trace.h"
+#include "url.h"
 
 #include "sys/dl_curl.h"
 
 struct pai__request;
 struct pai__response;
 
+/* The detail of a failure, as pai_client_error() and its siblings tell
+ * it, put aside (pai__client_save_error()) while later calls run. */
+typedef struct pai__error {
+	long status; /* the HTTP status, 0 when no answer says */
+	char *code;  /* the server's error code, or NULL */
+	char *msg;   /* one line, or NULL */
+} pai__error;
+
+/* The handle every layer of lib/client is given; made and freed by
+ * client.c. Most of it is the wire's; the layers above keep a field
+ * each, said below. */
 struct pai_client {
 	CURL *curl; /* one handle: its connection cache serves every call */
 	char *uri;  /* base URI without a trailing '/' */
@@ -24,15 +38,19 @@ struct pai_client {
 	void *trace_data;
 	volatile int *interrupt;
 
-	/* why the last call failed */
+	/* Why the last call failed. Kept by this layer: every layer above
+	 * sets it with pai__client_fail() and returns the code it passed,
+	 * so errors go up as return values and http.c never calls up.
+	 * (Three fields, not a pai__error: the layout is in the ABI
+	 * record, lib/libpai.abi.) */
 	long status;
 	char *err_code, *err_msg;
 
 	char errbuf[CURL_ERROR_SIZE];
-	uint64_t rng;
-	/* an origin that serves logs as HTML pages: fetched whole, no Range */
+	uint64_t rng; /* the retries' jitter */
+	/* logs.c: an origin that serves logs as HTML pages, fetched whole */
 	char *html_log_origin;
-	pai_api api; /* which module its calls go through (api.h) */
+	pai_api api; /* api.c: which module its calls go through */
 
 	/* Fuzzing only (tests/fuzz): answers each request in place of the
 	 * network, as perform() would: PAI_OK with rs filled (its headers
@@ -93,56 +111,20 @@ void pai__response_header(pai__response *rs, const char *line, size_t len);
  */
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs);
 
-/* 1 when url has the scheme, host and port of the client's URI. */
-int pai__same_origin(const pai_client *c, const char *url);
-
-/* "host" or "host:port" of url, new; NULL when it does not parse. */
-char *pai__url_host(const char *url);
-
-/* Scheme and host of url lowercased (both new), the port explicit.
- * PAI_EINVAL when url does not parse, PAI_ENOMEM. */
-int pai__url_split(const char *url, char **scheme, char **host, long *port);
-
-/* "scheme://host:port" of url (lowercased, port explicit), new.
- * PAI_EINVAL when url does not parse, PAI_ENOMEM. */
-int pai__url_origin(char **out, const char *url);
-
-/* Appends s to b percent-encoded as one path segment or query value. */
-void pai__buf_put_escaped(pai__buf *b, const char *s);
-
-/* ---- the last error's detail (client.c) --------------------------- */
+/* ---- the last error's detail (http.c) ----------------------------- */
 
 void pai__client_reset_error(pai_client *c);
-/* Sets the detail (code may be NULL) and returns err. */
+/* Moves the client's detail to *saved (released first) and the other
+ * way; each leaves the source empty. */
+void pai__client_save_error(pai_client *c, pai__error *saved);
+void pai__client_restore_error(pai_client *c, pai__error *saved);
+/* Frees what a saved detail holds and empties it. */
+void pai__error_release(pai__error *e);
+/* Sets the detail (code may be NULL; the message made one line of at
+ * most 1000 bytes) and returns err. */
 int pai__client_fail(pai_client *c, int err, long status, const char *code,
 		     const char *fmt, ...) PAI__PRINTF(5, 6);
-
-/*
- * PAI_OK for a 2xx response; else sets the detail from the body (the
- * server's {code, message}, or "HTTP 502 Bad Gateway from host" for any
- * other body) and returns the error the status and code map to.
- */
-int pai__status_error(pai_client *c, const pai__request *rq,
-		      const pai__response *rs);
-
-/* A login route's error: every 400 there is a refused login (no such
- * user, a wrong password, or one the server's validation refuses, such as
- * v0.17's and v1.x's InvalidParametersError for a password under 6
- * characters): PAI_EAUTH with the server's detail. */
-int pai__login_error(pai_client *c, int err);
-
-/* Parses a response documented as JSON; PAI_EPROTOCOL when it is not.
- * *out new. */
-int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
-		       const pai__response *rs);
-
-/* json_dumps, checked: NULL when out of memory, never a text that does
- * not read back as json (jansson can lose bytes silently when an
- * allocation fails). Caller frees. */
-char *pai__json_dumps(const json_t *json, size_t flags);
-
-/* Masks secrets in text for tracing: the values of "password" and
- * "token" members or form fields, and bearer tokens. New string. */
-char *pai__mask_secrets(const char *text, size_t len);
+/* Sets the detail to "out of memory"; returns PAI_ENOMEM. */
+int pai__client_oom(pai_client *c);
 
 #endif /* PAI_HTTP_H */

@@ -1,8 +1,10 @@
-/* model.c - accessors of job infos, job lists and SSH infos */
+/* model.c - accessors of job infos, job lists and SSH infos; the names
+ * of job states */
 #include "model.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void pai__job_info_release(pai_job_info *info)
 {
@@ -175,4 +177,37 @@ long pai_job_info_find_task(const pai_job_info *info, const char *role,
 			return (long)i;
 	}
 	return -1;
+}
+
+/* ---- states ---------------------------------------------------------- */
+
+static const char *const state_names[] = {"UNKNOWN",   "WAITING", "RUNNING",
+					  "SUCCEEDED", "FAILED",  "STOPPED",
+					  "STOPPING"};
+
+const char *pai_state_name(pai_state state)
+{
+	if ((unsigned)state < sizeof(state_names) / sizeof(state_names[0]))
+		return state_names[state];
+	return "UNKNOWN";
+}
+
+int pai_state_from_name(pai_state *out, const char *name)
+{
+	size_t i;
+
+	if (!out || !name)
+		return PAI_EINVAL;
+	for (i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
+		if (strcasecmp(name, state_names[i]) == 0) {
+			*out = (pai_state)i;
+			return PAI_OK;
+		}
+	return PAI_EINVAL;
+}
+
+int pai_state_is_final(pai_state state)
+{
+	return state == PAI_STATE_SUCCEEDED || state == PAI_STATE_FAILED ||
+	       state == PAI_STATE_STOPPED;
 }

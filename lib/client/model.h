@@ -1,6 +1,6 @@
 /* model.h - what the client hands out: jobs, tasks, SSH access. Filled
- * by an API version's module (api_v1.c), read through pai.h's accessors
- * (model.c). Not installed, not for cli/. */
+ * by the API modules (api/), read through pai.h's accessors (model.c).
+ * Not installed, not for cli/. */
 #ifndef PAI_MODEL_H
 #define PAI_MODEL_H
 

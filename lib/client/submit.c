@@ -6,23 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pai__submit_rq_release(pai__submit_rq *rq)
-{
-	free(rq->url);
-	free(rq->body);
-	memset(rq, 0, sizeof(*rq));
-}
-
-static int oom(pai_client *c)
-{
-	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-}
-
 /* The API module a config goes through, and the format it goes in: the
  * module's, but paictl's local cluster (dual) takes either format on
  * its v1 route and runs each as its own kind of cluster would. */
-static int api_for(const struct pai__api **out, pai_format *to,
-		   pai_client *c, pai_format fmt)
+static int api_for(const struct pai__api **out, pai_format *to, pai_client *c,
+		   pai_format fmt)
 {
 	int err = pai__client_api(c, out);
 
@@ -46,7 +34,7 @@ static int convert(json_t **out, pai_client *c, json_t *config,
 
 	*out = NULL;
 	if (!text)
-		return oom(c);
+		return pai__client_oom(c);
 	if (!diags && (err = pai_diags_new(&own)))
 		goto out;
 	jo.dialect = o->dialect;
@@ -61,7 +49,7 @@ static int convert(json_t **out, pai_client *c, json_t *config,
 	if (err == PAI_OK && !(*out = json_deep_copy(pai_job_config(job))))
 		err = PAI_ENOMEM;
 	if (err == PAI_ENOMEM)
-		oom(c);
+		pai__client_oom(c);
 	else if (err)
 		err = pai__client_fail(c, err, 0, NULL,
 				       "the config cannot be converted to "
@@ -115,10 +103,9 @@ static int add_ssh_key(json_t *doc, const char *key)
 	if (!json_is_array(plugins) || has_ssh_plugin(plugins))
 		return PAI_OK;
 	if (json_array_append_new(
-		plugins,
-		json_pack("{s:s,s:{s:b,s:{s:s,s:s}}}", "plugin", "ssh",
-			  "parameters", "jobssh", 1, "userssh", "type",
-			  "custom", "value", key)) < 0)
+		plugins, json_pack("{s:s,s:{s:b,s:{s:s,s:s}}}", "plugin", "ssh",
+				   "parameters", "jobssh", 1, "userssh", "type",
+				   "custom", "value", key)) < 0)
 		return PAI_ENOMEM;
 	return PAI_OK;
 }
@@ -127,21 +114,22 @@ static int add_ssh_key(json_t *doc, const char *key)
 static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 		   json_t *config, const pai_submit_options *o)
 {
-	pai_format fmt =
-	    pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1, to;
+	pai_format fmt, to;
 	int err;
 
 	*out = NULL;
+	fmt = pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
 	if ((err = api_for(api, &to, c, fmt)))
 		return err;
 	if (to != fmt)
 		err = convert(out, c, config, o, to);
 	else
-		err = (*out = json_deep_copy(config)) ? PAI_OK : oom(c);
-	if (err == PAI_OK && to == PAI_FORMAT_V2 &&
-	    o->ssh_public_key && *o->ssh_public_key &&
+		err = (*out = json_deep_copy(config)) ? PAI_OK
+						      : pai__client_oom(c);
+	if (err == PAI_OK && to == PAI_FORMAT_V2 && o->ssh_public_key &&
+	    *o->ssh_public_key &&
 	    add_ssh_key(*out, o->ssh_public_key) != PAI_OK)
-		err = oom(c);
+		err = pai__client_oom(c);
 	if (err) {
 		json_decref(*out);
 		*out = NULL;
@@ -182,13 +170,13 @@ int pai_submit_request(char **method, char **url, char **content_type,
 		return PAI_EINVAL;
 	if ((err = check_args(c, user, config, &opts)) ||
 	    (err = prepare(&sent, &api, c, config, opts)) ||
-	    (err = api->submit_request(&rq, c, user, sent)))
+	    (err = api->submit_request(&rq, api, c, user, sent)))
 		goto out;
 	if (!(*method = strdup("POST")) ||
 	    !(*content_type = strdup(rq.content_type))) {
 		free(*method);
 		*method = NULL;
-		err = oom(c);
+		err = pai__client_oom(c);
 		goto out;
 	}
 	*url = rq.url;
@@ -199,37 +187,6 @@ out:
 	pai__submit_rq_release(&rq);
 	json_decref(sent);
 	return err;
-}
-
-/* Saved detail, to report an earlier failure after later calls. */
-struct saved_error {
-	long status;
-	char *code, *msg;
-};
-
-static void save_error(struct saved_error *s, pai_client *c)
-{
-	s->status = c->status;
-	s->code = c->err_code;
-	s->msg = c->err_msg;
-	c->err_code = c->err_msg = NULL;
-}
-
-static int restore_error(pai_client *c, struct saved_error *s, int err)
-{
-	pai__client_reset_error(c);
-	c->status = s->status;
-	c->err_code = s->code;
-	c->err_msg = s->msg;
-	s->code = s->msg = NULL;
-	return err;
-}
-
-static void drop_saved(struct saved_error *s)
-{
-	free(s->code);
-	free(s->msg);
-	s->code = s->msg = NULL;
 }
 
 /* Whether the server's stored config is the one sent: equal as JSON
@@ -284,7 +241,7 @@ static int stored_matches(const struct pai__api *api, pai_client *c,
 	json_t *stored = NULL;
 	int err, ret;
 
-	err = api->stored_config(&stored, c, user, name);
+	err = api->stored_config(&stored, api, c, user, name);
 	if (err == PAI_ENOTFOUND && c->err_code &&
 	    strcmp(c->err_code, "NoJobConfigError") == 0)
 		return -2; /* the job exists, its config is not there (yet) */
@@ -298,41 +255,42 @@ static int stored_matches(const struct pai__api *api, pai_client *c,
 }
 
 /* After a lost answer: 1 the job is ours, else the error to return. */
-static int resolve(const struct pai__api *api, pai_client *c,
-		   const char *user, const char *name, json_t *sent,
-		   const pai__submit_rq *rq, int err)
+static int resolve(const struct pai__api *api, pai_client *c, const char *user,
+		   const char *name, json_t *sent, const pai__submit_rq *rq,
+		   int err)
 {
-	struct saved_error first = {0, NULL, NULL};
+	pai__error first = {0, NULL, NULL};
 	int maybe, m;
 
 	/* Job names are unique per user, so a second POST cannot make a
 	 * second job; at worst it meets 409. */
-	save_error(&first, c);
+	pai__client_save_error(c, &first);
 	m = stored_matches(api, c, user, name, sent);
 	if (m == 1)
 		goto ours;
 	if (m == 0) {
-		drop_saved(&first);
+		pai__error_release(&first);
 		return pai__client_fail(c, PAI_ECONFLICT, 409, NULL,
 					"job '%s' exists already with another "
 					"config",
 					name);
 	}
 	if (m == -2)
-		return restore_error(c, &first, err);
-	err = api->post_job(c, rq, &maybe);
+		goto theirs;
+	err = api->post_job(api, c, rq, &maybe);
 	if (err == PAI_OK || (err != PAI_ECONFLICT && !maybe)) {
-		drop_saved(&first);
+		pai__error_release(&first);
 		return err;
 	}
 	/* 409, or lost again: the job may be ours after all */
-	drop_saved(&first);
-	save_error(&first, c);
+	pai__client_save_error(c, &first);
 	if (stored_matches(api, c, user, name, sent) == 1)
 		goto ours;
-	return restore_error(c, &first, err);
+theirs: /* what the first failure said */
+	pai__client_restore_error(c, &first);
+	return err;
 ours:
-	drop_saved(&first);
+	pai__error_release(&first);
 	pai__client_reset_error(c);
 	return 1;
 }
@@ -351,9 +309,9 @@ int pai_submit_ex(pai_client *c, const char *user, json_t *config,
 		return PAI_EINVAL;
 	if ((err = check_args(c, user, config, &opts)) ||
 	    (err = prepare(&sent, &api, c, config, opts)) ||
-	    (err = api->submit_request(&rq, c, user, sent)))
+	    (err = api->submit_request(&rq, api, c, user, sent)))
 		goto out;
-	err = api->post_job(c, &rq, &maybe);
+	err = api->post_job(api, c, &rq, &maybe);
 	if (err != PAI_OK && maybe) {
 		err = resolve(api, c, user, pai_job_config_name(sent), sent,
 			      &rq, err);

@@ -1,4 +1,6 @@
-/* ssh.c - SSH sessions to task containers, in-process with libssh2
+/* ssh.c - SSH sessions to task containers, in-process with libssh2: the
+ * handle, the connection and the login (see session.h for the files
+ * beside it).
  *
  * Host keys are always checked against a known_hosts file (OpenSSH
  * format, so that plain ssh can share it). Containers are new on every
@@ -6,61 +8,19 @@
  * choice (the container id, like OpenSSH's HostKeyAlias); a different
  * key under the same name is refused unless the caller accepts it.
  */
-#include "internal.h"
-#include "known_hosts.h"
+#include "session.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "sys/dl_ssh2.h"
-
-struct pai_ssh {
-	char *host, *user, *key_file, *known_hosts, *alias;
-	long port, timeout_ms;
-	int accept_new, use_agent;
-	volatile int *interrupt;
-	int fd;
-	int dead; /* the connection was cut: only freeing is left */
-	LIBSSH2_SESSION *session;
-	pai_ssh_hostkey hostkey;
-	char *fingerprint;
-	char *exit_signal;
-	char detail[512];
-};
-
-static int fail(pai_ssh *s, int err, const char *fmt, ...) PAI__PRINTF(3, 4);
-
-static int fail(pai_ssh *s, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->detail, sizeof(s->detail), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-/* libssh2's last message for the session */
-static const char *ssh_msg(const pai_ssh *s)
-{
-	char *msg = NULL;
-
-	if (!s->session)
-		return "no session";
-	libssh2_session_last_error(s->session, &msg, NULL, 0);
-	return msg && *msg ? msg : "unknown error";
-}
 
 static long long now_ms(void)
 {
@@ -92,8 +52,7 @@ int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts)
 	    opts->version > PAI_SSH_OPTIONS_VERSION || !opts->host ||
 	    !opts->user || !opts->known_hosts || opts->port <= 0 ||
 	    opts->port > 65535 ||
-	    (!opts->key_file &&
-	     (opts->version < 2 || !opts->use_agent)))
+	    (!opts->key_file && (opts->version < 2 || !opts->use_agent)))
 		return PAI_EINVAL;
 	/* libssh2 opened and initialised, once per process */
 	if (pai__ssh2_load())
@@ -166,9 +125,33 @@ const char *pai_ssh_exit_signal(const pai_ssh *s)
 	return s ? s->exit_signal : NULL;
 }
 
-static int interrupted(const pai_ssh *s)
+/* Waits until the non-blocking connect() on fd, which said e, is done
+ * or deadline has passed: 0 connected, an errno value (*timed_out set
+ * for the deadline), or -1 when the caller interrupted. */
+static int connect_wait(pai_ssh *s, int fd, int e, long long deadline,
+			int *timed_out)
 {
-	return s->interrupt && *s->interrupt;
+	while (e == EINPROGRESS || e == EINTR) {
+		struct pollfd p = {fd, POLLOUT, 0};
+		long long left = deadline - now_ms();
+		socklen_t len = sizeof(e);
+		int ret;
+
+		if (pai__ssh_interrupted(s))
+			return -1;
+		if (left <= 0) {
+			*timed_out = 1;
+			return ETIMEDOUT;
+		}
+		ret = poll(&p, 1, left > 200 ? 200 : (int)left);
+		if (ret < 0 && errno != EINTR)
+			return errno;
+		e = EINPROGRESS;
+		if (ret > 0 &&
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
+			e = errno;
+	}
+	return e;
 }
 
 /* A TCP connection within the timeout, trying each address in turn. */
@@ -186,8 +169,9 @@ static int tcp_connect(pai_ssh *s)
 	snprintf(port, sizeof(port), "%ld", s->port);
 	ret = getaddrinfo(s->host, port, &hints, &res);
 	if (ret != 0)
-		return fail(s, PAI_EUNREACHABLE, "cannot resolve '%s': %s",
-			    s->host, gai_strerror(ret));
+		return pai__ssh_fail(s, PAI_EUNREACHABLE,
+				     "cannot resolve '%s': %s", s->host,
+				     gai_strerror(ret));
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family,
 			    ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
@@ -198,298 +182,25 @@ static int tcp_connect(pai_ssh *s)
 		}
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 			break;
-		e = errno;
-		while (e == EINPROGRESS || e == EINTR) {
-			struct pollfd p = {fd, POLLOUT, 0};
-			long long left = deadline - now_ms();
-			socklen_t len = sizeof(e);
-
-			if (interrupted(s)) {
-				freeaddrinfo(res);
-				close(fd);
-				return fail(s, PAI_EINTR, "interrupted");
-			}
-			if (left <= 0) {
-				timed_out = 1;
-				e = ETIMEDOUT;
-				break;
-			}
-			ret = poll(&p, 1, left > 200 ? 200 : (int)left);
-			if (ret < 0 && errno != EINTR) {
-				e = errno;
-				break;
-			}
-			e = EINPROGRESS;
-			if (ret > 0 &&
-			    getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
-				e = errno;
-		}
+		e = connect_wait(s, fd, errno, deadline, &timed_out);
 		if (e == 0)
 			break;
 		close(fd);
 		fd = -1;
+		if (e < 0) {
+			freeaddrinfo(res);
+			return pai__ssh_fail(s, PAI_EINTR, "interrupted");
+		}
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		return fail(s, PAI_EUNREACHABLE, "connect to %s port %ld: %s",
-			    s->host, s->port,
-			    timed_out ? "timed out" : strerror(e));
+		return pai__ssh_fail(
+		    s, PAI_EUNREACHABLE, "connect to %s port %ld: %s", s->host,
+		    s->port, timed_out ? "timed out" : strerror(e));
 	/* libssh2 waits on blocking sockets itself, within its timeout */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	s->fd = fd;
 	return PAI_OK;
-}
-
-static void base64(char *out, const unsigned char *in, size_t n)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-				  "qrstuvwxyz0123456789+/";
-	size_t i;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		*out++ = tab[in[i] >> 2];
-		*out++ = tab[((in[i] & 3) << 4) | (in[i + 1] >> 4)];
-		*out++ = tab[((in[i + 1] & 15) << 2) | (in[i + 2] >> 6)];
-		*out++ = tab[in[i + 2] & 63];
-	}
-	if (i < n) {
-		*out++ = tab[in[i] >> 2];
-		if (i + 1 < n) {
-			*out++ = tab[((in[i] & 3) << 4) | (in[i + 1] >> 4)];
-			*out++ = tab[(in[i + 1] & 15) << 2];
-		} else
-			*out++ = tab[(in[i] & 3) << 4];
-	}
-	*out = '\0';
-}
-
-static int key_bits(int type, const char **name)
-{
-	switch (type) {
-	case LIBSSH2_HOSTKEY_TYPE_RSA:
-		*name = "ssh-rsa";
-		return LIBSSH2_KNOWNHOST_KEY_SSHRSA;
-	case LIBSSH2_HOSTKEY_TYPE_DSS:
-		*name = "ssh-dss";
-		return LIBSSH2_KNOWNHOST_KEY_SSHDSS;
-	case LIBSSH2_HOSTKEY_TYPE_ECDSA_256:
-		*name = "ecdsa-sha2-nistp256";
-		return LIBSSH2_KNOWNHOST_KEY_ECDSA_256;
-	case LIBSSH2_HOSTKEY_TYPE_ECDSA_384:
-		*name = "ecdsa-sha2-nistp384";
-		return LIBSSH2_KNOWNHOST_KEY_ECDSA_384;
-	case LIBSSH2_HOSTKEY_TYPE_ECDSA_521:
-		*name = "ecdsa-sha2-nistp521";
-		return LIBSSH2_KNOWNHOST_KEY_ECDSA_521;
-	case LIBSSH2_HOSTKEY_TYPE_ED25519:
-		*name = "ssh-ed25519";
-		return LIBSSH2_KNOWNHOST_KEY_ED25519;
-	}
-	*name = "unknown";
-	return 0;
-}
-
-/* known_hosts is rewritten whole (a replaced key) or appended to (a new
- * one); two paictl processes doing either at once could lose a line, the
- * rename of one rewrite dropping what the other appended. Both take an
- * exclusive flock on "<known_hosts>.lock" (a file of its own: the
- * rewrite's rename gives known_hosts a new inode) and a rewrite reads the
- * file again under it. -1 (errno set) when it cannot. */
-static int lock_known_hosts(const pai_ssh *s)
-{
-	char *path = NULL;
-	int fd;
-
-	if (asprintf(&path, "%s.lock", s->known_hosts) < 0)
-		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	free(path);
-	if (fd < 0)
-		return -1;
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			int e = errno;
-
-			close(fd);
-			errno = e;
-			return -1;
-		}
-	return fd;
-}
-
-/* The file without the lines that record name, plus line, read and
- * written under the lock. */
-static int replace_lines(pai_ssh *s, const char *name, const char *line)
-{
-	pai__buf b = PAI__BUF_INIT;
-	char *text = NULL, *data;
-	size_t len = 0;
-	int err, e = 0, fd = lock_known_hosts(s);
-
-	if (fd < 0)
-		return fail(s, PAI_EIO, "cannot lock '%s.lock': %s",
-			    s->known_hosts, strerror(errno));
-	err = pai_file_read(&text, &len, &e, s->known_hosts);
-	if (err == PAI_ENOTFOUND)
-		err = PAI_OK;
-	if (!err)
-		pai__kh_without(&b, text, len, name);
-	free(text);
-	pai__buf_puts(&b, line);
-	len = b.len;
-	data = err ? NULL : pai__buf_detach(&b);
-	pai__buf_release(&b);
-	if (!err && !data)
-		err = PAI_ENOMEM;
-	if (!err)
-		err = pai_file_write_atomic(s->known_hosts, data, len, 0600, 0);
-	free(data);
-	close(fd); /* unlocks */
-	if (err)
-		return fail(s, err, "cannot write '%s': %s", s->known_hosts,
-			    e ? strerror(e) : pai_strerror(err));
-	return PAI_OK;
-}
-
-static int append_line(pai_ssh *s, const char *line)
-{
-	size_t len = strlen(line);
-	ssize_t n;
-	int fd, e, lock = lock_known_hosts(s);
-
-	if (lock < 0)
-		return fail(s, PAI_EIO, "cannot lock '%s.lock': %s",
-			    s->known_hosts, strerror(errno));
-	fd = open(s->known_hosts, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
-		goto bad;
-	n = write(fd, line, len);
-	if (n != (ssize_t)len || fsync(fd) < 0) {
-		e = n < 0 ? errno : EIO;
-		close(fd);
-		errno = e;
-		goto bad;
-	}
-	if (close(fd) < 0)
-		goto bad;
-	close(lock);
-	return PAI_OK;
-bad:
-	e = errno;
-	close(lock);
-	return fail(s, PAI_EIO, "cannot write '%s': %s", s->known_hosts,
-		    strerror(e));
-}
-
-/* OK, NEW (recorded), CHANGED (refused, or replaced with accept_new). */
-static int check_hostkey(pai_ssh *s)
-{
-	LIBSSH2_KNOWNHOSTS *hosts = NULL;
-	struct libssh2_knownhost *found = NULL, *node = NULL;
-	const char *key, *tname;
-	const unsigned char *hash;
-	char *text = NULL, *name = NULL, line[4096], fp[64];
-	size_t klen = 0, tlen = 0, outlen = 0;
-	int type, bits, r, ret = PAI_ENOMEM, e = 0, changed = 0;
-
-	key = libssh2_session_hostkey(s->session, &klen, &type);
-	if (!key) {
-		ret = fail(s, PAI_EUNREACHABLE, "no host key from %s: %s",
-			   s->host, ssh_msg(s));
-		goto out;
-	}
-	bits = key_bits(type, &tname);
-	hash = (const unsigned char *)libssh2_hostkey_hash(
-	    s->session, LIBSSH2_HOSTKEY_HASH_SHA256);
-	if (hash) {
-		base64(fp, hash, 32);
-		fp[43] = '\0'; /* no padding, as ssh-keygen -l */
-		if (asprintf(&s->fingerprint, "%s SHA256:%s", tname, fp) < 0)
-			s->fingerprint = NULL;
-	}
-	/* the name recorded: the alias, or "[host]:port" as OpenSSH does */
-	if (s->alias)
-		name = strdup(s->alias);
-	else if (s->port == 22)
-		name = strdup(s->host);
-	else if (asprintf(&name, "[%s]:%ld", s->host, s->port) < 0)
-		name = NULL;
-	hosts = libssh2_knownhost_init(s->session);
-	if (!name || !hosts)
-		goto out;
-	r = pai_file_read(&text, &tlen, &e, s->known_hosts);
-	if (r == PAI_ENOTFOUND)
-		tlen = 0;
-	else if (r) {
-		ret = fail(s, r, "cannot read '%s': %s", s->known_hosts,
-			   e ? strerror(e) : pai_strerror(r));
-		goto out;
-	}
-	if (pai__kh_load(hosts, text, tlen))
-		goto out; /* ENOMEM */
-	r = libssh2_knownhost_checkp(hosts, name, -1, key, klen,
-				     LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-					 LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
-				     &found);
-	if (r == LIBSSH2_KNOWNHOST_CHECK_MATCH) {
-		s->hostkey = PAI_SSH_HOSTKEY_MATCH;
-		ret = PAI_OK;
-		goto out;
-	}
-	if (r == LIBSSH2_KNOWNHOST_CHECK_FAILURE) {
-		ret = fail(s, PAI_ERROR, "cannot check the host key: %s",
-			   ssh_msg(s));
-		goto out;
-	}
-	/* a key of another type recorded under the name counts too */
-	changed = r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH ||
-		  pai__kh_line_of(text, tlen, name) > 0;
-	if (changed && !s->accept_new) {
-		unsigned ln = pai__kh_line_of(text, tlen, name);
-
-		if (ln)
-			ret = fail(s, PAI_EHOSTKEY,
-				   "the host key of '%s' (%s port %ld) is not "
-				   "the one recorded at %s:%u; now %s",
-				   name, s->host, s->port, s->known_hosts, ln,
-				   s->fingerprint ? s->fingerprint : tname);
-		else
-			ret = fail(s, PAI_EHOSTKEY,
-				   "the host key of '%s' (%s port %ld) is not "
-				   "the one recorded in %s",
-				   name, s->host, s->port, s->known_hosts);
-		goto out;
-	}
-	r = libssh2_knownhost_addc(hosts, name, NULL, key, klen, "paictl", 6,
-				   LIBSSH2_KNOWNHOST_TYPE_PLAIN |
-				       LIBSSH2_KNOWNHOST_KEYENC_RAW | bits,
-				   &node);
-	if (r == 0)
-		r = libssh2_knownhost_writeline(hosts, node, line,
-						sizeof(line) - 1, &outlen,
-						LIBSSH2_KNOWNHOST_FILE_OPENSSH);
-	if (r != 0) {
-		ret = fail(s, PAI_ERROR, "cannot record the host key: %s",
-			   ssh_msg(s));
-		goto out;
-	}
-	line[outlen] = '\0';
-	if (changed) {
-		ret = replace_lines(s, name, line);
-		s->hostkey = PAI_SSH_HOSTKEY_REPLACED;
-	} else {
-		ret = append_line(s, line);
-		s->hostkey = PAI_SSH_HOSTKEY_NEW;
-	}
-out:
-	if (ret == PAI_ENOMEM && !s->detail[0])
-		fail(s, ret, "out of memory");
-	if (hosts)
-		libssh2_knownhost_free(hosts);
-	free(text);
-	free(name);
-	return ret;
 }
 
 /* The key file must be ours alone, as ssh insists. */
@@ -499,19 +210,20 @@ static int check_key_file(pai_ssh *s)
 	int fd = open(s->key_file, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return fail(s, errno == ENOENT ? PAI_ENOTFOUND : PAI_EACCES,
-			    "cannot open key '%s': %s", s->key_file,
-			    strerror(errno));
+		return pai__ssh_fail(
+		    s, errno == ENOENT ? PAI_ENOTFOUND : PAI_EACCES,
+		    "cannot open key '%s': %s", s->key_file, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(s, PAI_EACCES, "key '%s' is not a regular file",
-			    s->key_file);
+		return pai__ssh_fail(s, PAI_EACCES,
+				     "key '%s' is not a regular file",
+				     s->key_file);
 	}
 	close(fd);
 	if (st.st_mode & 077)
-		return fail(s, PAI_EACCES,
-			    "permissions %04o for key '%s' are too open",
-			    (unsigned)(st.st_mode & 07777), s->key_file);
+		return pai__ssh_fail(
+		    s, PAI_EACCES, "permissions %04o for key '%s' are too open",
+		    (unsigned)(st.st_mode & 07777), s->key_file);
 	return PAI_OK;
 }
 
@@ -526,7 +238,7 @@ static int agent_auth(pai_ssh *s)
 		return 0;
 	if (libssh2_agent_connect(agent) == 0 &&
 	    libssh2_agent_list_identities(agent) == 0) {
-		while (!ok && !interrupted(s) &&
+		while (!ok && !pai__ssh_interrupted(s) &&
 		       libssh2_agent_get_identity(agent, &id, prev) == 0) {
 			ok = libssh2_agent_userauth(agent, s->user, id) == 0;
 			prev = id;
@@ -543,18 +255,18 @@ static int key_auth(pai_ssh *s)
 						    s->key_file, NULL);
 
 	if (r == LIBSSH2_ERROR_FILE)
-		return fail(s, PAI_EACCES, "cannot use key '%s': %s",
-			    s->key_file, ssh_msg(s));
+		return pai__ssh_fail(s, PAI_EACCES, "cannot use key '%s': %s",
+				     s->key_file, pai__ssh_msg(s));
 	if (r == LIBSSH2_ERROR_TIMEOUT || r == LIBSSH2_ERROR_SOCKET_RECV ||
 	    r == LIBSSH2_ERROR_SOCKET_SEND ||
 	    r == LIBSSH2_ERROR_SOCKET_DISCONNECT)
-		return fail(s, PAI_EUNREACHABLE,
-			    "%s port %ld: logging in failed: %s", s->host,
-			    s->port, ssh_msg(s));
+		return pai__ssh_fail(s, PAI_EUNREACHABLE,
+				     "%s port %ld: logging in failed: %s",
+				     s->host, s->port, pai__ssh_msg(s));
 	if (r != 0)
-		return fail(s, PAI_EAUTH,
-			    "%s port %ld refused key '%s' for user '%s'",
-			    s->host, s->port, s->key_file, s->user);
+		return pai__ssh_fail(
+		    s, PAI_EAUTH, "%s port %ld refused key '%s' for user '%s'",
+		    s->host, s->port, s->key_file, s->user);
 	return PAI_OK;
 }
 
@@ -564,7 +276,7 @@ int pai_ssh_connect(pai_ssh *s)
 
 	s->detail[0] = '\0';
 	if (s->session || s->fd >= 0)
-		return fail(s, PAI_EINVAL, "connected already");
+		return pai__ssh_fail(s, PAI_EINVAL, "connected already");
 	if (s->key_file && (ret = check_key_file(s)))
 		return ret;
 	ret = tcp_connect(s);
@@ -572,246 +284,26 @@ int pai_ssh_connect(pai_ssh *s)
 		return ret;
 	s->session = libssh2_session_init();
 	if (!s->session)
-		return fail(s, PAI_ENOMEM, "out of memory");
+		return pai__ssh_fail(s, PAI_ENOMEM, "out of memory");
 	libssh2_session_set_blocking(s->session, 1);
 	libssh2_session_set_timeout(s->session, s->timeout_ms);
 	if (libssh2_session_handshake(s->session, s->fd) != 0)
-		return fail(s, PAI_EUNREACHABLE,
-			    "SSH handshake with %s port %ld failed: %s",
-			    s->host, s->port, ssh_msg(s));
-	ret = check_hostkey(s);
+		return pai__ssh_fail(
+		    s, PAI_EUNREACHABLE,
+		    "SSH handshake with %s port %ld failed: %s", s->host,
+		    s->port, pai__ssh_msg(s));
+	ret = pai__ssh_check_hostkey(s);
 	if (ret)
 		return ret;
-	if (interrupted(s))
-		return fail(s, PAI_EINTR, "interrupted");
+	if (pai__ssh_interrupted(s))
+		return pai__ssh_fail(s, PAI_EINTR, "interrupted");
 	if (s->use_agent && getenv("SSH_AUTH_SOCK") && agent_auth(s))
 		return PAI_OK;
 	if (!s->key_file)
-		return fail(s, PAI_EAUTH,
-			    "%s port %ld refused the ssh-agent's keys for "
-			    "user '%s'",
-			    s->host, s->port, s->user);
+		return pai__ssh_fail(
+		    s, PAI_EAUTH,
+		    "%s port %ld refused the ssh-agent's keys for "
+		    "user '%s'",
+		    s->host, s->port, s->user);
 	return key_auth(s);
-}
-
-/* Writes all of buf to fd. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			struct pollfd p = {fd, POLLOUT, 0};
-
-			poll(&p, 1, 1000);
-			continue;
-		}
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int signal_number(const char *name)
-{
-	static const struct {
-		const char *name;
-		int num;
-	} sigs[] = {{"HUP", 1},	  {"INT", 2},	{"QUIT", 3},  {"ILL", 4},
-		    {"ABRT", 6},  {"FPE", 8},	{"KILL", 9},  {"USR1", 10},
-		    {"SEGV", 11}, {"USR2", 12}, {"PIPE", 13}, {"ALRM", 14},
-		    {"TERM", 15}};
-	size_t i;
-
-	for (i = 0; name && i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (strcmp(sigs[i].name, name) == 0)
-			return sigs[i].num;
-	return 127; /* 128 + 127 = 255: unknown */
-}
-
-/* Blocks until the socket can go the way libssh2 wants, or 1 s. */
-static void wait_socket(pai_ssh *s, struct pollfd *extra)
-{
-	struct pollfd p[2];
-	int dir = libssh2_session_block_directions(s->session);
-
-	p[0].fd = s->fd;
-	p[0].events = POLLIN;
-	if (dir & LIBSSH2_SESSION_BLOCK_OUTBOUND)
-		p[0].events |= POLLOUT;
-	p[0].revents = 0;
-	if (extra) {
-		p[1] = *extra;
-		p[1].revents = 0;
-	}
-	poll(p, extra ? 2 : 1, 1000);
-	if (extra)
-		extra->revents = p[1].revents;
-}
-
-static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch, const pai_ssh_run_options *o,
-		int *closed)
-{
-	static const int streams[2] = {0, SSH_EXTENDED_DATA_STDERR};
-	char buf[32768], in[32768];
-	size_t inlen = 0, inoff = 0;
-	int in_eof = o->in_fd < 0, eof_sent = 0, i;
-	ssize_t n;
-
-	*closed = 0;
-	for (;;) {
-		struct pollfd p = {o->in_fd, POLLIN, 0};
-
-		if (interrupted(s))
-			return fail(s, PAI_EINTR, "interrupted");
-		if (o->resized && *o->resized && o->window_size) {
-			unsigned cols = 0, rows = 0;
-
-			*o->resized = 0;
-			if (o->window_size(o->data, &cols, &rows) == 0)
-				while (libssh2_channel_request_pty_size(
-					   ch, (int)cols, (int)rows) ==
-					   LIBSSH2_ERROR_EAGAIN &&
-				       !interrupted(s))
-					wait_socket(s, NULL);
-		}
-		for (i = 0; i < 2; i++) {
-			int fd = i && o->err_fd >= 0 ? o->err_fd : o->out_fd;
-
-			while ((n = libssh2_channel_read_ex(ch, streams[i], buf,
-							    sizeof(buf))) > 0)
-				if (write_all(fd, buf, (size_t)n) < 0)
-					return fail(s, PAI_EIO,
-						    "cannot write the output: "
-						    "%s",
-						    strerror(errno));
-			if (n < 0 && n != LIBSSH2_ERROR_EAGAIN)
-				return fail(s, PAI_EUNREACHABLE,
-					    "connection to %s port %ld lost: "
-					    "%s",
-					    s->host, s->port, ssh_msg(s));
-		}
-		while (inoff < inlen) {
-			n = libssh2_channel_write(ch, in + inoff,
-						  inlen - inoff);
-			if (n == LIBSSH2_ERROR_EAGAIN)
-				break;
-			if (n == LIBSSH2_ERROR_CHANNEL_CLOSED ||
-			    n == LIBSSH2_ERROR_CHANNEL_EOF_SENT) {
-				/* the remote command is done with its
-				 * input (head -1): the rest is dropped */
-				inoff = inlen;
-				in_eof = eof_sent = 1;
-				break;
-			}
-			if (n < 0)
-				return fail(s, PAI_EUNREACHABLE,
-					    "connection to %s port %ld lost: "
-					    "%s",
-					    s->host, s->port, ssh_msg(s));
-			inoff += (size_t)n;
-		}
-		if (inoff == inlen)
-			inoff = inlen = 0;
-		if (in_eof && !eof_sent && !inlen) {
-			n = libssh2_channel_send_eof(ch);
-			if (n == 0)
-				eof_sent = 1;
-			else if (n != LIBSSH2_ERROR_EAGAIN)
-				eof_sent = 1; /* the remote closed already */
-		}
-		if (libssh2_channel_eof(ch))
-			return PAI_OK;
-		wait_socket(s, !in_eof && !inlen ? &p : NULL);
-		if (!in_eof && !inlen && p.revents) {
-			n = read(o->in_fd, in,
-				 sizeof(in) - 1); /* on_input's byte */
-			if (n < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (n < 0)
-				return fail(s, PAI_EIO,
-					    "cannot read the input: %s",
-					    strerror(errno));
-			if (n == 0) {
-				in_eof = 1;
-				continue;
-			}
-			inlen = (size_t)n;
-			if (o->on_input && o->on_input(o->data, in, &inlen)) {
-				*closed = 1;
-				return PAI_OK;
-			}
-		}
-	}
-}
-
-int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
-{
-	LIBSSH2_CHANNEL *ch = NULL;
-	const char *term;
-	char *sig = NULL;
-	size_t siglen = 0;
-	int ret, r, closed = 0;
-
-	*exit_status = -1;
-	s->detail[0] = '\0';
-	if (!o || o->version != PAI_SSH_RUN_OPTIONS_VERSION)
-		return fail(s, PAI_EINVAL, "bad options");
-	if (!s->session || s->dead)
-		return fail(s, PAI_EINVAL, "not connected");
-	libssh2_session_set_blocking(s->session, 1);
-	ch = libssh2_channel_open_session(s->session);
-	if (!ch) {
-		ret = fail(s, PAI_EUNREACHABLE, "cannot open a session: %s",
-			   ssh_msg(s));
-		goto out;
-	}
-	if (o->pty) {
-		term = o->term && *o->term ? o->term : "xterm";
-		if (libssh2_channel_request_pty_ex(
-			ch, term, (unsigned)strlen(term), NULL, 0,
-			(int)(o->cols ? o->cols : 80),
-			(int)(o->rows ? o->rows : 24), 0, 0) != 0) {
-			ret = fail(s, PAI_ERROR, "no terminal: %s", ssh_msg(s));
-			goto out;
-		}
-	}
-	r = o->command ? libssh2_channel_exec(ch, o->command)
-		       : libssh2_channel_shell(ch);
-	if (r != 0) {
-		ret = fail(s, PAI_ERROR, "cannot start %s: %s",
-			   o->command ? "the command" : "a shell", ssh_msg(s));
-		goto out;
-	}
-	libssh2_session_set_blocking(s->session, 0);
-	ret = pump(s, ch, o, &closed);
-	libssh2_session_set_blocking(s->session, 1);
-	if (ret || closed) {
-		/* no polite close: sshd answers one only once the remote
-		 * command ends, and Ctrl-C or "~." must not wait for that */
-		shutdown(s->fd, SHUT_RDWR);
-		s->dead = 1;
-		goto out;
-	}
-	libssh2_channel_close(ch);
-	libssh2_channel_wait_closed(ch);
-	*exit_status = libssh2_channel_get_exit_status(ch);
-	if (libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL, NULL,
-					    NULL) == 0 &&
-	    sig) {
-		free(s->exit_signal);
-		s->exit_signal = strdup(sig);
-		*exit_status = 128 + signal_number(sig);
-	}
-	ret = PAI_OK;
-out:
-	if (sig)
-		libssh2_free(s->session, sig);
-	if (ch)
-		libssh2_channel_free(ch);
-	return ret;
 }

@@ -1,6 +1,6 @@
 /* transport.h - the fuzz targets' network: each request gets the next
  * answer cut from the fuzzer's input, read as a client reads one off
- * the wire (libpai's seam: pai_client.transport, lib/http.h).
+ * the wire (libpai's seam: pai_client.transport, lib/client/http.h).
  *
  * The answers are separated by a 0x1e byte (ASCII record separator);
  * each is

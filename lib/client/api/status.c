@@ -1,63 +1,11 @@
 /* status.c - the job status and list JSON that OpenPAI v0.x (/api/v1)
- * and v1.x (/api/v2) share, read into pai_job_info; see api.h */
-#include "api.h"
+ * and v1.x (/api/v2) share, read into pai_job_info; see status.h */
+#include "status.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* GET url; the JSON body of a 2xx answer in *out (new). */
-int pai__get_json(json_t **out, pai_client *c, const char *url)
-{
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	int err;
-
-	*out = NULL;
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__status_error(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__response_json(out, c, &rq, &rs);
-	pai__response_release(&rs);
-	return err;
-}
-
-/* ---- reading values that servers send in more than one shape -------- */
-
-const char *pai__json_str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-/* An integer given as a number or a numeric string; 0 when neither. */
-int pai__json_integer(json_t *v, long long *out)
-{
-	const char *s;
-	char *end;
-	long long n;
-
-	*out = 0;
-	if (json_is_integer(v)) {
-		*out = json_integer_value(v);
-		return 1;
-	}
-	if (json_is_real(v)) {
-		*out = (long long)json_real_value(v);
-		return 1;
-	}
-	if (!(s = json_string_value(v)) || !*s)
-		return 0;
-	n = strtoll(s, &end, 10);
-	if (*end == '.') /* "1549000000000.0" */
-		while (isdigit((unsigned char)*++end))
-			;
-	if (*end)
-		return 0;
-	*out = n;
-	return 1;
-}
 
 /* Milliseconds since the epoch from a number, a numeric string or an
  * ISO 8601 UTC time ("2019-02-01T10:00:00.000Z"); 0 when none. */
@@ -106,7 +54,7 @@ static pai_state state_of(const char *s)
 }
 
 /* The fields a job list entry and a job's jobStatus share. */
-void pai__status_job_fields(pai_job_info *info, json_t *o)
+static void job_fields(pai_job_info *info, json_t *o)
 {
 	long long n;
 
@@ -192,7 +140,9 @@ static int add_task(pai_job_info *info, size_t *cap, const char *role,
 	ti = &info->tasks[info->ntasks++];
 	memset(ti, 0, sizeof(*ti));
 	ti->role = role;
-	ti->index = pai__json_integer(json_object_get(t, "taskIndex"), &n) ? (long)n : 0;
+	ti->index = pai__json_integer(json_object_get(t, "taskIndex"), &n)
+			? (long)n
+			: 0;
 	ti->state = state_of(pai__json_str(t, "taskState"));
 	ti->container_id = pai__json_str(t, "containerId");
 	ti->ip = pai__json_str(t, "containerIp");
@@ -216,7 +166,8 @@ static int add_role(pai_job_info *info, size_t *cap, const char *role,
 	int err = PAI_OK;
 
 	if (!role)
-		role = pai__json_str(json_object_get(r, "taskRoleStatus"), "name");
+		role =
+		    pai__json_str(json_object_get(r, "taskRoleStatus"), "name");
 	if (json_is_array(ts)) {
 		json_array_foreach(ts, i, t)
 		{
@@ -260,7 +211,7 @@ int pai__status_parse(pai_job_info *info, json_t *o)
 	if (!(info->own = json_array()))
 		return PAI_ENOMEM;
 	info->name = pai__json_str(o, "name");
-	pai__status_job_fields(info, json_object_get(o, "jobStatus"));
+	job_fields(info, json_object_get(o, "jobStatus"));
 	if (json_is_object(roles)) {
 		json_object_foreach(roles, name, r)
 		{
@@ -276,7 +227,6 @@ int pai__status_parse(pai_job_info *info, json_t *o)
 	}
 	return PAI_OK;
 }
-
 
 int pai__status_list(pai_job_list **out, pai_client *c, const char *url,
 		     json_t *a)
@@ -302,7 +252,7 @@ int pai__status_list(pai_job_list **out, pai_client *c, const char *url,
 	    (json_array_size(a) &&
 	     !(list->items =
 		   calloc(json_array_size(a), sizeof(*list->items))))) {
-		err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
+		err = pai__client_oom(c);
 		goto out;
 	}
 	list->json = a;
@@ -320,7 +270,7 @@ int pai__status_list(pai_job_list **out, pai_client *c, const char *url,
 		}
 		info->json = e; /* borrowed: see model.h */
 		info->name = pai__json_str(e, "name");
-		pai__status_job_fields(info, e);
+		job_fields(info, e);
 		list->count++;
 	}
 	*out = list;
@@ -329,113 +279,4 @@ out:
 	pai_job_list_free(list);
 	json_decref(a);
 	return err;
-}
-
-/* ---- exchanges both APIs make, at their own URLs ---------------------- */
-
-int pai__fetch_status(pai_job_info **out, pai_client *c, char *url,
-		      int framework_names)
-{
-	pai_job_info *info = NULL;
-	json_t *o = NULL;
-	int err;
-
-	*out = NULL;
-	if (!url)
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-	if ((err = pai__get_json(&o, c, url)))
-		goto out;
-	if (!(info = calloc(1, sizeof(*info)))) {
-		err = pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-		goto out;
-	}
-	info->framework_names = framework_names;
-	err = pai__status_parse(info, o);
-	if (err == PAI_EPROTOCOL)
-		err = pai__client_fail(c, err, 200, NULL,
-				       "GET %s: not a job status", url);
-	else if (err)
-		err = pai__client_fail(c, err, 0, NULL, "out of memory");
-	if (err)
-		goto out;
-	*out = info;
-	info = NULL;
-out:
-	pai_job_info_free(info);
-	json_decref(o);
-	free(url);
-	return err;
-}
-
-int pai__fetch_text(char **text, size_t *len, pai_client *c, char *url)
-{
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	int err;
-
-	*text = NULL;
-	*len = 0;
-	if (!url)
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__status_error(c, &rq, &rs);
-	if (err == PAI_OK) {
-		*len = rs.body.len;
-		if (!(*text = pai__buf_detach(&rs.body)))
-			err = pai__client_fail(c, PAI_ENOMEM, 0, NULL,
-					       "out of memory");
-	}
-	pai__response_release(&rs);
-	free(url);
-	return err;
-}
-
-int pai__put_stop(pai_client *c, char *url)
-{
-	static const char body[] = "{\"value\":\"STOP\"}";
-	/* idempotent: safe to retry */
-	pai__request rq = {
-	    "PUT", url, body, sizeof(body) - 1, "application/json", NULL, 1};
-	pai__response rs = PAI__RESPONSE_INIT;
-	int err;
-
-	if (!url)
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__status_error(c, &rq, &rs);
-	pai__response_release(&rs);
-	free(url);
-	return err;
-}
-
-int pai__fetch_list(pai_job_list **out, pai_client *c, char *url,
-		    int framework_names)
-{
-	json_t *a = NULL;
-	size_t i;
-	int err;
-
-	*out = NULL;
-	if (!url)
-		return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-	if ((err = pai__get_json(&a, c, url)) == PAI_OK &&
-	    (err = pai__status_list(out, c, url, a)) == PAI_OK)
-		for (i = 0; i < (*out)->count; i++)
-			(*out)->items[i].framework_names = framework_names;
-	free(url);
-	return err;
-}
-
-char *pai__jobs_url(pai_client *c, const char *version, const char *user)
-{
-	pai__buf b = PAI__BUF_INIT;
-
-	pai__buf_printf(&b, "%s/api/%s/jobs", c->uri, version);
-	if (user) {
-		pai__buf_puts(&b, "?username=");
-		pai__buf_put_escaped(&b, user);
-	}
-	return pai__buf_detach(&b);
 }

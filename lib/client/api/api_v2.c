@@ -1,17 +1,18 @@
-/* api_v2.c - OpenPAI v1.x's REST API (/api/v2): the only file that knows
- * its paths and shapes. See openpai-v1x-behaviour.md: the v1.8.0
- * rest-server's code, which wins over its swagger file. */
-#include "api.h"
+/* api_v2.c - OpenPAI v1.x's REST API (/api/v2): its routes and shapes,
+ * the only file that knows them, and the operations it does its own way
+ * (SSH from the status, logs from the log-manager); the rest is
+ * openpai.c's. See openpai-v1x-behaviour.md: the v1.8.0 rest-server's
+ * code, which wins over its swagger file. */
+#include "openpai.h"
+
 #include "convert/convert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int oom(pai_client *c)
-{
-	return pai__client_fail(c, PAI_ENOMEM, 0, NULL, "out of memory");
-}
+#define INFO "/api/v2/info"
+#define JOBS "/api/v2/jobs"
 
 /* <base>/api/v2/jobs/USER~NAME[SUFFIX], both names escaped */
 static char *job_url(pai_client *c, const char *user, const char *name,
@@ -19,7 +20,7 @@ static char *job_url(pai_client *c, const char *user, const char *name,
 {
 	pai__buf b = PAI__BUF_INIT;
 
-	pai__buf_printf(&b, "%s/api/v2/jobs/", c->uri);
+	pai__buf_printf(&b, "%s" JOBS "/", c->uri);
 	pai__buf_put_escaped(&b, user);
 	pai__buf_putc(&b, '~');
 	pai__buf_put_escaped(&b, name);
@@ -46,7 +47,6 @@ static pai_api api_of(json_t *info)
 
 int pai__v2_detect(pai_api *out, pai_client *c)
 {
-	pai__buf b = PAI__BUF_INIT;
 	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1};
 	pai__response rs = PAI__RESPONSE_INIT;
 	json_t *info = NULL;
@@ -54,17 +54,16 @@ int pai__v2_detect(pai_api *out, pai_client *c)
 	int err;
 
 	*out = PAI_API_AUTO;
-	pai__buf_printf(&b, "%s/api/v2/info", c->uri);
-	if (!(url = pai__buf_detach(&b)))
-		return oom(c);
+	if (!(url = pai__url(c, INFO)))
+		return pai__client_oom(c);
 	rq.url = url;
 	err = pai__http(c, &rq, &rs);
 	if (err == PAI_OK && rs.status == 404)
 		*out = PAI_API_V1;
-	else if (err == PAI_OK && (err = pai__status_error(c, &rq, &rs)) ==
-				      PAI_OK) {
-		info = json_loadb(rs.body.data ? rs.body.data : "",
-				  rs.body.len, 0, NULL);
+	else if (err == PAI_OK &&
+		 (err = pai__status_error(c, &rq, &rs)) == PAI_OK) {
+		info = json_loadb(rs.body.data ? rs.body.data : "", rs.body.len,
+				  0, NULL);
 		*out = api_of(info);
 	}
 	json_decref(info);
@@ -73,105 +72,27 @@ int pai__v2_detect(pai_api *out, pai_client *c)
 	return err;
 }
 
-static int v2_cluster_info(json_t **out, pai_client *c)
-{
-	pai__buf b = PAI__BUF_INIT;
-	char *url;
-	int err;
-
-	pai__buf_printf(&b, "%s/api/v2/info", c->uri);
-	if (!(url = pai__buf_detach(&b)))
-		return oom(c);
-	err = pai__get_json(out, c, url);
-	if (err == PAI_OK && !json_is_object(*out)) {
-		json_decref(*out);
-		*out = NULL;
-		err = pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
-				       "GET %s: expected a JSON object", url);
-	}
-	free(url);
-	return err;
-}
-
-/* ---- login -------------------------------------------------------------- */
-
-static int v2_login(char **token, pai_client *c, const char *user,
-		    const char *password, long expiration_s)
-{
-	pai__request rq = {"POST", NULL, NULL, 0, "application/json", NULL, 0};
-	pai__response rs = PAI__RESPONSE_INIT;
-	json_t *body = json_pack("{s:s,s:s}", "username", user, "password",
-				 password),
-	       *answer = NULL;
-	pai__buf b = PAI__BUF_INIT;
-	char *url, *text = NULL;
-	const char *t;
-	int err;
-
-	*token = NULL;
-	pai__buf_printf(&b, "%s/api/v2/authn/basic/login", c->uri);
-	url = pai__buf_detach(&b);
-	if (body && expiration_s > 0)
-		json_object_set_new(body, "expiration",
-				    json_integer(expiration_s));
-	text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	if (!url || !text) {
-		err = body ? oom(c)
-			   : pai__client_fail(c, PAI_EINVAL, 0, NULL,
-					      "the user name or password is "
-					      "not UTF-8");
-		goto out;
-	}
-	rq.url = url;
-	rq.body = text;
-	rq.body_len = strlen(text);
-	err = pai__http(c, &rq, &rs);
-	if (err == PAI_OK)
-		err = pai__login_error(c, pai__status_error(c, &rq, &rs));
-	if (err == PAI_OK)
-		err = pai__response_json(&answer, c, &rq, &rs);
-	t = pai__json_str(answer, "token");
-	if (err == PAI_OK && (!t || !*t))
-		err = pai__client_fail(c, PAI_EPROTOCOL, rs.status, NULL,
-				       "POST %s: the answer has no token", url);
-	if (err == PAI_OK && !(*token = strdup(t)))
-		err = oom(c);
-out:
-	if (text)
-		memset(text, 0, strlen(text)); /* the password */
-	free(text);
-	free(url);
-	json_decref(body);
-	json_decref(answer);
-	pai__response_release(&rs);
-	return err;
-}
-
 /* ---- submission --------------------------------------------------------- */
 
-static int v2_submit_request(pai__submit_rq *rq, pai_client *c,
-			     const char *user, json_t *config)
+static char *submit_url(pai_client *c, const char *user)
 {
-	pai__buf url = PAI__BUF_INIT, body = PAI__BUF_INIT;
-
 	(void)user; /* the token says who */
-	memset(rq, 0, sizeof(*rq));
-	rq->content_type = "text/yaml";
-	pai__buf_printf(&url, "%s/api/v2/jobs", c->uri);
-	if (pai__yaml_emit(&body, config, NULL) != PAI_OK || body.oom ||
-	    url.oom) {
-		pai__buf_release(&url);
-		pai__buf_release(&body);
-		return oom(c);
+	return pai__url(c, JOBS);
+}
+
+static int submit_body(char **body, size_t *len, json_t *config)
+{
+	pai__buf b = PAI__BUF_INIT;
+
+	*body = NULL;
+	*len = 0;
+	if (pai__yaml_emit(&b, config, NULL) != PAI_OK || b.oom) {
+		pai__buf_release(&b);
+		return PAI_ENOMEM;
 	}
-	rq->len = body.len;
-	rq->url = pai__buf_detach(&url);
-	rq->body = pai__buf_detach(&body);
-	if (!rq->url || !rq->body) {
-		pai__submit_rq_release(rq);
-		return oom(c);
-	}
-	return PAI_OK;
+	*len = b.len;
+	*body = pai__buf_detach(&b);
+	return *body ? PAI_OK : PAI_ENOMEM;
 }
 
 /* ajv's error list (InvalidProtocolError's message) for people:
@@ -194,8 +115,8 @@ static char *ajv_text(const char *msg)
 		if (i)
 			pai__buf_puts(&b, "; ");
 		if (path && *path)
-			pai__buf_printf(&b, "%s: ",
-					path[0] == '.' ? path + 1 : path);
+			pai__buf_printf(
+			    &b, "%s: ", path[0] == '.' ? path + 1 : path);
 		pai__buf_puts(&b, m ? m : "invalid");
 	}
 	json_decref(list);
@@ -203,8 +124,9 @@ static char *ajv_text(const char *msg)
 }
 
 /* What the server said no to before storing anything: the protocol
- * (400), and the YAML or template errors its handler meets as 500s
- * without a code (js-yaml's and mustache's exceptions). */
+ * (400), the YAML or template errors its handler meets as 500s without
+ * a code (js-yaml's and mustache's exceptions), and a body over its
+ * limit (413). */
 static int refused(pai_client *c, const pai__response *rs)
 {
 	const char *m = c->err_msg;
@@ -218,50 +140,19 @@ static int refused(pai_client *c, const pai__response *rs)
 					 "InvalidProtocolError", "%s", text);
 		free(text);
 		c->status = 400;
-		return 1;
+		return PAI_EINVALID;
 	}
 	if (c->status == 500 && !c->err_code && m && rs->body.len &&
 	    (strstr(m, " at line ") || strncmp(m, "Unclosed tag", 12) == 0))
-		return 1;
-	return 0;
-}
-
-static int v2_post_job(pai_client *c, const pai__submit_rq *sub,
-		       int *maybe_created)
-{
-	pai__request rq = {"POST", sub->url, sub->body, sub->len,
-			   sub->content_type, NULL, 0};
-	pai__response rs = PAI__RESPONSE_INIT;
-	int err;
-
-	*maybe_created = 0;
-	err = pai__http(c, &rq, &rs);
-	if (err != PAI_OK) {
-		*maybe_created = rs.sent && err != PAI_ENOMEM;
-		goto out;
-	}
-	err = pai__status_error(c, &rq, &rs);
-	if (err == PAI_OK)
-		goto out;
-	if (refused(c, &rs))
-		err = PAI_EINVALID;
-	else if (rs.status == 413)
-		err = PAI_ETOOBIG;
-	else
-		*maybe_created =
-		    rs.status >= 500 || (err == PAI_ECONFLICT && rs.resent);
-out:
-	pai__response_release(&rs);
-	return err;
+		return PAI_EINVALID;
+	return rs->status == 413 ? PAI_ETOOBIG : PAI_OK;
 }
 
 /* The stored config: YAML (the real server sends JSON text, which is
  * YAML too), its secrets masked by the server. */
-static int v2_stored_config(json_t **out, pai_client *c, const char *user,
-			    const char *name)
+static int stored_config(json_t **out, pai_client *c, const char *name,
+			 const char *text, size_t len)
 {
-	char *text = NULL;
-	size_t len = 0;
 	pai_diags *diags = NULL;
 	pai__src src;
 	pai__pos pos;
@@ -269,8 +160,6 @@ static int v2_stored_config(json_t **out, pai_client *c, const char *user,
 	int err;
 
 	*out = NULL;
-	if ((err = pai__api_v2.job_config(&text, &len, c, user, name)))
-		return err;
 	memset(&pos, 0, sizeof(pos));
 	memset(&src, 0, sizeof(src));
 	if ((err = pai_diags_new(&diags)) ||
@@ -290,38 +179,26 @@ out:
 				       "read as YAML",
 				       name);
 	else if (err)
-		oom(c);
+		pai__client_oom(c);
 	json_decref(root);
 	pai__pos_release(&pos);
 	pai__src_release(&src);
 	pai_diags_free(diags);
-	free(text);
 	return err;
 }
 
-/* ---- jobs --------------------------------------------------------------- */
-
-static int v2_job_get(pai_job_info **out, pai_client *c, const char *user,
-		      const char *name)
-{
-	return pai__fetch_status(out, c, job_url(c, user, name, NULL), 1);
-}
-
-static int v2_jobs_list(pai_job_list **out, pai_client *c, const char *user)
-{
-	return pai__fetch_list(out, c, pai__jobs_url(c, "v2", user), 1);
-}
-
-static int v2_job_config(char **text, size_t *len, pai_client *c,
-			 const char *user, const char *name)
-{
-	return pai__fetch_text(text, len, c, job_url(c, user, name, "/config"));
-}
-
-static int v2_job_stop(pai_client *c, const char *user, const char *name)
-{
-	return pai__put_stop(c, job_url(c, user, name, "/executionType"));
-}
+static const struct pai__openpai routes = {
+    .info_path = INFO,
+    .login_path = "/api/v2/authn/basic/login",
+    .jobs_path = JOBS,
+    .job_url = job_url,
+    .submit_url = submit_url,
+    .framework_names = 1,
+    .submit_type = "text/yaml",
+    .submit_body = submit_body,
+    .stored_config = stored_config,
+    .refused = refused,
+};
 
 /* ---- SSH: no job keys, no ssh info route; the status says where ------- */
 
@@ -333,8 +210,8 @@ static long ssh_port(const pai_task_info *t)
 	return p ? strtol(p, NULL, 10) : 0;
 }
 
-static int v2_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,
-		      const char *name)
+static int v2_job_ssh(pai_ssh_info **out, const struct pai__api *api,
+		      pai_client *c, const char *user, const char *name)
 {
 	pai_job_info *job = NULL;
 	pai_ssh_info *info = NULL;
@@ -343,12 +220,12 @@ static int v2_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 	int err;
 
 	*out = NULL;
-	if ((err = v2_job_get(&job, c, user, name)))
+	if ((err = api->job_get(&job, api, c, user, name)))
 		return err;
 	if (!(info = calloc(1, sizeof(*info))) ||
 	    !(info->json = json_pack("{s:[]}", "containers")) ||
-	    (job->ntasks &&
-	     !(info->containers = calloc(job->ntasks, sizeof(*info->containers)))))
+	    (job->ntasks && !(info->containers = calloc(
+				  job->ntasks, sizeof(*info->containers)))))
 		goto nomem;
 	cs = json_object_get(info->json, "containers");
 	for (i = 0; i < job->ntasks; i++) {
@@ -372,7 +249,7 @@ static int v2_job_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 nomem:
 	pai_ssh_info_free(info);
 	pai_job_info_free(job);
-	return oom(c);
+	return pai__client_oom(c);
 }
 
 /* ---- logs: locations from the rest-server, files from log-managers ----- */
@@ -396,7 +273,7 @@ static int resolve(char **out, pai_client *c, const char *uri)
 			  uri) < 0)
 		*out = NULL;
 	free(origin);
-	return *out ? PAI_OK : oom(c);
+	return *out ? PAI_OK : pai__client_oom(c);
 }
 
 static char *locations_url(pai_client *c, const pai_job_info *job,
@@ -424,7 +301,8 @@ static char *locations_url(pai_client *c, const pai_job_info *job,
 	return pai__buf_detach(&b);
 }
 
-static int v2_task_log_url(char **url, pai_client *c, const pai_job_info *job,
+static int v2_task_log_url(char **url, const struct pai__api *api,
+			   pai_client *c, const pai_job_info *job,
 			   const pai_task_info *task, const char *stream,
 			   int tail)
 {
@@ -433,12 +311,13 @@ static int v2_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 	size_t i;
 	int err;
 
+	(void)api;
 	*url = NULL;
 	if (!job->user || !job->name || !task->role)
 		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
 					"a task log needs its job and role");
 	if (!(lurl = locations_url(c, job, task, tail)))
-		return oom(c);
+		return pai__client_oom(c);
 	err = pai__get_json(&o, c, lurl);
 	/* 404 NoTaskLogError: not started; 500 "Failed to get log list":
 	 * what getLogs answers for any other trouble (a job still in its
@@ -476,8 +355,18 @@ static int v2_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 }
 
 const struct pai__api pai__api_v2 = {
-    PAI_API_V2,		 PAI_FORMAT_V2,	     v2_cluster_info,
-    v2_login,		 v2_submit_request,  v2_post_job,
-    v2_stored_config,	 v2_job_get,	     v2_jobs_list,
-    v2_job_config,	 v2_job_stop,	     v2_job_ssh,
-    v2_task_log_url};
+    .id = PAI_API_V2,
+    .format = PAI_FORMAT_V2,
+    .openpai = &routes,
+    .cluster_info = pai__openpai_cluster_info,
+    .login = pai__openpai_login,
+    .submit_request = pai__openpai_submit_request,
+    .post_job = pai__openpai_post_job,
+    .stored_config = pai__openpai_stored_config,
+    .job_get = pai__openpai_job_get,
+    .jobs_list = pai__openpai_jobs_list,
+    .job_config = pai__openpai_job_config,
+    .job_stop = pai__openpai_job_stop,
+    .job_ssh = v2_job_ssh,
+    .task_log_url = v2_task_log_url,
+};

@@ -1,0 +1,77 @@
+/* module.h - what an API module provides (api.h has the map of the
+ * folder): struct pai__api, the table of its operations that api.c
+ * chooses once per client and client.c, logs.c and submit.c call
+ * through. A module includes this, not api.h, and knows nothing of the
+ * layers above. Not installed, not for cli/. */
+#ifndef PAI_MODULE_H
+#define PAI_MODULE_H
+
+#include "client/model.h"
+#include "client/rest.h"
+
+struct pai__openpai;
+
+/*
+ * The operations one API carries, as client.c, logs.c and submit.c call
+ * them. Each gets its own table (api) first after its outputs, so that
+ * an operation written once for several modules finds the module's
+ * routes there. Every operation sets the client's detail when it fails.
+ */
+struct pai__api {
+	pai_api id;
+	pai_format format; /* of the configs it takes */
+	/* The routes and shapes of an OpenPAI REST API, which the shared
+	 * operations of api/openpai.c follow; NULL in a module that
+	 * carries every operation itself. */
+	const struct pai__openpai *openpai;
+
+	int (*cluster_info)(json_t **out, const struct pai__api *api,
+			    pai_client *c);
+	int (*login)(char **token, const struct pai__api *api, pai_client *c,
+		     const char *user, const char *password, long expiration_s);
+
+	/* The request that submits config, which is in this API's format
+	 * (submit.c has converted it). */
+	int (*submit_request)(pai__submit_rq *rq, const struct pai__api *api,
+			      pai_client *c, const char *user, json_t *config);
+	/*
+	 * Sends one submission. PAI_OK for any 2xx. On failure
+	 * *maybe_created is 1 when the job may exist nonetheless: the
+	 * request went out and no answer came, the server answered 5xx
+	 * (for v2: one that is not a YAML or template error, which the
+	 * server also answers 500), or libcurl re-sent the request by
+	 * itself and met 409 (perhaps our own first copy).
+	 */
+	int (*post_job)(const struct pai__api *api, pai_client *c,
+			const pai__submit_rq *rq, int *maybe_created);
+	/* The job's stored config as JSON, to compare with what was sent;
+	 * PAI_ENOTFOUND with the error code as the server gave it. */
+	int (*stored_config)(json_t **out, const struct pai__api *api,
+			     pai_client *c, const char *user, const char *name);
+
+	int (*job_get)(pai_job_info **out, const struct pai__api *api,
+		       pai_client *c, const char *user, const char *name);
+	int (*jobs_list)(pai_job_list **out, const struct pai__api *api,
+			 pai_client *c, const char *user);
+	int (*job_config)(char **text, size_t *len, const struct pai__api *api,
+			  pai_client *c, const char *user, const char *name);
+	int (*job_stop)(const struct pai__api *api, pai_client *c,
+			const char *user, const char *name);
+	int (*job_ssh)(pai_ssh_info **out, const struct pai__api *api,
+		       pai_client *c, const char *user, const char *name);
+	/* See pai_task_log_url(); job and task come from this API's
+	 * job_get. */
+	int (*task_log_url)(char **url, const struct pai__api *api,
+			    pai_client *c, const pai_job_info *job,
+			    const pai_task_info *task, const char *stream,
+			    int tail);
+};
+
+/* The modules (api/). */
+extern const struct pai__api pai__api_v1;
+extern const struct pai__api pai__api_v2;
+
+/* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c). */
+int pai__v2_detect(pai_api *out, pai_client *c);
+
+#endif /* PAI_MODULE_H */

@@ -1,0 +1,24 @@
+/* json.h - JSON values as servers and files send them, and JSON text
+ * that reads back as it was meant: the floor of lib/client, shared by
+ * every file above. Not installed, not for cli/. */
+#ifndef PAI_CLIENT_JSON_H
+#define PAI_CLIENT_JSON_H
+
+#include "internal.h"
+
+/* A string member, or NULL. */
+const char *pai__json_str(json_t *o, const char *key);
+/* An integer given as a number or a numeric string; 0 when neither. */
+int pai__json_integer(json_t *v, long long *out);
+
+/* json_loadb() that tells a lack of memory from bad text: PAI_OK with
+ * *out new, PAI_ENOMEM, or PAI_ESYNTAX with *e saying where. */
+int pai__json_loadb(json_t **out, json_error_t *e, const char *text, size_t len,
+		    size_t flags);
+
+/* json_dumps, checked: NULL when out of memory, never a text that does
+ * not read back as json (jansson can lose bytes silently when an
+ * allocation fails). Caller frees. */
+char *pai__json_dumps(const json_t *json, size_t flags);
+
+#endif /* PAI_CLIENT_JSON_H */

@@ -1,0 +1,42 @@
+/* session.h - what lib/ssh's files share of a session (session.c):
+ * ssh.c opens it (TCP, handshake, login), hostkey.c checks the server's
+ * key against known_hosts, channel.c runs a command in it; under them
+ * known_hosts.c reads the file's text. Not installed, not for cli/. */
+#ifndef PAI_SESSION_H
+#define PAI_SESSION_H
+
+#include "internal.h"
+#include "known_hosts.h"
+
+#include "sys/dl_ssh2.h"
+
+struct pai_ssh {
+	char *host, *user, *key_file, *known_hosts, *alias;
+	long port, timeout_ms;
+	int accept_new, use_agent;
+	volatile int *interrupt;
+	int fd;
+	int dead; /* the connection was cut: only freeing is left */
+	LIBSSH2_SESSION *session;
+	pai_ssh_hostkey hostkey;
+	char *fingerprint;
+	char *exit_signal;
+	char detail[512];
+};
+
+/* Sets s->detail and returns err. */
+int pai__ssh_fail(pai_ssh *s, int err, const char *fmt, ...) PAI__PRINTF(3, 4);
+/* libssh2's last message for the session. */
+const char *pai__ssh_msg(const pai_ssh *s);
+
+static inline int pai__ssh_interrupted(const pai_ssh *s)
+{
+	return s->interrupt && *s->interrupt;
+}
+
+/* The server's host key against s->known_hosts (hostkey.c): PAI_OK when
+ * it matches or was recorded (s->hostkey says which), PAI_EHOSTKEY when
+ * it changed and accept_new is not set. */
+int pai__ssh_check_hostkey(pai_ssh *s);
+
+#endif /* PAI_SESSION_H */
