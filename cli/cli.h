@@ -169,10 +169,11 @@ void cli_print_diag(FILE *f, const pai_diag *d);
 /* Where the token came from (what to say when it is refused). */
 typedef enum {
 	CLI_TOKEN_NONE = 0,
-	CLI_TOKEN_FILE,	  /* --token-file */
-	CLI_TOKEN_ENV,	  /* $PAICTL_TOKEN */
-	CLI_TOKEN_STORED, /* paictl login */
-	CLI_TOKEN_LOGIN	  /* logged in just now with $PAICTL_PASSWORD */
+	CLI_TOKEN_FILE,	     /* --token-file */
+	CLI_TOKEN_ENV,	     /* $PAICTL_TOKEN */
+	CLI_TOKEN_STORED,    /* paictl login */
+	CLI_TOKEN_LOGIN,     /* logged in just now with $PAICTL_PASSWORD */
+	CLI_TOKEN_KUBECONFIG /* a Kubernetes cluster's: the kubeconfig's */
 } cli_token_source;
 
 /* A resolved cluster (flag > environment > profile > built-in default)
@@ -195,6 +196,10 @@ typedef struct cli_conn {
 	pai_api api;  /* as the profile says; AUTO: the client finds it */
 	/* the profile's api is to be recorded once found (cli_conn_free) */
 	char *save_api_in;
+	/* a Kubernetes cluster (api PAI_API_K8S): what its profile says,
+	 * the strings owned (cli_conn_free) */
+	int k8s;
+	pai_k8s_cluster kube;
 } cli_conn;
 
 /* Resolves the cluster, user and token without any network traffic.

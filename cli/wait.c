@@ -98,6 +98,7 @@ struct waiting {
 	long long deadline; /* -1: none */
 	long long now;	    /* when the last status came */
 	long delay;	    /* until the next poll, before the jitter */
+	int polling;	    /* the cluster cannot say when the job changes */
 };
 
 static void start_waiting(struct waiting *w, const cli_conn *conn,
@@ -184,36 +185,71 @@ static int sleep_until_next(const cli_ctx *ctx, struct waiting *w,
 	return 0;
 }
 
+/* Where the cluster says when a job changes (Kubernetes' watch), the
+ * next status, waited for with no polling: *info replaced and 0; 1
+ * where it cannot say (then poll); else a libpai error. A terminal's
+ * line is redrawn every second meanwhile. */
+static int wait_change(cli_ctx *ctx, cli_conn *conn, const char *user,
+		       const char *name, struct waiting *w, pai_job_info **info)
+{
+	long long ms = w->p.tty ? 1000 : -1, left;
+	pai_job_info *next = NULL;
+	int err;
+
+	if (w->polling)
+		return 1;
+	left = w->deadline < 0 ? -1 : w->deadline - cli_now_ms();
+	if (left >= 0 && (ms < 0 || left < ms))
+		ms = left;
+	do
+		err = pai_job_get_changed(&next, conn->client, user, name,
+					  *info, (long)ms);
+	while (err && err != PAI_ENOTSUP && cli_relogin(ctx, conn, err));
+	if (err == PAI_ENOTSUP)
+		w->polling = 1;
+	if (err)
+		return err == PAI_ENOTSUP ? 1 : err;
+	pai_job_info_free(*info);
+	*info = next;
+	return 0;
+}
+
 int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **out)
 {
 	struct waiting w;
 	pai_job_info *info = NULL;
-	int err, st;
+	int err = PAI_OK, st;
 
 	*final = PAI_STATE_UNKNOWN;
 	if (out)
 		*out = NULL;
 	start_waiting(&w, conn, user, name, timeout_s);
 	for (;;) {
-		pai_job_info_free(info);
-		info = NULL;
-		err = ask(ctx, conn, user, name, &info);
+		if (!info)
+			err = ask(ctx, conn, user, name, &info);
 		if (err) {
 			if (w.p.tty && !ctx->quiet && w.p.last[0])
 				fputc('\n', stderr);
-			st = cli_fail(ctx, conn, err, "cannot get job '%s'",
-				      w.label);
+			st = err == PAI_EINTR
+				 ? cli_error(ctx, 130, "interrupted")
+				 : cli_fail(ctx, conn, err,
+					    "cannot get job '%s'", w.label);
 			break;
 		}
 		st = decide(ctx, &w, info, final);
 		if (st >= 0)
 			break;
+		if ((err = wait_change(ctx, conn, user, name, &w, &info)) != 1)
+			continue;
+		err = PAI_OK;
 		st = sleep_until_next(ctx, &w,
 				      pai_state_name(pai_job_info_state(info)));
 		if (st)
 			break;
+		pai_job_info_free(info);
+		info = NULL;
 	}
 	if (out && !st) {
 		*out = info;

@@ -22,6 +22,14 @@
 #define PAI__RULE_K8S_SECRETS "k8s-secrets"
 #define PAI__RULE_K8S_TOO_LARGE "k8s-too-large"
 
+/* pai_job_to_k8s() before the YAML: the objects as a JSON array (the
+ * ConfigMap, if any, then the Job), *out new; what the API module
+ * submits (lib/client/api/k8s_submit.c). */
+int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
+		       const char *text, size_t text_len,
+		       const pai_job_options *jopts,
+		       const pai_k8s_options *opts);
+
 /* Writes docs (an array of objects) as one YAML stream with libyaml's
  * emitter, "---" between documents. */
 int pai__k8s_yaml(pai__buf *out, json_t *docs);

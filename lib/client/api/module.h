@@ -65,11 +65,38 @@ struct pai__api {
 			    pai_client *c, const pai_job_info *job,
 			    const pai_task_info *task, const char *stream,
 			    int tail);
+
+	/* ---- what only some clusters do: NULL where the cluster cannot,
+	 * and the call says PAI_ENOTSUP (client.c, submit.c) */
+
+	/* The whole submission, where it is more than one request
+	 * (Kubernetes: a ConfigMap, the Job, the ConfigMap's owner) and a
+	 * lost answer is resolved the cluster's own way; submit.c then
+	 * uses neither post_job nor stored_config. config is as given (the
+	 * module takes either format). *recovered as pai_submit_ex(). */
+	int (*submit)(const struct pai__api *api, pai_client *c,
+		      const char *user, json_t *config,
+		      const pai_submit_options *o, int *recovered);
+	/* See pai_job_get_changed(). */
+	int (*job_changed)(pai_job_info **out, const struct pai__api *api,
+			   pai_client *c, const char *user, const char *name,
+			   const pai_job_info *last, long timeout_ms);
+	/* See pai_logs_follow(). */
+	int (*logs_follow)(const struct pai__api *api, pai_client *c,
+			   const pai_job_info *job,
+			   const pai_task_info *const *tasks, size_t n,
+			   const pai_follow_options *o);
+	/* See pai_task_exec(). */
+	int (*task_exec)(int *exit_status, const struct pai__api *api,
+			 pai_client *c, const pai_job_info *job,
+			 const pai_task_info *task, const pai_exec_options *o);
 };
 
 /* The modules (api/). */
 extern const struct pai__api pai__api_v1;
 extern const struct pai__api pai__api_v2;
+/* Kubernetes (api_k8s.c): only a client from pai_client_new_k8s(). */
+extern const struct pai__api pai__api_k8s;
 
 /* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c). */
 int pai__v2_detect(pai_api *out, pai_client *c);
