@@ -171,7 +171,7 @@ static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 		    c, PAI_ENOTSUP, 0, NULL,
 		    "on Kubernetes a container's standard output and error "
 		    "are one log: leave out --stderr");
-	if (!pod)
+	if (!pod || !pai__json_str(t, "containerLog"))
 		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL,
 					"task %s-%ld has no pod (yet)",
 					task->role, task->index);

@@ -83,8 +83,10 @@ static pai_state pod_state(json_t *pod, pai_state job)
 	    : phase && strcmp(phase, "Succeeded") == 0 ? PAI_STATE_SUCCEEDED
 	    : phase && strcmp(phase, "Failed") == 0    ? PAI_STATE_FAILED
 						       : PAI_STATE_UNKNOWN;
-	if (!pai_state_is_final(s) && pai__json_str(meta, "deletionTimestamp"))
-		return PAI_STATE_STOPPING;
+	/* being deleted: killed by a stop (or a restart), not failing */
+	if (pai__json_str(meta, "deletionTimestamp"))
+		return pai_state_is_final(s) ? PAI_STATE_STOPPED
+					     : PAI_STATE_STOPPING;
 	return s;
 }
 
@@ -430,9 +432,9 @@ static json_t *task_json(struct build *bd, const struct role *r, long index)
 	pai__json_integer(json_object_get(cs, "restartCount"), &restarts);
 	t = json_pack("{s:I,s:s,s:s?,s:s?,s:s?,s:s?,s:s?,s:O,s:I}", "taskIndex",
 		      (json_int_t)index, "taskState", pai_state_name(s),
-		      "containerId", pod ? pod_name : NULL, "podName",
-		      pod ? pod_name : NULL, "containerIp",
-		      pai__json_str(st, "podIP"), "containerNodeName",
+		      "containerId", pod ? pod_name : NULL, "podName", pod_name,
+		      "containerIp", pai__json_str(st, "podIP"),
+		      "containerNodeName",
 		      pai__json_str(json_object_get(pod, "spec"), "nodeName"),
 		      "podPhase", pai__json_str(st, "phase"), "containerPorts",
 		      r->ports, "retries", (json_int_t)restarts);

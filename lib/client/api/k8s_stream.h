@@ -48,4 +48,24 @@ int pai__k8s_stream_done(pai__k8s_stream *s, int cc, int *again);
 
 CURL *pai__k8s_stream_handle(pai__k8s_stream *s);
 
+/* ---- a watched collection (k8s_informer.c) ------------------------- */
+
+typedef struct pai__k8s_informer pai__k8s_informer;
+
+/* A view of collection res filtered by query ("labelSelector=..."),
+ * each object handed to on_event (type: enum pai__kube_event_type;
+ * obj borrowed) as it is listed and as it changes. *out new. */
+int pai__k8s_informer_new(pai__k8s_informer **out, pai_client *c,
+			  enum pai__k8s_res res, const char *query,
+			  void (*on_event)(void *, int, json_t *), void *data);
+/* Lists (now) and adds the watch to m. PAI_OK or the error with the
+ * client's detail. */
+int pai__k8s_informer_start(pai__k8s_informer *inf, CURLM *m);
+/* A transfer of m ended (h, CURLcode cc): 0 when not the informer's;
+ * else 1, the watch opened again (listed again when its version was
+ * gone), and *err PAI_OK or the error. */
+int pai__k8s_informer_done(pai__k8s_informer *inf, CURLM *m, CURL *h, int cc,
+			   int *err);
+void pai__k8s_informer_free(pai__k8s_informer *inf, CURLM *m);
+
 #endif /* PAI_K8S_STREAM_H */
