@@ -38,12 +38,13 @@ static int no_ssh(pai_ssh_info **out, const struct pai__api *api, pai_client *c,
 	(void)out;
 	(void)api;
 	(void)user;
-	return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
-				"the pods of a Kubernetes job have no SSH "
-				"access of paictl's: 'paictl ssh %s ROLE "
-				"INDEX [-- COMMAND]' runs a shell or a command "
-				"in a task's pod (exec through the API server)",
-				name);
+	return pai__client_fail(
+	    c, PAI_ENOTSUP, 0, NULL,
+	    "on Kubernetes no SSH reaches the pods: 'paictl "
+	    "ssh %s ROLE INDEX [-- COMMAND]' runs a shell "
+	    "or a command in a task's pod through the API "
+	    "server's exec, as 'kubectl exec' does",
+	    name);
 }
 
 /* The stored config: the Job as the server keeps it. */
