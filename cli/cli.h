@@ -217,6 +217,23 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *conn);
 int cli_open(cli_ctx *ctx, cli_conn **out);
 void cli_conn_free(cli_conn *conn);
 
+/* What the flags of convert and expand gave of a Kubernetes target. */
+enum {
+	CLI_K8S_KIND = 1,
+	CLI_K8S_NS = 2,
+	CLI_K8S_QUEUE = 4,
+	CLI_K8S_SCHED = 8,
+	CLI_K8S_FS = 16
+};
+/* When the chosen cluster (-c, $PAICTL_CLUSTER, 'cluster use') is a
+ * Kubernetes one, its profile fills what the flags (given) did not say
+ * of *o: engine, namespace, queue, scheduler, default file system; so
+ * that convert and expand make what submit sends. The strings are
+ * borrowed from *conn (caller frees it). 0, or the exit status after
+ * saying why. */
+int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
+		     cli_conn **conn);
+
 /* After a call on conn->client failed with err: 1 when it is worth
  * calling again because paictl just logged in with $PAICTL_PASSWORD
  * (after a 401, once per run), else 0. */

@@ -884,3 +884,28 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 		return st;
 	return cli_job_ref(ctx, *conn, argv[first], user, name);
 }
+
+int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
+		     cli_conn **conn)
+{
+	const pai_k8s_cluster *k;
+	int st;
+
+	*conn = NULL;
+	if ((st = cli_resolve(ctx, conn)))
+		return st;
+	if (!(*conn)->k8s)
+		return EXIT_OK;
+	k = &(*conn)->kube;
+	if (!(given & CLI_K8S_KIND))
+		o->kind = k->kind;
+	if (!(given & CLI_K8S_NS))
+		o->ns = k->ns;
+	if (!(given & CLI_K8S_QUEUE))
+		o->queue = k->queue;
+	if (!(given & CLI_K8S_SCHED))
+		o->scheduler = k->scheduler;
+	if (!(given & CLI_K8S_FS))
+		o->fs_uri = k->fs_uri;
+	return EXIT_OK;
+}

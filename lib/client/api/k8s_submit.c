@@ -54,6 +54,14 @@ static void diag(struct sub *s, pai_severity sev, const char *path,
 		      msg);
 }
 
+/* What the conversion says beyond what validating the config said (the
+ * caller has shown that): its k8s-* rules, and every error. */
+static int conversion_diag(const pai_diag *d)
+{
+	return d->severity == PAI_SEVERITY_ERROR ||
+	       strncmp(d->rule, "k8s-", 4) == 0;
+}
+
 /* The objects of config, as convert makes them, each given the
  * submission's id and user. */
 static int objects(struct sub *s, const char *user, json_t *config,
@@ -61,6 +69,7 @@ static int objects(struct sub *s, const char *user, json_t *config,
 {
 	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
 	pai_k8s_options ko = pai__k8s_of(s->c)->o;
+	pai_diags *all = NULL;
 	char *text = pai__kube_dumps(config);
 	json_t *docs = NULL, *d;
 	size_t i;
@@ -71,8 +80,16 @@ static int objects(struct sub *s, const char *user, json_t *config,
 	jo.dialect = o->dialect;
 	jo.format = pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
 	ko.user = user;
-	err = pai__k8s_manifests(&docs, s->diags, s->file, text, strlen(text),
-				 &jo, &ko);
+	if (pai_diags_new(&all)) {
+		free(text);
+		return pai__client_oom(s->c);
+	}
+	err = pai__k8s_manifests(&docs, all, s->file, text, strlen(text), &jo,
+				 &ko);
+	/* the places are those of config written out: not the file's */
+	if (pai__diags_move(s->diags, all, conversion_diag, 1) && !err)
+		err = PAI_ENOMEM;
+	pai_diags_free(all);
 	free(text);
 	if (err == PAI_ESYNTAX || err == PAI_EINVALID)
 		return pai__client_fail(s->c, PAI_EINVALID, 0, NULL,
