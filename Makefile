@@ -131,7 +131,7 @@ header-check:
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
 test: unit-test cli-test header-check man-test completion-test k8s-test \
-	libpai-test tsan-test js-test deb-test
+	kube-test libpai-test tsan-test js-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
@@ -202,13 +202,15 @@ k8s-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) PAI_K8S_CRDS=$(CURDIR)/../shared/reference/kubernetes \
 		python3 tests/k8s/check.py $(K8S_JOBS)
 
-# The Kubernetes backend's harness (tests/kube/README.md): a real
-# kube-apiserver 1.20.2 (built from Debian's source package into
-# ~/.cache/paictl when missing: ~4.5 min once), etcd and the stand-in for
-# kubelet, schedulers and controllers. Not part of `make test` yet.
+# The Kubernetes backend against a real kube-apiserver 1.20.2 (built
+# from Debian's source package into ~/.cache/paictl when missing: ~4.5
+# min once), etcd and the stand-in for kubelet, schedulers and
+# controllers (tests/kube/README.md): the harness's selftest, then every
+# command on Kubernetes profiles (tests/kube/test_cli.py).
 kube-test: $(PAICTL)
 	bash tests/kube/build-apiserver.sh >/dev/null
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/selftest.py
+	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/test_cli.py
 
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)
