@@ -276,6 +276,7 @@ bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client_v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/k8s.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
