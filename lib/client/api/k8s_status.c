@@ -478,14 +478,15 @@ static int job_times(struct build *bd, json_t *js)
 	json_t *meta = json_object_get(bd->job, "metadata");
 	json_t *st = json_object_get(bd->job, "status");
 	const char *done = pai__json_str(st, "completionTime");
+	const char *made = pai__json_str(meta, "creationTimestamp");
 	int err = 0;
 
 	if (!done)
 		done = pai__json_str(json_object_get(st, "state"),
 				     "lastTransitionTime");
-	err |= json_object_set_new(
-	    js, "createdTime",
-	    json_string(pai__json_str(meta, "creationTimestamp")));
+	if (made)
+		err |=
+		    json_object_set_new(js, "createdTime", json_string(made));
 	if (pai_state_is_final(bd->state) && done)
 		err |=
 		    json_object_set_new(js, "completedTime", json_string(done));
