@@ -655,10 +655,11 @@ static json_t *list_entry(pai_client *c, json_t *job)
 	bd.job = job;
 	bd.state = pai__k8s_job_state(c, job);
 	js = job_status(c, job, bd.state);
-	if (js &&
-	    (job_times(&bd, js) ||
-	     json_object_set_new(js, "name", json_string(shown_name(job))) ||
-	     json_object_set_new(js, "kubernetes", k8s_member(c, job)))) {
+	if (js && (job_times(&bd, js) ||
+		   (shown_name(job) &&
+		    json_object_set_new(js, "name",
+					json_string(shown_name(job)))) ||
+		   json_object_set_new(js, "kubernetes", k8s_member(c, job)))) {
 		json_decref(js);
 		js = NULL;
 	}
