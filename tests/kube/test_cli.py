@@ -205,6 +205,12 @@ def t_two_roles(c):
           re.search(r"server\s+1\s+SUCCEEDED\s+127\.\S+\s.*\s0\s+"
                     r"two-roles-server-1\s+paictl-standin\s+0", r.stdout)
           is not None, r.stdout)
+    r = k.run("__complete", "logs", "two-roles", "")
+    check("completion: the roles of a Kubernetes job",
+          r.stdout.split() == ["server", "worker"], r.stdout)
+    r = k.run("__complete", "ssh", "two-roles", "server", "")
+    check("completion: a role's indices", r.stdout.split() == ["0", "1"],
+          r.stdout)
     r = k.run("list")
     check("list: the job, text",
           re.search(r"two-roles\s+SUCCEEDED", r.stdout) is not None,
