@@ -187,6 +187,7 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
+	st = EXIT_OK;
 	/* a Kubernetes target: the cluster's facts under the flags' */
 	if (o.to == PAI_FORMAT_AUTO &&
 	    (st = cli_k8s_defaults(ctx, &o.k8s, o.given, &conn)))
