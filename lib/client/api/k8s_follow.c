@@ -279,17 +279,20 @@ static int transfer_done(struct follow *f, CURL *h, int cc)
 }
 
 /* 1 when every log ended and so did the job: a task that never ran
- * has no log to wait for then. */
+ * (no pod, or one whose container never started) has no log to wait
+ * for then. */
 static int all_done(struct follow *f)
 {
 	size_t i;
 
 	if (!f->job_final)
 		return 0;
-	for (i = 0; i < f->n; i++)
-		if (!f->t[i].done &&
-		    (f->t[i].s || json_object_get(f->pods, f->t[i].pod)))
+	for (i = 0; i < f->n; i++) {
+		json_t *pod = json_object_get(f->pods, f->t[i].pod);
+
+		if (!f->t[i].done && (f->t[i].s || (pod && has_log(pod))))
 			return 0;
+	}
 	return 1;
 }
 

@@ -171,8 +171,29 @@ static int deleted_status(pai_job_info **out, pai_client *c, json_t *job)
 	return PAI_OK;
 }
 
-/* Watches until a change or the deadline (-1: none). */
-static int wait_loop(pai_job_info **out, struct wait *w, long long deadline)
+/* A copy of last: the job's status, when the watch saw no change. */
+static int unchanged(pai_job_info **out, pai_client *c,
+		     const pai_job_info *last)
+{
+	pai_job_info *info = calloc(1, sizeof(*info));
+	int err;
+
+	*out = NULL;
+	if (!info)
+		return pai__client_oom(c);
+	/* the JSON is shared, read-only: the copy takes a reference */
+	if ((err = pai__status_parse(info, pai_job_info_json(last)))) {
+		pai_job_info_free(info);
+		return err == PAI_ENOMEM ? pai__client_oom(c) : err;
+	}
+	*out = info;
+	return PAI_OK;
+}
+
+/* Watches until a change or the deadline (-1: none); at the deadline
+ * with no change, last as it is (no request: the watch says it holds). */
+static int wait_loop(pai_job_info **out, struct wait *w, long long deadline,
+		     const pai_job_info *last)
 {
 	int err;
 
@@ -181,7 +202,7 @@ static int wait_loop(pai_job_info **out, struct wait *w, long long deadline)
 		    deadline < 0 ? WATCH_MAX_S * 1000LL : deadline - now_ms();
 
 		if (left <= 0)
-			return read_now(out, w->c, w->name);
+			return unchanged(out, w->c, last);
 		if ((err = watch_once(w, left)))
 			return err;
 		if (w->changed && w->deleted)
@@ -213,8 +234,8 @@ int pai__k8s_job_changed(pai_job_info **out, const struct pai__api *api,
 	if (!w.name || !w.rv)
 		err = w.err ? pai__client_oom(c) : read_now(out, c, name);
 	else
-		err = wait_loop(out, &w,
-				timeout_ms < 0 ? -1 : now_ms() + timeout_ms);
+		err = wait_loop(
+		    out, &w, timeout_ms < 0 ? -1 : now_ms() + timeout_ms, last);
 	pai__kube_watch_free(w.split);
 	json_decref(w.changed);
 	free(w.rv);
