@@ -73,7 +73,9 @@ static int list(pai__k8s_informer *inf)
 	if (err)
 		return err;
 	json_array_foreach(json_object_get(l, "items"), i, o)
-	    inf->on_event(inf->data, PAI__KW_ADDED, o);
+	{
+		inf->on_event(inf->data, PAI__KW_ADDED, o);
+	}
 	err = set_rv(inf, pai__json_str(json_object_get(l, "metadata"),
 					"resourceVersion"));
 	json_decref(l);
