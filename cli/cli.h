@@ -200,6 +200,9 @@ typedef struct cli_conn {
 	 * the strings owned (cli_conn_free) */
 	int k8s;
 	pai_k8s_cluster kube;
+	/* a stop deleted the job (a PaddleJob): cli_wait_job() takes its
+	 * being gone for STOPPED */
+	int deleted;
 } cli_conn;
 
 /* Resolves the cluster, user and token without any network traffic.

@@ -29,17 +29,6 @@ static int deletes(const cli_conn *conn)
 	return conn->k8s && conn->kube.kind == PAI_K8S_PADDLEJOB;
 }
 
-/* 1 when a deleted job is gone already (then there is nothing to wait
- * for: its operator let it go). */
-static int gone(cli_conn *conn, const char *user, const char *name)
-{
-	pai_job_info *info = NULL;
-	int err = pai_job_get(&info, conn->client, user, name);
-
-	pai_job_info_free(info);
-	return err == PAI_ENOTFOUND;
-}
-
 int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
@@ -77,10 +66,10 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 			  argv[first]);
 	if (!wait)
 		goto out;
-	/* stopped is what was asked for: whatever the job's end, 0 */
-	if (deletes(conn) && gone(conn, user, name))
-		final = PAI_STATE_STOPPED;
-	else if ((st = cli_wait_job(ctx, conn, user, name, -1, &final, NULL)))
+	/* stopped is what was asked for: whatever the job's end, 0; a
+	 * deleted job's end is its being gone */
+	conn->deleted = deletes(conn);
+	if ((st = cli_wait_job(ctx, conn, user, name, -1, &final, NULL)))
 		goto out;
 	if (ctx->output == CLI_OUT_JSON) {
 		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "name", name,

@@ -241,9 +241,14 @@ def t_hello(c):
     k = Case(c, "hello")
     shutil.copy(os.path.join(TOP, "examples", "hello-distributed.json"),
                 k.dir)
-    r = k.run("submit", "--wait", "--unique", "hello-distributed.json")
+    r = k.run("-o", "json", "submit", "--wait", "--unique",
+              "hello-distributed.json")
     check("hello-distributed: SUCCEEDED", r.returncode == 0, r.stderr)
-    name = r.stdout.strip()
+    sub = json.loads(r.stdout or "[{}]")[0]
+    check("submit -o json: submitted, and its end",
+          sub.get("submitted") is True and sub.get("state") == "SUCCEEDED",
+          sub)
+    name = sub.get("name", "")
     r = k.run("logs", name, "client", "1")
     check("hello-distributed: client 1 reached both servers",
           r.stdout.count("got: hello from server-") == 2, r.stdout)
