@@ -22,29 +22,6 @@ const char *pai_dialect_name(pai_dialect dialect)
 	return dialect == PAI_DIALECT_SCM ? "scm" : "openpai";
 }
 
-void pai__path_member(pai__buf *b, const char *parent, const char *key)
-{
-	const char *p;
-	bool ident = *key && !(key[0] >= '0' && key[0] <= '9');
-
-	for (p = key; *p && ident; p++)
-		ident = pai__is_name_char((unsigned char)*p);
-	pai__buf_puts(b, parent);
-	if (ident) {
-		if (*parent)
-			pai__buf_putc(b, '.');
-		pai__buf_puts(b, key);
-		return;
-	}
-	pai__buf_puts(b, "[\"");
-	for (p = key; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			pai__buf_putc(b, '\\');
-		pai__buf_putc(b, *p);
-	}
-	pai__buf_puts(b, "\"]");
-}
-
 static long long int_or(json_t *o, const char *key, long long dflt)
 {
 	json_t *v = json_object_get(o, key);

@@ -1,4 +1,5 @@
-/* diag.c - the list of problems found in job configs */
+/* diag.c - the list of problems found in job configs, and the paths
+ * (taskRoles[0].command) that name where each one is */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -187,6 +188,29 @@ char *pai__escape_controls(const char *s)
 		}
 	}
 	return pai__buf_detach(&b);
+}
+
+void pai__path_member(pai__buf *b, const char *parent, const char *key)
+{
+	const char *p;
+	bool ident = *key && !(key[0] >= '0' && key[0] <= '9');
+
+	for (p = key; *p && ident; p++)
+		ident = pai__is_name_char((unsigned char)*p);
+	pai__buf_puts(b, parent);
+	if (ident) {
+		if (*parent)
+			pai__buf_putc(b, '.');
+		pai__buf_puts(b, key);
+		return;
+	}
+	pai__buf_puts(b, "[\"");
+	for (p = key; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			pai__buf_putc(b, '\\');
+		pai__buf_putc(b, *p);
+	}
+	pai__buf_puts(b, "\"]");
 }
 
 int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
