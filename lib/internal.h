@@ -204,6 +204,9 @@ const pai__pos *pai__pos_member(const pai__pos *obj, const char *key);
 /* Element i of an array node, or NULL. */
 const pai__pos *pai__pos_index(const pai__pos *arr, size_t i);
 
+/* A number as JavaScript's String(x) writes it (js.c). */
+void pai__put_js_number(pai__buf *b, double x);
+
 /* ---- diagnostics ---------------------------------------------------- */
 
 /* Adds a diagnostic at byte offset off (PAI__NO_OFFSET: no place).
@@ -344,8 +347,6 @@ int pai__env_finish(pai_env *env, const char *command);
 /* Drops replaced entries and sets the env's command to `command` as it
  * is (taking ownership; freed on failure). */
 int pai__env_set_command(pai_env *env, char *command);
-/* A number as JavaScript's String(x) writes it. */
-void pai__put_js_number(pai__buf *b, double x);
 /* Whether one task's environment would exceed what expansion allows. */
 bool pai__expand_too_big(const pai_job *job);
 /* The shell's own and the usual login/image variables. */

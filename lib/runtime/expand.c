@@ -311,68 +311,6 @@ const char *pai_env_command(const pai_env *env)
 
 /* ---- jobEnvs values as strings ------------------------------------------ */
 
-/* A number as JavaScript's String(x) writes it, which is what the
- * server's template makes of a jobEnvs number: the shortest digits that
- * read back as the same double, 1.5 not 1.5000000000000000, 4 for 4.0,
- * 1e+21 from 21 digits on and 1e-7 below 1e-6. */
-static void put_js_number(pai__buf *b, double x)
-{
-	char tmp[40], digits[24];
-	const char *p;
-	int prec, exp10, n, k = 0, z;
-
-	if (x != x) {
-		pai__buf_puts(b, "NaN");
-		return;
-	}
-	if (x == 0) {
-		pai__buf_putc(b, '0'); /* -0 too, as in JavaScript */
-		return;
-	}
-	if (x < 0) {
-		pai__buf_putc(b, '-');
-		x = -x;
-	}
-	if (x > 1.7976931348623157e308) {
-		pai__buf_puts(b, "Infinity");
-		return;
-	}
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, x);
-		if (strtod(tmp, NULL) == x)
-			break;
-	}
-	for (p = tmp; *p && *p != 'e'; p++)
-		if (is_digit((unsigned char)*p))
-			digits[k++] = *p;
-	exp10 = *p ? atoi(p + 1) : 0;
-	while (k > 1 && digits[k - 1] == '0')
-		k--;
-	n = exp10 + 1; /* x = 0.digits * 10^n */
-	if (k <= n && n <= 21) {
-		pai__buf_put(b, digits, (size_t)k);
-		for (z = k; z < n; z++)
-			pai__buf_putc(b, '0');
-	} else if (0 < n && n <= 21) {
-		pai__buf_put(b, digits, (size_t)n);
-		pai__buf_putc(b, '.');
-		pai__buf_put(b, digits + n, (size_t)(k - n));
-	} else if (-6 < n && n <= 0) {
-		pai__buf_puts(b, "0.");
-		for (z = n; z < 0; z++)
-			pai__buf_putc(b, '0');
-		pai__buf_put(b, digits, (size_t)k);
-	} else {
-		pai__buf_putc(b, digits[0]);
-		if (k > 1) {
-			pai__buf_putc(b, '.');
-			pai__buf_put(b, digits + 1, (size_t)(k - 1));
-		}
-		pai__buf_printf(b, "e%c%d", n - 1 < 0 ? '-' : '+',
-				n - 1 < 0 ? 1 - n : n - 1);
-	}
-}
-
 static void put_json_string(pai__buf *b, const char *s, size_t n)
 {
 	size_t i;
@@ -422,7 +360,7 @@ static void put_env_value(pai__buf *b, json_t *v, bool top)
 		pai__buf_printf(b, "%" JSON_INTEGER_FORMAT,
 				json_integer_value(v));
 		break;
-	case JSON_REAL: put_js_number(b, json_real_value(v)); break;
+	case JSON_REAL: pai__put_js_number(b, json_real_value(v)); break;
 	case JSON_TRUE: pai__buf_puts(b, "true"); break;
 	case JSON_FALSE: pai__buf_puts(b, "false"); break;
 	case JSON_NULL:
@@ -2775,11 +2713,6 @@ int pai__env_set_command(pai_env *env, char *command)
 	free(env->command);
 	env->command = command;
 	return PAI_OK;
-}
-
-void pai__put_js_number(pai__buf *b, double x)
-{
-	put_js_number(b, x);
 }
 
 bool pai__expand_too_big(const pai_job *job)
