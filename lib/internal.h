@@ -47,6 +47,14 @@ void pai__buf_release(pai__buf *b);
  * or NULL when out of memory. */
 char *pai__escape_controls(const char *s);
 
+/* ---- memory in blocks (arena.c) ------------------------------------- */
+
+/* Memory handed out in blocks and freed all at once: a position tree of
+ * 50,000 nodes costs a few allocations, not 50,000. */
+struct pai__arena;
+void *pai__arena_alloc(struct pai__arena **arena, size_t n);
+void pai__arena_free(struct pai__arena *arena);
+
 /* ---- source text and the position index ---------------------------- */
 
 /* The text of one config, comments blanked out (every byte keeps its
@@ -152,12 +160,6 @@ int pai__hexval(int c);
 /* Code point cp (at most U+10FFFF) as UTF-8 into out (4 bytes of room):
  * the bytes written. */
 size_t pai__utf8_encode(char *out, unsigned long cp);
-
-/* Memory handed out in blocks and freed all at once: a position tree of
- * 50,000 nodes costs a few allocations, not 50,000 (json_fast.c). */
-struct pai__arena;
-void *pai__arena_alloc(struct pai__arena **arena, size_t n);
-void pai__arena_free(struct pai__arena *arena);
 
 /* The fast path of pai__src_parse() (json_fast.c): text[0..len) parsed
  * into *root and *pos in one pass when it is JSON that jansson takes
