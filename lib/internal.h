@@ -55,6 +55,17 @@ struct pai__arena;
 void *pai__arena_alloc(struct pai__arena **arena, size_t n);
 void pai__arena_free(struct pai__arena *arena);
 
+/* ---- UTF-8 and hex digits (utf8.c) ------------------------------------ */
+
+/* Length of the valid UTF-8 character at s (at most n bytes, n > 0), or
+ * 0: overlong forms, surrogates and code points past U+10FFFF are not. */
+size_t pai__utf8_len(const unsigned char *s, size_t n);
+/* The value of hex digit c, or -1. */
+int pai__hexval(int c);
+/* Code point cp (at most U+10FFFF) as UTF-8 into out (4 bytes of room):
+ * the bytes written. */
+size_t pai__utf8_encode(char *out, unsigned long cp);
+
 /* ---- source text and the position index ---------------------------- */
 
 /* The text of one config, comments blanked out (every byte keeps its
@@ -154,12 +165,6 @@ size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
  * the position tree. PAI_ESYNTAX after adding a diagnostic, PAI_ENOMEM. */
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags);
-
-/* The value of hex digit c, or -1. */
-int pai__hexval(int c);
-/* Code point cp (at most U+10FFFF) as UTF-8 into out (4 bytes of room):
- * the bytes written. */
-size_t pai__utf8_encode(char *out, unsigned long cp);
 
 /* The fast path of pai__src_parse() (json_fast.c): text[0..len) parsed
  * into *root and *pos in one pass when it is JSON that jansson takes
@@ -369,10 +374,6 @@ int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 		      pai_env *assigned, const char *cmd, size_t len);
 
 /* ---- end of expand.c's shared pieces ---------------------------------- */
-
-/* Length of the valid UTF-8 character at s (at most n bytes, n > 0), or
- * 0: overlong forms, surrogates and code points past U+10FFFF are not. */
-size_t pai__utf8_len(const unsigned char *s, size_t n);
 
 /* The libpai error code for a system errno (error.c). */
 int pai__from_errno(int e);

@@ -13,38 +13,6 @@
 
 /* ---- comments and encoding ------------------------------------------ */
 
-size_t pai__utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t k, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		k = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		k = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		k = 4;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (i = 1; i < k; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	/* overlong forms, surrogates, and code points past U+10FFFF */
-	if (c == 0xE0 && s[1] < 0xA0)
-		return 0;
-	if (c == 0xED && s[1] > 0x9F)
-		return 0;
-	if (c == 0xF0 && s[1] < 0x90)
-		return 0;
-	if (c == 0xF4 && s[1] > 0x8F)
-		return 0;
-	return k;
-}
-
 /* Blanks out comments. The text is copied only when it has a comment (or
  * a byte order mark): most configs are parsed straight from the caller's
  * buffer. */
@@ -450,17 +418,6 @@ size_t pai__src_offset(pai__src *src, unsigned line, unsigned column)
 
 /* ---- JSON string literals --------------------------------------------- */
 
-int pai__hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static unsigned long hex4(const char *s)
 {
 	unsigned long v = 0;
@@ -471,30 +428,6 @@ static unsigned long hex4(const char *s)
 		v = v * 16 + (unsigned long)(h < 0 ? 0 : h);
 	}
 	return v;
-}
-
-size_t pai__utf8_encode(char *out, unsigned long cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 /* Decodes one escape or character of a (valid) string literal at s.
