@@ -253,6 +253,10 @@ typedef struct pai__closest {
 	}
 void pai__closest_add(pai__closest *cl, const char *name);
 const char *pai__closest_name(const pai__closest *cl);
+/* Optimal string alignment distance (suggest.c), or max + 1 when over
+ * max: how far a misspelt variable name is from a known one. */
+size_t pai__edit_distance(const char *a, size_t n, const char *b, size_t m,
+			  size_t max);
 
 /* Warns about $references in commands that no task of the role will have
  * (a misspelt role or label) and $names that are neither jobEnvs, PAI_
@@ -358,9 +362,6 @@ int pai__env_set_command(pai_env *env, char *command);
 bool pai__expand_too_big(const pai_job *job);
 /* The shell's own and the usual login/image variables. */
 bool pai__is_shell_var(const char *name, size_t n);
-/* Optimal string alignment distance, or max + 1 when over max. */
-size_t pai__edit_distance(const char *a, size_t n, const char *b, size_t m,
-			  size_t max);
 /* One distinct checkable $reference of a command (first use), borrowed
  * from the command text. */
 struct pai__cmd_ref {

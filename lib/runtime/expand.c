@@ -2098,48 +2098,6 @@ static bool is_known(struct known *kn, const char *name, size_t n)
 	return family_of(kn, name, n, &in_range) && in_range;
 }
 
-/* The optimal string alignment distance of a and b (edits, swaps of
- * neighbours counting as one), or max + 1 when it exceeds max. */
-static size_t osa(const char *a, size_t n, const char *b, size_t m, size_t max)
-{
-	size_t rows[3][MAX_SUGGEST_NAME * 2 + 2], *pp, *p, *c, i, j, lo;
-
-	if ((n > m ? n - m : m - n) > max || m > MAX_SUGGEST_NAME * 2)
-		return max + 1;
-	pp = rows[0];
-	p = rows[1];
-	c = rows[2];
-	for (j = 0; j <= m; j++)
-		p[j] = j;
-	for (i = 1; i <= n; i++) {
-		size_t *t;
-
-		c[0] = i;
-		lo = c[0];
-		for (j = 1; j <= m; j++) {
-			size_t cost = a[i - 1] != b[j - 1], v = p[j - 1] + cost;
-
-			if (p[j] + 1 < v)
-				v = p[j] + 1;
-			if (c[j - 1] + 1 < v)
-				v = c[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
-				v = pp[j - 2] + 1;
-			c[j] = v;
-			if (v < lo)
-				lo = v;
-		}
-		if (lo > max)
-			return max + 1;
-		t = pp;
-		pp = p;
-		p = c;
-		c = t;
-	}
-	return p[m];
-}
-
 struct best {
 	char *name;
 	size_t dist;
@@ -2155,7 +2113,7 @@ static void consider(struct known *kn, struct best *b, const char *name,
 		return;
 	}
 	kn->budget -= n * m;
-	d = osa(name, n, cand, m, b->dist - 1);
+	d = pai__edit_distance(name, n, cand, m, b->dist - 1);
 	if (d < b->dist) {
 		char *c = strndup(cand, m);
 
@@ -2723,12 +2681,6 @@ bool pai__expand_too_big(const pai_job *job)
 bool pai__is_shell_var(const char *name, size_t n)
 {
 	return is_shell_var(name, n);
-}
-
-size_t pai__edit_distance(const char *a, size_t n, const char *b, size_t m,
-			  size_t max)
-{
-	return osa(a, n, b, m, max);
 }
 
 int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
