@@ -344,20 +344,59 @@ int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 int pai__expand_current_v2(pai_env **out, const pai_job *job, size_t role,
 			   size_t index, const pai_expand_options *opts);
 
+/* ---- a task's environment (env.c) ------------------------------------ */
+
+/* One variable. In a names-only set, value is NULL or what the name
+ * stands for, and count a number that goes with it. */
+struct pai__var {
+	char *name;
+	char *value;	 /* names only: NULL, or a task family's role */
+	long long count; /* a task family's task count, or a role index */
+	bool dead;	 /* replaced by a later definition */
+};
+
+struct pai__slot {
+	size_t i;    /* index into v plus 1; 0: empty */
+	size_t hash; /* compared first: probing then rarely touches v */
+};
+
+/* An ordered table with a hash index of its live entries. */
+struct pai_env {
+	struct pai__var *v;
+	size_t n, cap;
+	struct pai__slot *slot; /* open addressing, linear probing */
+	size_t nslot;		/* a power of two, at least twice n */
+	char *command;
+};
+
+/* An empty table (free with pai_env_free()), or NULL. */
+pai_env *pai__env_new(void);
+/* Defines name, taking ownership of name and value (freed on failure):
+ * a later definition replaces an earlier one and takes its own place.
+ * PAI_OK or PAI_ENOMEM. */
+int pai__env_set(pai_env *env, char *name, char *value, long long count);
+/* The live entry of name[0..n), or NULL. */
+const struct pai__var *pai__env_find(const pai_env *env, const char *name,
+				     size_t n);
+static inline bool pai__env_has(const pai_env *env, const char *name,
+				size_t n)
+{
+	return pai__env_find(env, name, n) != NULL;
+}
+/* Adds name[0..n) to a names-only set: 1 when new, 0 when already
+ * there, PAI_ENOMEM. */
+int pai__env_add_once(pai_env *env, const char *name, size_t n);
+/* Drops replaced entries, so that the table lists each name once. */
+int pai__env_compact(pai_env *env);
+/* Compacts env and sets its command to `command` as it is (taking
+ * ownership; freed on failure). */
+int pai__env_set_command(pai_env *env, char *command);
+
 /* ---- expand.c's pieces shared with expand_v2.c ------------------------ */
 
-/* An empty environment table (free with pai_env_free()). */
-pai_env *pai__env_new(void);
-/* Defines name (later definitions replace earlier ones and take their
- * place), taking ownership of name and value, freed on failure. */
-int pai__env_set(pai_env *env, char *name, char *value);
-bool pai__env_has(const pai_env *env, const char *name, size_t n);
 /* Drops replaced entries and sets the env's command to `command` with
  * every $NAME / ${NAME} that env defines substituted, as bash reads it. */
 int pai__env_finish(pai_env *env, const char *command);
-/* Drops replaced entries and sets the env's command to `command` as it
- * is (taking ownership; freed on failure). */
-int pai__env_set_command(pai_env *env, char *command);
 /* Whether one task's environment would exceed what expansion allows. */
 bool pai__expand_too_big(const pai_job *job);
 /* The shell's own and the usual login/image variables. */

@@ -403,7 +403,7 @@ static int keep(pai_env *to, json_t *dropped, const pai_job *job,
 		free(vv);
 		return PAI_ENOMEM;
 	}
-	return pai__env_set(to, nn, vv);
+	return pai__env_set(to, nn, vv, 0);
 }
 
 int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,

@@ -101,214 +101,6 @@ static bool is_name(const char *s, size_t n)
 	return true;
 }
 
-/* ---- a table of variables ----------------------------------------------- */
-
-struct var {
-	char *name;
-	char *value;	 /* names only: NULL, or a task family's role */
-	long long count; /* a task family's task count, or a role index */
-	bool dead;	 /* replaced by a later definition */
-};
-
-struct slot {
-	size_t i;    /* index into v plus 1; 0: empty */
-	size_t hash; /* compared first: probing then rarely touches v */
-};
-
-/* An ordered table with a hash index of its live entries. The reference
- * check uses it names-only, as a set. */
-struct pai_env {
-	struct var *v;
-	size_t n, cap;
-	struct slot *slot; /* open addressing, linear probing */
-	size_t nslot;	   /* a power of two, at least twice n */
-	char *command;
-};
-
-static size_t hash_name(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	/* FNV's low bits, which the mask keeps, vary little between names
-	 * such as U1 and U2: mix the high bits in (murmur3's finalizer) */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return (size_t)h;
-}
-
-/* The slot of name: its entry's, or the empty one where it would go. */
-static struct slot *env_slot(const pai_env *e, const char *name, size_t n,
-			     size_t hash)
-{
-	size_t mask = e->nslot - 1, h = hash & mask;
-
-	while (e->slot[h].i) {
-		const char *k = e->v[e->slot[h].i - 1].name;
-
-		if (e->slot[h].hash == hash && strncmp(k, name, n) == 0 &&
-		    k[n] == '\0')
-			break;
-		h = (h + 1) & mask;
-	}
-	return &e->slot[h];
-}
-
-static const struct var *env_find(const pai_env *e, const char *name, size_t n)
-{
-	struct slot *s;
-
-	if (!e || !e->nslot)
-		return NULL;
-	s = env_slot(e, name, n, hash_name(name, n));
-	return s->i ? &e->v[s->i - 1] : NULL;
-}
-
-static int env_rehash(pai_env *e, size_t nslot)
-{
-	struct slot *slot = calloc(nslot, sizeof(*slot)), *s;
-	size_t i, n, h;
-
-	if (!slot)
-		return -1;
-	free(e->slot);
-	e->slot = slot;
-	e->nslot = nslot;
-	for (i = 0; i < e->n; i++) {
-		if (e->v[i].dead)
-			continue;
-		n = strlen(e->v[i].name);
-		h = hash_name(e->v[i].name, n);
-		s = env_slot(e, e->v[i].name, n, h);
-		s->i = i + 1;
-		s->hash = h;
-	}
-	return 0;
-}
-
-/* Defines name, taking ownership of name and value (freed on failure).
- * A later definition replaces an earlier one and takes its own place. */
-static int env_set(pai_env *e, char *name, char *value, long long count)
-{
-	struct slot *s;
-	size_t n = strlen(name), h = hash_name(name, n);
-
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 64;
-		struct var *v = realloc(e->v, cap * sizeof(*v));
-
-		if (!v)
-			goto fail;
-		e->v = v;
-		e->cap = cap;
-	}
-	if ((e->n + 1) * 2 > e->nslot &&
-	    env_rehash(e, e->nslot ? e->nslot * 2 : 128) < 0)
-		goto fail;
-	s = env_slot(e, name, n, h);
-	if (s->i) {
-		struct var *old = &e->v[s->i - 1];
-
-		old->dead = true;
-		free(old->value);
-		old->value = NULL;
-	}
-	e->v[e->n].name = name;
-	e->v[e->n].value = value;
-	e->v[e->n].count = count;
-	e->v[e->n].dead = false;
-	s->i = ++e->n;
-	s->hash = h;
-	return 0;
-fail:
-	free(name);
-	free(value);
-	return -1;
-}
-
-/* Adds name[0..n) to a names-only set: 1 when new, 0 when already
- * there, -1 when out of memory. */
-static int env_add_once(pai_env *e, const char *name, size_t n)
-{
-	char *k;
-
-	if (env_find(e, name, n))
-		return 0;
-	k = strndup(name, n);
-	if (!k || env_set(e, k, NULL, 0) < 0)
-		return -1;
-	return 1;
-}
-
-/* Drops replaced entries, so that the table lists each name once. */
-static int env_compact(pai_env *e)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < e->n; i++) {
-		if (e->v[i].dead) {
-			free(e->v[i].name);
-			continue;
-		}
-		e->v[j++] = e->v[i];
-	}
-	if (j == e->n)
-		return 0;
-	e->n = j;
-	return env_rehash(e, e->nslot);
-}
-
-void pai_env_free(pai_env *env)
-{
-	size_t i;
-
-	if (!env)
-		return;
-	for (i = 0; i < env->n; i++) {
-		free(env->v[i].name);
-		free(env->v[i].value);
-	}
-	free(env->v);
-	free(env->slot);
-	free(env->command);
-	free(env);
-}
-
-size_t pai_env_count(const pai_env *env)
-{
-	return env ? env->n : 0;
-}
-
-const char *pai_env_name(const pai_env *env, size_t i)
-{
-	return env && i < env->n ? env->v[i].name : NULL;
-}
-
-const char *pai_env_value(const pai_env *env, size_t i)
-{
-	return env && i < env->n ? env->v[i].value : NULL;
-}
-
-const char *pai_env_get(const pai_env *env, const char *name)
-{
-	const struct var *v;
-
-	if (!env || !name)
-		return NULL;
-	v = env_find(env, name, strlen(name));
-	return v ? v->value : NULL;
-}
-
-const char *pai_env_command(const pai_env *env)
-{
-	return env ? env->command : NULL;
-}
-
 /* ---- jobEnvs values as strings ------------------------------------------ */
 
 static void put_json_string(pai__buf *b, const char *s, size_t n)
@@ -678,7 +470,7 @@ static void emit(struct gen *g)
 	else
 		pai__buf_release(&g->val);
 	if (!g->err && name && (value || !g->values)) {
-		if (env_set(g->env, name, value, 0) < 0)
+		if (pai__env_set(g->env, name, value, 0) < 0)
 			g->err = PAI_ENOMEM;
 		return;
 	}
@@ -1034,7 +826,7 @@ static void gen_role_tasks(struct gen *g, size_t r)
 			free(key);
 			free(rn);
 			g->err = PAI_ENOMEM;
-		} else if (env_set(g->families, key, rn,
+		} else if (pai__env_set(g->families, key, rn,
 				   (long long)tasks_of(&ro)) < 0) {
 			g->err = PAI_ENOMEM;
 		}
@@ -1620,9 +1412,9 @@ struct expander {
 static int expand_ref(void *data, const struct ref *r)
 {
 	struct expander *x = data;
-	const struct var *v;
+	const struct pai__var *v;
 
-	if (!r->expand || !(v = env_find(x->env, r->name, r->len)))
+	if (!r->expand || !(v = pai__env_find(x->env, r->name, r->len)))
 		return 0;
 	pai__buf_put(&x->out, x->s + x->last, r->at - x->last);
 	pai__buf_puts(&x->out, v->value);
@@ -1682,7 +1474,7 @@ int pai_expand_task(pai_env **out, const pai_job *job, size_t role,
 	if (err)
 		goto out;
 	err = PAI_ENOMEM;
-	env = calloc(1, sizeof(*env));
+	env = pai__env_new();
 	if (!env)
 		goto out;
 	g.dirs = dirs;
@@ -1692,7 +1484,7 @@ int pai_expand_task(pai_env **out, const pai_job *job, size_t role,
 	gen_roles(&g);
 	gen_tasks(&g);
 	gen_job_envs(&g);
-	if (g.err || env_compact(env) < 0)
+	if (g.err || pai__env_compact(env) < 0)
 		goto out;
 	err = expand_command(&env->command, ro.command, env);
 	if (err)
@@ -1724,7 +1516,7 @@ int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 	g.env = env;
 	gen_current(&g, role, index);
 	gen_release(&g);
-	if (g.err || env_compact(env) < 0) {
+	if (g.err || pai__env_compact(env) < 0) {
 		pai_env_free(env);
 		return g.err ? g.err : PAI_ENOMEM;
 	}
@@ -1869,15 +1661,15 @@ struct known {
 
 /* The family that name belongs to, trying each run of digits as the
  * index, or NULL. *in_range says whether the role has that index. */
-static const struct var *family_of(struct known *kn, const char *name, size_t n,
+static const struct pai__var *family_of(struct known *kn, const char *name, size_t n,
 				   bool *in_range)
 {
-	const struct var *found = NULL;
+	const struct pai__var *found = NULL;
 	size_t i, j, runs = 0;
 
 	*in_range = false;
 	for (i = 0; i < n; i = j + 1) {
-		const struct var *v;
+		const struct pai__var *v;
 		long long idx;
 
 		j = i;
@@ -1901,7 +1693,7 @@ static const struct var *family_of(struct known *kn, const char *name, size_t n,
 			kn->err = PAI_ENOMEM;
 			return NULL;
 		}
-		v = env_find(kn->families, kn->key.data, kn->key.len);
+		v = pai__env_find(kn->families, kn->key.data, kn->key.len);
 		if (v && idx < v->count) {
 			*in_range = true;
 			return v;
@@ -1935,14 +1727,14 @@ static int build_role_set(struct known *kn)
 {
 	size_t r, nroles = pai_job_role_count(kn->job);
 
-	kn->roles = calloc(1, sizeof(*kn->roles));
+	kn->roles = pai__env_new();
 	kn->role_done = calloc(nroles ? nroles : 1, sizeof(*kn->role_done));
 	if (!kn->roles || !kn->role_done)
 		return PAI_ENOMEM;
 	for (r = 0; r < nroles; r++) {
 		char *k = strdup(role_at(kn->job, r).name);
 
-		if (!k || env_set(kn->roles, k, NULL, (long long)r) < 0)
+		if (!k || pai__env_set(kn->roles, k, NULL, (long long)r) < 0)
 			return PAI_ENOMEM;
 	}
 	return PAI_OK;
@@ -1961,11 +1753,11 @@ static int add_roles_in(struct known *kn, const char *name, size_t n)
 		if (name[a - 1] != '_')
 			continue;
 		for (b = a + 1; b <= n; b++) {
-			const struct var *v;
+			const struct pai__var *v;
 
 			if (b < n && name[b] != '_')
 				continue;
-			v = env_find(kn->roles, name + a, b - a);
+			v = pai__env_find(kn->roles, name + a, b - a);
 			if (!v || kn->role_done[v->count])
 				continue;
 			kn->role_done[v->count] = true;
@@ -1983,7 +1775,7 @@ static int add_roles_in(struct known *kn, const char *name, size_t n)
 /* The index of the role named name[0..n), or -1. */
 static long role_named(struct known *kn, const char *name, size_t n)
 {
-	const struct var *v = env_find(kn->roles, name, n);
+	const struct pai__var *v = pai__env_find(kn->roles, name, n);
 
 	return v ? (long)v->count : -1;
 }
@@ -2083,7 +1875,7 @@ static bool is_known(struct known *kn, const char *name, size_t n)
 {
 	bool in_range;
 
-	if (env_find(kn->current, name, n) || env_find(kn->shared, name, n))
+	if (pai__env_find(kn->current, name, n) || pai__env_find(kn->shared, name, n))
 		return true;
 	if (!kn->roles && (kn->err = build_role_set(kn)) != PAI_OK)
 		return true; /* out of memory: reported by the caller */
@@ -2092,7 +1884,7 @@ static bool is_known(struct known *kn, const char *name, size_t n)
 	if (!kn->full) {
 		if (add_roles_in(kn, name, n))
 			return true; /* out of memory: reported by the caller */
-		if (env_find(kn->shared, name, n))
+		if (pai__env_find(kn->shared, name, n))
 			return true;
 	}
 	return family_of(kn, name, n, &in_range) && in_range;
@@ -2148,7 +1940,7 @@ static void nearest(struct known *kn, struct best *b, const char *form,
 	consider_table(kn, b, kn->current, form, n);
 	consider_table(kn, b, kn->shared, form, n);
 	for (f = 0; f < kn->families->n && kn->budget; f++) {
-		const struct var *v = &kn->families->v[f];
+		const struct pai__var *v = &kn->families->v[f];
 		const char *nl = strchr(v->name, '\n');
 
 		if (!nl || v->count <= 0)
@@ -2259,7 +2051,7 @@ static int check_ref(void *data, const struct ref *r)
 
 	if (!r->check)
 		return 0;
-	added = env_add_once(rc->seen, r->name, r->len);
+	added = pai__env_add_once(rc->seen, r->name, r->len);
 	if (added <= 0)
 		return added < 0 ? PAI_ENOMEM : 0;
 	if (rc->nrefs == rc->cap) {
@@ -2306,7 +2098,7 @@ static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
 	case W_SEP: rc->st = ST_CMD; return 0;
 	case W_ASSIGN:
 		rc->prefix_assign = rc->st == ST_CMD;
-		return env_add_once(rc->assigned, w, n) < 0 ? PAI_ENOMEM : 0;
+		return pai__env_add_once(rc->assigned, w, n) < 0 ? PAI_ENOMEM : 0;
 	default: break;
 	}
 	if (rc->prefix_assign) { /* A=1 cmd: cmd is still the command */
@@ -2335,7 +2127,7 @@ static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
 		return 0;
 	case ST_ARGS: return 0;
 	}
-	if (name && env_add_once(rc->assigned, w, n) < 0)
+	if (name && pai__env_add_once(rc->assigned, w, n) < 0)
 		return PAI_ENOMEM;
 	return 0;
 }
@@ -2354,14 +2146,14 @@ static int merge_current(struct known *kn, size_t r)
 	size_t i;
 
 	for (i = 0; i < kn->current->n; i++) {
-		const struct var *v = &kn->current->v[i];
+		const struct pai__var *v = &kn->current->v[i];
 		char *k;
 
 		if (v->dead ||
-		    env_find(kn->any_current, v->name, strlen(v->name)))
+		    pai__env_find(kn->any_current, v->name, strlen(v->name)))
 			continue;
 		k = strdup(v->name);
-		if (!k || env_set(kn->any_current, k, NULL, (long long)r) < 0)
+		if (!k || pai__env_set(kn->any_current, k, NULL, (long long)r) < 0)
 			return PAI_ENOMEM;
 	}
 	return PAI_OK;
@@ -2393,7 +2185,7 @@ static int gen_role_current(struct known *kn, struct gen *g, size_t r)
 	}
 	kn->current_role = SIZE_MAX;
 	pai_env_free(kn->current);
-	kn->current = calloc(1, sizeof(*kn->current));
+	kn->current = pai__env_new();
 	if (!kn->current)
 		return PAI_ENOMEM;
 	g->env = kn->current;
@@ -2410,7 +2202,7 @@ static int build_any_current(struct known *kn, size_t r)
 	size_t q, nroles = pai_job_role_count(kn->job);
 	int err;
 
-	kn->any_current = calloc(1, sizeof(*kn->any_current));
+	kn->any_current = pai__env_new();
 	if (!kn->any_current)
 		return PAI_ENOMEM;
 	for (q = 0; q < nroles; q++) {
@@ -2430,7 +2222,7 @@ static int build_any_current(struct known *kn, size_t r)
  * names of role r may have been left half built. */
 static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
 {
-	const struct var *v;
+	const struct pai__var *v;
 	pai__buf b = PAI__BUF_INIT;
 	bool in_range;
 	char *s;
@@ -2439,7 +2231,7 @@ static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
 		kn->err = PAI_ENOMEM;
 		return NULL;
 	}
-	v = env_find(kn->any_current, name, n);
+	v = pai__env_find(kn->any_current, name, n);
 
 	if (v && (size_t)v->count != r) {
 		pai__buf_printf(&b, " (only the tasks of role '%s' have it)",
@@ -2491,8 +2283,8 @@ static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
 	int err = PAI_ENOMEM;
 
 	memset(&rc, 0, sizeof(rc));
-	rc.seen = calloc(1, sizeof(*rc.seen));
-	rc.assigned = calloc(1, sizeof(*rc.assigned));
+	rc.seen = pai__env_new();
+	rc.assigned = pai__env_new();
 	if (!rc.seen || !rc.assigned)
 		goto out;
 	ops.data = &rc;
@@ -2513,7 +2305,7 @@ static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
 
 		if (kn->err) /* out of memory: "known" says nothing */
 			goto fail;
-		if (known || env_find(rc.assigned, name, n) ||
+		if (known || pai__env_find(rc.assigned, name, n) ||
 		    (!pai && is_shell_var(name, n)))
 			continue;
 		if (warned == MAX_REF_WARNINGS && more++)
@@ -2599,8 +2391,8 @@ int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
 	kn.gen = &g;
 	kn.current_role = SIZE_MAX;
 	kn.budget = SUGGEST_BUDGET;
-	kn.shared = calloc(1, sizeof(*kn.shared));
-	kn.families = calloc(1, sizeof(*kn.families));
+	kn.shared = pai__env_new();
+	kn.families = pai__env_new();
 	if (!kn.shared || !kn.families)
 		goto out;
 	g.env = kn.shared;
@@ -2636,41 +2428,15 @@ out:
 	return err;
 }
 
-/* ---- shared with expand_v2.c (see internal.h) ----------------------------- */
-
-pai_env *pai__env_new(void)
-{
-	return calloc(1, sizeof(pai_env));
-}
-
-int pai__env_set(pai_env *env, char *name, char *value)
-{
-	return env_set(env, name, value, 0) < 0 ? PAI_ENOMEM : PAI_OK;
-}
-
-bool pai__env_has(const pai_env *env, const char *name, size_t n)
-{
-	return env_find(env, name, n) != NULL;
-}
+/* ---- shared with openpai_v1x.c (see internal.h) ----------------------- */
 
 int pai__env_finish(pai_env *env, const char *command)
 {
-	if (env_compact(env) < 0)
+	if (pai__env_compact(env))
 		return PAI_ENOMEM;
 	free(env->command);
 	env->command = NULL;
 	return expand_command(&env->command, command, env);
-}
-
-int pai__env_set_command(pai_env *env, char *command)
-{
-	if (env_compact(env) < 0) {
-		free(command);
-		return PAI_ENOMEM;
-	}
-	free(env->command);
-	env->command = command;
-	return PAI_OK;
 }
 
 bool pai__expand_too_big(const pai_job *job)
@@ -2695,7 +2461,7 @@ int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 	*refs = NULL;
 	*nrefs = 0;
 	memset(&rc, 0, sizeof(rc));
-	rc.seen = calloc(1, sizeof(*rc.seen));
+	rc.seen = pai__env_new();
 	rc.assigned = assigned;
 	ops.data = &rc;
 	if (!rc.seen)

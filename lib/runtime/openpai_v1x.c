@@ -644,7 +644,7 @@ static void emit(struct gen *g)
 			g->err = PAI_ENOMEM;
 		return;
 	}
-	if (pai__env_set(g->env, name, value))
+	if (pai__env_set(g->env, name, value, 0))
 		g->err = PAI_ENOMEM;
 }
 
