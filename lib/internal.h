@@ -392,14 +392,15 @@ int pai__env_compact(pai_env *env);
  * ownership; freed on failure). */
 int pai__env_set_command(pai_env *env, char *command);
 
-/* ---- expand.c's pieces shared with expand_v2.c ------------------------ */
+/* ---- commands as bash reads them (bash.c) ----------------------------- */
 
-/* Drops replaced entries and sets the env's command to `command` with
- * every $NAME / ${NAME} that env defines substituted, as bash reads it. */
+/* Compacts env and sets its command to `command` with every $NAME and
+ * ${NAME} that env defines substituted, as bash reads it. */
 int pai__env_finish(pai_env *env, const char *command);
-/* Whether one task's environment would exceed what expansion allows. */
-bool pai__expand_too_big(const pai_job *job);
-/* The shell's own and the usual login/image variables. */
+/* The shell's own and the usual login and image variables, sorted, which
+ * a task may rely on without the job defining them. */
+extern const char *const pai__shell_vars[];
+extern const size_t pai__nshell_vars;
 bool pai__is_shell_var(const char *name, size_t n);
 /* One distinct checkable $reference of a command (first use), borrowed
  * from the command text. */
@@ -413,7 +414,9 @@ struct pai__cmd_ref {
 int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 		      pai_env *assigned, const char *cmd, size_t len);
 
-/* ---- end of expand.c's shared pieces ---------------------------------- */
+/* Whether one task's environment would exceed what expansion allows
+ * (openpai_v0x.c). */
+bool pai__expand_too_big(const pai_job *job);
 
 /* The libpai error code for a system errno (error.c). */
 int pai__from_errno(int e);
