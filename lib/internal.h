@@ -344,6 +344,20 @@ int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 int pai__expand_current_v2(pai_env **out, const pai_job *job, size_t role,
 			   size_t index, const pai_expand_options *opts);
 
+/* ---- what every runtime reads of pai_expand_options ------------------ */
+
+/* The user, or a placeholder for the one the cluster will know. */
+static inline const char *pai__opt_user(const pai_expand_options *o)
+{
+	return o && o->user && *o->user ? o->user : "<user>";
+}
+
+/* The cluster's HDFS URI, or a placeholder. */
+static inline const char *pai__opt_fs_uri(const pai_expand_options *o)
+{
+	return o && o->fs_uri && *o->fs_uri ? o->fs_uri : "<fs-uri>";
+}
+
 /* ---- a task's environment (env.c) ------------------------------------ */
 
 /* One variable. In a names-only set, value is NULL or what the name

@@ -37,8 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USER_PLACEHOLDER "<user>"
-
 /* Warnings per role: more would drown the rest. */
 #define MAX_REF_WARNINGS 16
 
@@ -1013,8 +1011,7 @@ static int gen_init(struct gen *g, const pai_job *job,
 	memset(g, 0, sizeof(*g));
 	g->job = job;
 	g->cfg = job->config;
-	g->user =
-	    opts && opts->user && *opts->user ? opts->user : USER_PLACEHOLDER;
+	g->user = pai__opt_user(opts);
 	g->pl = opts ? opts->placement : NULL;
 	g->full = full;
 	g->conv = calloc(job->nroles ? job->nroles : 1, sizeof(*g->conv));
