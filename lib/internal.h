@@ -258,11 +258,6 @@ const char *pai__closest_name(const pai__closest *cl);
 size_t pai__edit_distance(const char *a, size_t n, const char *b, size_t m,
 			  size_t max);
 
-/* Warns about $references in commands that no task of the role will have
- * (a misspelt role or label) and $names that are neither jobEnvs, PAI_
- * variables nor common shell variables. Only called on a valid job. */
-int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
-			  const pai_job *job);
 
 /* ---- the job model (job.c) ------------------------------------------ */
 
@@ -305,10 +300,6 @@ bool pai__role_has_port(const struct pai__role *r, const char *label);
 int pai__validate_v2(pai_diags *diags, pai__src *src, const pai__pos *pos,
 		     json_t *root, pai_scheduler scheduler);
 
-/* Warnings for template and $PAI_* references in a valid v2 job's
- * commands that nothing defines, at their column (expand_v2.c). */
-int pai__check_references_v2(pai_diags *diags, pai__src *src,
-			     const pai__pos *pos, const pai_job *job);
 
 /* Mustache 2.3.2 with the tags "<%" "%>", as the rest-server parses and
  * renders a role's commands (template.c). */
@@ -333,16 +324,41 @@ typedef int (*pai__tmpl_lookup)(void *data, const char *name, size_t n,
 int pai__tmpl_render(pai__buf *out, const char *text, size_t len,
 		     pai__tmpl_lookup lookup, void *data);
 
-/* pai_expand_task() for a protocol-v2 job (expand_v2.c). */
-int pai__expand_task_v2(pai_env **out, const pai_job *job, size_t role,
-			size_t index, const pai_expand_options *opts);
 
-/* Only the variables that differ between the tasks of a job: those of
- * task (role, index) itself (expand.c; expand_v2.c for v2). No command. */
+
+/* ---- the runtimes (runtimes.c) --------------------------------------- */
+
+/* What a cluster makes of a job's tasks. runtimes.c picks the row by the
+ * job's format and checks the arguments first: role and index are in
+ * range, and the job is small enough to expand. */
+struct pai__runtime {
+	/* The whole environment of task (role, index), and its command. */
+	int (*expand_task)(pai_env **out, const pai_job *job, size_t role,
+			   size_t index, const pai_expand_options *opts);
+	/* Only the variables that differ between the tasks of the job:
+	 * those of the task itself. No command. */
+	int (*expand_current)(pai_env **out, const pai_job *job, size_t role,
+			      size_t index, const pai_expand_options *opts);
+	/* The command the role's tasks hand to bash (pai.h). */
+	int (*entrypoint)(char **out, const pai_job *job, size_t role);
+	/* Warnings about references in a valid job's commands that its
+	 * tasks will not have, each at its place in src. */
+	int (*check_references)(pai_diags *diags, pai__src *src,
+				const pai__pos *pos, const pai_job *job);
+};
+
+extern const struct pai__runtime pai__runtime_v0x; /* openpai_v0x.c */
+extern const struct pai__runtime pai__runtime_v1x; /* openpai_v1x.c */
+
+/* The runtime of job's cluster: OpenPAI v0.x for a v1 config, v1.x for a
+ * protocol-v2 one. */
+const struct pai__runtime *pai__runtime_of(const pai_job *job);
+
+/* The row's expand_current and check_references, through the table. */
 int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_expand_options *opts);
-int pai__expand_current_v2(pai_env **out, const pai_job *job, size_t role,
-			   size_t index, const pai_expand_options *opts);
+int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
+			  const pai_job *job);
 
 /* ---- what every runtime reads of pai_expand_options ------------------ */
 
@@ -427,10 +443,6 @@ struct pai__cmd_ref {
  * `assigned`. */
 int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 		      pai_env *assigned, const char *cmd, size_t len);
-
-/* Whether one task's environment would exceed what expansion allows
- * (openpai_v0x.c). */
-bool pai__expand_too_big(const pai_job *job);
 
 /* The libpai error code for a system errno (error.c). */
 int pai__from_errno(int e);

@@ -181,7 +181,7 @@ int pai__job_parse_v2(pai_job **out, pai_diags *diags, const char *name,
 	err = build(&job, root, opts);
 	if (err)
 		goto out;
-	err = pai__check_references_v2(diags, &src, &pos, job);
+	err = pai__check_references(diags, &src, &pos, job);
 	if (err)
 		goto out;
 	*out = job;

@@ -1,12 +1,11 @@
-/* expand.c - what the cluster makes of a job: the server's submit-time
- * substitution in the directories, each task's runtime environment, the
- * command as bash in the task will see it, and warnings about references
- * in commands that no task will have.
+/* openpai_v0x.c - the OpenPAI v0.x runtime: what a v0.x cluster makes of
+ * a v1 JSON config's tasks (each task's environment and command), and
+ * warnings about references in commands that no task will have.
  *
  * One generator (the gen_* functions) names every variable of the
- * cluster's table (reference/cluster-behaviour.md). pai_expand_task() runs
- * it with values; pai__check_references() runs the very same code for
- * names only, so the two cannot disagree about which variables exist.
+ * cluster's table (reference/cluster-behaviour.md). expand_task() runs
+ * it with values; check_references() runs the very same code for names
+ * only, so the two cannot disagree about which variables exist.
  *
  * The order of a task's environment, stable (and documented for users
  * of paictl expand):
@@ -37,11 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-/* Variables plus ports of one task's environment beyond which expanding
- * would take hundreds of megabytes (taskNumber has no upper bound in the
- * rules): pai_expand_task() answers PAI_ETOOBIG instead. */
-#define EXPAND_MAX_ITEMS ((long long)1 << 20)
 
 /* Reference warnings per command: more would drown the rest, and each
  * costs a walk over the command's source line. */
@@ -207,34 +201,6 @@ static long long total_tasks(const pai_job *job)
 		sum = t > LLONG_MAX - sum ? LLONG_MAX : sum + t;
 	}
 	return sum;
-}
-
-/* Whether one task's environment would exceed EXPAND_MAX_ITEMS: every
- * task contributes its IP and its ports to every task's environment. */
-static bool too_big(const pai_job *job)
-{
-	size_t r, k, n = pai_job_role_count(job);
-	long long items = 0;
-
-	for (r = 0; r < n; r++) {
-		pai_role ro = role_at(job, r);
-		long long t = ro.task_number > 0 ? ro.task_number : 0;
-		long long per = 2; /* the IP, and an entry in a host list */
-
-		for (k = 0; k < ro.port_count; k++) {
-			pai_port p = port_at(job, r, k);
-
-			if (ports_of(&p) > EXPAND_MAX_ITEMS)
-				return true;
-			per += 2 + 2 * ports_of(&p);
-		}
-		if (per > EXPAND_MAX_ITEMS || t > EXPAND_MAX_ITEMS / per)
-			return true;
-		items += t * per;
-		if (items > EXPAND_MAX_ITEMS)
-			return true;
-	}
-	return false;
 }
 
 static long label_index(const pai_job *job, size_t r, const char *label)
@@ -689,29 +655,18 @@ static void gen_release(struct gen *g)
 	pai__buf_release(&g->val);
 }
 
-int pai_expand_task(pai_env **out, const pai_job *job, size_t role,
-		    size_t index, const pai_expand_options *opts)
+/* The whole environment of task (role, index) and its command. */
+static int expand_task(pai_env **out, const pai_job *job, size_t role,
+		       size_t index, const pai_expand_options *opts)
 {
+	pai_role ro = role_at(job, role);
 	pai_dirs *dirs = NULL;
 	pai_env *env = NULL;
 	struct gen g;
-	pai_role ro;
 	int err;
 
+	*out = NULL;
 	gen_init(&g, job, opts, true);
-	if (out)
-		*out = NULL;
-	if (!out || !job ||
-	    (opts && opts->version != PAI_EXPAND_OPTIONS_VERSION) ||
-	    role >= pai_job_role_count(job))
-		return PAI_EINVAL;
-	ro = role_at(job, role);
-	if (index >= tasks_of(&ro))
-		return PAI_EINVAL;
-	if (pai_job_format(job) == PAI_FORMAT_V2)
-		return pai__expand_task_v2(out, job, role, index, opts);
-	if (too_big(job))
-		return PAI_ETOOBIG;
 	err = pai_expand_dirs(&dirs, job, opts);
 	if (err)
 		goto out;
@@ -743,15 +698,13 @@ out:
 /* Only the variables about task (role, index) itself, gen_current()'s:
  * what differs between the tasks of a job; the rest (the job's, every
  * role's and every task's) is the same in all of them. No command. */
-int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
-			size_t index, const pai_expand_options *opts)
+static int expand_current(pai_env **out, const pai_job *job, size_t role,
+			  size_t index, const pai_expand_options *opts)
 {
 	pai_env *env;
 	struct gen g;
 
 	*out = NULL;
-	if (pai_job_format(job) == PAI_FORMAT_V2)
-		return pai__expand_current_v2(out, job, role, index, opts);
 	if (!(env = pai__env_new()))
 		return PAI_ENOMEM;
 	gen_init(&g, job, opts, true);
@@ -764,6 +717,14 @@ int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 	}
 	*out = env;
 	return PAI_OK;
+}
+
+/* A v0.x role's command as written: the runtime hands it to bash as it
+ * is. */
+static int entrypoint(char **out, const pai_job *job, size_t role)
+{
+	*out = strdup(role_at(job, role).command);
+	return *out ? PAI_OK : PAI_ENOMEM;
 }
 
 /* ---- references no task will have --------------------------------------- */
@@ -1415,8 +1376,8 @@ out:
 	return err;
 }
 
-int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
-			  const pai_job *job)
+static int check_references(pai_diags *diags, pai__src *src,
+			    const pai__pos *pos, const pai_job *job)
 {
 	const pai__pos *roles = pai__pos_member(pos, "taskRoles");
 	size_t r, nroles = pai_job_role_count(job);
@@ -1472,9 +1433,9 @@ out:
 	return err;
 }
 
-/* ---- shared with openpai_v1x.c (see internal.h) ----------------------- */
-
-bool pai__expand_too_big(const pai_job *job)
-{
-	return too_big(job);
-}
+const struct pai__runtime pai__runtime_v0x = {
+    .expand_task = expand_task,
+    .expand_current = expand_current,
+    .entrypoint = entrypoint,
+    .check_references = check_references,
+};

@@ -1,6 +1,7 @@
-/* expand_v2.c - what an OpenPAI v1.x cluster (v1.8.0) makes of a
- * protocol-v2 job: each task's environment and the command its bash runs,
- * and warnings about references in commands that nothing will define.
+/* openpai_v1x.c - the OpenPAI v1.x runtime: what a v1.x cluster (v1.8.0)
+ * makes of a protocol-v2 job: each task's environment and the command
+ * its bash runs, and warnings about references in commands that nothing
+ * will define.
  *
  * Where each variable comes from (microsoft/pai v1.8.0 unless said):
  *   FC_*           frameworkcontroller v0.9.0, NewPod() in
@@ -1034,16 +1035,15 @@ static int gen_task(struct gen *g, size_t r, size_t i)
 	return g->err;
 }
 
-int pai__expand_task_v2(pai_env **out, const pai_job *job, size_t role,
-			size_t index, const pai_expand_options *opts)
+/* The whole environment of task (role, index) and its command. */
+static int expand_task(pai_env **out, const pai_job *job, size_t role,
+		       size_t index, const pai_expand_options *opts)
 {
 	struct gen g;
 	char *cmd = NULL;
 	int err;
 
 	*out = NULL;
-	if (pai__expand_too_big(job))
-		return PAI_ETOOBIG;
 	err = gen_init(&g, job, opts, true);
 	if (!err)
 		err = gen_task(&g, role, index);
@@ -1061,10 +1061,10 @@ out:
 	return err;
 }
 
-/* pai__expand_current() of a v2 job: the role's own variables, the
- * working directory and the container's (gen_task_role, gen_current). */
-int pai__expand_current_v2(pai_env **out, const pai_job *job, size_t role,
-			   size_t index, const pai_expand_options *opts)
+/* The variables that differ between tasks: the role's own, the working
+ * directory and the container's (gen_task_role, gen_current). */
+static int expand_current(pai_env **out, const pai_job *job, size_t role,
+			  size_t index, const pai_expand_options *opts)
 {
 	struct gen g;
 	int err;
@@ -1606,8 +1606,8 @@ out:
 	return err;
 }
 
-int pai__check_references_v2(pai_diags *diags, pai__src *src,
-			     const pai__pos *pos, const pai_job *job)
+static int check_references(pai_diags *diags, pai__src *src,
+			    const pai__pos *pos, const pai_job *job)
 {
 	struct check c;
 	struct gen g;
@@ -1640,19 +1640,15 @@ int pai__check_references_v2(pai_diags *diags, pai__src *src,
 	return err;
 }
 
-int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role)
+/* The rest-server's entrypoint with the job's secrets in place. */
+static int role_entrypoint(char **out, const pai_job *job, size_t role)
 {
-	pai_role r;
-	int err;
-
-	if (out)
-		*out = NULL;
-	if (!out || !job || role >= job->nroles)
-		return PAI_EINVAL;
-	if (job->format == PAI_FORMAT_V2)
-		return entrypoint(out, job, role, true);
-	if ((err = pai_job_role(&r, job, role)))
-		return err;
-	*out = strdup(r.command ? r.command : "");
-	return *out ? PAI_OK : PAI_ENOMEM;
+	return entrypoint(out, job, role, true);
 }
+
+const struct pai__runtime pai__runtime_v1x = {
+    .expand_task = expand_task,
+    .expand_current = expand_current,
+    .entrypoint = role_entrypoint,
+    .check_references = check_references,
+};
