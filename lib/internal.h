@@ -280,11 +280,32 @@ struct pai_job {
 	struct pai__role *roles; /* in the file's order */
 };
 
-/* pai_job_parse() of a protocol-v2 config (job_v2.c); opts is complete
- * (version 2), name and text are not NULL. */
-int pai__job_parse_v2(pai_job **out, pai_diags *diags, const char *name,
-		      const char *text, size_t len,
-		      const pai_job_options *opts);
+/* One job config format: how its text becomes the model. pai_job_parse()
+ * (runtime/job_parse.c) runs read, validate and build in turn, each
+ * only when the one before succeeded; opts is complete (version 2). */
+struct pai__job_format {
+	/* The text as JSON, with every value's place. src is initialised
+	 * even when this fails: the caller releases src and pos. */
+	int (*read)(json_t **root, pai__pos *pos, pai__src *src,
+		    pai_diags *diags, const char *name, const char *text,
+		    size_t len);
+	/* Every rule of the format, each problem added to diags; on PAI_OK
+	 * *config (a new reference) is what build() reads. */
+	int (*validate)(json_t **config, pai_diags *diags, pai__src *src,
+			const pai__pos *pos, json_t *root,
+			const pai_job_options *opts);
+	/* The typed view of a valid config. */
+	int (*build)(pai_job **out, json_t *config,
+		     const pai_job_options *opts);
+};
+
+extern const struct pai__job_format pai__job_format_v1; /* job_v1.c */
+extern const struct pai__job_format pai__job_format_v2; /* job_v2.c */
+
+static inline const struct pai__job_format *pai__job_format_of(pai_format f)
+{
+	return f == PAI_FORMAT_V2 ? &pai__job_format_v2 : &pai__job_format_v1;
+}
 
 /* Appends a port to a role's list (job.c); -1 when out of memory. */
 int pai__role_add_port(struct pai__role *r, const char *label,
@@ -354,11 +375,9 @@ extern const struct pai__runtime pai__runtime_v1x; /* openpai_v1x.c */
  * protocol-v2 one. */
 const struct pai__runtime *pai__runtime_of(const pai_job *job);
 
-/* The row's expand_current and check_references, through the table. */
+/* The job's runtime's expand_current. */
 int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_expand_options *opts);
-int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
-			  const pai_job *job);
 
 /* ---- what every runtime reads of pai_expand_options ------------------ */
 

@@ -88,9 +88,3 @@ int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role)
 		return PAI_EINVAL;
 	return pai__runtime_of(job)->entrypoint(out, job, role);
 }
-
-int pai__check_references(pai_diags *diags, pai__src *src, const pai__pos *pos,
-			  const pai_job *job)
-{
-	return pai__runtime_of(job)->check_references(diags, src, pos, job);
-}
