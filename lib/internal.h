@@ -379,6 +379,66 @@ const struct pai__runtime *pai__runtime_of(const pai_job *job);
 int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_expand_options *opts);
 
+/* ---- Kubernetes pods (k8s_pod.c) ------------------------------------- */
+
+/* The pods of a job converted for Kubernetes: the job's own runtime with
+ * a placement of DNS names and fixed ports, less what Kubernetes cannot
+ * give. */
+
+/* Where each role's pods are and what they are called. */
+struct pai__k8s_role {
+	char *task;	/* the Volcano task name, or ps|worker|heter */
+	char *prefix;	/* pod i is prefix-i */
+	unsigned *port; /* the first port of each of the role's labels */
+	size_t nports;
+};
+
+struct pai__k8s {
+	const pai_job *job;
+	pai_k8s_options o;
+	char *name; /* metadata.name of the job */
+	struct pai__k8s_role *roles;
+	size_t nroles;
+	pai__buf scratch; /* the placement's last answer */
+	pai_placement pl;
+	/* what pai__k8s_init() found wrong: two roles under one name */
+	long clash_a, clash_b;
+};
+
+/* Derives the names and ports for job. PAI_EINVALID when two roles
+ * derive the same name (clash_a, clash_b), or a PaddleJob role is not
+ * ps, worker or heter (clash_a that role, clash_b -1). */
+int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
+		  const pai_k8s_options *o);
+void pai__k8s_release(struct pai__k8s *k);
+
+/* How a variable of a pod's environment gets its value. */
+enum pai__k8s_var {
+	PAI__K8S_STATIC,   /* the same in every pod of the role */
+	PAI__K8S_INDEX,	   /* the pod's index */
+	PAI__K8S_POD_NAME, /* the pod's name */
+	PAI__K8S_POD_IP,   /* the pod's IP (its DNS name stands in) */
+	PAI__K8S_WORK_DIR  /* the container's working directory */
+};
+enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
+				    size_t i, const char *name,
+				    const char *value);
+
+/* The environment of pod i of role r (see pai_k8s_expand_task()), or
+ * with `current` only its variables that differ between tasks
+ * (pai__expand_current()); with *dropped (may be NULL) the names the
+ * expansion had that a pod on Kubernetes does not get (a new object:
+ * name -> value). */
+int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
+		     size_t r, size_t i, int current);
+
+/* The DNS name of pod i of role r, into k->scratch. */
+const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
+
+/* Whether name is one of the job's jobEnvs (v1 configs only): a pod gets
+ * those as they are. */
+int pai__k8s_is_job_env(const pai_job *job, const char *name);
+
 /* ---- what every runtime reads of pai_expand_options ------------------ */
 
 /* The user, or a placeholder for the one the cluster will know. */

@@ -48,13 +48,6 @@ static json_t *meta(struct pai__k8s_conv *c, const char *name)
 	return m;
 }
 
-static int is_job_env(const pai_job *job, const char *name)
-{
-	return pai_job_format(job) == PAI_FORMAT_V1 &&
-	       json_object_get(json_object_get(pai_job_config(job), "jobEnvs"),
-			       name);
-}
-
 /* The variables every pod shares: the first task's, less those about the
  * task itself (pai__expand_current()), which are the same in every task
  * of the job by construction; a jobEnv keeps its place there even when it
@@ -73,7 +66,7 @@ int pai__k8s_shared(struct pai__k8s_conv *c)
 	for (j = 0; !err && j < n; j++) {
 		const char *k = pai_env_name(all, j);
 
-		if (pai_env_get(own, k) && !is_job_env(c->k.job, k))
+		if (pai_env_get(own, k) && !pai__k8s_is_job_env(c->k.job, k))
 			continue;
 		if (json_object_set_new(c->shared, k,
 					str(pai_env_value(all, j))))
@@ -98,7 +91,7 @@ static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n, const cha
 	int volcano = c->k.o.kind == PAI_K8S_VOLCANO;
 	json_t *e = NULL;
 
-	if (is_job_env(c->k.job, n))
+	if (pai__k8s_is_job_env(c->k.job, n))
 		return PAI_OK; /* the ConfigMap has it */
 	switch (pai__k8s_var_kind(&c->k, r, 0, n, v)) {
 	case PAI__K8S_STATIC:

@@ -1,5 +1,6 @@
-/* k8s.h - shared by k8s.c (the manifests), k8s_pod.c (names, ports and
- * each pod's environment) and k8s_yaml.c (the writer); private to libpai */
+/* k8s.h - shared by k8s.c (the manifests), k8s_check.c (what Kubernetes
+ * cannot express) and k8s_yaml.c (the writer); the pods themselves are
+ * the runtime's (runtime/k8s_pod.c); private to libpai */
 #ifndef PAI_K8S_H
 #define PAI_K8S_H
 
@@ -25,56 +26,6 @@
 /* Writes docs (an array of objects) as one YAML stream with libyaml's
  * emitter, "---" between documents. */
 int pai__k8s_yaml(pai__buf *out, json_t *docs);
-
-/* Where each role's pods are and what they are called. */
-struct pai__k8s_role {
-	char *task;	/* the Volcano task name, or ps|worker|heter */
-	char *prefix;	/* pod i is prefix-i */
-	unsigned *port; /* the first port of each of the role's labels */
-	size_t nports;
-};
-
-struct pai__k8s {
-	const pai_job *job;
-	pai_k8s_options o;
-	char *name; /* metadata.name of the job */
-	struct pai__k8s_role *roles;
-	size_t nroles;
-	pai__buf scratch; /* the placement's last answer */
-	pai_placement pl;
-	/* what pai__k8s_init() found wrong: two roles under one name */
-	long clash_a, clash_b;
-};
-
-/* Derives the names and ports for job. PAI_EINVALID when two roles
- * derive the same name (clash_a, clash_b), or a PaddleJob role is not
- * ps, worker or heter (clash_a that role, clash_b -1). */
-int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
-		  const pai_k8s_options *o);
-void pai__k8s_release(struct pai__k8s *k);
-
-/* How a variable of a pod's environment gets its value. */
-enum pai__k8s_var {
-	PAI__K8S_STATIC,   /* the same in every pod of the role */
-	PAI__K8S_INDEX,	   /* the pod's index */
-	PAI__K8S_POD_NAME, /* the pod's name */
-	PAI__K8S_POD_IP,   /* the pod's IP (its DNS name stands in) */
-	PAI__K8S_WORK_DIR  /* the container's working directory */
-};
-enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
-				    size_t i, const char *name,
-				    const char *value);
-
-/* The environment of pod i of role r (see pai_k8s_expand_task()), or
- * with `current` only its variables that differ between tasks
- * (pai__expand_current()); with *dropped (may be NULL) the names the
- * expansion had that a pod on Kubernetes does not get (a new object:
- * name -> value). */
-int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
-		     size_t r, size_t i, int current);
-
-/* The DNS name of pod i of role r, into k->scratch. */
-const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
 
 /* Role r's task count, and the image its containers run. */
 long long pai__k8s_tasks(const pai_job *job, size_t r);

@@ -5,7 +5,7 @@
  * other characters one '-', a letter first for the job (a DNS-1035
  * label), and short enough that the longest pod name fits 63
  * characters, a short hash keeping two shortened names apart. */
-#include "convert/k8s.h"
+#include "internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -378,7 +378,7 @@ static int unknown_here(const char *v)
 	return 0;
 }
 
-static int is_job_env(const pai_job *job, const char *name)
+int pai__k8s_is_job_env(const pai_job *job, const char *name)
 {
 	json_t *envs = json_object_get(pai_job_config(job), "jobEnvs");
 
@@ -391,7 +391,7 @@ static int keep(pai_env *to, json_t *dropped, const pai_job *job,
 {
 	char *nn, *vv;
 
-	if (!is_job_env(job, n) && (strncmp(n, "PAI_", 4) || unknown_here(v)))
+	if (!pai__k8s_is_job_env(job, n) && (strncmp(n, "PAI_", 4) || unknown_here(v)))
 		return strncmp(n, "PAI_", 4) == 0 && dropped &&
 			       json_object_set_new(dropped, n, json_string(v))
 			   ? PAI_ENOMEM
