@@ -162,34 +162,6 @@ static char *make_excerpt(const char *text, size_t len, size_t ls, size_t le,
 	return pai__buf_detach(&b);
 }
 
-char *pai__escape_controls(const char *s)
-{
-	pai__buf b = PAI__BUF_INIT;
-	const char *p;
-
-	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7F; p++)
-		;
-	if (!*p)
-		return strdup(s);
-	for (p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c >= 0x20 && c != 0x7F) {
-			pai__buf_putc(&b, *p);
-			continue;
-		}
-		switch (c) {
-		case '\n': pai__buf_puts(&b, "\\n"); break;
-		case '\t': pai__buf_puts(&b, "\\t"); break;
-		case '\r': pai__buf_puts(&b, "\\r"); break;
-		case '\b': pai__buf_puts(&b, "\\b"); break;
-		case '\f': pai__buf_puts(&b, "\\f"); break;
-		default: pai__buf_printf(&b, "\\u%04x", c);
-		}
-	}
-	return pai__buf_detach(&b);
-}
-
 void pai__path_member(pai__buf *b, const char *parent, const char *key)
 {
 	const char *p;
