@@ -5,7 +5,7 @@
 #ifndef JSON_SAME_H
 #define JSON_SAME_H
 
-#include "internal.h"
+#include "text/text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef PAI_CONVERT_H
 #define PAI_CONVERT_H
 
-#include "internal.h"
+#include "runtime/runtime.h"
 
 /* Rule ids of the conversion's own diagnostics. */
 #define PAI__RULE_NO_V2 "convert-no-v2-equivalent"

@@ -4,7 +4,7 @@
 #ifndef PAI_K8S_H
 #define PAI_K8S_H
 
-#include "internal.h"
+#include "runtime/runtime.h"
 
 /* Rule ids of the Kubernetes conversion's diagnostics. */
 #define PAI__RULE_K8S_NAME "k8s-name"

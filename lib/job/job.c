@@ -1,6 +1,6 @@
 /* job.c - the job model both formats build (job_v1.c, job_v2.c): roles
  * with the cluster's defaults, their ports, and the accessors of pai.h */
-#include "internal.h"
+#include "job.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* job_v1.c - the v0.x JSON format: JSON with comments read with its
  * places, OpenPAI v0.x's rules (validate.c), and the typed view of the
  * config as it is submitted */
-#include "internal.h"
+#include "job.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* job_v2.c - the protocol-v2 YAML format: load the YAML, validate it as
  * the v1.8.0 rest-server does (validate_v2.c), and read it into the same
  * roles, resources and ports as a v0.x config */
-#include "internal.h"
+#include "job.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * submitted. Members are visited in source order through the position
  * tree and looked up by key in the JSON, so that diagnostics come out in
  * file order. */
-#include "internal.h"
+#include "job.h"
 
 #include <errno.h>
 #include <stdlib.h>

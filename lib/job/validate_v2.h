@@ -6,7 +6,7 @@
 #ifndef PAI_VALIDATE_V2_H
 #define PAI_VALIDATE_V2_H
 
-#include "internal.h"
+#include "job.h"
 
 struct v2_ctx {
 	pai_diags *diags;

@@ -5,7 +5,7 @@
  * substituted. Every runtime runs its commands through bash; this is
  * what they share of it, with the variables a task may rely on without
  * the job defining them. */
-#include "internal.h"
+#include "runtime.h"
 
 #include <stdlib.h>
 #include <string.h>

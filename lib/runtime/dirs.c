@@ -3,7 +3,7 @@
  * $PAI_JOB_NAME and the user's name in authFile, dataDir, outputDir and
  * codeDir, and an empty outputDir's default. The v0.x runtime's
  * PAI_*_DIR variables are these values. */
-#include "internal.h"
+#include "runtime.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * earlier one and takes its place, as a second `export` does. The
  * runtimes fill it; the reference checks also use it names-only, as a
  * set (the entries' counts then say what a name stands for). */
-#include "internal.h"
+#include "runtime.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * the runtime that will run them (this folder's table). It stands here,
  * above both, because that last step needs what only the runtimes know:
  * the job model and its parsers never call up into them. */
-#include "internal.h"
+#include "runtime.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * other characters one '-', a letter first for the job (a DNS-1035
  * label), and short enough that the longest pod name fits 63
  * characters, a short hash keeping two shortened names apart. */
-#include "internal.h"
+#include "runtime.h"
 
 #include <stdint.h>
 #include <stdlib.h>

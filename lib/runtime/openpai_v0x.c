@@ -29,7 +29,7 @@
  * <ip:worker-1>, <container-id:worker-1>, <work-dir:worker-1>, and
  * <port:worker-1:ssh>, or <port:worker-1:tb#2> for port 2 of a label
  * with several ports. */
-#include "internal.h"
+#include "runtime.h"
 
 #include <limits.h>
 #include <stdio.h>

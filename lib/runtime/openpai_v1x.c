@@ -32,7 +32,7 @@
  * when there are secrets; a tag it cannot resolve becomes ""). A secret
  * is never shown: it reads <secret:$secrets.name>. user.sh runs it with
  * bash under errexit, nounset and pipefail. */
-#include "internal.h"
+#include "runtime.h"
 
 #include <limits.h>
 #include <stdlib.h>

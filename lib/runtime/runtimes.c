@@ -5,7 +5,7 @@
  * no other file asks which format a job has to know what its tasks see.
  * (Kubernetes pods, k8s_pod.c, run a job of either format: they read
  * the job's own runtime through these entries.) */
-#include "internal.h"
+#include "runtime.h"
 
 #include <stdbool.h>
 

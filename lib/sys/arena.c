@@ -1,6 +1,6 @@
 /* arena.c - memory handed out in blocks and freed all at once: a
  * position tree of 50,000 nodes costs a few allocations, not 50,000 */
-#include "internal.h"
+#include "sys.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* buf.c - a growable byte buffer that remembers allocation failure, and
  * strings made safe to quote with it */
-#include "internal.h"
+#include "sys.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* error.c - error strings and whole-file reading */
-#include "internal.h"
+#include "sys.h"
 
 #include <errno.h>
 #include <fcntl.h>

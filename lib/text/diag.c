@@ -1,6 +1,6 @@
 /* diag.c - the list of problems found in job configs, and the paths
  * (taskRoles[0].command) that name where each one is */
-#include "internal.h"
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* js.c - values written as JavaScript writes them: the servers paictl
  * imitates are Node.js programs (the rest-server, js-yaml), and a number
  * they turn into a string reads as String(x) does */
-#include "internal.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

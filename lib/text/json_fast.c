@@ -10,7 +10,7 @@
  * cannot convert exactly, a \u0000, deep nesting) makes it give up, and
  * jansson parses the text and reports what is wrong in its own words.
  * tests/fuzz/fuzz_job.c compares the two on every input it makes. */
-#include "internal.h"
+#include "text.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * structural walk (no second parser: it trusts the text to be valid)
  * records the offset of every value and key in a tree that mirrors the
  * JSON, so that every diagnostic can say file:line:column. */
-#include "internal.h"
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* suggest.c - "did you mean": for misspelt field names, one rule for
  * both formats (validate.c, validate_v2_schema.c), and the distance the
  * runtimes' reference checks measure variable names with */
-#include "internal.h"
+#include "text.h"
 
 #include <string.h>
 

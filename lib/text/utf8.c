@@ -1,6 +1,6 @@
 /* utf8.c - bytes of text: UTF-8 characters and hex digits, as the JSON
  * and YAML readers and the diagnostics check and write them */
-#include "internal.h"
+#include "text.h"
 
 size_t pai__utf8_len(const unsigned char *s, size_t n)
 {

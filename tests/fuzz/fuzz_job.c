@@ -21,7 +21,7 @@
  *     memory, which the fuzzer does not simulate). */
 #include "check.h"
 #include "../json_same.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <limits.h>
 #include <stdint.h>

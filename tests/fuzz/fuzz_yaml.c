@@ -9,7 +9,7 @@
  * text), or PAI_ESYNTAX with an error diagnostic whose rule and message
  * are printable. */
 #include "check.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <stdint.h>
 #include <stdio.h>

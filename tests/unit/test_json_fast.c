@@ -10,7 +10,7 @@
 
 #include "../json_same.h"
 #include "alloc_fail.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "job/job.h"
 
 /* "a" is "A"; "n.0" is "zero"; nothing else is defined. */
 static int lookup(void *data, const char *name, size_t n, pai__buf *out)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "job/job.h"
 
 #define HIVED PAI_SCHEDULER_HIVED
 #define DFLT  PAI_SCHEDULER_DEFAULT
