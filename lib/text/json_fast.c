@@ -3,7 +3,7 @@
  *
  * jansson's loader reads a byte at a time through a callback and copies
  * every token into a growing buffer; on a large config that is most of
- * `paictl validate`'s time, and the position walk of source.c then reads
+ * `paictl validate`'s time, and the position walk of json.c then reads
  * the text a second time. This parser takes only what it can be sure
  * jansson would take, with the same result (JSON_REJECT_DUPLICATES |
  * JSON_DECODE_ANY): anything else (an error of any kind, a number it

@@ -1,5 +1,5 @@
 /* text.h - bytes in: a config's text and where each value stands in it
- * (source.c), JSON with comments (source.c, json_fast.c), YAML as js-yaml
+ * (source.c), JSON with comments (json.c, json_fast.c), YAML as js-yaml
  * loads it (yaml.c), the diagnostics that point into the text (diag.c),
  * telling the formats apart (format.c), and the small helpers they share
  * (utf8.c, js.c, suggest.c). Stands on sys/ only. */
@@ -29,7 +29,7 @@ size_t pai__utf8_encode(char *out, unsigned long cp);
 /* A number as JavaScript's String(x) writes it (js.c). */
 void pai__put_js_number(pai__buf *b, double x);
 
-/* ---- source text and the position index ---------------------------- */
+/* ---- a config's text and the places in it (source.c) ----------------- */
 
 /* The text of one config, comments blanked out (every byte keeps its
  * offset, so every line and column stays where it was). */
@@ -47,7 +47,7 @@ typedef struct pai__src {
 	} * cmts;
 	size_t ncmts, capcmts;
 	/* Long string values, cut out of the text jansson parses (jtext) and
-	 * decoded from orig after parsing: see pai__big_string in source.c. */
+	 * decoded from orig after parsing: see pai__big_string in json.c. */
 	struct pai__big {
 		size_t open;  /* offset of the opening quote in text */
 		size_t close; /* offset of the closing quote in text */
@@ -68,10 +68,6 @@ typedef struct pai__src {
 #define PAI__CHARS_STEP 4096
 
 #define PAI__NO_OFFSET ((size_t)-1)
-
-/* String values longer than this many bytes take the fast path of
- * source.c (65536; tests/fuzz lowers it to compare both paths). */
-extern size_t pai__big_string;
 
 /* What a YAML node was before it became JSON (yaml.c). js-yaml gives
  * some values JSON has no word for; they are kept as the nearest JSON
@@ -106,12 +102,6 @@ const pai__pos *pai__pos_member(const pai__pos *obj, const char *key);
 /* Element i of an array node, or NULL. */
 const pai__pos *pai__pos_index(const pai__pos *arr, size_t i);
 
-/* Checks what jansson would report less precisely (NUL bytes, invalid
- * UTF-8, unterminated comments) and finds the comments and long strings,
- * without copying the text (the caller keeps it until the release).
- * Returns PAI_OK, PAI_ENOMEM, or PAI_ESYNTAX after adding a diagnostic. */
-int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
-		  const char *text, size_t len);
 void pai__src_release(pai__src *src);
 /* 1-based line and column (in code points) of byte offset off; line 0
  * when off is past the end or memory ran out. Costs no walk over the
@@ -125,15 +115,28 @@ void pai__src_line_span(const pai__src *src, unsigned line, size_t *start,
 			size_t *end);
 /* The byte offset of a 1-based line and column (clamped to the text). */
 size_t pai__src_offset(pai__src *src, unsigned line, unsigned column);
-/* Source offset of the decoded character at index `idx` of the JSON
- * string literal whose opening quote is at `quote_off`. */
-size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
-			      size_t idx);
+/* ---- JSON with comments (json.c, json_fast.c) ------------------------- */
+
+/* String values longer than this many bytes take the fast path of
+ * json.c (65536; tests/fuzz lowers it to compare both paths). */
+extern size_t pai__big_string;
+
+/* Checks what jansson would report less precisely (NUL bytes, invalid
+ * UTF-8, unterminated comments) and finds the comments and long strings,
+ * without copying the text (the caller keeps it until the release).
+ * Returns PAI_OK, PAI_ENOMEM, or PAI_ESYNTAX after adding a diagnostic. */
+int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
+		  const char *text, size_t len);
 
 /* Parses src->text with jansson (rejecting duplicate keys) and builds
  * the position tree. PAI_ESYNTAX after adding a diagnostic, PAI_ENOMEM. */
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags);
+
+/* Source offset of the decoded character at index `idx` of the JSON
+ * string literal whose opening quote is at `quote_off`. */
+size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
+			      size_t idx);
 
 /* The fast path of pai__src_parse() (json_fast.c): text[0..len) parsed
  * into *root and *pos in one pass when it is JSON that jansson takes

@@ -6,7 +6,7 @@
  * openpai); the rest is the config text.
  *
  * Beyond "no crash, no leak, no undefined behaviour", it checks:
- *   - the long-string fast path of source.c against the ordinary one:
+ *   - the long-string fast path of json.c against the ordinary one:
  *     the text is parsed with every string taking the fast path and with
  *     none, and unless both fail as syntax errors, both must give the
  *     same result, the same diagnostics and the same config;

@@ -163,7 +163,7 @@ static void test_depth(void **state)
 	assert_int_equal(both_ways(t, 6000), SYNTAX);
 }
 
-/* Comments and long strings are source.c's: the positions still match. */
+/* Comments and long strings are json.c's: the positions still match. */
 static void test_comments_and_long_strings(void **state)
 {
 	size_t big = pai__big_string;
