@@ -8,7 +8,7 @@
  * PaddleJob's index, from a line of bash before the command. What
  * Kubernetes cannot express is refused here (k8s_check.c), with the
  * config's places. */
-#include "k8s.h"
+#include "convert.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,35 +46,6 @@ static json_t *meta(struct pai__k8s_conv *c, const char *name)
 		    json_pack("{s:s}", "paictl/job-name",
 			      c->k.job->name ? c->k.job->name : ""));
 	return m;
-}
-
-/* The variables every pod shares: the first task's, less those about the
- * task itself (pai__expand_current()), which are the same in every task
- * of the job by construction; a jobEnv keeps its place there even when it
- * redefines one of the task's own. Also what the pods do not get. */
-int pai__k8s_shared(struct pai__k8s_conv *c)
-{
-	pai_env *all = NULL, *own = NULL;
-	size_t j, n;
-	int err = pai__k8s_pod_env(&all, &c->dropped, &c->k, 0, 0, 0);
-
-	if (!err)
-		err = pai__k8s_pod_env(&own, NULL, &c->k, 0, 0, 1);
-	if (!err && !(c->shared = json_object()))
-		err = PAI_ENOMEM;
-	n = pai_env_count(all);
-	for (j = 0; !err && j < n; j++) {
-		const char *k = pai_env_name(all, j);
-
-		if (pai_env_get(own, k) && !pai__k8s_is_job_env(c->k.job, k))
-			continue;
-		if (json_object_set_new(c->shared, k,
-					str(pai_env_value(all, j))))
-			err = PAI_ENOMEM;
-	}
-	pai_env_free(all);
-	pai_env_free(own);
-	return err;
 }
 
 static json_t *field_ref(const char *name, const char *path)

@@ -2,7 +2,7 @@
  * nothing is converted) or says a little differently (warnings), each at
  * its place in the file with a "k8s-*" rule, as reference/kubernetes.md
  * lists them; and the names the conversion derived. */
-#include "k8s.h"
+#include "convert.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -478,7 +478,7 @@ int pai__k8s_check(struct pai__k8s_conv *c)
 		clash(c);
 		return c->err;
 	}
-	if ((c->err = pai__k8s_shared(c)))
+	if ((c->err = pai__k8s_shared_env(&c->shared, &c->dropped, &c->k)))
 		return c->err;
 	names(c);
 	retry(c);
