@@ -12,6 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What adding a syntax error returns: PAI_ESYNTAX, or PAI_ENOMEM when
+ * the diagnostic could not be added. */
+static int refused(int diag_err)
+{
+	return diag_err ? PAI_ENOMEM : PAI_ESYNTAX;
+}
+
 /* ---- comments and encoding ------------------------------------------ */
 
 /* Blanks out comments. The text is copied only when it has a comment (or
@@ -44,60 +51,101 @@ static int own_text(pai__src *src)
 size_t pai__big_string = 65536;
 
 
+/* The value of the 4 hex digits at s, or -1. */
+static long hex4_value(const char *s)
+{
+	long v = 0;
+	int j, h;
+
+	for (j = 0; j < 4; j++) {
+		if ((h = pai__hexval((unsigned char)s[j])) < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+enum { ESC_OK, ESC_BAD, ESC_BAD_UNICODE };
+
+/* The escape whose letter is at t[*ip] (just past its backslash), as
+ * jansson judges it; when valid, *ip is moved to its last character. */
+static int check_escape(const char *t, size_t *ip)
+{
+	size_t i = *ip;
+	long cp, lo;
+
+	if (t[i] != 'u')
+		return strchr("\"\\/bfnrt", t[i]) ? ESC_OK : ESC_BAD;
+	cp = hex4_value(t + i + 1);
+	if (cp < 0)
+		return ESC_BAD;
+	if (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
+		return ESC_BAD_UNICODE;
+	if (cp >= 0xD800 && cp <= 0xDBFF) {
+		if (t[i + 5] != '\\' || t[i + 6] != 'u')
+			return ESC_BAD_UNICODE;
+		lo = hex4_value(t + i + 7);
+		if (lo < 0xDC00 || lo > 0xDFFF)
+			return ESC_BAD_UNICODE;
+		i += 6;
+	}
+	*ip = i + 4;
+	return ESC_OK;
+}
+
+/* The rules jansson applies to the contents of the string literal
+ * between the quotes at open and close: PAI_OK, or PAI_ESYNTAX after
+ * saying what breaks them. */
+static int check_literal(pai__src *src, pai_diags *diags, size_t open,
+			 size_t close)
+{
+	const char *t = src->text;
+	size_t i;
+	int bad;
+
+	for (i = open + 1; i < close; i++) {
+		unsigned char c = (unsigned char)t[i];
+
+		if (c < 0x20)
+			return refused(pai__diag_add(
+			    diags, src, i, PAI_SEVERITY_ERROR, "", "syntax",
+			    "control character 0x%02X in a string: write it "
+			    "as an escape such as \\n",
+			    c));
+		if (c != '\\')
+			continue;
+		i++;
+		bad = check_escape(t, &i);
+		if (bad == ESC_BAD)
+			return refused(pai__diag_add(
+			    diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
+			    "invalid escape in a string"));
+		if (bad == ESC_BAD_UNICODE)
+			return refused(pai__diag_add(
+			    diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
+			    "invalid \\u escape in a string (NUL, or a lone "
+			    "surrogate)"));
+	}
+	return PAI_OK;
+}
+
+/* A long string value at [open, close]: checked here and cut out of the
+ * text jansson parses (a key keeps its text: blanking two keys would
+ * make them equal). */
 static int big_string(pai__src *src, pai_diags *diags, size_t open,
 		      size_t close)
 {
 	const char *t = src->text;
 	struct pai__big *v;
-	size_t i, j;
-	long cp, lo;
+	size_t j;
+	int err;
 
-	/* a key keeps its text: blanking two keys would make them equal */
 	for (j = close + 1; j < src->len && strchr(" \t\r\n", t[j]); j++)
 		;
 	if (j < src->len && (t[j] == ':' || t[j] == '/'))
 		return PAI_OK;
-	for (i = open + 1; i < close; i++) {
-		unsigned char c = (unsigned char)t[i];
-
-		if (c < 0x20) {
-			if (pai__diag_add(
-				diags, src, i, PAI_SEVERITY_ERROR, "", "syntax",
-				"control character 0x%02X in a string: "
-				"write it as an escape such as \\n",
-				c))
-				return PAI_ENOMEM;
-			return PAI_ESYNTAX;
-		}
-		if (c != '\\')
-			continue;
-		c = (unsigned char)t[++i];
-		if (c != 'u') {
-			if (!strchr("\"\\/bfnrt", c))
-				goto bad_escape;
-			continue;
-		}
-		for (j = 1, cp = 0; j <= 4; j++) {
-			if (pai__hexval((unsigned char)t[i + j]) < 0)
-				goto bad_escape;
-			cp = cp * 16 + pai__hexval((unsigned char)t[i + j]);
-		}
-		if (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
-			goto bad_unicode;
-		if (cp >= 0xD800 && cp <= 0xDBFF) {
-			if (t[i + 5] != '\\' || t[i + 6] != 'u')
-				goto bad_unicode;
-			for (j = 7, lo = 0; j <= 10; j++) {
-				if (pai__hexval((unsigned char)t[i + j]) < 0)
-					goto bad_unicode;
-				lo = lo * 16 + pai__hexval((unsigned char)t[i + j]);
-			}
-			if (lo < 0xDC00 || lo > 0xDFFF)
-				goto bad_unicode;
-			i += 6;
-		}
-		i += 4;
-	}
+	if ((err = check_literal(src, diags, open, close)))
+		return err;
 	if (src->nbigs == src->capbigs) {
 		size_t cap = src->capbigs ? src->capbigs * 2 : 8;
 
@@ -112,17 +160,6 @@ static int big_string(pai__src *src, pai_diags *diags, size_t open,
 	src->bigs[src->nbigs].jopen = 0;
 	src->nbigs++;
 	return PAI_OK;
-bad_escape:
-	if (pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
-			  "invalid escape in a string"))
-		return PAI_ENOMEM;
-	return PAI_ESYNTAX;
-bad_unicode:
-	if (pai__diag_add(diags, src, i - 1, PAI_SEVERITY_ERROR, "", "syntax",
-			  "invalid \\u escape in a string (NUL, or a lone "
-			  "surrogate)"))
-		return PAI_ENOMEM;
-	return PAI_ESYNTAX;
 }
 
 /* Notes a comment (or the byte order mark) at [start, end), for
@@ -145,13 +182,107 @@ static int add_span(pai__src *src, size_t start, size_t end)
 	return 0;
 }
 
+/* Where the scan of pai__src_init() stands. */
+struct lex {
+	enum { CODE, STRING, LINE, BLOCK } st;
+	size_t comment_start, str_start;
+};
+
+/* A NUL byte, or a byte of 0x80 or more, at i: PAI_OK with *k the length
+ * of the valid UTF-8 character it starts, or PAI_ESYNTAX after saying
+ * what is wrong (PAI_ENOMEM). */
+static int check_byte(pai__src *src, pai_diags *diags, size_t i, size_t *k)
+{
+	const unsigned char *t = (const unsigned char *)src->text;
+
+	*k = 0;
+	if (t[i] == '\0')
+		return pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR, "",
+				     "nul-byte",
+				     "NUL byte in the file: a job config is "
+				     "UTF-8 text")
+			   ? PAI_ENOMEM
+			   : PAI_ESYNTAX;
+	*k = pai__utf8_len(t + i, src->len - i);
+	if (*k)
+		return PAI_OK;
+	return pai__diag_add(diags, src, i, PAI_SEVERITY_ERROR, "",
+			     "invalid-utf8",
+			     "invalid UTF-8 byte 0x%02X: a job config is "
+			     "UTF-8 text",
+			     t[i])
+		   ? PAI_ENOMEM
+		   : PAI_ESYNTAX;
+}
+
+/* One ASCII character at *ip, in the state lx->st: moves *ip past what
+ * it takes. */
+static int step(pai__src *src, pai_diags *diags, struct lex *lx, size_t *ip)
+{
+	const unsigned char *t = (const unsigned char *)src->text;
+	size_t i = *ip, len = src->len;
+	int two = i + 1 < len ? t[i + 1] : -1;
+
+	*ip = i + 1;
+	switch (lx->st) {
+	case CODE:
+		if (t[i] == '"') {
+			lx->st = STRING;
+			lx->str_start = i;
+		} else if (t[i] == '/' && (two == '/' || two == '*')) {
+			lx->st = two == '/' ? LINE : BLOCK;
+			lx->comment_start = i;
+			*ip = i + 2;
+		}
+		return PAI_OK;
+	case STRING:
+		if (t[i] == '\\' && two > 0 && two < 0x80)
+			*ip = i + 2;
+		else if (t[i] == '"') {
+			lx->st = CODE;
+			if (i - lx->str_start > pai__big_string)
+				return big_string(src, diags, lx->str_start, i);
+		}
+		return PAI_OK;
+	case LINE:
+		if (t[i] != '\n')
+			return PAI_OK;
+		lx->st = CODE;
+		return add_span(src, lx->comment_start, i) < 0 ? PAI_ENOMEM
+							       : PAI_OK;
+	case BLOCK:
+		if (t[i] != '*' || two != '/')
+			return PAI_OK;
+		lx->st = CODE;
+		*ip = i + 2;
+		return add_span(src, lx->comment_start, i + 2) < 0 ? PAI_ENOMEM
+								   : PAI_OK;
+	}
+	return PAI_OK;
+}
+
+/* The end of the text: a // comment ends there, a block comment must
+ * not. */
+static int text_end(pai__src *src, pai_diags *diags, const struct lex *lx)
+{
+	if (lx->st == LINE && add_span(src, lx->comment_start, src->len) < 0)
+		return PAI_ENOMEM;
+	if (lx->st != BLOCK)
+		return PAI_OK;
+	if (pai__diag_add(diags, src, lx->comment_start, PAI_SEVERITY_ERROR, "",
+			  "unterminated-comment",
+			  "unterminated comment: '/*' has no '*/'"))
+		return PAI_ENOMEM;
+	return PAI_ESYNTAX;
+}
+
 int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		  const char *text, size_t len)
 {
-	enum { CODE, STRING, LINE, BLOCK } st = CODE;
-	size_t i = 0, k, comment_start = 0, str_start = 0;
 	const unsigned char *t = (const unsigned char *)text;
-	int err;
+	struct lex lx = {CODE, 0, 0};
+	size_t i = 0, k;
+	int err = PAI_OK;
 
 	memset(src, 0, sizeof(*src));
 	src->name = name;
@@ -167,100 +298,23 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 			return PAI_ENOMEM;
 		i = 3;
 	}
-	while (i < len) {
-		unsigned char c = t[i];
-
+	while (i < len && !err) {
 		/* the common case: plain ASCII inside a string */
-		if (st == STRING) {
+		if (lx.st == STRING) {
 			while (i < len && t[i] >= 0x20 && t[i] < 0x80 &&
 			       t[i] != '"' && t[i] != '\\')
 				i++;
 			if (i >= len)
 				break;
-			c = t[i];
 		}
-		if (c == '\0') {
-			if (pai__diag_add(
-				diags, src, i, PAI_SEVERITY_ERROR, "",
-				"nul-byte",
-				"NUL byte in the file: a job config is "
-				"UTF-8 text"))
-				return PAI_ENOMEM;
-			return PAI_ESYNTAX;
-		}
-		if (c >= 0x80) {
-			k = pai__utf8_len(t + i, len - i);
-			if (!k) {
-				if (pai__diag_add(
-					diags, src, i, PAI_SEVERITY_ERROR, "",
-					"invalid-utf8",
-					"invalid UTF-8 byte 0x%02X: a "
-					"job config is UTF-8 text",
-					c))
-					return PAI_ENOMEM;
-				return PAI_ESYNTAX;
-			}
+		if (t[i] == '\0' || t[i] >= 0x80) {
+			err = check_byte(src, diags, i, &k);
 			i += k;
-			continue;
+		} else {
+			err = step(src, diags, &lx, &i);
 		}
-		switch (st) {
-		case CODE:
-			if (c == '"') {
-				st = STRING;
-				str_start = i;
-			} else if (c == '/' && i + 1 < len &&
-				   (t[i + 1] == '/' || t[i + 1] == '*')) {
-				st = t[i + 1] == '/' ? LINE : BLOCK;
-				comment_start = i;
-				i += 2;
-				continue;
-			}
-			break;
-		case STRING:
-			if (c == '\\' && i + 1 < len && t[i + 1] != '\0' &&
-			    t[i + 1] < 0x80) {
-				i += 2;
-				continue;
-			}
-			if (c == '"') {
-				st = CODE;
-				if (i - str_start > pai__big_string) {
-					err = big_string(src, diags, str_start,
-							 i);
-					if (err)
-						return err;
-				}
-			}
-			break;
-		case LINE:
-			if (c == '\n') {
-				st = CODE;
-				if (add_span(src, comment_start, i) < 0)
-					return PAI_ENOMEM;
-			}
-			break;
-		case BLOCK:
-			if (c == '*' && i + 1 < len && t[i + 1] == '/') {
-				st = CODE;
-				i += 2;
-				if (add_span(src, comment_start, i) < 0)
-					return PAI_ENOMEM;
-				continue;
-			}
-			break;
-		}
-		i++;
 	}
-	if (st == LINE && add_span(src, comment_start, len) < 0)
-		return PAI_ENOMEM;
-	if (st == BLOCK) {
-		if (pai__diag_add(diags, src, comment_start, PAI_SEVERITY_ERROR,
-				  "", "unterminated-comment",
-				  "unterminated comment: '/*' has no '*/'"))
-			return PAI_ENOMEM;
-		return PAI_ESYNTAX;
-	}
-	return PAI_OK;
+	return err ? err : text_end(src, diags, &lx);
 }
 
 /* The copy jansson and the walk parse: NUL-terminated (the caller's
@@ -526,14 +580,10 @@ static int quote_len(const char *t, size_t from, size_t to)
 
 static size_t from_jtext(const pai__src *src, size_t off);
 
-static int syntax_error(pai__src *src, pai_diags *diags,
-			const json_error_t *err)
+/* Where in text jansson stopped. */
+static size_t error_offset(pai__src *src, const json_error_t *err)
 {
-	const char *t = src->text, *tok;
-	size_t off, n = 0, i, j;
-	enum json_error_code code = json_error_code(err);
-	int q;
-	char msg[JSON_ERROR_TEXT_LENGTH];
+	size_t off;
 
 	/* jansson saw jtext when long strings were cut out: its columns are
 	 * off on those lines, but its byte position maps back exactly */
@@ -543,122 +593,150 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	else
 		off = pai__src_offset(src, (unsigned)err->line,
 				      (unsigned)err->column);
-	if (off > src->len)
-		off = src->len;
-	tok = near_token(err->text, &n);
+	return off > src->len ? src->len : off;
+}
 
-	if (skip_ws(t, 0) >= src->len)
-		return pai__diag_add(diags, src, 0, PAI_SEVERITY_ERROR, "",
-				     "syntax",
-				     "empty file: expected a JSON object")
-			   ? PAI_ENOMEM
-			   : PAI_ESYNTAX;
+/* The errors jansson gives a code of their own, said our way; 1 for any
+ * other. */
+static int coded_error(pai__src *src, pai_diags *diags,
+		       enum json_error_code code, size_t off, const char *tok,
+		       size_t n)
+{
+	const char *t = src->text;
+	size_t j;
+	int q;
 
 	switch (code) {
 	case json_error_duplicate_key:
 		/* jansson stops at the key's closing quote. The key is quoted
 		 * from the source: the "near" text stops at 20 bytes. */
 		if (off >= src->len || t[off] != '"')
-			break;
+			return 1;
 		j = string_start(t, off);
 		q = quote_len(t, j, off + 1);
-		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
-				  "duplicate-key",
-				  "duplicate key %.*s%s: each key may appear "
-				  "once in an object",
-				  q, t + j, j + (size_t)q > off ? "" : "...\""))
-			return PAI_ENOMEM;
-		return PAI_ESYNTAX;
+		return refused(pai__diag_add(
+		    diags, src, j, PAI_SEVERITY_ERROR, "", "duplicate-key",
+		    "duplicate key %.*s%s: each key may appear once in an "
+		    "object",
+		    q, t + j, j + (size_t)q > off ? "" : "...\""));
 	case json_error_stack_overflow:
-		if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "",
-				  "too-deep", "nesting deeper than %d levels",
-				  JSON_PARSER_MAX_DEPTH))
-			return PAI_ENOMEM;
-		return PAI_ESYNTAX;
+		return refused(pai__diag_add(diags, src, off,
+					     PAI_SEVERITY_ERROR, "", "too-deep",
+					     "nesting deeper than %d levels",
+					     JSON_PARSER_MAX_DEPTH));
 	case json_error_numeric_overflow:
 		/* jansson stops at the number's last character */
 		if (off >= src->len)
-			break;
-		j = off;
-		while (j > 0 && strchr("0123456789+-.eE", t[j - 1]))
-			j--;
+			return 1;
+		for (j = off; j > 0 && strchr("0123456789+-.eE", t[j - 1]); j--)
+			;
 		q = quote_len(t, j, off + 1);
-		if (pai__diag_add(diags, src, j, PAI_SEVERITY_ERROR, "",
-				  "number-range",
-				  "number %.*s%s is out of range", q, t + j,
-				  j + (size_t)q > off ? "" : "..."))
-			return PAI_ENOMEM;
-		return PAI_ESYNTAX;
+		return refused(pai__diag_add(
+		    diags, src, j, PAI_SEVERITY_ERROR, "", "number-range",
+		    "number %.*s%s is out of range", q, t + j,
+		    j + (size_t)q > off ? "" : "..."));
 	case json_error_end_of_input_expected:
-		if (pai__diag_add(diags, src, token_start(t, off, tok, n),
-				  PAI_SEVERITY_ERROR, "", "syntax",
-				  "unexpected text after the end of the JSON "
-				  "value"))
-			return PAI_ENOMEM;
-		return PAI_ESYNTAX;
+		return refused(pai__diag_add(
+		    diags, src, token_start(t, off, tok, n), PAI_SEVERITY_ERROR,
+		    "", "syntax",
+		    "unexpected text after the end of the JSON value"));
 	case json_error_premature_end_of_input:
-		if (pai__diag_add(diags, src, src->len, PAI_SEVERITY_ERROR, "",
-				  "syntax",
-				  "unexpected end of file: a value, ']' or "
-				  "'}' is missing"))
-			return PAI_ENOMEM;
-		return PAI_ESYNTAX;
-	default: break;
+		return refused(pai__diag_add(
+		    diags, src, src->len, PAI_SEVERITY_ERROR, "", "syntax",
+		    "unexpected end of file: a value, ']' or '}' is missing"));
+	default: return 1;
 	}
-	/* A trailing comma: the unexpected token is a closing bracket and
-	 * the last thing before it is a comma. */
-	if (off < src->len && (t[off] == '}' || t[off] == ']')) {
-		j = off;
-		while (j > 0 && strchr(" \t\r\n", t[j - 1]))
-			j--;
-		if (j > 0 && t[j - 1] == ',') {
-			if (pai__diag_add(diags, src, j - 1, PAI_SEVERITY_ERROR,
-					  "", "trailing-comma",
-					  "trailing comma before '%c'", t[off]))
-				return PAI_ENOMEM;
-			return PAI_ESYNTAX;
-		}
-	}
-	if (off < src->len) {
-		if (strncmp(err->text, "unexpected newline", 18) == 0 ||
-		    strncmp(err->text, "control character", 17) == 0) {
-			/* jansson has stepped back off the offending
-			 * character: point at it */
+}
+
+/* A trailing comma: the unexpected token is a closing bracket and the
+ * last thing before it is a comma. 1 when it is not that. */
+static int trailing_comma(pai__src *src, pai_diags *diags, size_t off)
+{
+	const char *t = src->text;
+	size_t j = off;
+
+	if (off >= src->len || (t[off] != '}' && t[off] != ']'))
+		return 1;
+	while (j > 0 && strchr(" \t\r\n", t[j - 1]))
+		j--;
+	if (j == 0 || t[j - 1] != ',')
+		return 1;
+	return refused(pai__diag_add(diags, src, j - 1, PAI_SEVERITY_ERROR, "",
+				     "trailing-comma",
+				     "trailing comma before '%c'", t[off]));
+}
+
+/* Where any other error points: at the offending character of a newline
+ * or a control character in a string (jansson has stepped back off it),
+ * at an escape, or at the start of the token it is about. */
+static size_t error_place(const pai__src *src, size_t off,
+			  const char *text, const char *tok, size_t n)
+{
+	if (off >= src->len)
+		return off;
+	if (strncmp(text, "unexpected newline", 18) == 0 ||
+	    strncmp(text, "control character", 17) == 0) {
+		off++;
+		while (off < src->len &&
+		       ((unsigned char)src->text[off] & 0xC0) == 0x80)
 			off++;
-			while (off < src->len &&
-			       ((unsigned char)t[off] & 0xC0) == 0x80)
-				off++;
-		} else if (strncmp(err->text, "invalid escape", 14) != 0) {
-			/* an escape's error is at the escape; any other
-			 * is about a whole token */
-			off = token_start(t, off, tok, n);
-		}
+		return off;
 	}
-	/* jansson quotes the token it stopped at as it is: a control
-	 * character there would reach the terminal raw, and the token can
-	 * end inside a UTF-8 character (jansson stops at the first byte it
-	 * did not expect, as after a backslash), which makes the message no
-	 * UTF-8 text and pai_diags_to_json() fail. Each such byte is '?'. */
-	for (i = j = 0; err->text[i] && j < sizeof(msg) - 1;) {
-		const unsigned char *c = (const unsigned char *)err->text + i;
-		size_t k = pai__utf8_len(c, strlen(err->text + i));
+	if (strncmp(text, "invalid escape", 14) == 0)
+		return off;
+	return token_start(src->text, off, tok, n);
+}
+
+/* jansson quotes the token it stopped at as it is: a control character
+ * there would reach the terminal raw, and the token can end inside a
+ * UTF-8 character (jansson stops at the first byte it did not expect, as
+ * after a backslash), which makes the message no UTF-8 text and
+ * pai_diags_to_json() fail. Each such byte is '?' in msg. */
+static void clean_message(char *msg, size_t size, const char *text)
+{
+	size_t i, j;
+
+	for (i = j = 0; text[i] && j < size - 1;) {
+		const unsigned char *c = (const unsigned char *)text + i;
+		size_t k = pai__utf8_len(c, strlen(text + i));
 
 		if (k == 0 || *c < 0x20 || *c == 0x7F) {
 			msg[j++] = '?';
 			i++;
 			continue;
 		}
-		if (j + k > sizeof(msg) - 1)
+		if (j + k > size - 1)
 			break;
 		memcpy(msg + j, c, k);
 		i += k;
 		j += k;
 	}
 	msg[j] = '\0';
-	if (pai__diag_add(diags, src, off, PAI_SEVERITY_ERROR, "", "syntax",
-			  "%s", msg))
-		return PAI_ENOMEM;
-	return PAI_ESYNTAX;
+}
+
+static int syntax_error(pai__src *src, pai_diags *diags,
+			const json_error_t *err)
+{
+	size_t off = error_offset(src, err), n = 0;
+	const char *tok = near_token(err->text, &n);
+	char msg[JSON_ERROR_TEXT_LENGTH];
+	int ret;
+
+	if (skip_ws(src->text, 0) >= src->len)
+		return refused(pai__diag_add(diags, src, 0, PAI_SEVERITY_ERROR,
+					     "", "syntax",
+					     "empty file: expected a JSON "
+					     "object"));
+	ret = coded_error(src, diags, json_error_code(err), off, tok, n);
+	if (ret == 1)
+		ret = trailing_comma(src, diags, off);
+	if (ret != 1)
+		return ret;
+	clean_message(msg, sizeof(msg), err->text);
+	return refused(pai__diag_add(diags, src,
+				     error_place(src, off, err->text, tok, n),
+				     PAI_SEVERITY_ERROR, "", "syntax", "%s",
+				     msg));
 }
 
 /* Builds jtext: text with every long string's contents cut out. */
@@ -789,28 +867,15 @@ static int restore_bigs(json_t *v, const pai__pos *pos, const pai__src *src)
 	return 0;
 }
 
-int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
-		   pai_diags *diags)
+/* jansson's parse of the text, comments blanked and long strings cut
+ * out, and the walk that records where each value stands. */
+static int slow_parse(json_t **root, pai__pos *pos, pai__src *src,
+		      pai_diags *diags)
 {
+	const char *jt;
+	size_t jlen = src->len, i = 0;
 	json_error_t err;
-	json_t *j;
-	size_t i = 0;
-	int fast;
 
-	const char *jt = src->text;
-	size_t jlen = src->len;
-
-	*root = NULL;
-	memset(pos, 0, sizeof(*pos));
-	/* (once per source: the tree's arena is the source's) */
-	fast = pai__json_fast && !src->nbigs && !src->arena
-		   ? pai__json_fast_parse(&j, pos, &src->arena, src->text,
-					  src->len, src->comments)
-		   : 1;
-	if (fast == PAI_ENOMEM)
-		return PAI_ENOMEM;
-	if (fast == PAI_OK)
-		goto parsed;
 	if (!src->owned && blank(src) < 0)
 		return PAI_ENOMEM;
 	jt = src->text;
@@ -825,9 +890,9 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	 * validator's "type" error, not a syntax error. (jansson sets no
 	 * error code when an early allocation fails: it reads as 0.) */
 	memset(&err, 0, sizeof(err));
-	j = json_loadb(jt, jlen, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
-		       &err);
-	if (!j) {
+	*root = json_loadb(jt, jlen, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+			   &err);
+	if (!*root) {
 		/* jansson gives up on most allocation failures without a
 		 * word: no syntax error has an empty message */
 		if (json_error_code(&err) == json_error_out_of_memory ||
@@ -837,27 +902,51 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	}
 	if (walk(jt, &i, pos) < 0) {
 		pai__pos_release(pos);
-		json_decref(j);
+		json_decref(*root);
+		*root = NULL;
 		return PAI_ENOMEM;
 	}
-parsed:
-	if (src->nbigs)
-		map_pos(pos, src);
-	if (src->nbigs && json_is_string(j) && is_big(src, pos->off)) {
+	return PAI_OK;
+}
+
+/* The long strings cut out of the text jansson parsed, put back: their
+ * places mapped to the source's, their values decoded from it. */
+static int put_bigs_back(json_t **root, pai__pos *pos, const pai__src *src)
+{
+	json_t *j = *root;
+
+	map_pos(pos, src);
+	if (json_is_string(j) && is_big(src, pos->off)) {
 		/* a long string as the whole document (not a job, but the
 		 * message should quote what was written) */
 		json_decref(j);
-		j = decode_big(src, pos->off);
-		if (!j) {
-			pai__pos_release(pos);
+		*root = j = decode_big(src, pos->off);
+		if (!j)
 			return PAI_ENOMEM;
-		}
 	}
-	if (src->nbigs && restore_bigs(j, pos, src) < 0) {
+	return restore_bigs(j, pos, src) < 0 ? PAI_ENOMEM : PAI_OK;
+}
+
+int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
+		   pai_diags *diags)
+{
+	json_t *j = NULL;
+	int err;
+
+	*root = NULL;
+	memset(pos, 0, sizeof(*pos));
+	/* (once per source: the tree's arena is the source's) */
+	err = pai__json_fast && !src->nbigs && !src->arena
+		  ? pai__json_fast_parse(&j, pos, &src->arena, src->text,
+					 src->len, src->comments)
+		  : 1;
+	if (err == 1)
+		err = slow_parse(&j, pos, src, diags);
+	if (!err && src->nbigs && (err = put_bigs_back(&j, pos, src))) {
 		pai__pos_release(pos);
 		json_decref(j);
-		return PAI_ENOMEM;
+		j = NULL;
 	}
 	*root = j;
-	return PAI_OK;
+	return err;
 }
