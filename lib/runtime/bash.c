@@ -442,10 +442,67 @@ static size_t step_brace(struct scan *sc, size_t i)
 	return i + 1;
 }
 
-static size_t step_shell(struct scan *sc, size_t i)
+/* One of ; & | ( ) < > at i: ends the word, and separates commands
+ * unless it is a redirection. */
+static size_t shell_operator(struct scan *sc, struct ctx *c, size_t i)
+{
+	const char *s = sc->s;
+	char ch = s[i];
+
+	end_word(sc, i);
+	if (c->close == ')' && ch == '(')
+		c->depth++;
+	else if (c->close == ')' && ch == ')')
+		c->depth--;
+	/* 2>&1 is a redirection, not a separator */
+	if (ch != '<' && ch != '>' &&
+	    !(ch == '&' && i > 0 && (s[i - 1] == '>' || s[i - 1] == '<')))
+		report_word(sc, W_SEP, i, 1);
+	return i + 1;
+}
+
+/* A word starts at i: NAME=, NAME+= or NAME[ there assigns NAME. */
+static void word_start(struct scan *sc, struct ctx *c, size_t i)
 {
 	const char *s = sc->s;
 	size_t len = sc->len, k;
+
+	c->word = i;
+	c->plain = true;
+	if (!is_name_start((unsigned char)s[i]))
+		return;
+	k = name_end(s, len, i);
+	if (k < len && (s[k] == '=' || s[k] == '[' ||
+			(s[k] == '+' && k + 1 < len && s[k + 1] == '=')))
+		report_word(sc, W_ASSIGN, i, k - i);
+}
+
+/* A character of a word: quotes and expansions make it no plain word. */
+static size_t word_char(struct scan *sc, struct ctx *c, size_t i)
+{
+	const char *s = sc->s;
+	size_t len = sc->len;
+
+	switch (s[i]) {
+	case '\\': c->plain = false; return i + 2 < len ? i + 2 : len;
+	case '\'': c->plain = false; return squote_end(s, len, i);
+	case '"':
+		c->plain = false;
+		push(sc, CTX_DQ, '"', 0);
+		return i + 1;
+	case '`':
+		c->plain = false;
+		push(sc, CTX_SHELL, '`', 0);
+		return i + 1;
+	case '$': c->plain = false; return dollar(sc, i, true);
+	}
+	return i + 1;
+}
+
+static size_t step_shell(struct scan *sc, size_t i)
+{
+	const char *s = sc->s;
+	size_t len = sc->len;
 	struct ctx *c = top(sc);
 	char ch = s[i];
 
@@ -476,44 +533,11 @@ static size_t step_shell(struct scan *sc, size_t i)
 			return i + 3; /* a here-string: its word is text */
 		return heredoc_op(sc, i + 2);
 	}
-	if (is_one_of(ch, ";&|()<>")) {
-		end_word(sc, i);
-		if (c->close == ')' && ch == '(')
-			c->depth++;
-		else if (c->close == ')' && ch == ')')
-			c->depth--;
-		/* 2>&1 is a redirection, not a separator */
-		if (ch != '<' && ch != '>' &&
-		    !(ch == '&' && i > 0 &&
-		      (s[i - 1] == '>' || s[i - 1] == '<')))
-			report_word(sc, W_SEP, i, 1);
-		return i + 1;
-	}
-	if (c->word == NO_WORD) {
-		c->word = i;
-		c->plain = true;
-		if (is_name_start((unsigned char)ch)) {
-			k = name_end(s, len, i);
-			if (k < len &&
-			    (s[k] == '=' || s[k] == '[' ||
-			     (s[k] == '+' && k + 1 < len && s[k + 1] == '=')))
-				report_word(sc, W_ASSIGN, i, k - i);
-		}
-	}
-	switch (ch) {
-	case '\\': c->plain = false; return i + 2 < len ? i + 2 : len;
-	case '\'': c->plain = false; return squote_end(s, len, i);
-	case '"':
-		c->plain = false;
-		push(sc, CTX_DQ, '"', 0);
-		return i + 1;
-	case '`':
-		c->plain = false;
-		push(sc, CTX_SHELL, '`', 0);
-		return i + 1;
-	case '$': c->plain = false; return dollar(sc, i, true);
-	}
-	return i + 1;
+	if (is_one_of(ch, ";&|()<>"))
+		return shell_operator(sc, c, i);
+	if (c->word == NO_WORD)
+		word_start(sc, c, i);
+	return word_char(sc, c, i);
 }
 
 /* Walks a command once, as bash would read it, reporting in order each
