@@ -384,10 +384,11 @@ static void gen_job(struct gen *g)
 	var_built(g, "PAI_JOB_TASK_ROLE_LIST", "PAI_TASK_ROLE_LIST", NULL);
 }
 
-static void gen_current(struct gen *g, size_t r, size_t i)
+/* The current task's own: where it runs, its role, index, resources and
+ * counts. */
+static void gen_current_task(struct gen *g, size_t r, size_t i)
 {
 	pai_role ro = role_at(g->job, r);
-	size_t k;
 
 	if (g->values)
 		put_placed(g, &g->val, PLACED_WORK_DIR, r, i);
@@ -418,6 +419,14 @@ static void gen_current(struct gen *g, size_t r, size_t i)
 	pai__buf_printf(&g->val, "%lld,%lld,%lld,%lld", ro.gpu_number,
 			ro.cpu_number, ro.memory_mb, ro.shm_mb);
 	var_built(g, "PAI_RESOURCE", NULL, NULL);
+}
+
+/* The current task's container: its id, IP and ports. */
+static void gen_current_container(struct gen *g, size_t r, size_t i)
+{
+	pai_role ro = role_at(g->job, r);
+	size_t k;
+
 	if (g->values)
 		put_placed(g, &g->val, PLACED_CONTAINER_ID, r, i);
 	var_built(g, "PAI_CONTAINER_ID", NULL, NULL);
@@ -445,6 +454,12 @@ static void gen_current(struct gen *g, size_t r, size_t i)
 			put_ports(g, &g->val, r, i, k);
 		emit(g);
 	}
+}
+
+static void gen_current(struct gen *g, size_t r, size_t i)
+{
+	gen_current_task(g, r, i);
+	gen_current_container(g, r, i);
 }
 
 /* Role r's names that every task has: its counts and its host list. */
