@@ -1283,11 +1283,10 @@ static void hint_suggest(struct check *c, pai__buf *b, const char *name,
 		pai__buf_printf(b, " (did you mean $%s?)", found);
 }
 
-/* Why the tasks lack name, as a parenthesis for the message. */
-static void hint(struct check *c, pai__buf *b, const char *name, size_t n)
+/* A v0.x variable's hint: what v1.x has instead. */
+static bool hint_v0(pai__buf *b, const char *name, size_t n)
 {
-	const pai_job *job = c->job;
-	size_t q, k, idx;
+	size_t k;
 
 	for (k = 0; k < sizeof(v0_names) / sizeof(v0_names[0]); k++) {
 		if (strlen(v0_names[k][0]) != n ||
@@ -1298,55 +1297,76 @@ static void hint(struct check *c, pai__buf *b, const char *name, size_t n)
 					v0_names[k][1]);
 		else
 			pai__buf_puts(b, " (a v0.x variable; v1.x has none)");
-		return;
+		return true;
 	}
-	for (q = 0; q < job->nroles; q++) {
-		const char *orig = role_name(job, q);
+	return false;
+}
 
-		if (per_task(job, q, c->g->conv[q], name, n, &idx)) {
-			size_t t = tasks_of(job, q);
+/* Whether name is PAI_TASK_ROLE_<role>_HOST_LIST with role as written. */
+static bool host_list_of(const char *name, size_t n, const char *role)
+{
+	size_t rn = strlen(role);
 
-			if (t == 1)
-				pai__buf_printf(b,
-						" (role '%s' has 1 task, "
-						"index 0)",
-						orig);
-			else
-				pai__buf_printf(b,
-						" (role '%s' has %zu tasks, "
-						"indexes 0 to %zu)",
-						orig, t, t ? t - 1 : 0);
-			return;
-		}
-		if (strcmp(orig, c->g->conv[q]) != 0 &&
-		    (per_task(job, q, orig, name, n, &idx) ||
-		     (n == strlen(orig) + 24 &&
-		      memcmp(name, "PAI_TASK_ROLE_", 14) == 0 &&
-		      memcmp(name + 14, orig, strlen(orig)) == 0 &&
-		      memcmp(name + n - 10, "_HOST_LIST", 10) == 0))) {
+	return n == rn + 24 && memcmp(name, "PAI_TASK_ROLE_", 14) == 0 &&
+	       memcmp(name + 14, role, rn) == 0 &&
+	       memcmp(name + n - 10, "_HOST_LIST", 10) == 0;
+}
+
+/* A hint about role q: name is one of its tasks' past its last index,
+ * spells the role as written rather than by its framework name, or is
+ * a port list of a label only q's tasks have. */
+static bool hint_role(struct check *c, pai__buf *b, size_t q, const char *name,
+		      size_t n)
+{
+	const pai_job *job = c->job;
+	const char *orig = role_name(job, q), *conv = c->g->conv[q];
+	size_t k, idx, t = tasks_of(job, q);
+
+	if (per_task(job, q, conv, name, n, &idx)) {
+		if (t == 1)
+			pai__buf_printf(b, " (role '%s' has 1 task, index 0)",
+					orig);
+		else
 			pai__buf_printf(b,
-					" (v1.x's runtime names role '%s' "
-					"'%s' here, lower case and "
-					"alphanumerics only)",
-					orig, c->g->conv[q]);
-			return;
-		}
-		for (k = 0; q != c->r && k < nports(job, q); k++) {
-			const char *l = label_of(job, q, k);
+					" (role '%s' has %zu tasks, indexes 0 "
+					"to %zu)",
+					orig, t, t ? t - 1 : 0);
+		return true;
+	}
+	if (strcmp(orig, conv) != 0 && (per_task(job, q, orig, name, n, &idx) ||
+					 host_list_of(name, n, orig))) {
+		pai__buf_printf(b,
+				" (v1.x's runtime names role '%s' '%s' here, "
+				"lower case and alphanumerics only)",
+				orig, conv);
+		return true;
+	}
+	for (k = 0; q != c->r && k < nports(job, q); k++) {
+		const char *l = label_of(job, q, k);
 
-			if (n == strlen(l) + 29 &&
-			    memcmp(name, "PAI_CONTAINER_HOST_", 19) == 0 &&
-			    memcmp(name + 19, l, strlen(l)) == 0 &&
-			    memcmp(name + n - 10, "_PORT_LIST", 10) == 0 &&
-			    label_index(job, c->r, l) < 0) {
-				pai__buf_printf(b,
-						" (only the tasks of role "
-						"'%s' have it)",
-						orig);
-				return;
-			}
+		if (n == strlen(l) + 29 &&
+		    memcmp(name, "PAI_CONTAINER_HOST_", 19) == 0 &&
+		    memcmp(name + 19, l, strlen(l)) == 0 &&
+		    memcmp(name + n - 10, "_PORT_LIST", 10) == 0 &&
+		    label_index(job, c->r, l) < 0) {
+			pai__buf_printf(b, " (only the tasks of role '%s' have it)",
+					orig);
+			return true;
 		}
 	}
+	return false;
+}
+
+/* Why the tasks lack name, as a parenthesis for the message. */
+static void hint(struct check *c, pai__buf *b, const char *name, size_t n)
+{
+	size_t q;
+
+	if (hint_v0(b, name, n))
+		return;
+	for (q = 0; q < c->job->nroles; q++)
+		if (hint_role(c, b, q, name, n))
+			return;
 	hint_suggest(c, b, name, n);
 }
 
@@ -1537,44 +1557,49 @@ static char *blank_tags(const char *text)
 	return s;
 }
 
-static int check_role(struct check *c, const pai__pos *pos)
+/* What the scan of one command source found. */
+struct scanned {
+	char *blank; /* the source's text with its tags blanked */
+	struct pai__cmd_ref *refs;
+	size_t nrefs;
+	size_t cursor; /* where locate() looks on from */
+};
+
+/* Scans each source of the role (the names any command assigns count
+ * for all: a preCommand's export is there for the commands), and checks
+ * its templates. */
+static int scan_sources(struct check *c, struct view *v,
+			const struct sources *s, struct scanned *sc,
+			pai_env *assigned)
 {
-	struct sources s;
-	struct view v;
-	pai_env *assigned = pai__env_new();
-	struct pai__cmd_ref **refs = NULL;
-	size_t *nrefs = NULL, i, j, *cursors = NULL;
-	char **blank = NULL;
+	size_t i;
 	int err;
 
-	view_init(&v, c->job, c->r);
-	err = role_sources(&s, c->job, c->r, pos);
-	if (err) {
-		pai_env_free(assigned);
-		return err;
-	}
-	err = PAI_ENOMEM;
-	refs = calloc(s.n + 1, sizeof(*refs));
-	nrefs = calloc(s.n + 1, sizeof(*nrefs));
-	cursors = calloc(s.n + 1, sizeof(*cursors));
-	blank = calloc(s.n + 1, sizeof(*blank));
-	if (!assigned || !refs || !nrefs || !blank || !cursors)
-		goto out;
-	/* names any command assigns count for all: a preCommand's export
-	 * is there for the commands */
-	for (i = 0; i < s.n; i++) {
-		if (!(blank[i] = blank_tags(s.v[i].text)))
-			goto out;
-		err = pai__command_refs(&refs[i], &nrefs[i], assigned, blank[i],
-					strlen(blank[i]));
+	for (i = 0; i < s->n; i++) {
+		if (!(sc[i].blank = blank_tags(s->v[i].text)))
+			return PAI_ENOMEM;
+		err = pai__command_refs(&sc[i].refs, &sc[i].nrefs, assigned,
+					sc[i].blank, strlen(sc[i].blank));
 		if (!err)
-			err = check_templates(c, &v, &s.v[i]);
+			err = check_templates(c, v, &s->v[i]);
 		if (err)
-			goto out;
+			return err;
 	}
-	for (i = 0; i < s.n; i++) {
-		for (j = 0; j < nrefs[i] && c->warned < MAX_REF_WARNINGS; j++) {
-			const struct pai__cmd_ref *r = &refs[i][j];
+	return PAI_OK;
+}
+
+/* Warns about the references the role's tasks will not have, at most
+ * MAX_REF_WARNINGS of them. */
+static int warn_unknown(struct check *c, const struct sources *s,
+			struct scanned *sc, const pai_env *assigned)
+{
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < sc[i].nrefs && c->warned < MAX_REF_WARNINGS;
+		     j++) {
+			const struct pai__cmd_ref *r = &sc[i].refs[j];
 			bool pai =
 			    r->len > 4 && strncmp(r->name, "PAI_", 4) == 0;
 
@@ -1583,23 +1608,40 @@ static int check_role(struct check *c, const pai__pos *pos)
 			    (!pai && pai__is_shell_var(r->name, r->len)))
 				continue;
 			c->warned++;
-			err = warn_ref(c, &s.v[i], blank[i], r, &cursors[i]);
+			err = warn_ref(c, &s->v[i], sc[i].blank, r,
+				       &sc[i].cursor);
 			if (err)
-				goto out;
+				return err;
 		}
 	}
-	err = PAI_OK;
-out:
-	for (i = 0; i < s.n; i++) {
-		if (refs)
-			free(refs[i]);
-		if (blank)
-			free(blank[i]);
+	return PAI_OK;
+}
+
+static int check_role(struct check *c, const pai__pos *pos)
+{
+	pai_env *assigned = pai__env_new();
+	struct scanned *sc = NULL;
+	struct sources s;
+	struct view v;
+	size_t i;
+	int err;
+
+	view_init(&v, c->job, c->r);
+	err = role_sources(&s, c->job, c->r, pos);
+	if (err) {
+		pai_env_free(assigned);
+		return err;
 	}
-	free(refs);
-	free(nrefs);
-	free(blank);
-	free(cursors);
+	sc = calloc(s.n + 1, sizeof(*sc));
+	err = !assigned || !sc ? PAI_ENOMEM
+			       : scan_sources(c, &v, &s, sc, assigned);
+	if (!err)
+		err = warn_unknown(c, &s, sc, assigned);
+	for (i = 0; sc && i < s.n; i++) {
+		free(sc[i].refs);
+		free(sc[i].blank);
+	}
+	free(sc);
 	json_decref(v.tmp);
 	pai_env_free(assigned);
 	sources_release(&s);
