@@ -582,33 +582,38 @@ static int dropped(struct v1v2 *c)
 	return err;
 }
 
-static int top(struct v1v2 *c)
+/* The document's members in the v2 order, filled in afterwards; the
+ * placeholders left null go at the end. */
+static int skeleton(struct v1v2 *c, json_t *pre, json_t *roles,
+		    json_t *defaults)
 {
-	json_t *retry = json_object_get(c->cfg, "retryCount");
-	const char *vc = json_string_value(json_object_get(c->cfg, "virtualCluster"));
+	json_t *doc = c->doc;
 	const char *jn = json_string_value(json_object_get(c->cfg, "jobName"));
-	json_t *pre = json_array(), *roles = json_object(), *r;
-	json_t *defaults = json_object(), *precmds = json_array();
-	json_int_t rc = json_integer_value(retry);
-	size_t i;
-	int err;
+	json_int_t rc = json_integer_value(json_object_get(c->cfg, "retryCount"));
 
-	/* the v2 order, filled in below; placeholders left null go */
-	err = json_object_set_new(c->doc, "protocolVersion", json_string("2")) ||
-	      json_object_set_new(c->doc, "name", json_string(jn)) ||
-	      json_object_set_new(c->doc, "type", json_string("job")) ||
-	      json_object_set_new(c->doc, "jobRetryCount",
-				  json_integer(rc > 0 ? rc : 0)) ||
-	      json_object_set(c->doc, "prerequisites", pre) ||
-	      json_object_set_new(c->doc, "parameters", json_null()) ||
-	      json_object_set(c->doc, "taskRoles", roles) ||
-	      json_object_set_new(c->doc, "deployments", json_null()) ||
-	      json_object_set(c->doc, "defaults", defaults) ||
-	      !precmds
-		  ? PAI_ENOMEM
-		  : PAI_OK;
-	if (!err && strspn(jn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			       "0123456789_-") != strlen(jn))
+	if (json_object_set_new(doc, "protocolVersion", json_string("2")) ||
+	    json_object_set_new(doc, "name", json_string(jn)) ||
+	    json_object_set_new(doc, "type", json_string("job")) ||
+	    json_object_set_new(doc, "jobRetryCount",
+				json_integer(rc > 0 ? rc : 0)) ||
+	    json_object_set(doc, "prerequisites", pre) ||
+	    json_object_set_new(doc, "parameters", json_null()) ||
+	    json_object_set(doc, "taskRoles", roles) ||
+	    json_object_set_new(doc, "deployments", json_null()) ||
+	    json_object_set(doc, "defaults", defaults))
+		return PAI_ENOMEM;
+	return PAI_OK;
+}
+
+/* The job's name, which v2 takes only of letters, digits, _ and -, and
+ * the comments around it and around retryCount. */
+static int job_name(struct v1v2 *c)
+{
+	const char *jn = json_string_value(json_object_get(c->cfg, "jobName"));
+	int err = PAI_OK;
+
+	if (strspn(jn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		       "0123456789_-") != strlen(jn))
 		err = REFUSE(c, member(&c->pos, "jobName"), "jobName",
 			     "job name '%s' is not a protocol-v2 name (letters, "
 			     "digits, _ and -)",
@@ -618,6 +623,22 @@ static int top(struct v1v2 *c)
 	if (!err)
 		err = keep_comments(c, member(&c->pos, "retryCount"),
 				    "jobRetryCount");
+	return err;
+}
+
+static int top(struct v1v2 *c)
+{
+	const char *vc = json_string_value(json_object_get(c->cfg, "virtualCluster"));
+	json_t *pre = json_array(), *roles = json_object(), *r;
+	json_t *defaults = json_object(), *precmds = json_array();
+	size_t i;
+	int err;
+
+	err = skeleton(c, pre, roles, defaults);
+	if (!err && !precmds)
+		err = PAI_ENOMEM;
+	if (!err)
+		err = job_name(c);
 	if (!err)
 		err = dropped(c);
 	if (!err)
