@@ -128,36 +128,14 @@ static size_t jp_escape(struct jp *p, size_t *i, char *o)
 /* The string literal at t[p->i]: *s and *n its decoded bytes (in the
  * text itself when it has no escape, else in p->s until the next
  * string). */
-static int jp_string(struct jp *p, const char **s, size_t *n)
+/* The rest of a string literal with escapes, from the first at i (the
+ * text before it, from start, is plain): decoded into p->s. */
+static int jp_string_escaped(struct jp *p, size_t start, size_t i,
+			     const char **s, size_t *n)
 {
 	const char *t = p->t;
-	size_t i = p->i + 1, start = i, k, o;
+	size_t k, o;
 
-	for (;;) {
-		unsigned char c;
-
-		if (i >= p->len)
-			return JP_GIVE_UP;
-		c = (unsigned char)t[i];
-		if (c == '"') {
-			*s = t + start;
-			*n = i - start;
-			p->i = i + 1;
-			return JP_OK;
-		}
-		if (c == '\\')
-			break;
-		if (c < 0x20)
-			return JP_GIVE_UP;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		k = pai__utf8_len((const unsigned char *)t + i, p->len - i);
-		if (!k)
-			return JP_GIVE_UP;
-		i += k;
-	}
 	/* decoding never makes a string longer than its literal */
 	if (p->len - start > p->cap) {
 		char *b = realloc(p->s, p->len - start);
@@ -199,6 +177,38 @@ static int jp_string(struct jp *p, const char **s, size_t *n)
 	*n = o;
 	p->i = i + 1;
 	return JP_OK;
+}
+
+static int jp_string(struct jp *p, const char **s, size_t *n)
+{
+	const char *t = p->t;
+	size_t i = p->i + 1, start = i, k;
+
+	for (;;) {
+		unsigned char c;
+
+		if (i >= p->len)
+			return JP_GIVE_UP;
+		c = (unsigned char)t[i];
+		if (c == '"') {
+			*s = t + start;
+			*n = i - start;
+			p->i = i + 1;
+			return JP_OK;
+		}
+		if (c == '\\')
+			return jp_string_escaped(p, start, i, s, n);
+		if (c < 0x20)
+			return JP_GIVE_UP;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		k = pai__utf8_len((const unsigned char *)t + i, p->len - i);
+		if (!k)
+			return JP_GIVE_UP;
+		i += k;
+	}
 }
 
 static bool jp_digit(const struct jp *p, size_t i)
