@@ -182,8 +182,10 @@ static int add_span(pai__src *src, size_t start, size_t end)
 	return 0;
 }
 
-/* Where the scan of pai__src_init() stands. */
+/* Where the scan of pai__src_init() stands in the text. */
 struct lex {
+	const unsigned char *t;
+	size_t len;
 	enum { CODE, STRING, LINE, BLOCK } st;
 	size_t comment_start, str_start;
 };
@@ -215,50 +217,59 @@ static int check_byte(pai__src *src, pai_diags *diags, size_t i, size_t *k)
 		   : PAI_ESYNTAX;
 }
 
-/* One ASCII character at *ip, in the state lx->st: moves *ip past what
- * it takes. */
-static int step(pai__src *src, pai_diags *diags, struct lex *lx, size_t *ip)
+/* One ASCII character at i, in the state lx->st: where the scan goes on
+ * after what it takes, or the end of the text when something failed
+ * (*err says what). */
+static size_t step(pai__src *src, pai_diags *diags, struct lex *lx, size_t i,
+		   int *err)
 {
-	const unsigned char *t = (const unsigned char *)src->text;
-	size_t i = *ip, len = src->len;
-	int two = i + 1 < len ? t[i + 1] : -1;
+	const unsigned char *t = lx->t;
+	size_t len = lx->len;
 
-	*ip = i + 1;
 	switch (lx->st) {
 	case CODE:
 		if (t[i] == '"') {
 			lx->st = STRING;
 			lx->str_start = i;
-		} else if (t[i] == '/' && (two == '/' || two == '*')) {
-			lx->st = two == '/' ? LINE : BLOCK;
+		} else if (t[i] == '/' && i + 1 < len &&
+			   (t[i + 1] == '/' || t[i + 1] == '*')) {
+			lx->st = t[i + 1] == '/' ? LINE : BLOCK;
 			lx->comment_start = i;
-			*ip = i + 2;
+			return i + 2;
 		}
-		return PAI_OK;
+		break;
 	case STRING:
-		if (t[i] == '\\' && two > 0 && two < 0x80)
-			*ip = i + 2;
-		else if (t[i] == '"') {
+		if (t[i] == '\\' && i + 1 < len && t[i + 1] != '\0' &&
+		    t[i + 1] < 0x80)
+			return i + 2;
+		if (t[i] == '"') {
 			lx->st = CODE;
-			if (i - lx->str_start > pai__big_string)
-				return big_string(src, diags, lx->str_start, i);
+			if (i - lx->str_start > pai__big_string &&
+			    (*err = big_string(src, diags, lx->str_start, i)))
+				return len;
 		}
-		return PAI_OK;
+		break;
 	case LINE:
-		if (t[i] != '\n')
-			return PAI_OK;
-		lx->st = CODE;
-		return add_span(src, lx->comment_start, i) < 0 ? PAI_ENOMEM
-							       : PAI_OK;
+		if (t[i] == '\n') {
+			lx->st = CODE;
+			if (add_span(src, lx->comment_start, i) < 0) {
+				*err = PAI_ENOMEM;
+				return len;
+			}
+		}
+		break;
 	case BLOCK:
-		if (t[i] != '*' || two != '/')
-			return PAI_OK;
-		lx->st = CODE;
-		*ip = i + 2;
-		return add_span(src, lx->comment_start, i + 2) < 0 ? PAI_ENOMEM
-								   : PAI_OK;
+		if (t[i] == '*' && i + 1 < len && t[i + 1] == '/') {
+			lx->st = CODE;
+			if (add_span(src, lx->comment_start, i + 2) < 0) {
+				*err = PAI_ENOMEM;
+				return len;
+			}
+			return i + 2;
+		}
+		break;
 	}
-	return PAI_OK;
+	return i + 1;
 }
 
 /* The end of the text: a // comment ends there, a block comment must
@@ -280,7 +291,7 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 		  const char *text, size_t len)
 {
 	const unsigned char *t = (const unsigned char *)text;
-	struct lex lx = {CODE, 0, 0};
+	struct lex lx = {t, len, CODE, 0, 0};
 	size_t i = 0, k;
 	int err = PAI_OK;
 
@@ -298,7 +309,7 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 			return PAI_ENOMEM;
 		i = 3;
 	}
-	while (i < len && !err) {
+	while (i < len) {
 		/* the common case: plain ASCII inside a string */
 		if (lx.st == STRING) {
 			while (i < len && t[i] >= 0x20 && t[i] < 0x80 &&
@@ -307,12 +318,12 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 			if (i >= len)
 				break;
 		}
-		if (t[i] == '\0' || t[i] >= 0x80) {
-			err = check_byte(src, diags, i, &k);
+		if (t[i] != '\0' && t[i] < 0x80)
+			i = step(src, diags, &lx, i, &err);
+		else if ((err = check_byte(src, diags, i, &k)))
+			return err;
+		else
 			i += k;
-		} else {
-			err = step(src, diags, &lx, &i);
-		}
 	}
 	return err ? err : text_end(src, diags, &lx);
 }
