@@ -10,7 +10,7 @@
  *     the text is parsed with every string taking the fast path and with
  *     none, and unless both fail as syntax errors, both must give the
  *     same result, the same diagnostics and the same config;
- *   - the fast JSON parser (lib/json_fast.c) against jansson and the
+ *   - the fast JSON parser (lib/text/json_fast.c) against jansson and the
  *     position walk: the same result code, values in the same order with
  *     the same types, and the same position tree;
  *   - the promises of pai.h: a result code from the documented set, a

@@ -1,4 +1,4 @@
-/* test_json_fast.c - the fast JSON parser (lib/json_fast.c) gives what
+/* test_json_fast.c - the fast JSON parser (lib/text/json_fast.c) gives what
  * jansson and the position walk give, or gives up and leaves the text to
  * them: on hand-picked edge cases, on every example and corpus config,
  * and on many generated documents. */

@@ -2,7 +2,7 @@
  * parses and renders a role's commands
  *
  * Expectations come from mustache 2.3.2 itself (each was checked against
- * the npm package; lib/template.c was also compared with it on 60,000
+ * the npm package; lib/job/template.c was also compared with it on 60,000
  * random templates, with no difference in verdict or output). */
 #include <stdarg.h>
 #include <stddef.h>
