@@ -10,14 +10,14 @@
 #include "runtime/runtime.h"
 
 /* Rule ids of the conversion's own diagnostics. */
-#define PAI__RULE_NO_V2 "convert-no-v2-equivalent"
-#define PAI__RULE_NO_V1 "convert-no-v1-equivalent"
-#define PAI__RULE_DROPPED "convert-dropped"
+#define PAI__RULE_NO_V2	    "convert-no-v2-equivalent"
+#define PAI__RULE_NO_V1	    "convert-no-v1-equivalent"
+#define PAI__RULE_DROPPED   "convert-dropped"
 #define PAI__RULE_AUTH_FILE "convert-auth-file"
-#define PAI__RULE_BEGIN_AT "convert-port-begin-at"
-#define PAI__RULE_RETRY "convert-retry-count"
-#define PAI__RULE_ENV_NAME "convert-env-name"
-#define PAI__RULE_TEMPLATE "convert-template"
+#define PAI__RULE_BEGIN_AT  "convert-port-begin-at"
+#define PAI__RULE_RETRY	    "convert-retry-count"
+#define PAI__RULE_ENV_NAME  "convert-env-name"
+#define PAI__RULE_TEMPLATE  "convert-template"
 
 /* The separator of the output paths that key yaml comments: a byte that
  * no key of a valid config holds. */
@@ -58,21 +58,21 @@ int pai__v2_to_v1_json(json_t **v1, pai_diags *diags, pai__src *src,
 /* ---- Kubernetes objects (k8s.c, k8s_check.c, k8s_yaml.c) ------------- */
 
 /* Rule ids of the Kubernetes conversion's diagnostics. */
-#define PAI__RULE_K8S_NAME "k8s-name"
-#define PAI__RULE_K8S_MIN_FAILED "k8s-min-failed"
+#define PAI__RULE_K8S_NAME	    "k8s-name"
+#define PAI__RULE_K8S_MIN_FAILED    "k8s-min-failed"
 #define PAI__RULE_K8S_MIN_SUCCEEDED "k8s-min-succeeded"
-#define PAI__RULE_K8S_RETRY "k8s-retry-count"
-#define PAI__RULE_K8S_PADDLE_ROLE "k8s-paddle-role"
-#define PAI__RULE_K8S_ENV_NAME "k8s-env-name"
-#define PAI__RULE_K8S_VARIABLE "k8s-variable"
-#define PAI__RULE_K8S_AUTH_FILE "k8s-auth-file"
-#define PAI__RULE_K8S_PORT "k8s-port"
-#define PAI__RULE_K8S_DROPPED "k8s-dropped"
-#define PAI__RULE_K8S_QUEUE "k8s-queue"
-#define PAI__RULE_K8S_HDFS "k8s-hdfs-dir"
-#define PAI__RULE_K8S_SSH "k8s-ssh"
-#define PAI__RULE_K8S_SECRETS "k8s-secrets"
-#define PAI__RULE_K8S_TOO_LARGE "k8s-too-large"
+#define PAI__RULE_K8S_RETRY	    "k8s-retry-count"
+#define PAI__RULE_K8S_PADDLE_ROLE   "k8s-paddle-role"
+#define PAI__RULE_K8S_ENV_NAME	    "k8s-env-name"
+#define PAI__RULE_K8S_VARIABLE	    "k8s-variable"
+#define PAI__RULE_K8S_AUTH_FILE	    "k8s-auth-file"
+#define PAI__RULE_K8S_PORT	    "k8s-port"
+#define PAI__RULE_K8S_DROPPED	    "k8s-dropped"
+#define PAI__RULE_K8S_QUEUE	    "k8s-queue"
+#define PAI__RULE_K8S_HDFS	    "k8s-hdfs-dir"
+#define PAI__RULE_K8S_SSH	    "k8s-ssh"
+#define PAI__RULE_K8S_SECRETS	    "k8s-secrets"
+#define PAI__RULE_K8S_TOO_LARGE	    "k8s-too-large"
 
 /* Writes docs (an array of objects) as one YAML stream with libyaml's
  * emitter, "---" between documents. */

@@ -47,8 +47,8 @@ static int complete_options(pai_job_options *o, const pai_job_options *opts)
 	return PAI_OK;
 }
 
-int pai_job_convert(char **out, size_t *len, pai_diags *diags,
-		    const char *name, const char *text, size_t text_len,
+int pai_job_convert(char **out, size_t *len, pai_diags *diags, const char *name,
+		    const char *text, size_t text_len,
 		    const pai_job_options *opts, pai_format to)
 {
 	pai__buf b = PAI__BUF_INIT;
@@ -73,11 +73,11 @@ int pai_job_convert(char **out, size_t *len, pai_diags *diags,
 	if (pai_job_format(job) == to)
 		pai__buf_put(&b, text, text_len); /* nothing to convert */
 	else if (to == PAI_FORMAT_V2)
-		err = pai__convert_v1_to_v2(&b, diags, name, text, text_len,
-					    job);
+		err =
+		    pai__convert_v1_to_v2(&b, diags, name, text, text_len, job);
 	else
-		err = pai__convert_v2_to_v1(&b, diags, name, text, text_len,
-					    job);
+		err =
+		    pai__convert_v2_to_v1(&b, diags, name, text, text_len, job);
 	if (err)
 		goto out;
 	if (b.oom) {

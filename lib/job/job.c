@@ -23,8 +23,8 @@ const char *pai_dialect_name(pai_dialect dialect)
 	return dialect == PAI_DIALECT_SCM ? "scm" : "openpai";
 }
 
-int pai__role_add_port(struct pai__role *r, const char *label, long long begin_at,
-		    long long number, int implicit)
+int pai__role_add_port(struct pai__role *r, const char *label,
+		       long long begin_at, long long number, int implicit)
 {
 	pai_port *v = realloc(r->ports, (r->nports + 1) * sizeof(*v));
 

@@ -68,7 +68,8 @@ static char *join_commands(json_t *role)
 	{
 		if (i)
 			pai__buf_putc(&b, '\n');
-		pai__buf_puts(&b, json_string_value(cmd) ? json_string_value(cmd) : "");
+		pai__buf_puts(
+		    &b, json_string_value(cmd) ? json_string_value(cmd) : "");
 	}
 	return pai__buf_detach(&b);
 }

@@ -398,8 +398,8 @@ static const struct field *field_named(const struct field *fields,
 	*known = false;
 	for (f = fields, *k = 0; f->name; f++, (*k)++) {
 		if (strcmp(f->name, key) == 0) {
-			*known = !(f->flags & F_SCM) ||
-				 dialect == PAI_DIALECT_SCM;
+			*known =
+			    !(f->flags & F_SCM) || dialect == PAI_DIALECT_SCM;
 			break;
 		}
 	}
@@ -473,8 +473,8 @@ static int check_kind(struct ctx *c, json_t *obj, const pai__pos *m,
 }
 
 /* Reports the required fields that obj lacks. */
-static void check_required(struct ctx *c, const pai__pos *at,
-			   const char *path, const struct field *fields,
+static void check_required(struct ctx *c, const pai__pos *at, const char *path,
+			   const struct field *fields,
 			   const struct found *found, const char *what,
 			   pai__buf *p)
 {

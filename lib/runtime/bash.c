@@ -814,7 +814,8 @@ static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
 	case W_SEP: rc->st = ST_CMD; return 0;
 	case W_ASSIGN:
 		rc->prefix_assign = rc->st == ST_CMD;
-		return pai__env_add_once(rc->assigned, w, n) < 0 ? PAI_ENOMEM : 0;
+		return pai__env_add_once(rc->assigned, w, n) < 0 ? PAI_ENOMEM
+								 : 0;
 	default: break;
 	}
 	if (rc->prefix_assign) { /* A=1 cmd: cmd is still the command */

@@ -33,7 +33,7 @@ static size_t hash_name(const char *s, size_t n)
 
 /* The slot of name: its entry's, or the empty one where it would go. */
 static struct pai__slot *env_slot(const pai_env *e, const char *name, size_t n,
-			     size_t hash)
+				  size_t hash)
 {
 	size_t mask = e->nslot - 1, h = hash & mask;
 
@@ -49,7 +49,7 @@ static struct pai__slot *env_slot(const pai_env *e, const char *name, size_t n,
 }
 
 const struct pai__var *pai__env_find(const pai_env *e, const char *name,
-				    size_t n)
+				     size_t n)
 {
 	struct pai__slot *s;
 

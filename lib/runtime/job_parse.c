@@ -67,4 +67,3 @@ int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
 		o.format = pai_format_detect(name, text, len);
 	return parse(out, diags, name, text, len, &o);
 }
-

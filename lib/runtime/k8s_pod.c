@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LABEL_MAX 63
-#define TASK_MAX 30
+#define LABEL_MAX      63
+#define TASK_MAX       30
 #define FREE_PORT_BASE 10000
 
 static unsigned fnv(const char *s)
@@ -156,9 +156,9 @@ static int job_name(struct pai__k8s *k)
 		return PAI_ENOMEM;
 	for (r = 0; r < k->nroles; r++) {
 		pai_role ro = role_of(k->job, r);
-		size_t need = 2 + strlen(k->roles[r].task) +
-			      digits(ro.task_number > 0 ? ro.task_number - 1
-							: 0);
+		size_t need =
+		    2 + strlen(k->roles[r].task) +
+		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0);
 
 		if (need > room)
 			room = need;
@@ -184,8 +184,8 @@ static int overlaps(unsigned a, long long n, unsigned b, long long m)
 
 /* Whether [p, p+n) is free in role r: not one of the labels before k,
  * not a fixed label's, not PADDLE_PORT's range (2379 or 36000, + 20). */
-static int port_free(const struct pai__k8s *k, size_t r, size_t nk,
-		     unsigned p, long long n)
+static int port_free(const struct pai__k8s *k, size_t r, size_t nk, unsigned p,
+		     long long n)
 {
 	size_t j, np = role_of(k->job, r).port_count;
 	pai_port q;
@@ -197,8 +197,8 @@ static int port_free(const struct pai__k8s *k, size_t r, size_t nk,
 		if (j == nk || pai_job_port(&q, k->job, r, j))
 			continue;
 		if (j < nk || q.begin_at > 0) {
-			unsigned b = j < nk ? k->roles[r].port[j]
-					    : (unsigned)q.begin_at;
+			unsigned b =
+			    j < nk ? k->roles[r].port[j] : (unsigned)q.begin_at;
 
 			if (b && overlaps(p, n, b, q.port_number))
 				return 0;
@@ -241,8 +241,7 @@ const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i)
 
 	b->len = 0;
 	if (k->o.kind == PAI_K8S_VOLCANO)
-		pai__buf_printf(b, "%s-%zu.%s", k->roles[r].prefix, i,
-				k->name);
+		pai__buf_printf(b, "%s-%zu.%s", k->roles[r].prefix, i, k->name);
 	else
 		pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
 	return b->oom ? NULL : b->data;
@@ -366,10 +365,11 @@ enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
 static int unknown_here(const char *v)
 {
 	static const char *const marks[] = {
-	    "<fs-uri>",	       "<user>",	   "<md5:",
-	    "<framework-",     "<configmap-uid>",  "<task-role-uid:",
-	    "<task-uid:",      "<task-attempt-id:", "<gpus:",
-	    NULL};
+	    "<fs-uri>",	       "<user>",
+	    "<md5:",	       "<framework-",
+	    "<configmap-uid>", "<task-role-uid:",
+	    "<task-uid:",      "<task-attempt-id:",
+	    "<gpus:",	       NULL};
 	size_t m;
 
 	for (m = 0; marks[m]; m++)
@@ -386,12 +386,13 @@ int pai__k8s_is_job_env(const pai_job *job, const char *name)
 	       json_object_get(envs, name) != NULL;
 }
 
-static int keep(pai_env *to, json_t *dropped, const pai_job *job,
-		const char *n, const char *v)
+static int keep(pai_env *to, json_t *dropped, const pai_job *job, const char *n,
+		const char *v)
 {
 	char *nn, *vv;
 
-	if (!pai__k8s_is_job_env(job, n) && (strncmp(n, "PAI_", 4) || unknown_here(v)))
+	if (!pai__k8s_is_job_env(job, n) &&
+	    (strncmp(n, "PAI_", 4) || unknown_here(v)))
 		return strncmp(n, "PAI_", 4) == 0 && dropped &&
 			       json_object_set_new(dropped, n, json_string(v))
 			   ? PAI_ENOMEM
@@ -468,7 +469,8 @@ int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k)
 		const char *name = pai_env_name(all, j);
 		const char *value = pai_env_value(all, j);
 
-		if (pai_env_get(own, name) && !pai__k8s_is_job_env(k->job, name))
+		if (pai_env_get(own, name) &&
+		    !pai__k8s_is_job_env(k->job, name))
 			continue;
 		if (json_object_set_new(*shared, name,
 					json_string(value ? value : "")))

@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Reference warnings per command: more would drown the rest, and each
  * costs a walk over the command's source line. */
 #define MAX_REF_WARNINGS 16
@@ -611,7 +610,7 @@ static void gen_role_tasks(struct gen *g, size_t r)
 			free(rn);
 			g->err = PAI_ENOMEM;
 		} else if (pai__env_set(g->families, key, rn,
-				   (long long)tasks_of(&ro)) < 0) {
+					(long long)tasks_of(&ro)) < 0) {
 			g->err = PAI_ENOMEM;
 		}
 	}
@@ -759,17 +758,17 @@ struct known {
 	int err;	      /* PAI_ENOMEM once building them failed */
 	pai_env *any_current; /* every role's current-task names: role index;
 			       * built only when a hint needs it */
-	pai_env *roles;	       /* role names (count: the index), to find the
-				* roles a per-role name spells */
-	bool *role_done;       /* roles whose names shared and families hold */
+	pai_env *roles;	      /* role names (count: the index), to find the
+			       * roles a per-role name spells */
+	bool *role_done;      /* roles whose names shared and families hold */
 	pai__buf key;	      /* scratch */
 	size_t budget;	      /* edit-distance cells left for suggestions */
 };
 
 /* The family that name belongs to, trying each run of digits as the
  * index, or NULL. *in_range says whether the role has that index. */
-static const struct pai__var *family_of(struct known *kn, const char *name, size_t n,
-				   bool *in_range)
+static const struct pai__var *family_of(struct known *kn, const char *name,
+					size_t n, bool *in_range)
 {
 	const struct pai__var *found = NULL;
 	size_t i, j, runs = 0;
@@ -982,7 +981,8 @@ static bool is_known(struct known *kn, const char *name, size_t n)
 {
 	bool in_range;
 
-	if (pai__env_find(kn->current, name, n) || pai__env_find(kn->shared, name, n))
+	if (pai__env_find(kn->current, name, n) ||
+	    pai__env_find(kn->shared, name, n))
 		return true;
 	if (!kn->roles && (kn->err = build_role_set(kn)) != PAI_OK)
 		return true; /* out of memory: reported by the caller */
@@ -1151,7 +1151,8 @@ static int merge_current(struct known *kn, size_t r)
 		    pai__env_find(kn->any_current, v->name, strlen(v->name)))
 			continue;
 		k = strdup(v->name);
-		if (!k || pai__env_set(kn->any_current, k, NULL, (long long)r) < 0)
+		if (!k ||
+		    pai__env_set(kn->any_current, k, NULL, (long long)r) < 0)
 			return PAI_ENOMEM;
 	}
 	return PAI_OK;

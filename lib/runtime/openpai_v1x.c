@@ -1238,7 +1238,8 @@ static int role_known(const struct check *c, const char *name, size_t n)
 	for (k = 0; k < nports(c->job, c->r); k++) {
 		const char *l = label_of(c->job, c->r, k);
 
-		if (strlen(l) == n - np - ns && memcmp(l, name + np, n - np - ns) == 0)
+		if (strlen(l) == n - np - ns &&
+		    memcmp(l, name + np, n - np - ns) == 0)
 			return 1;
 	}
 	return 0;
@@ -1334,7 +1335,7 @@ static bool hint_role(struct check *c, pai__buf *b, size_t q, const char *name,
 		return true;
 	}
 	if (strcmp(orig, conv) != 0 && (per_task(job, q, orig, name, n, &idx) ||
-					 host_list_of(name, n, orig))) {
+					host_list_of(name, n, orig))) {
 		pai__buf_printf(b,
 				" (v1.x's runtime names role '%s' '%s' here, "
 				"lower case and alphanumerics only)",
@@ -1349,8 +1350,8 @@ static bool hint_role(struct check *c, pai__buf *b, size_t q, const char *name,
 		    memcmp(name + 19, l, strlen(l)) == 0 &&
 		    memcmp(name + n - 10, "_PORT_LIST", 10) == 0 &&
 		    label_index(job, c->r, l) < 0) {
-			pai__buf_printf(b, " (only the tasks of role '%s' have it)",
-					orig);
+			pai__buf_printf(
+			    b, " (only the tasks of role '%s' have it)", orig);
 			return true;
 		}
 	}

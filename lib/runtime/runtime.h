@@ -180,8 +180,7 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 /* The variables every pod shares (*shared, a new object: name -> value)
  * and, as pai__k8s_pod_env() says them, those the pods do not get; both
  * left for the caller to release, even on failure. */
-int pai__k8s_shared_env(json_t **shared, json_t **dropped,
-			struct pai__k8s *k);
+int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k);
 
 /* The DNS name of pod i of role r, into k->scratch. */
 const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);

@@ -65,8 +65,8 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 /* path opened for reading and its fstat: the descriptor, or -1 with *e
  * an errno, or *err PAI_ETOOBIG for a regular file over max (refused
  * before a byte is read). */
-static int open_bounded(const char *path, size_t max, struct stat *st,
-			int *e, int *err)
+static int open_bounded(const char *path, size_t max, struct stat *st, int *e,
+			int *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -90,8 +90,8 @@ static int open_bounded(const char *path, size_t max, struct stat *st,
  * never more than max + 1 bytes, however long the input (/dev/zero, a
  * file that grows while read): *n > max says it is larger. 0, or an
  * errno; *data is the caller's to free either way. */
-static int read_bounded(int fd, const struct stat *st, size_t max,
-			char **data, size_t *n)
+static int read_bounded(int fd, const struct stat *st, size_t max, char **data,
+			size_t *n)
 {
 	/* max + 1 bytes tell "too big" from "exactly max", plus the NUL */
 	size_t limit = max < SIZE_MAX - 1 ? max + 2 : SIZE_MAX, cap, want;
@@ -101,7 +101,7 @@ static int read_bounded(int fd, const struct stat *st, size_t max,
 	/* Regular files come in one allocation (the size, the NUL, and a
 	 * byte for the read that sees the end); pipes and the like grow. */
 	cap = S_ISREG(st->st_mode) && st->st_size > 0 ? (size_t)st->st_size + 2
-						       : 65536;
+						      : 65536;
 	if (cap > limit)
 		cap = limit;
 	if (!(*data = malloc(cap)))

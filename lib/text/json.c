@@ -50,7 +50,6 @@ static int own_text(pai__src *src)
  * so that tests/fuzz can run both paths over the same input. */
 size_t pai__big_string = 65536;
 
-
 /* The value of the 4 hex digits at s, or -1. */
 static long hex4_value(const char *s)
 {
@@ -631,10 +630,9 @@ static int coded_error(pai__src *src, pai_diags *diags,
 		    "object",
 		    q, t + j, j + (size_t)q > off ? "" : "...\""));
 	case json_error_stack_overflow:
-		return refused(pai__diag_add(diags, src, off,
-					     PAI_SEVERITY_ERROR, "", "too-deep",
-					     "nesting deeper than %d levels",
-					     JSON_PARSER_MAX_DEPTH));
+		return refused(pai__diag_add(
+		    diags, src, off, PAI_SEVERITY_ERROR, "", "too-deep",
+		    "nesting deeper than %d levels", JSON_PARSER_MAX_DEPTH));
 	case json_error_numeric_overflow:
 		/* jansson stops at the number's last character */
 		if (off >= src->len)
@@ -680,8 +678,8 @@ static int trailing_comma(pai__src *src, pai_diags *diags, size_t off)
 /* Where any other error points: at the offending character of a newline
  * or a control character in a string (jansson has stepped back off it),
  * at an escape, or at the start of the token it is about. */
-static size_t error_place(const pai__src *src, size_t off,
-			  const char *text, const char *tok, size_t n)
+static size_t error_place(const pai__src *src, size_t off, const char *text,
+			  const char *tok, size_t n)
 {
 	if (off >= src->len)
 		return off;
@@ -744,10 +742,9 @@ static int syntax_error(pai__src *src, pai_diags *diags,
 	if (ret != 1)
 		return ret;
 	clean_message(msg, sizeof(msg), err->text);
-	return refused(pai__diag_add(diags, src,
-				     error_place(src, off, err->text, tok, n),
-				     PAI_SEVERITY_ERROR, "", "syntax", "%s",
-				     msg));
+	return refused(
+	    pai__diag_add(diags, src, error_place(src, off, err->text, tok, n),
+			  PAI_SEVERITY_ERROR, "", "syntax", "%s", msg));
 }
 
 /* Builds jtext: text with every long string's contents cut out. */
