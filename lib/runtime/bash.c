@@ -587,7 +587,7 @@ struct expander {
 static int expand_ref(void *data, const struct ref *r)
 {
 	struct expander *x = data;
-	const struct pai__var *v;
+	const struct var *v;
 
 	if (!r->expand || !(v = pai__env_find(x->env, r->name, r->len)))
 		return 0;

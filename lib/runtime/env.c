@@ -32,8 +32,8 @@ static size_t hash_name(const char *s, size_t n)
 }
 
 /* The slot of name: its entry's, or the empty one where it would go. */
-static struct pai__slot *env_slot(const pai_env *e, const char *name, size_t n,
-				  size_t hash)
+static struct slot *env_slot(const pai_env *e, const char *name, size_t n,
+			     size_t hash)
 {
 	size_t mask = e->nslot - 1, h = hash & mask;
 
@@ -48,10 +48,9 @@ static struct pai__slot *env_slot(const pai_env *e, const char *name, size_t n,
 	return &e->slot[h];
 }
 
-const struct pai__var *pai__env_find(const pai_env *e, const char *name,
-				     size_t n)
+const struct var *pai__env_find(const pai_env *e, const char *name, size_t n)
 {
-	struct pai__slot *s;
+	struct slot *s;
 
 	if (!e || !e->nslot)
 		return NULL;
@@ -61,7 +60,7 @@ const struct pai__var *pai__env_find(const pai_env *e, const char *name,
 
 static int env_rehash(pai_env *e, size_t nslot)
 {
-	struct pai__slot *slot = calloc(nslot, sizeof(*slot)), *s;
+	struct slot *slot = calloc(nslot, sizeof(*slot)), *s;
 	size_t i, n, h;
 
 	if (!slot)
@@ -83,12 +82,12 @@ static int env_rehash(pai_env *e, size_t nslot)
 
 int pai__env_set(pai_env *e, char *name, char *value, long long count)
 {
-	struct pai__slot *s;
+	struct slot *s;
 	size_t n = strlen(name), h = hash_name(name, n);
 
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 64;
-		struct pai__var *v = realloc(e->v, cap * sizeof(*v));
+		struct var *v = realloc(e->v, cap * sizeof(*v));
 
 		if (!v)
 			goto fail;
@@ -100,7 +99,7 @@ int pai__env_set(pai_env *e, char *name, char *value, long long count)
 		goto fail;
 	s = env_slot(e, name, n, h);
 	if (s->i) {
-		struct pai__var *old = &e->v[s->i - 1];
+		struct var *old = &e->v[s->i - 1];
 
 		old->dead = true;
 		free(old->value);
@@ -181,7 +180,7 @@ const char *pai_env_value(const pai_env *env, size_t i)
 
 const char *pai_env_get(const pai_env *env, const char *name)
 {
-	const struct pai__var *v;
+	const struct var *v;
 
 	if (!env || !name)
 		return NULL;

@@ -767,15 +767,15 @@ struct known {
 
 /* The family that name belongs to, trying each run of digits as the
  * index, or NULL. *in_range says whether the role has that index. */
-static const struct pai__var *family_of(struct known *kn, const char *name,
-					size_t n, bool *in_range)
+static const struct var *family_of(struct known *kn, const char *name, size_t n,
+				   bool *in_range)
 {
-	const struct pai__var *found = NULL;
+	const struct var *found = NULL;
 	size_t i, j, runs = 0;
 
 	*in_range = false;
 	for (i = 0; i < n; i = j + 1) {
-		const struct pai__var *v;
+		const struct var *v;
 		long long idx;
 
 		j = i;
@@ -859,7 +859,7 @@ static int add_roles_in(struct known *kn, const char *name, size_t n)
 		if (name[a - 1] != '_')
 			continue;
 		for (b = a + 1; b <= n; b++) {
-			const struct pai__var *v;
+			const struct var *v;
 
 			if (b < n && name[b] != '_')
 				continue;
@@ -881,7 +881,7 @@ static int add_roles_in(struct known *kn, const char *name, size_t n)
 /* The index of the role named name[0..n), or -1. */
 static long role_named(struct known *kn, const char *name, size_t n)
 {
-	const struct pai__var *v = pai__env_find(kn->roles, name, n);
+	const struct var *v = pai__env_find(kn->roles, name, n);
 
 	return v ? (long)v->count : -1;
 }
@@ -1047,7 +1047,7 @@ static void nearest(struct known *kn, struct best *b, const char *form,
 	consider_table(kn, b, kn->current, form, n);
 	consider_table(kn, b, kn->shared, form, n);
 	for (f = 0; f < kn->families->n && kn->budget; f++) {
-		const struct pai__var *v = &kn->families->v[f];
+		const struct var *v = &kn->families->v[f];
 		const char *nl = strchr(v->name, '\n');
 
 		if (!nl || v->count <= 0)
@@ -1144,7 +1144,7 @@ static int merge_current(struct known *kn, size_t r)
 	size_t i;
 
 	for (i = 0; i < kn->current->n; i++) {
-		const struct pai__var *v = &kn->current->v[i];
+		const struct var *v = &kn->current->v[i];
 		char *k;
 
 		if (v->dead ||
@@ -1221,7 +1221,7 @@ static int build_any_current(struct known *kn, size_t r)
  * names of role r may have been left half built. */
 static char *hint_for(struct known *kn, size_t r, const char *name, size_t n)
 {
-	const struct pai__var *v;
+	const struct var *v;
 	pai__buf b = PAI__BUF_INIT;
 	bool in_range;
 	char *s;

@@ -58,25 +58,27 @@ static inline const char *pai__opt_fs_uri(const pai_expand_options *o)
 /* ---- a task's environment (env.c) ------------------------------------ */
 
 /* One variable. In a names-only set, value is NULL or what the name
- * stands for, and count a number that goes with it. */
-struct pai__var {
+ * stands for, and count a number that goes with it. (The tags var and
+ * slot, unprefixed, are part of lib/libpai.abi: the record describes
+ * the members of pai_env from the library's debugging information.) */
+struct var {
 	char *name;
 	char *value;	 /* names only: NULL, or a task family's role */
 	long long count; /* a task family's task count, or a role index */
 	bool dead;	 /* replaced by a later definition */
 };
 
-struct pai__slot {
+struct slot {
 	size_t i;    /* index into v plus 1; 0: empty */
 	size_t hash; /* compared first: probing then rarely touches v */
 };
 
 /* An ordered table with a hash index of its live entries. */
 struct pai_env {
-	struct pai__var *v;
+	struct var *v;
 	size_t n, cap;
-	struct pai__slot *slot; /* open addressing, linear probing */
-	size_t nslot;		/* a power of two, at least twice n */
+	struct slot *slot; /* open addressing, linear probing */
+	size_t nslot;	   /* a power of two, at least twice n */
 	char *command;
 };
 
@@ -87,8 +89,7 @@ pai_env *pai__env_new(void);
  * PAI_OK or PAI_ENOMEM. */
 int pai__env_set(pai_env *env, char *name, char *value, long long count);
 /* The live entry of name[0..n), or NULL. */
-const struct pai__var *pai__env_find(const pai_env *env, const char *name,
-				     size_t n);
+const struct var *pai__env_find(const pai_env *env, const char *name, size_t n);
 static inline bool pai__env_has(const pai_env *env, const char *name, size_t n)
 {
 	return pai__env_find(env, name, n) != NULL;
