@@ -58,6 +58,11 @@ const struct var *pai__env_find(const pai_env *e, const char *name, size_t n)
 	return s->i ? &e->v[s->i - 1] : NULL;
 }
 
+bool pai__env_has(const pai_env *e, const char *name, size_t n)
+{
+	return pai__env_find(e, name, n) != NULL;
+}
+
 static int env_rehash(pai_env *e, size_t nslot)
 {
 	struct slot *slot = calloc(nslot, sizeof(*slot)), *s;

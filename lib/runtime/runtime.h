@@ -90,10 +90,7 @@ pai_env *pai__env_new(void);
 int pai__env_set(pai_env *env, char *name, char *value, long long count);
 /* The live entry of name[0..n), or NULL. */
 const struct var *pai__env_find(const pai_env *env, const char *name, size_t n);
-static inline bool pai__env_has(const pai_env *env, const char *name, size_t n)
-{
-	return pai__env_find(env, name, n) != NULL;
-}
+bool pai__env_has(const pai_env *env, const char *name, size_t n);
 /* Adds name[0..n) to a names-only set: 1 when new, 0 when already
  * there, PAI_ENOMEM. */
 int pai__env_add_once(pai_env *env, const char *name, size_t n);
