@@ -1,6 +1,6 @@
 /* job_edit.c - what submit changes in a config, in either format:
  * its name and its job-wide variables; and v1.x's role names */
-#include "internal.h"
+#include "job.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * the references between prerequisites, deployments and roles (which
  * build the model the later steps use), the mustache render, the job
  * model's crashes and the write-merger. See validate_v2.c. */
-#include "validate_v2.h"
+#include "validate_v2_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>
