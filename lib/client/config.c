@@ -2,7 +2,7 @@
  * atomic writes). Files that hold secrets or choose where they go are
  * refused when others may read them, as ssh refuses such keys. */
 #include "file.h"
-#include "json.h"
+#include "json_values.h"
 
 #include "sys/dl_curl.h"
 

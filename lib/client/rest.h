@@ -6,7 +6,7 @@
 #define PAI_REST_H
 
 #include "http.h"
-#include "json.h"
+#include "json_values.h"
 
 /* One submission as it goes out: a request whose URL and body are its
  * own (an API module makes it, submit.c sends or shows it). */
