@@ -3,6 +3,7 @@
  * refused when others may read them, as ssh refuses such keys. */
 #include "file.h"
 #include "json_values.h"
+#include "text/text.h" /* pai__is_name_char */
 
 #include "sys/dl_curl.h"
 

@@ -5,7 +5,7 @@
 #ifndef PAI_HTTP_H
 #define PAI_HTTP_H
 
-#include "internal.h"
+#include "sys/sys.h"
 #include "trace.h"
 #include "url.h"
 

@@ -4,7 +4,7 @@
 #ifndef PAI_CLIENT_JSON_H
 #define PAI_CLIENT_JSON_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 /* A string member, or NULL. */
 const char *pai__json_str(json_t *o, const char *key);

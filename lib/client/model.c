@@ -1,6 +1,7 @@
 /* model.c - accessors of job infos, job lists and SSH infos; the names
  * of job states */
 #include "model.h"
+#include "job/job.h" /* pai__v2_role_name */
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef PAI_MODEL_H
 #define PAI_MODEL_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 /* Every string points into json (or a member of it), so the whole info
  * lives as long as its one reference. */

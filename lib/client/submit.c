@@ -2,6 +2,7 @@
  * once, and a lost answer resolved by asking for the job, never by
  * sending blindly again */
 #include "api.h"
+#include "job/job.h" /* pai__config_is_v2 */
 
 #include <stdlib.h>
 #include <string.h>
