@@ -435,6 +435,43 @@ static int role(struct v1v2 *c, json_t *roles, json_t *role, size_t idx)
 	return err;
 }
 
+/* Two roles that v1.x would make one framework task role ("ps_server"
+ * and "psserver"): their variables would mix and the cluster's routes
+ * could not tell them apart. Refused at each later one. */
+static int name_clashes(struct v1v2 *c)
+{
+	json_t *roles = json_object_get(c->cfg, "taskRoles");
+	size_t n = json_array_size(roles), i, *first = NULL;
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	int err = names ? PAI_OK : PAI_ENOMEM;
+	char path[48];
+
+	for (i = 0; !err && i < n; i++)
+		names[i] = json_string_value(
+		    json_object_get(json_array_get(roles, i), "name"));
+	if (!err && !(first = calloc(n ? n : 1, sizeof(*first))))
+		err = PAI_ENOMEM;
+	if (!err)
+		err = pai__v2_role_clashes(first, names, n);
+	for (i = 0; !err && i < n; i++) {
+		if (first[i] == i)
+			continue;
+		snprintf(path, sizeof(path), "taskRoles[%zu]", i);
+		err = REFUSE(c,
+			     member(pai__pos_index(member(&c->pos, "taskRoles"),
+						   i),
+				    "name"),
+			     path,
+			     "roles '%s' and '%s' would both be the task role "
+			     "of an OpenPAI v1.x cluster that protocol v2 "
+			     "runs on: rename one",
+			     names[first[i]], names[i]);
+	}
+	free(names);
+	free(first);
+	return err;
+}
+
 /* image, authFile and the three directories: prerequisites named
  * "default", as the converter names them. */
 static int prerequisites(struct v1v2 *c, json_t *pre)
@@ -658,6 +695,8 @@ static int top(struct v1v2 *c)
 		err = dir_exports(c, precmds);
 	if (!err)
 		err = job_envs(c, precmds);
+	if (!err)
+		err = name_clashes(c);
 	if (!err)
 		err =
 		    keep_comments(c, member(&c->pos, "taskRoles"), "taskRoles");

@@ -109,6 +109,17 @@ int pai__tmpl_render(pai__buf *out, const char *text, size_t len,
  * lower-cased. New string, NULL when out of memory. */
 char *pai__v2_role_name(const char *role);
 
+/* OpenPAI v1.x's name of the framework that runs job `job` of user `user`
+ * (encodeName() of the same file): md5("user~job") in hex, or, when that
+ * text begins with "unknown", the rest of it as convertName() makes it.
+ * New string, NULL when out of memory. */
+char *pai__v2_framework_name(const char *user, const char *job);
+
+/* Roles that OpenPAI v1.x cannot tell apart: first[i] is the index of the
+ * first of names[0..n) with the same pai__v2_role_name() as names[i] (i
+ * itself when none before it has). PAI_OK or PAI_ENOMEM. */
+int pai__v2_role_clashes(size_t *first, const char *const *names, size_t n);
+
 /* 1 when config is a protocol-v2 document (has protocolVersion). */
 int pai__config_is_v2(json_t *config);
 

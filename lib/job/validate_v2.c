@@ -63,6 +63,8 @@ static void run_steps(struct v2_ctx *c, struct v2_model *md, json_t *root,
 	pai__v2_check_model(c, md, root, pos, &groups);
 	if (!c->errors && !c->err)
 		pai__v2_check_masked(c);
+	if (!c->errors && !c->err)
+		pai__v2_check_role_names(c, md);
 out:
 	free(groups.e);
 }

@@ -153,6 +153,9 @@ void pai__v2_check_model(struct v2_ctx *c, const struct v2_model *md,
 			 json_t *root, const pai__pos *pos,
 			 const struct v2_nset *groups);
 void pai__v2_check_masked(struct v2_ctx *c);
+/* paictl's own, once the server's steps pass: two roles that become one
+ * framework task role. */
+void pai__v2_check_role_names(struct v2_ctx *c, const struct v2_model *md);
 
 /* ---- step 6: hived (validate_v2_hived.c) --------------------------------- */
 

@@ -622,6 +622,7 @@ struct gen {
 	const pai_job *job;
 	json_t *cfg;
 	const char *user;
+	char *framework;	 /* its name, when the user is known */
 	const pai_placement *pl; /* may be NULL */
 	char **conv;		 /* convertName() of each role */
 	bool full;		 /* false: the reference check's names only,
@@ -715,12 +716,15 @@ static void put_first(struct gen *g, size_t r, size_t i, const char *label)
 		put_port(g, r, i, (size_t)k, 0);
 }
 
-/* The framework's name, md5("user~job") (encodeName), which paictl does
- * not compute: a placeholder saying what it hashes. */
+/* The framework's name (encodeName): computed when the user is known,
+ * else a placeholder saying what it hashes. */
 static void put_framework(struct gen *g)
 {
-	pai__buf_printf(&g->val, "<md5:%s~%s>", g->user,
-			g->job->name ? g->job->name : "");
+	if (g->framework)
+		pai__buf_puts(&g->val, g->framework);
+	else
+		pai__buf_printf(&g->val, "<md5:%s~%s>", g->user,
+				g->job->name ? g->job->name : "");
 }
 
 static void gen_fc(struct gen *g, size_t r, size_t i)
@@ -999,6 +1003,7 @@ static void gen_release(struct gen *g)
 	for (r = 0; g->conv && r < g->job->nroles; r++)
 		free(g->conv[r]);
 	free(g->conv);
+	free(g->framework);
 	pai__buf_release(&g->name);
 	pai__buf_release(&g->val);
 	pai_env_free(g->env);
@@ -1013,6 +1018,10 @@ static int gen_init(struct gen *g, const pai_job *job,
 	g->job = job;
 	g->cfg = job->config;
 	g->user = pai__opt_user(opts);
+	if (opts && opts->user && *opts->user &&
+	    !(g->framework = pai__v2_framework_name(
+		  opts->user, job->name ? job->name : "")))
+		return PAI_ENOMEM;
 	g->pl = opts ? opts->placement : NULL;
 	g->full = full;
 	g->conv = calloc(job->nroles ? job->nroles : 1, sizeof(*g->conv));

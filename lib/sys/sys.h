@@ -17,6 +17,11 @@
 #define PAI__PRINTF(f, a)
 #endif
 
+/* ---- digests (md5.c) ------------------------------------------------ */
+
+/* MD5 of data[0..len) as 32 lower-case hex digits and a NUL. */
+void pai__md5_hex(char out[33], const void *data, size_t len);
+
 /* ---- growable byte buffer (buf.c) ----------------------------------- */
 
 /* A failed allocation sets oom and turns later writes into no-ops, so a
