@@ -16,6 +16,7 @@
  * without IPs (WAITING), RUNNING, then SUCCEEDED (FAILED with 255 when
  * a command holds "exit 1", the other tasks STOPPED with -220); a STOP
  * makes it STOPPING, then STOPPED (-210). Logs grow by a line per step.
+ * Times are the real ones (submissionTime when the POST came).
  * Scenarios:
  *   drop-post     the first submission creates the job, then the
  *                 connection is closed without an answer
@@ -35,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_JOBS 64
@@ -53,6 +55,7 @@ struct job {
 	struct role roles[MAX_ROLES];
 	int nroles, step, stop; /* stop: 0, 1 asked, 2 seen STOPPING */
 	bool over;
+	long long submitted, launched, completed; /* epoch ms; 0: not yet */
 };
 
 static struct state {
@@ -66,6 +69,14 @@ static struct state {
 } st;
 
 static volatile sig_atomic_t done;
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void on_term(int sig)
 {
@@ -229,6 +240,7 @@ static void store(const pai_job *pj, json_t *cfg)
 
 	memset(j, 0, sizeof(*j));
 	snprintf(j->name, sizeof(j->name), "%s", pai_job_name(pj));
+	j->submitted = now_ms();
 	j->config = json_deep_copy(cfg);
 	if (json_object_get(j->config, "secrets"))
 		json_object_set_new(j->config, "secrets", json_string("******"));
@@ -378,15 +390,26 @@ static json_t *status_json(const struct job *j)
 	    : j->step == 1 ? "AttemptPreparing"
 			   : "AttemptRunning",
 	    "executionType", j->stop ? "STOP" : "START", "retries", 0,
-	    "createdTime", json_integer(1795000000000LL), "launchedTime",
-	    json_integer(1795000001000LL), "completedTime",
-	    end ? json_integer(1795000009000LL) : json_null(),
+	    "createdTime", json_integer(j->submitted), "launchedTime",
+	    j->launched ? json_integer(j->launched) : json_null(),
+	    "completedTime",
+	    end && j->completed ? json_integer(j->completed) : json_null(),
 	    "appExitCode",
 	    !end				? json_null()
 	    : strcmp(js, "STOPPED") == 0	? json_integer(-210)
 	    : strcmp(js, "FAILED") == 0 ? json_integer(255)
 					: json_integer(0),
 	    "virtualCluster", "default", "taskRoles", roles);
+}
+
+/* The status, with v1.x's submissionTime: when the POST came. */
+static json_t *status_of(const struct job *j)
+{
+	json_t *o = status_json(j);
+
+	json_object_set_new(json_object_get(o, "jobStatus"), "submissionTime",
+			    json_integer(j->submitted));
+	return o;
 }
 
 /* A GET of the status moves the job on, as v1.x's does. */
@@ -398,6 +421,10 @@ static void advance(struct job *j)
 		j->over = true;
 	else if (j->step < 3)
 		j->step++;
+	if (j->step >= 2 && !j->launched)
+		j->launched = now_ms();
+	if (!j->completed && (j->over || (j->step == 3 && !j->stop)))
+		j->completed = now_ms();
 }
 
 /* ---- logs ---------------------------------------------------------------- */
@@ -506,7 +533,7 @@ static void job_routes(const fake_request *rq, fake_reply *rp,
 		return error(rp, 404, "NoJobError", "Job %s is not found.", ref);
 	if (!slash && get) {
 		advance(j);
-		return send_json(rp, 200, status_json(j));
+		return send_json(rp, 200, status_of(j));
 	}
 	if (slash && get && strcmp(slash, "/config") == 0) {
 		char *t = json_dumps(j->config, JSON_COMPACT);
@@ -551,7 +578,7 @@ static void list(const fake_request *rq, fake_reply *rp)
 		return nginx(rp, 502, "Bad Gateway");
 	}
 	for (i = st.njobs - 1; i >= 0; i--) {
-		json_t *s = status_json(&st.jobs[i]), *js;
+		json_t *s = status_of(&st.jobs[i]), *js;
 
 		js = json_deep_copy(json_object_get(s, "jobStatus"));
 		json_object_set_new(js, "name", json_string(st.jobs[i].name));
