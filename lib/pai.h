@@ -486,7 +486,13 @@ typedef struct pai_client_options {
 	long connect_timeout_ms; /**< 0: 10,000 */
 	long stall_timeout_s;    /**< a transfer idle this long fails; 0: 30 */
 	int max_retries;         /**< retries of a safe request; -1: 4 */
-	long retry_max_ms;       /**< all retries of one call within; 0: 60,000 */
+	/**
+	 * All retries of one call within this; and the longest wait a
+	 * server may ask for (a 429's or 503's Retry-After) that a call
+	 * waits out: one asking longer fails at once, PAI_EHTTP with the
+	 * status kept. 0: 60,000.
+	 */
+	long retry_max_ms;
 	/** Called with each request and response line (secrets masked). */
 	void (*trace)(void *data, const char *line);
 	void *trace_data;
@@ -539,6 +545,19 @@ void pai_client_free(pai_client *c);
 int pai_client_set_token(pai_client *c, const char *token);
 
 /**
+ * Told before a request waits because the cluster asked for it: a 429
+ * or a 503 whose Retry-After (seconds or an HTTP date) names a time no
+ * request of @p c goes out before, in the call that got it and in the
+ * calls after (a loop's next round too). @p status is 429 or 503,
+ * @p wait_ms how long the wait is. Called from within the call that
+ * waits, once per wait.
+ */
+typedef void (*pai_retry_after_fn)(void *data, long status, long long wait_ms);
+/** Sets the callback (NULL: none) and the data it is given. */
+int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
+					void *data);
+
+/**
  * Why the last call failed: the HTTP status (0 when no response came),
  * the server's error code (e.g. "NoJobError"; NULL when it sent none)
  * and one line for people: the server's message, or e.g. "HTTP 502 Bad
@@ -569,11 +588,15 @@ int pai_job_ref_parse(char **user, char **name, const char *ref,
 
 /**
  * Submits @p config (as pai_job_config() gives it) as @p user's job.
- * A submission is never sent twice blindly: when the response is lost,
- * or is an error although the job was created (a known OpenPAI
- * behaviour), the job is looked up, and if its stored config is the one
- * sent, the call succeeds with *recovered = 1. PAI_ECONFLICT when a job
- * of that name exists already (not ours).
+ * A submission is never sent twice, unless the server refused it before
+ * doing anything (a 429). When the response is lost, or is an error
+ * although the job may have been created (a known OpenPAI behaviour),
+ * the job is read instead: if the server says it was submitted while
+ * the request was out (by the server's clock, its Date header) and its
+ * stored config is the one sent, the call succeeds with *recovered = 1.
+ * PAI_ECONFLICT when a job of that name exists already, not ours (from
+ * before, or with another config); the first failure when there is no
+ * such job (nothing was made: submitting again is safe).
  */
 int pai_submit(pai_client *c, const char *user, json_t *config,
 	       int *recovered);

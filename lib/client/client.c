@@ -128,6 +128,16 @@ int pai_client_set_token(pai_client *c, const char *token)
 	return PAI_OK;
 }
 
+int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
+					void *data)
+{
+	if (!c)
+		return PAI_EINVAL;
+	c->on_retry_after = fn;
+	c->on_retry_after_data = data;
+	return PAI_OK;
+}
+
 /* ---- the last error ---------------------------------------------------- */
 
 long pai_client_http_status(const pai_client *c)

@@ -14,6 +14,9 @@ struct pai_job_info {
 	const char *name, *user, *vc, *substate;
 	pai_state state;
 	long long created_ms, completed_ms;
+	/* when the server took the submission (v1.x's submissionTime,
+	 * else createdTime), epoch ms; 0: not said */
+	long long submitted_ms;
 	long retries;
 	int has_exit_code, exit_code;
 	pai_task_info *tasks;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_CONNS 64
@@ -225,11 +226,21 @@ static const char *reason(int status)
 	case 404: return "Not Found";
 	case 409: return "Conflict";
 	case 416: return "Range Not Satisfiable";
+	case 429: return "Too Many Requests";
 	case 500: return "Internal Server Error";
 	case 502: return "Bad Gateway";
 	case 503: return "Service Unavailable";
 	}
 	return "Whatever";
+}
+
+/* Now as every server's Date header says it (IMF-fixdate, GMT). */
+static void http_date(char *out, size_t len, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%a, %d %b %Y %H:%M:%S GMT", &tm);
 }
 
 static void *conn_main(void *arg)
@@ -242,7 +253,7 @@ static void *conn_main(void *arg)
 	for (;;) {
 		fake_request rq;
 		fake_reply rp;
-		char head[1024];
+		char head[1024], date[64];
 		size_t send_len;
 		int r, n;
 
@@ -264,14 +275,15 @@ static void *conn_main(void *arg)
 			free(rp.body);
 			break;
 		}
-		n = snprintf(
-		    head, sizeof(head),
-		    "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n%s%s%s%s",
-		    rp.status, reason(rp.status), rp.body_len,
-		    rp.content_type ? "Content-Type: " : "",
-		    rp.content_type ? rp.content_type : "",
-		    rp.content_type ? "\r\n" : "",
-		    rp.headers ? rp.headers : "");
+		http_date(date, sizeof(date), time(NULL) + rp.clock_s);
+		n = snprintf(head, sizeof(head),
+			     "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Length: "
+			     "%zu\r\n%s%s%s%s",
+			     rp.status, reason(rp.status), date, rp.body_len,
+			     rp.content_type ? "Content-Type: " : "",
+			     rp.content_type ? rp.content_type : "",
+			     rp.content_type ? "\r\n" : "",
+			     rp.headers ? rp.headers : "");
 		if (n < 0 || (size_t)n + 2 >= sizeof(head)) {
 			free(rp.body);
 			break;
