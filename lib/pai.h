@@ -58,8 +58,10 @@ typedef enum pai_error {
 	PAI_EINTR = -18,        /**< interrupted by the caller (Ctrl-C) */
 	PAI_ETLS = -19,         /**< the server's certificate was not trusted */
 	PAI_EHOSTKEY = -20, /**< an SSH host key differs from the recorded one */
-	PAI_ELIBRARY = -21  /**< libcurl or libssh2, which libpai opens when
+	PAI_ELIBRARY = -21, /**< libcurl or libssh2, which libpai opens when
 			     * first needed, cannot be loaded */
+	PAI_ENOTSUP = -22   /**< the cluster has no such operation (OpenPAI:
+			     * no notice of a job's change) */
 } pai_error;
 
 /** A short English description of @p err; never NULL, static storage. */
@@ -758,6 +760,21 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 
 /** Asks the cluster to stop the job (idempotent; retried when safe). */
 int pai_job_stop(pai_client *c, const char *user, const char *name);
+
+/**
+ * The status of @p user's job @p name once it has changed after @p last
+ * (a status of the same job: its state, or a task's), waiting at most
+ * @p timeout_ms (< 0: no limit); when the time runs out first, the
+ * status as it is then. The cluster says when the job changes, within
+ * milliseconds, and nothing is polled: paictl's local cluster holds the
+ * request until then (it says so in GET /api/v2/info, which the first
+ * call may ask). A job that has ended answers at once. PAI_ENOTSUP
+ * where the cluster cannot say (OpenPAI): ask again with pai_job_get()
+ * instead, at a pace of your own. Caller frees *out.
+ */
+int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
+			const char *name, const pai_job_info *last,
+			long timeout_ms);
 
 /** SSH access to a job's containers. */
 typedef struct pai_ssh_info pai_ssh_info;

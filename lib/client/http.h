@@ -64,6 +64,10 @@ struct pai_client {
 	/* logs.c: an origin that serves logs as HTML pages, fetched whole */
 	char *html_log_origin;
 	pai_api api; /* api.c: which module its calls go through */
+	/* api/api_local.c: whether the local cluster has its long-poll on
+	 * a job (GET /api/v2/info's paictl.extensions): 0 not known yet,
+	 * 1 yes, -1 no */
+	int can_wait;
 
 	/* Fuzzing only (tests/fuzz): answers each request in place of the
 	 * network, as perform() would: PAI_OK with rs filled (its headers

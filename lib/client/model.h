@@ -23,6 +23,9 @@ struct pai_job_info {
 	size_t ntasks;
 	/* roles reported by their framework names (OpenPAI v1.x) */
 	int framework_names;
+	/* what the server names this status by (its ETag), for
+	 * job_changed (module.h); new, or NULL */
+	char *version;
 };
 
 struct pai_job_list {
