@@ -767,6 +767,91 @@ static void test_fake_html_502(void **state)
 	fake_stop(f);
 }
 
+/* A local cluster of an older paictl: its info names no extension. */
+static void on_old_local(void *data, const fake_request *rq, fake_reply *rp)
+{
+	note(data, rq);
+	fake_reply_set(rp, 200, "application/json",
+		       "{\"name\":\"PAI RESTful API\",\"version\":"
+		       "\"paictl 0.1.0\",\"launcherType\":\"paictl\"}");
+}
+
+/* "Tell me when it changes": the local cluster holds the request until
+ * the job changes (or the time is up); OpenPAI cannot, and the call
+ * says so without a request. Lower bounds only on time. */
+static void test_local_job_changed(void **state)
+{
+	pai_client *c = new_client(&shared, NULL);
+	json_t *cfg = config("watched", "sleep 60");
+	pai_job_info *ji = NULL, *next = NULL;
+	struct script s = {0};
+	fake_server *f;
+	double t0 = test_now_s();
+	int rec;
+
+	(void)state;
+	assert_int_equal(pai_submit(c, "alice", cfg, &rec), PAI_OK);
+	/* no status known: the status now */
+	assert_int_equal(
+	    pai_job_get_changed(&ji, c, "alice", "watched", NULL, 5000),
+	    PAI_OK);
+	while (pai_job_info_state(ji) != PAI_STATE_RUNNING) {
+		assert_true(test_now_s() - t0 < 20);
+		assert_int_equal(
+		    pai_job_get_changed(&next, c, "alice", "watched", ji, 5000),
+		    PAI_OK);
+		pai_job_info_free(ji);
+		ji = next;
+	}
+	t0 = test_now_s();
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "watched", ji, 600), PAI_OK);
+	assert_true(test_now_s() - t0 >= 0.5);
+	assert_int_equal(pai_job_info_state(next), PAI_STATE_RUNNING);
+	pai_job_info_free(next);
+	assert_int_equal(pai_job_stop(c, "alice", "watched"), PAI_OK);
+	do {
+		assert_int_equal(
+		    pai_job_get_changed(&next, c, "alice", "watched", ji, -1),
+		    PAI_OK);
+		pai_job_info_free(ji);
+		ji = next;
+	} while (pai_job_info_state(ji) != PAI_STATE_STOPPED);
+	pai_job_info_free(ji);
+	json_decref(cfg);
+	pai_client_free(c);
+
+	/* an older local cluster: not supported, asked once per client */
+	f = start_fake("127.0.0.1", on_old_local, &s);
+	c = fake_client(f, "tok", 0);
+	assert_int_equal(pai_client_set_api(c, PAI_API_DUAL), PAI_OK);
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
+	    PAI_ENOTSUP);
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
+	    PAI_ENOTSUP);
+	fake_lock(f);
+	assert_int_equal(s.requests, 1);
+	s.requests = 0;
+	fake_unlock(f);
+	pai_client_free(c);
+	fake_stop(f);
+
+	/* OpenPAI: not supported, and nothing asked */
+	f = start_fake("127.0.0.1", on_proxy, &s);
+	c = fake_client(f, "tok", 0);
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
+	    PAI_ENOTSUP);
+	assert_null(next);
+	fake_lock(f);
+	assert_int_equal(s.requests, 0);
+	fake_unlock(f);
+	pai_client_free(c);
+	fake_stop(f);
+}
+
 /* Submissions: the job store of a server that may lose answers. */
 enum {
 	LOSE_AFTER_CREATE, /* create the job, drop the connection */
@@ -1912,6 +1997,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_local_invalid_config),
 	    cmocka_unit_test(test_local_logs),
 	    cmocka_unit_test(test_local_stop),
+	    cmocka_unit_test(test_local_job_changed),
 	    cmocka_unit_test(test_local_unreachable),
 	    cmocka_unit_test(test_local_tokens),
 	    cmocka_unit_test(test_fake_html_502),
