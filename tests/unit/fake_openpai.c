@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -316,13 +317,17 @@ static void *accept_main(void *arg)
 	fake_server *f = arg;
 
 	for (;;) {
-		int fd, i;
+		int fd, i, one = 1;
 
 		if (wait_readable(f, f->lfd, -1) <= 0)
 			break;
 		fd = accept(f->lfd, NULL, NULL);
 		if (fd < 0)
 			continue;
+		/* a reply goes out in two writes: without this, Nagle's
+		 * algorithm and the client's delayed ACK hold the second
+		 * for 40 ms, and the fake would pace its clients */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		pthread_mutex_lock(&f->conns_lock);
 		for (i = 0; i < MAX_CONNS && f->conns[i].used; i++)
 			;
