@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A long-poll's longest wait: under the stall timeout, which fails a
- * transfer that moves nothing for that long (30 s unless said). */
+/* A long-poll's longest wait: well under the stall timeout, which fails
+ * a transfer that moves nothing for that long (30 s unless said). */
 #define WAIT_CHUNK_MS 20000
 
 void pai__local_note_info(pai_client *c, json_t *info)
@@ -74,14 +74,14 @@ static char *wait_url(const struct pai__api *api, pai_client *c,
 }
 
 /* The longest one request waits: WAIT_CHUNK_MS, less when the stall
- * timeout is short, and no longer than what is left (left < 0: no
- * limit). */
+ * timeout is short (two thirds of it), and no longer than what is left
+ * (left < 0: no limit). */
 static long chunk(const pai_client *c, long long left)
 {
 	long ms = WAIT_CHUNK_MS;
 
-	if (c->stall_timeout_s * 500 < ms)
-		ms = c->stall_timeout_s * 500;
+	if (c->stall_timeout_s * 2000 / 3 < ms)
+		ms = c->stall_timeout_s * 2000 / 3;
 	if (left >= 0 && left < ms)
 		ms = (long)left;
 	return ms > 0 ? ms : 0;
