@@ -128,6 +128,16 @@ int pai_client_set_token(pai_client *c, const char *token)
 	return PAI_OK;
 }
 
+int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
+					void *data)
+{
+	if (!c)
+		return PAI_EINVAL;
+	c->on_retry_after = fn;
+	c->on_retry_after_data = data;
+	return PAI_OK;
+}
+
 /* ---- the last error ---------------------------------------------------- */
 
 long pai_client_http_status(const pai_client *c)
@@ -304,6 +314,29 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 	if ((err = pai__client_api(c, &api)))
 		return err;
 	return api->job_stop(api, c, user, name);
+}
+
+int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
+			const char *name, const pai_job_info *last,
+			long timeout_ms)
+{
+	const struct pai__api *api;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!out || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	if (!api->job_changed)
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"the cluster does not tell of a job's "
+					"changes; ask again instead");
+	return api->job_changed(out, api, c, user, name, last, timeout_ms);
 }
 
 int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,

@@ -14,6 +14,7 @@ void pai__job_info_release(pai_job_info *info)
 	json_decref(info->json);
 	json_decref(info->own);
 	free(info->tasks);
+	free(info->version);
 	memset(info, 0, sizeof(*info));
 }
 

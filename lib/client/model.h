@@ -14,12 +14,18 @@ struct pai_job_info {
 	const char *name, *user, *vc, *substate;
 	pai_state state;
 	long long created_ms, completed_ms;
+	/* when the server took the submission (v1.x's submissionTime,
+	 * else createdTime), epoch ms; 0: not said */
+	long long submitted_ms;
 	long retries;
 	int has_exit_code, exit_code;
 	pai_task_info *tasks;
 	size_t ntasks;
 	/* roles reported by their framework names (OpenPAI v1.x) */
 	int framework_names;
+	/* what the server names this status by (its ETag), for
+	 * job_changed (module.h); new, or NULL */
+	char *version;
 };
 
 struct pai_job_list {

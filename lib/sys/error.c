@@ -34,6 +34,7 @@ const char *pai_strerror(int err)
 	case PAI_ELIBRARY:
 		return "a shared library is missing (libcurl or libssh2: "
 		       "Debian packages libcurl4 and libssh2-1)";
+	case PAI_ENOTSUP: return "not supported by this cluster";
 	}
 	return "unknown error";
 }
