@@ -268,7 +268,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_DIR) \
 		$(FUZZ_TARGETS)
 
-bench: $(PAICTL)
+bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/run.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/ssh.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/server.sh
@@ -276,6 +276,7 @@ bench: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client_v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/k8s.sh
+	PAICTL=$(CURDIR)/$(PAICTL) FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh bench/follow.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 
 lint:

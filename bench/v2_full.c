@@ -2,7 +2,7 @@
  * every step paictl runs, less the 100 KiB body limit, so that a config
  * far larger than any server takes can still be timed (bench/v2.sh).
  * Exit 0 when the server would accept it, 3 when not, 1 on failure. */
-#include "internal.h"
+#include "job/job.h"
 
 #include <stdio.h>
 #include <stdlib.h>

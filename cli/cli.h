@@ -275,14 +275,53 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 		char **user, char **name);
 
+/* ---- pace.c: the budget of every loop that asks a cluster again ------ */
+
+/*
+ * wait, submit --wait and stop --wait (wait.c), logs -f (cmd_logs.c),
+ * and the live line on a terminal that shows their progress, which is
+ * redrawn from what the loop has, never asked for:
+ *  - at most one round a second (CLI_PACE_MIN_MS), however much news;
+ *  - a round without news waits half as long again as the last, up to
+ *    the loop's most (logs -f: 5 s, wait: 10 s), news brings it back
+ *    to a second; up to a tenth more, so that scripts started together
+ *    part;
+ *  - where the cluster tells of a job's change itself
+ *    (pai_job_get_changed(): the local cluster), the pause is spent
+ *    waiting for one, which ends it at once; such rounds come no closer
+ *    than CLI_PACE_PUSH_MS;
+ *  - a time the cluster named (a 429's or 503's Retry-After) holds
+ *    every request: libpai keeps it, across calls and so across rounds.
+ */
+#define CLI_PACE_MIN_MS	 1000
+#define CLI_PACE_PUSH_MS 50
+
+typedef struct cli_pace {
+	long pause, max; /* ms: the pause after a round without news */
+	long long round; /* when the last round began (cli_now_ms) */
+	unsigned seed;	 /* the jitter's */
+} cli_pace;
+
+/* A loop whose pause grows to max_ms without news. */
+void cli_pace_start(cli_pace *p, long max_ms);
+/* A round begins now. */
+void cli_pace_begin(cli_pace *p);
+/* After a round with news or without: ms from now until the next round
+ * may begin; the pause grows for the next time when there was none. */
+long cli_pace_next(cli_pace *p, int news);
+/* Where the cluster tells of changes: ms from now until the next wait
+ * for one may begin. */
+long cli_pace_push_left(const cli_pace *p);
+
 /* ---- wait.c: waiting for a job to end, for the job commands -------- */
 
-/* Waits for a job to end, polling with backoff (about 1 s, growing to
- * 15 s) and, unless -q, showing its progress on stderr: one live line
- * on a terminal, timestamped lines otherwise. timeout_s < 0: none.
- * Returns 0 with *final set once the job ended, or an exit status after
- * printing why (EXIT_TIMEOUT when the time ran out). *info (if not NULL)
- * gets the last status; caller frees. */
+/* Waits for a job to end within the budget of pace.c (polling: about
+ * 1 s, growing to 10 s; where the cluster tells of changes, a request
+ * it holds until the job changes) and, unless -q, showing its progress
+ * on stderr: one live line on a terminal, timestamped lines otherwise.
+ * timeout_s < 0: none. Returns 0 with *final set once the job ended, or
+ * an exit status after printing why (EXIT_TIMEOUT when the time ran
+ * out). *info (if not NULL) gets the last status; caller frees. */
 int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **info);

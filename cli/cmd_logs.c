@@ -18,9 +18,13 @@ const cli_opt cli_logs_opts[] = {
      "Kubernetes: the log of the container's run before its last restart"},
     CLI_OPT_END};
 
-/* Following: poll again at once while there is news, else back off. */
-#define FOLLOW_MIN_MS 250
-#define FOLLOW_MAX_MS 2000
+/* Following, within the budget of pace.c: a round a second while the
+ * logs grow, else a pause growing to FOLLOW_MAX_MS. The job's status is
+ * read on a round after one without news (when tasks can have ended),
+ * and at least every STATUS_EVERY_MS (tasks that start, new attempts):
+ * not once per read of a log. */
+#define FOLLOW_MAX_MS	5000
+#define STATUS_EVERY_MS 10000
 /* How long a lost cluster may stay lost before -f gives up. */
 #define FOLLOW_GIVE_UP_MS (5 * 60 * 1000)
 
@@ -334,9 +338,13 @@ static int get_status(cli_ctx *ctx, cli_conn *conn, const char *user,
 	return err;
 }
 
-/* Transient: worth trying again while following. */
-static int transient(int err)
+/* Transient: worth trying again while following. A 429 is not: libpai
+ * waited as long as the cluster asked, or it asked for longer than
+ * paictl waits (its detail says so). */
+static int transient(const cli_conn *conn, int err)
 {
+	if (err == PAI_EHTTP && pai_client_http_status(conn->client) == 429)
+		return 0;
 	return err == PAI_EUNREACHABLE || err == PAI_EHTTP || err == PAI_EIO ||
 	       err == PAI_EPROTOCOL;
 }
@@ -372,7 +380,7 @@ static int follow_task(cli_ctx *ctx, cli_conn *conn, struct out *w,
 			r = 0; /* again, next round */
 		if (r == PAI_EINTR)
 			return cli_error(ctx, 130, "interrupted");
-		if (r < 0 && !transient(r))
+		if (r < 0 && !transient(conn, r))
 			return cli_fail(ctx, conn, r,
 					"cannot read the log of %s-%ld",
 					t->role, t->index);
@@ -413,43 +421,122 @@ static int lost_cluster(cli_ctx *ctx, cli_conn *conn, long long *lost,
 	return EXIT_OK;
 }
 
-/* One round: the job's status, then what is new in every task's log
- * (without the status when asking for it failed for a while: *err).
- * 0, or the exit status to stop with (said already). */
-static int read_round(cli_ctx *ctx, cli_conn *conn, struct out *w,
-		      struct tlog *tl, size_t nt, const char *user,
-		      const char *name, const char *ref, pai_job_info **info,
-		      struct round *rd, int *err)
-{
-	int st = EXIT_OK;
-	size_t i;
+/* What following keeps from round to round. */
+struct follow {
+	pai_job_info *info; /* the last status, NULL before the first */
+	long long read_at;  /* when it was read (cli_now_ms) */
+	int fresh; /* it came while pausing: the round needs no other */
+	int push;  /* the cluster tells of changes (till it says no) */
+	int news;  /* the last round had news */
+	cli_pace pace;
+	long long lost; /* since when the cluster is lost; 0: it is not */
+};
 
-	*err = get_status(ctx, conn, user, name, info);
+/* The job's status for this round, when it is due: the first round, one
+ * after a round without news, and every STATUS_EVERY_MS. 0 or the exit
+ * status; *err the libpai code of a failure worth trying again. */
+static int round_status(cli_ctx *ctx, cli_conn *conn, struct follow *fw,
+			const char *user, const char *name, const char *ref,
+			int *err)
+{
+	*err = PAI_OK;
+	if (fw->fresh || (fw->info && fw->news &&
+			  cli_now_ms() - fw->read_at < STATUS_EVERY_MS))
+		return EXIT_OK;
+	*err = get_status(ctx, conn, user, name, &fw->info);
 	if (*err == PAI_EINTR || cli_interrupt)
 		return cli_error(ctx, 130, "interrupted");
-	if (*err && !transient(*err))
+	if (*err && !transient(conn, *err))
 		return cli_fail(ctx, conn, *err, "cannot get job '%s'", ref);
+	if (!*err)
+		fw->read_at = cli_now_ms();
+	return EXIT_OK;
+}
+
+/* One round: the job's status when due, then what is new in every
+ * task's log (without the status when asking for it failed for a
+ * while: *err). 0, or the exit status to stop with (said already). */
+static int read_round(cli_ctx *ctx, cli_conn *conn, struct out *w,
+		      struct tlog *tl, size_t nt, const char *user,
+		      const char *name, const char *ref, struct follow *fw,
+		      struct round *rd, int *err)
+{
+	const pai_job_info *info;
+	int st;
+	size_t i;
+
+	if ((st = round_status(ctx, conn, fw, user, name, ref, err)))
+		return st;
+	fw->fresh = 0;
+	info = *err ? NULL : fw->info;
 	rd->trouble = *err != 0;
-	rd->job_final = !*err && pai_state_is_final(pai_job_info_state(*info));
+	rd->job_final = info && pai_state_is_final(pai_job_info_state(info));
 	for (i = 0; i < nt && !st; i++)
-		st = follow_task(ctx, conn, w, &tl[i], *info,
-				 *err ? NULL : find_task(*info, &tl[i]),
+		st = follow_task(ctx, conn, w, &tl[i], info,
+				 info ? find_task(info, &tl[i]) : NULL,
 				 rd->job_final, rd);
 	return st;
 }
 
-/* Until the next round: at once after news, else a pause that doubles
- * from FOLLOW_MIN_MS to FOLLOW_MAX_MS (*delay). 0, or 130 after
- * Ctrl-C. */
-static int pace(const cli_ctx *ctx, const struct round *rd, long *delay)
+/* 1 when a and b give the job and every task the same state. */
+static int same_states(const pai_job_info *a, const pai_job_info *b)
 {
-	if (rd->news && !rd->trouble) {
-		*delay = FOLLOW_MIN_MS;
-		return cli_interrupt ? cli_error(ctx, 130, "interrupted") : 0;
-	}
-	if (cli_sleep_ms(*delay))
+	size_t i, n = pai_job_info_task_count(a);
+
+	if (pai_job_info_state(a) != pai_job_info_state(b) ||
+	    n != pai_job_info_task_count(b))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (pai_job_info_task(a, i)->state !=
+		    pai_job_info_task(b, i)->state)
+			return 0;
+	return 1;
+}
+
+/* Spends a pause of ms waiting for the job to change, where the cluster
+ * tells of that: then the status comes with the pause (fw->fresh). 1
+ * when the pause is over, 0 when it is still to be slept. */
+static int pause_for_change(cli_conn *conn, struct follow *fw, const char *user,
+			    const char *name, long ms)
+{
+	long long t0 = cli_now_ms();
+	pai_job_info *next = NULL;
+	int err, changed;
+
+	err =
+	    pai_job_get_changed(&next, conn->client, user, name, fw->info, ms);
+	if (err == PAI_ENOTSUP)
+		fw->push = 0;
+	if (err)
+		return 0; /* the next round's status says what is wrong */
+	changed = !same_states(next, fw->info);
+	pai_job_info_free(fw->info);
+	fw->info = next;
+	fw->read_at = cli_now_ms();
+	fw->fresh = 1;
+	/* unchanged before its time: the cluster did not hold it */
+	return changed || cli_now_ms() - t0 >= ms / 2;
+}
+
+/* Until the next round (pace.c): a second after news, else a pause
+ * that grows, spent waiting for the job to change where the cluster
+ * tells of that. 0, or 130 after Ctrl-C. */
+static int pace(const cli_ctx *ctx, cli_conn *conn, struct follow *fw,
+		const struct round *rd, const char *user, const char *name)
+{
+	long long until;
+	long ms;
+
+	fw->news = rd->news && !rd->trouble;
+	ms = cli_pace_next(&fw->pace, fw->news);
+	until = cli_now_ms() + ms;
+	if (!fw->news && !rd->trouble && fw->push && fw->info &&
+	    pause_for_change(conn, fw, user, name, ms))
+		until = 0;
+	ms = (long)(until - cli_now_ms());
+	if (cli_interrupt || (ms > 0 && cli_sleep_ms(ms)))
 		return cli_error(ctx, 130, "interrupted");
-	*delay = *delay * 2 > FOLLOW_MAX_MS ? FOLLOW_MAX_MS : *delay * 2;
+	cli_pace_begin(&fw->pace);
 	return 0;
 }
 
@@ -457,26 +544,28 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 		  size_t nt, const char *user, const char *name,
 		  const char *ref, int whole_job)
 {
-	pai_job_info *info = NULL;
-	long delay = FOLLOW_MIN_MS;
-	long long lost = 0;
+	struct follow fw;
 	int st, err;
 
+	memset(&fw, 0, sizeof(fw));
+	fw.push = 1;
+	cli_pace_start(&fw.pace, FOLLOW_MAX_MS);
+	cli_pace_begin(&fw.pace);
 	for (;;) {
 		struct round rd = {0, 0, 1, 0};
 
-		st = read_round(ctx, conn, w, tl, nt, user, name, ref, &info,
-				&rd, &err);
+		st = read_round(ctx, conn, w, tl, nt, user, name, ref, &fw, &rd,
+				&err);
 		if (st || fflush(stdout) != 0 || w->failed)
 			break; /* w->failed: cli_finish says why */
 		if (rd.all_done && (rd.job_final || !whole_job))
 			break;
-		if ((st = lost_cluster(ctx, conn, &lost, rd.trouble, err)))
+		if ((st = lost_cluster(ctx, conn, &fw.lost, rd.trouble, err)))
 			break;
-		if ((st = pace(ctx, &rd, &delay)))
+		if ((st = pace(ctx, conn, &fw, &rd, user, name)))
 			break;
 	}
-	pai_job_info_free(info);
+	pai_job_info_free(fw.info);
 	return st;
 }
 

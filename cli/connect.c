@@ -670,6 +670,30 @@ static void trace(void *data, const char *line)
 	fprintf(stderr, "%s\n", line);
 }
 
+/* libpai holds a request until the time a 429 or 503 named: said once
+ * a run, so that a quiet loop is not taken for a hung one (nor for a
+ * lost cluster). */
+static void on_retry_after(void *data, long status, long long wait_ms)
+{
+	const cli_ctx *ctx = data;
+	static int said;
+	long long s = (wait_ms + 999) / 1000;
+
+	if (said || ctx->quiet)
+		return;
+	said = 1;
+	if (status == 429)
+		cli_error(ctx, 0,
+			  "waiting %lld s for the cluster's rate limit (HTTP "
+			  "429)",
+			  s);
+	else
+		cli_error(ctx, 0,
+			  "the cluster is busy (HTTP %ld); waiting %lld s, "
+			  "as it asks",
+			  status, s);
+}
+
 static int new_client(cli_ctx *ctx, cli_conn *c);
 
 int cli_connect(cli_ctx *ctx, cli_conn *c)
@@ -732,6 +756,9 @@ static int new_client(cli_ctx *ctx, cli_conn *c)
 	err = pai_client_new(&c->client, &o);
 	if (err == PAI_OK)
 		err = pai_client_set_api(c->client, c->api);
+	if (err == PAI_OK)
+		err = pai_client_set_retry_after_callback(c->client,
+							  on_retry_after, ctx);
 	if (err)
 		return cli_error(ctx, cli_exit_status(err),
 				 "cannot use '%s': %s", c->uri,

@@ -1,6 +1,8 @@
 /* wait.c - waiting for a job to end, for wait, submit --wait and stop
- * --wait: ask the cluster, decide on its answer, sleep until the next
- * poll; the progress on stderr meanwhile */
+ * --wait: ask the cluster, decide on its answer, then the next status
+ * within the budget of pace.c (where the cluster tells of changes, it
+ * holds the request until the job changes); the progress on stderr
+ * meanwhile */
 #include "cli.h"
 #include "error.h"
 
@@ -8,11 +10,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Polling: about 1 s at first, growing to 15 s, with some jitter so that
- * scripts started together do not poll together. */
-#define POLL_FIRST_MS 1000
-#define POLL_MAX_MS   15000
 
 /* "3 tasks: 1 running, 2 succeeded" */
 static void task_summary(char *buf, size_t len, const pai_job_info *info)
@@ -89,6 +86,12 @@ static void show(const cli_ctx *ctx, struct progress *p, const char *state,
 	snprintf(p->last, sizeof(p->last), "%s", line);
 }
 
+/* Polling's longest pause (pace.c), and the longest a request waits
+ * where the cluster tells of a job's change (on a terminal, a second:
+ * the line's clock moves between answers). */
+#define WAIT_MAX_MS  10000
+#define PUSH_WAIT_MS 20000
+
 /* One wait for a job's end: its progress line and its pace. */
 struct waiting {
 	struct progress p;
@@ -96,9 +99,9 @@ struct waiting {
 	char tasks[256]; /* the last status's task_summary */
 	double timeout_s;
 	long long deadline; /* -1: none */
-	long long now;	    /* when the last status came */
-	long delay;	    /* until the next poll, before the jitter */
-	int polling;	    /* the cluster cannot say when the job changes */
+	cli_pace pace;
+	int push;  /* the cluster tells of changes (till it says no) */
+	int early; /* ...but answered unchanged before its time */
 };
 
 static void start_waiting(struct waiting *w, const cli_conn *conn,
@@ -116,30 +119,20 @@ static void start_waiting(struct waiting *w, const cli_conn *conn,
 	w->deadline = -1;
 	if (timeout_s >= 0)
 		w->deadline = w->p.start + (long long)(timeout_s * 1000);
-	w->delay = POLL_FIRST_MS;
-	srand((unsigned)(getpid() ^ w->p.start));
-}
-
-/* Asks the cluster for the job's status (again after logging in anew,
- * when that is worth it); a libpai error code. */
-static int ask(cli_ctx *ctx, cli_conn *conn, const char *user, const char *name,
-	       pai_job_info **info)
-{
-	int err;
-
-	do
-		err = pai_job_get(info, conn->client, user, name);
-	while (err && cli_relogin(ctx, conn, err));
-	return err;
+	cli_pace_start(&w->pace, WAIT_MAX_MS);
+	w->push = 1;
 }
 
 /* Shows the status just read and decides: 0 when the job ended (*final
- * set), -1 to ask again, or EXIT_TIMEOUT after saying so. */
+ * set), -1 to ask again (*news: the line changed), or EXIT_TIMEOUT
+ * after saying so. */
 static int decide(const cli_ctx *ctx, struct waiting *w,
-		  const pai_job_info *info, pai_state *final)
+		  const pai_job_info *info, pai_state *final, int *news)
 {
 	pai_state state = pai_job_info_state(info);
+	char before[512];
 
+	snprintf(before, sizeof(before), "%s", w->p.last);
 	task_summary(w->tasks, sizeof(w->tasks), info);
 	if (pai_state_is_final(state)) {
 		show(ctx, &w->p, pai_state_name(state), w->tasks, 1);
@@ -147,8 +140,8 @@ static int decide(const cli_ctx *ctx, struct waiting *w,
 		return 0;
 	}
 	show(ctx, &w->p, pai_state_name(state), w->tasks, 0);
-	w->now = cli_now_ms();
-	if (w->deadline >= 0 && w->now >= w->deadline) {
+	*news = strcmp(before, w->p.last) != 0;
+	if (w->deadline >= 0 && cli_now_ms() >= w->deadline) {
 		if (w->p.tty && !ctx->quiet)
 			fputc('\n', stderr);
 		return cli_error(ctx, EXIT_TIMEOUT,
@@ -158,59 +151,86 @@ static int decide(const cli_ctx *ctx, struct waiting *w,
 	return -1;
 }
 
-/* Sleeps until the next poll: the delay +-10%, no later than the
- * deadline, then a longer delay for the next time. A terminal's line
- * shows the time passing. 0, or 130 after Ctrl-C. */
-static int sleep_until_next(const cli_ctx *ctx, struct waiting *w,
-			    const char *state)
+/* Sleeps ms, no later than the deadline; a terminal's line shows the
+ * time passing. 0, or 130 after Ctrl-C. */
+static int sleep_ticking(const cli_ctx *ctx, struct waiting *w, long ms,
+			 const char *state)
 {
-	long wait, step;
+	long step;
 
-	wait = w->delay +
-	       (long)(w->delay / 10.0 * (2.0 * rand() / RAND_MAX - 1.0));
-	if (w->deadline >= 0 && w->now + wait > w->deadline)
-		wait = (long)(w->deadline - w->now);
-	for (; wait > 0; wait -= step) {
-		step = w->p.tty && wait > 1000 ? 1000 : wait;
+	if (w->deadline >= 0 && cli_now_ms() + ms > w->deadline)
+		ms = (long)(w->deadline - cli_now_ms());
+	for (; ms > 0; ms -= step) {
+		step = w->p.tty && ms > 1000 ? 1000 : ms;
 		if (cli_sleep_ms(step)) {
 			if (w->p.tty && !ctx->quiet)
 				fputc('\n', stderr);
 			return cli_error(ctx, 130, "interrupted");
 		}
-		if (w->p.tty && step < wait)
+		if (w->p.tty && step < ms)
 			show(ctx, &w->p, state, w->tasks, 0);
 	}
-	w->delay =
-	    w->delay * 3 / 2 > POLL_MAX_MS ? POLL_MAX_MS : w->delay * 3 / 2;
 	return 0;
 }
 
-/* Where the cluster says when a job changes (Kubernetes' watch), the
- * next status, waited for with no polling: *info replaced and 0; 1
- * where it cannot say (then poll); else a libpai error. A terminal's
- * line is redrawn every second meanwhile. */
-static int wait_change(cli_ctx *ctx, cli_conn *conn, const char *user,
-		       const char *name, struct waiting *w, pai_job_info **info)
+/* The job's status again, where the cluster tells of changes: once it
+ * differs from *info, or after a while. *err: a libpai code;
+ * PAI_ENOTSUP turns w->push off. */
+static void ask_changed(cli_ctx *ctx, cli_conn *conn, struct waiting *w,
+			const char *user, const char *name, pai_job_info **info,
+			int *err)
 {
-	long long ms = w->p.tty ? 1000 : -1, left;
+	long long now = cli_now_ms();
+	long wait = w->p.tty ? 1000 : PUSH_WAIT_MS;
 	pai_job_info *next = NULL;
-	int err;
 
-	if (w->polling)
-		return 1;
-	left = w->deadline < 0 ? -1 : w->deadline - cli_now_ms();
-	if (left >= 0 && (ms < 0 || left < ms))
-		ms = left;
+	if (w->deadline >= 0 && w->deadline - now < wait)
+		wait = w->deadline > now ? (long)(w->deadline - now) : 0;
 	do
-		err = pai_job_get_changed(&next, conn->client, user, name,
-					  *info, (long)ms);
-	while (err && err != PAI_ENOTSUP && cli_relogin(ctx, conn, err));
-	if (err == PAI_ENOTSUP)
-		w->polling = 1;
-	if (err)
-		return err == PAI_ENOTSUP ? 1 : err;
+		*err = pai_job_get_changed(&next, conn->client, user, name,
+					   *info, wait);
+	while (*err && cli_relogin(ctx, conn, *err));
+	if (*err == PAI_ENOTSUP) {
+		w->push = 0;
+		return;
+	}
+	w->early = cli_now_ms() - now < wait / 2;
+	if (!*err) {
+		pai_job_info_free(*info);
+		*info = next;
+	}
+}
+
+/* Until the next round, within the budget (pace.c), then the status in
+ * *info. 0, or 130 after Ctrl-C; *err a libpai code. */
+static int next_status(cli_ctx *ctx, cli_conn *conn, struct waiting *w,
+		       const char *user, const char *name, pai_job_info **info,
+		       int news, int *err)
+{
+	const char *state = pai_state_name(pai_job_info_state(*info));
+	long ms = cli_pace_next(&w->pace, news);
+
+	*err = PAI_OK;
+	if (w->push) {
+		/* a cluster that did not hold the request is asked at the
+		 * pace of polling, not at once */
+		if (sleep_ticking(
+			ctx, w,
+			w->early && !news ? ms : cli_pace_push_left(&w->pace),
+			state))
+			return 130;
+		cli_pace_begin(&w->pace);
+		ask_changed(ctx, conn, w, user, name, info, err);
+		if (w->push)
+			return 0;
+	} else if (sleep_ticking(ctx, w, ms, state))
+		return 130;
+	cli_pace_begin(&w->pace);
 	pai_job_info_free(*info);
-	*info = next;
+	*info = NULL;
+	do
+		*err = pai_job_get(info, conn->client, user, name);
+	while (*err && cli_relogin(ctx, conn, *err));
 	return 0;
 }
 
@@ -220,15 +240,17 @@ int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 {
 	struct waiting w;
 	pai_job_info *info = NULL;
-	int err = PAI_OK, st;
+	int err, st, news = 0;
 
 	*final = PAI_STATE_UNKNOWN;
 	if (out)
 		*out = NULL;
 	start_waiting(&w, conn, user, name, timeout_s);
+	cli_pace_begin(&w.pace);
+	do
+		err = pai_job_get(&info, conn->client, user, name);
+	while (err && cli_relogin(ctx, conn, err));
 	for (;;) {
-		if (!info)
-			err = ask(ctx, conn, user, name, &info);
 		if (err == PAI_ENOTFOUND && conn->deleted) {
 			/* a stop that deletes: the job gone is its end */
 			show(ctx, &w.p, "STOPPED", "", 1);
@@ -239,21 +261,17 @@ int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		if (err) {
 			if (w.p.tty && !ctx->quiet && w.p.last[0])
 				fputc('\n', stderr);
-			st = err == PAI_EINTR
+			/* Ctrl-C in a request the cluster held */
+			st = err == PAI_EINTR || cli_interrupt
 				 ? cli_error(ctx, 130, "interrupted")
 				 : cli_fail(ctx, conn, err,
 					    "cannot get job '%s'", w.label);
 			break;
 		}
-		st = decide(ctx, &w, info, final);
-		if (st >= 0)
+		if ((st = decide(ctx, &w, info, final, &news)) >= 0)
 			break;
-		if ((err = wait_change(ctx, conn, user, name, &w, &info)) != 1)
-			continue;
-		err = PAI_OK;
-		st = sleep_until_next(ctx, &w,
-				      pai_state_name(pai_job_info_state(info)));
-		if (st)
+		if ((st = next_status(ctx, conn, &w, user, name, &info, news,
+				      &err)))
 			break;
 		pai_job_info_free(info);
 		info = NULL;

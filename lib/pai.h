@@ -60,8 +60,9 @@ typedef enum pai_error {
 	PAI_EHOSTKEY = -20, /**< an SSH host key differs from the recorded one */
 	PAI_ELIBRARY = -21, /**< libcurl or libssh2, which libpai opens when
 			     * first needed, cannot be loaded */
-	PAI_ENOTSUP = -22   /**< the cluster has no such operation (a
-			     * Kubernetes cluster: no login, no SSH keys) */
+	PAI_ENOTSUP = -22   /**< the cluster has no such operation (OpenPAI:
+			     * no notice of a job's change; Kubernetes: no
+			     * login, no SSH keys) */
 } pai_error;
 
 /** A short English description of @p err; never NULL, static storage. */
@@ -494,7 +495,13 @@ typedef struct pai_client_options {
 	long connect_timeout_ms; /**< 0: 10,000 */
 	long stall_timeout_s;    /**< a transfer idle this long fails; 0: 30 */
 	int max_retries;         /**< retries of a safe request; -1: 4 */
-	long retry_max_ms;       /**< all retries of one call within; 0: 60,000 */
+	/**
+	 * All retries of one call within this; and the longest wait a
+	 * server may ask for (a 429's or 503's Retry-After) that a call
+	 * waits out: one asking longer fails at once, PAI_EHTTP with the
+	 * status kept. 0: 60,000.
+	 */
+	long retry_max_ms;
 	/** Called with each request and response line (secrets masked). */
 	void (*trace)(void *data, const char *line);
 	void *trace_data;
@@ -553,6 +560,19 @@ void pai_client_free(pai_client *c);
 int pai_client_set_token(pai_client *c, const char *token);
 
 /**
+ * Told before a request waits because the cluster asked for it: a 429
+ * or a 503 whose Retry-After (seconds or an HTTP date) names a time no
+ * request of @p c goes out before, in the call that got it and in the
+ * calls after (a loop's next round too). @p status is 429 or 503,
+ * @p wait_ms how long the wait is. Called from within the call that
+ * waits, once per wait.
+ */
+typedef void (*pai_retry_after_fn)(void *data, long status, long long wait_ms);
+/** Sets the callback (NULL: none) and the data it is given. */
+int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
+					void *data);
+
+/**
  * Why the last call failed: the HTTP status (0 when no response came),
  * the server's error code (e.g. "NoJobError"; NULL when it sent none)
  * and one line for people: the server's message, or e.g. "HTTP 502 Bad
@@ -583,11 +603,15 @@ int pai_job_ref_parse(char **user, char **name, const char *ref,
 
 /**
  * Submits @p config (as pai_job_config() gives it) as @p user's job.
- * A submission is never sent twice blindly: when the response is lost,
- * or is an error although the job was created (a known OpenPAI
- * behaviour), the job is looked up, and if its stored config is the one
- * sent, the call succeeds with *recovered = 1. PAI_ECONFLICT when a job
- * of that name exists already (not ours).
+ * A submission is never sent twice, unless the server refused it before
+ * doing anything (a 429). When the response is lost, or is an error
+ * although the job may have been created (a known OpenPAI behaviour),
+ * the job is read instead: if the server says it was submitted while
+ * the request was out (by the server's clock, its Date header) and its
+ * stored config is the one sent, the call succeeds with *recovered = 1.
+ * PAI_ECONFLICT when a job of that name exists already, not ours (from
+ * before, or with another config); the first failure when there is no
+ * such job (nothing was made: submitting again is safe).
  */
 int pai_submit(pai_client *c, const char *user, json_t *config,
 	       int *recovered);
@@ -750,6 +774,24 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 /** Asks the cluster to stop the job (idempotent; retried when safe). */
 int pai_job_stop(pai_client *c, const char *user, const char *name);
 
+/**
+ * The status of @p user's job @p name once it has changed after @p last
+ * (a status of the same job: its state, or a task's), waiting at most
+ * @p timeout_ms (< 0: no limit); when the time runs out first, the
+ * status as it is then. The cluster says when the job changes, within
+ * milliseconds, and nothing is polled: paictl's local cluster holds the
+ * request until then (it says so in GET /api/v2/info, which the first
+ * call may ask); a Kubernetes cluster is watched (the Job, from the
+ * resourceVersion of @p last; resumed when cut, read again when too
+ * old), and a job deleted before it ended is reported STOPPED, once,
+ * then PAI_ENOTFOUND. A job that has ended answers at once. PAI_ENOTSUP
+ * where the cluster cannot say (OpenPAI): ask again with pai_job_get()
+ * instead, at a pace of your own. Caller frees *out.
+ */
+int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
+			const char *name, const pai_job_info *last,
+			long timeout_ms);
+
 /** SSH access to a job's containers. */
 typedef struct pai_ssh_info pai_ssh_info;
 typedef struct pai_ssh_container {
@@ -862,20 +904,6 @@ int pai_client_new_k8s(pai_client **out, char **detail,
  * valid until pai_job_info_free(); NULL when @p i is out of range.
  */
 json_t *pai_job_info_task_json(const pai_job_info *info, size_t i);
-
-/**
- * The status of @p user's job @p name once it has changed after @p last
- * (a status of the same job), waiting at most @p timeout_ms (< 0: no
- * limit); when the time runs out first, the status as it is then. The
- * cluster says when the job changes (Kubernetes: a watch on it, resumed
- * when cut, the list read again when too old): nothing is polled. A job
- * deleted before it ended is reported STOPPED, once; after that
- * PAI_ENOTFOUND. PAI_ENOTSUP where the cluster cannot say (OpenPAI):
- * ask again with pai_job_get() instead. Caller frees *out.
- */
-int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
-			const char *name, const pai_job_info *last,
-			long timeout_ms);
 
 /** What pai_logs_follow() does with each task's log. */
 typedef struct pai_follow_options {

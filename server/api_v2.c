@@ -269,8 +269,10 @@ static json_t *detail(const struct srv_job *j, const char *host)
 	return o;
 }
 
+/* The status, or (?wait=MS&since=ETAG) the status once it changed:
+ * wait.c. */
 static enum MHD_Result status(struct srv *s, struct MHD_Connection *c,
-			      const char *ref)
+			      struct req *rq, const char *ref)
 {
 	struct srv_job *j;
 	enum MHD_Result res;
@@ -281,8 +283,11 @@ static enum MHD_Result status(struct srv *s, struct MHD_Connection *c,
 	 * logins (the keys of its ssh plugin) from the start */
 	if (j && j->state == ST_RUNNING && !j->no_ssh)
 		srv_ssh_enable(s, j);
-	res = j ? h_reply_json(c, 200, detail(j, h_conn_host(c)))
-		: no_job(c, ref);
+	if (j && h_wait_hold(s, c, rq, j))
+		res = MHD_YES;
+	else
+		res = j ? h_reply_job(c, j, detail(j, h_conn_host(c)))
+			: no_job(c, ref);
 	pthread_mutex_unlock(&s->lock);
 	return res;
 }
@@ -593,13 +598,18 @@ enum MHD_Result h_log_manager(struct listener *l, struct MHD_Connection *c,
 
 /* ---- routing -------------------------------------------------------------- */
 
+/* As v1.8.0 answers (launcherType k8s: OpenPAI's JavaScript SDK and
+ * web portal take it to mean the v2 routes, which these are), and what
+ * this server is in a member of its own: paictl's version and its
+ * extensions ("wait": the long-poll on a job, wait.c). */
 static enum MHD_Result info(struct MHD_Connection *c)
 {
-	return h_reply_json(
-	    c, 200,
-	    json_pack("{s:s,s:s,s:s,s:s}", "name", "PAI RESTful API",
-		      "version", "paictl " PAI_VERSION, "launcherType",
-		      "paictl", "authnMethod", "basic"));
+	return h_reply_json(c, 200,
+			    json_pack("{s:s,s:s,s:s,s:s,s:{s:s,s:[s]}}", "name",
+				      "PAI RESTful API", "version", "v1.8.0",
+				      "launcherType", "k8s", "authnMethod",
+				      "basic", "paictl", "version", PAI_VERSION,
+				      "extensions", "wait"));
 }
 
 static enum MHD_Result not_found(struct MHD_Connection *c, const char *url)
@@ -619,7 +629,7 @@ static enum MHD_Result job_route(struct listener *l, struct MHD_Connection *c,
 		return res;
 	free(who);
 	if (n == 4 && get)
-		return status(l->s, c, seg[3]);
+		return status(l->s, c, rq, seg[3]);
 	if (n == 5 && get && strcmp(seg[4], "config") == 0)
 		return config(l->s, c, seg[3]);
 	if (n == 5 && put && strcmp(seg[4], "executionType") == 0)

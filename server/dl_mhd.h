@@ -21,8 +21,10 @@
 	X(MHD_destroy_response)                                                \
 	X(MHD_lookup_connection_value)                                         \
 	X(MHD_queue_response)                                                  \
+	X(MHD_resume_connection)                                               \
 	X(MHD_start_daemon)                                                    \
-	X(MHD_stop_daemon)
+	X(MHD_stop_daemon)                                                     \
+	X(MHD_suspend_connection)
 
 #define MHD_MEMBER(f) __typeof__(f) *p_##f;
 struct mhd_fns {
@@ -44,6 +46,8 @@ int srv_mhd_load(char *err, size_t errlen);
 #define MHD_destroy_response (mhd_fns.p_MHD_destroy_response)
 #define MHD_lookup_connection_value (mhd_fns.p_MHD_lookup_connection_value)
 #define MHD_queue_response (mhd_fns.p_MHD_queue_response)
+#define MHD_resume_connection	    (mhd_fns.p_MHD_resume_connection)
+#define MHD_suspend_connection	    (mhd_fns.p_MHD_suspend_connection)
 #define MHD_start_daemon (mhd_fns.p_MHD_start_daemon)
 #define MHD_stop_daemon (mhd_fns.p_MHD_stop_daemon)
 #endif

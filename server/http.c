@@ -462,16 +462,22 @@ static enum MHD_Result local_info(struct MHD_Connection *c)
 		      "paictl " PAI_VERSION));
 }
 
+/* The status, or (?wait=MS&since=ETAG) the status once it changed:
+ * wait.c. */
 static enum MHD_Result job_status(struct srv *s, struct MHD_Connection *c,
-				  const char *user, const char *name)
+				  struct req *rq, const char *user,
+				  const char *name)
 {
 	struct srv_job *j;
 	enum MHD_Result res;
 
 	pthread_mutex_lock(&s->lock);
 	j = srv_find_job(s, user, name);
-	res = j ? h_reply_json(c, 200, h_job_detail(j, h_conn_host(c)))
-		: h_no_job(c, name);
+	if (j && h_wait_hold(s, c, rq, j))
+		res = MHD_YES;
+	else
+		res = j ? h_reply_job(c, j, h_job_detail(j, h_conn_host(c)))
+			: h_no_job(c, name);
 	pthread_mutex_unlock(&s->lock);
 	return res;
 }
@@ -510,7 +516,7 @@ static enum MHD_Result user_jobs(const struct call *k)
 			   ? h_submit(k->l, k->c, k->rq, user, k->seg[5])
 			   : res;
 	if (k->n == 6 && k->get)
-		return job_status(k->l->s, k->c, user, k->seg[5]);
+		return job_status(k->l->s, k->c, k->rq, user, k->seg[5]);
 	return not_allowed(k);
 }
 
@@ -558,7 +564,7 @@ static enum MHD_Result framework(const struct call *k)
 	if (name)
 		*name++ = '\0';
 	res = name && srv_safe_name(user) && srv_safe_name(name)
-		  ? job_status(k->l->s, k->c, user, name)
+		  ? job_status(k->l->s, k->c, k->rq, user, name)
 		  : h_no_job(k->c, k->seg[3]);
 	free(user);
 	return res;
@@ -826,10 +832,12 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 
 static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 {
+	/* suspend/resume: the long-poll holds requests (wait.c) */
 	return MHD_start_daemon(
-	    MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-	    handler, l, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, l->s,
-	    MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_NOTIFY_COMPLETED,
+	    MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
+		MHD_ALLOW_SUSPEND_RESUME,
+	    0, NULL, NULL, handler, l, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+	    l->s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_NOTIFY_COMPLETED,
 	    completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);
 }
@@ -868,6 +876,10 @@ int srv_http_start(struct srv *s, char *err, size_t errlen)
 
 void srv_http_stop(struct srv *s)
 {
+	/* no connection may be suspended when a daemon stops */
+	pthread_mutex_lock(&s->lock);
+	srv_wake_waiters(s, true);
+	pthread_mutex_unlock(&s->lock);
 	/* MHD closes the listening sockets it was given. */
 	if (s->tcp_d)
 		MHD_stop_daemon(s->tcp_d);

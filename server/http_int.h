@@ -19,6 +19,8 @@ struct req {
 	char *body;
 	size_t len;
 	bool too_big;
+	bool held;  /* its connection suspended by wait.c */
+	bool woken; /* ...and resumed: answer now */
 };
 
 /* ---- answers (reply.c) --------------------------------------------- */
@@ -29,6 +31,9 @@ enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
 /* Steals o. */
 enum MHD_Result h_reply_json(struct MHD_Connection *c, unsigned status,
 			     json_t *o);
+/* 200 with j's status o (stolen) and j's ETag (wait.c). */
+enum MHD_Result h_reply_job(struct MHD_Connection *c, const struct srv_job *j,
+			    json_t *o);
 /* {"code": code, "message": ...} */
 enum MHD_Result h_reply_error(struct MHD_Connection *c, unsigned status,
 			      const char *code, const char *fmt, ...)
@@ -87,6 +92,18 @@ enum MHD_Result h_serve_log(struct MHD_Connection *c, const char *path,
 			    const char *type, bool empty_errors);
 /* 404 for a log there is not: empty with empty, else JSON. */
 enum MHD_Result h_log_missing(struct MHD_Connection *c, bool empty);
+
+/* ---- the long-poll on a job (wait.c) ---------------------------------- */
+
+/* j's ETag, W/"<16 hex digits>", in out (32 bytes do): it changes when
+ * the job's or a task's state does. */
+void h_job_etag(const struct srv_job *j, char *out, size_t len);
+/* For a GET of j's status, under the lock: 1 when the request asked to
+ * wait (?wait=MS&since=ETAG) and is held now (its connection suspended:
+ * return MHD_YES), 0 to answer at once (no wait asked, or over: rq was
+ * woken, the job differs or has ended, too many held). */
+int h_wait_hold(struct srv *s, struct MHD_Connection *c, struct req *rq,
+		const struct srv_job *j);
 
 /* ---- the v2 API (api_v2.c) -------------------------------------------- */
 

@@ -23,8 +23,10 @@ json_t *h_container_id(const struct srv_job *j, const struct srv_task *t)
 	return v;
 }
 
-enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
-			    const char *type, char *body, size_t len)
+/* Takes body; etag NULL: no ETag header. */
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
+			     const char *type, char *body, size_t len,
+			     const char *etag)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -35,9 +37,31 @@ enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (etag)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
+			    const char *type, char *body, size_t len)
+{
+	return reply(c, status, type, body, len, NULL);
+}
+
+enum MHD_Result h_reply_job(struct MHD_Connection *c, const struct srv_job *j,
+			    json_t *o)
+{
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	char etag[32];
+
+	json_decref(o);
+	if (!text)
+		return MHD_NO;
+	h_job_etag(j, etag, sizeof(etag));
+	return reply(c, 200, "application/json; charset=utf-8", text,
+		     strlen(text), etag);
 }
 
 /* Steals o. */

@@ -293,6 +293,7 @@ static void srv_free(struct srv *s)
 		close(s->rec_fd);
 	free(s->rec_path);
 	free(s->unloaded);
+	free(s->waiters);
 	for (i = 0; i < s->npending; i++)
 		free(s->pending[i]);
 	free(s->pending);
@@ -489,12 +490,16 @@ static bool wait_for_work(struct srv *s, bool *failed)
 {
 	struct pollfd p[2];
 	struct signalfd_siginfo si;
-	long timeout;
+	long timeout, held;
 	char buf[64];
 	bool quit = false;
 
 	pthread_mutex_lock(&s->lock);
 	timeout = srv_next_timeout(s);
+	/* a held request's time: answered when it is up */
+	held = srv_wake_waiters(s, false);
+	if (held >= 0 && held < timeout)
+		timeout = held;
 	pthread_mutex_unlock(&s->lock);
 	p[0].fd = s->sigfd;
 	p[1].fd = s->wake[0];
@@ -512,7 +517,8 @@ static bool wait_for_work(struct srv *s, bool *failed)
 }
 
 /* Until SIGTERM, SIGINT or SIGHUP: tasks reaped, deadlines kept, jobs
- * started, records written. */
+ * started, records written; then the requests held for a job's change
+ * (wait.c) are answered, this loop being where jobs change. */
 static void main_loop(struct srv *s)
 {
 	bool quit = false, failed = false;
@@ -531,6 +537,7 @@ static void main_loop(struct srv *s)
 		srv_flush(s);
 		srv_launch(s);
 		srv_flush(s);
+		srv_wake_waiters(s, false);
 		pthread_mutex_unlock(&s->lock);
 	}
 }

@@ -92,6 +92,8 @@ struct srv_token {
 	long long expires; /* ms */
 };
 
+struct srv_waiter;
+
 struct srv {
 	srv_options opt;
 	char *state_dir, *jobs_dir, *sock_path;
@@ -131,6 +133,9 @@ struct srv {
 	long long cap_cpus, cap_mem_mb, cap_gpus, used_cpus, used_mem_mb;
 	unsigned long long gpu_used;
 	bool image_noted;
+	/* requests held by the long-poll (wait.c), under lock */
+	struct srv_waiter *waiters;
+	size_t nwaiters, capwaiters;
 };
 
 /* util.c */
@@ -188,6 +193,11 @@ char *srv_ssh_key_path(const struct srv_job *j, bool pub);
 int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 		       const struct srv_task *t, unsigned port,
 		       const pai_env *env);
+
+/* wait.c: the long-poll's held requests. Under the lock: resumes those
+ * whose job changed, ended or went, or whose time is up (all: every
+ * one); returns the ms until the next one's time, or -1. */
+long srv_wake_waiters(struct srv *s, bool all);
 
 /* http.c */
 int srv_http_start(struct srv *s, char *err, size_t errlen);

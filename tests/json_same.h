@@ -1,11 +1,11 @@
-/* json_same.h - what the fast JSON parser (lib/json_fast.c) must give
+/* json_same.h - what the fast JSON parser (lib/text/json_fast.c) must give
  * exactly as jansson and the position walk do: the same values with the
  * same types, in the same order, and the same position tree. Shared by
  * tests/unit/test_json_fast.c and tests/fuzz/fuzz_job.c. */
 #ifndef JSON_SAME_H
 #define JSON_SAME_H
 
-#include "internal.h"
+#include "text/text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* By pai_api: paictl's local cluster (dual) takes v1's routes. */
+/* By pai_api: paictl's local cluster (dual) takes v1's routes, and has
+ * extensions of its own (api_local.c). */
 static const struct pai__api *const modules[] = {
     [PAI_API_V1] = &pai__api_v1,
     [PAI_API_V2] = &pai__api_v2,
-    [PAI_API_DUAL] = &pai__api_v1,
+    [PAI_API_DUAL] = &pai__api_local,
     [PAI_API_K8S] = &pai__api_k8s,
 };
 

@@ -21,7 +21,7 @@
  *                             returns the code of
  *   url.h trace.h (.c)        URLs, and the -vv trace with its secrets
  *                             masked: they know no handle
- *   model.h model.c json.h json.c
+ *   model.h model.c json_values.h json_values.c
  *                             what is handed out (job infos, states);
  *                             JSON values as servers send them
  *

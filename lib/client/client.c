@@ -130,6 +130,16 @@ int pai_client_set_token(pai_client *c, const char *token)
 	return PAI_OK;
 }
 
+int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
+					void *data)
+{
+	if (!c)
+		return PAI_EINVAL;
+	c->on_retry_after = fn;
+	c->on_retry_after_data = data;
+	return PAI_OK;
+}
+
 /* ---- the last error ---------------------------------------------------- */
 
 long pai_client_http_status(const pai_client *c)
@@ -308,6 +318,29 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 	return api->job_stop(api, c, user, name);
 }
 
+int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
+			const char *name, const pai_job_info *last,
+			long timeout_ms)
+{
+	const struct pai__api *api;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!out || !c)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	if (!api->job_changed)
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"the cluster does not tell of a job's "
+					"changes; ask again instead");
+	return api->job_changed(out, api, c, user, name, last, timeout_ms);
+}
+
 int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 		    const char *name)
 {
@@ -352,26 +385,6 @@ static int unsupported(pai_client *c, const char *what)
 	return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
 				"this cluster (API %s) cannot %s",
 				pai_api_name(c->api), what);
-}
-
-int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
-			const char *name, const pai_job_info *last,
-			long timeout_ms)
-{
-	const struct pai__api *api;
-	int err;
-
-	if (out)
-		*out = NULL;
-	if (!out || !c)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if ((err = check_names(c, user, name ? name : "")) ||
-	    (err = pai__client_api(c, &api)))
-		return err;
-	if (!api->job_changed)
-		return unsupported(c, "tell when a job changes");
-	return api->job_changed(out, api, c, user, name, last, timeout_ms);
 }
 
 int pai_logs_follow(pai_client *c, const pai_job_info *job,

@@ -3,7 +3,8 @@
  * refused when others may read them, as ssh refuses such keys. */
 #include "config_k8s.h"
 #include "file.h"
-#include "json.h"
+#include "json_values.h"
+#include "text/text.h" /* pai__is_name_char */
 
 #include "sys/dl_curl.h"
 

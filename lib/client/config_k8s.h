@@ -4,7 +4,7 @@
 #ifndef PAI_CONFIG_K8S_H
 #define PAI_CONFIG_K8S_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 /* Every string owned, NULL when not set. */
 struct pai__k8s_prof {

@@ -4,7 +4,7 @@
 #ifndef PAI_FILE_H
 #define PAI_FILE_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 #include <sys/types.h>
 

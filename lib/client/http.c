@@ -37,15 +37,25 @@ void pai__response_release(pai__response *rs)
 	free(rs->content_type);
 	free(rs->location);
 	free(rs->content_range);
+	free(rs->etag);
 	memset(rs, 0, sizeof(*rs));
 }
 
-static long long now_ms(void)
+long long pai__now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#define now_ms pai__now_ms
+
+long long pai__server_now_ms(const pai_client *c)
+{
+	if (!c->server_date_s)
+		return 0;
+	return c->server_date_s * 1000 + (now_ms() - c->server_date_at_ms);
 }
 
 /* xorshift64*: jitter needs no cryptographic randomness */
@@ -226,14 +236,66 @@ static void set_header(char **slot, char *v)
 	*slot = v;
 }
 
-/* Retry-After's value in seconds; 0 when it gives none. Only
- * delta-seconds: an HTTP date is not worth parsing. */
-static long retry_after_s(const char *v)
+/* Delta-seconds (Retry-After: 120) in ms; 0 for none or 0. */
+static long long delta_ms(const char *v)
 {
 	char *end;
-	long s = strtol(v, &end, 10);
+	long long s;
 
-	return end != v && !*end && s > 0 ? s : 0;
+	if (*v < '0' || *v > '9')
+		return 0;
+	s = strtoll(v, &end, 10);
+	if (*end)
+		return 0;
+	/* longer than any wait anyone takes, and no overflow below */
+	return s > 0 ? (s < 1000000000LL ? s : 1000000000LL) * 1000 : 0;
+}
+
+static int month_of(const char *m)
+{
+	static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	int i;
+
+	for (i = 0; i < 12; i++)
+		if (strlen(m) == 3 && strncmp(m, names + 3 * i, 3) == 0)
+			return i;
+	return -1;
+}
+
+/* An HTTP date (RFC 9110 5.6.7: IMF-fixdate, or the obsolete RFC 850
+ * and asctime forms, always GMT) in epoch seconds; 0 when v is none.
+ * By hand: strptime's names would be the locale's. */
+static long long http_date(const char *v)
+{
+	char wday[16], mon[4], zone[4];
+	int d = 0, y = 0, h = 0, mi = 0, sec = 0, n = 0;
+	struct tm tm;
+
+	if (sscanf(v, "%15[A-Za-z], %2d %3s %4d %2d:%2d:%2d %3s%n", wday, &d,
+		   mon, &y, &h, &mi, &sec, zone, &n) == 8 &&
+	    !v[n] && strcmp(zone, "GMT") == 0)
+		;
+	else if (sscanf(v, "%15[A-Za-z], %2d-%3[A-Za-z]-%2d %2d:%2d:%2d %3s%n",
+			wday, &d, mon, &y, &h, &mi, &sec, zone, &n) == 8 &&
+		 !v[n] && strcmp(zone, "GMT") == 0)
+		y += y < 70 ? 2000 : 1900; /* RFC 9110: the nearer century */
+	else if (sscanf(v, "%15[A-Za-z] %3s %2d %2d:%2d:%2d %4d%n", wday, mon,
+			&d, &h, &mi, &sec, &y, &n) == 7 &&
+		 !v[n])
+		;
+	else
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_mon = month_of(mon);
+	if (tm.tm_mon < 0 || d < 1 || d > 31 || y < 1970 || y > 9999 ||
+	    h > 23 || mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return 0;
+	tm.tm_mday = d;
+	tm.tm_year = y - 1900;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	return (long long)timegm(&tm);
 }
 
 void pai__response_header(pai__response *rs, const char *p, size_t len)
@@ -244,17 +306,21 @@ void pai__response_header(pai__response *rs, const char *p, size_t len)
 	if (len > 5 && strncmp(p, "HTTP/", 5) == 0) {
 		free(rs->content_type);
 		free(rs->content_range);
-		rs->content_type = rs->content_range = NULL;
-		rs->retry_after_s = 0;
+		free(rs->etag);
+		rs->content_type = rs->content_range = rs->etag = NULL;
+		rs->retry_after_ms = rs->retry_at_s = rs->date_s = 0;
 		return;
 	}
 	set_header(&rs->content_type, header_value(p, len, "Content-Type"));
 	set_header(&rs->content_range, header_value(p, len, "Content-Range"));
+	set_header(&rs->etag, header_value(p, len, "ETag"));
 	if ((v = header_value(p, len, "Retry-After"))) {
-		long s = retry_after_s(v);
-
-		if (s > 0)
-			rs->retry_after_s = s;
+		rs->retry_after_ms = delta_ms(v);
+		rs->retry_at_s = rs->retry_after_ms ? 0 : http_date(v);
+		free(v);
+	}
+	if ((v = header_value(p, len, "Date"))) {
+		rs->date_s = http_date(v);
 		free(v);
 	}
 }
@@ -400,6 +466,11 @@ static void set_options(CURL *h, pai_client *c, const pai__request *rq,
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
 	/* redirects are the caller's: the token must not follow them */
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	/* libcurl sends a request again by itself when a reused
+	 * connection dies before any answer, which may be after the
+	 * server acted on it: a submission never goes on a reused one */
+	if (!rq->safe)
+		curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, c->insecure ? 0L : 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, c->insecure ? 0L : 2L);
 	if (c->ca_file)
@@ -556,17 +627,74 @@ static int sleep_interruptible(pai_client *c, long ms)
 	return c->interrupt && *c->interrupt ? PAI_EINTR : PAI_OK;
 }
 
+/* The wait the server named in its answer (Retry-After of a 429 or a
+ * 503), in ms from now; 0 for none. An HTTP date counts from the
+ * answer's own Date, so that this machine's clock does not matter. */
+static long long named_wait(const pai__response *rs, int err)
+{
+	long long base, ms;
+
+	if (err != PAI_OK || (rs->status != 429 && rs->status != 503))
+		return 0;
+	if (rs->retry_after_ms > 0)
+		return rs->retry_after_ms;
+	if (!rs->retry_at_s)
+		return 0;
+	base = rs->date_s ? rs->date_s : (long long)time(NULL);
+	ms = (rs->retry_at_s - base) * 1000;
+	return ms > 0 ? ms : 0;
+}
+
+/* "90 s", "60 min", "2 h": a wait as people say it. */
+static void say_wait(char *out, size_t len, long long ms)
+{
+	long long s = (ms + 999) / 1000;
+
+	if (s < 120)
+		snprintf(out, len, "%lld s", s);
+	else if (s < 7200)
+		snprintf(out, len, "%lld min", (s + 59) / 60);
+	else
+		snprintf(out, len, "%lld h", (s + 3599) / 3600);
+}
+
+/* A named wait longer than the client waits: the call fails at once,
+ * saying what the server asked and what the client's limit is. */
+static int wait_too_long(pai_client *c, const pai__request *rq,
+			 const pai__response *rs, long long named)
+{
+	char *host = pai__url_host(rq->url);
+	char asked[32], cap[32];
+	int err;
+
+	say_wait(asked, sizeof(asked), named);
+	say_wait(cap, sizeof(cap), c->retry_max_ms);
+	err = pai__client_fail(
+	    c, PAI_EHTTP, rs->status, NULL,
+	    "HTTP %ld %s from %s: the cluster %s wait %s before the next "
+	    "request, longer than the client waits (%s)",
+	    rs->status,
+	    rs->status == 429 ? "Too Many Requests" : "Service Unavailable",
+	    host ? host : rq->url,
+	    rs->status == 429 ? "has a rate limit and asks to"
+			      : "is unavailable and asks to",
+	    asked, cap);
+	free(host);
+	return err;
+}
+
 /* How long to wait before sending rq again after this attempt (the
  * attempt-th retry), or -1 for not again. Safe requests are sent again
  * after a connection error or a 502/503/504, any after a 429: a rate
  * limit refuses a request before anything is done with it, so a
- * submission too. Exponential backoff with full jitter, and at least
- * the server's Retry-After. */
+ * submission too. After a wait the server named, 0: hold() waits until
+ * the client's not_before_ms; else exponential backoff with full
+ * jitter. */
 static long long retry_delay(pai_client *c, const pai__request *rq,
 			     const pai__response *rs, int err, CURLcode cc,
-			     int attempt)
+			     int attempt, long long named)
 {
-	long long window, delay;
+	long long window;
 	int retry;
 
 	if (err == PAI_OK)
@@ -578,14 +706,12 @@ static long long retry_delay(pai_client *c, const pai__request *rq,
 		return -1;
 	if (attempt >= c->max_retries)
 		return -1;
+	if (named > 0)
+		return 0;
 	window = BACKOFF_BASE_MS << (attempt < 10 ? attempt : 10);
 	if (window > BACKOFF_CAP_MS)
 		window = BACKOFF_CAP_MS;
-	delay = (long long)(next_random(c) % (uint64_t)(window + 1));
-	if (err == PAI_OK && rs->retry_after_s > 0 &&
-	    rs->retry_after_s * 1000LL > delay)
-		delay = rs->retry_after_s * 1000LL;
-	return delay;
+	return (long long)(next_random(c) % (uint64_t)(window + 1));
 }
 
 static void trace_retry(pai_client *c, const pai__request *rq,
@@ -618,9 +744,50 @@ static int renew_credential(pai_client *c, const pai__response *rs, int err,
 	return 1;
 }
 
+/* Waits until the client's not_before_ms, saying so first (the callback,
+ * the trace). PAI_OK, or PAI_EINTR with the detail set. */
+static int hold(pai_client *c)
+{
+	long long wait = c->not_before_ms - now_ms();
+	char note[160];
+
+	if (wait <= 0)
+		return PAI_OK;
+	if (c->on_retry_after)
+		c->on_retry_after(c->on_retry_after_data, c->held_by, wait);
+	if (c->trace) {
+		snprintf(note, sizeof(note),
+			 "* waiting %lld ms, as the server asked (HTTP %ld)",
+			 wait, c->held_by);
+		c->trace(c->trace_data, note);
+	}
+	if (sleep_interruptible(c, (long)wait) != PAI_OK)
+		return pai__client_fail(c, PAI_EINTR, 0, NULL, "interrupted");
+	return PAI_OK;
+}
+
+/* What an answer tells the client besides itself: the server's clock,
+ * and a wait it names (PAI_EHTTP when longer than the client waits). */
+static int take_note(pai_client *c, const pai__request *rq,
+		     const pai__response *rs, int err, long long *named)
+{
+	if (err == PAI_OK && rs->date_s) {
+		c->server_date_s = rs->date_s;
+		c->server_date_at_ms = now_ms();
+	}
+	*named = named_wait(rs, err);
+	if (*named <= 0)
+		return PAI_OK;
+	if (*named > c->retry_max_ms)
+		return wait_too_long(c, rq, rs, *named);
+	c->not_before_ms = now_ms() + *named;
+	c->held_by = rs->status;
+	return PAI_OK;
+}
+
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 {
-	long long deadline = now_ms() + c->retry_max_ms, delay;
+	long long deadline = now_ms() + c->retry_max_ms, delay, named;
 	int attempt, err, renewed = 0;
 
 	for (attempt = 0;; attempt++) {
@@ -629,16 +796,21 @@ int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 
 		pai__response_release(rs);
 		pai__client_reset_error(c);
+		if ((err = hold(c)))
+			return err;
 		err = c->transport ? c->transport(c->transport_data, c, rq, rs)
 				   : perform(c, rq, rs, &cc, &gen);
 		if (renew_credential(c, rs, err, gen, &renewed)) {
 			attempt--;
 			continue;
 		}
-		delay = retry_delay(c, rq, rs, err, cc, attempt);
-		if (delay < 0 || now_ms() + delay > deadline)
+		if (take_note(c, rq, rs, err, &named))
+			return PAI_EHTTP;
+		delay = retry_delay(c, rq, rs, err, cc, attempt, named);
+		/* backoff within retry_max_ms; a named wait within it each */
+		if (delay < 0 || (!named && now_ms() + delay > deadline))
 			break;
-		trace_retry(c, rq, rs, err, delay);
+		trace_retry(c, rq, rs, err, named ? named : delay);
 		if (sleep_interruptible(c, (long)delay) != PAI_OK) {
 			pai__response_release(rs);
 			return pai__client_fail(c, PAI_EINTR, 0, NULL,

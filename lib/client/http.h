@@ -5,7 +5,7 @@
 #ifndef PAI_HTTP_H
 #define PAI_HTTP_H
 
-#include "internal.h"
+#include "sys/sys.h"
 #include "trace.h"
 #include "url.h"
 
@@ -65,14 +65,27 @@ struct pai_client {
 
 	/* Why the last call failed. Kept by this layer: every layer above
 	 * sets it with pai__client_fail() and returns the code it passed,
-	 * so errors go up as return values and http.c never calls up.
-	 * (Three fields, not a pai__error: the layout is in the ABI
-	 * record, lib/libpai.abi.) */
+	 * so errors go up as return values and http.c never calls up. */
 	long status;
 	char *err_code, *err_msg;
 
 	char errbuf[CURL_ERROR_SIZE];
 	uint64_t rng; /* the retries' jitter */
+	/* No request goes out before this time (cli_now_ms()'s clock,
+	 * CLOCK_MONOTONIC in ms; 0: none): the end of the last wait a
+	 * server named (Retry-After of a 429 or 503), whose status is
+	 * held_by. Every request of every call honours it, so that the
+	 * calls of a loop do too. */
+	long long not_before_ms;
+	long held_by;
+	/* pai_client_set_retry_after_callback(): told before such a wait */
+	void (*on_retry_after)(void *data, long status, long long wait_ms);
+	void *on_retry_after_data;
+	/* The server's clock as its last Date header gave it: epoch
+	 * seconds, and when (monotonic ms) it came; 0: none yet. For
+	 * times the server stamped (a job's submission time), so that
+	 * this machine's clock does not matter. */
+	long long server_date_s, server_date_at_ms;
 	/* logs.c: an origin that serves logs as HTML pages, fetched whole */
 	char *html_log_origin;
 	pai_api api; /* api.c: which module its calls go through */
@@ -80,6 +93,10 @@ struct pai_client {
 	 * for a client of the token, CA file and insecure flag alone. */
 	const struct pai__wire *wire;
 	void *wire_data;
+	/* api/api_local.c: whether the local cluster has its long-poll on
+	 * a job (GET /api/v2/info's paictl.extensions): 0 not known yet,
+	 * 1 yes, -1 no */
+	int can_wait;
 
 	/* Fuzzing only (tests/fuzz): answers each request in place of the
 	 * network, as perform() would: PAI_OK with rs filled (its headers
@@ -106,7 +123,11 @@ typedef struct pai__response {
 	char *content_type;
 	char *location; /* a redirect's target, absolute */
 	char *content_range;
-	long retry_after_s;
+	char *etag; /* as sent, quotes and all */
+	/* Retry-After: in ms from the answer, or as an HTTP date (epoch
+	 * seconds); 0: none, or none worth waiting for */
+	long long retry_after_ms, retry_at_s;
+	long long date_s; /* the Date header: epoch seconds; 0: none */
 	/* some of the request may have reached the server (a failed POST
 	 * may still have created the job) */
 	int sent;
@@ -118,25 +139,31 @@ typedef struct pai__response {
 
 #define PAI__RESPONSE_INIT                                                     \
 	{                                                                      \
-		0, PAI__BUF_INIT, NULL, NULL, NULL, 0, 0, 0                    \
+		0, PAI__BUF_INIT, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0        \
 	}
 
 void pai__response_release(pai__response *rs);
 
 /* Reads one header line of a response ("Name: value\r\n", or a status
  * line that starts a new response) into rs: Content-Type,
- * Content-Range, Retry-After. */
+ * Content-Range, ETag, Retry-After (seconds or an HTTP date), Date. */
 void pai__response_header(pai__response *rs, const char *line, size_t len);
 
 /*
- * Performs rq once, or (safe requests) again with exponential backoff
+ * Performs rq once, or again: safe requests with exponential backoff
  * and full jitter after a connection error or a 502/503/504, within the
- * client's max_retries and retry_max_ms. PAI_OK when a response arrived,
+ * client's max_retries and retry_max_ms; any request after a 429, which
+ * refuses it before anything is done. No attempt goes out before the
+ * client's not_before_ms: a 429's or 503's Retry-After sets it, for
+ * this call and the next ones, unless it names a wait longer than
+ * retry_max_ms, which fails the call at once (PAI_EHTTP, the status
+ * kept). An unsafe request goes on a connection of its own, so that
+ * libcurl never sends it twice. PAI_OK when a response arrived,
  * whatever its status (callers judge it with pai__status_error);
  * otherwise PAI_EUNREACHABLE, PAI_ETLS, PAI_EINTR, PAI_ENOMEM,
- * PAI_ETOOBIG, PAI_EINVAL or PAI_ERROR with the client's detail set.
- * Redirects are not followed. The token goes only to the client's own
- * origin; the Unix socket serves only that origin too.
+ * PAI_ETOOBIG, PAI_EINVAL, PAI_EHTTP or PAI_ERROR with the client's
+ * detail set. Redirects are not followed. The token goes only to the
+ * client's own origin; the Unix socket serves only that origin too.
  */
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs);
 
@@ -155,5 +182,11 @@ int pai__client_fail(pai_client *c, int err, long status, const char *code,
 		     const char *fmt, ...) PAI__PRINTF(5, 6);
 /* Sets the detail to "out of memory"; returns PAI_ENOMEM. */
 int pai__client_oom(pai_client *c);
+
+/* The server's clock now, in epoch ms, as its last Date header and the
+ * time since tell; 0 when no answer had one. */
+long long pai__server_now_ms(const pai_client *c);
+/* CLOCK_MONOTONIC in ms. */
+long long pai__now_ms(void);
 
 #endif /* PAI_HTTP_H */

@@ -3,6 +3,7 @@
  * text, and downloads that follow redirects without the token. Over
  * rest.h; the URLs come from the API modules (pai_task_log_url()). */
 #include "rest.h"
+#include "text/text.h" /* pai__utf8_encode */
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* model.c - accessors of job infos, job lists and SSH infos; the names
  * of job states */
 #include "model.h"
+#include "job/job.h" /* pai__v2_role_name */
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ void pai__job_info_release(pai_job_info *info)
 	json_decref(info->own);
 	free(info->tasks);
 	free(info->task_json);
+	free(info->version);
 	memset(info, 0, sizeof(*info));
 }
 

@@ -4,7 +4,7 @@
 #ifndef PAI_MODEL_H
 #define PAI_MODEL_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 /* Every string points into json (or a member of it), so the whole info
  * lives as long as its one reference. */
@@ -14,6 +14,9 @@ struct pai_job_info {
 	const char *name, *user, *vc, *substate;
 	pai_state state;
 	long long created_ms, completed_ms;
+	/* when the server took the submission (v1.x's submissionTime,
+	 * else createdTime), epoch ms; 0: not said */
+	long long submitted_ms;
 	long retries;
 	int has_exit_code, exit_code;
 	pai_task_info *tasks;
@@ -22,6 +25,9 @@ struct pai_job_info {
 	size_t ntasks;
 	/* roles reported by their framework names (OpenPAI v1.x) */
 	int framework_names;
+	/* what the server names this status by (its ETag), for
+	 * job_changed (module.h); new, or NULL */
+	char *version;
 };
 
 struct pai_job_list {

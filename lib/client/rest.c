@@ -160,18 +160,30 @@ int pai__exchange(pai_client *c, const pai__request *rq, pai__response *rs)
 	return err ? err : pai__status_error(c, rq, rs);
 }
 
-int pai__get_json(json_t **out, pai_client *c, const char *url)
+int pai__get_json_etag(json_t **out, char **etag, pai_client *c,
+		       const char *url)
 {
 	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err;
 
 	*out = NULL;
+	if (etag)
+		*etag = NULL;
 	err = pai__exchange(c, &rq, &rs);
 	if (err == PAI_OK)
 		err = pai__response_json(out, c, &rq, &rs);
+	if (err == PAI_OK && etag) {
+		*etag = rs.etag;
+		rs.etag = NULL;
+	}
 	pai__response_release(&rs);
 	return err;
+}
+
+int pai__get_json(json_t **out, pai_client *c, const char *url)
+{
+	return pai__get_json_etag(out, NULL, c, url);
 }
 
 int pai__get_object(json_t **out, pai_client *c, const char *url)

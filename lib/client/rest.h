@@ -6,7 +6,7 @@
 #define PAI_REST_H
 
 #include "http.h"
-#include "json.h"
+#include "json_values.h"
 
 /* One submission as it goes out: a request whose URL and body are its
  * own (an API module makes it, submit.c sends or shows it). */
@@ -43,6 +43,10 @@ int pai__exchange(pai_client *c, const pai__request *rq, pai__response *rs);
  * pai__get_object() also refuses any other value than an object
  * (PAI_EPROTOCOL). */
 int pai__get_json(json_t **out, pai_client *c, const char *url);
+/* pai__get_json(), and the answer's ETag in *etag (new; NULL when it
+ * has none). */
+int pai__get_json_etag(json_t **out, char **etag, pai_client *c,
+		       const char *url);
 int pai__get_object(json_t **out, pai_client *c, const char *url);
 /* GET url: the body of a 2xx, NUL-terminated, in *text (new). */
 int pai__get_text(char **text, size_t *len, pai_client *c, const char *url);

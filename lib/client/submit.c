@@ -2,9 +2,11 @@
  * once, and a lost answer resolved by asking for the job, never by
  * sending blindly again */
 #include "api.h"
+#include "job/job.h" /* pai__config_is_v2 */
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The API module a config goes through, and the format it goes in: the
  * module's, but paictl's local cluster (dual) takes either format on
@@ -259,45 +261,79 @@ static int stored_matches(const struct pai__api *api, pai_client *c,
 	return ret;
 }
 
-/* After a lost answer: 1 the job is ours, else the error to return. */
+/* How far a submission time the server stamped may lie outside the time
+ * the request was out: the Date header's second, and a margin; without
+ * any Date, this machine's clock against the server's. */
+#define WINDOW_SLACK_MS 2000
+#define CLOCK_SKEW_MS	120000
+
+/* Whether the job the server has was submitted while our request was
+ * out (sent_at: monotonic ms when it went): 1 yes or cannot tell (the
+ * status says no time), 0 before, -1 no such job, -2 cannot tell. The
+ * server's clock from its answer's Date: this machine's does not
+ * count. */
+static int submitted_meanwhile(const struct pai__api *api, pai_client *c,
+			       const char *user, const char *name,
+			       long long sent_at)
+{
+	pai_job_info *info = NULL;
+	long long now, at, slack = WINDOW_SLACK_MS;
+	int err = api->job_get(&info, api, c, user, name);
+
+	if (err == PAI_ENOTFOUND)
+		return -1;
+	if (err)
+		return -2;
+	at = info->submitted_ms;
+	pai_job_info_free(info);
+	if (!at)
+		return 1;
+	if (!(now = pai__server_now_ms(c))) {
+		now = (long long)time(NULL) * 1000;
+		slack = CLOCK_SKEW_MS;
+	}
+	return at >= now - (pai__now_ms() - sent_at) - slack &&
+	       at <= now + slack;
+}
+
+/* After a lost answer: the job of that name is read, never sent again
+ * (job names are unique per user: a job there is ours or another's).
+ * 1 ours: submitted while our request was out, with the config sent;
+ * else the error to return: PAI_ECONFLICT for another job of that
+ * name, the first failure when there is no job (nothing was made) or
+ * it cannot be told. */
 static int resolve(const struct pai__api *api, pai_client *c, const char *user,
-		   const char *name, json_t *sent, const pai__submit_rq *rq,
-		   int err)
+		   const char *name, json_t *sent, long long sent_at, int err)
 {
 	pai__error first = {0, NULL, NULL};
-	int maybe, m;
+	int when, m = -2;
 
-	/* Job names are unique per user, so a second POST cannot make a
-	 * second job; at worst it meets 409. */
 	pai__client_save_error(c, &first);
-	m = stored_matches(api, c, user, name, sent);
-	if (m == 1)
-		goto ours;
-	if (m == 0) {
+	when = submitted_meanwhile(api, c, user, name, sent_at);
+	if (when == 1)
+		m = stored_matches(api, c, user, name, sent);
+	if (when == 0 || m == 0) {
 		pai__error_release(&first);
 		return pai__client_fail(c, PAI_ECONFLICT, 409, NULL,
-					"job '%s' exists already with another "
-					"config",
-					name);
+					"job '%s' exists already (%s)", name,
+					when == 0 ? "submitted before"
+						  : "with another config");
 	}
-	if (m == -2)
-		goto theirs;
-	err = api->post_job(api, c, rq, &maybe);
-	if (err == PAI_OK || (err != PAI_ECONFLICT && !maybe)) {
+	if (m == 1) {
 		pai__error_release(&first);
-		return err;
+		pai__client_reset_error(c);
+		return 1;
 	}
-	/* 409, or lost again: the job may be ours after all */
-	pai__client_save_error(c, &first);
-	if (stored_matches(api, c, user, name, sent) == 1)
-		goto ours;
-theirs: /* what the first failure said */
-	pai__client_restore_error(c, &first);
+	if (when == -1 || m == -1) {
+		/* the first failure's detail, and what reading found */
+		pai__client_fail(c, err, first.status, first.code,
+				 "%s; the job was not made (submitting it "
+				 "again is safe)",
+				 first.msg ? first.msg : pai_strerror(err));
+		pai__error_release(&first);
+	} else
+		pai__client_restore_error(c, &first);
 	return err;
-ours:
-	pai__error_release(&first);
-	pai__client_reset_error(c);
-	return 1;
 }
 
 int pai_submit_ex(pai_client *c, const char *user, json_t *config,
@@ -306,6 +342,7 @@ int pai_submit_ex(pai_client *c, const char *user, json_t *config,
 	const struct pai__api *api;
 	pai__submit_rq rq = {NULL, NULL, 0, NULL};
 	json_t *sent = NULL;
+	long long sent_at;
 	int err, maybe;
 
 	if (recovered)
@@ -323,10 +360,11 @@ int pai_submit_ex(pai_client *c, const char *user, json_t *config,
 	if ((err = prepare(&sent, &api, c, config, opts)) ||
 	    (err = api->submit_request(&rq, api, c, user, sent)))
 		goto out;
+	sent_at = pai__now_ms();
 	err = api->post_job(api, c, &rq, &maybe);
 	if (err != PAI_OK && maybe) {
 		err = resolve(api, c, user, pai_job_config_name(sent), sent,
-			      &rq, err);
+			      sent_at, err);
 		if (err == 1) {
 			if (recovered)
 				*recovered = 1;

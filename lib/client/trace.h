@@ -4,7 +4,7 @@
 #ifndef PAI_TRACE_H
 #define PAI_TRACE_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 /* The caller's callback (pai_client_options' trace and trace_data). */
 typedef void (*pai__trace_fn)(void *data, const char *line);

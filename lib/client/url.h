@@ -4,7 +4,7 @@
 #ifndef PAI_URL_H
 #define PAI_URL_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 /* "host" or "host:port" of url, new; NULL when it does not parse. */
 char *pai__url_host(const char *url);

@@ -127,8 +127,7 @@ static void attach(struct v1v2 *c, const pai__pos *p, size_t *k)
 
 /* Writes the comments that stood before v1 key `key` before output path
  * `path`. */
-static int keep_comments(struct v1v2 *c, const pai__pos *key,
-			 const char *path)
+static int keep_comments(struct v1v2 *c, const pai__pos *key, const char *path)
 {
 	size_t i;
 
@@ -194,7 +193,8 @@ static size_t off_of(const pai__pos *at)
 
 static int v2_identifier(const char *s)
 {
-	if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+	if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+	      (*s >= 'A' && *s <= 'Z')))
 		return 0;
 	for (; *s; s++)
 		if (!pai__is_name_char((unsigned char)*s))
@@ -215,18 +215,18 @@ static const pai__pos *member(const pai__pos *p, const char *k)
 /* An error: something the v2 config cannot say. */
 #define REFUSE(c, at, path, ...)                                               \
 	((c)->refused = 1,                                                     \
-	 pai__diag_add((c)->diags, &(c)->src, off_of(at),                      \
-		       PAI_SEVERITY_ERROR, path, PAI__RULE_NO_V2, __VA_ARGS__))
+	 pai__diag_add((c)->diags, &(c)->src, off_of(at), PAI_SEVERITY_ERROR,  \
+		       path, PAI__RULE_NO_V2, __VA_ARGS__))
 /* A warning: converted, but something is lost. */
 #define LOSE(c, at, path, rule, ...)                                           \
-	pai__diag_add((c)->diags, &(c)->src, off_of(at),                       \
-		      PAI_SEVERITY_WARNING, path, rule, __VA_ARGS__)
+	pai__diag_add((c)->diags, &(c)->src, off_of(at), PAI_SEVERITY_WARNING, \
+		      path, rule, __VA_ARGS__)
 
 /* The rest-server renders "<%" in a v2 command as a template tag; a v1
  * command meant it literally, and no quoting can hide it from mustache
  * in every shell context (heredocs, comments). */
-static int check_command(struct v1v2 *c, const char *cmd,
-			 const pai__pos *at, const char *path)
+static int check_command(struct v1v2 *c, const char *cmd, const pai__pos *at,
+			 const char *path)
 {
 	const char *t = strstr(cmd, "<%");
 	size_t off;
@@ -234,8 +234,7 @@ static int check_command(struct v1v2 *c, const char *cmd,
 	if (!t)
 		return PAI_OK;
 	c->refused = 1;
-	off = at ? pai__src_string_offset(&c->src, at->off,
-					  (size_t)(t - cmd))
+	off = at ? pai__src_string_offset(&c->src, at->off, (size_t)(t - cmd))
 		 : PAI__NO_OFFSET;
 	return pai__diag_add(c->diags, &c->src, off, PAI_SEVERITY_ERROR, path,
 			     PAI__RULE_TEMPLATE,
@@ -258,8 +257,9 @@ static int completion(struct v1v2 *c, json_t *role, json_t *r,
 	if (!comp || set(r, "completion", comp))
 		return PAI_ENOMEM;
 	err = set(comp, "minFailedInstances",
-		  !mf ? json_integer(1)
-		      : json_is_null(mf) ? json_integer(-1) : json_incref(mf));
+		  !mf		     ? json_integer(1)
+		  : json_is_null(mf) ? json_integer(-1)
+				     : json_incref(mf));
 	if (!err && mf && json_is_null(mf)) {
 		char *p = ypath("taskRoles", rname, "completion");
 
@@ -276,16 +276,16 @@ static int completion(struct v1v2 *c, json_t *role, json_t *r,
 		err = keep3(c, member(rp, "minFailedTaskCount"), "taskRoles",
 			    rname, "completion");
 	if (!err)
-		err = keep3(c, member(rp, "minSucceededTaskCount"),
-			    "taskRoles", rname, "completion");
+		err = keep3(c, member(rp, "minSucceededTaskCount"), "taskRoles",
+			    rname, "completion");
 	return err;
 }
 
 /* portList: label -> portNumber. v2 asks for a count per label and
  * cannot pin a host port: beginAt is lost, with a warning only, since
  * the task still gets its ports under the same $PAI_* names. */
-static int ports(struct v1v2 *c, json_t *role, json_t *res,
-		 const pai__pos *rp, const char *path, const char *rname)
+static int ports(struct v1v2 *c, json_t *role, json_t *res, const pai__pos *rp,
+		 const char *path, const char *rname)
 {
 	json_t *list = json_object_get(role, "portList"), *p, *out;
 	const pai__pos *lp = member(rp, "portList");
@@ -300,9 +300,11 @@ static int ports(struct v1v2 *c, json_t *role, json_t *res,
 	err = keep3(c, lp, "taskRoles", rname, "resourcePerInstance");
 	json_array_foreach(list, i, p)
 	{
-		const char *label = json_string_value(json_object_get(p, "label"));
+		const char *label =
+		    json_string_value(json_object_get(p, "label"));
 		const pai__pos *pp = lp ? pai__pos_index(lp, i) : NULL;
-		json_int_t at = json_integer_value(json_object_get(p, "beginAt"));
+		json_int_t at =
+		    json_integer_value(json_object_get(p, "beginAt"));
 
 		if (err)
 			break;
@@ -315,13 +317,15 @@ static int ports(struct v1v2 *c, json_t *role, json_t *res,
 		else if (at)
 			err = LOSE(c, member(pp, "beginAt"), path,
 				   PAI__RULE_BEGIN_AT,
-				   "protocol v2 cannot pin port '%s' to %" JSON_INTEGER_FORMAT
+				   "protocol v2 cannot pin port '%s' to "
+				   "%" JSON_INTEGER_FORMAT
 				   "; the task gets free ports instead, in "
 				   "$PAI_CONTAINER_HOST_%s_PORT_LIST",
 				   label, at, label);
 		if (!err)
-			err = set(out, label,
-				  json_incref(json_object_get(p, "portNumber")));
+			err =
+			    set(out, label,
+				json_incref(json_object_get(p, "portNumber")));
 	}
 	return err;
 }
@@ -346,8 +350,9 @@ static int resources(struct v1v2 *c, json_t *role, json_t *r,
 	    set(r, "resourcePerInstance", res))
 		return PAI_ENOMEM;
 	/* v1's default is 64, v2's 512: always say which */
-	err = set(eco, "shmMB",
-		  json_integer_value(shm) ? json_incref(shm) : json_integer(64));
+	err =
+	    set(eco, "shmMB",
+		json_integer_value(shm) ? json_incref(shm) : json_integer(64));
 	if (!err)
 		err = keep3(c, member(rp, "shmMB"), "taskRoles", rname,
 			    "extraContainerOptions");
@@ -359,10 +364,11 @@ static int resources(struct v1v2 *c, json_t *role, json_t *r,
 				    rname, "resourcePerInstance");
 	}
 	if (!err && json_integer_value(json_object_get(role, "storageGB")))
-		err = LOSE(c, member(rp, "storageGB"), path, PAI__RULE_DROPPED,
-			   "protocol v2 has no storage request; storageGB %" JSON_INTEGER_FORMAT
-			   " is dropped",
-			   json_integer_value(json_object_get(role, "storageGB")));
+		err = LOSE(
+		    c, member(rp, "storageGB"), path, PAI__RULE_DROPPED,
+		    "protocol v2 has no storage request; storageGB "
+		    "%" JSON_INTEGER_FORMAT " is dropped",
+		    json_integer_value(json_object_get(role, "storageGB")));
 	return err ? err : ports(c, role, res, rp, path, rname);
 }
 
@@ -371,15 +377,15 @@ static const char *const dir_keys[][2] = {
 
 static int has_dir(struct v1v2 *c, size_t i)
 {
-	const char *d = json_string_value(json_object_get(c->cfg, dir_keys[i][0]));
+	const char *d =
+	    json_string_value(json_object_get(c->cfg, dir_keys[i][0]));
 
 	return d && *d;
 }
 
 static int role(struct v1v2 *c, json_t *roles, json_t *role, size_t idx)
 {
-	const pai__pos *rp =
-	    pai__pos_index(member(&c->pos, "taskRoles"), idx);
+	const pai__pos *rp = pai__pos_index(member(&c->pos, "taskRoles"), idx);
 	const char *name = json_string_value(json_object_get(role, "name"));
 	const char *cmd = json_string_value(json_object_get(role, "command"));
 	json_t *r = json_object(), *cmds;
@@ -429,16 +435,54 @@ static int role(struct v1v2 *c, json_t *roles, json_t *role, size_t idx)
 	return err;
 }
 
+/* Two roles that v1.x would make one framework task role ("ps_server"
+ * and "psserver"): their variables would mix and the cluster's routes
+ * could not tell them apart. Refused at each later one. */
+static int name_clashes(struct v1v2 *c)
+{
+	json_t *roles = json_object_get(c->cfg, "taskRoles");
+	size_t n = json_array_size(roles), i, *first = NULL;
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	int err = names ? PAI_OK : PAI_ENOMEM;
+	char path[48];
+
+	for (i = 0; !err && i < n; i++)
+		names[i] = json_string_value(
+		    json_object_get(json_array_get(roles, i), "name"));
+	if (!err && !(first = calloc(n ? n : 1, sizeof(*first))))
+		err = PAI_ENOMEM;
+	if (!err)
+		err = pai__v2_role_clashes(first, names, n);
+	for (i = 0; !err && i < n; i++) {
+		if (first[i] == i)
+			continue;
+		snprintf(path, sizeof(path), "taskRoles[%zu]", i);
+		err = REFUSE(c,
+			     member(pai__pos_index(member(&c->pos, "taskRoles"),
+						   i),
+				    "name"),
+			     path,
+			     "roles '%s' and '%s' would both be the task role "
+			     "of an OpenPAI v1.x cluster that protocol v2 "
+			     "runs on: rename one",
+			     names[first[i]], names[i]);
+	}
+	free(names);
+	free(first);
+	return err;
+}
+
 /* image, authFile and the three directories: prerequisites named
  * "default", as the converter names them. */
 static int prerequisites(struct v1v2 *c, json_t *pre)
 {
 	static const char *const keys[] = {"image", "authFile", "dataDir",
 					   "outputDir", "codeDir"};
-	const char *auth = json_string_value(json_object_get(c->cfg, "authFile"));
-	json_t *img = json_pack("{s:s, s:s, s:O}", "name", "default", "type",
-				"dockerimage", "uri",
-				json_object_get(c->cfg, "image"));
+	const char *auth =
+	    json_string_value(json_object_get(c->cfg, "authFile"));
+	json_t *img =
+	    json_pack("{s:s, s:s, s:O}", "name", "default", "type",
+		      "dockerimage", "uri", json_object_get(c->cfg, "image"));
 	size_t i;
 	int err;
 
@@ -456,18 +500,19 @@ static int prerequisites(struct v1v2 *c, json_t *pre)
 			err = PAI_ENOMEM;
 	}
 	for (i = 0; i < 5 && !err; i++)
-		err = keep_comments(c, member(&c->pos, keys[i]),
-				    "prerequisites");
+		err =
+		    keep_comments(c, member(&c->pos, keys[i]), "prerequisites");
 	/* The converter read authFile from HDFS at submission; offline the
 	 * file cannot be read, and a placeholder would not validate. */
 	if (!err && auth && *auth)
-		err = LOSE(c, member(&c->pos, "authFile"), "authFile",
-			   PAI__RULE_AUTH_FILE,
-			   "authFile '%s' is read on the cluster and cannot be "
-			   "converted: the image is pulled without credentials; "
-			   "add `auth` to prerequisite 'default' and the "
-			   "password to `secrets`",
-			   auth);
+		err =
+		    LOSE(c, member(&c->pos, "authFile"), "authFile",
+			 PAI__RULE_AUTH_FILE,
+			 "authFile '%s' is read on the cluster and cannot be "
+			 "converted: the image is pulled without credentials; "
+			 "add `auth` to prerequisite 'default' and the "
+			 "password to `secrets`",
+			 auth);
 	return err;
 }
 
@@ -582,42 +627,66 @@ static int dropped(struct v1v2 *c)
 	return err;
 }
 
-static int top(struct v1v2 *c)
+/* The document's members in the v2 order, filled in afterwards; the
+ * placeholders left null go at the end. */
+static int skeleton(struct v1v2 *c, json_t *pre, json_t *roles,
+		    json_t *defaults)
 {
-	json_t *retry = json_object_get(c->cfg, "retryCount");
-	const char *vc = json_string_value(json_object_get(c->cfg, "virtualCluster"));
+	json_t *doc = c->doc;
 	const char *jn = json_string_value(json_object_get(c->cfg, "jobName"));
-	json_t *pre = json_array(), *roles = json_object(), *r;
-	json_t *defaults = json_object(), *precmds = json_array();
-	json_int_t rc = json_integer_value(retry);
-	size_t i;
-	int err;
+	json_int_t rc =
+	    json_integer_value(json_object_get(c->cfg, "retryCount"));
 
-	/* the v2 order, filled in below; placeholders left null go */
-	err = json_object_set_new(c->doc, "protocolVersion", json_string("2")) ||
-	      json_object_set_new(c->doc, "name", json_string(jn)) ||
-	      json_object_set_new(c->doc, "type", json_string("job")) ||
-	      json_object_set_new(c->doc, "jobRetryCount",
-				  json_integer(rc > 0 ? rc : 0)) ||
-	      json_object_set(c->doc, "prerequisites", pre) ||
-	      json_object_set_new(c->doc, "parameters", json_null()) ||
-	      json_object_set(c->doc, "taskRoles", roles) ||
-	      json_object_set_new(c->doc, "deployments", json_null()) ||
-	      json_object_set(c->doc, "defaults", defaults) ||
-	      !precmds
-		  ? PAI_ENOMEM
-		  : PAI_OK;
-	if (!err && strspn(jn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			       "0123456789_-") != strlen(jn))
-		err = REFUSE(c, member(&c->pos, "jobName"), "jobName",
-			     "job name '%s' is not a protocol-v2 name (letters, "
-			     "digits, _ and -)",
-			     jn);
+	if (json_object_set_new(doc, "protocolVersion", json_string("2")) ||
+	    json_object_set_new(doc, "name", json_string(jn)) ||
+	    json_object_set_new(doc, "type", json_string("job")) ||
+	    json_object_set_new(doc, "jobRetryCount",
+				json_integer(rc > 0 ? rc : 0)) ||
+	    json_object_set(doc, "prerequisites", pre) ||
+	    json_object_set_new(doc, "parameters", json_null()) ||
+	    json_object_set(doc, "taskRoles", roles) ||
+	    json_object_set_new(doc, "deployments", json_null()) ||
+	    json_object_set(doc, "defaults", defaults))
+		return PAI_ENOMEM;
+	return PAI_OK;
+}
+
+/* The job's name, which v2 takes only of letters, digits, _ and -, and
+ * the comments around it and around retryCount. */
+static int job_name(struct v1v2 *c)
+{
+	const char *jn = json_string_value(json_object_get(c->cfg, "jobName"));
+	int err = PAI_OK;
+
+	if (strspn(jn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		       "0123456789_-") != strlen(jn))
+		err =
+		    REFUSE(c, member(&c->pos, "jobName"), "jobName",
+			   "job name '%s' is not a protocol-v2 name (letters, "
+			   "digits, _ and -)",
+			   jn);
 	if (!err)
 		err = keep_comments(c, member(&c->pos, "jobName"), "name");
 	if (!err)
 		err = keep_comments(c, member(&c->pos, "retryCount"),
 				    "jobRetryCount");
+	return err;
+}
+
+static int top(struct v1v2 *c)
+{
+	const char *vc =
+	    json_string_value(json_object_get(c->cfg, "virtualCluster"));
+	json_t *pre = json_array(), *roles = json_object(), *r;
+	json_t *defaults = json_object(), *precmds = json_array();
+	size_t i;
+	int err;
+
+	err = skeleton(c, pre, roles, defaults);
+	if (!err && !precmds)
+		err = PAI_ENOMEM;
+	if (!err)
+		err = job_name(c);
 	if (!err)
 		err = dropped(c);
 	if (!err)
@@ -627,8 +696,10 @@ static int top(struct v1v2 *c)
 	if (!err)
 		err = job_envs(c, precmds);
 	if (!err)
-		err = keep_comments(c, member(&c->pos, "taskRoles"),
-				    "taskRoles");
+		err = name_clashes(c);
+	if (!err)
+		err =
+		    keep_comments(c, member(&c->pos, "taskRoles"), "taskRoles");
 	json_array_foreach(json_object_get(c->cfg, "taskRoles"), i, r)
 	{
 		if (!err)
@@ -712,8 +783,8 @@ int pai__convert_v1_to_v2(pai__buf *out, pai_diags *diags, const char *name,
 	c.cfg = pai_job_config(job);
 	c.doc = json_object();
 	c.comments = json_object();
-	err = c.doc && c.comments ? load_source(&c, name, text, len)
-				  : PAI_ENOMEM;
+	err =
+	    c.doc && c.comments ? load_source(&c, name, text, len) : PAI_ENOMEM;
 	if (!err)
 		err = top(&c);
 	if (!err)

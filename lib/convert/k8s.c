@@ -8,7 +8,7 @@
  * PaddleJob's index, from a line of bash before the command. What
  * Kubernetes cannot express is refused here (k8s_check.c), with the
  * config's places. */
-#include "k8s.h"
+#include "convert.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -80,42 +80,6 @@ static json_t *meta(struct pai__k8s_conv *c, const char *name)
 	return m;
 }
 
-static int is_job_env(const pai_job *job, const char *name)
-{
-	return pai_job_format(job) == PAI_FORMAT_V1 &&
-	       json_object_get(json_object_get(pai_job_config(job), "jobEnvs"),
-			       name);
-}
-
-/* The variables every pod shares: the first task's, less those about the
- * task itself (pai__expand_current()), which are the same in every task
- * of the job by construction; a jobEnv keeps its place there even when it
- * redefines one of the task's own. Also what the pods do not get. */
-int pai__k8s_shared(struct pai__k8s_conv *c)
-{
-	pai_env *all = NULL, *own = NULL;
-	size_t j, n;
-	int err = pai__k8s_pod_env(&all, &c->dropped, &c->k, 0, 0, 0);
-
-	if (!err)
-		err = pai__k8s_pod_env(&own, NULL, &c->k, 0, 0, 1);
-	if (!err && !(c->shared = json_object()))
-		err = PAI_ENOMEM;
-	n = pai_env_count(all);
-	for (j = 0; !err && j < n; j++) {
-		const char *k = pai_env_name(all, j);
-
-		if (pai_env_get(own, k) && !is_job_env(c->k.job, k))
-			continue;
-		if (json_object_set_new(c->shared, k,
-					str(pai_env_value(all, j))))
-			err = PAI_ENOMEM;
-	}
-	pai_env_free(all);
-	pai_env_free(own);
-	return err;
-}
-
 static json_t *field_ref(const char *name, const char *path)
 {
 	return json_pack("{s:s,s:{s:{s:s}}}", "name", name, "valueFrom",
@@ -124,13 +88,13 @@ static json_t *field_ref(const char *name, const char *path)
 
 /* One of the task's own variables (pod 0 of role r) as an env entry, or
  * a line of the preamble. */
-static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n, const char *v,
-		     json_t *env, pai__buf *pre)
+static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n,
+		     const char *v, json_t *env, pai__buf *pre)
 {
 	int volcano = c->k.o.kind == PAI_K8S_VOLCANO;
 	json_t *e = NULL;
 
-	if (is_job_env(c->k.job, n))
+	if (pai__k8s_is_job_env(c->k.job, n))
 		return PAI_OK; /* the ConfigMap has it */
 	switch (pai__k8s_var_kind(&c->k, r, 0, n, v)) {
 	case PAI__K8S_STATIC:
@@ -172,9 +136,9 @@ static int same_pods(struct pai__k8s_conv *c, size_t r, const pai_env *e0)
 		const char *k = pai_env_name(e1, j), *v = pai_env_value(e1, j);
 		const char *v0 = pai_env_get(e0, k);
 
-		if (!v0 || (pai__k8s_var_kind(&c->k, r, 1, k, v) ==
-				PAI__K8S_STATIC &&
-			    strcmp(v, v0) != 0))
+		if (!v0 ||
+		    (pai__k8s_var_kind(&c->k, r, 1, k, v) == PAI__K8S_STATIC &&
+		     strcmp(v, v0) != 0))
 			err = c->k.scratch.oom ? PAI_ENOMEM : PAI_ERROR;
 	}
 	pai_env_free(e1);
@@ -184,7 +148,8 @@ static int same_pods(struct pai__k8s_conv *c, size_t r, const pai_env *e0)
 #define COMMAND_MARK "# the job's command, as written:\n"
 
 /* env (the template's entries) and args ("bash -c" script) of role r. */
-static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env, json_t **args)
+static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env,
+		    json_t **args)
 {
 	pai__buf pre = PAI__BUF_INIT;
 	pai_env *e = NULL;
@@ -304,10 +269,9 @@ static json_t *container(struct pai__k8s_conv *c, size_t r, const pai_role *ro)
 		       "image", pai__k8s_role_image(c->k.job, r), "command",
 		       "bash", "-c", "args", args);
 	if (ct && json_object_size(c->shared))
-		json_object_set_new(
-		    ct, "envFrom",
-		    json_pack("[{s:{s:s}}]", "configMapRef", "name",
-			      c->cm_name));
+		json_object_set_new(ct, "envFrom",
+				    json_pack("[{s:{s:s}}]", "configMapRef",
+					      "name", c->cm_name));
 	if (ct && json_array_size(env))
 		json_object_set(ct, "env", env);
 	if (ct && ro->port_count)
@@ -315,10 +279,10 @@ static json_t *container(struct pai__k8s_conv *c, size_t r, const pai_role *ro)
 	if (ct) {
 		json_object_set_new(ct, "resources", resources(ro));
 		if (ro->shm_mb > 0)
-			json_object_set_new(
-			    ct, "volumeMounts",
-			    json_pack("[{s:s,s:s}]", "name", "dshm",
-				      "mountPath", "/dev/shm"));
+			json_object_set_new(ct, "volumeMounts",
+					    json_pack("[{s:s,s:s}]", "name",
+						      "dshm", "mountPath",
+						      "/dev/shm"));
 	}
 	json_decref(env);
 	return ct;
@@ -332,15 +296,14 @@ static json_t *pod_template(struct pai__k8s_conv *c, size_t r)
 
 	if (pai_job_role(&ro, c->k.job, r) || !(ct = container(c, r, &ro)))
 		return NULL;
-	spec = json_pack("{s:s,s:[o]}", "restartPolicy", "Never",
-			 "containers", ct);
+	spec = json_pack("{s:s,s:[o]}", "restartPolicy", "Never", "containers",
+			 ct);
 	if (spec && ro.shm_mb > 0) {
 		snprintf(shm, sizeof(shm), "%lldMi", ro.shm_mb);
-		json_object_set_new(
-		    spec, "volumes",
-		    json_pack("[{s:s,s:{s:s,s:s}}]", "name", "dshm",
-			      "emptyDir", "medium", "Memory", "sizeLimit",
-			      shm));
+		json_object_set_new(spec, "volumes",
+				    json_pack("[{s:s,s:{s:s,s:s}}]", "name",
+					      "dshm", "emptyDir", "medium",
+					      "Memory", "sizeLimit", shm));
 	}
 	return json_pack("{s:{s:{s:s},s:{s:s,s:o}},s:o}", "metadata", "labels",
 			 "paictl/job", c->k.name, "annotations",
@@ -362,9 +325,9 @@ static json_t *volcano_task(struct pai__k8s_conv *c, size_t r)
 
 	if (!t || pai_job_role(&ro, c->k.job, r))
 		return json_decref(t), NULL;
-	pol = json_pack("[{s:s,s:s},{s:s,s:s}]", "event", "PodFailed",
-			"action", "RestartJob", "event", "PodEvicted",
-			"action", "RestartJob");
+	pol = json_pack("[{s:s,s:s},{s:s,s:s}]", "event", "PodFailed", "action",
+			"RestartJob", "event", "PodEvicted", "action",
+			"RestartJob");
 	if (pol && ro.min_succeeded == ro.task_number)
 		json_array_append_new(pol, json_pack("{s:s,s:s}", "event",
 						     "TaskCompleted", "action",
@@ -399,8 +362,8 @@ static json_t *volcano_job(struct pai__k8s_conv *c)
 		json_object_set_new(spec, "minSuccess",
 				    json_integer(ro.min_succeeded));
 	return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion",
-			 "batch.volcano.sh/v1alpha1", "kind", "Job",
-			 "metadata", meta(c, c->k.name), "spec", spec);
+			 "batch.volcano.sh/v1alpha1", "kind", "Job", "metadata",
+			 meta(c, c->k.name), "spec", spec);
 }
 
 static json_t *paddle_job(struct pai__k8s_conv *c)
@@ -415,16 +378,15 @@ static json_t *paddle_job(struct pai__k8s_conv *c)
 		if (!t || json_object_set_new(
 			      spec, c->k.roles[r].task,
 			      json_pack("{s:I,s:o}", "replicas",
-					(json_int_t)pai__k8s_tasks(
-					    c->k.job, r),
+					(json_int_t)pai__k8s_tasks(c->k.job, r),
 					"template", t)))
 			return json_decref(spec), NULL;
 	}
 	if (spec && c->k.o.scheduler == PAI_K8S_SCHED_VOLCANO)
 		json_object_set_new(
 		    spec, "schedulingPolicy",
-		    json_pack("{s:I,s:s}", "minAvailable",
-			      (json_int_t)c->total, "queue",
+		    json_pack("{s:I,s:s}", "minAvailable", (json_int_t)c->total,
+			      "queue",
 			      c->k.o.queue ? c->k.o.queue : "default"));
 	return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion",
 			 "batch.paddlepaddle.org/v1", "kind", "PaddleJob",

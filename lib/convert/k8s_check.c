@@ -2,7 +2,7 @@
  * nothing is converted) or says a little differently (warnings), each at
  * its place in the file with a "k8s-*" rule, as reference/kubernetes.md
  * lists them; and the names the conversion derived. */
-#include "k8s.h"
+#include "convert.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -24,8 +24,8 @@ const char *pai__k8s_role_image(const pai_job *job, size_t r)
 
 	if (pai_job_format(job) == PAI_FORMAT_V1)
 		return json_string_value(json_object_get(cfg, "image"));
-	want = json_string_value(json_object_get(job->roles[r].spec,
-						 "dockerImage"));
+	want = json_string_value(
+	    json_object_get(job->roles[r].spec, "dockerImage"));
 	json_array_foreach(json_object_get(cfg, "prerequisites"), i, pre)
 	{
 		const char *n = json_string_value(json_object_get(pre, "name"));
@@ -109,12 +109,11 @@ static void say_role(struct pai__k8s_conv *c, size_t r, const char *field,
 }
 
 static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
-		      pai_severity sev, const char *rule, const char *fmt,
-		      ...) PAI__PRINTF(6, 7);
+		      pai_severity sev, const char *rule, const char *fmt, ...)
+    PAI__PRINTF(6, 7);
 
 static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
-		      pai_severity sev, const char *rule, const char *fmt,
-		      ...)
+		      pai_severity sev, const char *rule, const char *fmt, ...)
 {
 	pai__buf b = PAI__BUF_INIT;
 	va_list ap;
@@ -127,7 +126,7 @@ static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
 }
 
 #define ERROR PAI_SEVERITY_ERROR
-#define WARN PAI_SEVERITY_WARNING
+#define WARN  PAI_SEVERITY_WARNING
 
 static const char *completion_key(const struct pai__k8s_conv *c, int failed)
 {
@@ -175,8 +174,8 @@ static void retry(struct pai__k8s_conv *c)
 	const char *key = v2(c) ? "jobRetryCount" : "retryCount";
 	const pai__pos *at = top(c, key);
 
-	c->retry = json_integer_value(json_object_get(pai_job_config(c->k.job),
-						      key));
+	c->retry =
+	    json_integer_value(json_object_get(pai_job_config(c->k.job), key));
 	if (c->retry < 0)
 		say(c, key_off(at), ERROR, key, PAI__RULE_K8S_RETRY,
 		    "unlimited retries (a negative count) cannot be said: a "
@@ -217,8 +216,9 @@ static void names(struct pai__k8s_conv *c)
 				  "(the annotation paictl/task-role keeps "
 				  "its name)",
 				  n,
-				  c->k.o.kind == PAI_K8S_VOLCANO ? "task"
-								 : "replica type",
+				  c->k.o.kind == PAI_K8S_VOLCANO
+				      ? "task"
+				      : "replica type",
 				  c->k.roles[r].task);
 	}
 }
@@ -259,16 +259,16 @@ static void env_names(struct pai__k8s_conv *c, size_t r)
 			 "that a pod's environment cannot hold");
 	for (j = 0; j < ro.port_count; j++)
 		if (!pai_job_port(&p, c->k.job, r, j) && strchr(p.label, '~'))
-			sayf_role(c, r, v2(c) ? "resourcePerInstance"
-					      : "portList",
+			sayf_role(c, r,
+				  v2(c) ? "resourcePerInstance" : "portList",
 				  ERROR, PAI__RULE_K8S_ENV_NAME,
 				  "port label '%s' has '~', which a variable "
 				  "name in a pod's environment cannot hold",
 				  p.label);
 		else if (!pai_job_port(&p, c->k.job, r, j) &&
 			 !c->k.roles[r].port[j])
-			sayf_role(c, r, v2(c) ? "resourcePerInstance"
-					      : "portList",
+			sayf_role(c, r,
+				  v2(c) ? "resourcePerInstance" : "portList",
 				  ERROR, PAI__RULE_K8S_PORT,
 				  "no room for the %lld port(s) of label '%s' "
 				  "below 65536",
@@ -415,8 +415,8 @@ static void ssh_label(struct pai__k8s_conv *c, size_t r)
 	for (j = 0; j < c->k.roles[r].nports; j++)
 		if (!pai_job_port(&p, c->k.job, r, j) && !p.implicit &&
 		    strcmp(p.label, "ssh") == 0)
-			say_role(c, r, v2(c) ? "resourcePerInstance"
-					     : "portList",
+			say_role(c, r,
+				 v2(c) ? "resourcePerInstance" : "portList",
 				 WARN, PAI__RULE_K8S_SSH,
 				 "no sshd runs for the 'ssh' port on "
 				 "Kubernetes: the image must start one");
@@ -447,8 +447,8 @@ static size_t object_bytes(json_t *d, int data_only)
 
 	if (!data_only)
 		return json_dumpb(d, NULL, 0, JSON_COMPACT);
-	json_object_foreach(json_object_get(d, "data"), k, v)
-		n += strlen(k) + json_string_length(v);
+	json_object_foreach(json_object_get(d, "data"), k, v) n +=
+	    strlen(k) + json_string_length(v);
 	return n;
 }
 
@@ -461,21 +461,21 @@ int pai__k8s_check_size(struct pai__k8s_conv *c, json_t *docs)
 
 	json_array_foreach(docs, i, d)
 	{
-		const char *kind = json_string_value(json_object_get(d, "kind"));
+		const char *kind =
+		    json_string_value(json_object_get(d, "kind"));
 		int cm = kind && strcmp(kind, "ConfigMap") == 0;
 		pai__buf b = PAI__BUF_INIT;
 
 		n = object_bytes(d, cm);
 		if (n <= (cm ? max_data : max_object))
 			continue;
-		pai__buf_printf(&b,
-				"the %s would hold %zu bytes%s; Kubernetes "
-				"stores at most %s: split the job, or give "
-				"its roles fewer tasks",
-				kind ? kind : "object", n,
-				cm ? " of variables" : "",
-				cm ? "1 MiB in a ConfigMap"
-				   : "1.5 MiB in an object");
+		pai__buf_printf(
+		    &b,
+		    "the %s would hold %zu bytes%s; Kubernetes "
+		    "stores at most %s: split the job, or give "
+		    "its roles fewer tasks",
+		    kind ? kind : "object", n, cm ? " of variables" : "",
+		    cm ? "1 MiB in a ConfigMap" : "1.5 MiB in an object");
 		say(c, key_off(at), ERROR, "taskRoles", PAI__RULE_K8S_TOO_LARGE,
 		    b.oom ? "out of memory" : b.data);
 		pai__buf_release(&b);
@@ -491,7 +491,7 @@ int pai__k8s_check(struct pai__k8s_conv *c)
 		clash(c);
 		return c->err;
 	}
-	if ((c->err = pai__k8s_shared(c)))
+	if ((c->err = pai__k8s_shared_env(&c->shared, &c->dropped, &c->k)))
 		return c->err;
 	names(c);
 	retry(c);

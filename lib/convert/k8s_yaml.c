@@ -4,7 +4,7 @@
  * string is written plain only when nothing there could take it for a
  * number, a boolean or null; otherwise it is quoted. Multi-line strings
  * (commands) are literal blocks where libyaml can keep them exact. */
-#include "k8s.h"
+#include "convert.h"
 
 #include <stdio.h>
 #include <string.h>

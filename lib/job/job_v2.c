@@ -1,7 +1,7 @@
-/* job_v2.c - the job model of a protocol-v2 config: load the YAML,
- * validate it as the v1.8.0 rest-server does, and read it into the same
+/* job_v2.c - the protocol-v2 YAML format: load the YAML, validate it as
+ * the v1.8.0 rest-server does (validate_v2.c), and read it into the same
  * roles, resources and ports as a v0.x config */
-#include "internal.h"
+#include "job.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,7 +68,8 @@ static char *join_commands(json_t *role)
 	{
 		if (i)
 			pai__buf_putc(&b, '\n');
-		pai__buf_puts(&b, json_string_value(cmd) ? json_string_value(cmd) : "");
+		pai__buf_puts(
+		    &b, json_string_value(cmd) ? json_string_value(cmd) : "");
 	}
 	return pai__buf_detach(&b);
 }
@@ -154,43 +155,33 @@ static int check_size(pai_diags *diags, pai__src *src, size_t len)
 	return PAI_EINVALID;
 }
 
-int pai__job_parse_v2(pai_job **out, pai_diags *diags, const char *name,
-		      const char *text, size_t len,
-		      const pai_job_options *opts)
+/* The YAML as js-yaml loads it, with every value's place; the
+ * rest-server's size limit first. */
+static int read_v2(json_t **root, pai__pos *pos, pai__src *src,
+		   pai_diags *diags, const char *name, const char *text,
+		   size_t len)
 {
-	size_t start = pai_diags_count(diags);
-	json_t *root = NULL;
-	pai_job *job = NULL;
-	pai__src src;
-	pai__pos pos;
-	int err;
+	int err = pai__src_init_yaml(src, diags, name, text, len);
 
-	memset(&pos, 0, sizeof(pos));
-	err = pai__src_init_yaml(&src, diags, name, text, len);
-	if (err)
-		goto out;
-	err = check_size(diags, &src, len);
-	if (err)
-		goto out;
-	err = pai__yaml_parse(&root, &pos, &src, diags);
-	if (err)
-		goto out;
-	err = pai__validate_v2(diags, &src, &pos, root, opts->scheduler);
-	if (err)
-		goto out;
-	err = build(&job, root, opts);
-	if (err)
-		goto out;
-	err = pai__check_references_v2(diags, &src, &pos, job);
-	if (err)
-		goto out;
-	*out = job;
-	job = NULL;
-out:
-	pai__diags_sort_from(diags, start);
-	pai_job_free(job);
-	json_decref(root);
-	pai__pos_release(&pos);
-	pai__src_release(&src);
+	if (!err)
+		err = check_size(diags, src, len);
+	return err ? err : pai__yaml_parse(root, pos, src, diags);
+}
+
+/* Every step of the server's check; the model is built from the loaded
+ * document itself. */
+static int validate_v2(json_t **config, pai_diags *diags, pai__src *src,
+		       const pai__pos *pos, json_t *root,
+		       const pai_job_options *opts)
+{
+	int err = pai__validate_v2(diags, src, pos, root, opts->scheduler);
+
+	*config = err ? NULL : json_incref(root);
 	return err;
 }
+
+const struct pai__job_format pai__job_format_v2 = {
+    .read = read_v2,
+    .validate = validate_v2,
+    .build = build,
+};

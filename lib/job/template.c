@@ -12,7 +12,7 @@
  * are ASCII and the text is valid UTF-8 (the loader checks), so byte
  * offsets stand in for JavaScript's UTF-16 ones. JavaScript's \s (which
  * mustache's regular expressions use) includes some non-ASCII spaces. */
-#include "internal.h"
+#include "job.h"
 
 #include <stdlib.h>
 #include <string.h>

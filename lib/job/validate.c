@@ -10,7 +10,7 @@
  * submitted. Members are visited in source order through the position
  * tree and looked up by key in the JSON, so that diagnostics come out in
  * file order. */
-#include "internal.h"
+#include "job.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -387,23 +387,131 @@ static const char *member_fp(struct ctx *c, pai__buf *p, const char *path,
 	return p->data;
 }
 
+/* The field named key in fields (or the list's end), its index in *k,
+ * and in *known whether the dialect has it. */
+static const struct field *field_named(const struct field *fields,
+				       const char *key, pai_dialect dialect,
+				       size_t *k, bool *known)
+{
+	const struct field *f;
+
+	*known = false;
+	for (f = fields, *k = 0; f->name; f++, (*k)++) {
+		if (strcmp(f->name, key) == 0) {
+			*known =
+			    !(f->flags & F_SCM) || dialect == PAI_DIALECT_SCM;
+			break;
+		}
+	}
+	return f;
+}
+
+/* Reports member m, which fields do not know, or know only in the scm
+ * dialect (f is then its field). false when out of memory. */
+static bool unknown_member(struct ctx *c, const pai__pos *m,
+			   const struct field *fields, const struct field *f,
+			   pai__buf *p, const char *path, const char *what)
+{
+	const char *s = suggest(m->key, fields, c->dialect);
+	pai_severity sev = c->dialect == PAI_DIALECT_SCM ? PAI_SEVERITY_WARNING
+							 : PAI_SEVERITY_ERROR;
+	const char *fp = member_fp(c, p, path, m->key);
+	qbuf q;
+
+	if (!fp)
+		return false;
+	if (f->name)
+		key_report(c, m, sev, fp, "unknown-field",
+			   "unknown field \"%s\" in %s: it belongs to the scm "
+			   "dialect (--dialect scm)",
+			   clip(&q, m->key), what);
+	else if (s)
+		key_report(c, m, sev, fp, "unknown-field",
+			   "unknown field \"%s\" in %s; did you mean \"%s\"?",
+			   clip(&q, m->key), what, s);
+	else
+		key_report(c, m, sev, fp, "unknown-field",
+			   "unknown field \"%s\" in %s", clip(&q, m->key),
+			   what);
+	return true;
+}
+
+/* Whether the value *v of member m has the kind of field f, filling fd:
+ * 1 when it has (*v may have been normalized to an integer), 0 when not,
+ * 2 when a problem has been reported already, -1 when out of memory. */
+static int check_kind(struct ctx *c, json_t *obj, const pai__pos *m,
+		      const struct field *f, struct found *fd, json_t **v,
+		      pai__buf *p, const char *path)
+{
+	const char *fp;
+
+	switch (f->kind) {
+	case K_STRING: return json_is_string(*v);
+	case K_ARRAY: return json_is_array(*v);
+	case K_OBJECT: return json_is_object(*v);
+	case K_INT_OR_NULL:
+		if (json_is_null(*v)) {
+			fd->null = true;
+			return 1;
+		}
+		/* fall through */
+	case K_INT:
+		if (json_is_integer(*v)) { /* the common case */
+			fd->i = json_integer_value(*v);
+			return 1;
+		}
+		if (!(fp = member_fp(c, p, path, m->key)))
+			return -1;
+		switch (as_integer(c, obj, m->key, v, m, fp, &fd->i)) {
+		case 1: return 1;
+		case 0: return 0;
+		default: return 2; /* reported, or out of memory */
+		}
+	case K_ANY: break;
+	}
+	return 1;
+}
+
+/* Reports the required fields that obj lacks. */
+static void check_required(struct ctx *c, const pai__pos *at, const char *path,
+			   const struct field *fields,
+			   const struct found *found, const char *what,
+			   pai__buf *p)
+{
+	const struct field *f;
+	size_t k;
+
+	for (f = fields, k = 0; f->name; f++, k++) {
+		if (!(f->flags & F_REQUIRED) || found[k].at)
+			continue;
+		p->len = 0;
+		pai__path_member(p, path, f->name);
+		if (p->oom) {
+			c->err = PAI_ENOMEM;
+			break;
+		}
+		error(c, at, p->data, "required",
+		      "missing required field \"%s\" in %s", f->name, what);
+	}
+}
+
 /* Checks the members of obj against fields: unknown keys, types, missing
  * required fields. Fills found[] for each field (in fields' order). */
 static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 			  const char *path, const struct field *fields,
 			  struct found *found, const char *what)
 {
-	const struct field *f;
 	pai__buf p = PAI__BUF_INIT;
-	size_t i, k;
 	const char *fp;
-	qbuf q;
+	size_t i, k;
 
 	memset(found, 0, MAX_FIELDS * sizeof(*found));
 	for (i = 0; at && i < at->nchild; i++) {
 		const pai__pos *m = &at->child[i];
 		json_t *v = json_object_get(obj, m->key);
-		bool known = false;
+		const struct field *f;
+		bool known;
+		int kind;
 
 		if (!v) {
 			/* the position tree has a key that jansson's result
@@ -412,94 +520,25 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 			c->err = PAI_ENOMEM;
 			break;
 		}
-		fp = NULL;
-		for (f = fields, k = 0; f->name; f++, k++) {
-			if (strcmp(f->name, m->key) == 0) {
-				known = !(f->flags & F_SCM) ||
-					c->dialect == PAI_DIALECT_SCM;
-				break;
-			}
-		}
+		f = field_named(fields, m->key, c->dialect, &k, &known);
 		if (!known) {
-			const char *s = suggest(m->key, fields, c->dialect);
-			pai_severity sev = c->dialect == PAI_DIALECT_SCM
-					       ? PAI_SEVERITY_WARNING
-					       : PAI_SEVERITY_ERROR;
-
-			if (!(fp = member_fp(c, &p, path, m->key)))
+			if (!unknown_member(c, m, fields, f, &p, path, what))
 				break;
-			if (f->name)
-				key_report(c, m, sev, fp, "unknown-field",
-					   "unknown field \"%s\" in %s: it "
-					   "belongs to the scm dialect "
-					   "(--dialect scm)",
-					   clip(&q, m->key), what);
-			else if (s)
-				key_report(c, m, sev, fp, "unknown-field",
-					   "unknown field \"%s\" in %s; did "
-					   "you mean \"%s\"?",
-					   clip(&q, m->key), what, s);
-			else
-				key_report(c, m, sev, fp, "unknown-field",
-					   "unknown field \"%s\" in %s",
-					   clip(&q, m->key), what);
 			continue;
 		}
 		found[k].at = m;
-		switch (f->kind) {
-		case K_STRING:
-			if (!json_is_string(v))
-				goto wrong;
-			break;
-		case K_ARRAY:
-			if (!json_is_array(v))
-				goto wrong;
-			break;
-		case K_OBJECT:
-			if (!json_is_object(v))
-				goto wrong;
-			break;
-		case K_INT_OR_NULL:
-			if (json_is_null(v)) {
-				found[k].null = true;
-				break;
-			}
-			/* fall through */
-		case K_INT:
-			if (json_is_integer(v)) { /* the common case */
-				found[k].i = json_integer_value(v);
-				break;
-			}
+		kind = check_kind(c, obj, m, f, &found[k], &v, &p, path);
+		if (kind < 0)
+			goto out;
+		if (kind == 1) {
+			found[k].v = v;
+		} else if (kind == 0) {
 			if (!(fp = member_fp(c, &p, path, m->key)))
-				goto out;
-			switch (as_integer(c, obj, m->key, &v, m, fp,
-					   &found[k].i)) {
-			case 1: break;
-			case 0: goto wrong;
-			default: continue; /* reported, or out of memory */
-			}
-			break;
-		case K_ANY: break;
+				break;
+			type_error(c, m, fp, f->kind, v);
 		}
-		found[k].v = v;
-		continue;
-	wrong:
-		if (!(fp = member_fp(c, &p, path, m->key)))
-			break;
-		type_error(c, m, fp, f->kind, v);
 	}
-	for (f = fields, k = 0; f->name; f++, k++) {
-		if (!(f->flags & F_REQUIRED) || found[k].at)
-			continue;
-		p.len = 0;
-		pai__path_member(&p, path, f->name);
-		if (p.oom) {
-			c->err = PAI_ENOMEM;
-			break;
-		}
-		error(c, at, p.data, "required",
-		      "missing required field \"%s\" in %s", f->name, what);
-	}
+	check_required(c, at, path, fields, found, what, &p);
 out:
 	pai__buf_release(&p);
 }
@@ -810,49 +849,51 @@ static void check_task_count(struct ctx *c, const struct found *f,
 	free(p);
 }
 
+/* A task role's name: not empty, the server's characters, and not one
+ * that an earlier role has (names maps each name to its first role).
+ * false when out of memory. */
+static bool check_role_name(struct ctx *c, const struct found *fn,
+			    const char *path, json_t *names, size_t index)
+{
+	const char *name = json_string_value(fn->v);
+	char *p = member_path(c, path, "name");
+	json_t *first = json_object_get(names, name);
+	qbuf q;
+
+	if (!p)
+		return false;
+	if (!*name)
+		error(c, fn->at, p, "role-name", "must not be empty");
+	else if (!all_in(name, ".~") && strchr(name, '-'))
+		error(c, fn->at, p, "role-name",
+		      "'-' is not allowed in a task role name (the server "
+		      "rejects \"%s\"; use '_')",
+		      clip(&q, name));
+	else if (!all_in(name, ".~"))
+		error(c, fn->at, p, "role-name",
+		      "must match ^[A-Za-z0-9._~]+$, got \"%s\"",
+		      clip(&q, name));
+	else if (first)
+		error(c, fn->at, p, "duplicate-role-name",
+		      "task role \"%s\" is already defined by "
+		      "taskRoles[%" JSON_INTEGER_FORMAT "]",
+		      clip(&q, name), json_integer_value(first));
+	else if (json_object_set_new(names, name,
+				     json_integer((json_int_t)index)) < 0)
+		c->err = PAI_ENOMEM;
+	free(p);
+	return true;
+}
+
 static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
 		       const char *path, json_t *names, size_t index)
 {
 	struct found f[MAX_FIELDS];
-	const char *name;
-	json_t *first;
 	char *p;
-	qbuf q;
 
 	check_members(c, role, at, path, role_fields, f, "a task role");
-
-	if (f[R_NAME].v) {
-		name = json_string_value(f[R_NAME].v);
-		p = member_path(c, path, "name");
-		first = json_object_get(names, name);
-		if (!p) {
-			return;
-		} else if (!*name) {
-			error(c, f[R_NAME].at, p, "role-name",
-			      "must not be empty");
-		} else if (!all_in(name, ".~")) {
-			if (strchr(name, '-'))
-				error(c, f[R_NAME].at, p, "role-name",
-				      "'-' is not allowed in a task role name "
-				      "(the server rejects \"%s\"; use '_')",
-				      clip(&q, name));
-			else
-				error(c, f[R_NAME].at, p, "role-name",
-				      "must match ^[A-Za-z0-9._~]+$, got "
-				      "\"%s\"",
-				      clip(&q, name));
-		} else if (first) {
-			error(c, f[R_NAME].at, p, "duplicate-role-name",
-			      "task role \"%s\" is already defined by "
-			      "taskRoles[%" JSON_INTEGER_FORMAT "]",
-			      clip(&q, name), json_integer_value(first));
-		} else if (json_object_set_new(
-			       names, name, json_integer((json_int_t)index)) <
-			   0) {
-			c->err = PAI_ENOMEM;
-		}
-		free(p);
-	}
+	if (f[R_NAME].v && !check_role_name(c, &f[R_NAME], path, names, index))
+		return;
 	at_least(c, &f[R_TASKS], path, "taskNumber", 1, "min-task-number");
 	at_least(c, &f[R_CPU], path, "cpuNumber", 1, "min-cpu-number");
 	at_least(c, &f[R_MEM], path, "memoryMB", 100, "min-memory");

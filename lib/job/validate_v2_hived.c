@@ -1,7 +1,7 @@
 /* validate_v2_hived.c - step 6 of protocol-v2 validation: the hived
  * schema on extras.hivedScheduler and the checks of its task roles. See
  * validate_v2.c. */
-#include "validate_v2.h"
+#include "validate_v2_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>

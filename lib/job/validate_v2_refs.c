@@ -2,7 +2,7 @@
  * the references between prerequisites, deployments and roles (which
  * build the model the later steps use), the mustache render, the job
  * model's crashes and the write-merger. See validate_v2.c. */
-#include "validate_v2.h"
+#include "validate_v2_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -576,6 +576,50 @@ void pai__v2_check_model(struct v2_ctx *c, const struct v2_model *md,
 		    "reads the first one's (it fails with an internal "
 		    "error here)");
 	check_groups(c, md, root, groups);
+}
+
+/* ---- after the server's steps: names the cluster cannot tell apart -------
+ *
+ * OpenPAI v1.x names a role's framework task role convertName(role): its
+ * letters and digits, lower-cased. The server accepts "ps_server" beside
+ * "psserver", and both become "psserver": their tasks' variables mix and
+ * the cluster's routes cannot tell them apart. Said at each later role,
+ * naming the first. */
+void pai__v2_check_role_names(struct v2_ctx *c, const struct v2_model *md)
+{
+	struct v2_path tp = {NULL, "taskRoles", 0}, p = {&tp, NULL, 0};
+	const char **names;
+	size_t *first, i;
+	char *conv;
+
+	if (md->nroles < 2)
+		return;
+	names = calloc(md->nroles, sizeof(*names));
+	first = calloc(md->nroles, sizeof(*first));
+	for (i = 0; names && i < md->nroles; i++)
+		names[i] = md->roles[i].name;
+	if (!names || !first ||
+	    pai__v2_role_clashes(first, names, md->nroles) != PAI_OK)
+		c->err = PAI_ENOMEM;
+	for (i = 0; !c->err && i < md->nroles; i++) {
+		const struct v2_role *a = &md->roles[first[i]], *b;
+
+		if (first[i] == i)
+			continue;
+		b = &md->roles[i];
+		if (!(conv = pai__v2_role_name(b->name))) {
+			c->err = PAI_ENOMEM;
+			break;
+		}
+		p.key = b->name;
+		pai__v2_report(c, v2_key_off(b->at), &p, "v2-role-name-clash",
+			       "roles '%s' and '%s' are both the task role "
+			       "'%s' on an OpenPAI v1.x cluster: rename one",
+			       a->name, b->name, conv);
+		free(conv);
+	}
+	free(names);
+	free(first);
 }
 
 /* ---- step 8: the write-merger ---------------------------------------------

@@ -1,7 +1,7 @@
 /* validate_v2_schema.c - step 3 of protocol-v2 validation: the server's
  * protocol schema, as ajv 6 with allErrors applies it (every problem of
  * the step is reported). See validate_v2.c. */
-#include "validate_v2.h"
+#include "validate_v2_base.h"
 
 #include <string.h>
 

@@ -5,15 +5,15 @@
  * other characters one '-', a letter first for the job (a DNS-1035
  * label), and short enough that the longest pod name fits 63
  * characters, a short hash keeping two shortened names apart. */
-#include "convert/k8s.h"
+#include "runtime.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define LABEL_MAX 63
-#define TASK_MAX 30
+#define LABEL_MAX      63
+#define TASK_MAX       30
 #define FREE_PORT_BASE 10000
 
 static unsigned fnv(const char *s)
@@ -157,9 +157,9 @@ static int job_name(struct pai__k8s *k)
 		return PAI_ENOMEM;
 	for (r = 0; r < k->nroles; r++) {
 		pai_role ro = role_of(k->job, r);
-		size_t need = 2 + strlen(k->roles[r].task) +
-			      digits(ro.task_number > 0 ? ro.task_number - 1
-							: 0);
+		size_t need =
+		    2 + strlen(k->roles[r].task) +
+		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0);
 
 		if (need > room)
 			room = need;
@@ -185,8 +185,8 @@ static int overlaps(unsigned a, long long n, unsigned b, long long m)
 
 /* Whether [p, p+n) is free in role r: not one of the labels before k,
  * not a fixed label's, not PADDLE_PORT's range (2379 or 36000, + 20). */
-static int port_free(const struct pai__k8s *k, size_t r, size_t nk,
-		     unsigned p, long long n)
+static int port_free(const struct pai__k8s *k, size_t r, size_t nk, unsigned p,
+		     long long n)
 {
 	size_t j, np = role_of(k->job, r).port_count;
 	pai_port q;
@@ -198,8 +198,8 @@ static int port_free(const struct pai__k8s *k, size_t r, size_t nk,
 		if (j == nk || pai_job_port(&q, k->job, r, j))
 			continue;
 		if (j < nk || q.begin_at > 0) {
-			unsigned b = j < nk ? k->roles[r].port[j]
-					    : (unsigned)q.begin_at;
+			unsigned b =
+			    j < nk ? k->roles[r].port[j] : (unsigned)q.begin_at;
 
 			if (b && overlaps(p, n, b, q.port_number))
 				return 0;
@@ -242,8 +242,7 @@ const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i)
 
 	b->len = 0;
 	if (k->o.kind == PAI_K8S_VOLCANO)
-		pai__buf_printf(b, "%s-%zu.%s", k->roles[r].prefix, i,
-				k->name);
+		pai__buf_printf(b, "%s-%zu.%s", k->roles[r].prefix, i, k->name);
 	else
 		pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
 	return b->oom ? NULL : b->data;
@@ -371,10 +370,11 @@ enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
 static int unknown_here(const char *v)
 {
 	static const char *const marks[] = {
-	    "<fs-uri>",	       "<user>",	   "<md5:",
-	    "<framework-",     "<configmap-uid>",  "<task-role-uid:",
-	    "<task-uid:",      "<task-attempt-id:", "<gpus:",
-	    NULL};
+	    "<fs-uri>",	       "<user>",
+	    "<md5:",	       "<framework-",
+	    "<configmap-uid>", "<task-role-uid:",
+	    "<task-uid:",      "<task-attempt-id:",
+	    "<gpus:",	       NULL};
 	size_t m;
 
 	for (m = 0; marks[m]; m++)
@@ -383,7 +383,7 @@ static int unknown_here(const char *v)
 	return 0;
 }
 
-static int is_job_env(const pai_job *job, const char *name)
+int pai__k8s_is_job_env(const pai_job *job, const char *name)
 {
 	json_t *envs = json_object_get(pai_job_config(job), "jobEnvs");
 
@@ -391,12 +391,13 @@ static int is_job_env(const pai_job *job, const char *name)
 	       json_object_get(envs, name) != NULL;
 }
 
-static int keep(pai_env *to, json_t *dropped, const pai_job *job,
-		const char *n, const char *v)
+static int keep(pai_env *to, json_t *dropped, const pai_job *job, const char *n,
+		const char *v)
 {
 	char *nn, *vv;
 
-	if (!is_job_env(job, n) && (strncmp(n, "PAI_", 4) || unknown_here(v)))
+	if (!pai__k8s_is_job_env(job, n) &&
+	    (strncmp(n, "PAI_", 4) || unknown_here(v)))
 		return strncmp(n, "PAI_", 4) == 0 && dropped &&
 			       json_object_set_new(dropped, n, json_string(v))
 			   ? PAI_ENOMEM
@@ -408,7 +409,7 @@ static int keep(pai_env *to, json_t *dropped, const pai_job *job,
 		free(vv);
 		return PAI_ENOMEM;
 	}
-	return pai__env_set(to, nn, vv);
+	return pai__env_set(to, nn, vv, 0);
 }
 
 int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
@@ -454,6 +455,37 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 	}
 	*out = env;
 	return PAI_OK;
+}
+
+/* The variables every pod shares: the first task's, less those about the
+ * task itself (pai__expand_current()), which are the same in every task
+ * of the job by construction; a jobEnv keeps its place there even when it
+ * redefines one of the task's own. */
+int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k)
+{
+	pai_env *all = NULL, *own = NULL;
+	size_t j, n;
+	int err = pai__k8s_pod_env(&all, dropped, k, 0, 0, 0);
+
+	if (!err)
+		err = pai__k8s_pod_env(&own, NULL, k, 0, 0, 1);
+	if (!err && !(*shared = json_object()))
+		err = PAI_ENOMEM;
+	n = pai_env_count(all);
+	for (j = 0; !err && j < n; j++) {
+		const char *name = pai_env_name(all, j);
+		const char *value = pai_env_value(all, j);
+
+		if (pai_env_get(own, name) &&
+		    !pai__k8s_is_job_env(k->job, name))
+			continue;
+		if (json_object_set_new(*shared, name,
+					json_string(value ? value : "")))
+			err = PAI_ENOMEM;
+	}
+	pai_env_free(all);
+	pai_env_free(own);
+	return err;
 }
 
 int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,

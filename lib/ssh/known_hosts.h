@@ -4,7 +4,7 @@
 #ifndef PAI_KNOWN_HOSTS_H
 #define PAI_KNOWN_HOSTS_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 #include "sys/dl_ssh2.h"
 

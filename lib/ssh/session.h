@@ -5,7 +5,7 @@
 #ifndef PAI_SESSION_H
 #define PAI_SESSION_H
 
-#include "internal.h"
+#include "sys/sys.h"
 #include "known_hosts.h"
 
 #include "sys/dl_ssh2.h"

@@ -1,5 +1,6 @@
-/* buf.c - a growable byte buffer that remembers allocation failure */
-#include "internal.h"
+/* buf.c - a growable byte buffer that remembers allocation failure, and
+ * strings made safe to quote with it */
+#include "sys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,4 +99,32 @@ void pai__buf_release(pai__buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 	b->oom = 0;
+}
+
+char *pai__escape_controls(const char *s)
+{
+	pai__buf b = PAI__BUF_INIT;
+	const char *p;
+
+	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7F; p++)
+		;
+	if (!*p)
+		return strdup(s);
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c >= 0x20 && c != 0x7F) {
+			pai__buf_putc(&b, *p);
+			continue;
+		}
+		switch (c) {
+		case '\n': pai__buf_puts(&b, "\\n"); break;
+		case '\t': pai__buf_puts(&b, "\\t"); break;
+		case '\r': pai__buf_puts(&b, "\\r"); break;
+		case '\b': pai__buf_puts(&b, "\\b"); break;
+		case '\f': pai__buf_puts(&b, "\\f"); break;
+		default: pai__buf_printf(&b, "\\u%04x", c);
+		}
+	}
+	return pai__buf_detach(&b);
 }

@@ -5,7 +5,7 @@
 #define PAI_DL_CURL_H
 
 #include "dl.h"
-#include "internal.h"
+#include "sys.h"
 
 /* curl_easy_setopt's type-checking macro would hide the function */
 #define CURL_DISABLE_TYPECHECK 1

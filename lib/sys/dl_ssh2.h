@@ -5,7 +5,7 @@
 #define PAI_DL_SSH2_H
 
 #include "dl.h"
-#include "internal.h"
+#include "sys.h"
 
 #include <libssh2.h>
 

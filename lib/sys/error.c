@@ -1,5 +1,5 @@
 /* error.c - error strings and whole-file reading */
-#include "internal.h"
+#include "sys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,16 +63,84 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 	return pai_file_read_max(out, len, sys_errno, path, SIZE_MAX);
 }
 
+/* path opened for reading and its fstat: the descriptor, or -1 with *e
+ * an errno, or *err PAI_ETOOBIG for a regular file over max (refused
+ * before a byte is read). */
+static int open_bounded(const char *path, size_t max, struct stat *st, int *e,
+			int *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*e = errno;
+		return -1;
+	}
+	if (fstat(fd, st) < 0)
+		*e = errno;
+	else if (S_ISDIR(st->st_mode))
+		*e = EISDIR;
+	else if (S_ISREG(st->st_mode) && (uintmax_t)st->st_size > max)
+		*err = PAI_ETOOBIG;
+	else
+		return fd;
+	close(fd);
+	return -1;
+}
+
+/* Reads fd to its end into *data (a new buffer, NUL-terminated at *n),
+ * never more than max + 1 bytes, however long the input (/dev/zero, a
+ * file that grows while read): *n > max says it is larger. 0, or an
+ * errno; *data is the caller's to free either way. */
+static int read_bounded(int fd, const struct stat *st, size_t max, char **data,
+			size_t *n)
+{
+	/* max + 1 bytes tell "too big" from "exactly max", plus the NUL */
+	size_t limit = max < SIZE_MAX - 1 ? max + 2 : SIZE_MAX, cap, want;
+	ssize_t r;
+	char *p;
+
+	/* Regular files come in one allocation (the size, the NUL, and a
+	 * byte for the read that sees the end); pipes and the like grow. */
+	cap = S_ISREG(st->st_mode) && st->st_size > 0 ? (size_t)st->st_size + 2
+						      : 65536;
+	if (cap > limit)
+		cap = limit;
+	if (!(*data = malloc(cap)))
+		return ENOMEM;
+	for (*n = 0;;) {
+		if (*n + 1 >= cap) {
+			/* only when limit is SIZE_MAX: the bound stops the
+			 * loop first otherwise */
+			if (cap >= limit)
+				return EFBIG;
+			want = cap > limit / 2 ? limit : cap * 2;
+			if (!(p = realloc(*data, want)))
+				return ENOMEM;
+			*data = p;
+			cap = want;
+		}
+		r = read(fd, *data + *n, cap - *n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return errno;
+		if (r == 0)
+			break;
+		*n += (size_t)r;
+		if (*n > max)
+			return 0;
+	}
+	(*data)[*n] = '\0';
+	return 0;
+}
+
 int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
 		      size_t max)
 {
 	struct stat st;
-	char *data = NULL, *p;
-	size_t cap, want, n = 0;
-	/* max + 1 bytes tell "too big" from "exactly max", plus the NUL */
-	size_t limit = max < SIZE_MAX - 1 ? max + 2 : SIZE_MAX;
-	int fd = -1, err = PAI_OK, e = 0;
-	ssize_t r;
+	char *data = NULL;
+	size_t n = 0;
+	int fd, err = PAI_OK, e = 0;
 
 	if (out)
 		*out = NULL;
@@ -82,83 +150,24 @@ int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
 		*sys_errno = 0;
 	if (!out || !path)
 		return PAI_EINVAL;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		goto out;
-	}
-	if (fstat(fd, &st) < 0) {
-		e = errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		e = EISDIR;
-		goto out;
-	}
-	/* A regular file says its size: refuse it before reading a byte. */
-	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
-		err = PAI_ETOOBIG;
-		goto out;
-	}
-	/* Regular files come in one allocation (the size, the NUL, and a
-	 * byte for the read that sees the end); pipes and the like grow. */
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 2
-						    : 65536;
-	if (cap > limit)
-		cap = limit;
-	data = malloc(cap);
-	if (!data) {
-		e = ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		if (n + 1 >= cap) {
-			if (cap >= limit) {
-				/* only when limit is SIZE_MAX: the bound
-				 * stops the loop first otherwise */
-				e = EFBIG;
-				goto out;
-			}
-			want = cap > limit / 2 ? limit : cap * 2;
-			p = realloc(data, want);
-			if (!p) {
-				e = ENOMEM;
-				goto out;
-			}
-			data = p;
-			cap = want;
-		}
-		/* never more than max + 1 bytes, however long the input
-		 * (/dev/zero, a file that grows while read) */
-		r = read(fd, data + n, cap - n - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			e = errno;
-			goto out;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > max) {
+	fd = open_bounded(path, max, &st, &e, &err);
+	if (fd >= 0) {
+		e = read_bounded(fd, &st, max, &data, &n);
+		if (!e && n > max)
 			err = PAI_ETOOBIG;
-			goto out;
-		}
+		close(fd);
 	}
-	data[n] = '\0';
-	*out = data;
-	data = NULL;
-	if (len)
-		*len = n;
-out:
 	if (e) {
 		err = pai__from_errno(e);
 		if (sys_errno)
 			*sys_errno = e;
 	}
-	if (fd >= 0)
-		close(fd);
+	if (!err) {
+		*out = data;
+		data = NULL;
+		if (len)
+			*len = n;
+	}
 	free(data);
 	return err;
 }

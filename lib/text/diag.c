@@ -1,5 +1,6 @@
-/* diag.c - the list of problems found in job configs */
-#include "internal.h"
+/* diag.c - the list of problems found in job configs, and the paths
+ * (taskRoles[0].command) that name where each one is */
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -141,13 +142,52 @@ static bool second_byte_ok(unsigned char c, unsigned char b)
 		 (c == 0xF0 && b < 0x90) || (c == 0xF4 && b > 0x8F));
 }
 
+/* The length of the character at text[i] if it is valid UTF-8 ending
+ * before e, else 0. */
+static size_t shown_len(const char *text, size_t i, size_t e)
+{
+	unsigned char c = (unsigned char)text[i];
+	size_t k, j;
+
+	if (c < 0x80)
+		return 1;
+	k = c > 0xF4 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+	for (j = 1; k && j < k; j++)
+		if (i + j >= e || !is_cont((unsigned char)text[i + j]))
+			k = 0;
+	/* overlong forms, surrogates, past U+10FFFF */
+	if (k > 2 && !second_byte_ok(c, (unsigned char)text[i + 1]))
+		k = 0;
+	return k;
+}
+
+/* text[s..e) into b. Control characters and broken UTF-8 would garble a
+ * terminal: each such byte shows as one '?', which keeps the caret's
+ * column. */
+static void put_shown(pai__buf *b, const char *text, size_t s, size_t e)
+{
+	size_t i, k;
+
+	for (i = s; i < e; i += k) {
+		unsigned char c = (unsigned char)text[i];
+
+		k = shown_len(text, i, e);
+		if (k == 0 || (c < 0x20 && c != '\t') || c == 0x7F) {
+			pai__buf_putc(b, '?');
+			k = 1;
+			continue;
+		}
+		pai__buf_put(b, text + i, k);
+	}
+}
+
 /* The line around off, which runs from ls to le (its '\n' or the end),
  * clipped to EXCERPT_MAX bytes on character boundaries, with "..." where
  * it was cut. */
 static char *make_excerpt(const char *text, size_t len, size_t ls, size_t le,
 			  size_t off, unsigned *col)
 {
-	size_t s, e, i, j;
+	size_t s, e;
 	pai__buf b = PAI__BUF_INIT;
 
 	/* a byte order mark is invisible, and would shift the caret */
@@ -176,66 +216,34 @@ static char *make_excerpt(const char *text, size_t len, size_t ls, size_t le,
 	}
 	if (s > ls)
 		pai__buf_puts(&b, "...");
-	/* Control characters and broken UTF-8 would garble a terminal: each
-	 * such byte shows as one '?', which keeps the caret's column. */
-	for (i = s; i < e; i++) {
-		unsigned char c = (unsigned char)text[i];
-		size_t k = 1;
-
-		if (c >= 0x80) {
-			k = c > 0xF4	? 0
-			    : c >= 0xF0 ? 4
-			    : c >= 0xE0 ? 3
-			    : c >= 0xC2 ? 2
-					: 0;
-			for (j = 1; k && j < k; j++)
-				if (i + j >= e ||
-				    !is_cont((unsigned char)text[i + j]))
-					k = 0;
-			/* overlong forms, surrogates, past U+10FFFF */
-			if (k > 2 &&
-			    !second_byte_ok(c, (unsigned char)text[i + 1]))
-				k = 0;
-		}
-		if (k == 0 || (c < 0x20 && c != '\t') || c == 0x7F) {
-			pai__buf_putc(&b, '?');
-			continue;
-		}
-		pai__buf_put(&b, text + i, k);
-		i += k - 1;
-	}
+	put_shown(&b, text, s, e);
 	if (e < le)
 		pai__buf_puts(&b, "...");
 	*col = (s > ls ? 3 : 0) + count_chars(text + s, off - s) + 1;
 	return pai__buf_detach(&b);
 }
 
-char *pai__escape_controls(const char *s)
+void pai__path_member(pai__buf *b, const char *parent, const char *key)
 {
-	pai__buf b = PAI__BUF_INIT;
 	const char *p;
+	bool ident = *key && !(key[0] >= '0' && key[0] <= '9');
 
-	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7F; p++)
-		;
-	if (!*p)
-		return strdup(s);
-	for (p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c >= 0x20 && c != 0x7F) {
-			pai__buf_putc(&b, *p);
-			continue;
-		}
-		switch (c) {
-		case '\n': pai__buf_puts(&b, "\\n"); break;
-		case '\t': pai__buf_puts(&b, "\\t"); break;
-		case '\r': pai__buf_puts(&b, "\\r"); break;
-		case '\b': pai__buf_puts(&b, "\\b"); break;
-		case '\f': pai__buf_puts(&b, "\\f"); break;
-		default: pai__buf_printf(&b, "\\u%04x", c);
-		}
+	for (p = key; *p && ident; p++)
+		ident = pai__is_name_char((unsigned char)*p);
+	pai__buf_puts(b, parent);
+	if (ident) {
+		if (*parent)
+			pai__buf_putc(b, '.');
+		pai__buf_puts(b, key);
+		return;
 	}
-	return pai__buf_detach(&b);
+	pai__buf_puts(b, "[\"");
+	for (p = key; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			pai__buf_putc(b, '\\');
+		pai__buf_putc(b, *p);
+	}
+	pai__buf_puts(b, "\"]");
 }
 
 int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,

@@ -1,6 +1,6 @@
 /* format.c - the two job config formats: their names, and telling them
  * apart from a file's content and name */
-#include "internal.h"
+#include "text.h"
 
 #include <string.h>
 

@@ -3,14 +3,14 @@
  *
  * jansson's loader reads a byte at a time through a callback and copies
  * every token into a growing buffer; on a large config that is most of
- * `paictl validate`'s time, and the position walk of source.c then reads
+ * `paictl validate`'s time, and the position walk of json.c then reads
  * the text a second time. This parser takes only what it can be sure
  * jansson would take, with the same result (JSON_REJECT_DUPLICATES |
  * JSON_DECODE_ANY): anything else (an error of any kind, a number it
  * cannot convert exactly, a \u0000, deep nesting) makes it give up, and
  * jansson parses the text and reports what is wrong in its own words.
  * tests/fuzz/fuzz_job.c compares the two on every input it makes. */
-#include "internal.h"
+#include "text.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,53 +23,6 @@ enum { JP_OK = PAI_OK, JP_GIVE_UP = 1, JP_OOM = PAI_ENOMEM };
 
 /* Deeper nesting goes to jansson, whose limit is 2048. */
 #define JP_MAX_DEPTH 256
-
-/* ---- the arena ---------------------------------------------------------- */
-
-struct pai__arena {
-	struct pai__arena *next; /* the block before */
-	size_t used, cap;
-	max_align_t data[];
-};
-
-void *pai__arena_alloc(struct pai__arena **arena, size_t n)
-{
-	struct pai__arena *a = *arena, *b;
-	size_t cap;
-	void *p;
-
-	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
-	    sizeof(max_align_t);
-	if (!a || a->cap - a->used < n) {
-		/* blocks double, from 16 KiB to 1 MiB; a larger request
-		 * gets a block of its own */
-		cap = a ? a->cap * 2 : 16384;
-		if (cap > 1048576)
-			cap = 1048576;
-		if (cap < n)
-			cap = n;
-		b = malloc(sizeof(*b) + cap);
-		if (!b)
-			return NULL;
-		b->next = a;
-		b->used = 0;
-		b->cap = cap;
-		*arena = a = b;
-	}
-	p = (char *)a->data + a->used;
-	a->used += n;
-	return p;
-}
-
-void pai__arena_free(struct pai__arena *arena)
-{
-	while (arena) {
-		struct pai__arena *next = arena->next;
-
-		free(arena);
-		arena = next;
-	}
-}
 
 /* ---- the parser --------------------------------------------------------- */
 
@@ -175,36 +128,14 @@ static size_t jp_escape(struct jp *p, size_t *i, char *o)
 /* The string literal at t[p->i]: *s and *n its decoded bytes (in the
  * text itself when it has no escape, else in p->s until the next
  * string). */
-static int jp_string(struct jp *p, const char **s, size_t *n)
+/* The rest of a string literal with escapes, from the first at i (the
+ * text before it, from start, is plain): decoded into p->s. */
+static int jp_string_escaped(struct jp *p, size_t start, size_t i,
+			     const char **s, size_t *n)
 {
 	const char *t = p->t;
-	size_t i = p->i + 1, start = i, k, o;
+	size_t k, o;
 
-	for (;;) {
-		unsigned char c;
-
-		if (i >= p->len)
-			return JP_GIVE_UP;
-		c = (unsigned char)t[i];
-		if (c == '"') {
-			*s = t + start;
-			*n = i - start;
-			p->i = i + 1;
-			return JP_OK;
-		}
-		if (c == '\\')
-			break;
-		if (c < 0x20)
-			return JP_GIVE_UP;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		k = pai__utf8_len((const unsigned char *)t + i, p->len - i);
-		if (!k)
-			return JP_GIVE_UP;
-		i += k;
-	}
 	/* decoding never makes a string longer than its literal */
 	if (p->len - start > p->cap) {
 		char *b = realloc(p->s, p->len - start);
@@ -246,6 +177,38 @@ static int jp_string(struct jp *p, const char **s, size_t *n)
 	*n = o;
 	p->i = i + 1;
 	return JP_OK;
+}
+
+static int jp_string(struct jp *p, const char **s, size_t *n)
+{
+	const char *t = p->t;
+	size_t i = p->i + 1, start = i, k;
+
+	for (;;) {
+		unsigned char c;
+
+		if (i >= p->len)
+			return JP_GIVE_UP;
+		c = (unsigned char)t[i];
+		if (c == '"') {
+			*s = t + start;
+			*n = i - start;
+			p->i = i + 1;
+			return JP_OK;
+		}
+		if (c == '\\')
+			return jp_string_escaped(p, start, i, s, n);
+		if (c < 0x20)
+			return JP_GIVE_UP;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		k = pai__utf8_len((const unsigned char *)t + i, p->len - i);
+		if (!k)
+			return JP_GIVE_UP;
+		i += k;
+	}
 }
 
 static bool jp_digit(const struct jp *p, size_t i)

@@ -1,6 +1,7 @@
-/* suggest.c - "did you mean" for misspelt field names, one rule for both
- * formats (validate.c, validate_v2_schema.c) */
-#include "internal.h"
+/* suggest.c - "did you mean": for misspelt field names, one rule for
+ * both formats (validate.c, validate_v2_schema.c), and the distance the
+ * runtimes' reference checks measure variable names with */
+#include "text.h"
 
 #include <string.h>
 
@@ -54,4 +55,52 @@ const char *pai__closest_name(const pai__closest *cl)
 	if (limit > 3)
 		limit = 3;
 	return cl->dist <= limit ? cl->best : NULL;
+}
+
+/* Longest name pai__edit_distance() compares: twice the longest that
+ * the reference checks suggest a spelling for. */
+#define EDIT_MAX 128
+
+/* The optimal string alignment distance of a and b (edits, swaps of
+ * neighbours counting as one), or max + 1 when it exceeds max (or b is
+ * longer than EDIT_MAX). */
+size_t pai__edit_distance(const char *a, size_t n, const char *b, size_t m,
+			  size_t max)
+{
+	size_t rows[3][EDIT_MAX + 2], *pp, *p, *c, i, j, lo;
+
+	if ((n > m ? n - m : m - n) > max || m > EDIT_MAX)
+		return max + 1;
+	pp = rows[0];
+	p = rows[1];
+	c = rows[2];
+	for (j = 0; j <= m; j++)
+		p[j] = j;
+	for (i = 1; i <= n; i++) {
+		size_t *t;
+
+		c[0] = i;
+		lo = c[0];
+		for (j = 1; j <= m; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = p[j - 1] + cost;
+
+			if (p[j] + 1 < v)
+				v = p[j] + 1;
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			c[j] = v;
+			if (v < lo)
+				lo = v;
+		}
+		if (lo > max)
+			return max + 1;
+		t = pp;
+		pp = p;
+		p = c;
+		c = t;
+	}
+	return p[m];
 }

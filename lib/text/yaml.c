@@ -12,7 +12,7 @@
  * Aliases are expanded (deep copies), so an alias bomb is stopped by a
  * bound on the nodes the document expands to, and a chain of aliases
  * cannot nest deeper than the depth bound either. */
-#include "internal.h"
+#include "text.h"
 
 #include <math.h> /* INFINITY, NAN, isnan(): no libm */
 #include <stdlib.h>

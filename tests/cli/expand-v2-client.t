@@ -12,11 +12,11 @@ parameters:
 
 == client-1 (role client, index 1 of 2)
 FC_FRAMEWORK_NAMESPACE=default
-FC_FRAMEWORK_NAME=<md5:alice~hello-distributed>
+FC_FRAMEWORK_NAME=f22bdd8456b8d906e766f85ccc1db6d8
 FC_TASKROLE_NAME=client
 FC_TASK_INDEX=1
-FC_CONFIGMAP_NAME=<md5:alice~hello-distributed>-attempt
-FC_POD_NAME=<md5:alice~hello-distributed>-client-1
+FC_CONFIGMAP_NAME=f22bdd8456b8d906e766f85ccc1db6d8-attempt
+FC_POD_NAME=f22bdd8456b8d906e766f85ccc1db6d8-client-1
 FC_FRAMEWORK_UID=<framework-uid>
 FC_FRAMEWORK_ATTEMPT_ID=<framework-attempt-id>
 FC_FRAMEWORK_ATTEMPT_INSTANCE_UID=<framework-attempt-id>_<configmap-uid>
@@ -26,7 +26,7 @@ FC_TASK_UID=<task-uid:client-1>
 FC_TASK_ATTEMPT_ID=<task-attempt-id:client-1>
 FC_POD_UID=<container-id:client-1>
 FC_TASK_ATTEMPT_INSTANCE_UID=<task-attempt-id:client-1>_<container-id:client-1>
-PAI_FRAMEWORK_NAME=<md5:alice~hello-distributed>
+PAI_FRAMEWORK_NAME=f22bdd8456b8d906e766f85ccc1db6d8
 PAI_JOB_NAME=alice~hello-distributed
 PAI_USER_NAME=alice
 PAI_DEFAULT_FS_URI=

@@ -1,6 +1,7 @@
 # rate limits and a proxy's page: a submission and a GET refused with
 # 429 are sent again after Retry-After (the limiter refuses before the
-# job is made: one job, no conflict), the job list behind a 502 page too
+# job is made: one job, no conflict), each saying once that it waits,
+# the job list behind a 502 page too
 run: paictl submit --no-ssh-key job.yaml >/dev/null && paictl status job | sed -n 3p && paictl list >/dev/null && grep -E ' (202|409|429|502)' req.log
 timeout: 20
 === setup
@@ -31,3 +32,5 @@ POST /rest-server/api/v2/jobs 202
 GET /rest-server/api/v2/jobs/alice~job 429
 GET /rest-server/api/v2/jobs?username=alice 502
 === stderr
+paictl: submit: waiting 1 s for the cluster's rate limit (HTTP 429)
+paictl: status: waiting 1 s for the cluster's rate limit (HTTP 429)

@@ -8,7 +8,8 @@
  * right after submission, STOPPING, log locations on the gateway's
  * origin whose tokens expire, and rate limits.
  *
- *   fake-v1x --port-file FILE [--log FILE] [--scenario NAME]...
+ *   fake-v1x --port-file FILE [--log FILE] [--log-times]
+ *            [--scenario NAME]... [--retry-after N] [--old-job FILE]
  *
  * Listens on 127.0.0.1 (a free port, written to FILE once it answers)
  * until SIGTERM. One user, alice, password secret123. A job moves one
@@ -16,15 +17,29 @@
  * without IPs (WAITING), RUNNING, then SUCCEEDED (FAILED with 255 when
  * a command holds "exit 1", the other tasks STOPPED with -220); a STOP
  * makes it STOPPING, then STOPPED (-210). Logs grow by a line per step.
+ * Times are the real ones (submissionTime when the POST came); every
+ * answer has a Date. The rest-server's rate limits as deployed, fixed
+ * windows as express-rate-limit keeps them: 600 requests a minute from
+ * an address, 120 job lists a minute and 3600 submissions an hour per
+ * user; over one, 429 with a text/html body and Retry-After the
+ * window's length (60, 60, 3600). The log-managers have none.
  * Scenarios:
- *   drop-post     the first submission creates the job, then the
- *                 connection is closed without an answer
+ *   drop-post     the first submission's answer is never sent: the
+ *                 connection is closed (after the job was made, or
+ *                 after a 409 when a job of that name was there)
  *   rate-limit    the first submission and the first GET of a job's
  *                 status get 429, Retry-After 1 (the limiter answers
  *                 before the handler: nothing is done with them)
+ *   limit-status  the first GET of a job's status gets 429 with
+ *                 Retry-After N (--retry-after, default 1)
  *   html-502      the first GET of the job list gets nginx's 502 page
  *   log-expire    a log location's token is good for one read
- * --log FILE gets "METHOD PATH STATUS" per request, tokens masked. */
+ *   chatty        jobs run until stopped, and a running task's log
+ *                 grows on every read of it, 37 bytes (a line cut
+ *                 anywhere), as a training loop's does
+ * --old-job FILE: a job of that config (YAML), submitted an hour ago.
+ * --log FILE gets "METHOD PATH STATUS" per request, tokens masked;
+ * with --log-times each line ends " +MS", the ms since the start. */
 #include "../unit/fake_openpai.h"
 #include "pai.h"
 
@@ -35,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_JOBS 64
@@ -53,6 +69,15 @@ struct job {
 	struct role roles[MAX_ROLES];
 	int nroles, step, stop; /* stop: 0, 1 asked, 2 seen STOPPING */
 	bool over;
+	long long submitted, launched, completed; /* epoch ms; 0: not yet */
+	size_t log_len[MAX_ROLES][2]; /* chatty: each task's log so far */
+};
+
+/* A rate limit's fixed window (express-rate-limit's MemoryStore). */
+struct limit {
+	int max;
+	long long window_ms, start;
+	int hits;
 };
 
 static struct state {
@@ -60,12 +85,24 @@ static struct state {
 	int njobs;
 	char log_tokens[MAX_TOKENS][40];
 	int log_uses[MAX_TOKENS], ntokens;
-	bool drop_post, rate_limit, html_502, log_expire;
+	bool drop_post, rate_limit, html_502, log_expire, chatty;
+	bool limit_status, log_times;
 	bool posted, limited, post_limited, failed_502;
+	int retry_after;
+	struct limit per_ip, lists, submissions;
+	long long started;
 	FILE *log;
 } st;
 
 static volatile sig_atomic_t done;
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void on_term(int sig)
 {
@@ -111,6 +148,33 @@ static void error(fake_reply *rp, int status, const char *code,
 	send_json(rp, status,
 		  code ? json_pack("{s:s,s:s}", "code", code, "message", msg)
 		       : json_pack("{s:s}", "message", msg));
+}
+
+/* ---- rate limits --------------------------------------------------------- */
+
+/* Counts a request against l (each counts, refused or not, as
+ * express-rate-limit counts them): false within the limit, else true
+ * with the 429 set. Windows are fixed, from the start, as its
+ * MemoryStore resets every count at once. */
+static bool over_limit(struct limit *l, fake_reply *rp)
+{
+	static char hdr[3][80];
+	static int next;
+	long long now = now_ms();
+	char *h = hdr[next++ % 3];
+
+	if (now - l->start >= l->window_ms) {
+		l->start = now - (now - st.started) % l->window_ms;
+		l->hits = 0;
+	}
+	if (++l->hits <= l->max)
+		return false;
+	fake_reply_set(rp, 429, "text/html",
+		       "Too many requests, please try again later.");
+	snprintf(h, 80, "Server: nginx/1.17.6\r\nRetry-After: %lld\r\n",
+		 l->window_ms / 1000);
+	rp->headers = h;
+	return true;
 }
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -229,6 +293,7 @@ static void store(const pai_job *pj, json_t *cfg)
 
 	memset(j, 0, sizeof(*j));
 	snprintf(j->name, sizeof(j->name), "%s", pai_job_name(pj));
+	j->submitted = now_ms();
 	j->config = json_deep_copy(cfg);
 	if (json_object_get(j->config, "secrets"))
 		json_object_set_new(j->config, "secrets", json_string("******"));
@@ -282,11 +347,8 @@ static void submit(const fake_request *rq, fake_reply *rp)
 			send_json(rp, 202,
 				  json_pack("{s:i,s:s+++}", "status", 202,
 					    "message", "Update job ",
-					    pai_job_name(pj),
-					    " for user ", "alice"));
-			if (st.drop_post && !st.posted)
-				rp->drop = 1;
-			st.posted = true;
+					    pai_job_name(pj), " for user ",
+					    "alice"));
 		}
 	}
 	pai_job_free(pj);
@@ -374,57 +436,104 @@ static json_t *status_json(const struct job *j)
 	    "{s:s,s:s,s:[],s:{s:s,s:s,s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:s},s:o}",
 	    "debugId", "5e1d", "name", j->name, "tags", "jobStatus", "username",
 	    "alice", "state", js, "subState",
-	    j->step == 0 ? "AttemptCreationPending"
+	    j->step == 0   ? "AttemptCreationPending"
 	    : j->step == 1 ? "AttemptPreparing"
 			   : "AttemptRunning",
 	    "executionType", j->stop ? "STOP" : "START", "retries", 0,
-	    "createdTime", json_integer(1795000000000LL), "launchedTime",
-	    json_integer(1795000001000LL), "completedTime",
-	    end ? json_integer(1795000009000LL) : json_null(),
+	    "createdTime", json_integer(j->submitted), "launchedTime",
+	    j->launched ? json_integer(j->launched) : json_null(),
+	    "completedTime",
+	    end && j->completed ? json_integer(j->completed) : json_null(),
 	    "appExitCode",
-	    !end				? json_null()
-	    : strcmp(js, "STOPPED") == 0	? json_integer(-210)
-	    : strcmp(js, "FAILED") == 0 ? json_integer(255)
-					: json_integer(0),
+	    !end			 ? json_null()
+	    : strcmp(js, "STOPPED") == 0 ? json_integer(-210)
+	    : strcmp(js, "FAILED") == 0	 ? json_integer(255)
+					 : json_integer(0),
 	    "virtualCluster", "default", "taskRoles", roles);
 }
 
-/* A GET of the status moves the job on, as v1.x's does. */
+/* The status, with v1.x's submissionTime: when the POST came. */
+static json_t *status_of(const struct job *j)
+{
+	json_t *o = status_json(j);
+
+	json_object_set_new(json_object_get(o, "jobStatus"), "submissionTime",
+			    json_integer(j->submitted));
+	return o;
+}
+
+/* A GET of the status moves the job on, as v1.x's does (a chatty job
+ * runs until stopped). */
 static void advance(struct job *j)
 {
 	if (j->stop == 1)
 		j->stop = 2;
 	else if (j->stop == 2)
 		j->over = true;
-	else if (j->step < 3)
+	else if (j->step < (st.chatty ? 2 : 3))
 		j->step++;
+	if (j->step >= 2 && !j->launched)
+		j->launched = now_ms();
+	if (!j->completed && (j->over || (j->step == 3 && !j->stop)))
+		j->completed = now_ms();
 }
 
 /* ---- logs ---------------------------------------------------------------- */
 
-static void log_text(fake_reply *rp, const struct job *j, const char *role,
-		     int index, const char *range)
+/* The first len bytes of a task's log: "line K of ROLE-INDEX" lines, the
+ * last one perhaps cut. New string. */
+static char *log_bytes(const char *role, int index, size_t len)
 {
-	char buf[4096];
-	size_t len = 0, from = 0;
-	int k, lines = j->step >= 2 ? (j->step - 1) * 2 : 0;
+	char *buf = malloc(len + 64);
+	size_t n = 0;
+	int k;
 
-	for (k = 1; k <= lines && len + 64 < sizeof(buf); k++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-					"line %d of %s-%d\n", k, role, index);
-	if (range && sscanf(range, "bytes=%zu-", &from) == 1) {
-		if (from >= len) {
-			nginx(rp, 416, "Requested Range Not Satisfiable");
-			return;
-		}
+	for (k = 1; buf && n < len; k++)
+		n += (size_t)snprintf(buf + n, 64, "line %d of %s-%d\n", k,
+				      role, index);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+/* How long a task's log is now: two lines a step, or (chatty) what it
+ * has grown to, 37 bytes more on every read while the job runs. */
+static size_t log_length(struct job *j, const char *role, int index)
+{
+	int r, lines = j->step >= 2 ? (j->step - 1) * 2 : 0;
+	size_t len;
+
+	for (r = 0; st.chatty && r < j->nroles; r++) {
+		if (strcmp(j->roles[r].fw, role) != 0 || index < 0 || index > 1)
+			continue;
+		if (strcmp(job_state(j), "RUNNING") == 0)
+			j->log_len[r][index] += 37;
+		return j->log_len[r][index];
+	}
+	for (r = 1, len = 0; r <= lines; r++)
+		len += (size_t)snprintf(NULL, 0, "line %d of %s-%d\n", r, role,
+					index);
+	return len;
+}
+
+static void log_text(fake_reply *rp, struct job *j, const char *role, int index,
+		     const char *range)
+{
+	size_t len = log_length(j, role, index), from = 0;
+	char *buf = log_bytes(role, index, len);
+
+	rp->headers = "Server: nginx/1.17.6\r\nAccept-Ranges: bytes\r\n";
+	if (!buf)
+		fake_reply_set(rp, 500, "text/html", NULL);
+	else if (range && sscanf(range, "bytes=%zu-", &from) == 1 &&
+		 from >= len)
+		nginx(rp, 416, "Requested Range Not Satisfiable");
+	else if (range && from)
 		fake_reply_set(rp, 206, "application/octet-stream", "%s",
 			       buf + from);
-		rp->headers = "Server: nginx/1.17.6\r\nAccept-Ranges: bytes\r\n";
-		return;
-	}
-	fake_reply_set(rp, 200, "application/octet-stream", "%.*s", (int)len,
-		       buf);
-	rp->headers = "Server: nginx/1.17.6\r\nAccept-Ranges: bytes\r\n";
+	else
+		fake_reply_set(rp, 200, "application/octet-stream", "%s", buf);
+	free(buf);
 }
 
 static void log_manager(const fake_request *rq, fake_reply *rp)
@@ -492,11 +601,17 @@ static void job_routes(const fake_request *rq, fake_reply *rp,
 
 	snprintf(ref, sizeof(ref), "%.*s", (int)n, rest);
 	j = find_job(ref);
-	if (!slash && get && j && st.rate_limit && !st.limited) {
+	if (!slash && get && j && (st.rate_limit || st.limit_status) &&
+	    !st.limited) {
+		static char hdr[80];
+
 		st.limited = true;
 		fake_reply_set(rp, 429, "text/html",
 			       "Too many requests, please try again later.");
-		rp->headers = "Server: nginx/1.17.6\r\nRetry-After: 1\r\n";
+		snprintf(hdr, sizeof(hdr),
+			 "Server: nginx/1.17.6\r\nRetry-After: %d\r\n",
+			 st.retry_after);
+		rp->headers = hdr;
 		return;
 	}
 	if (slash && strcmp(slash, "/ssh") == 0)
@@ -506,7 +621,7 @@ static void job_routes(const fake_request *rq, fake_reply *rp,
 		return error(rp, 404, "NoJobError", "Job %s is not found.", ref);
 	if (!slash && get) {
 		advance(j);
-		return send_json(rp, 200, status_json(j));
+		return send_json(rp, 200, status_of(j));
 	}
 	if (slash && get && strcmp(slash, "/config") == 0) {
 		char *t = json_dumps(j->config, JSON_COMPACT);
@@ -551,7 +666,7 @@ static void list(const fake_request *rq, fake_reply *rp)
 		return nginx(rp, 502, "Bad Gateway");
 	}
 	for (i = st.njobs - 1; i >= 0; i--) {
-		json_t *s = status_json(&st.jobs[i]), *js;
+		json_t *s = status_of(&st.jobs[i]), *js;
 
 		js = json_deep_copy(json_object_get(s, "jobStatus"));
 		json_object_set_new(js, "name", json_string(st.jobs[i].name));
@@ -566,6 +681,9 @@ static void rest(const fake_request *rq, fake_reply *rp, const char *p)
 {
 	bool get = strcmp(rq->method, "GET") == 0;
 
+	/* the rest-server's own limit comes first: its app-wide middleware */
+	if (over_limit(&st.per_ip, rp))
+		return;
 	if (get && (strcmp(p, "/api/v2/info") == 0 ||
 		    strcmp(p, "/api/v1") == 0 || strcmp(p, "/api/v1/") == 0))
 		return send_json(rp, 200,
@@ -579,6 +697,12 @@ static void rest(const fake_request *rq, fake_reply *rp, const char *p)
 	if (strncmp(p, "/api/v2/jobs", 12) == 0 && !authorized(rq, rp))
 		return;
 	if (strcmp(rq->method, "POST") == 0 && strcmp(p, "/api/v2/jobs") == 0 &&
+	    over_limit(&st.submissions, rp))
+		return;
+	if (get && strncmp(p, "/api/v2/jobs", 12) == 0 &&
+	    (p[12] == '\0' || p[12] == '?') && over_limit(&st.lists, rp))
+		return;
+	if (strcmp(rq->method, "POST") == 0 && strcmp(p, "/api/v2/jobs") == 0 &&
 	    st.rate_limit && !st.post_limited) {
 		st.post_limited = true;
 		fake_reply_set(rp, 429, "text/html",
@@ -586,8 +710,13 @@ static void rest(const fake_request *rq, fake_reply *rp, const char *p)
 		rp->headers = "Server: nginx/1.17.6\r\nRetry-After: 1\r\n";
 		return;
 	}
-	if (strcmp(rq->method, "POST") == 0 && strcmp(p, "/api/v2/jobs") == 0)
-		return submit(rq, rp);
+	if (strcmp(rq->method, "POST") == 0 && strcmp(p, "/api/v2/jobs") == 0) {
+		submit(rq, rp);
+		/* whatever it was, its answer is lost */
+		rp->drop = st.drop_post && !st.posted;
+		st.posted = true;
+		return;
+	}
 	if (get && strncmp(p, "/api/v2/jobs", 12) == 0 &&
 	    (p[12] == '\0' || p[12] == '?'))
 		return list(rq, rp);
@@ -612,30 +741,91 @@ static void handle(void *data, const fake_request *rq, fake_reply *rp)
 		if ((t = strstr(path, "token=")))
 			snprintf(t, sizeof(path) - (size_t)(t - path),
 				 "token=***");
-		fprintf(st.log, "%s %s %d%s\n", rq->method, path, rp->status,
+		fprintf(st.log, "%s %s %d%s", rq->method, path, rp->status,
 			rp->drop ? " (dropped)" : "");
+		if (st.log_times)
+			fprintf(st.log, " +%lld", now_ms() - st.started);
+		fputc('\n', st.log);
 		fflush(st.log);
 	}
+}
+
+/* --old-job FILE: that config, submitted (and done) an hour ago. */
+static int old_job(const char *path)
+{
+	pai_job_options o = PAI_JOB_OPTIONS_INIT;
+	pai_diags *d = NULL;
+	pai_job *pj = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	struct job *j;
+	int err;
+
+	o.format = PAI_FORMAT_V2;
+	err = pai_file_read(&text, &len, NULL, path);
+	if (!err && !(err = pai_diags_new(&d)))
+		err = pai_job_parse(&pj, d, path, text, len, &o);
+	if (!err) {
+		store(pj, pai_job_config(pj));
+		j = &st.jobs[st.njobs - 1];
+		j->submitted = now_ms() - 3600 * 1000;
+		j->launched = j->submitted + 1000;
+		j->completed = j->submitted + 60 * 1000;
+		j->step = 3;
+	}
+	pai_job_free(pj);
+	pai_diags_free(d);
+	free(text);
+	return err ? -1 : 0;
+}
+
+static int scenario(const char *name)
+{
+	static const char *const names[] = {"drop-post", "rate-limit",
+					    "html-502",	 "log-expire",
+					    "chatty",	 "limit-status"};
+	bool *flags[] = {&st.drop_post,	 &st.rate_limit, &st.html_502,
+			 &st.log_expire, &st.chatty,	 &st.limit_status};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0) {
+			*flags[i] = true;
+			return 0;
+		}
+	return -1;
 }
 
 static int options(int argc, char **argv, const char **port_file)
 {
 	int i;
 
-	for (i = 1; i + 1 < argc; i += 2) {
+	for (i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(argv[i], "--log-times") == 0) {
+			st.log_times = true;
+			continue;
+		}
+		if (!v)
+			return -1;
 		if (strcmp(argv[i], "--port-file") == 0)
-			*port_file = argv[i + 1];
+			*port_file = v;
 		else if (strcmp(argv[i], "--log") == 0)
-			st.log = fopen(argv[i + 1], "a");
+			st.log = fopen(v, "a");
 		else if (strcmp(argv[i], "--scenario") == 0) {
-			st.drop_post |= !strcmp(argv[i + 1], "drop-post");
-			st.rate_limit |= !strcmp(argv[i + 1], "rate-limit");
-			st.html_502 |= !strcmp(argv[i + 1], "html-502");
-			st.log_expire |= !strcmp(argv[i + 1], "log-expire");
+			if (scenario(v) < 0)
+				return -1;
+		} else if (strcmp(argv[i], "--retry-after") == 0)
+			st.retry_after = atoi(v);
+		else if (strcmp(argv[i], "--old-job") == 0) {
+			if (old_job(v) < 0)
+				return -1;
 		} else
 			return -1;
+		i++;
 	}
-	return *port_file && i == argc ? 0 : -1;
+	return *port_file ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -646,9 +836,16 @@ int main(int argc, char **argv)
 	FILE *pf;
 	int i;
 
+	st.started = now_ms();
+	st.retry_after = 1;
+	st.per_ip = (struct limit){600, 60 * 1000, st.started, 0};
+	st.lists = (struct limit){120, 60 * 1000, st.started, 0};
+	st.submissions = (struct limit){3600, 3600 * 1000, st.started, 0};
 	if (options(argc, argv, &port_file) < 0) {
-		fprintf(stderr, "usage: fake-v1x --port-file FILE [--log FILE] "
-				"[--scenario NAME]...\n");
+		fprintf(stderr,
+			"usage: fake-v1x --port-file FILE [--log FILE] "
+			"[--log-times] [--scenario NAME]... [--retry-after N] "
+			"[--old-job FILE]\n");
 		return 2;
 	}
 	signal(SIGTERM, on_term);

@@ -6,11 +6,11 @@
  * openpai); the rest is the config text.
  *
  * Beyond "no crash, no leak, no undefined behaviour", it checks:
- *   - the long-string fast path of source.c against the ordinary one:
+ *   - the long-string fast path of json.c against the ordinary one:
  *     the text is parsed with every string taking the fast path and with
  *     none, and unless both fail as syntax errors, both must give the
  *     same result, the same diagnostics and the same config;
- *   - the fast JSON parser (lib/json_fast.c) against jansson and the
+ *   - the fast JSON parser (lib/text/json_fast.c) against jansson and the
  *     position walk: the same result code, values in the same order with
  *     the same types, and the same position tree;
  *   - the promises of pai.h: a result code from the documented set, a
@@ -21,7 +21,7 @@
  *     memory, which the fuzzer does not simulate). */
 #include "check.h"
 #include "../json_same.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * reason on failure, and for a file that loads, a save and load that
  * give back the same profiles; a token that loads is one line. */
 #include "check.h"
-#include "internal.h"
+#include "pai.h"
 
 #include <fcntl.h>
 #include <stdint.h>

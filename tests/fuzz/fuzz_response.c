@@ -2,7 +2,8 @@
  * cluster's REST API, v1 (OpenPAI v0.x) and v2 (v1.x): cluster info and
  * API detection, login tokens, job status and lists, stored configs,
  * STOP answers, SSH info, log locations, and the error bodies of each
- * (JSON {code, message}, HTML pages from proxies, anything else).
+ * (JSON {code, message}, HTML pages from proxies, anything else), and
+ * the local cluster's long-poll on a job.
  * Built and run by `make fuzz`.
  *
  * Input: byte 0 picks the call, byte 1 the API (v1, v2, or detected),
@@ -48,6 +49,26 @@ static void get_job(pai_client *c)
 	if (info)
 		walk_job(c, info);
 	pai_job_info_free(info);
+}
+
+/* The status, then the status once it changed: the local cluster's
+ * info and its long-poll's answers (elsewhere PAI_ENOTSUP, nothing
+ * asked). */
+static void get_changed(pai_client *c)
+{
+	pai_job_info *last = NULL, *info = NULL;
+	int err = pai_job_get(&last, c, "alice", "job1");
+
+	fuzz_check_result(c, err);
+	if (err)
+		return;
+	err = pai_job_get_changed(&info, c, "alice", "job1", last, -1);
+	fuzz_check_result(c, err);
+	CHECK(!err == !!info);
+	if (info)
+		walk_job(c, info);
+	pai_job_info_free(info);
+	pai_job_info_free(last);
 }
 
 static void list_jobs(pai_client *c, int all)
@@ -117,7 +138,12 @@ static void call(pai_client *c, unsigned op, int v2)
 					       3600));
 		CHECK(!text || !strchr(text, '\n'));
 		break;
-	case 2: get_job(c); break;
+	case 2:
+		if (op & 32)
+			get_changed(c);
+		else
+			get_job(c);
+		break;
 	case 3: list_jobs(c, op & 16); break;
 	case 4:
 		fuzz_check_result(c, pai_job_get_config(&text, &len, c,

@@ -1,15 +1,15 @@
 /* fuzz_yaml.c - libFuzzer target for the protocol-v2 YAML loader
- * (lib/yaml.c): the input is the YAML text. Built and run by `make
+ * (lib/text/yaml.c): the input is the YAML text. Built and run by `make
  * fuzz`, not by `make test`.
  *
  * Beyond "no crash, no leak, no undefined behaviour, no timeout" (the
  * loader bounds nesting and alias expansion), it checks the promises of
- * internal.h: PAI_OK with a document and a position tree that mirrors
+ * text/text.h: PAI_OK with a document and a position tree that mirrors
  * it (same keys in the same order, same lengths, offsets inside the
  * text), or PAI_ESYNTAX with an error diagnostic whose rule and message
  * are printable. */
 #include "check.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <stdint.h>
 #include <stdio.h>

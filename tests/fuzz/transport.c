@@ -106,6 +106,8 @@ pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len)
 	o.uri = FUZZ_BASE;
 	o.token = "t";
 	o.max_retries = 0;
+	/* a Retry-After holds the next request: never longer than this */
+	o.retry_max_ms = 1;
 	if (pai_client_new(&c, &o))
 		return NULL;
 	wire->p = data;

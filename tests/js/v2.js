@@ -54,8 +54,12 @@ async function main() {
     assert.strictEqual(login.user, user);
     console.log('v2 basicLogin ok');
 
+    // as a v1.x cluster answers (the SDK's users and the web portal
+    // take k8s to mean these routes), and what it is besides
     const info = await client.api.getClusterInfo();
-    assert.ok(info && info.launcherType, JSON.stringify(info));
+    assert.strictEqual(info.launcherType, 'k8s', JSON.stringify(info));
+    assert.ok(info.paictl && info.paictl.extensions.includes('wait'),
+        JSON.stringify(info));
     console.log('v2 getClusterInfo ok');
 
     const vcs = await client.virtualCluster.listVirtualClusters();

@@ -173,14 +173,15 @@ fi
 
 # paictl-job(5) documents every rule id that lib/ reports, and no other:
 # the ids with a '-' in the files that check configs (all of them rule
-# ids: both formats' parsers and validators, and conversion) and the
+# ids: both formats' parsers and validators, and conversion; the k8s-*
+# ids that convert.h also holds are paictl-convert(1)'s) and the
 # expansions' unknown-*; a documented id must be a string in lib/
-rule_files=$(ls lib/job/validate.c lib/job/validate_v2*.c lib/text/source.c lib/text/yaml.c \
+rule_files=$(ls lib/job/validate.c lib/job/validate_v2*.c lib/text/json.c lib/text/yaml.c \
 	lib/job/job_v2.c lib/convert/convert*.[ch] 2>/dev/null)
-expand_files=$(ls lib/runtime/expand.c lib/runtime/expand_v2.c 2>/dev/null)
+expand_files=$(ls lib/runtime/openpai_v0x.c lib/runtime/openpai_v1x.c 2>/dev/null)
 awk '/^\.It Sy [a-z]/ { print $3 }' man/paictl-job.5 | sort -u >"$tmp/rules-man"
 {
-	grep -ohE '"[a-z0-9]+(-[a-z0-9]+)+"' $rule_files
+	grep -ohE '"[a-z0-9]+(-[a-z0-9]+)+"' $rule_files | grep -v '^"k8s-'
 	grep -ohE '"unknown-[a-z-]+"' $expand_files
 } | tr -d '"' | sort -u >"$tmp/rules-code"
 missing=$(comm -23 "$tmp/rules-code" "$tmp/rules-man")

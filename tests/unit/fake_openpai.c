@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_CONNS 64
@@ -225,11 +227,21 @@ static const char *reason(int status)
 	case 404: return "Not Found";
 	case 409: return "Conflict";
 	case 416: return "Range Not Satisfiable";
+	case 429: return "Too Many Requests";
 	case 500: return "Internal Server Error";
 	case 502: return "Bad Gateway";
 	case 503: return "Service Unavailable";
 	}
 	return "Whatever";
+}
+
+/* Now as every server's Date header says it (IMF-fixdate, GMT). */
+static void http_date(char *out, size_t len, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%a, %d %b %Y %H:%M:%S GMT", &tm);
 }
 
 static void *conn_main(void *arg)
@@ -242,7 +254,7 @@ static void *conn_main(void *arg)
 	for (;;) {
 		fake_request rq;
 		fake_reply rp;
-		char head[1024];
+		char head[1024], date[64];
 		size_t send_len;
 		int r, n;
 
@@ -264,14 +276,15 @@ static void *conn_main(void *arg)
 			free(rp.body);
 			break;
 		}
-		n = snprintf(
-		    head, sizeof(head),
-		    "HTTP/1.1 %d %s\r\nContent-Length: %zu\r\n%s%s%s%s",
-		    rp.status, reason(rp.status), rp.body_len,
-		    rp.content_type ? "Content-Type: " : "",
-		    rp.content_type ? rp.content_type : "",
-		    rp.content_type ? "\r\n" : "",
-		    rp.headers ? rp.headers : "");
+		http_date(date, sizeof(date), time(NULL) + rp.clock_s);
+		n = snprintf(head, sizeof(head),
+			     "HTTP/1.1 %d %s\r\nDate: %s\r\nContent-Length: "
+			     "%zu\r\n%s%s%s%s",
+			     rp.status, reason(rp.status), date, rp.body_len,
+			     rp.content_type ? "Content-Type: " : "",
+			     rp.content_type ? rp.content_type : "",
+			     rp.content_type ? "\r\n" : "",
+			     rp.headers ? rp.headers : "");
 		if (n < 0 || (size_t)n + 2 >= sizeof(head)) {
 			free(rp.body);
 			break;
@@ -304,13 +317,17 @@ static void *accept_main(void *arg)
 	fake_server *f = arg;
 
 	for (;;) {
-		int fd, i;
+		int fd, i, one = 1;
 
 		if (wait_readable(f, f->lfd, -1) <= 0)
 			break;
 		fd = accept(f->lfd, NULL, NULL);
 		if (fd < 0)
 			continue;
+		/* a reply goes out in two writes: without this, Nagle's
+		 * algorithm and the client's delayed ACK hold the second
+		 * for 40 ms, and the fake would pace its clients */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		pthread_mutex_lock(&f->conns_lock);
 		for (i = 0; i < MAX_CONNS && f->conns[i].used; i++)
 			;

@@ -26,6 +26,9 @@ typedef struct fake_reply {
 	/* send the headers, then nothing (libcurl measures speed over
 	 * seconds: a few body bytes would hide the stall for ~5 s) */
 	int stall;
+	/* every reply has a Date header: now, plus this many seconds (a
+	 * server whose clock is off) */
+	long clock_s;
 } fake_reply;
 
 /* Called under the fake's lock for each request; fills rp. */

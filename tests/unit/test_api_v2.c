@@ -93,6 +93,15 @@ static void test_detection(void **state)
 	/* a v0.x cluster has no such route */
 	assert_int_equal(detect("{\"code\":\"NotFoundError\"}", 404),
 			 PAI_API_V1);
+	/* the local cluster answers as v1.x does, and names itself in a
+	 * member of its own; before, its launcherType was "paictl" */
+	assert_int_equal(detect("{\"name\":\"PAI RESTful API\",\"version\":"
+				"\"v1.8.0\",\"launcherType\":\"k8s\","
+				"\"authnMethod\":\"basic\",\"paictl\":{"
+				"\"version\":\"0.1.0\",\"extensions\":["
+				"\"wait\"]}}",
+				200),
+			 PAI_API_DUAL);
 	assert_int_equal(detect("{\"launcherType\":\"paictl\"}", 200),
 			 PAI_API_DUAL);
 	/* k8s, but not a v1.x version: not the v2 API we know */

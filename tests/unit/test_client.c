@@ -672,7 +672,9 @@ struct script {
 	char range[256];
 	int step;
 	unsigned other_port; /* the second fake's */
-	char loc[160];	     /* a Location header line */
+	char loc[160];	     /* a Location header line; an error seen */
+	long long created;   /* the stored job's createdTime */
+	long clock_s;	     /* the server's clock: now plus this */
 };
 
 static fake_server *start_fake(const char *ip, fake_handler *fn,
@@ -765,6 +767,91 @@ static void test_fake_html_502(void **state)
 	fake_stop(f);
 }
 
+/* A local cluster of an older paictl: its info names no extension. */
+static void on_old_local(void *data, const fake_request *rq, fake_reply *rp)
+{
+	note(data, rq);
+	fake_reply_set(rp, 200, "application/json",
+		       "{\"name\":\"PAI RESTful API\",\"version\":"
+		       "\"paictl 0.1.0\",\"launcherType\":\"paictl\"}");
+}
+
+/* "Tell me when it changes": the local cluster holds the request until
+ * the job changes (or the time is up); OpenPAI cannot, and the call
+ * says so without a request. Lower bounds only on time. */
+static void test_local_job_changed(void **state)
+{
+	pai_client *c = new_client(&shared, NULL);
+	json_t *cfg = config("watched", "sleep 60");
+	pai_job_info *ji = NULL, *next = NULL;
+	struct script s = {0};
+	fake_server *f;
+	double t0 = test_now_s();
+	int rec;
+
+	(void)state;
+	assert_int_equal(pai_submit(c, "alice", cfg, &rec), PAI_OK);
+	/* no status known: the status now */
+	assert_int_equal(
+	    pai_job_get_changed(&ji, c, "alice", "watched", NULL, 5000),
+	    PAI_OK);
+	while (pai_job_info_state(ji) != PAI_STATE_RUNNING) {
+		assert_true(test_now_s() - t0 < 20);
+		assert_int_equal(
+		    pai_job_get_changed(&next, c, "alice", "watched", ji, 5000),
+		    PAI_OK);
+		pai_job_info_free(ji);
+		ji = next;
+	}
+	t0 = test_now_s();
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "watched", ji, 600), PAI_OK);
+	assert_true(test_now_s() - t0 >= 0.5);
+	assert_int_equal(pai_job_info_state(next), PAI_STATE_RUNNING);
+	pai_job_info_free(next);
+	assert_int_equal(pai_job_stop(c, "alice", "watched"), PAI_OK);
+	do {
+		assert_int_equal(
+		    pai_job_get_changed(&next, c, "alice", "watched", ji, -1),
+		    PAI_OK);
+		pai_job_info_free(ji);
+		ji = next;
+	} while (pai_job_info_state(ji) != PAI_STATE_STOPPED);
+	pai_job_info_free(ji);
+	json_decref(cfg);
+	pai_client_free(c);
+
+	/* an older local cluster: not supported, asked once per client */
+	f = start_fake("127.0.0.1", on_old_local, &s);
+	c = fake_client(f, "tok", 0);
+	assert_int_equal(pai_client_set_api(c, PAI_API_DUAL), PAI_OK);
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
+	    PAI_ENOTSUP);
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
+	    PAI_ENOTSUP);
+	fake_lock(f);
+	assert_int_equal(s.requests, 1);
+	s.requests = 0;
+	fake_unlock(f);
+	pai_client_free(c);
+	fake_stop(f);
+
+	/* OpenPAI: not supported, and nothing asked */
+	f = start_fake("127.0.0.1", on_proxy, &s);
+	c = fake_client(f, "tok", 0);
+	assert_int_equal(
+	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
+	    PAI_ENOTSUP);
+	assert_null(next);
+	fake_lock(f);
+	assert_int_equal(s.requests, 0);
+	fake_unlock(f);
+	pai_client_free(c);
+	fake_stop(f);
+}
+
 /* Submissions: the job store of a server that may lose answers. */
 enum {
 	LOSE_AFTER_CREATE, /* create the job, drop the connection */
@@ -772,125 +859,120 @@ enum {
 	ERROR_500_CREATED, /* create it, answer 500 (known OpenPAI bug) */
 	ANSWER_201,
 	ANSWER_202,
-	OTHER_CONFIG,	/* drop; a different job of that name exists */
-	UNKNOWABLE,	/* drop; the config cannot be read (503) */
-	LOSE_TWICE_409, /* drop without creating; then 409, created */
-	REUSED		/* "a" accepted; "j" created, dropped, then 409 */
+	OTHER_CONFIG,	 /* drop; a different job of that name exists */
+	OLD_SAME_CONFIG, /* drop; that config, submitted an hour before */
+	SKEWED_CLOCK,	 /* as LOSE_AFTER_CREATE, the server a day ahead */
+	UNKNOWABLE,	 /* drop; the job cannot be read (503) */
+	REUSED		 /* "a" accepted; "j" created and dropped */
 };
+
+/* The server's clock, in epoch ms. */
+static long long server_ms(const struct script *s)
+{
+	return ((long long)time(NULL) + s->clock_s) * 1000;
+}
+
+/* A POST of the submission modes: stores, drops, answers. */
+static void post_job(struct script *s, const fake_request *rq, fake_reply *rp)
+{
+	switch (s->mode) {
+	case LOSE_AFTER_CREATE:
+	case SKEWED_CLOCK:
+	case ERROR_500_CREATED:
+	case OLD_SAME_CONFIG:
+		if (!s->stored) {
+			s->stored = strdup(rq->body);
+			s->created = server_ms(s) -
+				     (s->mode == OLD_SAME_CONFIG ? 3600000 : 0);
+		}
+		if (s->mode == ERROR_500_CREATED)
+			fake_reply_set(rp, 500, "application/json",
+				       "{\"code\":\"UnknownError\","
+				       "\"message\":\"upstream\"}");
+		else
+			rp->drop = 1;
+		return;
+	case ANSWER_201:
+		/* v0.17's real answer: the whole job, no name in jobStatus
+		 * while waiting, taskRoles empty */
+		fake_reply_set(rp, 201, "application/json",
+			       "{\"name\":\"j\",\"jobStatus\":{\"username\":"
+			       "\"alice\",\"state\":\"WAITING\",\"subState\":"
+			       "\"FRAMEWORK_WAITING\",\"retries\":0,"
+			       "\"createdTime\":1548979200250,"
+			       "\"virtualCluster\":\"default\"},"
+			       "\"taskRoles\":{}}");
+		return;
+	case ANSWER_202:
+		fake_reply_set(rp, 202, "application/json",
+			       "{\"message\":\"ok\"}");
+		return;
+	case OTHER_CONFIG:
+		s->stored = strdup("{\"jobName\":\"j\",\"image\":\"x\"}");
+		s->created = server_ms(s);
+		rp->drop = 1;
+		return;
+	case REUSED:
+		if (strstr(rq->body, "\"jobName\":\"a\"")) {
+			fake_reply_set(rp, 202, "application/json",
+				       "{\"message\":\"ok\"}");
+			return;
+		}
+		s->stored = strdup(rq->body);
+		s->created = server_ms(s);
+		rp->drop = 1;
+		return;
+	default: rp->drop = 1; return;
+	}
+}
+
+/* GET of the stored config: as a server may write it back,
+ * pretty-printed, keys sorted, 1 as 1.0, its schema's defaults added. */
+static void get_config(struct script *s, fake_reply *rp)
+{
+	json_t *o = json_loads(s->stored, 0, NULL);
+	char *text;
+
+	if (json_is_integer(json_object_get(o, "retryCount")))
+		json_object_set_new(o, "retryCount", json_real(1.0));
+	json_object_set_new(o, "jobEnvs", json_object());
+	json_object_set_new(json_array_get(json_object_get(o, "taskRoles"), 0),
+			    "portList", json_array());
+	text = json_dumps(o, JSON_INDENT(4) | JSON_SORT_KEYS);
+	fake_reply_set(rp, 200, "text/plain", "%s", text);
+	free(text);
+	json_decref(o);
+}
 
 static void on_submit(void *data, const fake_request *rq, fake_reply *rp)
 {
 	struct script *s = data;
+	int status = strcmp(rq->path, "/api/v1/user/alice/jobs/j") == 0;
 
 	note(s, rq);
+	rp->clock_s = s->clock_s;
 	if (strcmp(rq->method, "POST") == 0 &&
-	    strcmp(rq->path, "/api/v1/user/alice/jobs") == 0) {
-		int first = s->posts == 1;
-
-		switch (s->mode) {
-		case LOSE_AFTER_CREATE:
-		case ERROR_500_CREATED:
-			if (!s->stored)
-				s->stored = strdup(rq->body);
-			if (s->mode == LOSE_AFTER_CREATE)
-				rp->drop = 1;
-			else
-				fake_reply_set(rp, 500, "application/json",
-					       "{\"code\":\"UnknownError\","
-					       "\"message\":\"upstream\"}");
-			return;
-		case LOSE_BEFORE_CREATE:
-		case LOSE_TWICE_409:
-			if (first) {
-				rp->drop = 1;
-				return;
-			}
-			if (s->mode == LOSE_TWICE_409) {
-				s->stored = strdup(rq->body);
-				fake_reply_set(rp, 409, "application/json",
-					       "{\"code\":\"ConflictJobError\","
-					       "\"message\":\"Job name j "
-					       "already exists.\"}");
-				return;
-			}
-			s->stored = strdup(rq->body);
-			fake_reply_set(rp, 202, "application/json",
-				       "{\"message\":\"update job j "
-				       "successfully\"}");
-			return;
-		case ANSWER_201:
-			/* v0.17's real answer: the whole job, no name in
-			 * jobStatus while waiting, taskRoles empty */
-			fake_reply_set(rp, 201, "application/json",
-				       "{\"name\":\"j\",\"jobStatus\":{"
-				       "\"username\":\"alice\",\"state\":"
-				       "\"WAITING\",\"subState\":"
-				       "\"FRAMEWORK_WAITING\",\"retries\":0,"
-				       "\"createdTime\":1548979200250,"
-				       "\"virtualCluster\":\"default\"},"
-				       "\"taskRoles\":{}}");
-			return;
-		case ANSWER_202:
-			fake_reply_set(rp, 202, "application/json",
-				       "{\"message\":\"ok\"}");
-			return;
-		case OTHER_CONFIG:
-			s->stored =
-			    strdup("{\"jobName\":\"j\",\"image\":\"x\"}");
-			rp->drop = 1;
-			return;
-		case UNKNOWABLE: rp->drop = 1; return;
-		case REUSED:
-			if (strstr(rq->body, "\"jobName\":\"a\"")) {
-				fake_reply_set(rp, 202, "application/json",
-					       "{\"message\":\"ok\"}");
-				return;
-			}
-			if (!s->stored) {
-				s->stored = strdup(rq->body);
-				rp->drop = 1;
-				return;
-			}
-			fake_reply_set(rp, 409, "application/json",
-				       "{\"code\":\"ConflictJobError\","
-				       "\"message\":\"Job name j already "
-				       "exists.\"}");
-			return;
-		}
-	}
-	if (strcmp(rq->method, "GET") == 0 &&
-	    strcmp(rq->path, "/api/v1/user/alice/jobs/j/config") == 0) {
-		json_t *o;
-		char *text;
-
-		if (s->mode == UNKNOWABLE) {
-			fake_reply_set(rp, 503, "text/html",
-				       "<html>busy</html>");
-			return;
-		}
-		if (!s->stored) {
-			fake_reply_set(rp, 404, "application/json",
-				       "{\"code\":\"NoJobError\",\"message\":"
-				       "\"Job j is not found.\"}");
-			return;
-		}
-		/* as a server may: pretty-printed, keys sorted, 1 as 1.0,
-		 * with its schema's defaults added */
-		o = json_loads(s->stored, 0, NULL);
-		if (json_is_integer(json_object_get(o, "retryCount")))
-			json_object_set_new(o, "retryCount", json_real(1.0));
-		json_object_set_new(o, "jobEnvs", json_object());
-		json_object_set_new(
-		    json_array_get(json_object_get(o, "taskRoles"), 0),
-		    "portList", json_array());
-		text = json_dumps(o, JSON_INDENT(4) | JSON_SORT_KEYS);
-		fake_reply_set(rp, 200, "text/plain", "%s", text);
-		free(text);
-		json_decref(o);
-		return;
-	}
-	fake_reply_set(rp, 404, "application/json",
-		       "{\"code\":\"NotFoundError\",\"message\":\"no\"}");
+	    strcmp(rq->path, "/api/v1/user/alice/jobs") == 0)
+		return post_job(s, rq, rp);
+	if (strcmp(rq->method, "GET") != 0 ||
+	    (!status && strcmp(rq->path, "/api/v1/user/alice/jobs/j/config")))
+		return fake_reply_set(rp, 404, "application/json",
+				      "{\"code\":\"NotFoundError\","
+				      "\"message\":\"no\"}");
+	if (s->mode == UNKNOWABLE)
+		return fake_reply_set(rp, 503, "text/html",
+				      "<html>busy</html>");
+	if (!s->stored)
+		return fake_reply_set(rp, 404, "application/json",
+				      "{\"code\":\"NoJobError\",\"message\":"
+				      "\"Job j is not found.\"}");
+	if (!status)
+		return get_config(s, rp);
+	fake_reply_set(rp, 200, "application/json",
+		       "{\"name\":\"j\",\"jobStatus\":{\"username\":\"alice\","
+		       "\"state\":\"WAITING\",\"createdTime\":%lld,"
+		       "\"virtualCluster\":\"default\"},\"taskRoles\":{}}",
+		       s->created);
 }
 
 static int submit_with(int mode, int *recovered, struct script *s, int *posts)
@@ -904,7 +986,10 @@ static int submit_with(int mode, int *recovered, struct script *s, int *posts)
 	int err;
 
 	s->mode = mode;
+	s->clock_s = mode == SKEWED_CLOCK ? 86400 : 0;
 	err = pai_submit(c, "alice", cfg, recovered);
+	snprintf(s->loc, sizeof(s->loc), "%s",
+		 pai_client_error(c) ? pai_client_error(c) : "");
 	fake_lock(f);
 	*posts = s->posts;
 	fake_unlock(f);
@@ -922,12 +1007,18 @@ static void test_fake_submit_recovery(void **state)
 	int rec, posts;
 
 	(void)state;
-	/* created, answer lost: found with the config sent, never re-sent */
+	/* created, answer lost: found, submitted meanwhile with the config
+	 * sent, never sent again */
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(submit_with(LOSE_AFTER_CREATE, &rec, &s, &posts),
 			 PAI_OK);
 	assert_int_equal(rec, 1);
 	assert_int_equal(posts, 1);
+
+	/* the server's clock decides, not ours */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(submit_with(SKEWED_CLOCK, &rec, &s, &posts), PAI_OK);
+	assert_int_equal(rec, 1);
 
 	/* a 500 although the job was created */
 	memset(&s, 0, sizeof(s));
@@ -936,18 +1027,13 @@ static void test_fake_submit_recovery(void **state)
 	assert_int_equal(rec, 1);
 	assert_int_equal(posts, 1);
 
-	/* lost before it was created: absent, so sent once more */
+	/* lost before it was created: absent, not sent again, said so */
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(submit_with(LOSE_BEFORE_CREATE, &rec, &s, &posts),
-			 PAI_OK);
+			 PAI_EUNREACHABLE);
 	assert_int_equal(rec, 0);
-	assert_int_equal(posts, 2);
-
-	/* the re-sent one meets 409: ours after all */
-	memset(&s, 0, sizeof(s));
-	assert_int_equal(submit_with(LOSE_TWICE_409, &rec, &s, &posts), PAI_OK);
-	assert_int_equal(rec, 1);
-	assert_int_equal(posts, 2);
+	assert_int_equal(posts, 1);
+	assert_non_null(strstr(s.loc, "the job was not made"));
 
 	/* someone else's job of that name */
 	memset(&s, 0, sizeof(s));
@@ -955,6 +1041,13 @@ static void test_fake_submit_recovery(void **state)
 			 PAI_ECONFLICT);
 	assert_int_equal(rec, 0);
 	assert_int_equal(posts, 1);
+
+	/* the same config, but from before: not this submission */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(submit_with(OLD_SAME_CONFIG, &rec, &s, &posts),
+			 PAI_ECONFLICT);
+	assert_int_equal(posts, 1);
+	assert_non_null(strstr(s.loc, "submitted before"));
 
 	/* cannot tell: the first failure, and no second POST */
 	memset(&s, 0, sizeof(s));
@@ -973,9 +1066,9 @@ static void test_fake_submit_recovery(void **state)
 	assert_int_equal(posts, 1);
 }
 
-/* Several calls share one connection; when a reused connection dies
- * after the server acted on a POST, libcurl sends it again by itself:
- * the 409 that meets must not pass for someone else's job. */
+/* Several calls share one connection, but a submission goes on one of
+ * its own: when a reused connection dies after the server acted on a
+ * request, libcurl would send it again by itself. */
 static void test_fake_reused_connection(void **state)
 {
 	struct script s;
@@ -993,11 +1086,11 @@ static void test_fake_reused_connection(void **state)
 	c = fake_client(f, "tok", 0);
 	assert_int_equal(pai_submit(c, "alice", a, &rec), PAI_OK);
 	assert_int_equal(pai_submit(c, "alice", a, &rec), PAI_OK);
-	assert_int_equal(fake_connections(f), 1);
+	assert_int_equal(fake_connections(f), 2);
 	assert_int_equal(pai_submit(c, "alice", j, &rec), PAI_OK);
 	assert_int_equal(rec, 1);
 	fake_lock(f);
-	assert_int_equal(s.posts, 4); /* a, a, j, and libcurl's j again */
+	assert_int_equal(s.posts, 3); /* a, a, j: never twice */
 	fake_unlock(f);
 	assert_int_equal(pai_jobs_list(&list, c, NULL), PAI_ENOTFOUND);
 	pai_client_free(c);
@@ -1904,6 +1997,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_local_invalid_config),
 	    cmocka_unit_test(test_local_logs),
 	    cmocka_unit_test(test_local_stop),
+	    cmocka_unit_test(test_local_job_changed),
 	    cmocka_unit_test(test_local_unreachable),
 	    cmocka_unit_test(test_local_tokens),
 	    cmocka_unit_test(test_fake_html_502),

@@ -95,7 +95,7 @@ static void test_job_level(void **state)
 	pai_env *env = expand(job, 1, 2, NULL);
 
 	(void)state;
-	assert_var(env, "PAI_FRAMEWORK_NAME", "<md5:alice~dist>");
+	assert_var(env, "PAI_FRAMEWORK_NAME", "3a2fc59da03c68c40a7379a996467d44");
 	assert_var(env, "PAI_JOB_NAME", "alice~dist");
 	assert_var(env, "PAI_USER_NAME", "alice");
 	assert_var(env, "PAI_USERNAME", "alice");
@@ -129,7 +129,7 @@ static void test_job_level(void **state)
 	assert_var(env, "FC_FRAMEWORK_NAMESPACE", "default");
 	assert_var(env, "FC_TASKROLE_NAME", "worker");
 	assert_var(env, "FC_TASK_INDEX", "2");
-	assert_var(env, "FC_POD_NAME", "<md5:alice~dist>-worker-2");
+	assert_var(env, "FC_POD_NAME", "3a2fc59da03c68c40a7379a996467d44-worker-2");
 	assert_var(env, "FC_POD_UID", "<container-id:Worker-2>");
 	/* the first variable is the first the container gets */
 	assert_string_equal(pai_env_name(env, 0), "FC_FRAMEWORK_NAMESPACE");

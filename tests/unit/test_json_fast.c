@@ -1,4 +1,4 @@
-/* test_json_fast.c - the fast JSON parser (lib/json_fast.c) gives what
+/* test_json_fast.c - the fast JSON parser (lib/text/json_fast.c) gives what
  * jansson and the position walk give, or gives up and leaves the text to
  * them: on hand-picked edge cases, on every example and corpus config,
  * and on many generated documents. */
@@ -10,7 +10,7 @@
 
 #include "../json_same.h"
 #include "alloc_fail.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -163,7 +163,7 @@ static void test_depth(void **state)
 	assert_int_equal(both_ways(t, 6000), SYNTAX);
 }
 
-/* Comments and long strings are source.c's: the positions still match. */
+/* Comments and long strings are json.c's: the positions still match. */
 static void test_comments_and_long_strings(void **state)
 {
 	size_t big = pai__big_string;

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "alloc_fail.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
+#include "pai.h"
 #include "testutil.h"
 
 #include <arpa/inet.h>
@@ -48,6 +49,7 @@ struct resp {
 	char *body;
 	size_t len;
 	char content_range[128];
+	char etag[64];
 };
 
 static size_t on_body(char *p, size_t size, size_t n, void *data)
@@ -72,6 +74,11 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 	    len - 15 < sizeof(r->content_range)) {
 		memcpy(r->content_range, p + 15, len - 15);
 		r->content_range[strcspn(r->content_range, "\r\n")] = '\0';
+	}
+	if (len > 6 && strncasecmp(p, "ETag: ", 6) == 0 &&
+	    len - 6 < sizeof(r->etag)) {
+		memcpy(r->etag, p + 6, len - 6);
+		r->etag[strcspn(r->etag, "\r\n")] = '\0';
 	}
 	return len;
 }
@@ -488,11 +495,20 @@ static void test_api_and_bad_requests(void **state)
 		  "{\"value\":\"STOP\"}", &o);
 	expect_error(st, o, 404, "UnknownError");
 	json_decref(o);
-	/* the v2 API answers too: it says it is paictl's own cluster */
+	/* the v2 API answers too, as v1.x does (launcherType k8s), and
+	 * says it is paictl's own cluster, and what it has besides */
 	st = call(&sv, "GET", "/api/v2/info", NULL, &o);
 	assert_int_equal(st, 200);
 	assert_string_equal(
-	    json_string_value(json_object_get(o, "launcherType")), "paictl");
+	    json_string_value(json_object_get(o, "launcherType")), "k8s");
+	assert_string_equal(json_string_value(json_object_get(
+				json_object_get(o, "paictl"), "version")),
+			    PAI_VERSION);
+	assert_string_equal(
+	    json_string_value(json_array_get(
+		json_object_get(json_object_get(o, "paictl"), "extensions"),
+		0)),
+	    "wait");
 	json_decref(o);
 	st = call(&sv, "GET", "/api/v2/nothing", NULL, &o);
 	expect_error(st, o, 404, "NoApiError");
@@ -1768,6 +1784,105 @@ static void *client_main(void *data)
 	return NULL;
 }
 
+/* A GET of the job's status with ?wait=MS&since=ETAG; the answer's ETag
+ * in etag, the seconds it took in *took. Returns the status. */
+static long held_get(const struct server *sv, const char *path,
+		     const char *since, long ms, char *etag, double *took)
+{
+	char url[512], *q = curl_easy_escape(NULL, since, 0);
+	struct resp r;
+	double t0 = test_now_s();
+
+	snprintf(url, sizeof(url), "%s?wait=%ld&since=%s", path, ms, q);
+	curl_free(q);
+	assert_int_equal(request(sv, 0, "GET", url, NULL, 0, NULL, NULL, &r),
+			 CURLE_OK);
+	*took = test_now_s() - t0;
+	snprintf(etag, 64, "%s", r.etag);
+	free(r.body);
+	return r.status;
+}
+
+struct held {
+	const struct server *sv;
+	const char *path, *since;
+	char etag[64];
+	double took;
+	long status;
+};
+
+static void *held_main(void *arg)
+{
+	struct held *h = arg;
+
+	h->status =
+	    held_get(h->sv, h->path, h->since, 20000, h->etag, &h->took);
+	return NULL;
+}
+
+/* The long-poll on a job (its own extension, named in /api/v2/info): a
+ * GET with ?wait=MS&since=ETAG is held until the job changes, then
+ * answered with the new ETag, or at the end of MS with the same; a
+ * since that is not the job's, or a job that ended, is answered at
+ * once; a held request holds up no other (the STOP that wakes it is
+ * answered meanwhile), on either API. Times: lower bounds, or bounds
+ * far from what is measured. */
+static void test_long_poll(void **state)
+{
+	static const char v1[] = "/api/v1/user/alice/jobs/lp",
+			  v2[] = "/api/v2/jobs/alice~lp";
+	struct server sv;
+	struct held h = {&sv, v2, NULL, "", 0, 0};
+	struct resp r;
+	char *cfg = config1("lp", 1, "exec sleep 60", NULL, 0), etag[64];
+	pthread_t th;
+	double took;
+	json_t *o = NULL;
+
+	(void)state;
+	start_server(&sv);
+	assert_int_equal(submit(&sv, "alice", cfg, &o), 201);
+	json_decref(o);
+	do {
+		o = job_status(&sv, "alice", "lp");
+		assert_non_null(o);
+		took = strcmp(job_state(o), "RUNNING") == 0;
+		json_decref(o);
+	} while (!took && (test_sleep_ms(20), 1));
+	assert_int_equal(request(&sv, 0, "GET", v1, NULL, 0, NULL, NULL, &r),
+			 CURLE_OK);
+	free(r.body);
+	assert_memory_equal(r.etag, "W/\"", 3);
+	/* unchanged: held to the end of its time */
+	assert_int_equal(held_get(&sv, v1, r.etag, 800, etag, &took), 200);
+	assert_string_equal(etag, r.etag);
+	assert_true(took >= 0.7);
+	/* a since that is not the job's: at once */
+	assert_int_equal(held_get(&sv, v1, "W/\"0\"", 20000, etag, &took), 200);
+	assert_string_equal(etag, r.etag);
+	assert_true(took < 15);
+	/* held on v2, woken by a STOP answered meanwhile */
+	h.since = r.etag;
+	assert_int_equal(pthread_create(&th, NULL, held_main, &h), 0);
+	test_sleep_ms(300);
+	assert_int_equal(call(&sv, "PUT", "/api/v2/jobs/alice~lp/executionType",
+			      "{\"value\":\"STOP\"}", NULL),
+			 202);
+	pthread_join(th, NULL);
+	assert_int_equal(h.status, 200);
+	assert_string_not_equal(h.etag, r.etag);
+	assert_true(h.took < 15);
+	/* ended: nothing more to wait for */
+	json_decref(wait_job(&sv, "alice", "lp", 20));
+	assert_int_equal(request(&sv, 0, "GET", v1, NULL, 0, NULL, NULL, &r),
+			 CURLE_OK);
+	free(r.body);
+	assert_int_equal(held_get(&sv, v1, r.etag, 20000, etag, &took), 200);
+	assert_true(took < 15);
+	free(cfg);
+	stop_server(&sv);
+}
+
 static void test_concurrent_clients(void **state)
 {
 	struct server sv;
@@ -1973,6 +2088,7 @@ int main(int argc, char **argv)
 	    T(test_example_job),
 	    T(test_background),
 	    T(test_concurrent_clients),
+	    T(test_long_poll),
 	    T(test_tcp_tokens),
 	};
 	(void)argc;

@@ -2,7 +2,7 @@
  * parses and renders a role's commands
  *
  * Expectations come from mustache 2.3.2 itself (each was checked against
- * the npm package; lib/template.c was also compared with it on 60,000
+ * the npm package; lib/job/template.c was also compared with it on 60,000
  * random templates, with no difference in verdict or output). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "job/job.h"
 
 /* "a" is "A"; "n.0" is "zero"; nothing else is defined. */
 static int lookup(void *data, const char *name, size_t n, pai__buf *out)

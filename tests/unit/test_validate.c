@@ -3,11 +3,13 @@
  * Every expectation here comes from ../shared/reference/job-config-rules.md
  * (the tables, bounds, dialects and the "every problem in one run" and
  * "line:column of the value, or of the enclosing object for a missing
- * field" promises), not from lib/validate.c. Positions are computed from
- * the test's own text, independently of the library's position index.
+ * field" promises), not from lib/job/validate.c. Positions are computed
+ * from the test's own text, independently of the library's position
+ * index.
  *
- * lib/expand.c adds warnings about $references in commands; they are not
- * the validator's, so every exact check below ignores their rule ids. */
+ * lib/runtime/openpai_v0x.c adds warnings about $references in commands;
+ * they are not the validator's, so every exact check below ignores their
+ * rule ids. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -53,7 +55,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Rules that lib/expand.c owns: ignored by the exact checks. */
+/* Rules that lib/runtime/openpai_v0x.c owns: ignored by the exact checks. */
 static bool is_expand_rule(const char *rule)
 {
 	return strcmp(rule, "unknown-pai-variable") == 0 ||
@@ -336,7 +338,8 @@ static const pai_diag *expect_diag_(const char *file, int fline,
 #define expect_diag(...) expect_diag_(__FILE__, __LINE__, __VA_ARGS__)
 
 /* The validator's diagnostics are exactly these (in any order; sorting is
- * checked for every parse). Diagnostics of lib/expand.c are ignored. */
+ * checked for every parse). Diagnostics of lib/runtime/openpai_v0x.c are
+ * ignored. */
 static void expect_only_(const char *file, int fline, const pai_diags *diags,
 			 const struct want *w, size_t nw)
 {
@@ -376,7 +379,7 @@ static void expect_only_(const char *file, int fline, const pai_diags *diags,
 	expect_only_(__FILE__, __LINE__, (diags), WANTS(__VA_ARGS__),          \
 		     sizeof(WANTS(__VA_ARGS__)) / sizeof(struct want))
 
-/* No diagnostics but lib/expand.c's. */
+/* No diagnostics but lib/runtime/openpai_v0x.c's. */
 static void expect_clean_(const char *file, int fline, const pai_diags *diags)
 {
 	expect_only_(file, fline, diags, NULL, 0);
@@ -3051,8 +3054,9 @@ static void judge(struct verdict *v, const char *text, size_t len)
 	json_decref(root);
 }
 
-/* The validator's diagnostics are the verdict's findings; lib/expand.c's
- * are not counted. Returns the number of mismatches, each printed. */
+/* The validator's diagnostics are the verdict's findings;
+ * lib/runtime/openpai_v0x.c's are not counted. Returns the number of
+ * mismatches, each printed. */
 static int compare(const char *file, const struct verdict *v)
 {
 	bool used[64] = {false};

@@ -3,7 +3,7 @@
  *
  * The rule cases drive pai__validate_v2() with JSON text (JSON is the
  * same document to the server's YAML loader), through pai__src_parse(),
- * so that they do not depend on lib/yaml.c. The corpus cases go through
+ * so that they do not depend on lib/text/yaml.c. The corpus cases go through
  * pai_job_parse() with the YAML loader, and are skipped while it is not
  * there. */
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "job/job.h"
 
 #define HIVED PAI_SCHEDULER_HIVED
 #define DFLT  PAI_SCHEDULER_DEFAULT

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "alloc_fail.h"
-#include "internal.h"
+#include "text/text.h"
 
 #include <dirent.h>
 #include <stdio.h>

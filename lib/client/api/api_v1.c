@@ -159,19 +159,28 @@ static int v1_task_log_url(char **url, const struct pai__api *api,
 	return PAI_OK;
 }
 
+#define V1_OPERATIONS                                                          \
+	.openpai = &routes, .cluster_info = pai__openpai_cluster_info,         \
+	.login = pai__openpai_login,                                           \
+	.submit_request = pai__openpai_submit_request,                         \
+	.post_job = pai__openpai_post_job,                                     \
+	.stored_config = pai__openpai_stored_config,                           \
+	.job_get = pai__openpai_job_get, .jobs_list = pai__openpai_jobs_list,  \
+	.job_config = pai__openpai_job_config,                                 \
+	.job_stop = pai__openpai_job_stop, .job_ssh = v1_job_ssh,              \
+	.task_log_url = v1_task_log_url
+
 const struct pai__api pai__api_v1 = {
     .id = PAI_API_V1,
     .format = PAI_FORMAT_V1,
-    .openpai = &routes,
-    .cluster_info = pai__openpai_cluster_info,
-    .login = pai__openpai_login,
-    .submit_request = pai__openpai_submit_request,
-    .post_job = pai__openpai_post_job,
-    .stored_config = pai__openpai_stored_config,
-    .job_get = pai__openpai_job_get,
-    .jobs_list = pai__openpai_jobs_list,
-    .job_config = pai__openpai_job_config,
-    .job_stop = pai__openpai_job_stop,
-    .job_ssh = v1_job_ssh,
-    .task_log_url = v1_task_log_url,
+    V1_OPERATIONS,
+};
+
+/* The local cluster takes v1's routes (and either format on them:
+ * submit.c), and tells of a job's changes (api_local.c). */
+const struct pai__api pai__api_local = {
+    .id = PAI_API_DUAL,
+    .format = PAI_FORMAT_V1,
+    V1_OPERATIONS,
+    .job_changed = pai__local_job_changed,
 };

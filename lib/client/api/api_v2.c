@@ -32,13 +32,16 @@ static char *job_url(pai_client *c, const char *user, const char *name,
 /* ---- which API --------------------------------------------------------- */
 
 /* v1.x's launcherType is k8s and its version v1.*; paictl's local
- * cluster says "paictl"; v0.x has no such route (404). */
+ * cluster answers so too (OpenPAI's own clients decide by it), and names
+ * itself in a member of its own, "paictl" (before, its launcherType was
+ * "paictl"); v0.x has no such route (404). */
 static pai_api api_of(json_t *info)
 {
 	const char *lt = pai__json_str(info, "launcherType");
 	const char *v = pai__json_str(info, "version");
 
-	if (lt && strcmp(lt, "paictl") == 0)
+	if (json_is_object(json_object_get(info, "paictl")) ||
+	    (lt && strcmp(lt, "paictl") == 0))
 		return PAI_API_DUAL;
 	if (lt && strcmp(lt, "k8s") == 0 && v && strncmp(v, "v1.", 3) == 0)
 		return PAI_API_V2;
@@ -65,6 +68,8 @@ int pai__v2_detect(pai_api *out, pai_client *c)
 		info = json_loadb(rs.body.data ? rs.body.data : "", rs.body.len,
 				  0, NULL);
 		*out = api_of(info);
+		if (*out == PAI_API_DUAL)
+			pai__local_note_info(c, info);
 	}
 	json_decref(info);
 	pai__response_release(&rs);

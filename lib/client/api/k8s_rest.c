@@ -83,7 +83,8 @@ static int judged(pai_client *c, const pai__k8s_rq *rq, const pai__response *rs,
 	if (pai__kube_status_parse(
 		st, rs->status, rs->content_type,
 		rs->body.data ? rs->body.data : "", rs->body.len,
-		rs->retry_after_s > 0 ? rs->retry_after_s : -1))
+		rs->retry_after_ms > 0 ? (long)((rs->retry_after_ms + 999) / 1000)
+				       : -1))
 		return pai__client_oom(c);
 	err = pai__kube_status_error(st);
 	if (st->body == PAI__KB_NOT_FOUND) {

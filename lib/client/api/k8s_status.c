@@ -587,6 +587,18 @@ static int status_json(json_t **out, struct build *bd)
 	return err;
 }
 
+/* The status's version (module.h's job_changed): the Job's
+ * resourceVersion, which a watch starts from. */
+static int set_version(pai_job_info *info, json_t *job)
+{
+	const char *rv = pai__json_str(json_object_get(job, "metadata"),
+				       "resourceVersion");
+
+	if (rv && !(info->version = strdup(rv)))
+		return PAI_ENOMEM;
+	return PAI_OK;
+}
+
 int pai__k8s_status(pai_job_info **out, pai_client *c, json_t *job)
 {
 	struct build bd;
@@ -607,7 +619,8 @@ int pai__k8s_status(pai_job_info **out, pai_client *c, json_t *job)
 		goto out;
 	if ((err = status_json(&doc, &bd)) ||
 	    !(info = calloc(1, sizeof(*info))) ||
-	    (err = pai__status_parse(info, doc))) {
+	    (err = pai__status_parse(info, doc)) ||
+	    (err = set_version(info, job))) {
 		err = err == PAI_EPROTOCOL ? err : pai__client_oom(c);
 		goto out;
 	}

@@ -10,7 +10,7 @@
  * fields (§2.3). */
 #include "k8s_api.h"
 
-#include "convert/k8s.h"
+#include "convert/convert.h"
 
 #include <stdio.h>
 #include <stdlib.h>

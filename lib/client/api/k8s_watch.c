@@ -182,7 +182,9 @@ static int unchanged(pai_job_info **out, pai_client *c,
 	if (!info)
 		return pai__client_oom(c);
 	/* the JSON is shared, read-only: the copy takes a reference */
-	if ((err = pai__status_parse(info, pai_job_info_json(last)))) {
+	if ((err = pai__status_parse(info, pai_job_info_json(last))) ||
+	    (last->version && !(info->version = strdup(last->version)) &&
+	     (err = PAI_ENOMEM))) {
 		pai_job_info_free(info);
 		return err == PAI_ENOMEM ? pai__client_oom(c) : err;
 	}
@@ -225,12 +227,13 @@ int pai__k8s_job_changed(pai_job_info **out, const struct pai__api *api,
 
 	(void)api;
 	(void)user;
-	if (!meta)
+	/* nothing to wait for: no status to start from, or an end */
+	if (!meta || !last->version || pai_state_is_final(last->state))
 		return read_now(out, c, name);
 	memset(&w, 0, sizeof(w));
 	w.c = c;
 	w.name = pai__json_str(meta, "name");
-	set_rv(&w, pai__json_str(meta, "resourceVersion"));
+	set_rv(&w, last->version);
 	if (!w.name || !w.rv)
 		err = w.err ? pai__client_oom(c) : read_now(out, c, name);
 	else

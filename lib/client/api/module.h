@@ -69,6 +69,29 @@ struct pai__api {
 	/* ---- what only some clusters do: NULL where the cluster cannot,
 	 * and the call says PAI_ENOTSUP (client.c, submit.c) */
 
+	/*
+	 * "Tell me when it changes": pai_job_get_changed(). The status of
+	 * the job once it differs from last's (the job's state, or a
+	 * task's: what a follower shows), as job_get gives it (*out new);
+	 * at most timeout_ms (< 0: no limit), then the status as it is.
+	 * last is a status this module gave (job_get or job_changed), for
+	 * whatever it keeps there (pai_job_info.version: an ETag, a
+	 * resourceVersion); NULL: answer at once. A job that has ended
+	 * answers at once. The cluster must push: the engine's own
+	 * notice (the local cluster's long-poll, api/local.c; a
+	 * Kubernetes watch), never a poll loop here: the callers poll
+	 * job_get within their own budget where this is NULL, and their
+	 * pace is theirs (cli/pace.c). Interruptible (the client's
+	 * interrupt: PAI_EINTR); the client's Retry-After holds apply.
+	 * A module that cannot tell at run time (a server without the
+	 * extension) says PAI_ENOTSUP with the detail set, and must say so
+	 * before sending anything that costs more than one request per
+	 * client.
+	 */
+	int (*job_changed)(pai_job_info **out, const struct pai__api *api,
+			   pai_client *c, const char *user, const char *name,
+			   const pai_job_info *last, long timeout_ms);
+
 	/* The whole submission, where it is more than one request
 	 * (Kubernetes: a ConfigMap, the Job, the ConfigMap's owner) and a
 	 * lost answer is resolved the cluster's own way; submit.c then
@@ -77,16 +100,12 @@ struct pai__api {
 	int (*submit)(const struct pai__api *api, pai_client *c,
 		      const char *user, json_t *config,
 		      const pai_submit_options *o, int *recovered);
-	/* See pai_job_get_changed(). */
-	int (*job_changed)(pai_job_info **out, const struct pai__api *api,
-			   pai_client *c, const char *user, const char *name,
-			   const pai_job_info *last, long timeout_ms);
-	/* See pai_logs_follow(). */
+	/* See pai_logs_follow(): the cluster's own log streams. */
 	int (*logs_follow)(const struct pai__api *api, pai_client *c,
 			   const pai_job_info *job,
 			   const pai_task_info *const *tasks, size_t n,
 			   const pai_follow_options *o);
-	/* See pai_task_exec(). */
+	/* See pai_task_exec(): the cluster's own exec. */
 	int (*task_exec)(int *exit_status, const struct pai__api *api,
 			 pai_client *c, const pai_job_info *job,
 			 const pai_task_info *task, const pai_exec_options *o);
@@ -95,10 +114,25 @@ struct pai__api {
 /* The modules (api/). */
 extern const struct pai__api pai__api_v1;
 extern const struct pai__api pai__api_v2;
+/* paictl's local cluster: api_v1.c's routes and operations, and its
+ * own extensions (api/local.c) */
+extern const struct pai__api pai__api_local;
 /* Kubernetes (api_k8s.c): only a client from pai_client_new_k8s(). */
 extern const struct pai__api pai__api_k8s;
 
-/* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c). */
+/* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c);
+ * what the local cluster says of its extensions, too
+ * (pai__local_note_info). */
 int pai__v2_detect(pai_api *out, pai_client *c);
+
+/* ---- the local cluster's extensions (api/local.c) -------------------- */
+
+/* Notes what /api/v2/info (info, may be NULL) says of the local
+ * cluster's extensions on the client (pai_client.can_wait). */
+void pai__local_note_info(pai_client *c, json_t *info);
+/* The long-poll on a job: job_changed over api's job_url. */
+int pai__local_job_changed(pai_job_info **out, const struct pai__api *api,
+			   pai_client *c, const char *user, const char *name,
+			   const pai_job_info *last, long timeout_ms);
 
 #endif /* PAI_MODULE_H */

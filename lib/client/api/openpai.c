@@ -147,19 +147,33 @@ int pai__openpai_job_get(pai_job_info **out, const struct pai__api *api,
 			 pai_client *c, const char *user, const char *name)
 {
 	char *url = api->openpai->job_url(c, user, name, NULL);
-	pai_job_info *info = NULL;
-	json_t *o = NULL;
 	int err;
 
 	*out = NULL;
 	if (!url)
 		return pai__client_oom(c);
-	if ((err = pai__get_json(&o, c, url)))
+	err = pai__openpai_status_at(out, api, c, url);
+	free(url);
+	return err;
+}
+
+int pai__openpai_status_at(pai_job_info **out, const struct pai__api *api,
+			   pai_client *c, const char *url)
+{
+	pai_job_info *info = NULL;
+	json_t *o = NULL;
+	char *etag = NULL;
+	int err;
+
+	*out = NULL;
+	if ((err = pai__get_json_etag(&o, &etag, c, url)))
 		goto out;
 	if (!(info = calloc(1, sizeof(*info)))) {
 		err = pai__client_oom(c);
 		goto out;
 	}
+	info->version = etag;
+	etag = NULL;
 	info->framework_names = api->openpai->framework_names;
 	err = pai__status_parse(info, o);
 	if (err == PAI_EPROTOCOL)
@@ -174,7 +188,7 @@ int pai__openpai_job_get(pai_job_info **out, const struct pai__api *api,
 out:
 	pai_job_info_free(info);
 	json_decref(o);
-	free(url);
+	free(etag);
 	return err;
 }
 

@@ -56,6 +56,10 @@ int pai__openpai_stored_config(json_t **out, const struct pai__api *api,
 			       const char *name);
 int pai__openpai_job_get(pai_job_info **out, const struct pai__api *api,
 			 pai_client *c, const char *user, const char *name);
+/* The job status at url (a job_url, perhaps with a query), its ETag as
+ * the info's version. */
+int pai__openpai_status_at(pai_job_info **out, const struct pai__api *api,
+			   pai_client *c, const char *url);
 int pai__openpai_jobs_list(pai_job_list **out, const struct pai__api *api,
 			   pai_client *c, const char *user);
 int pai__openpai_job_config(char **text, size_t *len,

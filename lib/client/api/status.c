@@ -64,6 +64,9 @@ static void job_fields(pai_job_info *info, json_t *o)
 	info->substate = pai__json_str(o, "subState");
 	info->created_ms = time_ms(json_object_get(o, "createdTime"));
 	info->completed_ms = time_ms(json_object_get(o, "completedTime"));
+	info->submitted_ms = time_ms(json_object_get(o, "submissionTime"));
+	if (!info->submitted_ms)
+		info->submitted_ms = info->created_ms;
 	if (pai__json_integer(json_object_get(o, "retries"), &n))
 		info->retries = (long)n;
 	if (pai__json_integer(json_object_get(o, "appExitCode"), &n)) {

@@ -32,7 +32,7 @@
 #ifndef PAI_KUBE_H
 #define PAI_KUBE_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 #include <jansson.h>
 #include <stddef.h>

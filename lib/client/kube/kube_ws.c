@@ -5,6 +5,7 @@
  * says about the command's end. kube_exec.c does the I/O; the fuzzer
  * feeds these directly. */
 #include "kube.h"
+#include "text/text.h" /* pai__hexval */
 
 #include <ctype.h>
 #include <stdlib.h>

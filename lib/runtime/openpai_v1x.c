@@ -1,6 +1,7 @@
-/* expand_v2.c - what an OpenPAI v1.x cluster (v1.8.0) makes of a
- * protocol-v2 job: each task's environment and the command its bash runs,
- * and warnings about references in commands that nothing will define.
+/* openpai_v1x.c - the OpenPAI v1.x runtime: what a v1.x cluster (v1.8.0)
+ * makes of a protocol-v2 job: each task's environment and the command
+ * its bash runs, and warnings about references in commands that nothing
+ * will define.
  *
  * Where each variable comes from (microsoft/pai v1.8.0 unless said):
  *   FC_*           frameworkcontroller v0.9.0, NewPod() in
@@ -31,13 +32,11 @@
  * when there are secrets; a tag it cannot resolve becomes ""). A secret
  * is never shown: it reads <secret:$secrets.name>. user.sh runs it with
  * bash under errexit, nounset and pipefail. */
-#include "internal.h"
+#include "runtime.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define USER_PLACEHOLDER "<user>"
 
 /* Warnings per role: more would drown the rest. */
 #define MAX_REF_WARNINGS 16
@@ -623,6 +622,7 @@ struct gen {
 	const pai_job *job;
 	json_t *cfg;
 	const char *user;
+	char *framework;	 /* its name, when the user is known */
 	const pai_placement *pl; /* may be NULL */
 	char **conv;		 /* convertName() of each role */
 	bool full;		 /* false: the reference check's names only,
@@ -644,7 +644,7 @@ static void emit(struct gen *g)
 			g->err = PAI_ENOMEM;
 		return;
 	}
-	if (pai__env_set(g->env, name, value))
+	if (pai__env_set(g->env, name, value, 0))
 		g->err = PAI_ENOMEM;
 }
 
@@ -716,12 +716,15 @@ static void put_first(struct gen *g, size_t r, size_t i, const char *label)
 		put_port(g, r, i, (size_t)k, 0);
 }
 
-/* The framework's name, md5("user~job") (encodeName), which paictl does
- * not compute: a placeholder saying what it hashes. */
+/* The framework's name (encodeName): computed when the user is known,
+ * else a placeholder saying what it hashes. */
 static void put_framework(struct gen *g)
 {
-	pai__buf_printf(&g->val, "<md5:%s~%s>", g->user,
-			g->job->name ? g->job->name : "");
+	if (g->framework)
+		pai__buf_puts(&g->val, g->framework);
+	else
+		pai__buf_printf(&g->val, "<md5:%s~%s>", g->user,
+				g->job->name ? g->job->name : "");
 }
 
 static void gen_fc(struct gen *g, size_t r, size_t i)
@@ -1000,6 +1003,7 @@ static void gen_release(struct gen *g)
 	for (r = 0; g->conv && r < g->job->nroles; r++)
 		free(g->conv[r]);
 	free(g->conv);
+	free(g->framework);
 	pai__buf_release(&g->name);
 	pai__buf_release(&g->val);
 	pai_env_free(g->env);
@@ -1013,8 +1017,11 @@ static int gen_init(struct gen *g, const pai_job *job,
 	memset(g, 0, sizeof(*g));
 	g->job = job;
 	g->cfg = job->config;
-	g->user =
-	    opts && opts->user && *opts->user ? opts->user : USER_PLACEHOLDER;
+	g->user = pai__opt_user(opts);
+	if (opts && opts->user && *opts->user &&
+	    !(g->framework = pai__v2_framework_name(
+		  opts->user, job->name ? job->name : "")))
+		return PAI_ENOMEM;
 	g->pl = opts ? opts->placement : NULL;
 	g->full = full;
 	g->conv = calloc(job->nroles ? job->nroles : 1, sizeof(*g->conv));
@@ -1037,16 +1044,15 @@ static int gen_task(struct gen *g, size_t r, size_t i)
 	return g->err;
 }
 
-int pai__expand_task_v2(pai_env **out, const pai_job *job, size_t role,
-			size_t index, const pai_expand_options *opts)
+/* The whole environment of task (role, index) and its command. */
+static int expand_task(pai_env **out, const pai_job *job, size_t role,
+		       size_t index, const pai_expand_options *opts)
 {
 	struct gen g;
 	char *cmd = NULL;
 	int err;
 
 	*out = NULL;
-	if (pai__expand_too_big(job))
-		return PAI_ETOOBIG;
 	err = gen_init(&g, job, opts, true);
 	if (!err)
 		err = gen_task(&g, role, index);
@@ -1064,10 +1070,10 @@ out:
 	return err;
 }
 
-/* pai__expand_current() of a v2 job: the role's own variables, the
- * working directory and the container's (gen_task_role, gen_current). */
-int pai__expand_current_v2(pai_env **out, const pai_job *job, size_t role,
-			   size_t index, const pai_expand_options *opts)
+/* The variables that differ between tasks: the role's own, the working
+ * directory and the container's (gen_task_role, gen_current). */
+static int expand_current(pai_env **out, const pai_job *job, size_t role,
+			  size_t index, const pai_expand_options *opts)
 {
 	struct gen g;
 	int err;
@@ -1241,7 +1247,8 @@ static int role_known(const struct check *c, const char *name, size_t n)
 	for (k = 0; k < nports(c->job, c->r); k++) {
 		const char *l = label_of(c->job, c->r, k);
 
-		if (strlen(l) == n - np - ns && memcmp(l, name + np, n - np - ns) == 0)
+		if (strlen(l) == n - np - ns &&
+		    memcmp(l, name + np, n - np - ns) == 0)
 			return 1;
 	}
 	return 0;
@@ -1286,11 +1293,10 @@ static void hint_suggest(struct check *c, pai__buf *b, const char *name,
 		pai__buf_printf(b, " (did you mean $%s?)", found);
 }
 
-/* Why the tasks lack name, as a parenthesis for the message. */
-static void hint(struct check *c, pai__buf *b, const char *name, size_t n)
+/* A v0.x variable's hint: what v1.x has instead. */
+static bool hint_v0(pai__buf *b, const char *name, size_t n)
 {
-	const pai_job *job = c->job;
-	size_t q, k, idx;
+	size_t k;
 
 	for (k = 0; k < sizeof(v0_names) / sizeof(v0_names[0]); k++) {
 		if (strlen(v0_names[k][0]) != n ||
@@ -1301,55 +1307,76 @@ static void hint(struct check *c, pai__buf *b, const char *name, size_t n)
 					v0_names[k][1]);
 		else
 			pai__buf_puts(b, " (a v0.x variable; v1.x has none)");
-		return;
+		return true;
 	}
-	for (q = 0; q < job->nroles; q++) {
-		const char *orig = role_name(job, q);
+	return false;
+}
 
-		if (per_task(job, q, c->g->conv[q], name, n, &idx)) {
-			size_t t = tasks_of(job, q);
+/* Whether name is PAI_TASK_ROLE_<role>_HOST_LIST with role as written. */
+static bool host_list_of(const char *name, size_t n, const char *role)
+{
+	size_t rn = strlen(role);
 
-			if (t == 1)
-				pai__buf_printf(b,
-						" (role '%s' has 1 task, "
-						"index 0)",
-						orig);
-			else
-				pai__buf_printf(b,
-						" (role '%s' has %zu tasks, "
-						"indexes 0 to %zu)",
-						orig, t, t ? t - 1 : 0);
-			return;
-		}
-		if (strcmp(orig, c->g->conv[q]) != 0 &&
-		    (per_task(job, q, orig, name, n, &idx) ||
-		     (n == strlen(orig) + 24 &&
-		      memcmp(name, "PAI_TASK_ROLE_", 14) == 0 &&
-		      memcmp(name + 14, orig, strlen(orig)) == 0 &&
-		      memcmp(name + n - 10, "_HOST_LIST", 10) == 0))) {
+	return n == rn + 24 && memcmp(name, "PAI_TASK_ROLE_", 14) == 0 &&
+	       memcmp(name + 14, role, rn) == 0 &&
+	       memcmp(name + n - 10, "_HOST_LIST", 10) == 0;
+}
+
+/* A hint about role q: name is one of its tasks' past its last index,
+ * spells the role as written rather than by its framework name, or is
+ * a port list of a label only q's tasks have. */
+static bool hint_role(struct check *c, pai__buf *b, size_t q, const char *name,
+		      size_t n)
+{
+	const pai_job *job = c->job;
+	const char *orig = role_name(job, q), *conv = c->g->conv[q];
+	size_t k, idx, t = tasks_of(job, q);
+
+	if (per_task(job, q, conv, name, n, &idx)) {
+		if (t == 1)
+			pai__buf_printf(b, " (role '%s' has 1 task, index 0)",
+					orig);
+		else
 			pai__buf_printf(b,
-					" (v1.x's runtime names role '%s' "
-					"'%s' here, lower case and "
-					"alphanumerics only)",
-					orig, c->g->conv[q]);
-			return;
-		}
-		for (k = 0; q != c->r && k < nports(job, q); k++) {
-			const char *l = label_of(job, q, k);
+					" (role '%s' has %zu tasks, indexes 0 "
+					"to %zu)",
+					orig, t, t ? t - 1 : 0);
+		return true;
+	}
+	if (strcmp(orig, conv) != 0 && (per_task(job, q, orig, name, n, &idx) ||
+					host_list_of(name, n, orig))) {
+		pai__buf_printf(b,
+				" (v1.x's runtime names role '%s' '%s' here, "
+				"lower case and alphanumerics only)",
+				orig, conv);
+		return true;
+	}
+	for (k = 0; q != c->r && k < nports(job, q); k++) {
+		const char *l = label_of(job, q, k);
 
-			if (n == strlen(l) + 29 &&
-			    memcmp(name, "PAI_CONTAINER_HOST_", 19) == 0 &&
-			    memcmp(name + 19, l, strlen(l)) == 0 &&
-			    memcmp(name + n - 10, "_PORT_LIST", 10) == 0 &&
-			    label_index(job, c->r, l) < 0) {
-				pai__buf_printf(b,
-						" (only the tasks of role "
-						"'%s' have it)",
-						orig);
-				return;
-			}
+		if (n == strlen(l) + 29 &&
+		    memcmp(name, "PAI_CONTAINER_HOST_", 19) == 0 &&
+		    memcmp(name + 19, l, strlen(l)) == 0 &&
+		    memcmp(name + n - 10, "_PORT_LIST", 10) == 0 &&
+		    label_index(job, c->r, l) < 0) {
+			pai__buf_printf(
+			    b, " (only the tasks of role '%s' have it)", orig);
+			return true;
 		}
 	}
+	return false;
+}
+
+/* Why the tasks lack name, as a parenthesis for the message. */
+static void hint(struct check *c, pai__buf *b, const char *name, size_t n)
+{
+	size_t q;
+
+	if (hint_v0(b, name, n))
+		return;
+	for (q = 0; q < c->job->nroles; q++)
+		if (hint_role(c, b, q, name, n))
+			return;
 	hint_suggest(c, b, name, n);
 }
 
@@ -1540,44 +1567,49 @@ static char *blank_tags(const char *text)
 	return s;
 }
 
-static int check_role(struct check *c, const pai__pos *pos)
+/* What the scan of one command source found. */
+struct scanned {
+	char *blank; /* the source's text with its tags blanked */
+	struct pai__cmd_ref *refs;
+	size_t nrefs;
+	size_t cursor; /* where locate() looks on from */
+};
+
+/* Scans each source of the role (the names any command assigns count
+ * for all: a preCommand's export is there for the commands), and checks
+ * its templates. */
+static int scan_sources(struct check *c, struct view *v,
+			const struct sources *s, struct scanned *sc,
+			pai_env *assigned)
 {
-	struct sources s;
-	struct view v;
-	pai_env *assigned = pai__env_new();
-	struct pai__cmd_ref **refs = NULL;
-	size_t *nrefs = NULL, i, j, *cursors = NULL;
-	char **blank = NULL;
+	size_t i;
 	int err;
 
-	view_init(&v, c->job, c->r);
-	err = role_sources(&s, c->job, c->r, pos);
-	if (err) {
-		pai_env_free(assigned);
-		return err;
-	}
-	err = PAI_ENOMEM;
-	refs = calloc(s.n + 1, sizeof(*refs));
-	nrefs = calloc(s.n + 1, sizeof(*nrefs));
-	cursors = calloc(s.n + 1, sizeof(*cursors));
-	blank = calloc(s.n + 1, sizeof(*blank));
-	if (!assigned || !refs || !nrefs || !blank || !cursors)
-		goto out;
-	/* names any command assigns count for all: a preCommand's export
-	 * is there for the commands */
-	for (i = 0; i < s.n; i++) {
-		if (!(blank[i] = blank_tags(s.v[i].text)))
-			goto out;
-		err = pai__command_refs(&refs[i], &nrefs[i], assigned, blank[i],
-					strlen(blank[i]));
+	for (i = 0; i < s->n; i++) {
+		if (!(sc[i].blank = blank_tags(s->v[i].text)))
+			return PAI_ENOMEM;
+		err = pai__command_refs(&sc[i].refs, &sc[i].nrefs, assigned,
+					sc[i].blank, strlen(sc[i].blank));
 		if (!err)
-			err = check_templates(c, &v, &s.v[i]);
+			err = check_templates(c, v, &s->v[i]);
 		if (err)
-			goto out;
+			return err;
 	}
-	for (i = 0; i < s.n; i++) {
-		for (j = 0; j < nrefs[i] && c->warned < MAX_REF_WARNINGS; j++) {
-			const struct pai__cmd_ref *r = &refs[i][j];
+	return PAI_OK;
+}
+
+/* Warns about the references the role's tasks will not have, at most
+ * MAX_REF_WARNINGS of them. */
+static int warn_unknown(struct check *c, const struct sources *s,
+			struct scanned *sc, const pai_env *assigned)
+{
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < sc[i].nrefs && c->warned < MAX_REF_WARNINGS;
+		     j++) {
+			const struct pai__cmd_ref *r = &sc[i].refs[j];
 			bool pai =
 			    r->len > 4 && strncmp(r->name, "PAI_", 4) == 0;
 
@@ -1586,31 +1618,48 @@ static int check_role(struct check *c, const pai__pos *pos)
 			    (!pai && pai__is_shell_var(r->name, r->len)))
 				continue;
 			c->warned++;
-			err = warn_ref(c, &s.v[i], blank[i], r, &cursors[i]);
+			err = warn_ref(c, &s->v[i], sc[i].blank, r,
+				       &sc[i].cursor);
 			if (err)
-				goto out;
+				return err;
 		}
 	}
-	err = PAI_OK;
-out:
-	for (i = 0; i < s.n; i++) {
-		if (refs)
-			free(refs[i]);
-		if (blank)
-			free(blank[i]);
+	return PAI_OK;
+}
+
+static int check_role(struct check *c, const pai__pos *pos)
+{
+	pai_env *assigned = pai__env_new();
+	struct scanned *sc = NULL;
+	struct sources s;
+	struct view v;
+	size_t i;
+	int err;
+
+	view_init(&v, c->job, c->r);
+	err = role_sources(&s, c->job, c->r, pos);
+	if (err) {
+		pai_env_free(assigned);
+		return err;
 	}
-	free(refs);
-	free(nrefs);
-	free(blank);
-	free(cursors);
+	sc = calloc(s.n + 1, sizeof(*sc));
+	err = !assigned || !sc ? PAI_ENOMEM
+			       : scan_sources(c, &v, &s, sc, assigned);
+	if (!err)
+		err = warn_unknown(c, &s, sc, assigned);
+	for (i = 0; sc && i < s.n; i++) {
+		free(sc[i].refs);
+		free(sc[i].blank);
+	}
+	free(sc);
 	json_decref(v.tmp);
 	pai_env_free(assigned);
 	sources_release(&s);
 	return err;
 }
 
-int pai__check_references_v2(pai_diags *diags, pai__src *src,
-			     const pai__pos *pos, const pai_job *job)
+static int check_references(pai_diags *diags, pai__src *src,
+			    const pai__pos *pos, const pai_job *job)
 {
 	struct check c;
 	struct gen g;
@@ -1643,19 +1692,15 @@ int pai__check_references_v2(pai_diags *diags, pai__src *src,
 	return err;
 }
 
-int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role)
+/* The rest-server's entrypoint with the job's secrets in place. */
+static int role_entrypoint(char **out, const pai_job *job, size_t role)
 {
-	pai_role r;
-	int err;
-
-	if (out)
-		*out = NULL;
-	if (!out || !job || role >= job->nroles)
-		return PAI_EINVAL;
-	if (job->format == PAI_FORMAT_V2)
-		return entrypoint(out, job, role, true);
-	if ((err = pai_job_role(&r, job, role)))
-		return err;
-	*out = strdup(r.command ? r.command : "");
-	return *out ? PAI_OK : PAI_ENOMEM;
+	return entrypoint(out, job, role, true);
 }
+
+const struct pai__runtime pai__runtime_v1x = {
+    .expand_task = expand_task,
+    .expand_current = expand_current,
+    .entrypoint = role_entrypoint,
+    .check_references = check_references,
+};

@@ -1,12 +1,12 @@
-/* validate_v2.h - what the parts of protocol-v2 validation share; private
- * to validate_v2.c (the context, reporting, values as JavaScript sees
- * them, walking, name sets and the steps in order), validate_v2_schema.c
- * (step 3), validate_v2_refs.c (steps 4, 5, 7 and 8) and
- * validate_v2_hived.c (step 6). */
-#ifndef PAI_VALIDATE_V2_H
-#define PAI_VALIDATE_V2_H
+/* validate_v2_base.h - what the parts of protocol-v2 validation share;
+ * private to validate_v2_base.c (the context, reporting, values as
+ * JavaScript sees them, walking and name sets), validate_v2_schema.c
+ * (step 3), validate_v2_refs.c (steps 4, 5, 7 and 8),
+ * validate_v2_hived.c (step 6) and validate_v2.c (the steps in order). */
+#ifndef PAI_VALIDATE_V2_BASE_H
+#define PAI_VALIDATE_V2_BASE_H
 
-#include "internal.h"
+#include "job.h"
 
 struct v2_ctx {
 	pai_diags *diags;
@@ -24,7 +24,7 @@ struct v2_path {
 	size_t idx;
 };
 
-/* ---- reporting (validate_v2.c) ------------------------------------------ */
+/* ---- reporting (validate_v2_base.c) -------------------------------------- */
 
 /* An error with its rule id, counted in c->errors; an allocation failure
  * sets c->err. */
@@ -41,7 +41,7 @@ static inline size_t v2_key_off(const pai__pos *at)
 	return at ? at->key_off : PAI__NO_OFFSET;
 }
 
-/* ---- values as JavaScript sees them (validate_v2.c) --------------------- */
+/* ---- values as JavaScript sees them (validate_v2_base.c) ----------------- */
 
 enum v2_type { V2_NULL, V2_BOOL, V2_NUMBER, V2_STRING, V2_ARRAY, V2_OBJECT };
 
@@ -53,7 +53,7 @@ bool pai__v2_truthy(const struct v2_ctx *c, json_t *v, const pai__pos *at);
 /* "a mapping", "a list", "null"... for messages. */
 const char *pai__v2_type_name(json_t *v, const pai__pos *at);
 
-/* ---- walking (validate_v2.c) --------------------------------------------- */
+/* ---- walking (validate_v2_base.c) ---------------------------------------- */
 
 struct v2_iter {
 	json_t *obj;
@@ -80,7 +80,7 @@ static inline const pai__pos *v2_item(const pai__pos *arr, size_t i)
 	return arr && i < arr->nchild ? &arr->child[i] : arr;
 }
 
-/* ---- names (validate_v2.c) ----------------------------------------------- */
+/* ---- names (validate_v2_base.c) ------------------------------------------ */
 
 /* Whether s is not empty and ok() takes each of its bytes (and index). */
 bool pai__v2_only_chars(const char *s, bool (*ok)(int c, size_t i));
@@ -153,6 +153,9 @@ void pai__v2_check_model(struct v2_ctx *c, const struct v2_model *md,
 			 json_t *root, const pai__pos *pos,
 			 const struct v2_nset *groups);
 void pai__v2_check_masked(struct v2_ctx *c);
+/* paictl's own, once the server's steps pass: two roles that become one
+ * framework task role. */
+void pai__v2_check_role_names(struct v2_ctx *c, const struct v2_model *md);
 
 /* ---- step 6: hived (validate_v2_hived.c) --------------------------------- */
 

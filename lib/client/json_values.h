@@ -1,10 +1,10 @@
-/* json.h - JSON values as servers and files send them, and JSON text
+/* json_values.h - JSON values as servers and files send them, and JSON text
  * that reads back as it was meant: the floor of lib/client, shared by
  * every file above. Not installed, not for cli/. */
 #ifndef PAI_CLIENT_JSON_H
 #define PAI_CLIENT_JSON_H
 
-#include "internal.h"
+#include "sys/sys.h"
 
 /* A string member, or NULL. */
 const char *pai__json_str(json_t *o, const char *key);

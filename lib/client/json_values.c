@@ -1,5 +1,5 @@
-/* json.c - JSON values as servers and files send them (see json.h) */
-#include "json.h"
+/* json_values.c - JSON values as servers and files send them (see json_values.h) */
+#include "json_values.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,0 +1,105 @@
+/* job_v1.c - the v0.x JSON format: JSON with comments read with its
+ * places, OpenPAI v0.x's rules (validate.c), and the typed view of the
+ * config as it is submitted */
+#include "job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static long long int_or(json_t *o, const char *key, long long dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_null(v))
+		return -1;
+	return dflt;
+}
+
+/* Comments blanked, jansson (or the fast path) with every value's
+ * place. */
+static int read_v1(json_t **root, pai__pos *pos, pai__src *src,
+		   pai_diags *diags, const char *name, const char *text,
+		   size_t len)
+{
+	int err = pai__src_init(src, diags, name, text, len);
+
+	return err ? err : pai__src_parse(root, pos, src, diags);
+}
+
+/* The rules of the dialect; the config as submitted is root, normalized
+ * in place. */
+static int validate_v1(json_t **config, pai_diags *diags, pai__src *src,
+		       const pai__pos *pos, json_t *root,
+		       const pai_job_options *opts)
+{
+	return pai__validate(config, diags, src, pos, root, opts->dialect);
+}
+
+/* Reads the typed view of an already validated, normalized config. */
+static int build(pai_job **out, json_t *config, const pai_job_options *opts)
+{
+	pai_job *job = calloc(1, sizeof(*job));
+	json_t *roles, *tr, *pl, *p;
+	size_t i, k;
+
+	*out = NULL;
+	if (!job)
+		goto oom;
+	job->format = PAI_FORMAT_V1;
+	job->dialect = opts->dialect;
+	job->config = json_incref(config);
+	job->name = json_string_value(json_object_get(config, "jobName"));
+	roles = json_object_get(config, "taskRoles");
+	job->nroles = json_array_size(roles);
+	job->roles = calloc(job->nroles ? job->nroles : 1, sizeof(*job->roles));
+	if (!job->roles)
+		goto oom;
+	json_array_foreach(roles, i, tr)
+	{
+		struct pai__role *r = &job->roles[i];
+
+		r->spec = tr;
+		r->r.name = json_string_value(json_object_get(tr, "name"));
+		r->r.command =
+		    json_string_value(json_object_get(tr, "command"));
+		r->r.task_number = int_or(tr, "taskNumber", 1);
+		r->r.cpu_number = int_or(tr, "cpuNumber", 1);
+		r->r.memory_mb = int_or(tr, "memoryMB", 100);
+		r->r.shm_mb = int_or(tr, "shmMB", 64);
+		r->r.gpu_number = int_or(tr, "gpuNumber", 0);
+		r->r.min_failed = int_or(tr, "minFailedTaskCount", 1);
+		r->r.min_succeeded = int_or(tr, "minSucceededTaskCount", -1);
+		pl = json_object_get(tr, "portList");
+		json_array_foreach(pl, k, p)
+		{
+			if (pai__role_add_port(
+				r,
+				json_string_value(json_object_get(p, "label")),
+				int_or(p, "beginAt", 0),
+				int_or(p, "portNumber", 1), 0) < 0)
+				goto oom;
+		}
+		/* The cluster gives every task an http port (the host lists
+		 * use it) and an ssh port, whether the role asks or not. */
+		if (!pai__role_has_port(r, "http") &&
+		    pai__role_add_port(r, "http", 0, 1, 1) < 0)
+			goto oom;
+		if (!pai__role_has_port(r, "ssh") &&
+		    pai__role_add_port(r, "ssh", 0, 1, 1) < 0)
+			goto oom;
+		r->r.port_count = r->nports;
+	}
+	*out = job;
+	return PAI_OK;
+oom:
+	pai_job_free(job);
+	return PAI_ENOMEM;
+}
+
+const struct pai__job_format pai__job_format_v1 = {
+    .read = read_v1,
+    .validate = validate_v1,
+    .build = build,
+};

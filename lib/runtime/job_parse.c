@@ -1,0 +1,69 @@
+/* job_parse.c - pai_job_parse(): a job config read, validated and
+ * modelled by its format's row (job/), then its commands checked against
+ * the runtime that will run them (this folder's table). It stands here,
+ * above both, because that last step needs what only the runtimes know:
+ * the job model and its parsers never call up into them. */
+#include "runtime.h"
+
+#include <string.h>
+
+static int parse(pai_job **out, pai_diags *diags, const char *name,
+		 const char *text, size_t len, const pai_job_options *o)
+{
+	const struct pai__job_format *fmt = pai__job_format_of(o->format);
+	size_t start = pai_diags_count(diags);
+	json_t *root = NULL, *config = NULL;
+	pai_job *job = NULL;
+	pai__src src;
+	pai__pos pos;
+	int err;
+
+	memset(&src, 0, sizeof(src));
+	memset(&pos, 0, sizeof(pos));
+	err = fmt->read(&root, &pos, &src, diags, name, text, len);
+	if (!err)
+		err = fmt->validate(&config, diags, &src, &pos, root, o);
+	if (!err)
+		err = fmt->build(&job, config, o);
+	if (!err)
+		err = pai__runtime_of(job)->check_references(diags, &src, &pos,
+							     job);
+	if (!err) {
+		*out = job;
+		job = NULL;
+	}
+	pai__diags_sort_from(diags, start);
+	pai_job_free(job);
+	json_decref(config);
+	json_decref(root);
+	pai__pos_release(&pos);
+	pai__src_release(&src);
+	return err;
+}
+
+int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
+		  const char *text, size_t len, const pai_job_options *opts)
+{
+	pai_job_options o = PAI_JOB_OPTIONS_INIT;
+
+	if (out)
+		*out = NULL;
+	if (!out || (!text && len))
+		return PAI_EINVAL;
+	if (opts) {
+		/* version 1 callers know only the dialect */
+		if (opts->version == 1)
+			o.dialect = opts->dialect;
+		else if (opts->version == PAI_JOB_OPTIONS_VERSION)
+			o = *opts;
+		else
+			return PAI_EINVAL;
+	}
+	if (!name)
+		name = "<config>";
+	if (!text)
+		text = "";
+	if (o.format == PAI_FORMAT_AUTO)
+		o.format = pai_format_detect(name, text, len);
+	return parse(out, diags, name, text, len, &o);
+}

@@ -1,0 +1,190 @@
+/* runtime.h - what a task sees: the table of runtimes (runtimes.c) with
+ * one file per runtime (openpai_v0x.c, openpai_v1x.c) and the Kubernetes
+ * pods built on them (k8s_pod.c), the environment table (env.c) and bash
+ * scanner (bash.c) they share, the v0.x server's directories (dirs.c),
+ * and pai_job_parse() (job_parse.c), which ends with a runtime's check.
+ * Runtimes read the job model (job/), never its parsers. */
+#ifndef PAI_RUNTIME_H
+#define PAI_RUNTIME_H
+
+#include "job/job.h"
+
+/* ---- the runtimes (runtimes.c) --------------------------------------- */
+
+/* What a cluster makes of a job's tasks. runtimes.c picks the row by the
+ * job's format and checks the arguments first: role and index are in
+ * range, and the job is small enough to expand. */
+struct pai__runtime {
+	/* The whole environment of task (role, index), and its command. */
+	int (*expand_task)(pai_env **out, const pai_job *job, size_t role,
+			   size_t index, const pai_expand_options *opts);
+	/* Only the variables that differ between the tasks of the job:
+	 * those of the task itself. No command. */
+	int (*expand_current)(pai_env **out, const pai_job *job, size_t role,
+			      size_t index, const pai_expand_options *opts);
+	/* The command the role's tasks hand to bash (pai.h). */
+	int (*entrypoint)(char **out, const pai_job *job, size_t role);
+	/* Warnings about references in a valid job's commands that its
+	 * tasks will not have, each at its place in src. */
+	int (*check_references)(pai_diags *diags, pai__src *src,
+				const pai__pos *pos, const pai_job *job);
+};
+
+extern const struct pai__runtime pai__runtime_v0x; /* openpai_v0x.c */
+extern const struct pai__runtime pai__runtime_v1x; /* openpai_v1x.c */
+
+/* The runtime of job's cluster: OpenPAI v0.x for a v1 config, v1.x for a
+ * protocol-v2 one. */
+const struct pai__runtime *pai__runtime_of(const pai_job *job);
+
+/* The job's runtime's expand_current. */
+int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
+			size_t index, const pai_expand_options *opts);
+
+/* ---- what every runtime reads of pai_expand_options ------------------ */
+
+/* The user, or a placeholder for the one the cluster will know. */
+static inline const char *pai__opt_user(const pai_expand_options *o)
+{
+	return o && o->user && *o->user ? o->user : "<user>";
+}
+
+/* The cluster's HDFS URI, or a placeholder. */
+static inline const char *pai__opt_fs_uri(const pai_expand_options *o)
+{
+	return o && o->fs_uri && *o->fs_uri ? o->fs_uri : "<fs-uri>";
+}
+
+/* ---- a task's environment (env.c) ------------------------------------ */
+
+/* One variable. In a names-only set, value is NULL or what the name
+ * stands for, and count a number that goes with it. (The tags var and
+ * slot, unprefixed, are part of lib/libpai.abi: the record describes
+ * the members of pai_env from the library's debugging information.) */
+struct var {
+	char *name;
+	char *value;	 /* names only: NULL, or a task family's role */
+	long long count; /* a task family's task count, or a role index */
+	bool dead;	 /* replaced by a later definition */
+};
+
+struct slot {
+	size_t i;    /* index into v plus 1; 0: empty */
+	size_t hash; /* compared first: probing then rarely touches v */
+};
+
+/* An ordered table with a hash index of its live entries. */
+struct pai_env {
+	struct var *v;
+	size_t n, cap;
+	struct slot *slot; /* open addressing, linear probing */
+	size_t nslot;	   /* a power of two, at least twice n */
+	char *command;
+};
+
+/* An empty table (free with pai_env_free()), or NULL. */
+pai_env *pai__env_new(void);
+/* Defines name, taking ownership of name and value (freed on failure):
+ * a later definition replaces an earlier one and takes its own place.
+ * PAI_OK or PAI_ENOMEM. */
+int pai__env_set(pai_env *env, char *name, char *value, long long count);
+/* The live entry of name[0..n), or NULL. */
+const struct var *pai__env_find(const pai_env *env, const char *name, size_t n);
+bool pai__env_has(const pai_env *env, const char *name, size_t n);
+/* Adds name[0..n) to a names-only set: 1 when new, 0 when already
+ * there, PAI_ENOMEM. */
+int pai__env_add_once(pai_env *env, const char *name, size_t n);
+/* Drops replaced entries, so that the table lists each name once. */
+int pai__env_compact(pai_env *env);
+/* Compacts env and sets its command to `command` as it is (taking
+ * ownership; freed on failure). */
+int pai__env_set_command(pai_env *env, char *command);
+
+/* ---- commands as bash reads them (bash.c) ----------------------------- */
+
+/* Compacts env and sets its command to `command` with every $NAME and
+ * ${NAME} that env defines substituted, as bash reads it. */
+int pai__env_finish(pai_env *env, const char *command);
+/* The shell's own and the usual login and image variables, sorted, which
+ * a task may rely on without the job defining them. */
+extern const char *const pai__shell_vars[];
+extern const size_t pai__nshell_vars;
+bool pai__is_shell_var(const char *name, size_t n);
+/* One distinct checkable $reference of a command (first use), borrowed
+ * from the command text. */
+struct pai__cmd_ref {
+	size_t at, len; /* the '$' and the name's length */
+	const char *name;
+};
+/* The references of cmd[0..len) bash would expand without a default, in
+ * order (caller frees *refs), adding the names the command assigns to
+ * `assigned`. */
+int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
+		      pai_env *assigned, const char *cmd, size_t len);
+
+/* ---- Kubernetes pods (k8s_pod.c) ------------------------------------- */
+
+/* The pods of a job converted for Kubernetes: the job's own runtime with
+ * a placement of DNS names and fixed ports, less what Kubernetes cannot
+ * give. */
+
+/* Where each role's pods are and what they are called. */
+struct pai__k8s_role {
+	char *task;	/* the Volcano task name, or ps|worker|heter */
+	char *prefix;	/* pod i is prefix-i */
+	unsigned *port; /* the first port of each of the role's labels */
+	size_t nports;
+};
+
+struct pai__k8s {
+	const pai_job *job;
+	pai_k8s_options o;
+	char *name; /* metadata.name of the job */
+	struct pai__k8s_role *roles;
+	size_t nroles;
+	pai__buf scratch; /* the placement's last answer */
+	pai_placement pl;
+	/* what pai__k8s_init() found wrong: two roles under one name */
+	long clash_a, clash_b;
+};
+
+/* Derives the names and ports for job. PAI_EINVALID when two roles
+ * derive the same name (clash_a, clash_b), or a PaddleJob role is not
+ * ps, worker or heter (clash_a that role, clash_b -1). */
+int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
+		  const pai_k8s_options *o);
+void pai__k8s_release(struct pai__k8s *k);
+
+/* How a variable of a pod's environment gets its value. */
+enum pai__k8s_var {
+	PAI__K8S_STATIC,   /* the same in every pod of the role */
+	PAI__K8S_INDEX,	   /* the pod's index */
+	PAI__K8S_POD_NAME, /* the pod's name */
+	PAI__K8S_POD_IP,   /* the pod's IP (its DNS name stands in) */
+	PAI__K8S_WORK_DIR  /* the container's working directory */
+};
+enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
+				    size_t i, const char *name,
+				    const char *value);
+
+/* The environment of pod i of role r (see pai_k8s_expand_task()), or
+ * with `current` only its variables that differ between tasks
+ * (pai__expand_current()); with *dropped (may be NULL) the names the
+ * expansion had that a pod on Kubernetes does not get (a new object:
+ * name -> value). */
+int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
+		     size_t r, size_t i, int current);
+
+/* The variables every pod shares (*shared, a new object: name -> value)
+ * and, as pai__k8s_pod_env() says them, those the pods do not get; both
+ * left for the caller to release, even on failure. */
+int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k);
+
+/* The DNS name of pod i of role r, into k->scratch. */
+const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
+
+/* Whether name is one of the job's jobEnvs (v1 configs only): a pod gets
+ * those as they are. */
+int pai__k8s_is_job_env(const pai_job *job, const char *name);
+
+#endif /* PAI_RUNTIME_H */

@@ -1,0 +1,71 @@
+/* sys.h - libpai's floor, which every other folder stands on: byte
+ * buffers, memory in blocks, files and errors; dl.h, dl_curl.h and
+ * dl_ssh2.h add the libraries opened at run time. Not installed, not for
+ * cli/. */
+#ifndef PAI_SYS_H
+#define PAI_SYS_H
+
+#include "pai.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define PAI__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PAI__PRINTF(f, a)
+#endif
+
+/* ---- digests (md5.c) ------------------------------------------------ */
+
+/* MD5 of data[0..len) as 32 lower-case hex digits and a NUL. */
+void pai__md5_hex(char out[33], const void *data, size_t len);
+
+/* ---- growable byte buffer (buf.c) ----------------------------------- */
+
+/* A failed allocation sets oom and turns later writes into no-ops, so a
+ * caller checks once, at the end. data is always NUL-terminated when
+ * len > 0 and oom is 0. */
+typedef struct pai__buf {
+	char *data;
+	size_t len;
+	size_t cap;
+	int oom;
+} pai__buf;
+
+#define PAI__BUF_INIT                                                          \
+	{                                                                      \
+		NULL, 0, 0, 0                                                  \
+	}
+
+void pai__buf_put(pai__buf *b, const char *s, size_t n);
+void pai__buf_puts(pai__buf *b, const char *s);
+void pai__buf_putc(pai__buf *b, char c);
+void pai__buf_printf(pai__buf *b, const char *fmt, ...) PAI__PRINTF(2, 3);
+void pai__buf_vprintf(pai__buf *b, const char *fmt, va_list ap);
+/* The contents as a new NUL-terminated string ("" when empty), or NULL
+ * when an allocation failed; the buffer is left empty either way. */
+char *pai__buf_detach(pai__buf *b);
+void pai__buf_release(pai__buf *b);
+
+/* s with every control character written as a JSON escape (\n, \u001b):
+ * messages quote what a file holds, and a string such as
+ * "\u001b]0;x\u0007" must not reach a terminal as it is. A new string,
+ * or NULL when out of memory. */
+char *pai__escape_controls(const char *s);
+
+/* ---- memory in blocks (arena.c) ------------------------------------- */
+
+/* Memory handed out in blocks and freed all at once: a position tree of
+ * 50,000 nodes costs a few allocations, not 50,000. */
+struct pai__arena;
+void *pai__arena_alloc(struct pai__arena **arena, size_t n);
+void pai__arena_free(struct pai__arena *arena);
+
+/* ---- errors (error.c) ----------------------------------------------- */
+
+/* The libpai error code for a system errno. */
+int pai__from_errno(int e);
+
+#endif /* PAI_SYS_H */
