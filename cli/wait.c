@@ -273,8 +273,6 @@ int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		if ((st = next_status(ctx, conn, &w, user, name, &info, news,
 				      &err)))
 			break;
-		pai_job_info_free(info);
-		info = NULL;
 	}
 	if (out && !st) {
 		*out = info;
