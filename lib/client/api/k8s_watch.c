@@ -192,29 +192,85 @@ static int unchanged(pai_job_info **out, pai_client *c,
 	return PAI_OK;
 }
 
+/* 1 when a and b show the same: the job's state, and each task's. */
+static int same_states(const pai_job_info *a, const pai_job_info *b)
+{
+	size_t i, n = pai_job_info_task_count(a);
+
+	if (a->state != b->state || n != pai_job_info_task_count(b))
+		return 0;
+	for (i = 0; i < n; i++) {
+		const pai_task_info *ta = pai_job_info_task(a, i);
+		const pai_task_info *tb = pai_job_info_task(b, i);
+
+		if (!ta || !tb || ta->state != tb->state)
+			return 0;
+	}
+	return 1;
+}
+
+/* The Job the watch gave, as a status: into *out when it shows a change
+ * from last (1), else kept in *seen, the newest version (0). */
+static int look_at(pai_job_info **out, pai_job_info **seen, struct wait *w,
+		   const pai_job_info *last)
+{
+	pai_job_info *info = NULL;
+	int err = pai__k8s_status(&info, w->c, w->changed);
+
+	json_decref(w->changed);
+	w->changed = NULL;
+	if (err)
+		return err;
+	pai_job_info_free(*seen);
+	*seen = NULL;
+	if (!same_states(info, last)) {
+		*out = info;
+		return 1;
+	}
+	*seen = info;
+	return 0;
+}
+
 /* Watches until a change or the deadline (-1: none); at the deadline
- * with no change, last as it is (no request: the watch says it holds). */
+ * with no change, last as it is (no request: the watch says it holds),
+ * or the newest version seen. A Job's status written with nothing new
+ * to show (its conditions, Volcano's bookkeeping) is not a change: the
+ * caller, told of it, would ask again at once. */
 static int wait_loop(pai_job_info **out, struct wait *w, long long deadline,
 		     const pai_job_info *last)
 {
+	pai_job_info *seen = NULL;
 	int err;
 
 	for (;;) {
 		long long left =
 		    deadline < 0 ? WATCH_MAX_S * 1000LL : deadline - now_ms();
 
-		if (left <= 0)
-			return unchanged(out, w->c, last);
+		if (left <= 0) {
+			if (!seen)
+				return unchanged(out, w->c, last);
+			*out = seen;
+			return PAI_OK;
+		}
 		if ((err = watch_once(w, left)))
-			return err;
-		if (w->changed && w->deleted)
-			return deleted_status(out, w->c, w->changed);
-		if (w->changed)
-			return pai__k8s_status(out, w->c, w->changed);
-		if (w->expired)
-			return read_now(out, w->c, w->name);
-		/* the server ended the watch: again from the last version */
+			break;
+		if (w->changed && w->deleted) {
+			err = deleted_status(out, w->c, w->changed);
+			break;
+		}
+		if (w->changed && (err = look_at(out, &seen, w, last))) {
+			err = err < 0 ? err : PAI_OK;
+			break;
+		}
+		if (w->expired) {
+			err = read_now(out, w->c, w->name);
+			break;
+		}
+		/* the server ended the watch, or nothing new to show: again
+		 * from the last version */
 	}
+	pai_job_info_free(seen);
+	return err;
 }
 
 int pai__k8s_job_changed(pai_job_info **out, const struct pai__api *api,
