@@ -473,8 +473,9 @@ int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 
 /*
  * The client speaks in jobs, tasks and logs; which API version's paths
- * and JSON shapes carry them is the library's business (lib/api_v1.c for
- * OpenPAI v0.x; v2 comes later behind the same functions).
+ * and JSON shapes carry them is the library's business: one module per
+ * API behind the same functions (lib/client/api/: OpenPAI v0.x's v1
+ * REST API, v1.x's v2 API, the local cluster, Kubernetes).
  */
 
 /** A connection to one cluster; not thread-safe (one per thread). */
