@@ -131,7 +131,7 @@ header-check:
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
 test: unit-test cli-test header-check man-test completion-test k8s-test \
-	libpai-test tsan-test js-test deb-test
+	kube-test libpai-test tsan-test js-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
@@ -202,13 +202,15 @@ k8s-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) PAI_K8S_CRDS=$(CURDIR)/../shared/reference/kubernetes \
 		python3 tests/k8s/check.py $(K8S_JOBS)
 
-# The Kubernetes backend's harness (tests/kube/README.md): a real
-# kube-apiserver 1.20.2 (built from Debian's source package into
-# ~/.cache/paictl when missing: ~4.5 min once), etcd and the stand-in for
-# kubelet, schedulers and controllers. Not part of `make test` yet.
+# The Kubernetes backend against a real kube-apiserver 1.20.2 (built
+# from Debian's source package into ~/.cache/paictl when missing: ~4.5
+# min once), etcd and the stand-in for kubelet, schedulers and
+# controllers (tests/kube/README.md): the harness's selftest, then every
+# command on Kubernetes profiles (tests/kube/test_cli.py).
 kube-test: $(PAICTL)
 	bash tests/kube/build-apiserver.sh >/dev/null
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/selftest.py
+	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/test_cli.py
 
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)
@@ -229,7 +231,8 @@ check-asan:
 # YAML), the REST answers of both APIs with their error bodies, task logs
 # (Range, YARN's HTML pages, redirects), known_hosts, paictl's own
 # profile and token files, kubeconfig files, and what a Kubernetes API
-# server sends (Status bodies, watch and log streams, WebSocket frames).
+# server sends (Status bodies, watch and log streams, WebSocket frames;
+# Jobs, pods, events and lists as the Kubernetes module reads them).
 # `make fuzz` runs each for FUZZ_SECONDS from its seeds (tests/fuzz/
 # seeds/, plus the examples and corpus) with its dictionary, keeps its
 # corpus in build/fuzz/corpus/ and any crash, leak or sanitizer report
@@ -238,7 +241,7 @@ check-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= job yaml response logs known_hosts profiles kubeconfig \
-	kube_wire
+	kube_wire k8s_api
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -258,7 +261,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/transport.c \
 		tests/fuzz/transport.h tests/fuzz/check.h tests/json_same.h \
 		$(FUZZ_DIR)/libpai.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
-		$(if $(filter response logs,$*),tests/fuzz/transport.c) \
+		$(if $(filter response logs k8s_api,$*),tests/fuzz/transport.c) \
 		$(FUZZ_DIR)/libpai.a $(PKG_LIBS)
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
@@ -274,6 +277,7 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client_v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/k8s.sh
 	PAICTL=$(CURDIR)/$(PAICTL) FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh bench/follow.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

@@ -169,10 +169,11 @@ void cli_print_diag(FILE *f, const pai_diag *d);
 /* Where the token came from (what to say when it is refused). */
 typedef enum {
 	CLI_TOKEN_NONE = 0,
-	CLI_TOKEN_FILE,	  /* --token-file */
-	CLI_TOKEN_ENV,	  /* $PAICTL_TOKEN */
-	CLI_TOKEN_STORED, /* paictl login */
-	CLI_TOKEN_LOGIN	  /* logged in just now with $PAICTL_PASSWORD */
+	CLI_TOKEN_FILE,	     /* --token-file */
+	CLI_TOKEN_ENV,	     /* $PAICTL_TOKEN */
+	CLI_TOKEN_STORED,    /* paictl login */
+	CLI_TOKEN_LOGIN,     /* logged in just now with $PAICTL_PASSWORD */
+	CLI_TOKEN_KUBECONFIG /* a Kubernetes cluster's: the kubeconfig's */
 } cli_token_source;
 
 /* A resolved cluster (flag > environment > profile > built-in default)
@@ -195,6 +196,13 @@ typedef struct cli_conn {
 	pai_api api;  /* as the profile says; AUTO: the client finds it */
 	/* the profile's api is to be recorded once found (cli_conn_free) */
 	char *save_api_in;
+	/* a Kubernetes cluster (api PAI_API_K8S): what its profile says,
+	 * the strings owned (cli_conn_free) */
+	int k8s;
+	pai_k8s_cluster kube;
+	/* a stop deleted the job (a PaddleJob): cli_wait_job() takes its
+	 * being gone for STOPPED */
+	int deleted;
 } cli_conn;
 
 /* Resolves the cluster, user and token without any network traffic.
@@ -211,6 +219,23 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *conn);
 /* cli_resolve() and cli_connect(). */
 int cli_open(cli_ctx *ctx, cli_conn **out);
 void cli_conn_free(cli_conn *conn);
+
+/* What the flags of convert and expand gave of a Kubernetes target. */
+enum {
+	CLI_K8S_KIND = 1,
+	CLI_K8S_NS = 2,
+	CLI_K8S_QUEUE = 4,
+	CLI_K8S_SCHED = 8,
+	CLI_K8S_FS = 16
+};
+/* When the chosen cluster (-c, $PAICTL_CLUSTER, 'cluster use') is a
+ * Kubernetes one, its profile fills what the flags (given) did not say
+ * of *o: engine, namespace, queue, scheduler, default file system; so
+ * that convert and expand make what submit sends. The strings are
+ * borrowed from *conn (caller frees it). 0, or the exit status after
+ * saying why. */
+int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
+		     cli_conn **conn);
 
 /* After a call on conn->client failed with err: 1 when it is worth
  * calling again because paictl just logged in with $PAICTL_PASSWORD

@@ -6,7 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_CACERT = 256, OPT_INSECURE, OPT_API };
+enum {
+	OPT_CACERT = 256,
+	OPT_INSECURE,
+	OPT_API,
+	OPT_KUBERNETES,
+	OPT_NAMESPACE,
+	OPT_CONTEXT,
+	OPT_KUBECONFIG,
+	OPT_ENGINE,
+	OPT_QUEUE,
+	OPT_SCHEDULER,
+	OPT_DEFAULT_FS
+};
 
 const cli_opt cli_cluster_opts[] = {
     {"user", 'u', "NAME", NULL, "add: the user to act as on this cluster"},
@@ -19,18 +31,81 @@ const cli_opt cli_cluster_opts[] = {
     {"api", OPT_API, "VERSION", "auto|v1|v2",
      "add: the REST API, v1 (OpenPAI v0.x) or v2 (v1.x); default: ask "
      "the cluster once"},
+    {"kubernetes", OPT_KUBERNETES, NULL, NULL,
+     "add: a Kubernetes cluster, as its kubeconfig describes it (no URI)"},
+    {"namespace", OPT_NAMESPACE, "NS", NULL,
+     "add --kubernetes: the jobs' namespace (default: the context's)"},
+    {"context", OPT_CONTEXT, "NAME", NULL,
+     "add --kubernetes: the kubeconfig's context (default: its current)"},
+    {"kubeconfig", OPT_KUBECONFIG, "FILE", NULL,
+     "add --kubernetes: this kubeconfig alone (default: $KUBECONFIG, else "
+     "~/.kube/config)"},
+    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob",
+     "add --kubernetes: jobs as Volcano Jobs (the default) or PaddleJobs"},
+    {"queue", OPT_QUEUE, "QUEUE", NULL,
+     "add --kubernetes: the Volcano queue (default: default)"},
+    {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
+     "add --kubernetes: Volcano's gang scheduling (the default) or "
+     "Kubernetes' default scheduler"},
+    {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
+     "add --kubernetes: the default file system ($PAI_DEFAULT_FS_URI), "
+     "e.g. hdfs://namenode:9000"},
     CLI_OPT_END};
 
 struct opts {
 	pai_profile p;
-	int given; /* an option of `add` was given */
+	pai_k8s_cluster k;
+	int given;	/* an option of `add` was given */
+	int k8s_given;	/* an option of `add --kubernetes` was */
+	int kubernetes; /* --kubernetes */
 };
+
+/* The options of `add --kubernetes`: 0, or -1 when key is not one. */
+static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
+{
+	if (key > OPT_KUBERNETES && key <= OPT_DEFAULT_FS)
+		o->k8s_given = 1;
+	switch (key) {
+	case OPT_KUBERNETES: o->kubernetes = 1; return 0;
+	case OPT_NAMESPACE: o->k.ns = arg; return 0;
+	case OPT_CONTEXT: o->k.context = arg; return 0;
+	case OPT_KUBECONFIG: o->k.kubeconfig = arg; return 0;
+	case OPT_QUEUE: o->k.queue = arg; return 0;
+	case OPT_DEFAULT_FS: o->k.fs_uri = arg; return 0;
+	case OPT_ENGINE:
+		if (strcmp(arg, "volcano") == 0 ||
+		    strcmp(arg, "paddlejob") == 0) {
+			o->k.kind =
+			    arg[0] == 'v' ? PAI_K8S_VOLCANO : PAI_K8S_PADDLEJOB;
+			return 0;
+		}
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown engine '%s' (use volcano or "
+				 "paddlejob)",
+				 arg);
+	case OPT_SCHEDULER:
+		if (strcmp(arg, "volcano") == 0 ||
+		    strcmp(arg, "default") == 0) {
+			o->k.scheduler = arg[0] == 'v' ? PAI_K8S_SCHED_VOLCANO
+						       : PAI_K8S_SCHED_DEFAULT;
+			return 0;
+		}
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown scheduler '%s' (use volcano or "
+				 "default)",
+				 arg);
+	}
+	return -1;
+}
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
+	int st;
 
 	o->given = 1;
+	if ((st = k8s_opt(ctx, o, key, arg)) >= 0)
+		return st;
 	switch (key) {
 	case 'u': o->p.user = arg; return 0;
 	case 'd':
@@ -74,22 +149,43 @@ static int save(const cli_ctx *ctx, const pai_config *cfg, const char *path)
 	return EXIT_OK;
 }
 
-/* One profile's row of the table, and its JSON in arr. */
-static void put_row(const char **row, json_t *arr, const pai_profile *p,
-		    int is_cur, int builtin)
+/* A Kubernetes profile's settings as JSON (cluster list -o json). */
+static json_t *k8s_json(const pai_config *cfg, const pai_profile *p)
 {
+	pai_k8s_cluster k;
+
+	if (p->api != PAI_API_K8S || pai_config_k8s(&k, cfg, p->name))
+		return NULL;
+	return json_pack(
+	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?}", "kubeconfig", k.kubeconfig,
+	    "context", k.context, "namespace", k.ns, "engine",
+	    k.kind == PAI_K8S_PADDLEJOB ? "paddlejob" : "volcano", "queue",
+	    k.queue, "scheduler",
+	    k.scheduler == PAI_K8S_SCHED_DEFAULT ? "default" : "volcano",
+	    "defaultFs", k.fs_uri);
+}
+
+/* One profile's row of the table, and its JSON in arr. */
+static void put_row(const char **row, json_t *arr, const pai_config *cfg,
+		    const pai_profile *p, int is_cur, int builtin)
+{
+	json_t *o;
+
 	row[0] = is_cur ? "*" : "";
 	row[1] = p->name;
-	row[2] = p->uri;
+	/* a Kubernetes cluster is where its kubeconfig says */
+	row[2] = p->uri ? p->uri : "(kubeconfig)";
 	row[3] = p->user ? p->user : "-";
 	row[4] = pai_dialect_name(p->dialect);
 	row[5] = pai_api_name(p->api);
-	json_array_append_new(
-	    arr, json_pack("{s:s,s:s,s:s?,s:s,s:s?,s:b,s:s,s:b,s:b}", "name",
-			   p->name, "uri", p->uri, "user", p->user, "dialect",
-			   pai_dialect_name(p->dialect), "caFile", p->ca_file,
-			   "insecure", p->insecure, "api", pai_api_name(p->api),
-			   "current", is_cur, "builtin", builtin));
+	o = json_pack("{s:s,s:s?,s:s?,s:s,s:s?,s:b,s:s,s:b,s:b}", "name",
+		      p->name, "uri", p->uri, "user", p->user, "dialect",
+		      pai_dialect_name(p->dialect), "caFile", p->ca_file,
+		      "insecure", p->insecure, "api", pai_api_name(p->api),
+		      "current", is_cur, "builtin", builtin);
+	if (o && p->api == PAI_API_K8S)
+		json_object_set_new(o, "kubernetes", k8s_json(cfg, p));
+	json_array_append_new(arr, o);
 }
 
 static int list(const cli_ctx *ctx, const pai_config *cfg)
@@ -124,14 +220,14 @@ static int list(const cli_ctx *ctx, const pai_config *cfg)
 		local.uri = local_uri;
 		local.dialect = PAI_DIALECT_OPENPAI;
 		local.api = PAI_API_DUAL;
-		put_row(cells + 6 * rows++, arr, &local,
+		put_row(cells + 6 * rows++, arr, cfg, &local,
 			strcmp(cur, "local") == 0, 1);
 	}
 	for (i = 0; i < n; i++) {
 		const pai_profile *p = pai_config_get(cfg, i);
 
-		put_row(cells + 6 * rows++, arr, p, strcmp(cur, p->name) == 0,
-			0);
+		put_row(cells + 6 * rows++, arr, cfg, p,
+			strcmp(cur, p->name) == 0, 0);
 	}
 	if (ctx->output == CLI_OUT_JSON) {
 		if (cli_print_json(json_incref(arr)) < 0)
@@ -150,12 +246,31 @@ out:
 static int check_operands(const cli_ctx *ctx, const struct opts *o,
 			  const char *sub, int nargs)
 {
-	if (strcmp(sub, "add") == 0) {
+	if (strcmp(sub, "add") == 0 && o->kubernetes) {
+		if (nargs != 1)
+			return cli_error(ctx, EXIT_USAGE,
+					 "usage: paictl cluster add NAME "
+					 "--kubernetes [--namespace NS] "
+					 "[--context C] [--kubeconfig F] "
+					 "[--engine E] [--queue Q] "
+					 "[--scheduler S] [--default-fs URI]");
+		if (o->p.ca_file || o->p.insecure || o->p.api != PAI_API_AUTO)
+			return cli_error(ctx, EXIT_USAGE,
+					 "--cacert, --insecure and --api are "
+					 "not for a Kubernetes cluster: its "
+					 "kubeconfig says how to connect");
+	} else if (strcmp(sub, "add") == 0) {
 		if (nargs != 2)
 			return cli_error(ctx, EXIT_USAGE,
 					 "usage: paictl cluster add NAME URI "
 					 "[--user U] [--dialect D] [--cacert "
 					 "F] [--insecure] [--api V]");
+		if (o->k8s_given)
+			return cli_error(
+			    ctx, EXIT_USAGE,
+			    "--namespace, --context, --kubeconfig, "
+			    "--engine, --queue, --scheduler and "
+			    "--default-fs go with --kubernetes");
 	} else if (strcmp(sub, "list") == 0) {
 		if (nargs != 0)
 			return cli_error(ctx, EXIT_USAGE,
@@ -171,13 +286,68 @@ static int check_operands(const cli_ctx *ctx, const struct opts *o,
 				 sub);
 	if (o->given && strcmp(sub, "add") != 0)
 		return cli_error(ctx, EXIT_USAGE,
-				 "--user, --dialect, --cacert, --insecure "
-				 "and --api go with 'cluster add'");
+				 "--user, --dialect, --cacert, --insecure, "
+				 "--api and --kubernetes go with 'cluster "
+				 "add'");
 	return 0;
 }
 
 /* cluster add NAME URI: o->p as the options gave it. *ca: the absolute
  * path of a relative --cacert (caller frees). */
+/* A kubeconfig that loads, and its context, checked as the client will
+ * read them (nothing is sent): 0 or the exit status. */
+static int check_kubeconfig(const cli_ctx *ctx, const char *name,
+			    const pai_k8s_cluster *k)
+{
+	pai_client_options co = PAI_CLIENT_OPTIONS_INIT;
+	pai_client *c = NULL;
+	char *detail = NULL;
+	int err = pai_client_new_k8s(&c, &detail, &co, k), st = EXIT_OK;
+
+	if (err)
+		st = cli_error(ctx, cli_exit_status(err), "cannot add '%s': %s",
+			       name, detail ? detail : pai_strerror(err));
+	pai_client_free(c);
+	free(detail);
+	return st;
+}
+
+/* cluster add NAME --kubernetes: the profile and what its options say;
+ * a relative --kubeconfig made absolute (*abs, caller frees). */
+static int add_k8s(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
+		   const char *name, char **abs)
+{
+	int err, st;
+
+	if (o->k.kubeconfig && o->k.kubeconfig[0] != '/') {
+		if (!(*abs = realpath(o->k.kubeconfig, NULL)))
+			return cli_error(ctx, EXIT_NOTFOUND,
+					 "cannot use --kubeconfig '%s': %s",
+					 o->k.kubeconfig, strerror(errno));
+		o->k.kubeconfig = *abs;
+	}
+	if ((st = check_kubeconfig(ctx, name, &o->k)))
+		return st;
+	o->p.name = name;
+	o->p.uri = NULL;
+	o->p.api = PAI_API_K8S;
+	err = pai_config_set(cfg, &o->p);
+	if (!err)
+		err = pai_config_set_k8s(cfg, name, &o->k);
+	if (err == PAI_EINVAL)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid cluster name '%s', --namespace, "
+				 "--queue (Kubernetes names: lower-case "
+				 "letters, digits, '-'; a queue also '.') or "
+				 "--default-fs (a URI: hdfs://host:port)",
+				 name);
+	if (err)
+		return cli_error(ctx, cli_exit_status(err),
+				 "cannot add '%s': %s", name,
+				 pai_strerror(err));
+	return EXIT_OK;
+}
+
 static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 	       const char *name, const char *uri, char **ca)
 {
@@ -192,6 +362,8 @@ static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 				 "cluster '%s' exists already; remove "
 				 "it first",
 				 name);
+	if (o->kubernetes)
+		return add_k8s(ctx, cfg, o, name, ca);
 	o->p.name = name;
 	o->p.uri = uri;
 	/* the profile is used from anywhere: no relative CA file */
@@ -261,6 +433,7 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.p.dialect = PAI_DIALECT_OPENPAI;
+	o.k = (pai_k8s_cluster)PAI_K8S_CLUSTER_INIT;
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;

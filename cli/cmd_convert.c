@@ -8,25 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_TO = 256,
-	OPT_OUT,
-	OPT_FORCE,
-	OPT_NAMESPACE,
-	OPT_QUEUE
-};
+enum { OPT_TO = 256, OPT_OUT, OPT_FORCE, OPT_NAMESPACE, OPT_QUEUE, OPT_FS_URI };
 
 const cli_opt cli_convert_opts[] = {
     {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob",
      "the format to write: v2 (protocol YAML), v1 (JSON), or a Kubernetes "
-     "Volcano Job or PaddleJob; required"},
+     "Volcano Job or PaddleJob; required, but for a Kubernetes cluster "
+     "(its engine)"},
     {"namespace", OPT_NAMESPACE, "NS", NULL,
-     "Kubernetes: the objects' namespace (default: kubectl's)"},
+     "Kubernetes: the objects' namespace (default: the cluster's, else "
+     "kubectl's)"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
-     "Kubernetes: the Volcano queue (default: default)"},
+     "Kubernetes: the Volcano queue (default: the cluster's, else "
+     "default)"},
+    {"fs-uri", OPT_FS_URI, "URI", NULL,
+     "Kubernetes: the default file system, for $PAI_DEFAULT_FS_URI and "
+     "the HDFS directories (default: the cluster's)"},
 
-    {"out", OPT_OUT, "FILE",
-     NULL, "write to FILE (atomically) instead of standard output"},
+    {"out", OPT_OUT, "FILE", NULL,
+     "write to FILE (atomically) instead of standard output"},
     {"force", OPT_FORCE, NULL, NULL, "replace FILE if it exists"},
     CLI_JOB_OPTS,
     CLI_OPT_END};
@@ -35,7 +35,8 @@ struct opts {
 	pai_job_options job;
 	pai_format to;
 	pai_k8s_options k8s;
-	int k8s_set; /* --to volcano|paddlejob */
+	int k8s_set;	/* --to volcano|paddlejob */
+	unsigned given; /* CLI_K8S_*: what the flags gave of k8s */
 	const char *out;
 	int force;
 };
@@ -56,6 +57,9 @@ static int dns_name(const char *s)
 
 static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 {
+	if (key == OPT_FS_URI && !strstr(arg, "://"))
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is not a URI (hdfs://host:port)", arg);
 	if ((key == OPT_NAMESPACE || key == OPT_QUEUE) && !dns_name(arg))
 		return cli_error(ctx, EXIT_USAGE,
 				 "'%s' is not a Kubernetes name (lower-case "
@@ -68,8 +72,18 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 				 "letters, digits and '-', at most 63)",
 				 arg);
 	switch (key) {
-	case OPT_NAMESPACE: o->k8s.ns = arg; return 0;
-	case OPT_QUEUE: o->k8s.queue = arg; return 0;
+	case OPT_NAMESPACE:
+		o->k8s.ns = arg;
+		o->given |= CLI_K8S_NS;
+		return 0;
+	case OPT_QUEUE:
+		o->k8s.queue = arg;
+		o->given |= CLI_K8S_QUEUE;
+		return 0;
+	case OPT_FS_URI:
+		o->k8s.fs_uri = arg;
+		o->given |= CLI_K8S_FS;
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -77,6 +91,7 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 {
 	o->k8s_set = 1;
+	o->given |= CLI_K8S_KIND;
 	if (strcmp(arg, "volcano") == 0)
 		o->k8s.kind = PAI_K8S_VOLCANO;
 	else if (strcmp(arg, "paddlejob") == 0)
@@ -97,6 +112,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 
 	/* --scheduler: a v2 config's (hived|default), and for Kubernetes
 	 * Volcano's gang scheduling or the default scheduler */
+	if (key == CLI_OPT_SCHEDULER)
+		o->given |= CLI_K8S_SCHED;
 	if (key == CLI_OPT_SCHEDULER && strcmp(arg, "volcano") == 0) {
 		o->k8s.scheduler = PAI_K8S_SCHED_VOLCANO;
 		return 0;
@@ -153,8 +170,14 @@ static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t 
 
 int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT, PAI_FORMAT_AUTO,
-			 PAI_K8S_OPTIONS_INIT, 0, NULL, 0};
+	struct opts o = {PAI_JOB_OPTIONS_INIT,
+			 PAI_FORMAT_AUTO,
+			 PAI_K8S_OPTIONS_INIT,
+			 0,
+			 0,
+			 NULL,
+			 0};
+	cli_conn *conn = NULL;
 	pai_diags *diags = NULL;
 	char *text = NULL, *res = NULL;
 	const char *name;
@@ -164,22 +187,29 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
-	if (o.to == PAI_FORMAT_AUTO && !o.k8s_set)
-		return cli_error(ctx, EXIT_USAGE,
-				 "--to v1, v2, volcano or paddlejob is "
-				 "required");
-	if (first >= argc || argc - first > 1)
-		return cli_error(ctx, EXIT_USAGE,
-				 "give one job config; try 'paictl convert "
-				 "job.json --to v2' ('-' reads standard "
-				 "input)");
-	name = strcmp(argv[first], "-") == 0 ? "<stdin>" : argv[first];
-	st = cli_read_input(ctx, argv[first], &text, &len);
-	if (st)
+	st = EXIT_OK;
+	/* a Kubernetes target: the cluster's facts under the flags' */
+	if (o.to == PAI_FORMAT_AUTO &&
+	    (st = cli_k8s_defaults(ctx, &o.k8s, o.given, &conn)))
 		return st;
+	o.k8s_set |= conn && conn->k8s;
+	if (o.to == PAI_FORMAT_AUTO && !o.k8s_set)
+		st = cli_error(ctx, EXIT_USAGE,
+			       "--to v1, v2, volcano or paddlejob is "
+			       "required");
+	else if (first >= argc || argc - first > 1)
+		st = cli_error(ctx, EXIT_USAGE,
+			       "give one job config; try 'paictl convert "
+			       "job.json --to v2' ('-' reads standard "
+			       "input)");
+	if (st)
+		goto out;
+	name = strcmp(argv[first], "-") == 0 ? "<stdin>" : argv[first];
+	if ((st = cli_read_input(ctx, argv[first], &text, &len)))
+		goto out;
 	if (pai_diags_new(&diags)) {
-		free(text);
-		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		goto out;
 	}
 	err = convert(ctx, &o, &res, &rlen, diags, name, text, len);
 	cli_print_diags(stderr, diags, 0);
@@ -190,8 +220,10 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 			       pai_strerror(err));
 	else
 		st = write_out(ctx, &o, res, rlen);
+out:
 	free(res);
 	free(text);
 	pai_diags_free(diags);
+	cli_conn_free(conn);
 	return cli_finish(ctx, st);
 }

@@ -418,21 +418,44 @@ static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
 	return err;
 }
 
+static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
+		       struct opts *op);
+
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1,
 			 PAI_K8S_OPTIONS_INIT, 0};
+	cli_conn *conn = NULL;
+	int first, st;
+
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
+	if (st >= 0)
+		return st;
+	/* --target: the pods as submit makes them on the chosen cluster */
+	o.k8s.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
+	if (o.target &&
+	    (st = cli_k8s_defaults(ctx, &o.k8s,
+				   CLI_K8S_KIND | (o.fs_uri ? CLI_K8S_FS : 0),
+				   &conn)))
+		return st;
+	st = expand_file(ctx, argc, argv, first, &o);
+	cli_conn_free(conn);
+	return st;
+}
+
+/* cmd_expand() once the options are read. */
+static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
+		       struct opts *op)
+{
+	struct opts o = *op;
 	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
 	pai_diags *diags = NULL;
 	pai_job *job = NULL;
 	const char *name;
 	char *text = NULL;
 	size_t len = 0;
-	int first, st, err;
+	int st, err;
 
-	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
-	if (st >= 0)
-		return st;
 	if (first >= argc)
 		return cli_error(ctx, EXIT_USAGE,
 				 "no job config given; try 'paictl expand "

@@ -5,17 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_STATE = 256, OPT_LIMIT };
+enum { OPT_STATE = 256, OPT_LIMIT, OPT_ALL };
 
 const cli_opt cli_list_opts[] = {
-    {"state", OPT_STATE, "STATE", "waiting|running|stopping|succeeded|failed|stopped",
+    {"state", OPT_STATE, "STATE",
+     "waiting|running|stopping|succeeded|failed|stopped",
      "only jobs in STATE (several: a comma-separated list)"},
     {"limit", OPT_LIMIT, "N", NULL, "at most N jobs, the newest"},
+    {"all", OPT_ALL, NULL, NULL,
+     "everyone's jobs (Kubernetes: every Volcano Job of the namespace, "
+     "not only paictl's)"},
     CLI_OPT_END};
 
 struct opts {
 	unsigned states; /* bit per pai_state; 0: any */
 	long limit;	 /* 0: none */
+	int all;
 };
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
@@ -47,6 +52,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 			return cli_error(ctx, EXIT_USAGE,
 					 "--state needs a state");
 		return 0;
+	case OPT_ALL: o->all = 1; return 0;
 	case OPT_LIMIT:
 		o->limit = strtol(arg, &end, 10);
 		if (!*arg || *end || o->limit < 1)
@@ -143,7 +149,7 @@ static int print_table(const cli_ctx *ctx, const pai_job_info **jobs, size_t k)
 
 int cmd_list(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {0, 0};
+	struct opts o = {0, 0, 0};
 	cli_conn *conn = NULL;
 	pai_job_list *list = NULL;
 	const pai_job_info **jobs = NULL;
@@ -162,7 +168,8 @@ int cmd_list(cli_ctx *ctx, int argc, char **argv)
 	if (st)
 		return st;
 	do
-		err = pai_jobs_list(&list, conn->client, conn->user);
+		err = pai_jobs_list(&list, conn->client,
+				    o.all ? NULL : conn->user);
 	while (err && cli_relogin(ctx, conn, err));
 	if (err) {
 		st = cli_fail(ctx, conn, err, "cannot list the jobs of %s",

@@ -170,6 +170,22 @@ int cmd_login(cli_ctx *ctx, int argc, char **argv)
 				  "you can reach its socket");
 		goto out;
 	}
+	if (conn->k8s) {
+		if (!ctx->quiet)
+			cli_error(
+			    ctx, 0,
+			    "'%s' is a Kubernetes cluster: its "
+			    "credentials come from the kubeconfig (%s%s%s),"
+			    " as kubectl's do; there is nothing to log in "
+			    "to",
+			    conn->cluster,
+			    conn->kube.kubeconfig  ? conn->kube.kubeconfig
+			    : getenv("KUBECONFIG") ? "$KUBECONFIG"
+						   : "~/.kube/config",
+			    conn->kube.context ? ", context " : "",
+			    conn->kube.context ? conn->kube.context : "");
+		goto out;
+	}
 	/* log in afresh, with no token */
 	if (conn->token)
 		explicit_bzero(conn->token, strlen(conn->token));

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_STDERR = 256, OPT_ALL, OPT_TAIL };
+enum { OPT_STDERR = 256, OPT_ALL, OPT_TAIL, OPT_PREVIOUS };
 
 const cli_opt cli_logs_opts[] = {
     {"stderr", OPT_STDERR, NULL, NULL, "the tasks' standard error"},
@@ -14,6 +14,8 @@ const cli_opt cli_logs_opts[] = {
      "standard output and error, as the task wrote them"},
     {"tail", OPT_TAIL, "N", NULL, "only the last N lines of each task"},
     {"follow", 'f', NULL, NULL, "keep printing new lines until the tasks end"},
+    {"previous", OPT_PREVIOUS, NULL, NULL,
+     "Kubernetes: the log of the container's run before its last restart"},
     CLI_OPT_END};
 
 /* Following, within the budget of pace.c: a round a second while the
@@ -59,6 +61,13 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 					 arg);
 		return 0;
 	case 'f': o->follow = 1; return 0;
+	case OPT_PREVIOUS:
+		if (strcmp(o->file, "user.pai.stdout") != 0)
+			return cli_error(ctx, EXIT_USAGE,
+					 "--previous is one log: not with "
+					 "--stderr or --all");
+		o->file = "previous";
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -560,6 +569,60 @@ static int follow(cli_ctx *ctx, cli_conn *conn, struct out *w, struct tlog *tl,
 	return st;
 }
 
+/* ---- logs the cluster streams (Kubernetes) ---------------------------- */
+
+struct streamed {
+	struct out *w;
+	struct tlog *tl;
+};
+
+static int on_stream_line(void *data, size_t i, const char *line, size_t len,
+			  int newline)
+{
+	struct streamed *sd = data;
+	struct out *w = sd->w;
+
+	/* a last line without its newline: alone, as it is; among others
+	 * or in JSON, a line of its own (as finish() does) */
+	put_line(w, &sd->tl[i], line, len, "", 0,
+		 newline || w->prefix || w->ctx->output == CLI_OUT_JSON);
+	if (fflush(stdout) != 0)
+		w->failed = 1;
+	return w->failed;
+}
+
+/* Where the cluster streams each task's log (Kubernetes' follow
+ * requests), the logs as they come, with no polling: -1 where it cannot
+ * (then follow() reads and rereads), else the exit status. */
+static int follow_streams(cli_ctx *ctx, cli_conn *conn, struct out *w,
+			  struct tlog *tl, size_t nt, const pai_job_info *info)
+{
+	pai_follow_options fo = PAI_FOLLOW_OPTIONS_INIT;
+	const pai_task_info **tasks = calloc(nt ? nt : 1, sizeof(*tasks));
+	struct streamed sd = {w, tl};
+	size_t i;
+	int err;
+
+	if (!tasks)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	for (i = 0; i < nt; i++)
+		tasks[i] = find_task(info, &tl[i]);
+	fo.tail = w->o->tail;
+	fo.on_line = on_stream_line;
+	fo.data = &sd;
+	err = pai_logs_follow(conn->client, info, tasks, nt, &fo);
+	free(tasks);
+	if (err == PAI_ENOTSUP)
+		return -1;
+	if (err == PAI_EINTR && w->failed)
+		return EXIT_OK; /* cli_finish says why */
+	if (err)
+		return cli_fail(ctx, conn, err,
+				"cannot follow the logs of '%s'",
+				pai_job_info_name(info));
+	return EXIT_OK;
+}
+
 /* The operands: JOB [ROLE [INDEX]]. */
 struct target {
 	const char *ref, *role;
@@ -705,10 +768,16 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 	w.prefix = nt > 1;
 	w.stream = strcmp(o.file, "user.pai.stdout") == 0   ? "stdout"
 		   : strcmp(o.file, "user.pai.stderr") == 0 ? "stderr"
+		   : strcmp(o.file, "previous") == 0	    ? "previous"
 							    : "all";
-	st = o.follow ? follow(ctx, conn, &w, tl, nt, user, name, tg.ref,
-			       !tg.role)
-		      : read_once(ctx, conn, &w, tl, nt, info, tg.ref);
+	st = o.follow && strcmp(w.stream, "stderr") != 0 &&
+		     strcmp(w.stream, "previous") != 0
+		 ? follow_streams(ctx, conn, &w, tl, nt, info)
+		 : -1;
+	if (st < 0)
+		st = o.follow ? follow(ctx, conn, &w, tl, nt, user, name,
+				       tg.ref, !tg.role)
+			      : read_once(ctx, conn, &w, tl, nt, info, tg.ref);
 out:
 	for (i = 0; i < nt; i++) {
 		free(tl[i].role);

@@ -208,16 +208,14 @@ fail:
 	return NULL;
 }
 
-/* Finds ROLE-INDEX (ROLE NULL: the first role) and its container. */
+/* Finds ROLE-INDEX (ROLE NULL: the first role), running. */
 static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
-		     const pai_ssh_info *ssh, const char *role, long index,
-		     const pai_task_info **task, const pai_ssh_container **c)
+		     const char *role, long index, const pai_task_info **task)
 {
-	size_t i, n = pai_job_info_task_count(info);
+	size_t n = pai_job_info_task_count(info);
 	long k;
 
 	*task = NULL;
-	*c = NULL;
 	if (!role && n && pai_job_info_task(info, 0))
 		role = pai_job_info_task(info, 0)->role;
 	k = role ? pai_job_info_find_task(info, role, index) : -1;
@@ -230,18 +228,29 @@ static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
 		return cli_error(
 		    ctx, EXIT_SSH, "task %s-%ld of job '%s' is %s, not running",
 		    role, index, ref, pai_state_name((*task)->state));
+	return 0;
+}
+
+/* The task's container in the job's SSH access. */
+static int find_container(cli_ctx *ctx, const char *ref,
+			  const pai_ssh_info *ssh, const pai_task_info *task,
+			  const pai_ssh_container **c)
+{
+	size_t i;
+
+	*c = NULL;
 	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
 		const pai_ssh_container *sc = pai_ssh_info_get(ssh, i);
 
-		if (sc && sc->id && sc->ip && (*task)->container_id &&
-		    strcmp(sc->id, (*task)->container_id) == 0)
+		if (sc && sc->id && sc->ip && task->container_id &&
+		    strcmp(sc->id, task->container_id) == 0)
 			*c = sc;
 	}
 	if (!*c)
 		return cli_error(ctx, EXIT_SSH,
 				 "the cluster gives no SSH access to task "
 				 "%s-%ld of job '%s'",
-				 role, index, ref);
+				 task->role, task->index, ref);
 	return 0;
 }
 
@@ -332,8 +341,9 @@ static int known_hosts(cli_ctx *ctx, cli_conn *conn, struct target *t)
 	return 0;
 }
 
-static int find_target(cli_ctx *ctx, cli_conn *conn,
-		       const struct ssh_args *a, struct target *t)
+/* The job's status and the task to log in to. */
+static int find_job(cli_ctx *ctx, cli_conn *conn, const struct ssh_args *a,
+		    struct target *t)
 {
 	int err;
 
@@ -342,17 +352,30 @@ static int find_target(cli_ctx *ctx, cli_conn *conn,
 	do
 		err = pai_job_get(&t->info, conn->client, t->user, t->name);
 	while (err && cli_relogin(ctx, conn, err));
-	if (!err)
-		do
-			err = pai_job_get_ssh(&t->ssh, conn->client, t->user,
-					      t->name);
-		while (err && cli_relogin(ctx, conn, err));
 	if (err) {
 		cli_fail(ctx, conn, err, "cannot reach job '%s'", a->ref);
 		return EXIT_SSH;
 	}
-	if (find_task(ctx, a->ref, t->info, t->ssh, a->role, a->index,
-		      &t->task, &t->c) ||
+	if (find_task(ctx, a->ref, t->info, a->role, a->index, &t->task))
+		return EXIT_SSH;
+	return 0;
+}
+
+/* The job's SSH access, the task's container, the key to log in with
+ * and the known_hosts file. */
+static int find_ssh(cli_ctx *ctx, cli_conn *conn, const struct ssh_args *a,
+		    struct target *t)
+{
+	int err;
+
+	do
+		err = pai_job_get_ssh(&t->ssh, conn->client, t->user, t->name);
+	while (err && cli_relogin(ctx, conn, err));
+	if (err) {
+		cli_fail(ctx, conn, err, "cannot reach job '%s'", a->ref);
+		return EXIT_SSH;
+	}
+	if (find_container(ctx, a->ref, t->ssh, t->task, &t->c) ||
 	    cli_ssh_identity(ctx, conn, t->ssh, t->user, t->name, a->ref,
 			     a->identity, &t->id) ||
 	    known_hosts(ctx, conn, t))
@@ -410,6 +433,64 @@ static int open_session(cli_ctx *ctx, cli_conn *conn,
 	return 0;
 }
 
+/* SIGWINCH to winch, the terminal raw: the local side of a session with
+ * a terminal. 0, or EXIT_SSH after saying why. */
+static int local_terminal(cli_ctx *ctx)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_winch;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGWINCH, &sa, NULL);
+	if (enter_raw() < 0)
+		return cli_error(ctx, EXIT_SSH, "cannot set the terminal: %s",
+				 strerror(errno));
+	return 0;
+}
+
+/* Where the cluster runs commands in a task's container itself
+ * (Kubernetes' exec), the shell or command there: the remote status, or
+ * EXIT_SSH after saying why; -1 where it cannot (then SSH). */
+static int run_exec(cli_ctx *ctx, cli_conn *conn, const struct ssh_args *a,
+		    const struct target *t)
+{
+	pai_exec_options eo = PAI_EXEC_OPTIONS_INIT;
+	struct escape esc = {1, 0};
+	int tty_in = isatty(STDIN_FILENO), err, status = -1;
+
+	eo.command = a->command;
+	eo.tty = a->command ? a->tty : tty_in;
+	eo.in_fd = STDIN_FILENO;
+	if (eo.tty && tty_in) {
+		window_size(NULL, &eo.cols, &eo.rows);
+		eo.resized = &winch;
+		eo.window_size = window_size;
+		eo.on_input = on_input;
+		eo.data = &esc;
+		if (local_terminal(ctx))
+			return EXIT_SSH;
+	}
+	fflush(stdout);
+	err = pai_task_exec(&status, conn->client, t->info, t->task, &eo);
+	restore_tty();
+	if (err == PAI_ENOTSUP)
+		return -1;
+	if (err == PAI_EINTR)
+		return cli_exit_status(err);
+	if (err) {
+		cli_fail(ctx, conn, err, "cannot run in task %s-%ld",
+			 t->task->role, t->task->index);
+		return EXIT_SSH; /* every other status may be the command's */
+	}
+	if (status < 0) /* "~." */
+		return cli_error(ctx, EXIT_SSH,
+				 "session with task %s-%ld "
+				 "closed",
+				 t->task->role, t->task->index);
+	return status;
+}
+
 /* The shell or the command, the terminal raw where there is one: the
  * remote status, or EXIT_SSH after saying why. */
 static int run_session(cli_ctx *ctx, const struct ssh_args *a,
@@ -418,7 +499,6 @@ static int run_session(cli_ctx *ctx, const struct ssh_args *a,
 	pai_ssh_run_options ro = PAI_SSH_RUN_OPTIONS_INIT;
 	struct escape esc = {1, 0};
 	int tty_in = isatty(STDIN_FILENO), err, status = -1;
-	struct sigaction sa;
 
 	ro.command = a->command;
 	ro.pty = a->command ? a->tty : tty_in;
@@ -431,19 +511,13 @@ static int run_session(cli_ctx *ctx, const struct ssh_args *a,
 			      "not a terminal");
 	if (ro.pty && tty_in) {
 		window_size(NULL, &ro.cols, &ro.rows);
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_winch;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGWINCH, &sa, NULL);
 		ro.resized = &winch;
 		ro.window_size = window_size;
 		/* escapes wherever there is a terminal, as in ssh */
 		ro.on_input = on_input;
 		ro.data = &esc;
-		if (enter_raw() < 0)
-			return cli_error(ctx, EXIT_SSH,
-					 "cannot set the terminal: %s",
-					 strerror(errno));
+		if (local_terminal(ctx))
+			return EXIT_SSH;
 	}
 	fflush(stdout);
 	err = pai_ssh_run(s, &ro, &status);
@@ -478,7 +552,11 @@ int cmd_ssh(cli_ctx *ctx, int argc, char **argv)
 		st = EXIT_SSH;
 		goto out;
 	}
-	if (!(st = find_target(ctx, conn, &a, &t)) &&
+	if ((st = find_job(ctx, conn, &a, &t)))
+		goto out;
+	/* the cluster's own exec where it has one, else SSH */
+	if ((st = run_exec(ctx, conn, &a, &t)) < 0 &&
+	    !(st = find_ssh(ctx, conn, &a, &t)) &&
 	    !(st = open_session(ctx, conn, &a, &t, &s)))
 		st = run_session(ctx, &a, &t, s);
 out:

@@ -78,46 +78,89 @@ static void print_fields(const pai_job_info *info)
 		field("warnings:", warn);
 }
 
-/* The table of the n tasks, in cells (n + 1 rows of 6) with the strings
- * made for it in owned (3 per task, freed by the caller). */
-static void print_tasks(const pai_job_info *info, size_t n, const char **cells,
-			char **owned)
+/* The columns of the tasks' table: paictl's, and what Kubernetes tells
+ * of a task's pod besides (its status JSON has podName). */
+enum { COL_BASE = 6, COL_K8S = 10 };
+
+static int has_pods(const pai_job_info *info, size_t n)
 {
 	size_t i;
 
-	cells[0] = "ROLE";
-	cells[1] = "INDEX";
-	cells[2] = "STATE";
-	cells[3] = "IP";
-	cells[4] = "PORTS";
-	cells[5] = "EXIT";
+	for (i = 0; i < n; i++)
+		if (json_object_get(pai_job_info_task_json(info, i), "podName"))
+			return 1;
+	return 0;
+}
+
+static const char *str_or(json_t *t, const char *key)
+{
+	const char *s = json_string_value(json_object_get(t, key));
+
+	return s && *s ? s : "-";
+}
+
+/* Row i of a Kubernetes job's table: pod, node, restarts and why the
+ * pod is not running as it should (a waiting or terminated reason). */
+static void k8s_cells(const pai_job_info *info, size_t i, const char **row,
+		      char **restarts)
+{
+	json_t *t = pai_job_info_task_json(info, i);
+	json_int_t n = json_integer_value(json_object_get(t, "retries"));
+
+	if (asprintf(restarts, "%lld", (long long)n) < 0)
+		*restarts = NULL;
+	/* podName is the pod's whether it exists or not; containerId only
+	 * when it does */
+	row[6] = json_string_value(json_object_get(t, "containerId"))
+		     ? str_or(t, "podName")
+		     : "-";
+	row[7] = str_or(t, "containerNodeName");
+	row[8] = *restarts ? *restarts : "-";
+	row[9] = str_or(t, "containerExitDiagnostics");
+}
+
+/* The table of the n tasks, in cells (n + 1 rows of ncol) with the
+ * strings made for it in owned (4 per task, freed by the caller). */
+static void print_tasks(const pai_job_info *info, size_t n, size_t ncol,
+			const char **cells, char **owned)
+{
+	static const char *const head[] = {"ROLE",     "INDEX", "STATE", "IP",
+					   "PORTS",    "EXIT",	"POD",	 "NODE",
+					   "RESTARTS", "REASON"};
+	size_t i;
+
+	for (i = 0; i < ncol; i++)
+		cells[i] = head[i];
 	for (i = 0; i < n; i++) {
 		const pai_task_info *t = pai_job_info_task(info, i);
-		const char **row = cells + (i + 1) * 6;
+		const char **row = cells + (i + 1) * ncol;
 		char *ports = t ? ports_text(t->ports) : NULL;
 
-		owned[i * 3] = ports;
-		if (t && asprintf(&owned[i * 3 + 1], "%ld", t->index) < 0)
-			owned[i * 3 + 1] = NULL;
+		owned[i * 4] = ports;
+		if (t && asprintf(&owned[i * 4 + 1], "%ld", t->index) < 0)
+			owned[i * 4 + 1] = NULL;
 		if (t && t->has_exit_code &&
-		    asprintf(&owned[i * 3 + 2], "%d", t->exit_code) < 0)
-			owned[i * 3 + 2] = NULL;
+		    asprintf(&owned[i * 4 + 2], "%d", t->exit_code) < 0)
+			owned[i * 4 + 2] = NULL;
 		row[0] = t && t->role ? t->role : "-";
-		row[1] = owned[i * 3 + 1] ? owned[i * 3 + 1] : "-";
+		row[1] = owned[i * 4 + 1] ? owned[i * 4 + 1] : "-";
 		row[2] = t ? pai_state_name(t->state) : "-";
 		row[3] = t && t->ip ? t->ip : "-";
 		row[4] = ports && *ports ? ports : "-";
-		row[5] = owned[i * 3 + 2] ? owned[i * 3 + 2] : "-";
+		row[5] = owned[i * 4 + 2] ? owned[i * 4 + 2] : "-";
+		if (ncol == COL_K8S)
+			k8s_cells(info, i, row, &owned[i * 4 + 3]);
 	}
 	putchar('\n');
-	cli_table_print(stdout, 6, n + 1, cells);
+	cli_table_print(stdout, ncol, n + 1, cells);
 }
 
 static int print_text(const pai_job_info *info)
 {
 	size_t n = pai_job_info_task_count(info), i;
-	const char **cells = calloc((n + 1) * 6, sizeof(*cells));
-	char **owned = calloc(n * 3 + 1, sizeof(*owned));
+	size_t ncol = has_pods(info, n) ? COL_K8S : COL_BASE;
+	const char **cells = calloc((n + 1) * ncol, sizeof(*cells));
+	char **owned = calloc(n * 4 + 1, sizeof(*owned));
 
 	if (!cells || !owned) {
 		free(cells);
@@ -126,8 +169,8 @@ static int print_text(const pai_job_info *info)
 	}
 	print_fields(info);
 	if (n)
-		print_tasks(info, n, cells, owned);
-	for (i = 0; i < n * 3; i++)
+		print_tasks(info, n, ncol, cells, owned);
+	for (i = 0; i < n * 4; i++)
 		free(owned[i]);
 	free(owned);
 	free(cells);

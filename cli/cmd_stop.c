@@ -22,6 +22,13 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	return 0;
 }
 
+/* A stop that deletes the job: a PaddleJob's (Kubernetes has no abort
+ * for it). */
+static int deletes(const cli_conn *conn)
+{
+	return conn->k8s && conn->kube.kind == PAI_K8S_PADDLEJOB;
+}
+
 int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
@@ -52,11 +59,17 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
+	if (deletes(conn) && !ctx->quiet)
+		cli_error(ctx, 0,
+			  "a PaddleJob cannot be stopped, only deleted: '%s' "
+			  "is deleted, and its pods and their logs with it",
+			  argv[first]);
 	if (!wait)
 		goto out;
-	/* stopped is what was asked for: whatever the job's end, 0 */
-	st = cli_wait_job(ctx, conn, user, name, -1, &final, NULL);
-	if (st)
+	/* stopped is what was asked for: whatever the job's end, 0; a
+	 * deleted job's end is its being gone */
+	conn->deleted = deletes(conn);
+	if ((st = cli_wait_job(ctx, conn, user, name, -1, &final, NULL)))
 		goto out;
 	if (ctx->output == CLI_OUT_JSON) {
 		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "name", name,

@@ -225,6 +225,11 @@ void cli_conn_free(cli_conn *conn)
 	free(conn->token_file);
 	free(conn->ca_file);
 	free(conn->login_cmd);
+	free((char *)conn->kube.kubeconfig);
+	free((char *)conn->kube.context);
+	free((char *)conn->kube.ns);
+	free((char *)conn->kube.queue);
+	free((char *)conn->kube.fs_uri);
 	free(conn);
 }
 
@@ -316,6 +321,11 @@ static int resolve_token(const cli_ctx *ctx, cli_conn *c)
 	char *dir;
 	int err, st;
 
+	if (ctx->token_file && c->k8s)
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is a Kubernetes cluster: its kubeconfig "
+				 "has the credentials, not --token-file",
+				 c->cluster);
 	if (ctx->token_file) {
 		if ((st = read_token_file(ctx, ctx->token_file, &c->token)))
 			return st;
@@ -330,6 +340,10 @@ static int resolve_token(const cli_ctx *ctx, cli_conn *c)
 	}
 	if (c->local || c->socket)
 		return EXIT_OK;
+	if (c->k8s) { /* the kubeconfig has the credentials */
+		c->token_source = CLI_TOKEN_KUBECONFIG;
+		return EXIT_OK;
+	}
 	dir = cli_state_dir();
 	err = dir ? pai_token_load(&c->token, dir, c->cluster, c->user)
 		  : PAI_ENOTFOUND;
@@ -363,6 +377,45 @@ struct choice {
 	const pai_profile *prof; /* NULL: none (an ad-hoc URI, or local) */
 };
 
+static char *dup_opt(const char *s, int *oom)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*oom = 1;
+	return d;
+}
+
+/* A Kubernetes cluster's profile: its kubeconfig, not a URI, says where
+ * (and what its credentials are). 0 or the exit status. */
+static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
+		      struct choice *ch)
+{
+	pai_k8s_cluster k;
+	int oom = 0;
+
+	if (ch->uri)
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is a Kubernetes cluster: its "
+				 "kubeconfig says where it is, not --uri or "
+				 "$PAICTL_URI",
+				 ch->name);
+	if (pai_config_k8s(&k, cfg, ch->name) != PAI_OK)
+		return cli_error(ctx, EXIT_FAILURE_, "cannot read cluster '%s'",
+				 ch->name);
+	c->k8s = 1;
+	c->kube = k;
+	c->kube.kubeconfig = dup_opt(k.kubeconfig, &oom);
+	c->kube.context = dup_opt(k.context, &oom);
+	c->kube.ns = dup_opt(k.ns, &oom);
+	c->kube.queue = dup_opt(k.queue, &oom);
+	c->kube.fs_uri = dup_opt(k.fs_uri, &oom);
+	c->uri = strdup("kubernetes:"); /* for messages only */
+	if (oom || !c->uri)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	return EXIT_OK;
+}
+
 /* Fills *ch and c->cluster (NULL when out of memory); 0 or the exit
  * status of a profile that is not there. */
 static int choose_cluster(const cli_ctx *ctx, const pai_config *cfg,
@@ -383,6 +436,8 @@ static int choose_cluster(const cli_ctx *ctx, const pai_config *cfg,
 		c->cluster = strdup(ch->name);
 	} else
 		c->cluster = name_from_uri(ch->uri);
+	if (ch->prof && ch->prof->api == PAI_API_K8S)
+		return choose_k8s(ctx, cfg, c, ch);
 	if (!ch->uri && ch->prof)
 		ch->uri = ch->prof->uri;
 	return EXIT_OK;
@@ -459,7 +514,8 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 		st = choose_cluster(ctx, cfg, c, &ch);
 	if (st)
 		goto out;
-	set_endpoint(c, ch.uri);
+	if (!c->k8s)
+		set_endpoint(c, ch.uri);
 	user = choose_user(ctx, ch.prof);
 	if (!user) {
 		st = cli_error(ctx, EXIT_USAGE,
@@ -657,6 +713,21 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *c)
 	return new_client(ctx, c);
 }
 
+/* The client of a Kubernetes cluster, from its kubeconfig. */
+static int new_k8s_client(cli_ctx *ctx, cli_conn *c,
+			  const pai_client_options *o)
+{
+	char *detail = NULL;
+	int err = pai_client_new_k8s(&c->client, &detail, o, &c->kube), st;
+
+	if (!err)
+		return EXIT_OK;
+	st = cli_error(ctx, cli_exit_status(err), "cluster '%s': %s",
+		       c->cluster, detail ? detail : pai_strerror(err));
+	free(detail);
+	return st;
+}
+
 static int new_client(cli_ctx *ctx, cli_conn *c)
 {
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
@@ -680,6 +751,8 @@ static int new_client(cli_ctx *ctx, cli_conn *c)
 	}
 	o.interrupt = &cli_interrupt;
 	catch_sigint();
+	if (c->k8s)
+		return new_k8s_client(ctx, c, &o);
 	err = pai_client_new(&c->client, &o);
 	if (err == PAI_OK)
 		err = pai_client_set_api(c->client, c->api);
@@ -793,6 +866,13 @@ int cli_fail(const cli_ctx *ctx, const cli_conn *c, int err, const char *what,
 				  "the token in $PAICTL_TOKEN was refused "
 				  "(expired?)");
 			break;
+		case CLI_TOKEN_KUBECONFIG:
+			cli_error(ctx, st,
+				  "the kubeconfig's credentials for '%s' were "
+				  "refused (expired?): renew them as "
+				  "kubectl's are",
+				  c->cluster);
+			break;
 		case CLI_TOKEN_LOGIN: break;
 		}
 	}
@@ -830,4 +910,29 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 	if (st)
 		return st;
 	return cli_job_ref(ctx, *conn, argv[first], user, name);
+}
+
+int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
+		     cli_conn **conn)
+{
+	const pai_k8s_cluster *k;
+	int st;
+
+	*conn = NULL;
+	if ((st = cli_resolve(ctx, conn)))
+		return st;
+	if (!(*conn)->k8s)
+		return EXIT_OK;
+	k = &(*conn)->kube;
+	if (!(given & CLI_K8S_KIND))
+		o->kind = k->kind;
+	if (!(given & CLI_K8S_NS))
+		o->ns = k->ns;
+	if (!(given & CLI_K8S_QUEUE))
+		o->queue = k->queue;
+	if (!(given & CLI_K8S_SCHED))
+		o->scheduler = k->scheduler;
+	if (!(given & CLI_K8S_FS))
+		o->fs_uri = k->fs_uri;
+	return EXIT_OK;
 }

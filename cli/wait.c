@@ -251,6 +251,13 @@ int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		err = pai_job_get(&info, conn->client, user, name);
 	while (err && cli_relogin(ctx, conn, err));
 	for (;;) {
+		if (err == PAI_ENOTFOUND && conn->deleted) {
+			/* a stop that deletes: the job gone is its end */
+			show(ctx, &w.p, "STOPPED", "", 1);
+			*final = PAI_STATE_STOPPED;
+			st = 0;
+			break;
+		}
 		if (err) {
 			if (w.p.tty && !ctx->quiet && w.p.last[0])
 				fputc('\n', stderr);

@@ -61,7 +61,8 @@ typedef enum pai_error {
 	PAI_ELIBRARY = -21, /**< libcurl or libssh2, which libpai opens when
 			     * first needed, cannot be loaded */
 	PAI_ENOTSUP = -22   /**< the cluster has no such operation (OpenPAI:
-			     * no notice of a job's change) */
+			     * no notice of a job's change; Kubernetes: no
+			     * login, no SSH keys) */
 } pai_error;
 
 /** A short English description of @p err; never NULL, static storage. */
@@ -420,13 +421,19 @@ typedef struct pai_k8s_options {
 	const char *queue; /**< the Volcano queue, or NULL: "default" */
 	pai_k8s_scheduler scheduler;
 	const char *user; /**< for $PAI_USER_NAME; NULL: not defined */
+	/**
+	 * Version 2: the cluster's default file system ($PAI_DEFAULT_FS_URI,
+	 * and the HDFS directories under it), e.g. "hdfs://nn:9000"; NULL:
+	 * none, and a command that reads those variables is refused.
+	 */
+	const char *fs_uri;
 } pai_k8s_options;
 
-#define PAI_K8S_OPTIONS_VERSION 1
+#define PAI_K8S_OPTIONS_VERSION 2
 #define PAI_K8S_OPTIONS_INIT                                                   \
 	{                                                                      \
 		PAI_K8S_OPTIONS_VERSION, PAI_K8S_VOLCANO, NULL, NULL,          \
-		    PAI_K8S_SCHED_VOLCANO, NULL                                \
+		    PAI_K8S_SCHED_VOLCANO, NULL, NULL                          \
 	}
 
 /**
@@ -466,8 +473,9 @@ int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 
 /*
  * The client speaks in jobs, tasks and logs; which API version's paths
- * and JSON shapes carry them is the library's business (lib/api_v1.c for
- * OpenPAI v0.x; v2 comes later behind the same functions).
+ * and JSON shapes carry them is the library's business: one module per
+ * API behind the same functions (lib/client/api/: OpenPAI v0.x's v1
+ * REST API, v1.x's v2 API, the local cluster, Kubernetes).
  */
 
 /** A connection to one cluster; not thread-safe (one per thread). */
@@ -523,12 +531,18 @@ typedef enum pai_api {
 	 * /api/v1, which takes protocol-v2 configs as they are and runs
 	 * them as a v1.x cluster would; /api/v2 answers too.
 	 */
-	PAI_API_DUAL = 3
+	PAI_API_DUAL = 3,
+	/**
+	 * A Kubernetes API server, jobs as Volcano Jobs or PaddleJobs:
+	 * only a client made by pai_client_new_k8s() speaks it.
+	 */
+	PAI_API_K8S = 4
 } pai_api;
 
-/** Parses "auto", "v1", "v2" or "dual"; PAI_EINVAL for anything else. */
+/** Parses "auto", "v1", "v2", "dual" or "k8s"; PAI_EINVAL for anything
+ * else. */
 int pai_api_from_name(pai_api *out, const char *name);
-/** "auto", "v1", "v2" or "dual"; static storage. */
+/** "auto", "v1", "v2", "dual" or "k8s"; static storage. */
 const char *pai_api_name(pai_api api);
 
 /**
@@ -768,7 +782,10 @@ int pai_job_stop(pai_client *c, const char *user, const char *name);
  * status as it is then. The cluster says when the job changes, within
  * milliseconds, and nothing is polled: paictl's local cluster holds the
  * request until then (it says so in GET /api/v2/info, which the first
- * call may ask). A job that has ended answers at once. PAI_ENOTSUP
+ * call may ask); a Kubernetes cluster is watched (the Job, from the
+ * resourceVersion of @p last; resumed when cut, read again when too
+ * old), and a job deleted before it ended is reported STOPPED, once,
+ * then PAI_ENOTFOUND. A job that has ended answers at once. PAI_ENOTSUP
  * where the cluster cannot say (OpenPAI): ask again with pai_job_get()
  * instead, at a pace of your own. Caller frees *out.
  */
@@ -815,7 +832,11 @@ int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
  * a token good for about two minutes: when reading it fails with
  * PAI_EFORBIDDEN, ask again and go on from the same offset. With
  * @p tail, v1.x gives only the last 16 KiB (tail-mode). *url new.
- * PAI_ENOTFOUND when the task has no log (yet).
+ * PAI_ENOTFOUND when the task has no log (yet). On Kubernetes the pod's
+ * log holds standard output and error as one stream: "stdout" and "all"
+ * give it, "stderr" is PAI_ENOTSUP; @p stream "previous" gives the log
+ * of the container's run before its last restart (PAI_ENOTSUP where the
+ * cluster keeps none apart, OpenPAI).
  */
 int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 		     const pai_task_info *task, const char *stream, int tail);
@@ -826,6 +847,147 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
  * client's own host. *data new (caller frees), *len its bytes.
  */
 int pai_download(char **data, size_t *len, pai_client *c, const char *url);
+
+/* ------------------------------------------------------------------ */
+/* Kubernetes clusters, and what only some clusters can do             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * A Kubernetes cluster as a profile describes it: where its API server
+ * and credentials are (a kubeconfig's context), and what a job becomes
+ * there (the facts pai_job_to_k8s() takes). Strings NULL when not set.
+ */
+typedef struct pai_k8s_cluster {
+	unsigned version; /**< PAI_K8S_CLUSTER_VERSION */
+	/**
+	 * The kubeconfig file, alone; NULL: the files of $KUBECONFIG, else
+	 * ~/.kube/config, else the pod's service account (in-cluster).
+	 */
+	const char *kubeconfig;
+	const char *context; /**< NULL: the kubeconfig's current-context */
+	const char *ns;	     /**< NULL: the context's namespace, or "default" */
+	pai_k8s_kind kind;   /**< Volcano Jobs or PaddleJobs */
+	const char *queue;   /**< the Volcano queue; NULL: "default" */
+	pai_k8s_scheduler scheduler;
+	const char *fs_uri; /**< the default file system (pai_k8s_options) */
+} pai_k8s_cluster;
+
+#define PAI_K8S_CLUSTER_VERSION 1
+#define PAI_K8S_CLUSTER_INIT                                                   \
+	{                                                                      \
+		PAI_K8S_CLUSTER_VERSION, NULL, NULL, NULL, PAI_K8S_VOLCANO,    \
+		    NULL, PAI_K8S_SCHED_VOLCANO, NULL                          \
+	}
+
+/**
+ * A client for the Kubernetes cluster @p k, whose API is PAI_API_K8S:
+ * the kubeconfig is read now (several files merged, certificates and
+ * keys in files or inline, tokens, token files read again as they
+ * rotate, exec credential plugins, the in-cluster service account), the
+ * credential when the first request needs it. From @p opts only the
+ * timeouts, retries, trace and interrupt count: the kubeconfig says
+ * where and how to connect. No credential ever reaches the trace or an
+ * error. Caller frees with pai_client_free(). On failure *detail (if
+ * not NULL) gets a new one-line reason (caller frees): PAI_ENOTFOUND
+ * (no kubeconfig; no such file or context), PAI_ESYNTAX ("FILE:LINE:
+ * ..."), PAI_EINVAL (what client-go refuses too, or bad arguments),
+ * PAI_EACCES, PAI_EIO, PAI_ENOMEM, PAI_ELIBRARY.
+ */
+int pai_client_new_k8s(pai_client **out, char **detail,
+		       const pai_client_options *opts,
+		       const pai_k8s_cluster *k);
+
+/**
+ * Task @p i of a job's status (as pai_job_info_task() numbers them) as
+ * the status JSON has it, with what the cluster tells of it besides
+ * pai_task_info's fields (on Kubernetes: podName, containerNodeName,
+ * podPhase, the container's reason, restarts). Borrowed reference,
+ * valid until pai_job_info_free(); NULL when @p i is out of range.
+ */
+json_t *pai_job_info_task_json(const pai_job_info *info, size_t i);
+
+/** What pai_logs_follow() does with each task's log. */
+typedef struct pai_follow_options {
+	unsigned version; /**< PAI_FOLLOW_OPTIONS_VERSION */
+	long tail;	  /**< only the last @c tail lines so far; -1: all */
+	/**
+	 * Each line of task @p i (an index into the tasks given), without
+	 * its newline; @p newline 0 for the end of a log that has none.
+	 * Called in the order each task wrote its lines; lines of
+	 * different tasks interleave as they come. A non-zero return stops
+	 * the following (pai_logs_follow() returns PAI_EINTR).
+	 */
+	int (*on_line)(void *data, size_t i, const char *line, size_t len,
+		       int newline);
+	/** Task @p i's log has ended: its container finished. May be NULL. */
+	void (*on_end)(void *data, size_t i);
+	/**
+	 * Something the caller should know that is no failure (a log cut
+	 * and resumed, a task that cannot start: its reason). May be NULL.
+	 */
+	void (*on_note)(void *data, size_t i, const char *note);
+	void *data;
+} pai_follow_options;
+
+#define PAI_FOLLOW_OPTIONS_VERSION 1
+#define PAI_FOLLOW_OPTIONS_INIT                                                \
+	{                                                                      \
+		PAI_FOLLOW_OPTIONS_VERSION, -1, NULL, NULL, NULL, NULL         \
+	}
+
+/**
+ * Follows the logs of @p n tasks of @p job as the cluster streams them
+ * (Kubernetes: one follow request per pod, resumed after a dropped
+ * connection from the last line's time, nothing printed twice or lost),
+ * until every task's container has ended and @p job ended, or the
+ * client's interrupt. Tasks that have not started are waited for.
+ * PAI_OK when all logs ended; PAI_EINTR; PAI_ENOTSUP where the cluster
+ * has no log streams (OpenPAI: read with pai_log_read()); the errors of
+ * any call.
+ */
+int pai_logs_follow(pai_client *c, const pai_job_info *job,
+		    const pai_task_info *const *tasks, size_t n,
+		    const pai_follow_options *o);
+
+/** How pai_task_exec() runs a command in a task's container. */
+typedef struct pai_exec_options {
+	unsigned version; /**< PAI_EXEC_OPTIONS_VERSION */
+	/** A command line for the container's sh; NULL: a login shell. */
+	const char *command;
+	int tty; /**< a terminal (standard error merged into it) */
+	unsigned cols, rows;
+	/**
+	 * Local descriptors, as in pai_ssh_run_options. in_fd -1: none. A
+	 * cluster that cannot close a command's input (Kubernetes before
+	 * 1.30) stops reading in_fd at its end.
+	 */
+	int in_fd, out_fd, err_fd;
+	/** As in pai_ssh_run_options: "~." escapes and the like. */
+	int (*on_input)(void *data, char *buf, size_t *len);
+	volatile int *resized;
+	int (*window_size)(void *data, unsigned *cols, unsigned *rows);
+	void *data;
+} pai_exec_options;
+
+#define PAI_EXEC_OPTIONS_VERSION 1
+#define PAI_EXEC_OPTIONS_INIT                                                  \
+	{                                                                      \
+		PAI_EXEC_OPTIONS_VERSION, NULL, 0, 80, 24, 0, 1, 2, NULL,      \
+		    NULL, NULL, NULL                                           \
+	}
+
+/**
+ * Runs a command (or a shell) in @p task's container through the
+ * cluster's own exec (Kubernetes: the API server's, over WebSocket),
+ * streaming its I/O until it ends: *exit_status is its exit status, -1
+ * when on_input closed the session. PAI_ENOTSUP where the cluster has
+ * no exec (OpenPAI: use SSH, pai_ssh_new()); PAI_ERROR when the command
+ * could not be run (the detail says why); PAI_EUNREACHABLE when the
+ * connection was lost before the status came; PAI_EIO, PAI_EINTR, and
+ * the errors of any call.
+ */
+int pai_task_exec(int *exit_status, pai_client *c, const pai_job_info *job,
+		  const pai_task_info *task, const pai_exec_options *o);
 
 /* ------------------------------------------------------------------ */
 /* SSH sessions (libssh2)                                              */
@@ -967,7 +1129,8 @@ typedef struct pai_config pai_config;
 
 typedef struct pai_profile {
 	const char *name;
-	const char *uri;     /**< REST base URI */
+	/** REST base URI; NULL for a Kubernetes cluster (PAI_API_K8S) */
+	const char *uri;
 	const char *user;    /**< may be NULL */
 	pai_dialect dialect;
 	const char *ca_file; /**< may be NULL */
@@ -995,6 +1158,24 @@ int pai_config_remove(pai_config *cfg, const char *name);
 /** The profile `paictl cluster use` chose; NULL when none. */
 const char *pai_config_current(const pai_config *cfg);
 int pai_config_set_current(pai_config *cfg, const char *name);
+
+/**
+ * A Kubernetes cluster's profile (api PAI_API_K8S, uri NULL: the
+ * kubeconfig says where): pai_config_set() adds it, this sets what
+ * pai_k8s_cluster says of it (copied). PAI_ENOTFOUND when there is no
+ * such profile, PAI_EINVAL when it is not a Kubernetes one or @p k is
+ * not valid (a namespace that is no DNS label, a queue that is no DNS
+ * subdomain).
+ */
+int pai_config_set_k8s(pai_config *cfg, const char *name,
+		       const pai_k8s_cluster *k);
+/**
+ * Fills @p out with what profile @p name says of its Kubernetes cluster
+ * (strings borrowed; valid until the config changes or is freed).
+ * PAI_ENOTFOUND, PAI_EINVAL as pai_config_set_k8s().
+ */
+int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
+		   const char *name);
 
 /**
  * Stored tokens, one file per cluster and user under @p dir, mode 0600,

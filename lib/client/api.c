@@ -11,9 +11,10 @@ static const struct pai__api *const modules[] = {
     [PAI_API_V1] = &pai__api_v1,
     [PAI_API_V2] = &pai__api_v2,
     [PAI_API_DUAL] = &pai__api_local,
+    [PAI_API_K8S] = &pai__api_k8s,
 };
 
-static const char *const api_names[] = {"auto", "v1", "v2", "dual"};
+static const char *const api_names[] = {"auto", "v1", "v2", "dual", "k8s"};
 
 const char *pai_api_name(pai_api api)
 {
@@ -38,7 +39,11 @@ int pai_api_from_name(pai_api *out, const char *name)
 
 int pai_client_set_api(pai_client *c, pai_api api)
 {
-	if (!c || (unsigned)api > PAI_API_DUAL)
+	if (!c || (unsigned)api > PAI_API_K8S)
+		return PAI_EINVAL;
+	/* Kubernetes is the client's make, not a choice: its state (the
+	 * kubeconfig) comes with pai_client_new_k8s() */
+	if ((c->api == PAI_API_K8S) != (api == PAI_API_K8S))
 		return PAI_EINVAL;
 	c->api = api;
 	return PAI_OK;
@@ -72,5 +77,9 @@ int pai_api_detect(pai_api *out, pai_client *c)
 	if (!out || !c)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
+	if (c->api == PAI_API_K8S) {
+		*out = PAI_API_K8S; /* no OpenPAI route to ask there */
+		return PAI_OK;
+	}
 	return pai__v2_detect(out, c);
 }

@@ -101,6 +101,8 @@ void pai_client_free(pai_client *c)
 {
 	if (!c)
 		return;
+	if (c->wire)
+		c->wire->free(c->wire_data);
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
 	free(c->uri);
@@ -367,10 +369,57 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 		*url = NULL;
 	if (!url || !c || !job || !task || !stream ||
 	    (strcmp(stream, "stdout") != 0 && strcmp(stream, "stderr") != 0 &&
-	     strcmp(stream, "all") != 0))
+	     strcmp(stream, "all") != 0 && strcmp(stream, "previous") != 0))
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
 	return api->task_log_url(url, api, c, job, task, stream, tail);
+}
+
+/* ---- what only some clusters do ----------------------------------------- */
+
+/* Sets the detail for an operation api has not (its slot NULL). */
+static int unsupported(pai_client *c, const char *what)
+{
+	return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+				"this cluster (API %s) cannot %s",
+				pai_api_name(c->api), what);
+}
+
+int pai_logs_follow(pai_client *c, const pai_job_info *job,
+		    const pai_task_info *const *tasks, size_t n,
+		    const pai_follow_options *o)
+{
+	const struct pai__api *api;
+	int err;
+
+	if (!c || !job || (n && !tasks) || !o ||
+	    o->version != PAI_FOLLOW_OPTIONS_VERSION || !o->on_line)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	if (!api->logs_follow)
+		return unsupported(c, "stream logs");
+	return api->logs_follow(api, c, job, tasks, n, o);
+}
+
+int pai_task_exec(int *exit_status, pai_client *c, const pai_job_info *job,
+		  const pai_task_info *task, const pai_exec_options *o)
+{
+	const struct pai__api *api;
+	int err;
+
+	if (exit_status)
+		*exit_status = -1;
+	if (!exit_status || !c || !job || !task || !o ||
+	    o->version != PAI_EXEC_OPTIONS_VERSION)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	if ((err = pai__client_api(c, &api)))
+		return err;
+	if (!api->task_exec)
+		return unsupported(c, "run commands in a task's container");
+	return api->task_exec(exit_status, api, c, job, task, o);
 }

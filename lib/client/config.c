@@ -1,6 +1,7 @@
 /* config.c - cluster profiles and stored tokens (written with file.c's
  * atomic writes). Files that hold secrets or choose where they go are
  * refused when others may read them, as ssh refuses such keys. */
+#include "config_k8s.h"
 #include "file.h"
 #include "json_values.h"
 #include "text/text.h" /* pai__is_name_char */
@@ -17,8 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A profile and, for a Kubernetes cluster, the rest of it. */
+struct entry {
+	pai_profile p; /* every string owned */
+	struct pai__k8s_prof k8s;
+};
+
 struct pai_config {
-	pai_profile *profiles; /* every string owned */
+	struct entry *profiles;
 	size_t count;
 	char *current;
 };
@@ -132,6 +139,12 @@ static void profile_release(pai_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static void entry_release(struct entry *e)
+{
+	profile_release(&e->p);
+	pai__k8s_prof_release(&e->k8s);
+}
+
 void pai_config_free(pai_config *cfg)
 {
 	size_t i;
@@ -139,7 +152,7 @@ void pai_config_free(pai_config *cfg)
 	if (!cfg)
 		return;
 	for (i = 0; i < cfg->count; i++)
-		profile_release(&cfg->profiles[i]);
+		entry_release(&cfg->profiles[i]);
 	free(cfg->profiles);
 	free(cfg->current);
 	free(cfg);
@@ -186,7 +199,7 @@ static int copy_profile(pai_profile *dst, const pai_profile *src)
 	dst->insecure = src->insecure ? 1 : 0;
 	dst->api = src->api;
 	if (!(dst->name = strdup(src->name)) ||
-	    !(dst->uri = strdup(src->uri)) ||
+	    (src->uri && !(dst->uri = strdup(src->uri))) ||
 	    (src->user && !(dst->user = strdup(src->user))) ||
 	    (src->ca_file && !(dst->ca_file = strdup(src->ca_file)))) {
 		profile_release(dst);
@@ -200,32 +213,43 @@ static long find_index(const pai_config *cfg, const char *name)
 	size_t i;
 
 	for (i = 0; cfg && name && i < cfg->count; i++)
-		if (strcmp(cfg->profiles[i].name, name) == 0)
+		if (strcmp(cfg->profiles[i].p.name, name) == 0)
 			return (long)i;
 	return -1;
 }
 
+/* A Kubernetes cluster's profile has no URI (its kubeconfig says
+ * where), every other one an http(s) URI. */
+static int valid_profile(const pai_profile *p)
+{
+	int k8s = p->api == PAI_API_K8S;
+
+	return valid_name(p->name) && (k8s ? !p->uri : valid_uri(p->uri)) &&
+	       (p->dialect == PAI_DIALECT_OPENPAI ||
+		p->dialect == PAI_DIALECT_SCM) &&
+	       (unsigned)p->api <= PAI_API_K8S && (!p->user || *p->user);
+}
+
 int pai_config_set(pai_config *cfg, const pai_profile *profile)
 {
-	pai_profile copy, *v;
+	struct entry *v;
+	pai_profile copy;
 	long i;
 	int err;
 
 	if (pai__curl_load()) /* valid_uri's parser */
 		return PAI_ELIBRARY;
-	if (!cfg || !profile || !valid_name(profile->name) ||
-	    !valid_uri(profile->uri) ||
-	    (profile->dialect != PAI_DIALECT_OPENPAI &&
-	     profile->dialect != PAI_DIALECT_SCM) ||
-	    (unsigned)profile->api > PAI_API_DUAL ||
-	    (profile->user && !*profile->user))
+	if (!cfg || !profile || !valid_profile(profile))
 		return PAI_EINVAL;
 	if ((err = copy_profile(&copy, profile)))
 		return err;
 	i = find_index(cfg, profile->name);
 	if (i >= 0) {
-		profile_release(&cfg->profiles[i]);
-		cfg->profiles[i] = copy;
+		profile_release(&cfg->profiles[i].p);
+		cfg->profiles[i].p = copy;
+		/* a Kubernetes profile replaced keeps its settings */
+		if (copy.api != PAI_API_K8S)
+			pai__k8s_prof_release(&cfg->profiles[i].k8s);
 		return PAI_OK;
 	}
 	v = realloc(cfg->profiles, (cfg->count + 1) * sizeof(*v));
@@ -234,7 +258,51 @@ int pai_config_set(pai_config *cfg, const pai_profile *profile)
 		return PAI_ENOMEM;
 	}
 	cfg->profiles = v;
-	cfg->profiles[cfg->count++] = copy;
+	memset(&v[cfg->count], 0, sizeof(v[0]));
+	v[cfg->count++].p = copy;
+	return PAI_OK;
+}
+
+/* The entry of Kubernetes profile name: PAI_ENOTFOUND, PAI_EINVAL (not
+ * a Kubernetes one). */
+static int k8s_entry(struct entry **out, const pai_config *cfg,
+		     const char *name)
+{
+	long i = find_index(cfg, name);
+
+	*out = NULL;
+	if (i < 0)
+		return PAI_ENOTFOUND;
+	if (cfg->profiles[i].p.api != PAI_API_K8S)
+		return PAI_EINVAL;
+	*out = &cfg->profiles[i];
+	return PAI_OK;
+}
+
+int pai_config_set_k8s(pai_config *cfg, const char *name,
+		       const pai_k8s_cluster *k)
+{
+	struct entry *e;
+	int err;
+
+	if (!cfg || !name || !k)
+		return PAI_EINVAL;
+	if ((err = k8s_entry(&e, cfg, name)))
+		return err;
+	return pai__k8s_prof_set(&e->k8s, k);
+}
+
+int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
+		   const char *name)
+{
+	struct entry *e;
+	int err;
+
+	if (!out || !cfg || !name)
+		return PAI_EINVAL;
+	if ((err = k8s_entry(&e, cfg, name)))
+		return err;
+	pai__k8s_prof_get(out, &e->k8s);
 	return PAI_OK;
 }
 
@@ -246,7 +314,7 @@ int pai_config_remove(pai_config *cfg, const char *name)
 		return PAI_EINVAL;
 	if (i < 0)
 		return PAI_ENOTFOUND;
-	profile_release(&cfg->profiles[i]);
+	entry_release(&cfg->profiles[i]);
 	memmove(&cfg->profiles[i], &cfg->profiles[i + 1],
 		(cfg->count - (size_t)i - 1) * sizeof(cfg->profiles[0]));
 	cfg->count--;
@@ -264,14 +332,14 @@ size_t pai_config_count(const pai_config *cfg)
 
 const pai_profile *pai_config_get(const pai_config *cfg, size_t i)
 {
-	return cfg && i < cfg->count ? &cfg->profiles[i] : NULL;
+	return cfg && i < cfg->count ? &cfg->profiles[i].p : NULL;
 }
 
 const pai_profile *pai_config_find(const pai_config *cfg, const char *name)
 {
 	long i = find_index(cfg, name);
 
-	return i >= 0 ? &cfg->profiles[i] : NULL;
+	return i >= 0 ? &cfg->profiles[i].p : NULL;
 }
 
 const char *pai_config_current(const pai_config *cfg)
@@ -325,7 +393,7 @@ static int profile_fields(pai_profile *p, const char *name, json_t *o,
 		       json_is_string(v) &&
 			   !pai_api_from_name(&p->api, json_string_value(v)))) {
 		*why = xprintf("cluster '%s': api must be \"v1\", \"v2\", "
-			       "\"dual\" or \"auto\"",
+			       "\"dual\", \"k8s\" or \"auto\"",
 			       name);
 		return PAI_ESYNTAX;
 	}
@@ -366,12 +434,19 @@ static int load_profile(pai_config *cfg, const char *name, json_t *o,
 			   ? xprintf("'%s' is not a valid cluster name "
 				     "(letters, digits, '.', '_', '-')",
 				     name)
+		       : p.api == PAI_API_K8S
+			   ? xprintf("cluster '%s' is a Kubernetes cluster: "
+				     "its kubeconfig says where, not a uri",
+				     name)
 			   : xprintf("cluster '%s' needs an http:// or "
 				     "https:// uri",
 				     name);
 		return PAI_ESYNTAX;
 	}
-	return err;
+	if (err || p.api != PAI_API_K8S)
+		return err;
+	return pai__k8s_prof_read(&cfg->profiles[find_index(cfg, name)].k8s,
+				  json_object_get(o, "kubernetes"), name, why);
 }
 
 /* The config file's JSON in *root; NULL when there is no file, or an
@@ -483,12 +558,15 @@ int pai_config_load(pai_config **out, char **detail, const char *path)
 }
 
 /* A profile as the file writes it; NULL when out of memory. */
-static json_t *profile_json(const pai_profile *p)
+static json_t *profile_json(const struct entry *e)
 {
+	const pai_profile *p = &e->p;
 	json_t *o = json_object();
 
 	/* json_object_set_new takes the value even when it fails */
-	if (!o || json_object_set_new(o, "uri", json_string(p->uri)) < 0 ||
+	if (!o ||
+	    (p->uri &&
+	     json_object_set_new(o, "uri", json_string(p->uri)) < 0) ||
 	    (p->user &&
 	     json_object_set_new(o, "user", json_string(p->user)) < 0) ||
 	    json_object_set_new(
@@ -498,6 +576,9 @@ static json_t *profile_json(const pai_profile *p)
 	    json_object_set_new(o, "insecure", json_boolean(p->insecure)) < 0 ||
 	    (p->api != PAI_API_AUTO &&
 	     json_object_set_new(o, "api", json_string(pai_api_name(p->api))) <
+		 0) ||
+	    (p->api == PAI_API_K8S &&
+	     json_object_set_new(o, "kubernetes", pai__k8s_prof_json(&e->k8s)) <
 		 0)) {
 		json_decref(o);
 		return NULL;
@@ -518,7 +599,7 @@ static json_t *config_json(const pai_config *cfg)
 	    json_object_set(root, "clusters", clusters) < 0)
 		goto oom;
 	for (i = 0; i < cfg->count; i++)
-		if (json_object_set_new(clusters, cfg->profiles[i].name,
+		if (json_object_set_new(clusters, cfg->profiles[i].p.name,
 					profile_json(&cfg->profiles[i])) < 0)
 			goto oom;
 	json_decref(clusters);

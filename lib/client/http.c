@@ -575,7 +575,7 @@ static int same_origin(const pai_client *c, const char *url)
 }
 
 static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
-		   CURLcode *ccp)
+		   CURLcode *ccp, unsigned long *gen)
 {
 	CURL *h = c->curl;
 	struct curl_slist *hdrs;
@@ -588,6 +588,13 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	set_options(h, c, rq, &x, via_socket);
 	if (!(hdrs = request_headers(c, rq, same)))
 		return pai__client_oom(c);
+	/* the module's credentials go to its own server only */
+	if (c->wire && same &&
+	    (err = c->wire->prepare(c->wire_data, c, h, &hdrs, gen))) {
+		c->wire->finish(c->wire_data, h);
+		curl_slist_free_all(hdrs);
+		return err;
+	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	set_method(h, rq);
 
@@ -601,6 +608,8 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	/* the handle must not point at this call's headers */
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
 	curl_slist_free_all(hdrs);
+	if (c->wire && same)
+		c->wire->finish(c->wire_data, h);
 	return err;
 }
 
@@ -720,6 +729,21 @@ static void trace_retry(pai_client *c, const pai__request *rq,
 	c->trace(c->trace_data, note);
 }
 
+/* A 401 to a credential the module can renew (a token file rewritten,
+ * a plugin's token expired): sent again at once, once per call. */
+static int renew_credential(pai_client *c, const pai__response *rs, int err,
+			    unsigned long gen, int *renewed)
+{
+	if (err != PAI_OK || rs->status != 401 || !c->wire || *renewed ||
+	    !c->wire->unauthorized(c->wire_data, gen))
+		return 0;
+	*renewed = 1;
+	if (c->trace)
+		c->trace(c->trace_data,
+			 "* 401: the credential renewed, sending again");
+	return 1;
+}
+
 /* Waits until the client's not_before_ms, saying so first (the callback,
  * the trace). PAI_OK, or PAI_EINTR with the detail set. */
 static int hold(pai_client *c)
@@ -764,17 +788,22 @@ static int take_note(pai_client *c, const pai__request *rq,
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 {
 	long long deadline = now_ms() + c->retry_max_ms, delay, named;
-	int attempt, err;
+	int attempt, err, renewed = 0;
 
 	for (attempt = 0;; attempt++) {
 		CURLcode cc = CURLE_OK;
+		unsigned long gen = 0;
 
 		pai__response_release(rs);
 		pai__client_reset_error(c);
 		if ((err = hold(c)))
 			return err;
 		err = c->transport ? c->transport(c->transport_data, c, rq, rs)
-				   : perform(c, rq, rs, &cc);
+				   : perform(c, rq, rs, &cc, &gen);
+		if (renew_credential(c, rs, err, gen, &renewed)) {
+			attempt--;
+			continue;
+		}
 		if (take_note(c, rq, rs, err, &named))
 			return PAI_EHTTP;
 		delay = retry_delay(c, rq, rs, err, cc, attempt, named);

@@ -14,6 +14,31 @@
 struct pai__request;
 struct pai__response;
 
+/*
+ * What a module adds to each exchange of a client whose cluster wants
+ * more than the token, CA file and insecure flag the client was given
+ * (Kubernetes: a kubeconfig's certificates, CA data, tls-server-name,
+ * token files and credential plugins). The module that makes such a
+ * client sets pai_client.wire and .wire_data; http.c calls these around
+ * each attempt and knows nothing more of them.
+ */
+struct pai__wire {
+	/* h's TLS and proxy, and the attempt's header lines (its
+	 * Authorization) appended to *hdrs; *generation names the
+	 * credential used, for unauthorized(). PAI_OK, or an error with
+	 * the client's detail set (no secret in it). */
+	int (*prepare)(void *data, pai_client *c, CURL *h,
+		       struct curl_slist **hdrs, unsigned long *generation);
+	/* After the attempt, whatever happened: let go of what prepare
+	 * kept for h. */
+	void (*finish)(void *data, CURL *h);
+	/* The attempt got a 401 with credential generation: 1 when a
+	 * fresh credential can be had (the request goes again, once). */
+	int (*unauthorized)(void *data, unsigned long generation);
+	/* pai_client_free(): the module's state, wire_data. */
+	void (*free)(void *data);
+};
+
 /* The detail of a failure, as pai_client_error() and its siblings tell
  * it, put aside (pai__client_save_error()) while later calls run. */
 typedef struct pai__error {
@@ -64,6 +89,10 @@ struct pai_client {
 	/* logs.c: an origin that serves logs as HTML pages, fetched whole */
 	char *html_log_origin;
 	pai_api api; /* api.c: which module its calls go through */
+	/* A module's part of each exchange (above), and its state: NULL
+	 * for a client of the token, CA file and insecure flag alone. */
+	const struct pai__wire *wire;
+	void *wire_data;
 	/* api/api_local.c: whether the local cluster has its long-poll on
 	 * a job (GET /api/v2/info's paictl.extensions): 0 not known yet,
 	 * 1 yes, -1 no */

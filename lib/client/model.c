@@ -14,6 +14,7 @@ void pai__job_info_release(pai_job_info *info)
 	json_decref(info->json);
 	json_decref(info->own);
 	free(info->tasks);
+	free(info->task_json);
 	free(info->version);
 	memset(info, 0, sizeof(*info));
 }
@@ -86,6 +87,12 @@ const pai_task_info *pai_job_info_task(const pai_job_info *info, size_t i)
 json_t *pai_job_info_json(const pai_job_info *info)
 {
 	return info ? info->json : NULL;
+}
+
+json_t *pai_job_info_task_json(const pai_job_info *info, size_t i)
+{
+	return info && i < info->ntasks && info->task_json ? info->task_json[i]
+							   : NULL;
 }
 
 void pai_job_list_free(pai_job_list *list)

@@ -20,6 +20,8 @@ struct pai_job_info {
 	long retries;
 	int has_exit_code, exit_code;
 	pai_task_info *tasks;
+	json_t **task_json; /* each task's object in json (borrowed), by
+			     * the same index as tasks */
 	size_t ntasks;
 	/* roles reported by their framework names (OpenPAI v1.x) */
 	int framework_names;

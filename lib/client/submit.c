@@ -10,14 +10,18 @@
 
 /* The API module a config goes through, and the format it goes in: the
  * module's, but paictl's local cluster (dual) takes either format on
- * its v1 route and runs each as its own kind of cluster would. */
+ * its v1 route and runs each as its own kind of cluster would, and a
+ * module of format AUTO (Kubernetes) takes either. */
 static int api_for(const struct pai__api **out, pai_format *to, pai_client *c,
 		   pai_format fmt)
 {
 	int err = pai__client_api(c, out);
 
 	if (err == PAI_OK)
-		*to = c->api == PAI_API_DUAL ? fmt : (*out)->format;
+		*to =
+		    c->api == PAI_API_DUAL || (*out)->format == PAI_FORMAT_AUTO
+			? fmt
+			: (*out)->format;
 	return err;
 }
 
@@ -128,8 +132,9 @@ static int prepare(json_t **out, const struct pai__api **api, pai_client *c,
 	else
 		err = (*out = json_deep_copy(config)) ? PAI_OK
 						      : pai__client_oom(c);
-	if (err == PAI_OK && to == PAI_FORMAT_V2 && o->ssh_public_key &&
-	    *o->ssh_public_key &&
+	/* the key goes into OpenPAI v1.x's runtime plugin: none elsewhere */
+	if (err == PAI_OK && to == PAI_FORMAT_V2 && (*api)->openpai &&
+	    o->ssh_public_key && *o->ssh_public_key &&
 	    add_ssh_key(*out, o->ssh_public_key) != PAI_OK)
 		err = pai__client_oom(c);
 	if (err) {
@@ -345,7 +350,14 @@ int pai_submit_ex(pai_client *c, const char *user, json_t *config,
 	if (!c || !json_is_object(config))
 		return PAI_EINVAL;
 	if ((err = check_args(c, user, config, &opts)) ||
-	    (err = prepare(&sent, &api, c, config, opts)) ||
+	    (err = pai__client_api(c, &api)))
+		goto out;
+	/* a submission of several requests is the module's own */
+	if (api->submit) {
+		err = api->submit(api, c, user, config, opts, recovered);
+		goto out;
+	}
+	if ((err = prepare(&sent, &api, c, config, opts)) ||
 	    (err = api->submit_request(&rq, api, c, user, sent)))
 		goto out;
 	sent_at = pai__now_ms();

@@ -129,6 +129,17 @@ static size_t json_string_masked(pai__buf *b, const char *text, size_t len,
 	return k;
 }
 
+/* The length of "Bearer " or "Basic " (a kubeconfig's username and
+ * password go as HTTP Basic) at text, or 0. */
+static size_t auth_scheme(const char *text, size_t n)
+{
+	if (n > 7 && strncasecmp(text, "Bearer ", 7) == 0)
+		return 7;
+	if (n > 6 && strncasecmp(text, "Basic ", 6) == 0)
+		return 6;
+	return 0;
+}
+
 char *pai__mask_secrets(const char *text, size_t len)
 {
 	pai__buf b = PAI__BUF_INIT;
@@ -144,11 +155,10 @@ char *pai__mask_secrets(const char *text, size_t len)
 		else if ((i == 0 || text[i - 1] == '&' || text[i - 1] == '?') &&
 			 isalpha((unsigned char)text[i]))
 			i = form_field_masked(&b, text, len, i);
-		else if (len - i > 7 &&
-			 strncasecmp(text + i, "Bearer ", 7) == 0) {
-			/* Bearer <token> anywhere */
-			pai__buf_put(&b, text + i, 7);
-			for (i += 7; i < len &&
+		else if ((j = auth_scheme(text + i, len - i))) {
+			/* Bearer <token> or Basic <user:password> anywhere */
+			pai__buf_put(&b, text + i, j);
+			for (i += j; i < len &&
 				     !isspace((unsigned char)text[i]) &&
 				     text[i] != '"';)
 				i++;

@@ -78,6 +78,14 @@ int pai__v2_to_v1_json(json_t **v1, pai_diags *diags, pai__src *src,
  * emitter, "---" between documents. */
 int pai__k8s_yaml(pai__buf *out, json_t *docs);
 
+/* pai_job_to_k8s() before the YAML: the objects as a JSON array (the
+ * ConfigMap, if any, then the Job), *out new; what the API module
+ * submits (lib/client/api/k8s_submit.c). */
+int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
+		       const char *text, size_t text_len,
+		       const pai_job_options *jopts,
+		       const pai_k8s_options *opts);
+
 /* Role r's task count, and the image its containers run. */
 long long pai__k8s_tasks(const pai_job *job, size_t r);
 const char *pai__k8s_role_image(const pai_job *job, size_t r);

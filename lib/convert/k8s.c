@@ -10,6 +10,7 @@
  * config's places. */
 #include "convert.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,17 +35,48 @@ static json_t *kubelet_literal(const char *s)
 	return v;
 }
 
+/* A label value: at most 63 of [A-Za-z0-9_.-], alphanumeric at both
+ * ends. */
+static int label_value(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > 63 || !isalnum((unsigned char)s[0]) ||
+	    !isalnum((unsigned char)s[n - 1]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
+			return 0;
+	return 1;
+}
+
+/* What paictl finds its objects by: the label every object it makes
+ * has (`paictl list`), and for a job whose name Kubernetes could not
+ * take as it is, that name (`paictl status Wide_And_Deep`). */
+static json_t *labels(struct pai__k8s_conv *c)
+{
+	const char *orig = c->k.job->name ? c->k.job->name : "";
+	json_t *l =
+	    json_pack("{s:s}", "app.kubernetes.io/managed-by", "paictl");
+
+	if (l && strcmp(orig, c->k.name) != 0 && label_value(orig))
+		json_object_set_new(l, "paictl/job-name", str(orig));
+	return l;
+}
+
 static json_t *meta(struct pai__k8s_conv *c, const char *name)
 {
 	json_t *m = json_pack("{s:s}", "name", name);
 
 	if (m && c->k.o.ns)
 		json_object_set_new(m, "namespace", str(c->k.o.ns));
-	if (m)
+	if (m) {
+		json_object_set_new(m, "labels", labels(c));
 		json_object_set_new(
 		    m, "annotations",
 		    json_pack("{s:s}", "paictl/job-name",
 			      c->k.job->name ? c->k.job->name : ""));
+	}
 	return m;
 }
 
@@ -168,6 +200,33 @@ static json_t *resources(const pai_role *ro)
 	return json_pack("{s:O,s:o}", "requests", q, "limits", q);
 }
 
+/* The role's ports by label, "tb:6006,6007;http:10000", the format of
+ * OpenPAI's $PAI_CONTAINER_HOST_PORT_LIST, for the template's
+ * paictl/ports annotation: what `paictl status` shows of each pod.
+ * NULL when out of memory. */
+static json_t *port_labels(struct pai__k8s_conv *c, size_t r)
+{
+	const struct pai__k8s_role *kr = &c->k.roles[r];
+	pai__buf b = PAI__BUF_INIT;
+	json_t *v;
+	size_t j;
+	pai_port p;
+
+	for (j = 0; j < kr->nports; j++) {
+		long long n;
+
+		if (pai_job_port(&p, c->k.job, r, j))
+			continue;
+		pai__buf_printf(&b, "%s%s:", b.len ? ";" : "", p.label);
+		for (n = 0; n < p.port_number; n++)
+			pai__buf_printf(&b, "%s%lld", n ? "," : "",
+					kr->port[j] + n);
+	}
+	v = b.oom ? NULL : json_string(b.data ? b.data : "");
+	pai__buf_release(&b);
+	return v;
+}
+
 /* Every port of every label, once. */
 static json_t *ports(struct pai__k8s_conv *c, size_t r)
 {
@@ -246,8 +305,10 @@ static json_t *pod_template(struct pai__k8s_conv *c, size_t r)
 					      "dshm", "emptyDir", "medium",
 					      "Memory", "sizeLimit", shm));
 	}
-	return json_pack("{s:{s:{s:s}},s:o}", "metadata", "annotations",
-			 "paictl/task-role", ro.name, "spec", spec);
+	return json_pack("{s:{s:{s:s},s:{s:s,s:o}},s:o}", "metadata", "labels",
+			 "paictl/job", c->k.name, "annotations",
+			 "paictl/task-role", ro.name, "paictl/ports",
+			 port_labels(c, r), "spec", spec);
 }
 
 static json_t *config_map(struct pai__k8s_conv *c)
@@ -332,11 +393,12 @@ static json_t *paddle_job(struct pai__k8s_conv *c)
 			 "metadata", meta(c, c->k.name), "spec", spec);
 }
 
-static int manifests(struct pai__k8s_conv *c, pai__buf *out)
+static int manifests(struct pai__k8s_conv *c, json_t **out)
 {
 	json_t *docs = json_array(), *job;
 	int err = PAI_OK;
 
+	*out = NULL;
 	if (!(c->cm_name = malloc(strlen(c->k.name) + 9)))
 		return json_decref(docs), PAI_ENOMEM;
 	sprintf(c->cm_name, "%s-pai-env", c->k.name);
@@ -350,14 +412,17 @@ static int manifests(struct pai__k8s_conv *c, pai__buf *out)
 	if (!err && c->refused)
 		err = PAI_EINVALID;
 	if (!err)
-		err = pai__k8s_yaml(out, docs);
-	json_decref(docs);
+		*out = docs;
+	else
+		json_decref(docs);
 	return err;
 }
 
 static int check_options(const pai_k8s_options *o)
 {
-	return o && o->version == PAI_K8S_OPTIONS_VERSION &&
+	return o &&
+		       (o->version == 1 ||
+			o->version == PAI_K8S_OPTIONS_VERSION) &&
 		       (o->kind == PAI_K8S_VOLCANO ||
 			o->kind == PAI_K8S_PADDLEJOB) &&
 		       (o->scheduler == PAI_K8S_SCHED_VOLCANO ||
@@ -366,20 +431,17 @@ static int check_options(const pai_k8s_options *o)
 		   : PAI_EINVAL;
 }
 
-int pai_job_to_k8s(char **out, size_t *len, pai_diags *diags, const char *name,
-		   const char *text, size_t text_len,
-		   const pai_job_options *jopts, const pai_k8s_options *opts)
+int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
+		       const char *text, size_t text_len,
+		       const pai_job_options *jopts,
+		       const pai_k8s_options *opts)
 {
-	pai__buf b = PAI__BUF_INIT;
 	pai_job *job = NULL;
 	struct pai__k8s_conv c;
 	int err;
 
-	if (out)
-		*out = NULL;
-	if (len)
-		*len = 0;
-	if (!out || !diags || !name || !text || check_options(opts))
+	*out = NULL;
+	if (!diags || !name || !text || check_options(opts))
 		return PAI_EINVAL;
 	memset(&c, 0, sizeof(c));
 	err = pai_job_parse(&job, diags, name, text, text_len, jopts);
@@ -391,13 +453,35 @@ int pai_job_to_k8s(char **out, size_t *len, pai_diags *diags, const char *name,
 	if (!err && c.refused)
 		err = PAI_EINVALID;
 	if (!err)
-		err = manifests(&c, &b);
+		err = manifests(&c, out);
+	pai__k8s_conv_release(&c);
+	pai_job_free(job);
+	return err;
+}
+
+int pai_job_to_k8s(char **out, size_t *len, pai_diags *diags, const char *name,
+		   const char *text, size_t text_len,
+		   const pai_job_options *jopts, const pai_k8s_options *opts)
+{
+	pai__buf b = PAI__BUF_INIT;
+	json_t *docs = NULL;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (len)
+		*len = 0;
+	if (!out)
+		return PAI_EINVAL;
+	err =
+	    pai__k8s_manifests(&docs, diags, name, text, text_len, jopts, opts);
+	if (!err)
+		err = pai__k8s_yaml(&b, docs);
 	if (!err && !(*out = pai__buf_detach(&b)))
 		err = PAI_ENOMEM;
 	if (!err && len)
 		*len = strlen(*out);
-	pai__k8s_conv_release(&c);
+	json_decref(docs);
 	pai__buf_release(&b);
-	pai_job_free(job);
 	return err;
 }

@@ -300,14 +300,27 @@ static void refs(struct pai__k8s_conv *c, size_t r)
 		pai__buf b = PAI__BUF_INIT;
 
 		if (name && path && json_object_get(dropped, name)) {
+			const char *v =
+			    json_string_value(json_object_get(dropped, name));
+
 			if (at && !v2(c))
 				off = pai__src_string_offset(&c->src, at->off,
 							     ref[j].at);
-			pai__buf_printf(&b,
-					"$%s has no value on Kubernetes (no "
-					"default file system, user or OpenPAI "
-					"framework there)",
-					name);
+			if (v && strstr(v, "<fs-uri>"))
+				pai__buf_printf(&b,
+						"$%s has no value on "
+						"Kubernetes without a default "
+						"file system: give its URI "
+						"(--fs-uri, or 'cluster add "
+						"--default-fs')",
+						name);
+			else
+				pai__buf_printf(&b,
+						"$%s has no value on "
+						"Kubernetes (no default file "
+						"system, user or OpenPAI "
+						"framework there)",
+						name);
 			say(c, off, ERROR, path, PAI__RULE_K8S_VARIABLE,
 			    b.oom ? "out of memory" : b.data);
 		} else if (!name || !path) {

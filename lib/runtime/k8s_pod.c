@@ -7,6 +7,7 @@
  * characters, a short hash keeping two shortened names apart. */
 #include "runtime.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,7 +280,11 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 
 	memset(k, 0, sizeof(*k));
 	k->job = job;
-	k->o = *o;
+	/* a version 1 caller's struct ends before fs_uri */
+	memcpy(&k->o, o,
+	       o->version == 1 ? offsetof(pai_k8s_options, fs_uri)
+			       : sizeof(k->o));
+	k->o.version = PAI_K8S_OPTIONS_VERSION;
 	k->clash_a = k->clash_b = -1;
 	k->nroles = pai_job_role_count(job);
 	k->roles = calloc(k->nroles ? k->nroles : 1, sizeof(*k->roles));
@@ -418,6 +423,8 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 
 	*out = NULL;
 	eo.user = k->o.user;
+	/* a default file system given: its variables are the pods' too */
+	eo.fs_uri = k->o.fs_uri;
 	eo.placement = &k->pl;
 	if (dropped)
 		*dropped = json_object();
@@ -489,7 +496,8 @@ int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 
 	if (out)
 		*out = NULL;
-	if (!out || !job || !opts || opts->version != PAI_K8S_OPTIONS_VERSION)
+	if (!out || !job || !opts ||
+	    (opts->version != 1 && opts->version != PAI_K8S_OPTIONS_VERSION))
 		return PAI_EINVAL;
 	err = pai__k8s_init(&k, job, opts);
 	if (!err)

@@ -26,6 +26,13 @@
 	X(curl_easy_setopt)                                                    \
 	X(curl_easy_strerror)                                                  \
 	X(curl_free)                                                           \
+	X(curl_multi_add_handle)                                               \
+	X(curl_multi_cleanup)                                                  \
+	X(curl_multi_info_read)                                                \
+	X(curl_multi_init)                                                     \
+	X(curl_multi_perform)                                                  \
+	X(curl_multi_poll)                                                     \
+	X(curl_multi_remove_handle)                                            \
 	X(curl_slist_append)                                                   \
 	X(curl_slist_free_all)                                                 \
 	X(curl_url)                                                            \
@@ -56,6 +63,13 @@ int pai__curl_load(void);
 #define curl_easy_setopt (pai__curl_fns.p_curl_easy_setopt)
 #define curl_easy_strerror (pai__curl_fns.p_curl_easy_strerror)
 #define curl_free (pai__curl_fns.p_curl_free)
+#define curl_multi_add_handle (pai__curl_fns.p_curl_multi_add_handle)
+#define curl_multi_cleanup (pai__curl_fns.p_curl_multi_cleanup)
+#define curl_multi_info_read (pai__curl_fns.p_curl_multi_info_read)
+#define curl_multi_init (pai__curl_fns.p_curl_multi_init)
+#define curl_multi_perform (pai__curl_fns.p_curl_multi_perform)
+#define curl_multi_poll (pai__curl_fns.p_curl_multi_poll)
+#define curl_multi_remove_handle (pai__curl_fns.p_curl_multi_remove_handle)
 #define curl_slist_append (pai__curl_fns.p_curl_slist_append)
 #define curl_slist_free_all (pai__curl_fns.p_curl_slist_free_all)
 #define curl_url (pai__curl_fns.p_curl_url)

@@ -50,6 +50,55 @@ void pai_diags_free(pai_diags *diags)
 	free(diags);
 }
 
+/* An item without its place: line, column and excerpt. */
+static void unplace(struct item *it)
+{
+	free((char *)it->d.excerpt);
+	it->d.excerpt = NULL;
+	it->d.line = it->d.column = it->d.excerpt_column = 0;
+}
+
+int pai__diags_move(pai_diags *dst, pai_diags *src,
+		    int (*keep)(const pai_diag *d), int placeless)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < src->n; i++) {
+		struct item it = src->v[i];
+
+		if (!keep(&it.d)) {
+			src->v[k++] = it; /* stays */
+			continue;
+		}
+		if (dst->n == dst->cap) {
+			size_t cap = dst->cap ? dst->cap * 2 : 16;
+			struct item *v = realloc(dst->v, cap * sizeof(*v));
+
+			if (!v) {
+				memmove(&src->v[k], &src->v[i],
+					(src->n - i) * sizeof(*src->v));
+				src->n = k + (src->n - i);
+				return PAI_ENOMEM;
+			}
+			dst->v = v;
+			dst->cap = cap;
+		}
+		it.seq = dst->n;
+		if (placeless)
+			unplace(&it);
+		dst->v[dst->n++] = it;
+		if (it.d.severity == PAI_SEVERITY_ERROR) {
+			dst->errors++;
+			src->errors--;
+		} else {
+			dst->warnings++;
+			src->warnings--;
+		}
+	}
+	src->n = k;
+	return PAI_OK;
+}
+
 size_t pai_diags_count(const pai_diags *diags)
 {
 	return diags ? diags->n : 0;

@@ -182,6 +182,13 @@ int pai__diag_add(pai_diags *diags, pai__src *src, size_t off,
 		  pai_severity severity, const char *path, const char *rule,
 		  const char *fmt, ...) PAI__PRINTF(7, 8);
 
+/* Moves the diagnostics of src that keep() says to dst, in order: a
+ * conversion's own beside the parse's, which the caller has shown. With
+ * placeless, without their lines and excerpts: those of a text the
+ * caller never saw (a config written out again). */
+int pai__diags_move(pai_diags *dst, pai_diags *src,
+		    int (*keep)(const pai_diag *d), int placeless);
+
 /* Sorts the diagnostics from index start on by line and column, keeping
  * the order of those at the same place. */
 void pai__diags_sort_from(pai_diags *diags, size_t start);

@@ -15,5 +15,5 @@ paictl: cluster: invalid cluster name 'b' or URI 'ftp://x' (a name of letters, d
 paictl: cluster: no cluster named 'nope'
 paictl: cluster: no cluster named 'nope'; see 'paictl cluster list'
 paictl: cluster: 'local' is the built-in local cluster; choose another name
-paictl: cluster: --user, --dialect, --cacert, --insecure and --api go with 'cluster add'
+paictl: cluster: --user, --dialect, --cacert, --insecure, --api and --kubernetes go with 'cluster add'
 paictl: cluster: unknown subcommand 'frob'; use add, list, remove or use

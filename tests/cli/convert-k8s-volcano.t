@@ -17,6 +17,9 @@ kind: ConfigMap
 metadata:
   name: tiny-job-pai-env
   namespace: team-a
+  labels:
+    app.kubernetes.io/managed-by: paictl
+    paictl/job-name: Tiny_Job
   annotations:
     paictl/job-name: Tiny_Job
 data:
@@ -56,6 +59,9 @@ kind: Job
 metadata:
   name: tiny-job
   namespace: team-a
+  labels:
+    app.kubernetes.io/managed-by: paictl
+    paictl/job-name: Tiny_Job
   annotations:
     paictl/job-name: Tiny_Job
 spec:
@@ -79,8 +85,11 @@ spec:
       action: CompleteJob
     template:
       metadata:
+        labels:
+          paictl/job: tiny-job
         annotations:
           paictl/task-role: main
+          paictl/ports: "tb:6006;http:10000;ssh:10001"
       spec:
         restartPolicy: Never
         containers:

@@ -118,6 +118,27 @@ pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len)
 	return c;
 }
 
+pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
+			    const char *kubeconfig, pai_k8s_kind kind)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_k8s_cluster k = PAI_K8S_CLUSTER_INIT;
+	pai_client *c = NULL;
+
+	o.max_retries = 0;
+	k.kubeconfig = kubeconfig;
+	k.kind = kind;
+	k.ns = "team-a";
+	if (pai_client_new_k8s(&c, NULL, &o, &k))
+		return NULL;
+	wire->p = data;
+	wire->end = data + len;
+	wire->requests = 0;
+	c->transport = answer;
+	c->transport_data = wire;
+	return c;
+}
+
 void fuzz_check_result(pai_client *c, int err)
 {
 	const char *msg = pai_client_error(c);

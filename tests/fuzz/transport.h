@@ -31,6 +31,12 @@ typedef struct fuzz_wire {
  * answers; NULL when out of memory. */
 pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len);
 
+/* A Kubernetes client (pai_client_new_k8s()) of the kubeconfig file
+ * kubeconfig, whose server is FUZZ_BASE, for jobs of kind, its requests
+ * answered by wire; NULL when out of memory. */
+pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
+			    const char *kubeconfig, pai_k8s_kind kind);
+
 /* Aborts unless err is one of pai.h's codes and, on an error, the
  * client's detail is one printable line. */
 void fuzz_check_result(pai_client *c, int err);

@@ -536,10 +536,11 @@ def unschedulable(h, ns):
         return c and c[0]["status"] == "False" and \
             c[0]["reason"] == "Unschedulable"
     wait("unschedulable pod: PodScheduled False, Unschedulable", cond)
-    ev = [e for e in h.events(ns, "huge") if e["reason"] ==
-          "FailedScheduling"]
-    check("unschedulable pod: event FailedScheduling", ev and
-          "Insufficient cpu" in ev[0]["message"], ev)
+    # the scheduler writes the condition, then the event: wait for both
+    wait("unschedulable pod: event FailedScheduling, Insufficient cpu",
+         lambda: [e for e in h.events(ns, "huge")
+                  if e["reason"] == "FailedScheduling" and
+                  "Insufficient cpu" in e["message"]])
     st, out = h.log(ns, "huge")
     check("logs of a pod with no node: 204", st == 204 and out == "",
           (st, out))

@@ -67,7 +67,7 @@ struct pai__api {
 			    int tail);
 
 	/* ---- what only some clusters do: NULL where the cluster cannot,
-	 * and the call says PAI_ENOTSUP (client.c) */
+	 * and the call says PAI_ENOTSUP (client.c, submit.c) */
 
 	/*
 	 * "Tell me when it changes": pai_job_get_changed(). The status of
@@ -91,6 +91,24 @@ struct pai__api {
 	int (*job_changed)(pai_job_info **out, const struct pai__api *api,
 			   pai_client *c, const char *user, const char *name,
 			   const pai_job_info *last, long timeout_ms);
+
+	/* The whole submission, where it is more than one request
+	 * (Kubernetes: a ConfigMap, the Job, the ConfigMap's owner) and a
+	 * lost answer is resolved the cluster's own way; submit.c then
+	 * uses neither post_job nor stored_config. config is as given (the
+	 * module takes either format). *recovered as pai_submit_ex(). */
+	int (*submit)(const struct pai__api *api, pai_client *c,
+		      const char *user, json_t *config,
+		      const pai_submit_options *o, int *recovered);
+	/* See pai_logs_follow(): the cluster's own log streams. */
+	int (*logs_follow)(const struct pai__api *api, pai_client *c,
+			   const pai_job_info *job,
+			   const pai_task_info *const *tasks, size_t n,
+			   const pai_follow_options *o);
+	/* See pai_task_exec(): the cluster's own exec. */
+	int (*task_exec)(int *exit_status, const struct pai__api *api,
+			 pai_client *c, const pai_job_info *job,
+			 const pai_task_info *task, const pai_exec_options *o);
 };
 
 /* The modules (api/). */
@@ -99,6 +117,8 @@ extern const struct pai__api pai__api_v2;
 /* paictl's local cluster: api_v1.c's routes and operations, and its
  * own extensions (api/local.c) */
 extern const struct pai__api pai__api_local;
+/* Kubernetes (api_k8s.c): only a client from pai_client_new_k8s(). */
+extern const struct pai__api pai__api_k8s;
 
 /* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c);
  * what the local cluster says of its extensions, too

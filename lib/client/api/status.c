@@ -131,15 +131,20 @@ static int add_task(pai_job_info *info, size_t *cap, const char *role,
 	if (info->ntasks == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 8;
 		pai_task_info *v = realloc(info->tasks, ncap * sizeof(*v));
+		json_t **j;
 
 		if (!v)
 			return PAI_ENOMEM;
 		info->tasks = v;
+		if (!(j = realloc(info->task_json, ncap * sizeof(*j))))
+			return PAI_ENOMEM;
+		info->task_json = j;
 		*cap = ncap;
 	}
 	if (!(ports = port_map(json_object_get(t, "containerPorts"))) ||
 	    json_array_append_new(info->own, ports) < 0)
 		return PAI_ENOMEM;
+	info->task_json[info->ntasks] = t;
 	ti = &info->tasks[info->ntasks++];
 	memset(ti, 0, sizeof(*ti));
 	ti->role = role;
@@ -191,11 +196,15 @@ static int add_role(pai_job_info *info, size_t *cap, const char *role,
 	/* by index within the role (insertion sort: stable, usually sorted) */
 	for (i = first + 1; i < info->ntasks; i++) {
 		pai_task_info t1 = info->tasks[i];
+		json_t *j1 = info->task_json[i];
 
 		for (j = i; j > first && info->tasks[j - 1].index > t1.index;
-		     j--)
+		     j--) {
 			info->tasks[j] = info->tasks[j - 1];
+			info->task_json[j] = info->task_json[j - 1];
+		}
 		info->tasks[j] = t1;
+		info->task_json[j] = j1;
 	}
 	return PAI_OK;
 }

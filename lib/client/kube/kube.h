@@ -708,13 +708,20 @@ typedef struct pai__kube_exec_io {
 		     * stdin is closed (v5) or no longer read (v4) */
 	int out_fd; /* channel 1 written here */
 	int err_fd; /* channel 2 written here */
+	/* Called on each block read from in_fd before it is sent (the
+	 * "~." escapes of a terminal); may change it and *len, by one byte
+	 * at most (buf has room). Non-zero ends the session: pump says 2.
+	 * NULL: none. */
+	int (*on_input)(void *data, char *buf, size_t *len);
+	void *data;
 } pai__kube_exec_io;
 
 /*
  * Moves data for up to timeout_ms (-1: until something ends): frames in
  * (stdout/stderr written out, pings answered, a close echoed), stdin
  * out. 1 when the session is over (the exit status came, or the
- * connection ended: see pai__kube_exec_result), 0 when the time ran
+ * connection ended: see pai__kube_exec_result), 2 when io's on_input
+ * ended it, 0 when the time ran
  * out first, PAI_EINTR when poll was interrupted by a signal (SIGWINCH:
  * resize, then pump again), PAI_EPROTOCOL (a frame the protocol does
  * not allow, or a message over 4 MiB as PAI_ETOOBIG: a close is sent

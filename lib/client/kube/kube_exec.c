@@ -617,11 +617,14 @@ static int read_socket(pai__kube_exec *x, const pai__kube_exec_io *io,
 	}
 }
 
-/* stdin is readable: sent, or at its end closed (v5) or left (v4). */
-static int read_stdin(pai__kube_exec *x, int fd, pai__kube_err *err)
+/* stdin is readable: sent (through io's filter), or at its end closed
+ * (v5) or left (v4). 2 when the filter ends the session. */
+static int read_stdin(pai__kube_exec *x, const pai__kube_exec_io *io,
+		      pai__kube_err *err)
 {
-	char buf[STDIN_CHUNK];
-	ssize_t n = read(fd, buf, sizeof(buf));
+	char buf[STDIN_CHUNK + 1];
+	ssize_t n = read(io->in_fd, buf, STDIN_CHUNK);
+	size_t len = n > 0 ? (size_t)n : 0;
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return PAI_OK;
@@ -629,8 +632,11 @@ static int read_stdin(pai__kube_exec *x, int fd, pai__kube_err *err)
 		return pai__kube_fail(err, PAI_EIO,
 				      "exec: reading the input failed: %s",
 				      strerror(errno));
+	if (n > 0 && io->on_input && io->on_input(io->data, buf, &len))
+		return 2;
 	if (n > 0)
-		return queue_channel(x, PAI__KCH_STDIN, buf, (size_t)n);
+		return len ? queue_channel(x, PAI__KCH_STDIN, buf, len)
+			   : PAI_OK;
 	x->stdin_open = 0;
 	if (x->protocol < 5)
 		return PAI_OK;
@@ -667,7 +673,7 @@ int pai__kube_exec_pump(pai__kube_exec *x, const pai__kube_exec_io *io,
 			return pai__kube_fail(err, PAI_EIO, "exec: poll: %s",
 					      strerror(errno));
 		if (in >= 0 && p[1].revents) {
-			if ((ret = read_stdin(x, in, err)))
+			if ((ret = read_stdin(x, io, err)))
 				return ret;
 			in = x->stdin_open ? in : -1;
 		}

@@ -1,0 +1,211 @@
+/* api_k8s.c - a Kubernetes cluster as an API module: its table, and the
+ * operations that are a request or two (the server's version, the stored
+ * Job, stop, log locations; login and SSH keys, which Kubernetes has
+ * not). The rest is in the k8s_*.c files beside it (k8s_api.h). */
+#include "k8s_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cluster_info(json_t **out, const struct pai__api *api, pai_client *c)
+{
+	(void)api;
+	return pai__k8s_get(out, c, "/version");
+}
+
+static int no_login(char **token, const struct pai__api *api, pai_client *c,
+		    const char *user, const char *password, long expiration_s)
+{
+	const pai__kube_config *cfg = pai__k8s_of(c)->cfg;
+
+	(void)token;
+	(void)api;
+	(void)user;
+	(void)password;
+	(void)expiration_s;
+	return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+				"a Kubernetes cluster's credentials come from "
+				"the kubeconfig (%s, context '%s'): there is "
+				"nothing to log in to",
+				cfg->origin ? cfg->origin : "in-cluster",
+				cfg->context ? cfg->context : "-");
+}
+
+static int no_ssh(pai_ssh_info **out, const struct pai__api *api, pai_client *c,
+		  const char *user, const char *name)
+{
+	(void)out;
+	(void)api;
+	(void)user;
+	return pai__client_fail(
+	    c, PAI_ENOTSUP, 0, NULL,
+	    "on Kubernetes no SSH reaches the pods: 'paictl "
+	    "ssh %s ROLE INDEX [-- COMMAND]' runs a shell "
+	    "or a command in a task's pod through the API "
+	    "server's exec, as 'kubectl exec' does",
+	    name);
+}
+
+/* The stored config: the Job as the server keeps it. */
+static int job_config(char **text, size_t *len, const struct pai__api *api,
+		      pai_client *c, const char *user, const char *name)
+{
+	json_t *job = NULL;
+	int err;
+
+	(void)api;
+	(void)user;
+	if ((err = pai__k8s_find_job(&job, c, name)))
+		return err;
+	*text = json_dumps(job, JSON_INDENT(2));
+	json_decref(job);
+	if (!*text)
+		return pai__client_oom(c);
+	*len = strlen(*text);
+	return PAI_OK;
+}
+
+/* ---- stop ------------------------------------------------------------ */
+
+/* A Volcano Job is aborted as `vcctl job suspend` does it (§8): a
+ * Command the job controller carries out, which leaves the job to be
+ * seen as Aborted (STOPPED). */
+static int abort_job(pai_client *c, json_t *job)
+{
+	json_t *meta = json_object_get(job, "metadata"), *ref, *cmd;
+	const char *name = pai__json_str(meta, "name");
+	pai__buf path = PAI__BUF_INIT, gen = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"POST", NULL, NULL, NULL, 0};
+	int err;
+
+	pai__buf_printf(&gen, "%s-abortjob-", name ? name : "");
+	pai__k8s_path(&path, c, PAI__K8S_COMMANDS, NULL, NULL);
+	ref = json_pack("{s:s,s:s,s:s?,s:s?,s:b,s:b}", "apiVersion",
+			"batch.volcano.sh/v1alpha1", "kind", "Job", "name",
+			name, "uid", pai__json_str(meta, "uid"), "controller",
+			1, "blockOwnerDeletion", 1);
+	cmd = json_pack("{s:s,s:s,s:{s:s?,s:[O]},s:s,s:O}", "apiVersion",
+			"bus.volcano.sh/v1alpha1", "kind", "Command",
+			"metadata", "generateName", gen.data, "ownerReferences",
+			ref, "action", "AbortJob", "target", ref);
+	rq.path = path.data;
+	rq.body = cmd;
+	err = !cmd || path.oom ? pai__client_oom(c)
+			       : pai__k8s_call(NULL, c, &rq, NULL);
+	json_decref(ref);
+	json_decref(cmd);
+	pai__buf_release(&path);
+	pai__buf_release(&gen);
+	return err;
+}
+
+/* A PaddleJob has no abort: it is deleted (its operator deletes the
+ * pods), as cmd_stop says. */
+static int delete_job(pai_client *c, json_t *job)
+{
+	const char *name =
+	    pai__json_str(json_object_get(job, "metadata"), "name");
+	pai__buf path = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"DELETE", NULL, NULL, NULL, 1};
+	int err;
+
+	pai__k8s_path(&path, c, PAI__K8S_JOBS, name ? name : "",
+		      "?propagationPolicy=Background");
+	rq.path = path.data;
+	err = path.oom ? pai__client_oom(c) : pai__k8s_call(NULL, c, &rq, NULL);
+	pai__buf_release(&path);
+	return err;
+}
+
+static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
+		    const char *name)
+{
+	json_t *job = NULL;
+	const char *phase;
+	pai_state s;
+	int err;
+
+	(void)api;
+	(void)user;
+	if ((err = pai__k8s_find_job(&job, c, name)))
+		return err;
+	s = pai__k8s_job_state(c, job);
+	phase = pai__json_str(
+	    json_object_get(json_object_get(job, "status"), "state"), "phase");
+	if (pai_state_is_final(s) || s == PAI_STATE_STOPPING)
+		err = PAI_OK; /* nothing left to stop */
+	else if (pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB)
+		err = delete_job(c, job);
+	else if (phase && strcmp(phase, "Restarting") == 0)
+		/* Volcano ignores AbortJob while restarting (§8) */
+		err = pai__client_fail(c, PAI_ECONFLICT, 0, "Restarting",
+				       "job '%s' is restarting, and Volcano "
+				       "aborts a job only while it is pending "
+				       "or running: try again in a moment",
+				       name);
+	else
+		err = abort_job(c, job);
+	json_decref(job);
+	return err;
+}
+
+/* ---- logs ------------------------------------------------------------ */
+
+/* The pod log endpoint of task (§6): the pod's one log, standard output
+ * and error as one stream. */
+static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
+			const pai_job_info *job, const pai_task_info *task,
+			const char *stream, int tail)
+{
+	long i = task - pai_job_info_task(job, 0);
+	json_t *t = pai_job_info_task_json(job, i < 0 ? (size_t)-1 : (size_t)i);
+	const char *pod = pai__json_str(t, "podName");
+	const char *ctr = pai__json_str(t, "containerName");
+	pai__buf path = PAI__BUF_INIT;
+	int err;
+
+	(void)api;
+	(void)tail;
+	if (strcmp(stream, "stderr") == 0)
+		return pai__client_fail(
+		    c, PAI_ENOTSUP, 0, NULL,
+		    "on Kubernetes a container's standard output and error "
+		    "are one log: leave out --stderr");
+	if (!pod || !pai__json_str(t, "containerLog"))
+		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL,
+					"task %s-%ld has no pod (yet)",
+					task->role, task->index);
+	pai__k8s_path(&path, c, PAI__K8S_PODS, pod, "/log");
+	if (ctr) {
+		pai__buf_puts(&path, "?container=");
+		pai__kube_put_escaped(&path, ctr);
+	}
+	if (strcmp(stream, "previous") == 0)
+		pai__buf_puts(&path, ctr ? "&previous=true" : "?previous=true");
+	err = path.oom ? PAI_ENOMEM
+		       : pai__kube_url(url, pai__k8s_of(c)->cfg, path.data);
+	pai__buf_release(&path);
+	return err == PAI_ENOMEM ? pai__client_oom(c) : err;
+}
+
+const struct pai__api pai__api_k8s = {
+    .id = PAI_API_K8S,
+    .format = PAI_FORMAT_AUTO, /* either: pai_job_to_k8s() reads both */
+    .openpai = NULL,
+    .cluster_info = cluster_info,
+    .login = no_login,
+    .submit_request = pai__k8s_submit_request,
+    .post_job = NULL,
+    .stored_config = NULL,
+    .job_get = pai__k8s_job_get,
+    .jobs_list = pai__k8s_jobs_list,
+    .job_config = job_config,
+    .job_stop = job_stop,
+    .job_ssh = no_ssh,
+    .task_log_url = task_log_url,
+    .submit = pai__k8s_submit,
+    .job_changed = pai__k8s_job_changed,
+    .logs_follow = pai__k8s_logs_follow,
+    .task_exec = pai__k8s_task_exec,
+};

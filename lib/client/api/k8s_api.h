@@ -1,0 +1,142 @@
+/* k8s_api.h - the Kubernetes module (api_k8s.c, its table) and its parts,
+ * one idea each:
+ *
+ *   k8s_client.c  the client: its kubeconfig and credential, and what
+ *                 each exchange gets of them (http.h's struct pai__wire)
+ *   k8s_rest.c    requests to the API server: paths, JSON, and its
+ *                 answers judged (Status bodies into the client's
+ *                 detail, 422's causes kept)
+ *   k8s_submit.c  a submission: ConfigMap, Job, owner; lost answers
+ *   k8s_status.c  a Job, its pods and events as paictl's status JSON
+ *                 (the shape OpenPAI's APIs send, status.h), and lists
+ *   k8s_watch.c   waiting for a change: a watch on the Job
+ *   k8s_follow.c  logs followed: a follow stream per pod, resumed
+ *   k8s_exec.c    a command in a pod: exec over WebSocket
+ *
+ * Over kube/kube.h (kubeconfig, credentials, Status, streams, exec) and
+ * rest.h. The references: shared/reference/kubernetes-api.md (the
+ * wire, cited as §N) and kubernetes.md (the objects). Not installed, not
+ * for cli/. */
+#ifndef PAI_K8S_API_H
+#define PAI_K8S_API_H
+
+#include "client/kube/kube.h"
+#include "module.h"
+#include "status.h"
+
+/* ---- the client (k8s_client.c) ---------------------------------------- */
+
+/* A Kubernetes client's state: pai_client.wire_data. */
+struct pai__k8s_client {
+	pai__kube_config *cfg;
+	pai__kube_cred *cred;
+	/* what a job becomes here: kind, namespace (the config's, resolved),
+	 * queue, scheduler, fs_uri; user set per submission */
+	pai_k8s_options o;
+	char *queue, *fs_uri; /* o's, owned */
+	/* the exchange under way: tls-server-name's CONNECT_TO list */
+	struct curl_slist *connect_to;
+};
+
+/* The state of client c (made by pai_client_new_k8s()). */
+struct pai__k8s_client *pai__k8s_of(pai_client *c);
+
+/* A libcurl handle set up as every exchange of c is (TLS, proxy) and
+ * the header lines to send (credential, Accept): for what goes past
+ * pai__http (streams). *connect_to: free after the transfer; *gen: the
+ * credential's generation, for a 401. PAI_OK or the error with the
+ * client's detail set. */
+int pai__k8s_setup_handle(pai_client *c, CURL *h, struct curl_slist **hdrs,
+			  struct curl_slist **connect_to, unsigned long *gen);
+
+/* ---- requests (k8s_rest.c) -------------------------------------------- */
+
+/* Which collection of the namespace. */
+enum pai__k8s_res {
+	PAI__K8S_JOBS, /* the engine's: Volcano Jobs or PaddleJobs */
+	PAI__K8S_CONFIGMAPS,
+	PAI__K8S_PODS,
+	PAI__K8S_EVENTS,
+	PAI__K8S_COMMANDS /* Volcano's bus.volcano.sh Commands */
+};
+
+/* The path of collection res in c's namespace, then "/" name when name
+ * is not NULL, then tail (a subresource or a query, may be NULL):
+ * appended to b, name escaped. */
+void pai__k8s_path(pai__buf *b, pai_client *c, enum pai__k8s_res res,
+		   const char *name, const char *tail);
+
+/* apiVersion and kind of the engine's objects. */
+const char *pai__k8s_job_api(pai_client *c);
+const char *pai__k8s_job_kind(pai_client *c);
+
+typedef struct pai__k8s_rq {
+	const char *method;
+	const char *path;  /* from pai__k8s_path(), query included */
+	json_t *body;	   /* or NULL */
+	const char *ctype; /* the body's; NULL: application/json */
+	int safe;	   /* may be sent again after a failed attempt */
+} pai__k8s_rq;
+
+/* What an answer was, beyond its JSON. */
+typedef struct pai__k8s_ans {
+	long http;	     /* 0: none came */
+	int maybe;	     /* no answer, or a 5xx, to a request that went
+			      * out: it may have been carried out */
+	pai__kube_status st; /* a failure's Status (release it) */
+} pai__k8s_ans;
+
+/*
+ * Sends rq: a 2xx's JSON in *out (new; NULL when out is NULL or the
+ * body is empty); otherwise the client's detail says what the server
+ * said (its Status message; a group the server does not serve named as
+ * such) and the error is pai__kube_status_error()'s. ans (may be NULL;
+ * zeroed first) gets the answer's facts and the Status.
+ */
+int pai__k8s_call(json_t **out, pai_client *c, const pai__k8s_rq *rq,
+		  pai__k8s_ans *ans);
+void pai__k8s_ans_release(pai__k8s_ans *ans);
+
+/* GET path: the object (new). */
+int pai__k8s_get(json_t **out, pai_client *c, const char *path);
+
+/* The engine's object of job `name` as the user gave it: by that name,
+ * else (a name Kubernetes had to derive) by the label paictl/job-name.
+ * *out new; PAI_ENOTFOUND with the detail "job 'X' not found". */
+int pai__k8s_find_job(json_t **out, pai_client *c, const char *name);
+
+/* ---- the operations, each in its file ---------------------------------- */
+
+int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
+		    json_t *config, const pai_submit_options *o,
+		    int *recovered);
+/* --dry-run's request: the Job's POST. */
+int pai__k8s_submit_request(pai__submit_rq *rq, const struct pai__api *api,
+			    pai_client *c, const char *user, json_t *config);
+
+/* A status from job (the engine's object, borrowed) and its pods and
+ * events, read now: *out new. */
+int pai__k8s_status(pai_job_info **out, pai_client *c, json_t *job);
+int pai__k8s_job_get(pai_job_info **out, const struct pai__api *api,
+		     pai_client *c, const char *user, const char *name);
+int pai__k8s_jobs_list(pai_job_list **out, const struct pai__api *api,
+		       pai_client *c, const char *user);
+/* paictl's state of the engine's object (its phase), pods unread. */
+pai_state pai__k8s_job_state(pai_client *c, json_t *job);
+
+int pai__k8s_job_changed(pai_job_info **out, const struct pai__api *api,
+			 pai_client *c, const char *user, const char *name,
+			 const pai_job_info *last, long timeout_ms);
+int pai__k8s_logs_follow(const struct pai__api *api, pai_client *c,
+			 const pai_job_info *job,
+			 const pai_task_info *const *tasks, size_t n,
+			 const pai_follow_options *o);
+int pai__k8s_task_exec(int *exit_status, const struct pai__api *api,
+		       pai_client *c, const pai_job_info *job,
+		       const pai_task_info *task, const pai_exec_options *o);
+
+/* The status JSON's "kubernetes" member of a job info: namespace, name,
+ * uid, resourceVersion... (borrowed), or NULL. */
+json_t *pai__k8s_info_meta(const pai_job_info *info);
+
+#endif /* PAI_K8S_API_H */

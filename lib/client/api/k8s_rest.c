@@ -1,0 +1,269 @@
+/* k8s_rest.c - requests to the API server (§2): the paths of the
+ * namespace's collections, JSON bodies, and answers judged: a Status
+ * becomes the client's detail (its message; §2.3), the plain-text 404 of
+ * a group the server does not serve says which CRD is missing, and a
+ * failure's Status is kept for the caller (422's causes, AlreadyExists).
+ * Retries (429, 5xx, Retry-After) and the 401 renewal are http.c's. */
+#include "k8s_api.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VOLCANO "/apis/batch.volcano.sh/v1alpha1"
+#define PADDLE	"/apis/batch.paddlepaddle.org/v1"
+#define BUS	"/apis/bus.volcano.sh/v1alpha1"
+
+const char *pai__k8s_job_api(pai_client *c)
+{
+	return pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB
+		   ? "batch.paddlepaddle.org/v1"
+		   : "batch.volcano.sh/v1alpha1";
+}
+
+const char *pai__k8s_job_kind(pai_client *c)
+{
+	return pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB ? "PaddleJob"
+							   : "Job";
+}
+
+void pai__k8s_path(pai__buf *b, pai_client *c, enum pai__k8s_res res,
+		   const char *name, const char *tail)
+{
+	int paddle = pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB;
+
+	switch (res) {
+	case PAI__K8S_JOBS: pai__buf_puts(b, paddle ? PADDLE : VOLCANO); break;
+	case PAI__K8S_COMMANDS: pai__buf_puts(b, BUS); break;
+	default: pai__buf_puts(b, "/api/v1"); break;
+	}
+	pai__buf_puts(b, "/namespaces/");
+	pai__kube_put_escaped(b, pai__k8s_of(c)->o.ns);
+	switch (res) {
+	case PAI__K8S_JOBS:
+		pai__buf_puts(b, paddle ? "/paddlejobs" : "/jobs");
+		break;
+	case PAI__K8S_CONFIGMAPS: pai__buf_puts(b, "/configmaps"); break;
+	case PAI__K8S_PODS: pai__buf_puts(b, "/pods"); break;
+	case PAI__K8S_EVENTS: pai__buf_puts(b, "/events"); break;
+	case PAI__K8S_COMMANDS: pai__buf_puts(b, "/commands"); break;
+	}
+	if (name) {
+		pai__buf_putc(b, '/');
+		pai__kube_put_escaped(b, name);
+	}
+	if (tail)
+		pai__buf_puts(b, tail);
+}
+
+void pai__k8s_ans_release(pai__k8s_ans *ans)
+{
+	if (ans)
+		pai__kube_status_release(&ans->st);
+}
+
+/* "/apis/G/V" of a path, for the message of a group not served. */
+static void group_of(char *out, size_t len, const char *path)
+{
+	const char *p = strncmp(path, "/apis/", 6) == 0 ? path + 6 : "";
+	const char *e = strchr(p, '/');
+
+	e = e ? strchr(e + 1, '/') : NULL;
+	snprintf(out, len, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+}
+
+/* The client's detail from a failed answer, and its error. */
+static int judged(pai_client *c, const pai__k8s_rq *rq, const pai__response *rs,
+		  pai__kube_status *st)
+{
+	char group[128];
+	int err;
+
+	if (pai__kube_status_parse(
+		st, rs->status, rs->content_type,
+		rs->body.data ? rs->body.data : "", rs->body.len,
+		rs->retry_after_ms > 0 ? (long)((rs->retry_after_ms + 999) / 1000)
+				       : -1))
+		return pai__client_oom(c);
+	err = pai__kube_status_error(st);
+	if (st->body == PAI__KB_NOT_FOUND) {
+		group_of(group, sizeof(group), rq->path);
+		return pai__client_fail(c, err, rs->status, "NotServed",
+					"the API server does not serve %s: is "
+					"its CRD installed?",
+					*group ? group : rq->path);
+	}
+	if (st->message && *st->message)
+		return pai__client_fail(c, err, rs->status, st->reason, "%s",
+					st->message);
+	return pai__client_fail(c, err, rs->status, st->reason,
+				"%s %s: HTTP %ld", rq->method, rq->path,
+				rs->status);
+}
+
+/* The 2xx body as JSON into *out (when out). */
+static int body_json(json_t **out, pai_client *c, const pai__k8s_rq *rq,
+		     const pai__response *rs)
+{
+	json_error_t je;
+
+	if (!out || rs->body.len == 0)
+		return PAI_OK;
+	*out = json_loadb(rs->body.data, rs->body.len, 0, &je);
+	if (*out)
+		return PAI_OK;
+	if (json_error_code(&je) == json_error_out_of_memory)
+		return pai__client_oom(c);
+	return pai__client_fail(c, PAI_EPROTOCOL, rs->status, NULL,
+				"%s %s: the answer is not JSON (%s)",
+				rq->method, rq->path, je.text);
+}
+
+/* The request on the wire: URL, body text. */
+static int send_rq(pai_client *c, const pai__k8s_rq *rq, pai__response *rs)
+{
+	pai__request r = {rq->method, NULL, NULL, 0, NULL, NULL, rq->safe};
+	char *url = NULL, *body = NULL;
+	int err;
+
+	if ((err = pai__kube_url(&url, pai__k8s_of(c)->cfg, rq->path)))
+		return err == PAI_ENOMEM ? pai__client_oom(c)
+					 : pai__client_fail(c, err, 0, NULL,
+							    "cannot make the "
+							    "URL of %s",
+							    rq->path);
+	if (rq->body && !(body = pai__kube_dumps(rq->body))) {
+		free(url);
+		return pai__client_oom(c);
+	}
+	r.url = url;
+	r.body = body;
+	r.body_len = body ? strlen(body) : 0;
+	r.content_type = rq->ctype ? rq->ctype : "application/json";
+	err = pai__http(c, &r, rs);
+	free(url);
+	free(body);
+	return err;
+}
+
+int pai__k8s_call(json_t **out, pai_client *c, const pai__k8s_rq *rq,
+		  pai__k8s_ans *ans)
+{
+	pai__response rs = PAI__RESPONSE_INIT;
+	pai__k8s_ans own;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!ans)
+		ans = &own;
+	memset(ans, 0, sizeof(*ans));
+	err = send_rq(c, rq, &rs);
+	ans->http = err ? 0 : rs.status;
+	ans->maybe = !rq->safe && rs.sent &&
+		     ((err && err != PAI_EINTR) || rs.status >= 500);
+	if (err == PAI_OK && (rs.status < 200 || rs.status >= 300))
+		err = judged(c, rq, &rs, &ans->st);
+	else if (err == PAI_OK)
+		err = body_json(out, c, rq, &rs);
+	pai__response_release(&rs);
+	if (ans == &own)
+		pai__k8s_ans_release(&own);
+	return err;
+}
+
+int pai__k8s_get(json_t **out, pai_client *c, const char *path)
+{
+	pai__k8s_rq rq = {"GET", path, NULL, NULL, 1};
+	int err = pai__k8s_call(out, c, &rq, NULL);
+
+	if (err == PAI_OK && !json_is_object(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		return pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
+					"GET %s: expected an object", path);
+	}
+	return err;
+}
+
+/* A name Kubernetes takes as it is (a DNS-1123 subdomain). */
+static int k8s_name(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > 253)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '-' ||
+		      s[i] == '.'))
+			return 0;
+	return 1;
+}
+
+/* A label value: at most 63 of [A-Za-z0-9_.-], alphanumeric at both
+ * ends (a v1 jobName mostly is). */
+static int label_value(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > 63 || !isalnum((unsigned char)s[0]) ||
+	    !isalnum((unsigned char)s[n - 1]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
+			return 0;
+	return 1;
+}
+
+/* The job labelled paictl/job-name=name (a name Kubernetes had to
+ * derive another from), or PAI_ENOTFOUND. */
+static int by_label(json_t **out, pai_client *c, const char *name)
+{
+	pai__buf q = PAI__BUF_INIT, path = PAI__BUF_INIT;
+	json_t *list = NULL, *items;
+	int err;
+
+	if (!label_value(name))
+		return PAI_ENOTFOUND;
+	pai__buf_puts(&q, "?labelSelector=");
+	pai__kube_put_escaped(&q, "paictl/job-name=");
+	pai__kube_put_escaped(&q, name);
+	pai__k8s_path(&path, c, PAI__K8S_JOBS, NULL, q.data);
+	err = q.oom || path.oom ? pai__client_oom(c)
+				: pai__k8s_get(&list, c, path.data);
+	pai__buf_release(&q);
+	pai__buf_release(&path);
+	items = json_object_get(list, "items");
+	if (!err && json_array_size(items) == 1 &&
+	    json_is_object(json_array_get(items, 0)))
+		*out = json_incref(json_array_get(items, 0));
+	else if (!err)
+		err = PAI_ENOTFOUND;
+	json_decref(list);
+	return err;
+}
+
+int pai__k8s_find_job(json_t **out, pai_client *c, const char *name)
+{
+	pai__buf path = PAI__BUF_INIT;
+	int err = PAI_ENOTFOUND;
+
+	*out = NULL;
+	if (k8s_name(name)) {
+		pai__k8s_path(&path, c, PAI__K8S_JOBS, name, NULL);
+		err = path.oom ? pai__client_oom(c)
+			       : pai__k8s_get(out, c, path.data);
+		pai__buf_release(&path);
+		if (err != PAI_ENOTFOUND ||
+		    (c->err_code && strcmp(c->err_code, "NotServed") == 0))
+			return err;
+	}
+	err = by_label(out, c, name);
+	if (err == PAI_ENOTFOUND)
+		return pai__client_fail(c, err, 404, "NotFound",
+					"job '%s' not found in namespace '%s'",
+					name, pai__k8s_of(c)->o.ns);
+	return err;
+}

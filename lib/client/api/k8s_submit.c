@@ -1,0 +1,388 @@
+/* k8s_submit.c - a submission to Kubernetes: exactly the objects `paictl
+ * convert` prints (pai__k8s_manifests()), in the order §4 recommends:
+ * the ConfigMap, then the Job (fieldManager=paictl), then the
+ * ConfigMap's ownerReference to the Job's uid, so that the garbage
+ * collector deletes it with the Job. Both carry a random submission id
+ * (annotation paictl/submission): after a lost answer the object is read
+ * and its id compared, so nothing is created twice and a same-named
+ * object that is not ours is a conflict. What fails after the ConfigMap
+ * was made deletes it. A 422's causes become diagnostics naming their
+ * fields (§2.3). */
+#include "k8s_api.h"
+
+#include "convert/convert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RULE_INVALID "k8s-invalid"
+#define RULE_OWNER   "k8s-owner"
+
+/* One submission under way. */
+struct sub {
+	pai_client *c;
+	pai_diags *diags;
+	const char *file; /* what the diagnostics name */
+	json_t *cm, *job; /* the objects (cm NULL: the job shares no env) */
+	char id[33];	  /* the submission's id */
+	int cm_made;	  /* this submission made the ConfigMap */
+};
+
+static const char *name_of(json_t *o)
+{
+	return pai__json_str(json_object_get(o, "metadata"), "name");
+}
+
+static const char *id_of(json_t *o)
+{
+	json_t *m = json_object_get(o, "metadata");
+
+	return pai__json_str(json_object_get(m, "annotations"),
+			     "paictl/submission");
+}
+
+/* A diagnostic with no place in the file: the server's, or ours. */
+static void diag(struct sub *s, pai_severity sev, const char *path,
+		 const char *rule, const char *msg)
+{
+	pai__src src;
+
+	memset(&src, 0, sizeof(src));
+	src.name = s->file;
+	pai__diag_add(s->diags, &src, PAI__NO_OFFSET, sev, path, rule, "%s",
+		      msg);
+}
+
+/* What the conversion says beyond what validating the config said (the
+ * caller has shown that): its k8s-* rules, and every error. */
+static int conversion_diag(const pai_diag *d)
+{
+	return d->severity == PAI_SEVERITY_ERROR ||
+	       strncmp(d->rule, "k8s-", 4) == 0;
+}
+
+/* The objects of config, as convert makes them, each given the
+ * submission's id and user. */
+static int objects(struct sub *s, const char *user, json_t *config,
+		   const pai_submit_options *o)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_k8s_options ko = pai__k8s_of(s->c)->o;
+	pai_diags *all = NULL;
+	char *text = pai__kube_dumps(config);
+	json_t *docs = NULL, *d;
+	size_t i;
+	int err;
+
+	if (!text)
+		return pai__client_oom(s->c);
+	jo.dialect = o->dialect;
+	jo.format = pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
+	ko.user = user;
+	if (pai_diags_new(&all)) {
+		free(text);
+		return pai__client_oom(s->c);
+	}
+	err = pai__k8s_manifests(&docs, all, s->file, text, strlen(text), &jo,
+				 &ko);
+	/* the places are those of config written out: not the file's */
+	if (pai__diags_move(s->diags, all, conversion_diag, 1) && !err)
+		err = PAI_ENOMEM;
+	pai_diags_free(all);
+	free(text);
+	if (err == PAI_ESYNTAX || err == PAI_EINVALID)
+		return pai__client_fail(s->c, PAI_EINVALID, 0, NULL,
+					"the config cannot run on Kubernetes "
+					"as it is");
+	if (err)
+		return pai__client_oom(s->c);
+	json_array_foreach(docs, i, d)
+	{
+		json_t *ann = json_object_get(json_object_get(d, "metadata"),
+					      "annotations");
+
+		if (json_object_set_new(ann, "paictl/submission",
+					json_string(s->id)) ||
+		    json_object_set_new(ann, "paictl/user", json_string(user)))
+			err = pai__client_oom(s->c);
+	}
+	s->job = json_incref(json_array_get(docs, json_array_size(docs) - 1));
+	if (json_array_size(docs) > 1)
+		s->cm = json_incref(json_array_get(docs, 0));
+	json_decref(docs);
+	return err;
+}
+
+/* POSTs o to collection res: PAI_OK, or the error with ans filled. */
+static int create(struct sub *s, enum pai__k8s_res res, json_t *o,
+		  const char *query, pai__k8s_ans *ans)
+{
+	pai__buf path = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"POST", NULL, o, NULL, 0};
+	int err;
+
+	pai__k8s_path(&path, s->c, res, NULL, query);
+	rq.path = path.data;
+	err = path.oom ? pai__client_oom(s->c)
+		       : pai__k8s_call(NULL, s->c, &rq, ans);
+	pai__buf_release(&path);
+	return err;
+}
+
+/* After a lost answer or a 409: whether the object of that name in res
+ * is ours. 1 yes, 0 another's (conflict), <0 an error (-1 none there:
+ * PAI_ENOTFOUND). */
+static int ours(struct sub *s, enum pai__k8s_res res, json_t *o)
+{
+	pai__buf path = PAI__BUF_INIT;
+	json_t *got = NULL;
+	const char *id;
+	int err;
+
+	pai__k8s_path(&path, s->c, res, name_of(o), NULL);
+	err = path.oom ? pai__client_oom(s->c)
+		       : pai__k8s_get(&got, s->c, path.data);
+	pai__buf_release(&path);
+	if (err)
+		return err;
+	id = id_of(got);
+	err = id && strcmp(id, s->id) == 0;
+	json_decref(got);
+	return err;
+}
+
+/* Creates o, never twice: a lost answer (or libcurl's own resend, met
+ * with 409) is resolved by reading the object back. *recovered when it
+ * was. PAI_ECONFLICT when the name is another's. */
+static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
+		       const char *query, pai__k8s_ans *ans, int *recovered)
+{
+	pai__error first = {0, NULL, NULL};
+	int err = create(s, res, o, query, ans), m, tries;
+
+	for (tries = 0; tries < 2 && (ans->maybe || err == PAI_ECONFLICT);
+	     tries++) {
+		pai__client_save_error(s->c, &first);
+		m = ours(s, res, o);
+		if (m == 1) {
+			pai__error_release(&first);
+			*recovered = 1;
+			return PAI_OK;
+		}
+		if (m == 0 || err == PAI_ECONFLICT || m != PAI_ENOTFOUND) {
+			/* another's, or nothing more can be told */
+			pai__client_restore_error(s->c, &first);
+			return m == 0 ? pai__client_fail(
+					    s->c, PAI_ECONFLICT, 409,
+					    "AlreadyExists",
+					    "'%s' exists already in namespace "
+					    "'%s' (not this submission's)",
+					    name_of(o), pai__k8s_of(s->c)->o.ns)
+				      : err;
+		}
+		/* not there: the request never arrived; send it again */
+		pai__error_release(&first);
+		pai__k8s_ans_release(ans);
+		err = create(s, res, o, query, ans);
+	}
+	return err;
+}
+
+/* A 422's causes as diagnostics, each naming its field. */
+static void invalid(struct sub *s, const pai__kube_status *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncauses; i++)
+		diag(s, PAI_SEVERITY_ERROR, st->causes[i].field, RULE_INVALID,
+		     st->causes[i].message  ? st->causes[i].message
+		     : st->causes[i].reason ? st->causes[i].reason
+					    : "invalid");
+	if (!st->ncauses)
+		diag(s, PAI_SEVERITY_ERROR, "", RULE_INVALID,
+		     st->message ? st->message : "invalid");
+}
+
+/* The ConfigMap: ours (made now, or found ours after a lost answer),
+ * or a conflict. */
+static int make_cm(struct sub *s)
+{
+	pai__k8s_ans ans;
+	int rec = 0, err;
+
+	if (!s->cm)
+		return PAI_OK;
+	err = create_once(s, PAI__K8S_CONFIGMAPS, s->cm, "?fieldManager=paictl",
+			  &ans, &rec);
+	if (err == PAI_EINVALID)
+		invalid(s, &ans.st);
+	pai__k8s_ans_release(&ans);
+	s->cm_made = err == PAI_OK;
+	return err;
+}
+
+/* The ConfigMap made now, deleted after a later failure (best effort:
+ * the failure is the one to report). */
+static void unmake_cm(struct sub *s)
+{
+	pai__buf path = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"DELETE", NULL, NULL, NULL, 1};
+	pai__error saved = {0, NULL, NULL};
+
+	if (!s->cm_made)
+		return;
+	pai__client_save_error(s->c, &saved);
+	pai__k8s_path(&path, s->c, PAI__K8S_CONFIGMAPS, name_of(s->cm), NULL);
+	rq.path = path.data;
+	if (!path.oom)
+		pai__k8s_call(NULL, s->c, &rq, NULL);
+	pai__buf_release(&path);
+	pai__client_restore_error(s->c, &saved);
+}
+
+/* The Job; *made its stored object (with its uid). */
+static int make_job(struct sub *s, int *recovered)
+{
+	pai__k8s_ans ans;
+	int err;
+
+	err = create_once(s, PAI__K8S_JOBS, s->job, "?fieldManager=paictl",
+			  &ans, recovered);
+	if (err == PAI_EINVALID)
+		invalid(s, &ans.st);
+	pai__k8s_ans_release(&ans);
+	return err;
+}
+
+/* The ConfigMap owned by the Job (merge-patch, §4), so that it goes
+ * with it; a failure leaves it behind, which the job does not mind:
+ * said as a warning. */
+static void own_cm(struct sub *s)
+{
+	pai__buf path = PAI__BUF_INIT, msg = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"PATCH", NULL, NULL, "application/merge-patch+json",
+			  1};
+	json_t *job = NULL;
+	int err;
+
+	pai__k8s_path(&path, s->c, PAI__K8S_JOBS, name_of(s->job), NULL);
+	err = path.oom ? PAI_ENOMEM : pai__k8s_get(&job, s->c, path.data);
+	pai__buf_release(&path);
+	rq.body =
+	    err ? NULL
+		: json_pack(
+		      "{s:{s:[{s:s,s:s,s:s?,s:s?}]}}", "metadata",
+		      "ownerReferences", "apiVersion", pai__k8s_job_api(s->c),
+		      "kind", pai__k8s_job_kind(s->c), "name", name_of(job),
+		      "uid",
+		      pai__json_str(json_object_get(job, "metadata"), "uid"));
+	pai__k8s_path(&path, s->c, PAI__K8S_CONFIGMAPS, name_of(s->cm), NULL);
+	rq.path = path.data;
+	if (!err)
+		err = !rq.body || path.oom
+			  ? PAI_ENOMEM
+			  : pai__k8s_call(NULL, s->c, &rq, NULL);
+	if (err) {
+		pai__buf_printf(&msg,
+				"the ConfigMap '%s' will outlive the job: its "
+				"owner could not be set (%s)",
+				name_of(s->cm),
+				pai_client_error(s->c) ? pai_client_error(s->c)
+						       : pai_strerror(err));
+		diag(s, PAI_SEVERITY_WARNING, "", RULE_OWNER,
+		     msg.data ? msg.data : "out of memory");
+	}
+	pai__client_reset_error(s->c);
+	json_decref(job);
+	json_decref(rq.body);
+	pai__buf_release(&path);
+	pai__buf_release(&msg);
+}
+
+static int new_id(struct sub *s)
+{
+	unsigned char r[16];
+	size_t i;
+
+	if (pai__kube_random(r, sizeof(r)))
+		return pai__client_fail(s->c, PAI_ERROR, 0, NULL,
+					"no random bytes for the submission's "
+					"id");
+	for (i = 0; i < sizeof(r); i++)
+		snprintf(s->id + 2 * i, 3, "%02x", r[i]);
+	return PAI_OK;
+}
+
+static int begin(struct sub *s, pai_diags **own, pai_client *c,
+		 const pai_submit_options *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->c = c;
+	s->diags = o->diags;
+	s->file = o->source_name ? o->source_name : "<config>";
+	if (!s->diags && pai_diags_new(own))
+		return pai__client_oom(c);
+	if (!s->diags)
+		s->diags = *own;
+	return new_id(s);
+}
+
+int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
+		    json_t *config, const pai_submit_options *o, int *recovered)
+{
+	pai_diags *own = NULL;
+	struct sub s;
+	int err, rec = 0;
+
+	(void)api;
+	if ((err = begin(&s, &own, c, o)) ||
+	    (err = objects(&s, user, config, o)) || (err = make_cm(&s)))
+		goto out;
+	if ((err = make_job(&s, &rec))) {
+		unmake_cm(&s);
+		goto out;
+	}
+	if (s.cm)
+		own_cm(&s);
+	if (recovered)
+		*recovered = rec;
+out:
+	json_decref(s.cm);
+	json_decref(s.job);
+	pai_diags_free(own);
+	return err;
+}
+
+int pai__k8s_submit_request(pai__submit_rq *rq, const struct pai__api *api,
+			    pai_client *c, const char *user, json_t *config)
+{
+	static const pai_submit_options defaults = PAI_SUBMIT_OPTIONS_INIT;
+	pai_diags *own = NULL;
+	pai__buf path = PAI__BUF_INIT;
+	struct sub s;
+	char *url = NULL;
+	int err;
+
+	(void)api;
+	if ((err = begin(&s, &own, c, &defaults)) ||
+	    (err = objects(&s, user, config, &defaults)))
+		goto out;
+	pai__k8s_path(&path, c, PAI__K8S_JOBS, NULL, "?fieldManager=paictl");
+	if (path.oom || pai__kube_url(&url, pai__k8s_of(c)->cfg, path.data) ||
+	    !(rq->body = json_dumps(s.job, JSON_INDENT(2)))) {
+		err = pai__client_oom(c);
+		goto out;
+	}
+	rq->url = url;
+	url = NULL;
+	rq->len = strlen(rq->body);
+	rq->content_type = "application/json";
+out:
+	free(url);
+	pai__buf_release(&path);
+	json_decref(s.cm);
+	json_decref(s.job);
+	pai_diags_free(own);
+	return err;
+}

@@ -1,0 +1,202 @@
+/* config_k8s.c - a Kubernetes profile's settings in the profiles file:
+ * the kubeconfig and context to use and what a job becomes there
+ * (namespace, engine, queue, scheduler, default file system), checked
+ * as Kubernetes checks names. See config_k8s.h. */
+#include "config_k8s.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pai__k8s_prof_release(struct pai__k8s_prof *k)
+{
+	free(k->kubeconfig);
+	free(k->context);
+	free(k->ns);
+	free(k->queue);
+	free(k->fs_uri);
+	memset(k, 0, sizeof(*k));
+}
+
+/* [a-z0-9]([-a-z0-9]*[a-z0-9])? of at most max bytes, with '.' between
+ * such labels when dots: a DNS-1123 label or subdomain. */
+static int dns_name(const char *s, size_t max, int dots)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > max)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+		int edge =
+		    i == 0 || i + 1 == n || s[i - 1] == '.' || s[i + 1] == '.';
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			continue;
+		if (c == '-' && !edge)
+			continue;
+		if (c == '.' && dots && !edge)
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+static int valid(const pai_k8s_cluster *k)
+{
+	if (k->version != PAI_K8S_CLUSTER_VERSION ||
+	    (k->kind != PAI_K8S_VOLCANO && k->kind != PAI_K8S_PADDLEJOB) ||
+	    (k->scheduler != PAI_K8S_SCHED_VOLCANO &&
+	     k->scheduler != PAI_K8S_SCHED_DEFAULT))
+		return 0;
+	if ((k->ns && !dns_name(k->ns, 63, 0)) ||
+	    (k->queue && !dns_name(k->queue, 253, 1)))
+		return 0;
+	/* a URI with a scheme: hdfs://host:port */
+	if (k->fs_uri && !strstr(k->fs_uri, "://"))
+		return 0;
+	return (!k->kubeconfig || *k->kubeconfig) &&
+	       (!k->context || *k->context);
+}
+
+static int dup_opt(char **out, const char *s)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out ? 0 : -1;
+}
+
+int pai__k8s_prof_set(struct pai__k8s_prof *dst, const pai_k8s_cluster *src)
+{
+	struct pai__k8s_prof k;
+
+	if (!src || !valid(src))
+		return PAI_EINVAL;
+	memset(&k, 0, sizeof(k));
+	k.kind = src->kind;
+	k.scheduler = src->scheduler;
+	if (dup_opt(&k.kubeconfig, src->kubeconfig) ||
+	    dup_opt(&k.context, src->context) || dup_opt(&k.ns, src->ns) ||
+	    dup_opt(&k.queue, src->queue) || dup_opt(&k.fs_uri, src->fs_uri)) {
+		pai__k8s_prof_release(&k);
+		return PAI_ENOMEM;
+	}
+	pai__k8s_prof_release(dst);
+	*dst = k;
+	return PAI_OK;
+}
+
+void pai__k8s_prof_get(pai_k8s_cluster *out, const struct pai__k8s_prof *k)
+{
+	static const pai_k8s_cluster init = PAI_K8S_CLUSTER_INIT;
+
+	*out = init;
+	out->kubeconfig = k->kubeconfig;
+	out->context = k->context;
+	out->ns = k->ns;
+	out->kind = k->kind ? k->kind : PAI_K8S_VOLCANO;
+	out->queue = k->queue;
+	out->scheduler = k->scheduler;
+	out->fs_uri = k->fs_uri;
+}
+
+static char *why_of(const char *name, const char *what)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "cluster '%s': kubernetes.%s", name, what) < 0)
+		s = NULL;
+	return s;
+}
+
+/* Member key of o as a string into *v (borrowed): absent or null is
+ * NULL; -1 for another type. */
+static int str_member(const char **v, json_t *o, const char *key)
+{
+	json_t *m = json_object_get(o, key);
+
+	*v = json_string_value(m);
+	return !m || json_is_null(m) || *v ? 0 : -1;
+}
+
+/* engine and scheduler, by their names. */
+static int read_names(pai_k8s_cluster *k, json_t *o, const char *name,
+		      char **why)
+{
+	const char *engine, *sched;
+
+	if (str_member(&engine, o, "engine") ||
+	    str_member(&sched, o, "scheduler")) {
+		*why = why_of(name, "engine and scheduler must be strings");
+		return PAI_ESYNTAX;
+	}
+	if (engine && strcmp(engine, "paddlejob") == 0)
+		k->kind = PAI_K8S_PADDLEJOB;
+	else if (engine && strcmp(engine, "volcano") != 0) {
+		*why = why_of(name, "engine must be \"volcano\" or "
+				    "\"paddlejob\"");
+		return PAI_ESYNTAX;
+	}
+	if (sched && strcmp(sched, "default") == 0)
+		k->scheduler = PAI_K8S_SCHED_DEFAULT;
+	else if (sched && strcmp(sched, "volcano") != 0) {
+		*why = why_of(name, "scheduler must be \"volcano\" or "
+				    "\"default\"");
+		return PAI_ESYNTAX;
+	}
+	return PAI_OK;
+}
+
+int pai__k8s_prof_read(struct pai__k8s_prof *k, json_t *o, const char *name,
+		       char **why)
+{
+	pai_k8s_cluster c = PAI_K8S_CLUSTER_INIT;
+	int err;
+
+	if (o && !json_is_null(o) && !json_is_object(o)) {
+		*why = why_of(name, "(the member) must be an object");
+		return PAI_ESYNTAX;
+	}
+	if (str_member(&c.kubeconfig, o, "kubeconfig") ||
+	    str_member(&c.context, o, "context") ||
+	    str_member(&c.ns, o, "namespace") ||
+	    str_member(&c.queue, o, "queue") ||
+	    str_member(&c.fs_uri, o, "defaultFs")) {
+		*why = why_of(name, "kubeconfig, context, namespace, queue and "
+				    "defaultFs must be strings");
+		return PAI_ESYNTAX;
+	}
+	if ((err = read_names(&c, o, name, why)))
+		return err;
+	err = pai__k8s_prof_set(k, &c);
+	if (err == PAI_EINVAL) {
+		*why = why_of(name, "a namespace, queue or defaultFs that "
+				    "Kubernetes would not take");
+		return PAI_ESYNTAX;
+	}
+	return err;
+}
+
+/* Sets key to s when s is set; -1 when out of memory. */
+static int put(json_t *o, const char *key, const char *s)
+{
+	return s ? json_object_set_new(o, key, json_string(s)) : 0;
+}
+
+json_t *pai__k8s_prof_json(const struct pai__k8s_prof *k)
+{
+	json_t *o = json_object();
+
+	if (!o || put(o, "kubeconfig", k->kubeconfig) ||
+	    put(o, "context", k->context) || put(o, "namespace", k->ns) ||
+	    put(o, "engine",
+		k->kind == PAI_K8S_PADDLEJOB ? "paddlejob" : "volcano") ||
+	    put(o, "queue", k->queue) ||
+	    put(o, "scheduler",
+		k->scheduler == PAI_K8S_SCHED_DEFAULT ? "default"
+						      : "volcano") ||
+	    put(o, "defaultFs", k->fs_uri)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}

@@ -1,0 +1,856 @@
+#!/usr/bin/env python3
+"""tests/kube/test_cli.py - paictl's commands on Kubernetes profiles,
+against a REAL kube-apiserver 1.20.2 with the stand-in (cluster.py): every
+command, in text and in JSON, as a user of issue 22 runs them.
+
+    test_cli.py [-v] [-k PATTERN]      (PAICTL, default build/paictl)
+
+One cluster serves every case (a fresh namespace, HOME and profile
+each); the 429 case gets a throttled one of its own at the end. One line
+per check, `ok` or `FAIL`, and a summary; exit 1 on a failure. Loopback
+only; every process it starts is stopped (cluster.py's subreaper ends
+what is left).
+"""
+import datetime
+import json
+import os
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import cluster  # noqa: E402
+import kapi  # noqa: E402
+import lossy  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(HERE))
+PAICTL = os.environ.get("PAICTL", os.path.join(TOP, "build", "paictl"))
+VERBOSE = "-v" in sys.argv
+ONLY = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
+JOB = ("batch.volcano.sh/v1alpha1", "Job")
+PDJ = ("batch.paddlepaddle.org/v1", "PaddleJob")
+results = {"ok": 0, "fail": 0}
+
+
+def check(what, cond, detail=""):
+    if cond:
+        results["ok"] += 1
+        print("ok - " + what)
+    else:
+        results["fail"] += 1
+        print("FAIL - %s%s" % (what, ": " + str(detail)[:2000]
+                               if detail != "" else ""))
+    sys.stdout.flush()
+    return cond
+
+
+class Case:
+    """A namespace, a HOME and a profile `k` for one case."""
+
+    def __init__(self, c, name, engine="volcano", profile=True,
+                 kubeconfig=None, extra=()):
+        self.c, self.name = c, name
+        self.ns = "t-%s-%d" % (name, int(time.time() * 1000) % 100000)
+        self.dir = tempfile.mkdtemp(prefix="paictl-kt-")
+        self.env = dict(os.environ, **c.env)
+        for k in list(self.env):
+            if k.startswith(("PAICTL_", "XDG_")):
+                del self.env[k]
+        self.env.update(HOME=self.dir, LC_ALL="C", TZ="UTC",
+                        USER="alice")
+        if kubeconfig:
+            self.env["KUBECONFIG"] = kubeconfig
+        c.client.create("/api/v1/namespaces", {
+            "apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": self.ns}})
+        if profile:
+            r = self.run("cluster", "add", "k", "--kubernetes",
+                         "--namespace", self.ns, "--engine", engine,
+                         *extra)
+            if r.returncode:
+                raise AssertionError("cluster add: " + r.stderr)
+            self.run("cluster", "use", "k")
+
+    def file(self, name, obj):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(obj if isinstance(obj, str) else json.dumps(obj))
+        return path
+
+    def run(self, *args, stdin="", timeout=90, env=None):
+        if VERBOSE:
+            print("# paictl " + " ".join(args))
+        r = subprocess.run([PAICTL] + list(args), cwd=self.dir,
+                           env=env or self.env, input=stdin,
+                           capture_output=True, text=True, timeout=timeout)
+        if VERBOSE:
+            print("# exit %d\n# stdout: %s\n# stderr: %s" % (
+                r.returncode, r.stdout[:3000], r.stderr[:3000]))
+        return r
+
+    def jobs(self, gvk=JOB):
+        return self.c.client.get(kapi.path_of(*gvk, namespace=self.ns))[
+            "items"]
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+        # the stand-in empties and finalizes it: no pod left running
+        self.c.client.delete("/api/v1/namespaces/" + self.ns)
+
+
+def job(name, roles, **extra):
+    """A v1 config: roles is [(name, count, command, ports)]."""
+    cfg = {"jobName": name, "image": "debian", "taskRoles": []}
+    for rname, n, cmd, *ports in roles:
+        r = {"name": rname, "taskNumber": n, "cpuNumber": 1,
+             "memoryMB": 100, "gpuNumber": 0, "command": cmd}
+        if ports and ports[0]:
+            r["portList"] = ports[0]
+        cfg["taskRoles"].append(r)
+    cfg.update(extra)
+    return cfg
+
+
+def lines_of(out):
+    return [json.loads(x) for x in out.splitlines() if x.strip()]
+
+
+# ---- a two-role job with ports to SUCCEEDED, $PAI_* right in every pod -----
+
+ENV_CMD = "env | grep -E '^(PAI_|LR=)' | sort"
+
+
+def pod_env(k, logs_json):
+    """role-index -> {NAME: value} from `logs -o json` lines."""
+    out = {}
+    for ln in logs_json:
+        key = "%s-%d" % (ln["role"], ln["index"])
+        n, _, v = ln["line"].partition("=")
+        out.setdefault(key, {})[n] = v
+    return out
+
+
+def expected_env(k, path, role, index):
+    r = k.run("expand", path, "--target", "volcano", "--role", role,
+              "--index", str(index), "-o", "json")
+    return json.loads(r.stdout)["tasks"][0]["env"]
+
+
+def env_matches(got, want, ip):
+    """The pod's $PAI_* against expand's: the same names and values, but
+    the container's IP (expand shows its DNS name) and working dir."""
+    bad = []
+    for n in sorted(set(got) | set(want)):
+        if not n.startswith("PAI_"):
+            continue
+        g, w = got.get(n), want.get(n)
+        if n in ("PAI_CONTAINER_HOST_IP", "PAI_CURRENT_CONTAINER_IP"):
+            w = ip
+        if n == "PAI_WORK_DIR":
+            continue
+        if g != w:
+            bad.append("%s: pod %r, expand %r" % (n, g, w))
+    return bad
+
+
+def t_two_roles(c):
+    k = Case(c, "two")
+    cfg = job("two-roles", [
+        ("server", 2, ENV_CMD,
+         [{"label": "http", "beginAt": 0, "portNumber": 1},
+          {"label": "grpc", "beginAt": 7000, "portNumber": 2}]),
+        ("worker", 1, ENV_CMD)], jobEnvs={"LR": "0.5"})
+    path = k.file("two.json", cfg)
+    r = k.run("submit", "--wait", "two.json")
+    check("two roles: submit --wait exits 0", r.returncode == 0,
+          r.stderr)
+    check("two roles: the name on stdout", r.stdout == "two-roles\n",
+          r.stdout)
+    check("two roles: progress ends SUCCEEDED",
+          "SUCCEEDED, 3 tasks: 3 succeeded" in r.stderr, r.stderr)
+    r = k.run("status", "-o", "json", "two-roles")
+    st = json.loads(r.stdout)
+    check("two roles: status -o json is paictl's shape",
+          st["jobStatus"]["state"] == "SUCCEEDED" and
+          set(st["taskRoles"]) == {"server", "worker"}, st)
+    tasks = {("%s-%d" % (rn, t["taskIndex"])): t
+             for rn, ro in st["taskRoles"].items()
+             for t in ro["taskStatuses"]}
+    check("two roles: ports by label",
+          tasks["server-1"]["containerPorts"].get("grpc") == "7000,7001",
+          tasks["server-1"])
+    r = k.run("logs", "-o", "json", "two-roles")
+    got = pod_env(k, lines_of(r.stdout))
+    for key, t in sorted(tasks.items()):
+        role, idx = key.rsplit("-", 1)
+        bad = env_matches(got.get(key, {}),
+                          expected_env(k, path, role, int(idx)),
+                          t["containerIp"])
+        check("two roles: $PAI_* of %s as expand says" % key, not bad,
+              bad)
+    check("two roles: jobEnvs in every pod",
+          len(got) == 3 and all(got[x].get("LR") == "0.5" for x in got),
+          got)
+    r = k.run("status", "two-roles")
+    check("two roles: status text has pods, nodes and exit codes",
+          re.search(r"server\s+1\s+SUCCEEDED\s+127\.\S+\s.*\s0\s+"
+                    r"two-roles-server-1\s+paictl-standin\s+0", r.stdout)
+          is not None, r.stdout)
+    r = k.run("__complete", "logs", "two-roles", "")
+    check("completion: the roles of a Kubernetes job",
+          r.stdout.split() == ["server", "worker"], r.stdout)
+    r = k.run("__complete", "ssh", "two-roles", "server", "")
+    check("completion: a role's indices", r.stdout.split() == ["0", "1"],
+          r.stdout)
+    r = k.run("list")
+    check("list: the job, text",
+          re.search(r"two-roles\s+SUCCEEDED", r.stdout) is not None,
+          r.stdout)
+    r = k.run("list", "-o", "json", "--state", "succeeded")
+    check("list -o json", [j["name"] for j in json.loads(r.stdout)] ==
+          ["two-roles"], r.stdout)
+    r = k.run("wait", "two-roles", "-o", "json")
+    check("wait -o json of an ended job",
+          r.returncode == 0 and json.loads(r.stdout)["state"] ==
+          "SUCCEEDED", r.stdout + r.stderr)
+    cm = c.client.get("/api/v1/namespaces/%s/configmaps/"
+                      "two-roles-pai-env" % k.ns)
+    owner = cm["metadata"].get("ownerReferences", [{}])[0]
+    jb = k.jobs()[0]
+    check("submit: the ConfigMap owned by the Job's uid",
+          owner.get("uid") == jb["metadata"]["uid"] and
+          owner.get("kind") == "Job", cm["metadata"])
+    check("submit: fieldManager paictl",
+          any(m.get("manager") == "paictl"
+              for m in jb["metadata"].get("managedFields", [])),
+          jb["metadata"].get("managedFields"))
+    k.close()
+
+
+def t_hello(c):
+    """The README's example: clients reach servers by the host list."""
+    k = Case(c, "hello")
+    shutil.copy(os.path.join(TOP, "examples", "hello-distributed.json"),
+                k.dir)
+    r = k.run("-o", "json", "submit", "--wait", "--unique",
+              "hello-distributed.json")
+    check("hello-distributed: SUCCEEDED", r.returncode == 0, r.stderr)
+    sub = json.loads(r.stdout or "[{}]")[0]
+    check("submit -o json: submitted, and its end",
+          sub.get("submitted") is True and sub.get("state") == "SUCCEEDED",
+          sub)
+    name = sub.get("name", "")
+    r = k.run("logs", name, "client", "1")
+    check("hello-distributed: client 1 reached both servers",
+          r.stdout.count("got: hello from server-") == 2, r.stdout)
+    k.close()
+
+
+# ---- failures: a task's exit code, a pod that cannot start ----------------
+
+def t_failing(c):
+    k = Case(c, "fail")
+    k.file("f.json", job("failing", [("main", 2,
+                                      "[ $PAI_TASK_INDEX = 1 ] && exit 9; "
+                                      "sleep 0.3")]))
+    r = k.run("submit", "--wait", "f.json")
+    check("failing task: submit --wait exits 9", r.returncode == 9,
+          (r.returncode, r.stderr))
+    r = k.run("status", "failing")
+    check("failing task: FAILED, exit code 9 shown",
+          "state:      FAILED" in r.stdout and
+          "exit code:  9" in r.stdout and
+          re.search(r"main\s+1\s+FAILED\s.*\s9\s", r.stdout) is not None,
+          r.stdout)
+    r = k.run("status", "-o", "json", "failing")
+    t = json.loads(r.stdout)["taskRoles"]["main"]["taskStatuses"][1]
+    check("failing task -o json: containerExitCode 9",
+          t.get("containerExitCode") == 9, t)
+    r = k.run("wait", "failing")
+    check("wait on a FAILED job exits 9", r.returncode == 9 and
+          r.stdout == "FAILED\n", (r.returncode, r.stdout))
+    k.close()
+
+
+def t_cannot_start(c):
+    k = Case(c, "nostart")
+    cfg = job("pull", [("main", 1, "true")])
+    cfg["image"] = "registry.example/paictl.test/pull-fails:1"
+    k.file("p.json", cfg)
+    k.file("u.json", job("unsched", [("main", 1, "true")]))
+    u = json.load(open(os.path.join(k.dir, "u.json")))
+    u["taskRoles"][0]["cpuNumber"] = 1000
+    k.file("u.json", u)
+    k.run("submit", "p.json")
+    k.run("submit", "u.json")
+    deadline, out = time.time() + 20, ""
+    while time.time() < deadline and "ImagePullBackOff" not in out and \
+            "ErrImagePull" not in out:
+        out = k.run("status", "pull").stdout
+        time.sleep(0.5)
+    check("image that cannot be pulled: its reason shown",
+          re.search(r"main\s+0\s+WAITING\s.*(ImagePullBackOff|ErrImagePull)",
+                    out) is not None, out)
+    deadline, out = time.time() + 20, ""
+    while time.time() < deadline and "nschedulable" not in out:
+        out = k.run("status", "unsched").stdout
+        time.sleep(0.5)
+    check("unschedulable pod: the scheduler's reason shown",
+          "nschedulable" in out and "WAITING" in out, out)
+    r = k.run("status", "-o", "json", "pull")
+    t = json.loads(r.stdout)["taskRoles"]["main"]["taskStatuses"][0]
+    check("reason -o json: containerExitDiagnostics",
+          "Err" in t.get("containerExitDiagnostics", "") or
+          "BackOff" in t.get("containerExitDiagnostics", ""), t)
+    r = k.run("logs", "pull")
+    check("logs of a pod that cannot start: the kubelet's word",
+          r.returncode != 0 and "waiting to start" in r.stderr,
+          (r.returncode, r.stderr))
+    for j in ("pull", "unsched"):
+        r = k.run("stop", "--wait", j)
+        check("stop --wait of a waiting job (%s): STOPPED" % j,
+              r.returncode == 0 and r.stdout == "STOPPED\n",
+              (r.returncode, r.stdout, r.stderr))
+    k.close()
+
+
+# ---- logs -f across a dropped connection ------------------------------------
+
+def t_follow(c):
+    k = Case(c, "follow")
+    k.file("t.json", job("talk", [("main", 2,
+                                   "for i in $(seq 1 40); do echo "
+                                   "line $i of $PAI_TASK_INDEX; sleep 0.05; "
+                                   "done")]))
+    k.run("submit", "t.json")
+
+    def cut():
+        time.sleep(1.0)
+        subprocess.run(["curl", "-skf", "-X", "POST",
+                        "%s/standin/cut-logs?namespace=%s&pod=talk-main-0"
+                        "&afterBytes=0&count=2" % (c.env["PAI_KUBE_KUBELET"],
+                                                    k.ns)],
+                       capture_output=True)
+    t = threading.Thread(target=cut)
+    t.start()
+    r = k.run("-vv", "logs", "-f", "talk")
+    t.join()
+    got = r.stdout.splitlines()
+    want = ["main-%d | line %d of %d" % (x, i, x) for x in (0, 1)
+            for i in range(1, 41)]
+    check("logs -f: every line once", sorted(got) == sorted(want),
+          (len(got), sorted(set(got) ^ set(want))[:5]))
+    mine = [x for x in got if x.startswith("main-0")]
+    check("logs -f: each task's lines in order",
+          mine == [x for x in want if x.startswith("main-0")], mine[:5])
+    check("logs -f: the cut stream resumed with sinceTime",
+          r.stderr.count("talk-main-0/log?follow=true") >= 2 and
+          "sinceTime=" in r.stderr, r.stderr[-2000:])
+    r = k.run("logs", "-f", "-o", "json", "talk", "main", "1")
+    ls = lines_of(r.stdout)
+    check("logs -f -o json of an ended task",
+          len(ls) == 40 and ls[0]["line"] == "line 1 of 1" and
+          ls[0]["role"] == "main", ls[:2])
+    r = k.run("logs", "--stderr", "talk")
+    check("logs --stderr: one stream on Kubernetes, said so",
+          r.returncode == 1 and "one log" in r.stderr, r.stderr)
+    r = k.run("logs", "--tail", "2", "talk", "main", "0")
+    check("logs --tail", r.stdout == "line 39 of 0\nline 40 of 0\n",
+          r.stdout)
+    k.close()
+
+
+def vcjob(name, ns, cmd, restart="Never"):
+    """A Volcano Job made without paictl (as kubectl apply would)."""
+    return {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+            "metadata": {"name": name, "namespace": ns},
+            "spec": {"minAvailable": 1, "schedulerName": "volcano",
+                     "queue": "default", "tasks": [{
+                         "name": "main", "replicas": 1,
+                         "template": {"spec": {
+                             "restartPolicy": restart,
+                             "containers": [{
+                                 "name": "main", "image": "debian",
+                                 "command": ["sh", "-c", cmd]}]}}}]}}
+
+
+def t_previous(c):
+    """A job of kubectl's (not paictl's): list --all, status, logs
+    --previous of a container that restarted."""
+    k = Case(c, "prev")
+    mark = os.path.join(k.dir, "first-run")
+    c.client.create(kapi.path_of(*JOB, namespace=k.ns), vcjob(
+        "again", k.ns, "echo run; [ -e %s ] || { touch %s; exit 3; }; "
+        "echo second; sleep 30" % (mark, mark), "OnFailure"))
+    deadline, t = time.time() + 30, {}
+    while time.time() < deadline:
+        out = k.run("status", "-o", "json", "again").stdout
+        try:
+            t = json.loads(out)["taskRoles"]["main"]["taskStatuses"][0]
+        except (ValueError, KeyError):
+            t = {}
+        if t.get("retries", 0) >= 1 and t.get("taskState") == "RUNNING":
+            break
+        time.sleep(0.5)
+    check("a restarted container: restarts shown", t.get("retries", 0) >= 1,
+          t)
+    r = k.run("logs", "--previous", "again")
+    check("logs --previous: the run before the restart",
+          r.returncode == 0 and r.stdout == "run\n", (r.stdout, r.stderr))
+    deadline = time.time() + 10
+    while time.time() < deadline:  # its status can come before its lines
+        r = k.run("logs", "again")
+        if r.stdout == "run\nsecond\n":
+            break
+        time.sleep(0.3)
+    check("logs: the current run", r.stdout == "run\nsecond\n", r.stdout)
+    r = k.run("list")
+    check("list: paictl's jobs only", "again" not in r.stdout, r.stdout)
+    r = k.run("list", "--all", "-o", "json")
+    check("list --all: every Volcano Job of the namespace",
+          [j["name"] for j in json.loads(r.stdout)] == ["again"], r.stdout)
+    k.run("stop", "again")
+    k.close()
+
+
+# ---- stop --wait --------------------------------------------------------------
+
+def t_stop(c):
+    k = Case(c, "stop")
+    k.file("s.json", job("long", [("main", 2, "sleep 60")]))
+    for fmt in ("text", "json"):
+        name = "long-" + fmt
+        k.run("submit", "--name", name, "s.json")
+        deadline = time.time() + 20
+        while time.time() < deadline and "RUNNING" not in \
+                k.run("status", name).stdout:
+            time.sleep(0.3)
+        t0 = time.time()
+        r = k.run("-o", fmt, "stop", "--wait", name)
+        took = time.time() - t0
+        ok = (r.stdout == "STOPPED\n" if fmt == "text" else
+              json.loads(r.stdout or "{}").get("state") == "STOPPED")
+        check("stop --wait -o %s: STOPPED, exit 0" % fmt,
+              r.returncode == 0 and ok, (r.returncode, r.stdout, r.stderr))
+        check("stop --wait -o %s: within seconds (%.1f s)" % (fmt, took),
+              took < 8, took)
+    jb = [j for j in k.jobs() if j["metadata"]["name"] == "long-text"][0]
+    check("stop: the Volcano Job stays, Aborted",
+          jb["status"]["state"]["phase"] == "Aborted", jb["status"])
+    r = k.run("stop", "long-text")
+    check("stop of a stopped job: nothing to do, exit 0",
+          r.returncode == 0, r.stderr)
+    r = k.run("stop", "nope")
+    check("stop of no job: exit 4", r.returncode == 4, r.stderr)
+    k.close()
+
+
+# ---- exec -----------------------------------------------------------------------
+
+def pty_run(k, args, keys, size=(40, 100), timeout=30):
+    """paictl in a terminal of that size, keys typed; (status, output)."""
+    import pty
+    import fcntl
+    import struct
+    import termios
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(k.dir)
+        os.execve(PAICTL, [PAICTL] + args, k.env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ,
+                struct.pack("HHHH", size[0], size[1], 0, 0))
+    out, deadline, sent = b"", time.time() + timeout, False
+    while time.time() < deadline:
+        import select
+        rd, _, _ = select.select([fd], [], [], 0.2)
+        if rd:
+            try:
+                b = os.read(fd, 4096)
+            except OSError:
+                break
+            if not b:
+                break
+            out += b
+        if not sent and time.time() > deadline - timeout + 1.5:
+            os.write(fd, keys)
+            sent = True
+    _, st = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(st), out.decode("utf-8", "replace")
+
+
+def t_exec(c):
+    k = Case(c, "exec")
+    k.file("e.json", job("shell", [("main", 2, "sleep 60")]))
+    k.run("submit", "e.json")
+    deadline = time.time() + 20
+    while time.time() < deadline and k.run("status", "shell").stdout.count(
+            "RUNNING") < 3:
+        time.sleep(0.3)
+    r = k.run("ssh", "shell", "main", "1", "--",
+              "echo $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX $(hostname); "
+              "echo oops >&2; exit 7")
+    check("ssh -- COMMAND: the exit status is the command's",
+          r.returncode == 7, (r.returncode, r.stderr))
+    check("ssh -- COMMAND: stdout and stderr apart",
+          r.stdout == "1 shell-main-1\n" and "oops" in r.stderr,
+          (r.stdout, r.stderr))
+    r = k.run("ssh", "shell", "main", "0", "--", "printf", "%s|", "a b",
+              "c")
+    check("ssh -- several words: quoted one by one",
+          r.returncode == 0 and r.stdout == "a b|c|", r.stdout)
+    r = k.run("ssh", "shell", "main", "0", "--", "head -c 5",
+              stdin="hello world")
+    check("ssh: input reaches the command", r.stdout == "hello",
+          (r.stdout, r.stderr))
+    st, out = pty_run(k, ["ssh", "shell", "main", "0"],
+                      b"stty size; echo $((6*7)); exit 5\r")
+    check("ssh without a command: a shell on a terminal, resized",
+          st == 5 and "40 100" in out and "42" in out, (st, out[-500:]))
+    r = k.run("ssh", "shell", "main", "9", "--", "true")
+    check("ssh to no such task: 255", r.returncode == 255, r.stderr)
+    for cmd in ("ssh-key", "ssh-config"):
+        r = k.run(cmd, "shell")
+        check("%s: says what to use instead" % cmd,
+              r.returncode == 1 and "paictl ssh shell ROLE INDEX" in
+              r.stderr, r.stderr)
+    k.run("stop", "shell")
+    k.close()
+
+
+# ---- submissions that go wrong ------------------------------------------------
+
+def kubeconfig_to(path, server, ca, user, ns):
+    cluster.kubeconfig(path, server, ca, user, ns)
+    return path
+
+
+def t_lost_answer(c):
+    k = Case(c, "lost", profile=False)
+    pki = os.path.join(k.dir, "pki")
+    os.mkdir(pki)
+    with lossy.Proxy(c.server, c.env["PAI_KUBE_CA"], pki,
+                     [("POST", r"/jobs$")]) as p:
+        kc = kubeconfig_to(os.path.join(k.dir, "kc"), p.url, p.crt,
+                           {"token": c.token}, k.ns)
+        k.run("cluster", "add", "k", "--kubernetes", "--kubeconfig", kc)
+        k.file("l.json", job("lost", [("main", 1, "true")]))
+        r = k.run("-c", "k", "submit", "l.json")
+        check("lost answer to the create: the job is there, exit 0",
+              r.returncode == 0 and r.stdout == "lost\n",
+              (r.returncode, r.stdout, r.stderr))
+        check("lost answer: said so",
+              "answer for 'lost' was lost" in r.stderr, r.stderr)
+        check("lost answer: the create was lost indeed",
+              len(p.lost) == 1 and p.lost[0][2] == 201, p.lost)
+        # libcurl itself may send the POST again on a fresh connection
+        # (its reused one died): that one meets 409, and is resolved
+        made = [s for s in p.seen if s[0] == "POST" and
+                s[1].split("?")[0].endswith("/jobs") and s[2] == 201]
+        check("lost answer: never created twice", len(made) == 1, p.seen)
+        check("lost answer: resolved by reading the Job back",
+              ("GET", "/apis/batch.volcano.sh/v1alpha1/namespaces/%s/jobs/"
+               "lost" % k.ns, 200) in p.seen, p.seen)
+    check("lost answer: one Job", [j["metadata"]["name"]
+                                   for j in k.jobs()] == ["lost"], k.jobs())
+    k.close()
+
+
+def t_conflict(c):
+    k = Case(c, "conflict")
+    k.file("a.json", job("same", [("main", 1, "sleep 30")]))
+    r = k.run("submit", "a.json")
+    r = k.run("submit", "a.json")
+    check("409: a job of that name: exit 7", r.returncode == 7,
+          (r.returncode, r.stderr))
+    check("409: said why", "exists already" in r.stderr, r.stderr)
+    r = k.run("submit", "--skip-existing", "a.json")
+    check("--skip-existing: exit 0", r.returncode == 0, r.stderr)
+    # an older Job of kubectl's with the name, and no ConfigMap of it
+    c.client.create(kapi.path_of(*JOB, namespace=k.ns),
+                    vcjob("older", k.ns, "sleep 30"))
+    k.file("o.json", job("older", [("main", 1, "true")]))
+    r = k.run("-o", "json", "submit", "o.json")
+    check("409: an older Job of another's: exit 7", r.returncode == 7,
+          (r.returncode, r.stderr))
+    cms = c.client.get("/api/v1/namespaces/%s/configmaps" % k.ns)["items"]
+    check("409: the ConfigMap made for it is deleted again",
+          "older-pai-env" not in [m["metadata"]["name"] for m in cms],
+          [m["metadata"]["name"] for m in cms])
+    old = c.client.get(kapi.path_of(*JOB, namespace=k.ns, name="older"))
+    check("409: the older Job untouched",
+          "paictl/submission" not in old["metadata"].get("annotations",
+                                                         {}), old)
+    k.run("stop", "same")
+    k.run("stop", "older")
+    k.close()
+
+
+def t_invalid(c):
+    k = Case(c, "invalid")
+    k.file("i.json", job("inv", [("main", 1, "true")]))
+    r = k.run("submit", "--env", "A B=1", "i.json")
+    check("422: exit 3", r.returncode == 3, (r.returncode, r.stderr))
+    check("422: a diagnostic naming the field, not raw JSON",
+          re.search(r"^i\.json: error: data\[A B\]: Invalid value: .*"
+                    r"\[k8s-invalid\]$", r.stderr, re.M) is not None and
+          '{"kind"' not in r.stderr, r.stderr)
+    check("422: nothing left behind",
+          not k.jobs() and not [m for m in c.client.get(
+              "/api/v1/namespaces/%s/configmaps" % k.ns)["items"]
+              if m["metadata"]["name"].startswith("inv")], k.jobs())
+    k.close()
+
+
+def t_namespace_forbidden(c):
+    """The limited user: its namespace works, another is a 403, exec is
+    not allowed to it."""
+    k = Case(c, "limited", profile=False)
+    env = dict(k.env, KUBECONFIG=c.env["PAI_KUBE_KUBECONFIG_LIMITED"])
+    k.env = env
+    k.run("cluster", "add", "mine", "--kubernetes")
+    k.run("cluster", "add", "other", "--kubernetes", "--namespace", k.ns)
+    k.file("j.json", job("lim", [("main", 1, "sleep 30")]))
+    r = k.run("-c", "other", "list")
+    check("403: another namespace: exit 5, the server's message",
+          r.returncode == 5 and "forbidden" in r.stderr, r.stderr)
+    r = k.run("-c", "mine", "submit", "j.json")
+    check("the limited user's own namespace: submit",
+          r.returncode == 0, r.stderr)
+    deadline = time.time() + 20
+    while time.time() < deadline and "RUNNING" not in k.run(
+            "-c", "mine", "status", "lim").stdout:
+        time.sleep(0.3)
+    r = k.run("-c", "mine", "ssh", "lim", "--", "true")
+    check("exec without the RBAC for it: 255 and the reason",
+          r.returncode == 255 and "pods/exec" in r.stderr, r.stderr)
+    k.run("-c", "mine", "stop", "--wait", "lim")
+    k.close()
+
+
+# ---- credentials: an exec plugin's expired token, several kubeconfigs --------
+
+PLUGIN = r"""#!/usr/bin/env python3
+# a credential plugin: the first token it gives is stale (a 401), then
+# good ones that expire after two seconds; it counts its runs
+import datetime, json, os, sys
+count, good = sys.argv[1], os.environ["PAI_TEST_TOKEN"]
+n = int(open(count).read()) if os.path.exists(count) else 0
+open(count, "w").write(str(n + 1))
+exp = datetime.datetime.utcnow() + datetime.timedelta(
+    seconds=3600 if n == 0 else 2)
+assert "KUBERNETES_EXEC_INFO" in os.environ
+print(json.dumps({"apiVersion": "client.authentication.k8s.io/v1beta1",
+                  "kind": "ExecCredential",
+                  "status": {"token": "stale-token" if n == 0 else good,
+                             "expirationTimestamp":
+                                 exp.strftime("%Y-%m-%dT%H:%M:%SZ")}}))
+"""
+
+
+def t_exec_plugin(c):
+    k = Case(c, "plugin", profile=False)
+    plugin = k.file("plugin.py", PLUGIN)
+    os.chmod(plugin, 0o755)
+    count = os.path.join(k.dir, "runs")
+    kc = kubeconfig_to(os.path.join(k.dir, "kc"), c.server,
+                       c.env["PAI_KUBE_CA"], {"exec": {
+                           "apiVersion":
+                               "client.authentication.k8s.io/v1beta1",
+                           "command": plugin, "args": [count],
+                           "env": [{"name": "PAI_TEST_TOKEN",
+                                    "value": c.token}]}}, k.ns)
+    k.run("cluster", "add", "k", "--kubernetes", "--kubeconfig", kc)
+    k.file("p.json", job("plug", [("main", 1, "sleep 4")]))
+    r = k.run("-c", "k", "-vv", "submit", "--wait", "p.json")
+    runs = int(open(count).read())
+    check("exec plugin: a stale token (401) is renewed, the job runs",
+          r.returncode == 0, (r.returncode, r.stderr[-1500:]))
+    check("exec plugin: run again when its token expired (%d runs)" % runs,
+          runs >= 3, runs)
+    check("exec plugin: no token in the -vv trace",
+          c.token not in r.stderr and "stale-token" not in r.stderr and
+          "Bearer ***" in r.stderr, "token leaked" if c.token in r.stderr
+          else r.stderr[-500:])
+    k.close()
+
+
+def t_kubeconfigs(c):
+    """$KUBECONFIG of two files: the cluster and context in one, the
+    user (a client certificate) in the other; relative paths against the
+    file that names them."""
+    k = Case(c, "merge", profile=False)
+    a, b = os.path.join(k.dir, "a"), os.path.join(k.dir, "sub")
+    os.makedirs(b)
+    shutil.copy(c.env["PAI_KUBE_CLIENT_CERT"], os.path.join(b, "me.crt"))
+    shutil.copy(c.env["PAI_KUBE_CLIENT_KEY"], os.path.join(b, "me.key"))
+    cluster.write_private(a, json.dumps({
+        "apiVersion": "v1", "kind": "Config",
+        "clusters": [{"name": "t", "cluster": {
+            "server": c.server,
+            "certificate-authority": c.env["PAI_KUBE_CA"]}}],
+        "contexts": [{"name": "mine", "context": {
+            "cluster": "t", "user": "me", "namespace": k.ns}}]}))
+    cluster.write_private(os.path.join(b, "b"), json.dumps({
+        "apiVersion": "v1", "kind": "Config",
+        "users": [{"name": "me", "user": {"client-certificate": "me.crt",
+                                          "client-key": "me.key"}}],
+        # the first file that sets it wins: this one
+        "current-context": "mine",
+        "contexts": [{"name": "mine", "context": {"cluster": "nope"}}]}))
+    k.env["KUBECONFIG"] = "%s:%s:%s" % (a, os.path.join(k.dir, "missing"),
+                                        os.path.join(b, "b"))
+    r = k.run("cluster", "add", "k", "--kubernetes")
+    check("several kubeconfigs: cluster add", r.returncode == 0, r.stderr)
+    k.file("m.json", job("merged", [("main", 1, "echo $PAI_JOB_NAME")]))
+    r = k.run("-c", "k", "submit", "--wait", "m.json")
+    check("several kubeconfigs: merged as kubectl does, the job runs",
+          r.returncode == 0, r.stderr)
+    r = k.run("-c", "k", "logs", "merged")
+    check("several kubeconfigs: client certificate user", r.stdout ==
+          "merged\n", (r.stdout, r.stderr))
+    r = k.run("-c", "k", "login")
+    check("login on a Kubernetes profile: the kubeconfig has the "
+          "credentials", r.returncode == 0 and "from the kubeconfig" in
+          r.stderr, r.stderr)
+    k.close()
+
+
+# ---- a PaddleJob profile ----------------------------------------------------------
+
+def t_paddlejob(c):
+    k = Case(c, "paddle", engine="paddlejob")
+    k.file("p.json", job("pd", [
+        ("ps", 1, "echo ps $PAI_TASK_INDEX $PADDLE_TRAINING_ROLE"),
+        ("worker", 2, "echo worker $PAI_TASK_INDEX $PADDLE_TRAINERS_NUM")]))
+    r = k.run("submit", "--wait", "p.json")
+    check("PaddleJob: submit --wait SUCCEEDED", r.returncode == 0,
+          r.stderr)
+    check("PaddleJob: it is one", [j["metadata"]["name"] for j in
+                                   k.jobs(PDJ)] == ["pd"], k.jobs(PDJ))
+    r = k.run("logs", "-o", "json", "pd")
+    got = sorted(x["line"] for x in lines_of(r.stdout))
+    check("PaddleJob: every pod's log, the operator's environment",
+          got == ["ps 0 PSERVER", "worker 0 2", "worker 1 2"], got)
+    r = k.run("status", "pd")
+    check("PaddleJob: status by role", re.search(
+        r"worker\s+1\s+SUCCEEDED", r.stdout) is not None, r.stdout)
+    k.file("l.json", job("pdl", [("worker", 1, "sleep 60")]))
+    k.run("submit", "l.json")
+    deadline = time.time() + 20
+    while time.time() < deadline and "RUNNING" not in \
+            k.run("status", "pdl").stdout:
+        time.sleep(0.3)
+    r = k.run("stop", "--wait", "pdl")
+    check("PaddleJob: stop deletes it, and says so",
+          r.returncode == 0 and r.stdout == "STOPPED\n" and
+          "only deleted" in r.stderr, (r.stdout, r.stderr))
+    deadline = time.time() + 10
+    while time.time() < deadline and "pdl" in [
+            j["metadata"]["name"] for j in k.jobs(PDJ)]:
+        time.sleep(0.3)
+    check("PaddleJob: gone after stop", "pdl" not in [
+        j["metadata"]["name"] for j in k.jobs(PDJ)])
+    k.close()
+
+
+def t_profiles(c):
+    k = Case(c, "prof", extra=("--queue", "default", "--scheduler",
+                               "volcano", "--default-fs", "hdfs://nn:9000"))
+    r = k.run("-o", "json", "cluster", "list")
+    p = [x for x in json.loads(r.stdout) if x["name"] == "k"][0]
+    check("cluster list -o json: the Kubernetes settings",
+          p["api"] == "k8s" and p["kubernetes"]["namespace"] == k.ns and
+          p["kubernetes"]["defaultFs"] == "hdfs://nn:9000", p)
+    r = k.run("cluster", "list")
+    check("cluster list: text", re.search(r"\*\s+k\s+\(kubeconfig\)", r.stdout)
+          is not None, r.stdout)
+    shutil.copy(os.path.join(TOP, "examples", "tensorflow-distributed.json"),
+                k.dir)
+    r = k.run("convert", "tensorflow-distributed.json")
+    check("convert on a Kubernetes profile: its facts, $PAI_DATA_DIR on "
+          "its default fs", r.returncode == 0 and "namespace: " + k.ns in
+          r.stdout and "hdfs://nn:9000/path" in r.stdout, r.stderr[-800:])
+    r = k.run("cluster", "add", "bad", "--kubernetes", "--context", "nope")
+    check("cluster add with a context the kubeconfig has not",
+          r.returncode == 4 and 'context "nope"' in r.stderr, r.stderr)
+    r = k.run("cluster", "add", "bad", "https://x", "--namespace", "a")
+    check("cluster add: Kubernetes options without --kubernetes: 2",
+          r.returncode == 2, r.stderr)
+    k.close()
+
+
+# ---- 429 with Retry-After (a throttled API server) --------------------------------
+
+def t_throttled(c):
+    """--throttle: one request in flight; the seat held, the limited
+    user's next request gets the server's 429 with Retry-After: 1."""
+    k = Case(c, "throttle", profile=False)
+    k.env["KUBECONFIG"] = c.env["PAI_KUBE_KUBECONFIG_LIMITED"]
+    k.run("cluster", "add", "k", "--kubernetes")
+    k.file("t.json", job("slow", [("main", 1, "true")]))
+    seat = cluster.hold_seat(c.server, c.env["PAI_KUBE_CA"],
+                             c.env["PAI_KUBE_LIMITED_TOKEN"])
+    timer = threading.Timer(2.5, seat.close)
+    timer.start()
+    t0 = time.time()
+    r = k.run("-c", "k", "-vv", "submit", "t.json")
+    took = time.time() - t0
+    timer.join()
+    check("429: retried after Retry-After, then submitted",
+          r.returncode == 0 and "< HTTP/2 429" in r.stderr.replace(
+              "HTTP/1.1", "HTTP/2") and "rate limited" in r.stderr,
+          (r.returncode, r.stderr[-1500:]))
+    check("429: not before the server's time (%.1f s)" % took, took >= 2.0,
+          took)
+    k.run("-c", "k", "stop", "slow")
+    k.close()
+
+
+CASES = [t_two_roles, t_hello, t_failing, t_cannot_start, t_follow,
+         t_previous, t_stop, t_exec, t_lost_answer, t_conflict, t_invalid,
+         t_namespace_forbidden, t_exec_plugin, t_kubeconfigs, t_paddlejob,
+         t_profiles]
+THROTTLED = [t_throttled]
+
+
+def run_cases(c, cases):
+    for case in cases:
+        if ONLY and ONLY not in case.__name__:
+            continue
+        t0 = time.time()
+        try:
+            case(c)
+        except Exception:
+            check(case.__name__ + " ran to its end", False,
+                  traceback.format_exc())
+        if VERBOSE:
+            print("# %s: %.1f s" % (case.__name__, time.time() - t0))
+
+
+def main():
+    if not os.access(PAICTL, os.X_OK):
+        print("test_cli: %s is not an executable; run make first" % PAICTL)
+        return 2
+    t0 = time.time()
+    with cluster.Cluster(standin=True) as c:
+        run_cases(c, CASES)
+    if not ONLY or any(ONLY in t.__name__ for t in THROTTLED):
+        with cluster.Cluster(standin=True, throttle=True) as c:
+            run_cases(c, THROTTLED)
+    print("kube cli: %d passed, %d failed (%.0f s)" % (
+        results["ok"], results["fail"], time.time() - t0))
+    return 1 if results["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

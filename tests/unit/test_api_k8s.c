@@ -1,0 +1,434 @@
+/* test_api_k8s.c - the Kubernetes module (lib/client/api/api_k8s.c and
+ * its k8s_*.c) against scripted answers of an API server: profiles of a
+ * Kubernetes cluster in the profiles file, the phase-to-state table, a
+ * status read from a Job and its pods (role names, ports, reasons, exit
+ * codes), and a submission's requests: their order, a lost answer, a
+ * conflict that deletes the ConfigMap made, a 422's causes as
+ * diagnostics. tests/kube/test_cli.py runs the same against a real
+ * kube-apiserver. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "fake_openpai.h"
+#include "pai.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NS   "/namespaces/team-a/"
+#define JOBS "/apis/batch.volcano.sh/v1alpha1" NS "jobs"
+
+/* The fake API server: a Job, its pods, and how to answer a create. */
+struct api {
+	const char *job;   /* GET jobs/NAME; NULL: 404 */
+	const char *pods;  /* GET pods?... */
+	int create_status; /* the answer to POST jobs */
+	const char *create_body;
+	int drop_create;   /* lose the answer to POST jobs (once) */
+	char log[32][176]; /* "METHOD path" of each request */
+	int n;
+	char job_body[16384]; /* the Job as POSTed, for a GET after */
+};
+
+static void answer_job(struct api *a, fake_reply *rp)
+{
+	if (a->job_body[0]) /* what was created, as the server stores it */
+		fake_reply_set(rp, 200, "application/json", "%s", a->job_body);
+	else if (a->job)
+		fake_reply_set(rp, 200, "application/json", "%s", a->job);
+	else
+		fake_reply_set(rp, 404, "application/json",
+			       "{\"kind\":\"Status\",\"status\":\"Failure\","
+			       "\"reason\":\"NotFound\",\"code\":404,"
+			       "\"message\":\"jobs \\\"x\\\" not found\"}");
+}
+
+static void create_job(struct api *a, const fake_request *rq, fake_reply *rp)
+{
+	if (a->job_body[0]) { /* made already: as an API server answers */
+		fake_reply_set(rp, 409, "application/json",
+			       "{\"kind\":\"Status\",\"reason\":"
+			       "\"AlreadyExists\",\"code\":409}");
+		return;
+	}
+	if (a->drop_create) {
+		a->drop_create = 0;
+		snprintf(a->job_body, sizeof(a->job_body), "%s", rq->body);
+		rp->drop = 1;
+		return;
+	}
+	if (a->create_status == 201)
+		snprintf(a->job_body, sizeof(a->job_body), "%s", rq->body);
+	fake_reply_set(rp, a->create_status, "application/json", "%s",
+		       a->create_body ? a->create_body : rq->body);
+}
+
+static void handler(void *data, const fake_request *rq, fake_reply *rp)
+{
+	struct api *a = data;
+	const char *p = rq->path;
+
+	if (a->n < 32)
+		snprintf(a->log[a->n++], sizeof(a->log[0]), "%s %.150s",
+			 rq->method, p);
+	if (strcmp(rq->method, "POST") == 0 &&
+	    strncmp(p, JOBS "?", strlen(JOBS) + 1) == 0)
+		create_job(a, rq, rp);
+	else if (strncmp(p, JOBS "/", strlen(JOBS) + 1) == 0)
+		answer_job(a, rp);
+	else if (strstr(p, "/pods"))
+		fake_reply_set(rp, 200, "application/json", "%s",
+			       a->pods ? a->pods : "{\"items\":[]}");
+	else if (strstr(p, "/events"))
+		fake_reply_set(rp, 200, "application/json", "{\"items\":[]}");
+	else /* ConfigMaps: created, patched, deleted */
+		fake_reply_set(rp, strcmp(rq->method, "POST") == 0 ? 201 : 200,
+			       "application/json", "%s",
+			       rq->body && *rq->body ? rq->body : "{}");
+}
+
+static char dir[64];
+
+static pai_client *client(fake_server *f)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_k8s_cluster k = PAI_K8S_CLUSTER_INIT;
+	pai_client *c = NULL;
+	char path[128], *detail = NULL;
+	FILE *cf;
+
+	snprintf(path, sizeof(path), "%s/kubeconfig", dir);
+	cf = fopen(path, "w");
+	assert_non_null(cf);
+	fprintf(cf,
+		"apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  "
+		"cluster: {server: 'http://127.0.0.1:%u'}\nusers:\n- name: u\n"
+		"  user: {token: t0k}\ncontexts:\n- name: x\n  context: "
+		"{cluster: c, user: u, namespace: team-a}\n"
+		"current-context: x\n",
+		fake_port(f));
+	fclose(cf);
+	k.kubeconfig = path;
+	o.max_retries = 0;
+	assert_int_equal(pai_client_new_k8s(&c, &detail, &o, &k), PAI_OK);
+	assert_null(detail);
+	assert_int_equal(pai_client_api(c), PAI_API_K8S);
+	return c;
+}
+
+/* ---- profiles ------------------------------------------------------------ */
+
+static void test_profiles(void **state)
+{
+	pai_profile p = {"gpu", NULL, NULL,	  PAI_DIALECT_OPENPAI,
+			 NULL,	0,    PAI_API_K8S};
+	pai_k8s_cluster k = PAI_K8S_CLUSTER_INIT, got;
+	pai_config *cfg = NULL, *back = NULL;
+	char path[128], *detail = NULL;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/config.json", dir);
+	assert_int_equal(pai_config_load(&cfg, NULL, path), PAI_OK);
+	assert_int_equal(pai_config_set(cfg, &p), PAI_OK);
+	k.ns = "team-a";
+	k.kind = PAI_K8S_PADDLEJOB;
+	k.fs_uri = "hdfs://nn:9000";
+	assert_int_equal(pai_config_set_k8s(cfg, "gpu", &k), PAI_OK);
+	k.ns = "Team_A"; /* not a DNS label */
+	assert_int_equal(pai_config_set_k8s(cfg, "gpu", &k), PAI_EINVAL);
+	assert_int_equal(pai_config_set_k8s(cfg, "nope", &k), PAI_ENOTFOUND);
+	assert_int_equal(pai_config_save(cfg, path), PAI_OK);
+	assert_int_equal(pai_config_load(&back, NULL, path), PAI_OK);
+	assert_int_equal(pai_config_k8s(&got, back, "gpu"), PAI_OK);
+	assert_string_equal(got.ns, "team-a");
+	assert_int_equal(got.kind, PAI_K8S_PADDLEJOB);
+	assert_string_equal(got.fs_uri, "hdfs://nn:9000");
+	assert_null(pai_config_find(back, "gpu")->uri);
+	/* a Kubernetes profile has no URI, and another one a URI */
+	p.uri = "https://x";
+	assert_int_equal(pai_config_set(cfg, &p), PAI_EINVAL);
+	pai_config_free(cfg);
+	pai_config_free(back);
+	f = fopen(path, "w");
+	fputs("{\"clusters\":{\"g\":{\"api\":\"k8s\",\"kubernetes\":"
+	      "{\"engine\":\"mpi\"}}}}",
+	      f);
+	fclose(f);
+	assert_int_equal(pai_config_load(&cfg, &detail, path), PAI_ESYNTAX);
+	assert_non_null(strstr(detail, "engine must be"));
+	free(detail);
+}
+
+/* ---- status
+ * ------------------------------------------------------------------ */
+
+static pai_state state_of_phase(const char *phase)
+{
+	static char job[512];
+	struct api a;
+	fake_server *f = NULL;
+	pai_client *c;
+	pai_job_info *info = NULL;
+	pai_state s;
+
+	memset(&a, 0, sizeof(a));
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"j\",\"uid\":\"u1\"},\"spec\":"
+		 "{\"tasks\":[{\"name\":\"main\",\"replicas\":1}]},"
+		 "\"status\":{\"state\":{\"phase\":\"%s\"}}}",
+		 phase);
+	a.job = job;
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+	c = client(f);
+	assert_int_equal(pai_job_get(&info, c, "alice", "j"), PAI_OK);
+	s = pai_job_info_state(info);
+	pai_job_info_free(info);
+	pai_client_free(c);
+	fake_stop(f);
+	return s;
+}
+
+static void test_phases(void **state)
+{
+	(void)state;
+	assert_int_equal(state_of_phase(""), PAI_STATE_WAITING);
+	assert_int_equal(state_of_phase("Pending"), PAI_STATE_WAITING);
+	assert_int_equal(state_of_phase("Running"), PAI_STATE_RUNNING);
+	assert_int_equal(state_of_phase("Restarting"), PAI_STATE_RUNNING);
+	assert_int_equal(state_of_phase("Completing"), PAI_STATE_RUNNING);
+	assert_int_equal(state_of_phase("Completed"), PAI_STATE_SUCCEEDED);
+	assert_int_equal(state_of_phase("Failed"), PAI_STATE_FAILED);
+	assert_int_equal(state_of_phase("Terminated"), PAI_STATE_FAILED);
+	assert_int_equal(state_of_phase("Aborting"), PAI_STATE_STOPPING);
+	assert_int_equal(state_of_phase("Aborted"), PAI_STATE_STOPPED);
+}
+
+static const char tasks_job[] =
+    "{\"metadata\":{\"name\":\"tf\",\"namespace\":\"team-a\",\"uid\":\"u1\","
+    "\"resourceVersion\":\"7\",\"annotations\":{\"paictl/job-name\":\"TF\"}},"
+    "\"spec\":{\"tasks\":[{\"name\":\"ps-server\",\"replicas\":2,"
+    "\"template\":{\"metadata\":{\"annotations\":{\"paictl/task-role\":"
+    "\"ps_server\",\"paictl/ports\":\"http:10000;grpc:7000,7001\"}}}},"
+    "{\"name\":\"worker\",\"replicas\":1}]},"
+    "\"status\":{\"state\":{\"phase\":\"Running\"}}}";
+
+#define POD(name, phase, extra)                                                \
+	"{\"metadata\":{\"name\":\"" name "\",\"uid\":\"p-" name "\","         \
+	"\"ownerReferences\":[{\"uid\":\"u1\"}]},\"spec\":{\"nodeName\":"      \
+	"\"n1\",\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":"     \
+	"\"" phase "\",\"podIP\":\"10.0.0.1\"" extra "}}"
+
+static const char tasks_pods[] =
+    "{\"items\":[" POD(
+	"tf-ps-server-0", "Running",
+	",\"containerStatuses\":[{\"restartCount\":2,"
+	"\"state\":{\"running\":{}}}]") "," POD("tf-ps-server-1", "Pending",
+						",\"containerStatuses\":[{"
+						"\"state\":{\"waiting\":{"
+						"\"reason\":"
+						"\"ImagePullBackOff\","
+						"\"message\":\"Back-off "
+						"pulling\"}}}]") "," POD("tf-"
+									 "worke"
+									 "r-0",
+									 "Faile"
+									 "d",
+									 ",\"co"
+									 "ntain"
+									 "erSta"
+									 "tuses"
+									 "\":[{"
+									 "\"sta"
+									 "te\":"
+									 "{\"te"
+									 "rmina"
+									 "ted\""
+									 ":{"
+									 "\"rea"
+									 "son\""
+									 ":"
+									 "\"OOM"
+									 "Kille"
+									 "d\","
+									 "\"exi"
+									 "tCode"
+									 "\":"
+									 "137}}"
+									 "}]") ","
+									       /* another job's pod of the same name: not this one's */
+									       "{\"metadata\":{\"name\":\"tf-ps-server-0\",\"ownerReferences\":"
+									       "[{\"uid\":\"other\"}]},\"status\":{\"phase\":\"Failed\"}}]}";
+
+static void test_status(void **state)
+{
+	struct api a;
+	fake_server *f = NULL;
+	pai_client *c;
+	pai_job_info *info = NULL;
+	const pai_task_info *t;
+	json_t *tj;
+	long i;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.job = tasks_job;
+	a.pods = tasks_pods;
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+	c = client(f);
+	assert_int_equal(pai_job_get(&info, c, "alice", "tf"), PAI_OK);
+	assert_string_equal(pai_job_info_name(info), "TF");
+	assert_int_equal(pai_job_info_task_count(info), 3);
+	/* the role as written, whatever Kubernetes calls its task */
+	i = pai_job_info_find_task(info, "ps_server", 1);
+	assert_true(i >= 0);
+	t = pai_job_info_task(info, (size_t)i);
+	assert_int_equal(t->state, PAI_STATE_WAITING);
+	tj = pai_job_info_task_json(info, (size_t)i);
+	assert_string_equal(
+	    json_string_value(json_object_get(tj, "containerExitDiagnostics")),
+	    "ImagePullBackOff: Back-off pulling");
+	assert_string_equal(
+	    json_string_value(json_object_get(t->ports, "grpc")), "7000,7001");
+	t = pai_job_info_task(
+	    info, (size_t)pai_job_info_find_task(info, "ps_server", 0));
+	assert_int_equal(t->state, PAI_STATE_RUNNING);
+	assert_string_equal(t->container_id, "tf-ps-server-0");
+	t = pai_job_info_task(
+	    info, (size_t)pai_job_info_find_task(info, "worker", 0));
+	assert_int_equal(t->state, PAI_STATE_FAILED);
+	assert_true(t->has_exit_code && t->exit_code == 137);
+	pai_job_info_free(info);
+	pai_client_free(c);
+	fake_stop(f);
+}
+
+/* ---- submissions
+ * ------------------------------------------------------------- */
+
+static json_t *config(void)
+{
+	return json_pack("{s:s,s:s,s:[{s:s,s:i,s:i,s:i,s:i,s:s}]}", "jobName",
+			 "sub", "image", "debian", "taskRoles", "name", "main",
+			 "taskNumber", 1, "cpuNumber", 1, "memoryMB", 100,
+			 "gpuNumber", 0, "command", "true");
+}
+
+static int submit(struct api *a, pai_diags *diags, int *recovered)
+{
+	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
+	fake_server *f = NULL;
+	json_t *cfg = config();
+	pai_client *c;
+	int err;
+
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, a), 0);
+	c = client(f);
+	so.diags = diags;
+	so.source_name = "job.json";
+	err = pai_submit_ex(c, "alice", cfg, &so, recovered);
+	pai_client_free(c);
+	fake_stop(f);
+	json_decref(cfg);
+	return err;
+}
+
+static int seen(const struct api *a, const char *prefix)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (strncmp(a->log[i], prefix, strlen(prefix)) == 0)
+			return i;
+	return -1;
+}
+
+static void test_submit(void **state)
+{
+	struct api a;
+	int rec = -1;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.create_status = 201;
+	assert_int_equal(submit(&a, NULL, &rec), PAI_OK);
+	assert_int_equal(rec, 0);
+	/* the ConfigMap, the Job, then the ConfigMap owned */
+	assert_int_equal(seen(&a, "POST /api/v1" NS "configmaps"), 0);
+	assert_int_equal(seen(&a, "POST " JOBS "?fieldManager=paictl"), 1);
+	assert_true(seen(&a, "PATCH /api/v1" NS "configmaps/sub-pai-env") > 1);
+	assert_non_null(strstr(a.job_body, "paictl/submission"));
+	/* the answer lost: read back, found ours, not sent again */
+	memset(&a, 0, sizeof(a));
+	a.create_status = 201;
+	a.drop_create = 1;
+	assert_int_equal(submit(&a, NULL, &rec), PAI_OK);
+	assert_int_equal(rec, 1);
+	assert_true(seen(&a, "GET " JOBS "/sub") > 0);
+}
+
+static void test_submit_refused(void **state)
+{
+	struct api a;
+	pai_diags *d = NULL;
+	int rec;
+
+	(void)state;
+	/* a same-named Job of another's: conflict, the ConfigMap deleted */
+	memset(&a, 0, sizeof(a));
+	a.create_status = 409;
+	a.create_body = "{\"kind\":\"Status\",\"reason\":\"AlreadyExists\","
+			"\"code\":409,\"message\":\"already exists\"}";
+	a.job = "{\"metadata\":{\"name\":\"sub\",\"annotations\":"
+		"{\"paictl/submission\":\"not-ours\"}}}";
+	assert_int_equal(submit(&a, NULL, &rec), PAI_ECONFLICT);
+	assert_true(seen(&a, "DELETE /api/v1" NS "configmaps/sub-pai-env") > 0);
+	/* the CRD schema's 422: a diagnostic per cause, naming its field */
+	memset(&a, 0, sizeof(a));
+	a.create_status = 422;
+	a.create_body =
+	    "{\"kind\":\"Status\",\"reason\":\"Invalid\",\"code\":422,"
+	    "\"message\":\"invalid\",\"details\":{\"causes\":[{\"field\":"
+	    "\"spec.minAvailable\",\"message\":\"must be of type "
+	    "integer\"}]}}";
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(submit(&a, d, &rec), PAI_EINVALID);
+	assert_int_equal(pai_diags_errors(d), 1);
+	assert_string_equal(pai_diags_get(d, pai_diags_count(d) - 1)->path,
+			    "spec.minAvailable");
+	assert_true(seen(&a, "DELETE /api/v1" NS "configmaps/sub-pai-env") > 0);
+	pai_diags_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_profiles),
+	    cmocka_unit_test(test_phases),
+	    cmocka_unit_test(test_status),
+	    cmocka_unit_test(test_submit),
+	    cmocka_unit_test(test_submit_refused),
+	};
+	char tmpl[] = "/tmp/paictl-test-k8s-XXXXXX";
+	int st;
+
+	if (!mkdtemp(tmpl))
+		return 1;
+	snprintf(dir, sizeof(dir), "%s", tmpl);
+	chmod(dir, 0700);
+	st = cmocka_run_group_tests(tests, NULL, NULL);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			st = st ? st : 1;
+	}
+	return st;
+}
