@@ -20,6 +20,9 @@
  * than the pod changes or this much later: its container is ending, and
  * its pod's status is on the way. */
 #define REOPEN_MS 1000
+/* A log whose pod has ended is read whole by one request; asked again
+ * (a cut, an error) at most this many times. */
+#define OVER_TRIES 5
 
 struct follow;
 
@@ -34,6 +37,8 @@ struct flog {
 	int tailed;	      /* the first request asked for the tail */
 	int news;	      /* the current stream gave lines */
 	int done;	      /* its container has ended for good */
+	int opened_over;      /* the stream was opened after the pod ended */
+	int over_tries;	      /* requests since the pod was seen ended */
 	long long not_before; /* no new request before (ms) */
 };
 
@@ -150,6 +155,8 @@ static int open_log(struct follow *f, struct flog *t, json_t *pod)
 		err = pai__client_oom(f->c);
 	}
 	t->news = 0;
+	t->opened_over = pod_over(pod);
+	t->over_tries += t->opened_over;
 	return err;
 }
 
@@ -165,6 +172,7 @@ static int new_run(struct follow *f, struct flog *t, const char *uid)
 	pai__kube_log_free(t->log);
 	t->log = NULL;
 	t->done = 0;
+	t->over_tries = 0;
 	t->tailed = 1; /* a new run is read whole */
 	return pai__kube_log_new(&t->log, 1, 0) ? pai__client_oom(f->c)
 						: PAI_OK;
@@ -219,12 +227,24 @@ static int log_ended(struct follow *f, struct flog *t, int cc)
 	emit(f, t);
 	if (err == PAI_EAUTH || err == PAI_EFORBIDDEN || err == PAI_EINTR)
 		return err;
-	if (pod_over(pod) || !uid || strcmp(uid, t->uid) != 0 ||
-	    err == PAI_ENOTFOUND) {
-		finished(f, t); /* the pod ended, or is gone */
+	if (!uid || strcmp(uid, t->uid) != 0 || err == PAI_ENOTFOUND) {
+		finished(f, t); /* the pod is gone */
 		return PAI_OK;
 	}
-	/* cut (or not ready yet): again, from the last line's second */
+	/* complete only when read whole after the pod ended: a stream of
+	 * a running container may have been cut before its last lines */
+	if (pod_over(pod) && t->opened_over && !err && cc == CURLE_OK) {
+		finished(f, t);
+		return PAI_OK;
+	}
+	if (t->over_tries >= OVER_TRIES)
+		return err ? err
+			   : pai__client_fail(f->c, PAI_EUNREACHABLE, 0, NULL,
+					      "the log of pod %s was cut %d "
+					      "times after its end",
+					      t->pod, OVER_TRIES);
+	/* cut, not ready yet, or ended before its pod was known to: again,
+	 * from the last line's second */
 	pai__kube_log_resume(t->log);
 	if (!t->news || err)
 		t->not_before = now_ms() + REOPEN_MS;
