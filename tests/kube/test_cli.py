@@ -255,6 +255,38 @@ def t_hello(c):
     k.close()
 
 
+def t_wait_latency(c):
+    """wait and submit --wait end within a second of the Job's end, as
+    the API server tells it to a watcher (this test's own watch)."""
+    k = Case(c, "latency")
+    k.file("w.json", job("slow", [("main", 1, "sleep 3")]))
+    ended, stop = {}, threading.Event()
+
+    def watch():
+        for ev in c.client.watch_lines(kapi.path_of(*JOB, namespace=k.ns),
+                                       {"timeoutSeconds": "60"}, stop):
+            obj = ev.get("object") or {}
+            phase = ((obj.get("status") or {}).get("state") or {}).get(
+                "phase")
+            name = (obj.get("metadata") or {}).get("name")
+            if phase == "Completed" and name not in ended:
+                ended[name] = time.time()
+    th = threading.Thread(target=watch, daemon=True)
+    th.start()
+    time.sleep(0.5)  # the watch is open before the jobs exist
+    k.run("submit", "--name", "by-wait", "w.json")
+    r = k.run("wait", "by-wait")
+    lag = time.time() - ended.get("by-wait", 0)
+    check("wait: within a second of the Job's end (%.2f s)" % lag,
+          r.returncode == 0 and 0 <= lag < 1.0, (r.returncode, r.stderr))
+    r = k.run("submit", "--wait", "--name", "by-submit", "w.json")
+    lag = time.time() - ended.get("by-submit", 0)
+    check("submit --wait: within a second of the Job's end (%.2f s)" % lag,
+          r.returncode == 0 and 0 <= lag < 1.0, (r.returncode, r.stderr))
+    stop.set()
+    k.close()
+
+
 # ---- failures: a task's exit code, a pod that cannot start ----------------
 
 def t_failing(c):
@@ -830,7 +862,7 @@ def t_throttled(c):
     k.close()
 
 
-CASES = [t_two_roles, t_hello, t_failing, t_cannot_start, t_follow,
+CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start, t_follow,
          t_previous, t_stop, t_exec, t_lost_answer, t_conflict, t_invalid,
          t_namespace_forbidden, t_exec_plugin, t_kubeconfigs, t_paddlejob,
          t_profiles]
