@@ -143,6 +143,48 @@ static int store_token(const cli_ctx *ctx, const cli_conn *conn,
 	return st;
 }
 
+/* A cluster with nothing to log in to says so: 1, else 0. */
+static int needs_no_login(const cli_ctx *ctx, const cli_conn *conn)
+{
+	if (conn->local || conn->socket) {
+		/* the socket's directory is the owner's alone */
+		if (!ctx->quiet)
+			cli_error(ctx, 0,
+				  "the local cluster needs no login: only "
+				  "you can reach its socket");
+		return 1;
+	}
+	if (!conn->k8s)
+		return 0;
+	if (!ctx->quiet)
+		cli_error(ctx, 0,
+			  "'%s' is a Kubernetes cluster: its credentials come "
+			  "from the kubeconfig (%s%s%s), as kubectl's do; "
+			  "there is nothing to log in to",
+			  conn->cluster,
+			  conn->kube.kubeconfig	 ? conn->kube.kubeconfig
+			  : getenv("KUBECONFIG") ? "$KUBECONFIG"
+						 : "~/.kube/config",
+			  conn->kube.context ? ", context " : "",
+			  conn->kube.context ? conn->kube.context : "");
+	return 1;
+}
+
+/* The login's result: JSON on stdout, or a line on stderr. */
+static int report(const cli_ctx *ctx, const cli_conn *conn)
+{
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_print_json(
+			   json_pack("{s:s,s:s,s:s}", "cluster", conn->cluster,
+				     "user", conn->user, "uri", conn->uri)) < 0
+			   ? EXIT_FAILURE_
+			   : EXIT_OK;
+	if (!ctx->quiet)
+		cli_error(ctx, 0, "logged in to '%s' as %s", conn->cluster,
+			  conn->user);
+	return EXIT_OK;
+}
+
 int cmd_login(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
@@ -162,30 +204,8 @@ int cmd_login(cli_ctx *ctx, int argc, char **argv)
 	st = cli_resolve(ctx, &conn);
 	if (st)
 		return st;
-	if (conn->local || conn->socket) {
-		/* the socket's directory is the owner's alone */
-		if (!ctx->quiet)
-			cli_error(ctx, 0,
-				  "the local cluster needs no login: only "
-				  "you can reach its socket");
+	if (needs_no_login(ctx, conn))
 		goto out;
-	}
-	if (conn->k8s) {
-		if (!ctx->quiet)
-			cli_error(
-			    ctx, 0,
-			    "'%s' is a Kubernetes cluster: its "
-			    "credentials come from the kubeconfig (%s%s%s),"
-			    " as kubectl's do; there is nothing to log in "
-			    "to",
-			    conn->cluster,
-			    conn->kube.kubeconfig  ? conn->kube.kubeconfig
-			    : getenv("KUBECONFIG") ? "$KUBECONFIG"
-						   : "~/.kube/config",
-			    conn->kube.context ? ", context " : "",
-			    conn->kube.context ? conn->kube.context : "");
-		goto out;
-	}
 	/* log in afresh, with no token */
 	if (conn->token)
 		explicit_bzero(conn->token, strlen(conn->token));
@@ -198,22 +218,11 @@ int cmd_login(cli_ctx *ctx, int argc, char **argv)
 	if (st)
 		goto out;
 	err = pai_login(&token, conn->client, conn->user, pw, TOKEN_LIFETIME_S);
-	if (err) {
+	if (err)
 		st = cli_fail(ctx, conn, err, "cannot log in to '%s' as %s",
 			      conn->cluster, conn->user);
-		goto out;
-	}
-	st = store_token(ctx, conn, token);
-	if (st)
-		goto out;
-	if (ctx->output == CLI_OUT_JSON) {
-		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "cluster",
-					     conn->cluster, "user", conn->user,
-					     "uri", conn->uri)) < 0)
-			st = EXIT_FAILURE_;
-	} else if (!ctx->quiet)
-		cli_error(ctx, 0, "logged in to '%s' as %s", conn->cluster,
-			  conn->user);
+	else if (!(st = store_token(ctx, conn, token)))
+		st = report(ctx, conn);
 out:
 	explicit_bzero(pw, sizeof(pw));
 	if (token)
