@@ -80,7 +80,7 @@ int pai__k8s_yaml(pai__buf *out, json_t *docs);
 
 /* pai_job_to_k8s() before the YAML: the objects as a JSON array (the
  * ConfigMap, if any, then the Job), *out new; what the API module
- * submits (lib/client/api/k8s_submit.c). */
+ * submits (lib/client/api/k8s/k8s_submit.c). */
 int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
 		       const char *text, size_t text_len,
 		       const pai_job_options *jopts,

@@ -1,5 +1,5 @@
 /* fuzz_k8s_api.c - libFuzzer target for what the Kubernetes module
- * (lib/client/api/api_k8s.c and its k8s_*.c) reads from an API server
+ * (lib/client/api/k8s/api_k8s.c and its k8s_*.c) reads from an API server
  * through the shared plumbing: Volcano Jobs and PaddleJobs, their pods
  * and events read into a status, lists of jobs, the answers and Status
  * bodies of a submission (AlreadyExists, Invalid with causes, lost

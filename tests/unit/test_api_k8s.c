@@ -1,4 +1,4 @@
-/* test_api_k8s.c - the Kubernetes module (lib/client/api/api_k8s.c and
+/* test_api_k8s.c - the Kubernetes module (lib/client/api/k8s/api_k8s.c and
  * its k8s_*.c) against scripted answers of an API server: profiles of a
  * Kubernetes cluster in the profiles file, the phase-to-state table, a
  * status read from a Job and its pods (role names, ports, reasons, exit

@@ -117,7 +117,7 @@ extern const struct pai__api pai__api_v2;
 /* paictl's local cluster: api_v1.c's routes and operations, and its
  * own extensions (api/local.c) */
 extern const struct pai__api pai__api_local;
-/* Kubernetes (api_k8s.c): only a client from pai_client_new_k8s(). */
+/* Kubernetes (k8s/api_k8s.c): only a client from pai_client_new_k8s(). */
 extern const struct pai__api pai__api_k8s;
 
 /* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c);

@@ -21,8 +21,8 @@
 #define PAI_K8S_API_H
 
 #include "client/kube/kube.h"
-#include "module.h"
-#include "status.h"
+#include "client/api/module.h"
+#include "client/api/status.h"
 
 /* ---- the client (k8s_client.c) ---------------------------------------- */
 
