@@ -418,6 +418,23 @@ static void start_one_waiting(struct server *sv, const char *first_cmd,
 	free(cfg);
 }
 
+/* A gate for a first job that holds the one CPU until the test opens
+ * it, however slow the machine: its command, into cmd. */
+static void gate_cmd(char *gate, size_t glen, char *cmd, size_t clen)
+{
+	snprintf(gate, glen, "/tmp/paictl-test-gate-%ld", (long)getpid());
+	unlink(gate);
+	snprintf(cmd, clen, "while [ ! -e '%s' ]; do sleep 0.05; done", gate);
+}
+
+static void gate_open(const char *gate)
+{
+	int fd = open(gate, O_WRONLY | O_CREAT, 0600);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 /* ---- tests ------------------------------------------------------------- */
 
 static void test_api_and_bad_requests(void **state)
@@ -1202,12 +1219,13 @@ static void test_waiting_survives_restart(void **state)
 {
 	struct server sv;
 	json_t *o, *rec;
-	char *log, path[256];
+	char *log, path[256], gate[64], first[128];
 	long long created;
 	struct stat st;
 
 	(void)state;
-	start_one_waiting(&sv, "sleep 1", "second", "echo second");
+	gate_cmd(gate, sizeof(gate), first, sizeof(first));
+	start_one_waiting(&sv, first, "second", "echo second");
 	o = job_status(&sv, "u", "second");
 	assert_non_null(o);
 	assert_string_equal(job_state(o), "WAITING");
@@ -1228,6 +1246,7 @@ static void test_waiting_survives_restart(void **state)
 			     json_object_get(o, "jobStatus"), "createdTime")),
 			 created);
 	json_decref(o);
+	gate_open(gate);
 	o = wait_job(&sv, "u", "second", 15);
 	assert_string_equal(job_state(o), "SUCCEEDED");
 	log = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
@@ -1246,6 +1265,7 @@ static void test_waiting_survives_restart(void **state)
 	json_decref(o);
 	stop_server(&sv);
 	remove_tree(sv.dir);
+	unlink(gate);
 }
 
 /* Writes rec to f as one line of records.log, with "completed" set to
@@ -1406,11 +1426,12 @@ static void test_no_task_dir(void **state)
 {
 	struct server sv;
 	json_t *o;
-	char path[256];
+	char path[256], gate[64], first[128];
 	int fd;
 
 	(void)state;
-	start_one_waiting(&sv, "sleep 0.5", "blocked", "echo hi");
+	gate_cmd(gate, sizeof(gate), first, sizeof(first));
+	start_one_waiting(&sv, first, "blocked", "echo hi");
 	/* a file where its attempt directory goes, while it waits */
 	snprintf(path, sizeof(path), "%s/jobs/u~blocked/attempt-0", sv.dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
@@ -1419,6 +1440,7 @@ static void test_no_task_dir(void **state)
 	o = job_status(&sv, "u", "blocked");
 	assert_string_equal(job_state(o), "WAITING");
 	json_decref(o);
+	gate_open(gate);
 	o = wait_job(&sv, "u", "blocked", 15);
 	assert_string_equal(job_state(o), "FAILED");
 	assert_string_equal(
@@ -1428,6 +1450,7 @@ static void test_no_task_dir(void **state)
 	json_decref(o);
 	stop_server(&sv);
 	remove_tree(sv.dir);
+	unlink(gate);
 }
 
 /* --capacity: FIFO admission, GPUs given out, too-big jobs refused;
