@@ -729,6 +729,33 @@ static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
 	return st;
 }
 
+/* The output of nt tasks' logs: which stream, prefixed when several. */
+static void start_output(struct out *w, cli_ctx *ctx, const struct opts *o,
+			 size_t nt)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx = ctx;
+	w->o = o;
+	w->prefix = nt > 1;
+	w->stream = strcmp(o->file, "user.pai.stdout") == 0   ? "stdout"
+		    : strcmp(o->file, "user.pai.stderr") == 0 ? "stderr"
+		    : strcmp(o->file, "previous") == 0	      ? "previous"
+							      : "all";
+}
+
+static void free_tlogs(struct tlog *tl, size_t nt)
+{
+	size_t i;
+
+	for (i = 0; i < nt; i++) {
+		free(tl[i].role);
+		free(tl[i].key);
+		free(tl[i].url);
+		free(tl[i].part);
+	}
+	free(tl);
+}
+
 int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = {"user.pai.stdout", -1, 0};
@@ -738,7 +765,7 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 	pai_job_info *info = NULL;
 	struct tlog *tl = NULL;
 	char *user = NULL, *name = NULL;
-	size_t i, nt = 0;
+	size_t nt = 0;
 	int first, st, err;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
@@ -762,14 +789,7 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 	}
 	if ((st = select_tasks(ctx, info, &tg, tl, &nt)))
 		goto out;
-	memset(&w, 0, sizeof(w));
-	w.ctx = ctx;
-	w.o = &o;
-	w.prefix = nt > 1;
-	w.stream = strcmp(o.file, "user.pai.stdout") == 0   ? "stdout"
-		   : strcmp(o.file, "user.pai.stderr") == 0 ? "stderr"
-		   : strcmp(o.file, "previous") == 0	    ? "previous"
-							    : "all";
+	start_output(&w, ctx, &o, nt);
 	st = o.follow && strcmp(w.stream, "stderr") != 0 &&
 		     strcmp(w.stream, "previous") != 0
 		 ? follow_streams(ctx, conn, &w, tl, nt, info)
@@ -779,13 +799,7 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 				       tg.ref, !tg.role)
 			      : read_once(ctx, conn, &w, tl, nt, info, tg.ref);
 out:
-	for (i = 0; i < nt; i++) {
-		free(tl[i].role);
-		free(tl[i].key);
-		free(tl[i].url);
-		free(tl[i].part);
-	}
-	free(tl);
+	free_tlogs(tl, nt);
 	pai_job_info_free(info);
 	free(user);
 	free(name);
