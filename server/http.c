@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -710,10 +711,15 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		      enum MHD_RequestTerminationCode toe)
 {
 	struct req *rq = *con_cls;
+	struct srv *s = cls;
 
-	(void)cls;
 	(void)c;
 	(void)toe;
+	if (rq && rq->held) {
+		pthread_mutex_lock(&s->lock);
+		s->held_out--;
+		pthread_mutex_unlock(&s->lock);
+	}
 	if (rq) {
 		free(rq->body);
 		free(rq);
@@ -838,7 +844,7 @@ static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 		MHD_ALLOW_SUSPEND_RESUME,
 	    0, NULL, NULL, handler, l, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
 	    l->s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_NOTIFY_COMPLETED,
-	    completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+	    completed, l->s, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);
 }
 
@@ -874,12 +880,33 @@ int srv_http_start(struct srv *s, char *err, size_t errlen)
 	return 0;
 }
 
-void srv_http_stop(struct srv *s)
+/* The requests held (wait.c) answered with the status as it is, not
+ * cut: their clients would take a cut for a lost cluster. At most
+ * HELD_GRACE_MS. */
+#define HELD_GRACE_MS 2000
+
+static void answer_held(struct srv *s)
 {
+	long long until = srv_now_ms() + HELD_GRACE_MS;
+	struct timespec tick = {0, 10 * 1000000L};
+	size_t left;
+
 	/* no connection may be suspended when a daemon stops */
 	pthread_mutex_lock(&s->lock);
 	srv_wake_waiters(s, true);
+	left = s->held_out;
 	pthread_mutex_unlock(&s->lock);
+	while (left && srv_now_ms() < until) {
+		nanosleep(&tick, NULL);
+		pthread_mutex_lock(&s->lock);
+		left = s->held_out;
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
+void srv_http_stop(struct srv *s)
+{
+	answer_held(s);
 	/* MHD closes the listening sockets it was given. */
 	if (s->tcp_d)
 		MHD_stop_daemon(s->tcp_d);

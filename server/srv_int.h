@@ -136,6 +136,7 @@ struct srv {
 	/* requests held by the long-poll (wait.c), under lock */
 	struct srv_waiter *waiters;
 	size_t nwaiters, capwaiters;
+	size_t held_out; /* requests held and not yet answered */
 };
 
 /* util.c */

@@ -10,7 +10,9 @@
  * is held: its connection is suspended (libmicrohttpd's
  * suspend/resume), and the main loop, which runs after every change of
  * a job (a task's exit, a launch, a STOP, a deadline), resumes it.
- * Nothing polls; a change is answered within milliseconds. */
+ * Nothing polls; a change is answered within milliseconds. A server
+ * that stops answers what it holds first (http.c), with the status as
+ * it is then. */
 #include "http_int.h"
 
 #include <stdio.h>
@@ -110,6 +112,7 @@ int h_wait_hold(struct srv *s, struct MHD_Connection *c, struct req *rq,
 	snprintf(w->since, sizeof(w->since), "%s", since);
 	w->deadline = srv_now_ms() + ms;
 	rq->held = true;
+	s->held_out++; /* until answered: http.c's completed() */
 	/* under the lock, as every resume is: none can come before this */
 	MHD_suspend_connection(c);
 	srv_wake(s); /* its deadline is the main loop's to keep */

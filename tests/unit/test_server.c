@@ -1906,6 +1906,73 @@ static void test_long_poll(void **state)
 	stop_server(&sv);
 }
 
+/* A held request of a server that stops: answered, with the status as
+ * it is then, not cut (its client would take that for a lost cluster). */
+struct held_raw {
+	const struct server *sv;
+	char url[512];
+	int cc;
+	long status;
+};
+
+static void *held_raw_main(void *arg)
+{
+	struct held_raw *h = arg;
+	struct resp r;
+
+	h->cc = request(h->sv, 0, "GET", h->url, NULL, 0, NULL, NULL, &r);
+	h->status = r.status;
+	free(r.body);
+	return NULL;
+}
+
+static void test_long_poll_at_shutdown(void **state)
+{
+	struct server sv;
+	struct held_raw h;
+	struct resp r;
+	char *cfg = config1("lp", 1, "exec sleep 60", NULL, 0), *q;
+	pthread_t th;
+	json_t *o = NULL;
+	int running;
+
+	(void)state;
+	start_server(&sv);
+	assert_int_equal(submit(&sv, "alice", cfg, &o), 201);
+	json_decref(o);
+	do {
+		o = job_status(&sv, "alice", "lp");
+		assert_non_null(o);
+		running = strcmp(job_state(o), "RUNNING") == 0;
+		json_decref(o);
+	} while (!running && (test_sleep_ms(20), 1));
+	assert_int_equal(request(&sv, 0, "GET", "/api/v2/jobs/alice~lp", NULL,
+				 0, NULL, NULL, &r),
+			 CURLE_OK);
+	free(r.body);
+	memset(&h, 0, sizeof(h));
+	h.sv = &sv;
+	q = curl_easy_escape(NULL, r.etag, 0);
+	snprintf(h.url, sizeof(h.url),
+		 "/api/v2/jobs/alice~lp?wait=20000&since=%s", q);
+	curl_free(q);
+	assert_int_equal(pthread_create(&th, NULL, held_raw_main, &h), 0);
+	test_sleep_ms(300);
+	stop_server(&sv);
+	pthread_join(th, NULL);
+	assert_int_equal(h.cc, CURLE_OK);
+	assert_int_equal(h.status, 200);
+	free(cfg);
+	/* the task goes on (to be re-adopted): started again, stopped */
+	start_server_in(&sv, NULL);
+	assert_int_equal(call(&sv, "PUT", "/api/v2/jobs/alice~lp/executionType",
+			      "{\"value\":\"STOP\"}", NULL),
+			 202);
+	json_decref(wait_job(&sv, "alice", "lp", 20));
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 static void test_concurrent_clients(void **state)
 {
 	struct server sv;
@@ -2112,6 +2179,7 @@ int main(int argc, char **argv)
 	    T(test_background),
 	    T(test_concurrent_clients),
 	    T(test_long_poll),
+	    T(test_long_poll_at_shutdown),
 	    T(test_tcp_tokens),
 	};
 	(void)argc;
