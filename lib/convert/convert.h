@@ -86,6 +86,12 @@ int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
 		       const pai_job_options *jopts,
 		       const pai_k8s_options *opts);
 
+/* 1 when s may be a label's value: at most 63 of [A-Za-z0-9_.-],
+ * alphanumeric at both ends (a v1 jobName mostly is). The job's
+ * paictl/job-name label has it only then; the API module looks it up
+ * by it only then. */
+int pai__k8s_label_value(const char *s);
+
 /* Role r's task count, and the image its containers run. */
 long long pai__k8s_tasks(const pai_job *job, size_t r);
 const char *pai__k8s_role_image(const pai_job *job, size_t r);

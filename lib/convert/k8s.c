@@ -35,9 +35,7 @@ static json_t *kubelet_literal(const char *s)
 	return v;
 }
 
-/* A label value: at most 63 of [A-Za-z0-9_.-], alphanumeric at both
- * ends. */
-static int label_value(const char *s)
+int pai__k8s_label_value(const char *s)
 {
 	size_t n = strlen(s), i;
 
@@ -59,7 +57,7 @@ static json_t *labels(struct pai__k8s_conv *c)
 	json_t *l =
 	    json_pack("{s:s}", "app.kubernetes.io/managed-by", "paictl");
 
-	if (l && strcmp(orig, c->k.name) != 0 && label_value(orig))
+	if (l && strcmp(orig, c->k.name) != 0 && pai__k8s_label_value(orig))
 		json_object_set_new(l, "paictl/job-name", str(orig));
 	return l;
 }

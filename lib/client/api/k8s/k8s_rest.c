@@ -6,7 +6,8 @@
  * Retries (429, 5xx, Retry-After) and the 401 renewal are http.c's. */
 #include "k8s_api.h"
 
-#include <ctype.h>
+#include "convert/convert.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,21 +203,6 @@ static int k8s_name(const char *s)
 	return 1;
 }
 
-/* A label value: at most 63 of [A-Za-z0-9_.-], alphanumeric at both
- * ends (a v1 jobName mostly is). */
-static int label_value(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (!n || n > 63 || !isalnum((unsigned char)s[0]) ||
-	    !isalnum((unsigned char)s[n - 1]))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
-			return 0;
-	return 1;
-}
-
 /* The job labelled paictl/job-name=name (a name Kubernetes had to
  * derive another from), or PAI_ENOTFOUND. */
 static int by_label(json_t **out, pai_client *c, const char *name)
@@ -225,7 +211,7 @@ static int by_label(json_t **out, pai_client *c, const char *name)
 	json_t *list = NULL, *items;
 	int err;
 
-	if (!label_value(name))
+	if (!pai__k8s_label_value(name))
 		return PAI_ENOTFOUND;
 	pai__buf_puts(&q, "?labelSelector=");
 	pai__kube_put_escaped(&q, "paictl/job-name=");
