@@ -439,15 +439,8 @@ static void set_options(CURL *h, pai_client *c, const pai__request *rq,
 {
 	curl_easy_reset(h);
 	curl_easy_setopt(h, CURLOPT_URL, rq->url);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->errbuf);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "paictl/" PAI_VERSION);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
-			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
+	pai__curl_defaults(h);
 	if (via_socket) {
 		curl_easy_setopt(h, CURLOPT_UNIX_SOCKET_PATH, c->unix_socket);
 		/* no $http_proxy between us and a local socket */

@@ -78,4 +78,18 @@ int pai__curl_load(void);
 #define curl_url_set (pai__curl_fns.p_curl_url_set)
 #endif
 
+/* What each of paictl's requests asks of curl: no signals (libpai runs
+ * in its callers' threads), paictl's user agent, HTTP and HTTPS only. */
+static inline void pai__curl_defaults(CURL *h)
+{
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "paictl/" PAI_VERSION);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
+			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
+
 #endif /* PAI_DL_CURL_H */

@@ -93,14 +93,7 @@ static int setup(pai__k8s_stream *s)
 		return err;
 	curl_easy_setopt(h, CURLOPT_URL, s->url);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, s->hdrs);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "paictl/" PAI_VERSION);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
-			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
+	pai__curl_defaults(h);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, s->errbuf);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
 			 s->c->connect_timeout_ms);
