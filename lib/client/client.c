@@ -167,6 +167,19 @@ static int check_names(pai_client *c, const char *user, const char *name)
 	return PAI_OK;
 }
 
+/* The API of c for a call on user's job name, after what every such
+ * call does first: the last error forgotten, the names checked. */
+static int job_api(const struct pai__api **api, pai_client *c,
+		   const char *user, const char *name)
+{
+	int err;
+
+	pai__client_reset_error(c);
+	if ((err = check_names(c, user, name ? name : "")))
+		return err;
+	return pai__client_api(c, api);
+}
+
 int pai_cluster_info(json_t **out, pai_client *c)
 {
 	const struct pai__api *api;
@@ -256,10 +269,7 @@ int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
 		*out = NULL;
 	if (!out || !c)
 		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if ((err = check_names(c, user, name ? name : "")))
-		return err;
-	if ((err = pai__client_api(c, &api)))
+	if ((err = job_api(&api, c, user, name)))
 		return err;
 	return api->job_get(out, api, c, user, name);
 }
@@ -292,10 +302,7 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 		*len = 0;
 	if (!text || !c)
 		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if ((err = check_names(c, user, name ? name : "")))
-		return err;
-	err = pai__client_api(c, &api);
+	err = job_api(&api, c, user, name);
 	if (err == PAI_OK)
 		err = api->job_config(text, &n, api, c, user, name);
 	if (len)
@@ -310,10 +317,7 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 
 	if (!c)
 		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if ((err = check_names(c, user, name ? name : "")))
-		return err;
-	if ((err = pai__client_api(c, &api)))
+	if ((err = job_api(&api, c, user, name)))
 		return err;
 	return api->job_stop(api, c, user, name);
 }
@@ -329,10 +333,7 @@ int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
 		*out = NULL;
 	if (!out || !c)
 		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if ((err = check_names(c, user, name ? name : "")))
-		return err;
-	if ((err = pai__client_api(c, &api)))
+	if ((err = job_api(&api, c, user, name)))
 		return err;
 	if (!api->job_changed)
 		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
@@ -351,10 +352,7 @@ int pai_job_get_ssh(pai_ssh_info **out, pai_client *c, const char *user,
 		*out = NULL;
 	if (!out || !c)
 		return PAI_EINVAL;
-	pai__client_reset_error(c);
-	if ((err = check_names(c, user, name ? name : "")))
-		return err;
-	if ((err = pai__client_api(c, &api)))
+	if ((err = job_api(&api, c, user, name)))
 		return err;
 	return api->job_ssh(out, api, c, user, name);
 }
