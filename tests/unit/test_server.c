@@ -314,6 +314,24 @@ static json_t *wait_job(const struct server *sv, const char *user,
 	return NULL;
 }
 
+/* Polls until the job is RUNNING: 1, or 0 after secs seconds. */
+static int wait_running(const struct server *sv, const char *user,
+			const char *job, double secs)
+{
+	double t0;
+	int running = 0;
+
+	for (t0 = test_now_s(); !running && test_now_s() - t0 < secs;) {
+		json_t *o = job_status(sv, user, job);
+
+		running = o && strcmp(job_state(o), "RUNNING") == 0;
+		json_decref(o);
+		if (!running)
+			test_sleep_ms(20);
+	}
+	return running;
+}
+
 static long submit(const struct server *sv, const char *user,
 		   const char *config, json_t **out)
 {
@@ -1125,7 +1143,6 @@ static void test_server_killed(void **state)
 	struct server sv;
 	json_t *o, *rec;
 	char *cfg, *log, path[256], want[4096];
-	double t0;
 	int i, n = 0;
 
 	(void)state;
@@ -1138,13 +1155,7 @@ static void test_server_killed(void **state)
 	cfg = config1("orphan", 1, "echo started; sleep 30", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
-	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
-		o = job_status(&sv, "u", "orphan");
-		i = o && strcmp(job_state(o), "RUNNING") == 0;
-		json_decref(o);
-		if (i)
-			break;
-	}
+	wait_running(&sv, "u", "orphan", 10);
 	test_sleep_ms(300);
 	kill(sv.pid, SIGKILL);
 	waitpid(sv.pid, NULL, 0);
@@ -1620,13 +1631,7 @@ static void test_ssh(void **state)
 	cfg = config1("sshjob", 2, "sleep 30", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
-	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
-		o = job_status(&sv, "u", "sshjob");
-		status = o && strcmp(job_state(o), "RUNNING") == 0;
-		json_decref(o);
-		if (status)
-			break;
-	}
+	wait_running(&sv, "u", "sshjob", 10);
 	/* the key pair is made when first asked for, tasks running */
 	snprintf(key, sizeof(key), "%s/jobs/u~sshjob/ssh/sshjob", sv.dir);
 	assert_int_not_equal(access(key, F_OK), 0);
@@ -1866,12 +1871,7 @@ static void test_long_poll(void **state)
 	start_server(&sv);
 	assert_int_equal(submit(&sv, "alice", cfg, &o), 201);
 	json_decref(o);
-	do {
-		o = job_status(&sv, "alice", "lp");
-		assert_non_null(o);
-		took = strcmp(job_state(o), "RUNNING") == 0;
-		json_decref(o);
-	} while (!took && (test_sleep_ms(20), 1));
+	assert_true(wait_running(&sv, "alice", "lp", 30));
 	assert_int_equal(request(&sv, 0, "GET", v1, NULL, 0, NULL, NULL, &r),
 			 CURLE_OK);
 	free(r.body);
@@ -1934,18 +1934,12 @@ static void test_long_poll_at_shutdown(void **state)
 	char *cfg = config1("lp", 1, "exec sleep 60", NULL, 0), *q;
 	pthread_t th;
 	json_t *o = NULL;
-	int running;
 
 	(void)state;
 	start_server(&sv);
 	assert_int_equal(submit(&sv, "alice", cfg, &o), 201);
 	json_decref(o);
-	do {
-		o = job_status(&sv, "alice", "lp");
-		assert_non_null(o);
-		running = strcmp(job_state(o), "RUNNING") == 0;
-		json_decref(o);
-	} while (!running && (test_sleep_ms(20), 1));
+	assert_true(wait_running(&sv, "alice", "lp", 30));
 	assert_int_equal(request(&sv, 0, "GET", "/api/v2/jobs/alice~lp", NULL,
 				 0, NULL, NULL, &r),
 			 CURLE_OK);
