@@ -26,6 +26,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import cluster  # noqa: E402
 import kapi  # noqa: E402
+from tap import check, results  # noqa: E402
 import kubews  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -36,18 +37,6 @@ JOB = ("batch.volcano.sh/v1alpha1", "Job")
 CMD = ("bus.volcano.sh/v1alpha1", "Command")
 PDJ = ("batch.paddlepaddle.org/v1", "PaddleJob")
 VERBOSE = "-v" in sys.argv
-results = {"ok": 0, "fail": 0}
-
-
-def check(what, cond, detail=""):
-    if cond:
-        results["ok"] += 1
-        print("ok - " + what)
-    else:
-        results["fail"] += 1
-        print("FAIL - %s%s" % (what, ": " + str(detail) if detail else ""))
-    sys.stdout.flush()
-    return cond
 
 
 def wait(what, test, timeout=30.0):

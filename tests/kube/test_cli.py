@@ -30,6 +30,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import cluster  # noqa: E402
 import kapi  # noqa: E402
+from tap import check, results  # noqa: E402
 import lossy  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -38,19 +39,6 @@ VERBOSE = "-v" in sys.argv
 ONLY = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
 JOB = ("batch.volcano.sh/v1alpha1", "Job")
 PDJ = ("batch.paddlepaddle.org/v1", "PaddleJob")
-results = {"ok": 0, "fail": 0}
-
-
-def check(what, cond, detail=""):
-    if cond:
-        results["ok"] += 1
-        print("ok - " + what)
-    else:
-        results["fail"] += 1
-        print("FAIL - %s%s" % (what, ": " + str(detail)[:2000]
-                               if detail != "" else ""))
-    sys.stdout.flush()
-    return cond
 
 
 class Case:
