@@ -98,6 +98,18 @@ static int answer(void *data, pai_client *c, const pai__request *rq,
 	return read_answer(c, rs, s, e);
 }
 
+/* c, its answers read from data (len bytes) by wire. */
+static pai_client *on_wire(pai_client *c, fuzz_wire *wire, const char *data,
+			   size_t len)
+{
+	wire->p = data;
+	wire->end = data + len;
+	wire->requests = 0;
+	c->transport = answer;
+	c->transport_data = wire;
+	return c;
+}
+
 pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len)
 {
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
@@ -110,12 +122,7 @@ pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len)
 	o.retry_max_ms = 1;
 	if (pai_client_new(&c, &o))
 		return NULL;
-	wire->p = data;
-	wire->end = data + len;
-	wire->requests = 0;
-	c->transport = answer;
-	c->transport_data = wire;
-	return c;
+	return on_wire(c, wire, data, len);
 }
 
 pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
@@ -131,12 +138,7 @@ pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
 	k.ns = "team-a";
 	if (pai_client_new_k8s(&c, NULL, &o, &k))
 		return NULL;
-	wire->p = data;
-	wire->end = data + len;
-	wire->requests = 0;
-	c->transport = answer;
-	c->transport_data = wire;
-	return c;
+	return on_wire(c, wire, data, len);
 }
 
 void fuzz_check_result(pai_client *c, int err)
