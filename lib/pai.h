@@ -612,7 +612,9 @@ int pai_job_ref_parse(char **user, char **name, const char *ref,
  * stored config is the one sent, the call succeeds with *recovered = 1.
  * PAI_ECONFLICT when a job of that name exists already, not ours (from
  * before, or with another config); the first failure when there is no
- * such job (nothing was made: submitting again is safe).
+ * such job (nothing was made: submitting again is safe); the first
+ * failure too, its detail saying so, when whether the job was made
+ * cannot be told (reading it back failed as well).
  */
 int pai_submit(pai_client *c, const char *user, json_t *config,
 	       int *recovered);

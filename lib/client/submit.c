@@ -301,7 +301,7 @@ static int submitted_meanwhile(const struct pai__api *api, pai_client *c,
  * 1 ours: submitted while our request was out, with the config sent;
  * else the error to return: PAI_ECONFLICT for another job of that
  * name, the first failure when there is no job (nothing was made) or
- * it cannot be told. */
+ * it cannot be told (the detail says which). */
 static int resolve(const struct pai__api *api, pai_client *c, const char *user,
 		   const char *name, json_t *sent, long long sent_at, int err)
 {
@@ -330,9 +330,13 @@ static int resolve(const struct pai__api *api, pai_client *c, const char *user,
 				 "%s; the job was not made (submitting it "
 				 "again is safe)",
 				 first.msg ? first.msg : pai_strerror(err));
-		pai__error_release(&first);
-	} else
-		pai__client_restore_error(c, &first);
+	} else {
+		pai__client_fail(c, err, first.status, first.code,
+				 "%s; whether job '%s' was made cannot be told",
+				 first.msg ? first.msg : pai_strerror(err),
+				 name);
+	}
+	pai__error_release(&first);
 	return err;
 }
 

@@ -599,6 +599,38 @@ def t_lost_answer(c):
     k.close()
 
 
+def t_untold(c):
+    """The create's answer lost and every read of the Job too: the error
+    says it cannot be told whether the job was made, and its ConfigMap
+    stays, since the Job may be running with it."""
+    k = Case(c, "untold", profile=False)
+    pki = os.path.join(k.dir, "pki")
+    os.mkdir(pki)
+    # the create, then the read back and its four retries (each of
+    # which libcurl may send twice: once more on a fresh connection)
+    lose = [("POST", r"/jobs$")] + [("GET", r"/jobs/untold$")] * 10
+    with lossy.Proxy(c.server, c.env["PAI_KUBE_CA"], pki, lose) as p:
+        kc = kubeconfig_to(os.path.join(k.dir, "kc"), p.url, p.crt,
+                           {"token": c.token}, k.ns)
+        k.run("cluster", "add", "k", "--kubernetes", "--kubeconfig", kc)
+        k.file("u.json", job("untold", [("main", 1, "sleep 30")]))
+        r = k.run("-c", "k", "submit", "u.json")
+        check("untold: exit 6, the connection's",
+              r.returncode == 6, (r.returncode, r.stderr))
+        check("untold: said so, and that the ConfigMap is kept",
+              "whether job 'untold' was made cannot be told (its "
+              "ConfigMap 'untold-pai-env' is kept for it)" in r.stderr,
+              r.stderr)
+        check("untold: the ConfigMap never deleted",
+              not [s for s in p.seen if s[0] == "DELETE"], p.seen)
+    cms = c.client.get("/api/v1/namespaces/%s/configmaps" % k.ns)["items"]
+    check("untold: the Job made, with its ConfigMap",
+          [j["metadata"]["name"] for j in k.jobs()] == ["untold"] and
+          "untold-pai-env" in [m["metadata"]["name"] for m in cms],
+          (k.jobs(), cms))
+    k.close()
+
+
 def t_conflict(c):
     k = Case(c, "conflict")
     k.file("a.json", job("same", [("main", 1, "sleep 30")]))
@@ -850,10 +882,10 @@ def t_throttled(c):
     k.close()
 
 
-CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start, t_follow,
-         t_previous, t_stop, t_exec, t_lost_answer, t_conflict, t_invalid,
-         t_namespace_forbidden, t_exec_plugin, t_kubeconfigs, t_paddlejob,
-         t_profiles]
+CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start,
+         t_follow, t_previous, t_stop, t_exec, t_lost_answer, t_untold,
+         t_conflict, t_invalid, t_namespace_forbidden, t_exec_plugin,
+         t_kubeconfigs, t_paddlejob, t_profiles]
 THROTTLED = [t_throttled]
 
 

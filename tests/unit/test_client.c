@@ -1055,6 +1055,8 @@ static void test_fake_submit_recovery(void **state)
 			 PAI_EUNREACHABLE);
 	assert_int_equal(rec, 0);
 	assert_int_equal(posts, 1);
+	assert_non_null(
+	    strstr(s.loc, "whether job 'j' was made cannot be told"));
 
 	/* 201 and 202 are both accepted */
 	memset(&s, 0, sizeof(s));

@@ -6,8 +6,10 @@
  * (annotation paictl/submission): after a lost answer the object is read
  * and its id compared, so nothing is created twice and a same-named
  * object that is not ours is a conflict. What fails after the ConfigMap
- * was made deletes it. A 422's causes become diagnostics naming their
- * fields (§2.3). */
+ * was made deletes it, unless whether the Job was made cannot be told
+ * (its answer lost, and reading it back failed too): a Job that may be
+ * running keeps its environment. A 422's causes become diagnostics
+ * naming their fields (§2.3). */
 #include "k8s_api.h"
 
 #include "convert/convert.h"
@@ -27,6 +29,8 @@ struct sub {
 	json_t *cm, *job; /* the objects (cm NULL: the job shares no env) */
 	char id[33];	  /* the submission's id */
 	int cm_made;	  /* this submission made the ConfigMap */
+	int untold;	  /* whether the last create_once() made its object
+			   * cannot be told */
 };
 
 static const char *name_of(json_t *o)
@@ -154,13 +158,15 @@ static int ours(struct sub *s, enum pai__k8s_res res, json_t *o)
 
 /* Creates o, never twice: a lost answer (or libcurl's own resend, met
  * with 409) is resolved by reading the object back. *recovered when it
- * was. PAI_ECONFLICT when the name is another's. */
+ * was. PAI_ECONFLICT when the name is another's. s->untold when an
+ * error leaves open whether o was made. */
 static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
 		       const char *query, pai__k8s_ans *ans, int *recovered)
 {
 	pai__error first = {0, NULL, NULL};
 	int err = create(s, res, o, query, ans), m, tries;
 
+	s->untold = 0;
 	for (tries = 0; tries < 2 && (ans->maybe || err == PAI_ECONFLICT);
 	     tries++) {
 		pai__client_save_error(s->c, &first);
@@ -173,6 +179,7 @@ static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
 		if (m == 0 || err == PAI_ECONFLICT || m != PAI_ENOTFOUND) {
 			/* another's, or nothing more can be told */
 			pai__client_restore_error(s->c, &first);
+			s->untold = m < 0 && m != PAI_ENOTFOUND;
 			return m == 0 ? pai__client_fail(
 					    s->c, PAI_ECONFLICT, 409,
 					    "AlreadyExists",
@@ -186,6 +193,8 @@ static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
 		pai__k8s_ans_release(ans);
 		err = create(s, res, o, query, ans);
 	}
+	/* sent twice more and still no answer */
+	s->untold = err && ans->maybe;
 	return err;
 }
 
@@ -239,6 +248,23 @@ static void unmake_cm(struct sub *s)
 		pai__k8s_call(NULL, s->c, &rq, NULL);
 	pai__buf_release(&path);
 	pai__client_restore_error(s->c, &saved);
+}
+
+/* A Job whose making cannot be told: the detail says so, and that
+ * the ConfigMap is kept for it. */
+static int untold(struct sub *s, int err)
+{
+	pai__error first = {0, NULL, NULL};
+
+	pai__client_save_error(s->c, &first);
+	pai__client_fail(s->c, err, first.status, first.code,
+			 "%s; whether job '%s' was made cannot be told%s%s%s",
+			 first.msg ? first.msg : pai_strerror(err),
+			 name_of(s->job), s->cm_made ? " (its ConfigMap '" : "",
+			 s->cm_made ? name_of(s->cm) : "",
+			 s->cm_made ? "' is kept for it)" : "");
+	pai__error_release(&first);
+	return err;
 }
 
 /* The Job; *made its stored object (with its uid). */
@@ -340,7 +366,10 @@ int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
 	    (err = objects(&s, user, config, o)) || (err = make_cm(&s)))
 		goto out;
 	if ((err = make_job(&s, &rec))) {
-		unmake_cm(&s);
+		if (s.untold)
+			untold(&s, err);
+		else
+			unmake_cm(&s);
 		goto out;
 	}
 	if (s.cm)
