@@ -155,8 +155,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!c)
 		return 0;
 	call(c, data[0]);
-	/* every answer is read once: no request loops on its own */
-	CHECK(wire.requests <= size);
 	pai_client_free(c);
 	return 0;
 }

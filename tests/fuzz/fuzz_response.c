@@ -178,8 +178,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	api = apis[data[1] % 4];
 	CHECK(pai_client_set_api(c, api) == PAI_OK);
 	call(c, data[0], api == PAI_API_V2);
-	/* every answer is read once: no request loops on its own */
-	CHECK(wire.requests <= size);
 	pai_client_free(c);
 	return 0;
 }

@@ -90,11 +90,12 @@ static int answer(void *data, pai_client *c, const pai__request *rq,
 
 	/* libpai never asks for a URL it did not build or get told */
 	CHECK(rq->url && rq->url[0] && rq->method);
-	w->requests++;
 	rs->sent = 1;
-	if (!next_answer(w, &s, &e))
+	if (!next_answer(w, &s, &e)) {
+		w->unanswered++;
 		return pai__client_fail(c, PAI_EUNREACHABLE, 0, NULL,
 					"pai.test: no more answers");
+	}
 	return read_answer(c, rs, s, e);
 }
 
@@ -104,7 +105,7 @@ static pai_client *on_wire(pai_client *c, fuzz_wire *wire, const char *data,
 {
 	wire->p = data;
 	wire->end = data + len;
-	wire->requests = 0;
+	wire->unanswered = 0;
 	c->transport = answer;
 	c->transport_data = wire;
 	return c;
@@ -144,6 +145,11 @@ pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
 void fuzz_check_result(pai_client *c, int err)
 {
 	const char *msg = pai_client_error(c);
+	fuzz_wire *w = c->transport_data;
+
+	/* no request loops on its own once the answers ran out */
+	CHECK(w->unanswered <= FUZZ_MAX_UNANSWERED);
+	w->unanswered = 0;
 
 	/* no PAI_ELIBRARY here */
 	CHECK(err <= 0 && err >= PAI_ENOTSUP && err != PAI_ELIBRARY);

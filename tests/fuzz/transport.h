@@ -24,8 +24,14 @@
 
 typedef struct fuzz_wire {
 	const char *p, *end;
-	unsigned requests;
+	unsigned unanswered; /* requests made once the answers ran out */
 } fuzz_wire;
+
+/* The most requests one call of libpai makes after the answers ran
+ * out: the one that went unanswered and, when it was a submission, one
+ * read of whether the job was made all the same. More is a request
+ * that loops on its own. */
+#define FUZZ_MAX_UNANSWERED 2
 
 /* A client for FUZZ_BASE (token "t", no retries) whose requests wire
  * answers; NULL when out of memory. */
@@ -37,8 +43,10 @@ pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len);
 pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
 			    const char *kubeconfig, pai_k8s_kind kind);
 
-/* Aborts unless err is one of pai.h's codes and, on an error, the
- * client's detail is one printable line. */
+/* Aborts unless err, what one call of libpai returned, is one of
+ * pai.h's codes and, on an error, the client's detail is one printable
+ * line; and unless the call made at most FUZZ_MAX_UNANSWERED requests
+ * once the answers ran out. */
 void fuzz_check_result(pai_client *c, int err);
 
 #endif
