@@ -193,7 +193,7 @@ static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
 		pai__k8s_ans_release(ans);
 		err = create(s, res, o, query, ans);
 	}
-	/* sent twice more and still no answer */
+	/* the last one sent lost its answer too: it may have been made */
 	s->untold = err && ans->maybe;
 	return err;
 }
@@ -252,7 +252,7 @@ static void unmake_cm(struct sub *s)
 
 /* A Job whose making cannot be told: the detail says so, and that
  * the ConfigMap is kept for it. */
-static int untold(struct sub *s, int err)
+static int say_untold(struct sub *s, int err)
 {
 	pai__error first = {0, NULL, NULL};
 
@@ -367,7 +367,7 @@ int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
 		goto out;
 	if ((err = make_job(&s, &rec))) {
 		if (s.untold)
-			untold(&s, err);
+			say_untold(&s, err);
 		else
 			unmake_cm(&s);
 		goto out;
