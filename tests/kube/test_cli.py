@@ -11,6 +11,7 @@ per check, `ok` or `FAIL`, and a summary; exit 1 on a failure. Loopback
 only; every process it starts is stopped (cluster.py's subreaper ends
 what is left).
 """
+import contextlib
 import datetime
 import json
 import os
@@ -568,15 +569,22 @@ def kubeconfig_to(path, server, ca, user, ns):
     return path
 
 
-def t_lost_answer(c):
-    k = Case(c, "lost", profile=False)
+@contextlib.contextmanager
+def lossy_profile(c, k, lose):
+    """A profile `k` of k's whose API server is behind a proxy that
+    loses the answers lose names (lossy.py): the proxy."""
     pki = os.path.join(k.dir, "pki")
     os.mkdir(pki)
-    with lossy.Proxy(c.server, c.env["PAI_KUBE_CA"], pki,
-                     [("POST", r"/jobs$")]) as p:
+    with lossy.Proxy(c.server, c.env["PAI_KUBE_CA"], pki, lose) as p:
         kc = kubeconfig_to(os.path.join(k.dir, "kc"), p.url, p.crt,
                            {"token": c.token}, k.ns)
         k.run("cluster", "add", "k", "--kubernetes", "--kubeconfig", kc)
+        yield p
+
+
+def t_lost_answer(c):
+    k = Case(c, "lost", profile=False)
+    with lossy_profile(c, k, [("POST", r"/jobs$")]) as p:
         k.file("l.json", job("lost", [("main", 1, "true")]))
         r = k.run("-c", "k", "submit", "l.json")
         check("lost answer to the create: the job is there, exit 0",
@@ -604,15 +612,10 @@ def t_untold(c):
     says it cannot be told whether the job was made, and its ConfigMap
     stays, since the Job may be running with it."""
     k = Case(c, "untold", profile=False)
-    pki = os.path.join(k.dir, "pki")
-    os.mkdir(pki)
     # the create, then the read back and its four retries (each of
     # which libcurl may send twice: once more on a fresh connection)
     lose = [("POST", r"/jobs$")] + [("GET", r"/jobs/untold$")] * 10
-    with lossy.Proxy(c.server, c.env["PAI_KUBE_CA"], pki, lose) as p:
-        kc = kubeconfig_to(os.path.join(k.dir, "kc"), p.url, p.crt,
-                           {"token": c.token}, k.ns)
-        k.run("cluster", "add", "k", "--kubernetes", "--kubeconfig", kc)
+    with lossy_profile(c, k, lose) as p:
         k.file("u.json", job("untold", [("main", 1, "sleep 30")]))
         r = k.run("-c", "k", "submit", "u.json")
         check("untold: exit 6, the connection's",
