@@ -7,7 +7,12 @@ streams).
 
     with lossy.Proxy(server, ca, pki_dir, lose=[("POST", r"/jobs$")]) as p:
         p.url, p.ca, p.lost, p.seen
+
+With clock_s, the answers' Date says the server's clock is that many
+seconds ahead: as if that much time had passed since the objects there
+were made.
 """
+import email.utils
 import http.client
 import http.server
 import os
@@ -16,6 +21,7 @@ import socket
 import ssl
 import subprocess
 import threading
+import time
 import urllib.parse
 
 HOP = {"connection", "keep-alive", "transfer-encoding", "host",
@@ -34,8 +40,9 @@ def make_cert(d):
 
 
 class Proxy:
-    def __init__(self, server, ca, d, lose):
+    def __init__(self, server, ca, d, lose, clock_s=0):
         self.server, self.ca, self.lose = server, ca, list(lose)
+        self.clock_s = clock_s
         self.crt, self.key = make_cert(d)
         self.lost, self.seen = [], []
         self.lock = threading.Lock()
@@ -101,8 +108,11 @@ class Proxy:
             h.close_connection = True
             h.connection.shutdown(socket.SHUT_RDWR)
             return
-        h.send_response(r.status)
+        h.send_response_only(r.status)
         for k, v in r.getheaders():
+            if k.lower() == "date" and self.clock_s:
+                v = email.utils.formatdate(time.time() + self.clock_s,
+                                           usegmt=True)
             if k.lower() not in HOP:
                 h.send_header(k, v)
         h.send_header("Content-Length", str(len(data)))

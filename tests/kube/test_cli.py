@@ -570,12 +570,13 @@ def kubeconfig_to(path, server, ca, user, ns):
 
 
 @contextlib.contextmanager
-def lossy_profile(c, k, lose):
+def lossy_profile(c, k, lose, clock_s=0):
     """A profile `k` of k's whose API server is behind a proxy that
     loses the answers lose names (lossy.py): the proxy."""
     pki = os.path.join(k.dir, "pki")
     os.mkdir(pki)
-    with lossy.Proxy(c.server, c.env["PAI_KUBE_CA"], pki, lose) as p:
+    with lossy.Proxy(c.server, c.env["PAI_KUBE_CA"], pki, lose,
+                     clock_s) as p:
         kc = kubeconfig_to(os.path.join(k.dir, "kc"), p.url, p.crt,
                            {"token": c.token}, k.ns)
         k.run("cluster", "add", "k", "--kubernetes", "--kubeconfig", kc)
@@ -631,6 +632,50 @@ def t_untold(c):
           [j["metadata"]["name"] for j in k.jobs()] == ["untold"] and
           "untold-pai-env" in [m["metadata"]["name"] for m in cms],
           (k.jobs(), cms))
+    k.close()
+
+
+def t_leftover(c):
+    """A ConfigMap left by a submission whose Job is not there is taken
+    over once ten minutes old by the server's clock, never before and
+    never one paictl did not make."""
+    k = Case(c, "leftover", profile=False)
+    k.run("cluster", "add", "d", "--kubernetes", "--namespace", k.ns)
+    cms = "/api/v1/namespaces/%s/configmaps" % k.ns
+    for name, ann in (("left-pai-env", {"paictl/submission": "0" * 32,
+                                        "paictl/user": "alice"}),
+                      ("theirs-pai-env", {})):
+        c.client.create(cms, {"apiVersion": "v1", "kind": "ConfigMap",
+                              "metadata": {"name": name,
+                                           "annotations": ann},
+                              "data": {"A": "1"}})
+    k.file("l.json", job("left", [("main", 1, "sleep 30")]))
+    k.file("t.json", job("theirs", [("main", 1, "sleep 30")]))
+    r = k.run("-c", "d", "submit", "l.json")
+    check("leftover, young: exit 7, said why and when",
+          r.returncode == 7 and "was left by a submission whose job is "
+          "not there: a submission takes it over 10 minutes after it was "
+          "made" in r.stderr, (r.returncode, r.stderr))
+    with lossy_profile(c, k, [], clock_s=660):
+        r = k.run("-c", "k", "submit", "l.json")
+        check("leftover, ten minutes on: taken over, exit 0",
+              r.returncode == 0 and r.stdout == "left\n",
+              (r.returncode, r.stderr))
+        r = k.run("-c", "k", "submit", "t.json")
+        check("a ConfigMap paictl did not make: never taken over, exit 7",
+              r.returncode == 7 and "(not this submission's)" in r.stderr,
+              (r.returncode, r.stderr))
+    cm = c.client.get(cms + "/left-pai-env")
+    js = {j["metadata"]["name"]: j for j in k.jobs()}
+    ann = cm["metadata"].get("annotations", {})
+    check("leftover: now the new Job's, owned by it",
+          "left" in js and ann.get("paictl/submission") ==
+          js["left"]["metadata"]["annotations"]["paictl/submission"] and
+          [o["uid"] for o in cm["metadata"].get("ownerReferences", [])] ==
+          [js["left"]["metadata"]["uid"]], (cm, list(js)))
+    check("their ConfigMap untouched, no Job made",
+          c.client.get(cms + "/theirs-pai-env")["data"] == {"A": "1"} and
+          "theirs" not in js, list(js))
     k.close()
 
 
@@ -887,8 +932,8 @@ def t_throttled(c):
 
 CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start,
          t_follow, t_previous, t_stop, t_exec, t_lost_answer, t_untold,
-         t_conflict, t_invalid, t_namespace_forbidden, t_exec_plugin,
-         t_kubeconfigs, t_paddlejob, t_profiles]
+         t_leftover, t_conflict, t_invalid, t_namespace_forbidden,
+         t_exec_plugin, t_kubeconfigs, t_paddlejob, t_profiles]
 THROTTLED = [t_throttled]
 
 

@@ -5,11 +5,12 @@
  * collector deletes it with the Job. Both carry a random submission id
  * (annotation paictl/submission): after a lost answer the object is read
  * and its id compared, so nothing is created twice and a same-named
- * object that is not ours is a conflict. What fails after the ConfigMap
- * was made deletes it, unless whether the Job was made cannot be told
- * (its answer lost, and reading it back failed too): a Job that may be
- * running keeps its environment. A 422's causes become diagnostics
- * naming their fields (§2.3). */
+ * object that is not ours is a conflict, but for a ConfigMap left by an
+ * earlier submission whose Job is not there (take_over()). What fails
+ * after the ConfigMap was made deletes it, unless whether the Job was
+ * made cannot be told (its answer lost, and reading it back failed
+ * too): a Job that may be running keeps its environment. A 422's
+ * causes become diagnostics naming their fields (§2.3). */
 #include "k8s_api.h"
 
 #include "convert/convert.h"
@@ -213,8 +214,109 @@ static void invalid(struct sub *s, const pai__kube_status *st)
 		     st->message ? st->message : "invalid");
 }
 
-/* The ConfigMap: ours (made now, or found ours after a lost answer),
- * or a conflict. */
+/* A ConfigMap of that name in the way is a leftover, taken over, when
+ * paictl made it (an id on it), nothing owns it and no Job of its job's
+ * name is there: its submission's Job was never made, when whether it
+ * was could not be told, or was deleted since. Unless it was made less
+ * than this long ago by the server's clock: then it may be the one of
+ * a submission under way, which makes its Job within seconds. */
+#define LEFTOVER_S 600
+
+/* Whether old, the ConfigMap in the way, is a leftover: 1 yes, 2 yes but
+ * too young, 0 no, <0 an error. */
+static int leftover(struct sub *s, json_t *old)
+{
+	json_t *meta = json_object_get(old, "metadata"), *job = NULL;
+	const char *made = pai__json_str(meta, "creationTimestamp");
+	pai__buf path = PAI__BUF_INIT;
+	pai__kube_time t;
+	long long now;
+	int err;
+
+	if (!id_of(old) ||
+	    json_array_size(json_object_get(meta, "ownerReferences")))
+		return 0;
+	pai__k8s_path(&path, s->c, PAI__K8S_JOBS, name_of(s->job), NULL);
+	err = path.oom ? pai__client_oom(s->c)
+		       : pai__k8s_get(&job, s->c, path.data);
+	pai__buf_release(&path);
+	json_decref(job);
+	if (err != PAI_ENOTFOUND)
+		return err ? err : 0;
+	now = pai__server_now_ms(s->c) / 1000;
+	if (!made || !now ||
+	    pai__kube_time_parse(&t, made, strlen(made)) != strlen(made))
+		return 0;
+	return now - t.sec >= LEFTOVER_S ? 1 : 2;
+}
+
+/* old replaced by s->cm: a PUT at old's resourceVersion, so that
+ * whatever changed it since wins. */
+static int replace_cm(struct sub *s, json_t *old)
+{
+	json_t *meta = json_object_get(s->cm, "metadata");
+	json_t *rv = json_object_get(json_object_get(old, "metadata"),
+				     "resourceVersion");
+	pai__buf path = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"PUT", NULL, NULL, NULL, 0};
+	pai__k8s_ans ans;
+	int err;
+
+	if (!json_is_string(rv))
+		return pai__client_fail(s->c, PAI_EPROTOCOL, 0, NULL,
+					"a ConfigMap without a "
+					"resourceVersion");
+	memset(&ans, 0, sizeof(ans));
+	pai__k8s_path(&path, s->c, PAI__K8S_CONFIGMAPS, name_of(s->cm),
+		      "?fieldManager=paictl");
+	rq.path = path.data;
+	rq.body = s->cm;
+	if (path.oom || json_object_set(meta, "resourceVersion", rv))
+		err = pai__client_oom(s->c);
+	else
+		err = pai__k8s_call(NULL, s->c, &rq, &ans);
+	if (err && ans.maybe && ours(s, PAI__K8S_CONFIGMAPS, s->cm) == 1)
+		err = PAI_OK; /* its answer lost, but it is ours now */
+	pai__k8s_ans_release(&ans);
+	json_object_del(meta, "resourceVersion");
+	pai__buf_release(&path);
+	return err;
+}
+
+/* After a 409 for the ConfigMap (another's): a leftover taken over;
+ * else the conflict, said as it was, or why it stays. */
+static int take_over(struct sub *s)
+{
+	pai__error first = {0, NULL, NULL};
+	pai__buf path = PAI__BUF_INIT;
+	json_t *old = NULL;
+	int err, m;
+
+	pai__client_save_error(s->c, &first);
+	pai__k8s_path(&path, s->c, PAI__K8S_CONFIGMAPS, name_of(s->cm), NULL);
+	err = path.oom ? pai__client_oom(s->c)
+		       : pai__k8s_get(&old, s->c, path.data);
+	m = err ? err : leftover(s, old);
+	if (m == 1 && (err = replace_cm(s, old)) == PAI_OK)
+		pai__client_reset_error(s->c);
+	else if (m == 2)
+		pai__client_fail(s->c, PAI_ECONFLICT, 409, "AlreadyExists",
+				 "ConfigMap '%s' in namespace '%s' was left by "
+				 "a submission whose job is not there: a "
+				 "submission takes it over %d minutes after it "
+				 "was made (or delete it)",
+				 name_of(s->cm), pai__k8s_of(s->c)->o.ns,
+				 LEFTOVER_S / 60);
+	else
+		pai__client_restore_error(s->c, &first);
+	pai__error_release(&first);
+	json_decref(old);
+	pai__buf_release(&path);
+	return m == 1 && !err ? PAI_OK : PAI_ECONFLICT;
+}
+
+/* The ConfigMap: ours (made now, found ours after a lost answer, or a
+ * leftover taken over), or a conflict. */
 static int make_cm(struct sub *s)
 {
 	pai__k8s_ans ans;
@@ -227,6 +329,8 @@ static int make_cm(struct sub *s)
 	if (err == PAI_EINVALID)
 		invalid(s, &ans.st);
 	pai__k8s_ans_release(&ans);
+	if (err == PAI_ECONFLICT && !s->untold)
+		err = take_over(s);
 	s->cm_made = err == PAI_OK;
 	return err;
 }
