@@ -307,21 +307,23 @@ static int pods_of(json_t **out, pai_client *c, json_t *job)
 
 /* The message of the latest Warning event about object `name`, into b
  * (nothing when none: events expire, §5). Errors are not the status's:
- * the status is shown without the reason. */
-static void last_warning(pai__buf *b, pai_client *c, const char *name)
+ * the status is shown without the reason; the read's error is returned
+ * only to say that events are not to be read again. */
+static int last_warning(pai__buf *b, pai_client *c, const char *name)
 {
 	pai__buf q = PAI__BUF_INIT, path = PAI__BUF_INIT;
 	pai__error saved = {0, NULL, NULL};
 	json_t *list = NULL, *ev, *best = NULL;
 	size_t i;
+	int err;
 
 	pai__buf_puts(&q, "?fieldSelector=");
 	pai__kube_put_escaped(&q, "type=Warning,involvedObject.name=");
 	pai__kube_put_escaped(&q, name);
 	pai__k8s_path(&path, c, PAI__K8S_EVENTS, NULL, q.data);
 	pai__client_save_error(c, &saved);
-	if (!q.oom && !path.oom)
-		pai__k8s_get(&list, c, path.data);
+	err =
+	    q.oom || path.oom ? PAI_ENOMEM : pai__k8s_get(&list, c, path.data);
 	pai__client_restore_error(c, &saved);
 	json_array_foreach(json_object_get(list, "items"), i, ev)
 	{
@@ -336,6 +338,7 @@ static void last_warning(pai__buf *b, pai_client *c, const char *name)
 	json_decref(list);
 	pai__buf_release(&q);
 	pai__buf_release(&path);
+	return err;
 }
 
 /* ---- the status JSON ----------------------------------------------------- */
@@ -348,6 +351,8 @@ struct build {
 	const char *name; /* the job's Kubernetes name */
 	json_t *failed;	  /* the first failed task's JSON (borrowed) */
 	char *why;	  /* why the job cannot go on (new) */
+	int no_events;	  /* a read of events failed: none again (a
+			   * reason per pod is not worth a timeout each) */
 };
 
 /* The events' reason a pod (or, with no pod, the job: its PodGroup) is
@@ -359,8 +364,10 @@ static void waiting_reason(struct build *bd, pai__buf *b, json_t *pod,
 	    pai__json_str(json_object_get(bd->job, "metadata"), "uid");
 	char pg[320];
 
+	if (bd->no_events)
+		return;
 	if (pod) {
-		last_warning(b, bd->c, pod_name);
+		bd->no_events = last_warning(b, bd->c, pod_name) != PAI_OK;
 		return;
 	}
 	if (bd->why) { /* the job's, read once */
@@ -368,9 +375,9 @@ static void waiting_reason(struct build *bd, pai__buf *b, json_t *pod,
 		return;
 	}
 	snprintf(pg, sizeof(pg), "%s-%s", bd->name, uid ? uid : "");
-	last_warning(b, bd->c, pg);
-	if (!b->len)
-		last_warning(b, bd->c, bd->name);
+	bd->no_events = last_warning(b, bd->c, pg) != PAI_OK;
+	if (!b->len && !bd->no_events)
+		bd->no_events = last_warning(b, bd->c, bd->name) != PAI_OK;
 	bd->why = strdup(b->data ? b->data : "");
 }
 
