@@ -637,10 +637,13 @@ def t_untold(c):
 
 def t_leftover(c):
     """A ConfigMap left by a submission whose Job is not there is taken
-    over once ten minutes old by the server's clock, never before and
-    never one paictl did not make."""
+    over once ten minutes old by the server's clock; never a younger one,
+    one paictl did not make, or one whose job is there, even of the other
+    kind."""
     k = Case(c, "leftover", profile=False)
     k.run("cluster", "add", "d", "--kubernetes", "--namespace", k.ns)
+    k.run("cluster", "add", "p", "--kubernetes", "--namespace", k.ns,
+          "--engine", "paddlejob")
     cms = "/api/v1/namespaces/%s/configmaps" % k.ns
     for name, ann in (("left-pai-env", {"paictl/submission": "0" * 32,
                                         "paictl/user": "alice"}),
@@ -651,11 +654,20 @@ def t_leftover(c):
                               "data": {"A": "1"}})
     k.file("l.json", job("left", [("main", 1, "sleep 30")]))
     k.file("t.json", job("theirs", [("main", 1, "sleep 30")]))
+    k.file("b.json", job("busy", [("main", 1, "sleep 30")]))
+    # a PaddleJob's ConfigMap that lost its owner (a k8s-owner warning)
+    r = k.run("-c", "p", "submit", "b.json")
+    c.client.merge_patch(cms + "/busy-pai-env",
+                         {"metadata": {"ownerReferences": None}})
+    busy = c.client.get(cms + "/busy-pai-env")
     r = k.run("-c", "d", "submit", "l.json")
     check("leftover, young: exit 7, said why and when",
           r.returncode == 7 and "was left by a submission whose job is "
           "not there: a submission takes it over 10 minutes after it was "
           "made" in r.stderr, (r.returncode, r.stderr))
+    check("leftover, young: untouched",
+          c.client.get(cms + "/left-pai-env")["metadata"]["annotations"]
+          ["paictl/submission"] == "0" * 32)
     with lossy_profile(c, k, [], clock_s=660):
         r = k.run("-c", "k", "submit", "l.json")
         check("leftover, ten minutes on: taken over, exit 0",
@@ -664,6 +676,11 @@ def t_leftover(c):
         r = k.run("-c", "k", "submit", "t.json")
         check("a ConfigMap paictl did not make: never taken over, exit 7",
               r.returncode == 7 and "(not this submission's)" in r.stderr,
+              (r.returncode, r.stderr))
+        r = k.run("-c", "k", "submit", "b.json")
+        check("a PaddleJob's ConfigMap, to a Volcano profile: never taken "
+              "over, exit 7", r.returncode == 7 and
+              "(not this submission's)" in r.stderr,
               (r.returncode, r.stderr))
     cm = c.client.get(cms + "/left-pai-env")
     js = {j["metadata"]["name"]: j for j in k.jobs()}
@@ -676,6 +693,11 @@ def t_leftover(c):
     check("their ConfigMap untouched, no Job made",
           c.client.get(cms + "/theirs-pai-env")["data"] == {"A": "1"} and
           "theirs" not in js, list(js))
+    check("the PaddleJob's ConfigMap untouched, no Volcano Job made",
+          c.client.get(cms + "/busy-pai-env")["metadata"]
+          ["resourceVersion"] == busy["metadata"]["resourceVersion"] and
+          "busy" not in js, list(js))
+    k.run("-c", "p", "stop", "busy")
     k.close()
 
 

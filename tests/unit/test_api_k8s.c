@@ -34,6 +34,7 @@ struct api {
 	char log[32][176]; /* "METHOD path" of each request */
 	int n;
 	char job_body[16384]; /* the Job as POSTed, for a GET after */
+	char cm_delete[256];  /* the body of the ConfigMap's DELETE */
 };
 
 static void answer_job(struct api *a, fake_reply *rp)
@@ -87,9 +88,16 @@ static void handler(void *data, const fake_request *rq, fake_reply *rp)
 			       a->pods ? a->pods : "{\"items\":[]}");
 	else if (strstr(p, "/events"))
 		fake_reply_set(rp, 200, "application/json", "{\"items\":[]}");
-	else /* ConfigMaps: created, patched, deleted */
-		fake_reply_set(rp, strcmp(rq->method, "POST") == 0 ? 201 : 200,
-			       "application/json", "%s",
+	else if (strcmp(rq->method, "POST") == 0) /* the ConfigMap */
+		fake_reply_set(rp, 201, "application/json",
+			       "{\"metadata\":{\"name\":\"sub-pai-env\","
+			       "\"resourceVersion\":\"7\"}}");
+	else if (strcmp(rq->method, "DELETE") == 0) {
+		snprintf(a->cm_delete, sizeof(a->cm_delete), "%s",
+			 rq->body ? rq->body : "");
+		fake_reply_set(rp, 200, "application/json", "{}");
+	} else /* patched */
+		fake_reply_set(rp, 200, "application/json", "%s",
 			       rq->body && *rq->body ? rq->body : "{}");
 }
 
@@ -389,6 +397,9 @@ static void test_submit_refused(void **state)
 		"{\"paictl/submission\":\"not-ours\"}}}";
 	assert_int_equal(submit(&a, NULL, &rec), PAI_ECONFLICT);
 	assert_true(seen(&a, "DELETE /api/v1" NS "configmaps/sub-pai-env") > 0);
+	/* only as it was made: not once another made it theirs */
+	assert_non_null(strstr(a.cm_delete, "\"preconditions\""));
+	assert_non_null(strstr(a.cm_delete, "\"resourceVersion\":\"7\""));
 	/* the CRD schema's 422: a diagnostic per cause, naming its field */
 	memset(&a, 0, sizeof(a));
 	a.create_status = 422;

@@ -65,6 +65,9 @@ enum pai__k8s_res {
  * appended to b, name escaped. */
 void pai__k8s_path(pai__buf *b, pai_client *c, enum pai__k8s_res res,
 		   const char *name, const char *tail);
+/* The path of the job name of kind, whatever the profile's kind. */
+void pai__k8s_job_path(pai__buf *b, pai_client *c, pai_k8s_kind kind,
+		       const char *name);
 
 /* apiVersion and kind of the engine's objects. */
 const char *pai__k8s_job_api(pai_client *c);

@@ -29,10 +29,11 @@ const char *pai__k8s_job_kind(pai_client *c)
 							   : "Job";
 }
 
-void pai__k8s_path(pai__buf *b, pai_client *c, enum pai__k8s_res res,
-		   const char *name, const char *tail)
+/* pai__k8s_path(), the jobs being of kind. */
+static void path_of(pai__buf *b, pai_client *c, pai_k8s_kind kind,
+		    enum pai__k8s_res res, const char *name, const char *tail)
 {
-	int paddle = pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB;
+	int paddle = kind == PAI_K8S_PADDLEJOB;
 
 	switch (res) {
 	case PAI__K8S_JOBS: pai__buf_puts(b, paddle ? PADDLE : VOLCANO); break;
@@ -56,6 +57,18 @@ void pai__k8s_path(pai__buf *b, pai_client *c, enum pai__k8s_res res,
 	}
 	if (tail)
 		pai__buf_puts(b, tail);
+}
+
+void pai__k8s_path(pai__buf *b, pai_client *c, enum pai__k8s_res res,
+		   const char *name, const char *tail)
+{
+	path_of(b, c, pai__k8s_of(c)->o.kind, res, name, tail);
+}
+
+void pai__k8s_job_path(pai__buf *b, pai_client *c, pai_k8s_kind kind,
+		       const char *name)
+{
+	path_of(b, c, kind, PAI__K8S_JOBS, name, NULL);
 }
 
 void pai__k8s_ans_release(pai__k8s_ans *ans)

@@ -30,6 +30,8 @@ struct sub {
 	json_t *cm, *job; /* the objects (cm NULL: the job shares no env) */
 	char id[33];	  /* the submission's id */
 	int cm_made;	  /* this submission made the ConfigMap */
+	char *cm_rv;	  /* its resourceVersion as made: it is deleted only
+			   * as it was made */
 	int untold;	  /* whether the last create_once() made its object
 			   * cannot be told */
 };
@@ -119,18 +121,35 @@ static int objects(struct sub *s, const char *user, json_t *config,
 	return err;
 }
 
+/* Notes the resourceVersion of made, our object of res as the server
+ * answered it, when it is the ConfigMap. */
+static void made_cm(struct sub *s, enum pai__k8s_res res, json_t *made)
+{
+	const char *rv =
+	    pai__json_str(json_object_get(made, "metadata"), "resourceVersion");
+
+	if (res != PAI__K8S_CONFIGMAPS || !rv)
+		return;
+	free(s->cm_rv);
+	s->cm_rv = strdup(rv); /* NULL: deleted without a precondition */
+}
+
 /* POSTs o to collection res: PAI_OK, or the error with ans filled. */
 static int create(struct sub *s, enum pai__k8s_res res, json_t *o,
 		  const char *query, pai__k8s_ans *ans)
 {
 	pai__buf path = PAI__BUF_INIT;
 	pai__k8s_rq rq = {"POST", NULL, o, NULL, 0};
+	json_t *made = NULL;
 	int err;
 
 	pai__k8s_path(&path, s->c, res, NULL, query);
 	rq.path = path.data;
 	err = path.oom ? pai__client_oom(s->c)
-		       : pai__k8s_call(NULL, s->c, &rq, ans);
+		       : pai__k8s_call(&made, s->c, &rq, ans);
+	if (!err)
+		made_cm(s, res, made);
+	json_decref(made);
 	pai__buf_release(&path);
 	return err;
 }
@@ -153,6 +172,8 @@ static int ours(struct sub *s, enum pai__k8s_res res, json_t *o)
 		return err;
 	id = id_of(got);
 	err = id && strcmp(id, s->id) == 0;
+	if (err)
+		made_cm(s, res, got);
 	json_decref(got);
 	return err;
 }
@@ -180,7 +201,11 @@ static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
 		if (m == 0 || err == PAI_ECONFLICT || m != PAI_ENOTFOUND) {
 			/* another's, or nothing more can be told */
 			pai__client_restore_error(s->c, &first);
-			s->untold = m < 0 && m != PAI_ENOTFOUND;
+			/* a 409 to the first send is another's for sure:
+			 * a request that may be resent by libcurl never
+			 * goes on a reused connection (http.c) */
+			s->untold = m < 0 && m != PAI_ENOTFOUND &&
+				    (ans->maybe || tries > 0);
 			return m == 0 ? pai__client_fail(
 					    s->c, PAI_ECONFLICT, 409,
 					    "AlreadyExists",
@@ -222,13 +247,35 @@ static void invalid(struct sub *s, const pai__kube_status *st)
  * a submission under way, which makes its Job within seconds. */
 #define LEFTOVER_S 600
 
+/* Whether no job of s's name is there, of either kind: a profile of
+ * the other kind may share the namespace, and so the ConfigMap's name.
+ * 1 none, 0 one is, <0 an error. */
+static int no_job(struct sub *s)
+{
+	static const pai_k8s_kind kinds[] = {PAI_K8S_VOLCANO,
+					     PAI_K8S_PADDLEJOB};
+	size_t i;
+	int err = PAI_ENOTFOUND;
+
+	for (i = 0; i < 2 && err == PAI_ENOTFOUND; i++) {
+		pai__buf path = PAI__BUF_INIT;
+		json_t *job = NULL;
+
+		pai__k8s_job_path(&path, s->c, kinds[i], name_of(s->job));
+		err = path.oom ? pai__client_oom(s->c)
+			       : pai__k8s_get(&job, s->c, path.data);
+		pai__buf_release(&path);
+		json_decref(job);
+	}
+	return err == PAI_ENOTFOUND ? 1 : err ? err : 0;
+}
+
 /* Whether old, the ConfigMap in the way, is a leftover: 1 yes, 2 yes but
  * too young, 0 no, <0 an error. */
 static int leftover(struct sub *s, json_t *old)
 {
-	json_t *meta = json_object_get(old, "metadata"), *job = NULL;
+	json_t *meta = json_object_get(old, "metadata");
 	const char *made = pai__json_str(meta, "creationTimestamp");
-	pai__buf path = PAI__BUF_INIT;
 	pai__kube_time t;
 	long long now;
 	int err;
@@ -236,15 +283,10 @@ static int leftover(struct sub *s, json_t *old)
 	if (!id_of(old) ||
 	    json_array_size(json_object_get(meta, "ownerReferences")))
 		return 0;
-	pai__k8s_path(&path, s->c, PAI__K8S_JOBS, name_of(s->job), NULL);
-	err = path.oom ? pai__client_oom(s->c)
-		       : pai__k8s_get(&job, s->c, path.data);
-	pai__buf_release(&path);
-	json_decref(job);
-	if (err != PAI_ENOTFOUND)
-		return err ? err : 0;
+	if ((err = no_job(s)) != 1)
+		return err;
 	now = pai__server_now_ms(s->c) / 1000;
-	if (!made || !now ||
+	if (!made || !*made || !now ||
 	    pai__kube_time_parse(&t, made, strlen(made)) != strlen(made))
 		return 0;
 	return now - t.sec >= LEFTOVER_S ? 1 : 2;
@@ -254,7 +296,7 @@ static int leftover(struct sub *s, json_t *old)
  * whatever changed it since wins. */
 static int replace_cm(struct sub *s, json_t *old)
 {
-	json_t *meta = json_object_get(s->cm, "metadata");
+	json_t *meta = json_object_get(s->cm, "metadata"), *made = NULL;
 	json_t *rv = json_object_get(json_object_get(old, "metadata"),
 				     "resourceVersion");
 	pai__buf path = PAI__BUF_INIT;
@@ -264,8 +306,7 @@ static int replace_cm(struct sub *s, json_t *old)
 
 	if (!json_is_string(rv))
 		return pai__client_fail(s->c, PAI_EPROTOCOL, 0, NULL,
-					"a ConfigMap without a "
-					"resourceVersion");
+					"it has no resourceVersion");
 	memset(&ans, 0, sizeof(ans));
 	pai__k8s_path(&path, s->c, PAI__K8S_CONFIGMAPS, name_of(s->cm),
 		      "?fieldManager=paictl");
@@ -274,12 +315,43 @@ static int replace_cm(struct sub *s, json_t *old)
 	if (path.oom || json_object_set(meta, "resourceVersion", rv))
 		err = pai__client_oom(s->c);
 	else
-		err = pai__k8s_call(NULL, s->c, &rq, &ans);
-	if (err && ans.maybe && ours(s, PAI__K8S_CONFIGMAPS, s->cm) == 1)
+		err = pai__k8s_call(&made, s->c, &rq, &ans);
+	if (!err)
+		made_cm(s, PAI__K8S_CONFIGMAPS, made);
+	else if (ans.maybe && ours(s, PAI__K8S_CONFIGMAPS, s->cm) == 1)
 		err = PAI_OK; /* its answer lost, but it is ours now */
+	json_decref(made);
 	pai__k8s_ans_release(&ans);
 	json_object_del(meta, "resourceVersion");
 	pai__buf_release(&path);
+	return err;
+}
+
+/* What take_over() found, said: m as leftover() returned it, err the
+ * replacing's error. Returns the error of the submission. */
+static int not_taken(struct sub *s, int m, int err, pai__error *first)
+{
+	pai__error put = {0, NULL, NULL};
+
+	if (m == PAI_ENOMEM || err == PAI_ENOMEM)
+		return PAI_ENOMEM;
+	if (m == 2)
+		return pai__client_fail(
+		    s->c, PAI_ECONFLICT, 409, "AlreadyExists",
+		    "ConfigMap '%s' in namespace '%s' was left by a submission "
+		    "whose job is not there: a submission takes it over %d "
+		    "minutes after it was made (or delete it)",
+		    name_of(s->cm), pai__k8s_of(s->c)->o.ns, LEFTOVER_S / 60);
+	if (m != 1) { /* not a leftover, or that cannot be told */
+		pai__client_restore_error(s->c, first);
+		return PAI_ECONFLICT;
+	}
+	pai__client_save_error(s->c, &put);
+	pai__client_fail(s->c, err, put.status, put.code,
+			 "ConfigMap '%s' was left by a submission whose job is "
+			 "not there, but replacing it failed: %s",
+			 name_of(s->cm), put.msg ? put.msg : pai_strerror(err));
+	pai__error_release(&put);
 	return err;
 }
 
@@ -297,22 +369,15 @@ static int take_over(struct sub *s)
 	err = path.oom ? pai__client_oom(s->c)
 		       : pai__k8s_get(&old, s->c, path.data);
 	m = err ? err : leftover(s, old);
-	if (m == 1 && (err = replace_cm(s, old)) == PAI_OK)
+	err = m == 1 ? replace_cm(s, old) : PAI_OK;
+	if (m == 1 && err == PAI_OK)
 		pai__client_reset_error(s->c);
-	else if (m == 2)
-		pai__client_fail(s->c, PAI_ECONFLICT, 409, "AlreadyExists",
-				 "ConfigMap '%s' in namespace '%s' was left by "
-				 "a submission whose job is not there: a "
-				 "submission takes it over %d minutes after it "
-				 "was made (or delete it)",
-				 name_of(s->cm), pai__k8s_of(s->c)->o.ns,
-				 LEFTOVER_S / 60);
 	else
-		pai__client_restore_error(s->c, &first);
+		err = not_taken(s, m, err, &first);
 	pai__error_release(&first);
 	json_decref(old);
 	pai__buf_release(&path);
-	return m == 1 && !err ? PAI_OK : PAI_ECONFLICT;
+	return err;
 }
 
 /* The ConfigMap: ours (made now, found ours after a lost answer, or a
@@ -336,7 +401,8 @@ static int make_cm(struct sub *s)
 }
 
 /* The ConfigMap made now, deleted after a later failure (best effort:
- * the failure is the one to report). */
+ * the failure is the one to report), only as it was made: once changed
+ * (taken over by another submission, made its Job's) it is not ours. */
 static void unmake_cm(struct sub *s)
 {
 	pai__buf path = PAI__BUF_INIT;
@@ -348,8 +414,13 @@ static void unmake_cm(struct sub *s)
 	pai__client_save_error(s->c, &saved);
 	pai__k8s_path(&path, s->c, PAI__K8S_CONFIGMAPS, name_of(s->cm), NULL);
 	rq.path = path.data;
-	if (!path.oom)
+	if (s->cm_rv)
+		rq.body = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1",
+				    "kind", "DeleteOptions", "preconditions",
+				    "resourceVersion", s->cm_rv);
+	if (!path.oom && (rq.body || !s->cm_rv))
 		pai__k8s_call(NULL, s->c, &rq, NULL);
+	json_decref(rq.body);
 	pai__buf_release(&path);
 	pai__client_restore_error(s->c, &saved);
 }
@@ -483,6 +554,7 @@ int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
 out:
 	json_decref(s.cm);
 	json_decref(s.job);
+	free(s.cm_rv);
 	pai_diags_free(own);
 	return err;
 }
