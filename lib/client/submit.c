@@ -332,7 +332,11 @@ static int resolve(const struct pai__api *api, pai_client *c, const char *user,
 				 first.msg ? first.msg : pai_strerror(err));
 	} else {
 		pai__client_fail(c, err, first.status, first.code,
-				 "%s; whether job '%s' was made cannot be told",
+				 when == 1 ? "%s; job '%s' is there, but "
+					     "whether it is this submission's "
+					     "cannot be told"
+					   : "%s; whether job '%s' was made "
+					     "cannot be told",
 				 first.msg ? first.msg : pai_strerror(err),
 				 name);
 	}
