@@ -1848,6 +1848,19 @@ static void *held_main(void *arg)
 	return NULL;
 }
 
+/* A server with alice's job "lp" running: it sleeps a minute. */
+static void start_with_sleeper(struct server *sv)
+{
+	char *cfg = config1("lp", 1, "exec sleep 60", NULL, 0);
+	json_t *o = NULL;
+
+	start_server(sv);
+	assert_int_equal(submit(sv, "alice", cfg, &o), 201);
+	json_decref(o);
+	assert_true(wait_running(sv, "alice", "lp", 30));
+	free(cfg);
+}
+
 /* The long-poll on a job (its own extension, named in /api/v2/info): a
  * GET with ?wait=MS&since=ETAG is held until the job changes, then
  * answered with the new ETag, or at the end of MS with the same; a
@@ -1862,16 +1875,12 @@ static void test_long_poll(void **state)
 	struct server sv;
 	struct held h = {&sv, v2, NULL, "", 0, 0};
 	struct resp r;
-	char *cfg = config1("lp", 1, "exec sleep 60", NULL, 0), etag[64];
+	char etag[64];
 	pthread_t th;
 	double took;
-	json_t *o = NULL;
 
 	(void)state;
-	start_server(&sv);
-	assert_int_equal(submit(&sv, "alice", cfg, &o), 201);
-	json_decref(o);
-	assert_true(wait_running(&sv, "alice", "lp", 30));
+	start_with_sleeper(&sv);
 	assert_int_equal(request(&sv, 0, "GET", v1, NULL, 0, NULL, NULL, &r),
 			 CURLE_OK);
 	free(r.body);
@@ -1902,7 +1911,6 @@ static void test_long_poll(void **state)
 	free(r.body);
 	assert_int_equal(held_get(&sv, v1, r.etag, 20000, etag, &took), 200);
 	assert_true(took < 15);
-	free(cfg);
 	stop_server(&sv);
 }
 
@@ -1931,15 +1939,11 @@ static void test_long_poll_at_shutdown(void **state)
 	struct server sv;
 	struct held_raw h;
 	struct resp r;
-	char *cfg = config1("lp", 1, "exec sleep 60", NULL, 0), *q;
+	char *q;
 	pthread_t th;
-	json_t *o = NULL;
 
 	(void)state;
-	start_server(&sv);
-	assert_int_equal(submit(&sv, "alice", cfg, &o), 201);
-	json_decref(o);
-	assert_true(wait_running(&sv, "alice", "lp", 30));
+	start_with_sleeper(&sv);
 	assert_int_equal(request(&sv, 0, "GET", "/api/v2/jobs/alice~lp", NULL,
 				 0, NULL, NULL, &r),
 			 CURLE_OK);
@@ -1956,7 +1960,6 @@ static void test_long_poll_at_shutdown(void **state)
 	pthread_join(th, NULL);
 	assert_int_equal(h.cc, CURLE_OK);
 	assert_int_equal(h.status, 200);
-	free(cfg);
 	/* the task goes on (to be re-adopted): started again, stopped */
 	start_server_in(&sv, NULL);
 	assert_int_equal(call(&sv, "PUT", "/api/v2/jobs/alice~lp/executionType",
