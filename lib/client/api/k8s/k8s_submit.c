@@ -34,6 +34,8 @@ struct sub {
 			   * as it was made */
 	int untold;	  /* whether the last create_once() made its object
 			   * cannot be told */
+	json_t *theirs;	  /* what it found in its object's place instead,
+			   * not this submission's */
 };
 
 static const char *name_of(json_t *o)
@@ -155,9 +157,10 @@ static int create(struct sub *s, enum pai__k8s_res res, json_t *o,
 }
 
 /* After a lost answer or a 409: whether the object of that name in res
- * is ours. 1 yes, 0 another's (conflict), <0 an error (-1 none there:
- * PAI_ENOTFOUND). */
-static int ours(struct sub *s, enum pai__k8s_res res, json_t *o)
+ * is ours. 1 yes, 0 another's (conflict: kept in *theirs when theirs is
+ * not NULL), <0 an error (-1 none there: PAI_ENOTFOUND). */
+static int ours(struct sub *s, enum pai__k8s_res res, json_t *o,
+		json_t **theirs)
 {
 	pai__buf path = PAI__BUF_INIT;
 	json_t *got = NULL;
@@ -174,6 +177,10 @@ static int ours(struct sub *s, enum pai__k8s_res res, json_t *o)
 	err = id && strcmp(id, s->id) == 0;
 	if (err)
 		made_cm(s, res, got);
+	else if (theirs) {
+		json_decref(*theirs);
+		*theirs = json_incref(got);
+	}
 	json_decref(got);
 	return err;
 }
@@ -192,7 +199,7 @@ static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
 	for (tries = 0; tries < 2 && (ans->maybe || err == PAI_ECONFLICT);
 	     tries++) {
 		pai__client_save_error(s->c, &first);
-		m = ours(s, res, o);
+		m = ours(s, res, o, &s->theirs);
 		if (m == 1) {
 			pai__error_release(&first);
 			*recovered = 1;
@@ -318,7 +325,7 @@ static int replace_cm(struct sub *s, json_t *old)
 		err = pai__k8s_call(&made, s->c, &rq, &ans);
 	if (!err)
 		made_cm(s, PAI__K8S_CONFIGMAPS, made);
-	else if (ans.maybe && ours(s, PAI__K8S_CONFIGMAPS, s->cm) == 1)
+	else if (ans.maybe && ours(s, PAI__K8S_CONFIGMAPS, s->cm, NULL) == 1)
 		err = PAI_OK; /* its answer lost, but it is ours now */
 	json_decref(made);
 	pai__k8s_ans_release(&ans);
@@ -355,28 +362,22 @@ static int not_taken(struct sub *s, int m, int err, pai__error *first)
 	return err;
 }
 
-/* After a 409 for the ConfigMap (another's): a leftover taken over;
- * else the conflict, said as it was, or why it stays. */
+/* After a 409 for the ConfigMap, another's as create_once() read it
+ * (s->theirs): a leftover taken over; else the conflict, said as it
+ * was, or why it stays. */
 static int take_over(struct sub *s)
 {
 	pai__error first = {0, NULL, NULL};
-	pai__buf path = PAI__BUF_INIT;
-	json_t *old = NULL;
 	int err, m;
 
 	pai__client_save_error(s->c, &first);
-	pai__k8s_path(&path, s->c, PAI__K8S_CONFIGMAPS, name_of(s->cm), NULL);
-	err = path.oom ? pai__client_oom(s->c)
-		       : pai__k8s_get(&old, s->c, path.data);
-	m = err ? err : leftover(s, old);
-	err = m == 1 ? replace_cm(s, old) : PAI_OK;
+	m = s->theirs ? leftover(s, s->theirs) : 0;
+	err = m == 1 ? replace_cm(s, s->theirs) : PAI_OK;
 	if (m == 1 && err == PAI_OK)
 		pai__client_reset_error(s->c);
 	else
 		err = not_taken(s, m, err, &first);
 	pai__error_release(&first);
-	json_decref(old);
-	pai__buf_release(&path);
 	return err;
 }
 
@@ -554,6 +555,7 @@ int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
 out:
 	json_decref(s.cm);
 	json_decref(s.job);
+	json_decref(s.theirs);
 	free(s.cm_rv);
 	pai_diags_free(own);
 	return err;
