@@ -17,12 +17,16 @@ CC         ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD      ?= build
 
-# Every library comes from Debian and is found with pkg-config; `make deps`
-# installs these packages (the list .ci/run and README.md rely on), and
-# npm unless a nodejs that brings its own (NodeSource's) is installed:
-# there, Debian's npm package conflicts with it.
+# Every library comes from Debian and is found with pkg-config. `make deps`
+# installs what building and running paictl need (DEB_PKGS); `make
+# test-deps` (which `make test` runs first, and .ci/run too) installs what
+# only the tests, benchmarks, fuzzers and packaging need (TEST_DEB_PKGS),
+# and npm unless a nodejs that brings its own (NodeSource's) is
+# installed: there, Debian's npm package conflicts with it. Each installs
+# only the packages missing, so a second run asks apt for nothing.
 DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
-	libssh2-1-dev libmicrohttpd-dev libcmocka-dev libyaml-dev openssh-server curl jq \
+	libssh2-1-dev libmicrohttpd-dev libyaml-dev
+TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
 	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
@@ -77,7 +81,7 @@ SONAME   := libpai.so.$(firstword $(subst ., ,$(SO_VERSION)))
 LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: deps print-deps all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
+.PHONY: deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
 	lint header-check fuzz libpai-test abi tsan-test js-test deb deb-symbols deb-test \
 	kube-test
 .DEFAULT_GOAL := all
@@ -116,13 +120,27 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(HELPER_OBJ) $(LIBPAI)
 print-deps:
 	@echo $(DEB_PKGS)
 
+print-test-deps:
+	@echo $(TEST_DEB_PKGS)
+
+# apt-get for the packages of $(1) that dpkg does not have installed
+# (and npm with $(2)); with sudo unless root
+apt_missing = @set -e; if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
+	missing=$$(for p in $(1); do dpkg-query -W -f='$${db:Status-Status}\n' \
+		"$$p" 2>/dev/null | grep -qx installed || echo "$$p"; done); \
+	$(if $(2),command -v npm >/dev/null || missing="$$missing npm";) \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$$s apt-get update -q && \
+		$$s env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends $$missing; \
+	fi
+
 deps:
-	@if [ "$$(id -u)" = 0 ]; then s=; else s=sudo; fi; \
-	$$s apt-get update -q && \
-	$$s env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $(DEB_PKGS) && \
-	{ command -v npm >/dev/null || $$s env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends npm; }
+	$(call apt_missing,$(DEB_PKGS))
+
+test-deps:
+	$(call apt_missing,$(TEST_DEB_PKGS),npm)
 
 # pai.h must stand alone in strict C11.
 header-check:
@@ -130,7 +148,11 @@ header-check:
 	printf '#include "pai.h"\nint main(void) { return pai_strerror(0) == 0; }\n' \
 		| $(CC) -std=c11 -pedantic $(WARN) $(PKG_CF) -Ilib -x c -fsyntax-only -
 
-test: unit-test cli-test header-check man-test completion-test k8s-test \
+# test-deps first: with -j the others wait for it (.WAIT is make 4.4's)
+test: test-deps
+	$(MAKE) --no-print-directory test-all
+
+test-all: unit-test cli-test header-check man-test completion-test k8s-test \
 	kube-test libpai-test tsan-test js-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/deb/check.sh - the Debian packages as their users get them.
 #
-# usage: sh tests/deb/check.sh   (make deb-test; needs `make deps`)
+# usage: sh tests/deb/check.sh   (make deb-test; needs `make test-deps`)
 #
 # Builds paictl, libpai0 and libpai-dev with `make deb` (dpkg-buildpackage
 # on a copy of this tree; the build fails when debian/libpai0.symbols is
@@ -58,7 +58,7 @@ no_libpai() { ! objdump -p "$1" | grep -q 'NEEDED.*libpai'; } # no_libpai ELF
 
 for tool in dpkg-buildpackage dh lintian man; do
 	command -v $tool >/dev/null ||
-		{ echo "deb: no $tool: run make deps"; exit 1; }
+		{ echo "deb: no $tool: run make test-deps"; exit 1; }
 done
 
 version=$(sed -n 's/^#define PAI_VERSION "\(.*\)"/\1/p' lib/pai.h)

@@ -54,7 +54,7 @@ check_tools() {
 	for t in go apt-get dpkg-source dpkg-deb find grep sed flock; do
 		command -v "$t" >/dev/null || missing="$missing $t"
 	done
-	[ -z "$missing" ] || die "missing:$missing (run 'make deps'; the Makefile's DEB_PKGS lists golang-go and dpkg-dev)"
+	[ -z "$missing" ] || die "missing:$missing (run 'make test-deps'; the Makefile's TEST_DEB_PKGS lists golang-go and dpkg-dev)"
 	case $(go env GOVERSION) in
 	go1.1[6-9]* | go1.2*) ;;
 	*) say "warning: built and tested with Go 1.19, this is $(go env GOVERSION)" ;;
