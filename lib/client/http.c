@@ -41,21 +41,11 @@ void pai__response_release(pai__response *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-long long pai__now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-#define now_ms pai__now_ms
-
 long long pai__server_now_ms(const pai_client *c)
 {
 	if (!c->server_date_s)
 		return 0;
-	return c->server_date_s * 1000 + (now_ms() - c->server_date_at_ms);
+	return c->server_date_s * 1000 + (pai__now_ms() - c->server_date_at_ms);
 }
 
 /* xorshift64*: jitter needs no cryptographic randomness */
@@ -741,7 +731,7 @@ static int renew_credential(pai_client *c, const pai__response *rs, int err,
  * the trace). PAI_OK, or PAI_EINTR with the detail set. */
 static int hold(pai_client *c)
 {
-	long long wait = c->not_before_ms - now_ms();
+	long long wait = c->not_before_ms - pai__now_ms();
 	char note[160];
 
 	if (wait <= 0)
@@ -766,21 +756,21 @@ static int take_note(pai_client *c, const pai__request *rq,
 {
 	if (err == PAI_OK && rs->date_s) {
 		c->server_date_s = rs->date_s;
-		c->server_date_at_ms = now_ms();
+		c->server_date_at_ms = pai__now_ms();
 	}
 	*named = named_wait(rs, err);
 	if (*named <= 0)
 		return PAI_OK;
 	if (*named > c->retry_max_ms)
 		return wait_too_long(c, rq, rs, *named);
-	c->not_before_ms = now_ms() + *named;
+	c->not_before_ms = pai__now_ms() + *named;
 	c->held_by = rs->status;
 	return PAI_OK;
 }
 
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 {
-	long long deadline = now_ms() + c->retry_max_ms, delay, named;
+	long long deadline = pai__now_ms() + c->retry_max_ms, delay, named;
 	int attempt, err, renewed = 0;
 
 	for (attempt = 0;; attempt++) {
@@ -801,7 +791,7 @@ int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 			return PAI_EHTTP;
 		delay = retry_delay(c, rq, rs, err, cc, attempt, named);
 		/* backoff within retry_max_ms; a named wait within it each */
-		if (delay < 0 || (!named && now_ms() + delay > deadline))
+		if (delay < 0 || (!named && pai__now_ms() + delay > deadline))
 			break;
 		trace_retry(c, rq, rs, err, named ? named : delay);
 		if (sleep_interruptible(c, (long)delay) != PAI_OK) {

@@ -186,7 +186,5 @@ int pai__client_oom(pai_client *c);
 /* The server's clock now, in epoch ms, as its last Date header and the
  * time since tell; 0 when no answer had one. */
 long long pai__server_now_ms(const pai_client *c);
-/* CLOCK_MONOTONIC in ms. */
-long long pai__now_ms(void);
 
 #endif /* PAI_HTTP_H */

@@ -12,29 +12,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-static void base64(char *out, const unsigned char *in, size_t n)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-				  "qrstuvwxyz0123456789+/";
-	size_t i;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		*out++ = tab[in[i] >> 2];
-		*out++ = tab[((in[i] & 3) << 4) | (in[i + 1] >> 4)];
-		*out++ = tab[((in[i + 1] & 15) << 2) | (in[i + 2] >> 6)];
-		*out++ = tab[in[i + 2] & 63];
-	}
-	if (i < n) {
-		*out++ = tab[in[i] >> 2];
-		if (i + 1 < n) {
-			*out++ = tab[((in[i] & 3) << 4) | (in[i + 1] >> 4)];
-			*out++ = tab[(in[i + 1] & 15) << 2];
-		} else
-			*out++ = tab[(in[i] & 3) << 4];
-	}
-	*out = '\0';
-}
-
 static int key_bits(int type, const char **name)
 {
 	switch (type) {
@@ -165,7 +142,7 @@ static void set_fingerprint(pai_ssh *s, const char *tname)
 
 	if (!hash)
 		return;
-	base64(fp, hash, 32);
+	pai__base64_encode(fp, hash, 32);
 	fp[43] = '\0'; /* no padding, as ssh-keygen -l */
 	if (asprintf(&s->fingerprint, "%s SHA256:%s", tname, fp) < 0)
 		s->fingerprint = NULL;

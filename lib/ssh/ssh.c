@@ -19,16 +19,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static char *dup_or_null(const char *s, int *bad)
 {
@@ -133,7 +125,7 @@ static int connect_wait(pai_ssh *s, int fd, int e, long long deadline,
 {
 	while (e == EINPROGRESS || e == EINTR) {
 		struct pollfd p = {fd, POLLOUT, 0};
-		long long left = deadline - now_ms();
+		long long left = deadline - pai__now_ms();
 		socklen_t len = sizeof(e);
 		int ret;
 
@@ -159,7 +151,7 @@ static int tcp_connect(pai_ssh *s)
 {
 	struct addrinfo hints, *res = NULL, *ai;
 	char port[16];
-	long long deadline = now_ms() + s->timeout_ms;
+	long long deadline = pai__now_ms() + s->timeout_ms;
 	int fd = -1, e = 0, ret, timed_out = 0;
 
 	memset(&hints, 0, sizeof(hints));

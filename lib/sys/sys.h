@@ -1,7 +1,7 @@
 /* sys.h - libpai's floor, which every other folder stands on: byte
- * buffers, memory in blocks, files and errors; dl.h, dl_curl.h and
- * dl_ssh2.h add the libraries opened at run time. Not installed, not for
- * cli/. */
+ * buffers, memory in blocks, files and errors, digests and base64,
+ * random bytes and the clock; dl.h, dl_curl.h and dl_ssh2.h add the
+ * libraries opened at run time. Not installed, not for cli/. */
 #ifndef PAI_SYS_H
 #define PAI_SYS_H
 
@@ -17,10 +17,31 @@
 #define PAI__PRINTF(f, a)
 #endif
 
-/* ---- digests (md5.c) ------------------------------------------------ */
+/* ---- digests (md5.c, sha1.c) ----------------------------------------- */
 
 /* MD5 of data[0..len) as 32 lower-case hex digits and a NUL. */
 void pai__md5_hex(char out[33], const void *data, size_t len);
+/* SHA-1 of in[0..n) into out[20] (a WebSocket handshake's accept). */
+void pai__sha1(unsigned char out[20], const void *in, size_t n);
+
+/* ---- base64 (base64.c) ---------------------------------------------- */
+
+/* Standard base64 with padding; out has room for 4 * ((n + 2) / 3) + 1
+ * bytes, NUL-terminated. */
+void pai__base64_encode(char *out, const void *in, size_t n);
+/* Decodes standard base64 as Go's encoding/json decodes a []byte:
+ * padding required, '\r' and '\n' skipped. *out new (NUL-terminated
+ * for convenience), *len its length. PAI_EINVAL (no detail: the text
+ * may be a secret), PAI_ENOMEM. */
+int pai__base64_decode(unsigned char **out, size_t *len, const char *in,
+		       size_t n);
+
+/* ---- random bytes, the clock (random.c, clock.c) -------------------- */
+
+/* n random bytes from getrandom(2): PAI_OK or PAI_ERROR. */
+int pai__random(void *out, size_t n);
+/* CLOCK_MONOTONIC in ms: what every timeout and backoff counts on. */
+long long pai__now_ms(void);
 
 /* ---- growable byte buffer (buf.c) ----------------------------------- */
 

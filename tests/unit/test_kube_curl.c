@@ -165,7 +165,7 @@ static char *data_line(const char *key, const char *file)
 
 	assert_int_equal(pai_file_read(&text, &len, NULL, at(file)), PAI_OK);
 	b64 = malloc(len * 2 + 4);
-	pai__kube_b64_encode(b64, text, len);
+	pai__base64_encode(b64, text, len);
 	k = !k;
 	snprintf(line[k], sizeof(line[k]), "    %s: %s\n", key, b64);
 	free(text);

@@ -55,20 +55,6 @@ int pai__kube_fail(pai__kube_err *err, int code, const char *fmt, ...)
 
 /* ---- small pure helpers (kube_util.c) ------------------------------- */
 
-/* Standard base64 with padding; out has room for 4 * ((n + 2) / 3) + 1
- * bytes, NUL-terminated. */
-void pai__kube_b64_encode(char *out, const void *in, size_t n);
-/* Decodes standard base64 as Go's encoding/json decodes a []byte:
- * padding required, '\r' and '\n' skipped. *out new (NUL-terminated
- * for convenience), *len its length. PAI_EINVAL (no detail: the text
- * may be a secret), PAI_ENOMEM. */
-int pai__kube_b64_decode(unsigned char **out, size_t *len, const char *in,
-			 size_t n);
-/* SHA-1 of in[0..n) into out[20] (only for Sec-WebSocket-Accept). */
-void pai__kube_sha1(unsigned char out[20], const void *in, size_t n);
-/* n random bytes from getrandom(2): PAI_OK or PAI_ERROR. */
-int pai__kube_random(void *out, size_t n);
-
 /* An instant: seconds since the epoch and nanoseconds. */
 typedef struct pai__kube_time {
 	int64_t sec;

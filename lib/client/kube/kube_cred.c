@@ -169,7 +169,7 @@ static int from_basic(pai__kube_cred *c)
 		wipe(plain);
 		return PAI_ENOMEM;
 	}
-	pai__kube_b64_encode(enc, plain, strlen(plain));
+	pai__base64_encode(enc, plain, strlen(plain));
 	ret = set_authz(c, "Basic", enc);
 	wipe(plain);
 	wipe(enc);

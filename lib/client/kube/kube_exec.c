@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The body of a refusal kept, at most. */
@@ -39,13 +38,6 @@ struct pai__kube_exec {
 	void *trace_data;
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int curl_failed(pai__kube_exec *x, CURLcode rc, pai__kube_err *err)
 {
@@ -73,7 +65,7 @@ static int wait_sock(pai__kube_exec *x, short events, long long deadline)
 	int n;
 
 	do {
-		if ((left = deadline - now_ms()) < 0)
+		if ((left = deadline - pai__now_ms()) < 0)
 			left = 0;
 		n = poll(&p, 1, (int)(left > 60000 ? 60000 : left));
 	} while ((n < 0 && errno == EINTR) || (n == 0 && left > 60000));
@@ -367,7 +359,7 @@ static int attempt(pai__kube_exec *x, const pai__kube_config *cfg,
 {
 	long timeout =
 	    o->connect_timeout_ms > 0 ? o->connect_timeout_ms : 30000;
-	long long deadline = now_ms() + timeout;
+	long long deadline = pai__now_ms() + timeout;
 	pai__kube_auth auth;
 	int ret;
 
@@ -441,7 +433,7 @@ static int queue_frame(pai__kube_exec *x, int opcode, const void *payload,
 	unsigned char mask[4], *frame;
 	size_t len = pai__kube_ws_frame_len(n);
 
-	if (pai__kube_random(mask, sizeof(mask)))
+	if (pai__random(mask, sizeof(mask)))
 		return PAI_ERROR;
 	if (!(frame = malloc(len)))
 		return PAI_ENOMEM;
@@ -584,7 +576,7 @@ static int take_frames(pai__kube_exec *x, const pai__kube_exec_io *io,
 		code[1] = (unsigned char)close_code;
 		x->close_sent = 1;
 		queue_frame(x, PAI__WS_CLOSE, code, 2);
-		flush(x, now_ms() + 1000, NULL);
+		flush(x, pai__now_ms() + 1000, NULL);
 	}
 	if (ret < 0)
 		x->closed = x->broken = 1;
@@ -646,7 +638,7 @@ static int read_stdin(pai__kube_exec *x, const pai__kube_exec_io *io,
 int pai__kube_exec_pump(pai__kube_exec *x, const pai__kube_exec_io *io,
 			int timeout_ms, pai__kube_err *err)
 {
-	long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	long long deadline = timeout_ms < 0 ? -1 : pai__now_ms() + timeout_ms;
 	int in = io && io->in_fd >= 0 && x->stdin_open ? io->in_fd : -1;
 	struct pollfd p[2];
 	long long left;
@@ -663,7 +655,7 @@ int pai__kube_exec_pump(pai__kube_exec *x, const pai__kube_exec_io *io,
 		p[1].fd = in;
 		p[1].events = POLLIN;
 		p[0].revents = p[1].revents = 0;
-		left = deadline < 0 ? -1 : deadline - now_ms();
+		left = deadline < 0 ? -1 : deadline - pai__now_ms();
 		if (deadline >= 0 && left < 0)
 			left = 0;
 		n = poll(p, in >= 0 ? 2 : 1, (int)left);
@@ -677,7 +669,7 @@ int pai__kube_exec_pump(pai__kube_exec *x, const pai__kube_exec_io *io,
 				return ret;
 			in = x->stdin_open ? in : -1;
 		}
-		if (n == 0 && deadline >= 0 && now_ms() >= deadline)
+		if (n == 0 && deadline >= 0 && pai__now_ms() >= deadline)
 			return 0;
 	}
 }
@@ -694,7 +686,7 @@ int pai__kube_exec_send(pai__kube_exec *x, const void *data, size_t len,
 		size_t n = len > STDIN_CHUNK ? STDIN_CHUNK : len;
 
 		if ((ret = queue_channel(x, PAI__KCH_STDIN, data, n)) ||
-		    (ret = flush(x, now_ms() + 30000, err)))
+		    (ret = flush(x, pai__now_ms() + 30000, err)))
 			return ret;
 		data = (const char *)data + n;
 		len -= n;
@@ -712,7 +704,7 @@ int pai__kube_exec_close_stdin(pai__kube_exec *x, pai__kube_err *err)
 		return 0;
 	x->stdin_open = 0;
 	if ((ret = queue_channel(x, PAI__KCH_CLOSE, "\0", 1)) ||
-	    (ret = flush(x, now_ms() + 30000, err)))
+	    (ret = flush(x, pai__now_ms() + 30000, err)))
 		return ret;
 	return 1;
 }
@@ -729,7 +721,7 @@ int pai__kube_exec_resize(pai__kube_exec *x, unsigned width, unsigned height,
 		     height > 65535 ? 65535 : height);
 	if ((ret = queue_channel(x, PAI__KCH_RESIZE, json, (size_t)n)))
 		return ret;
-	return flush(x, now_ms() + 30000, err);
+	return flush(x, pai__now_ms() + 30000, err);
 }
 
 int pai__kube_exec_result(const pai__kube_exec *x, int *exit_code,
@@ -755,7 +747,7 @@ void pai__kube_exec_free(pai__kube_exec *x)
 	/* a polite close, briefly: the answer is not waited for */
 	if (x->h && x->protocol && !x->close_sent && !x->broken &&
 	    queue_frame(x, PAI__WS_CLOSE, normal, 2) == PAI_OK)
-		flush(x, now_ms() + 1000, NULL);
+		flush(x, pai__now_ms() + 1000, NULL);
 	disconnect(x);
 	pai__kube_ws_dec_release(&x->dec);
 	pai__buf_release(&x->out);

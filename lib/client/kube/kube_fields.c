@@ -44,7 +44,7 @@ static int data_field(unsigned char **out, size_t *len,
 	*len = 0;
 	if (ret || !text)
 		return ret;
-	ret = pai__kube_b64_decode(out, len, text, strlen(text));
+	ret = pai__base64_decode(out, len, text, strlen(text));
 	memset(text, 0, strlen(text)); /* client-key-data is a secret */
 	free(text);
 	if (ret == PAI_EINVAL)

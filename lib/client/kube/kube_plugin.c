@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -48,7 +47,7 @@ static int ca_base64(json_t *cluster, const pai__kube_config *cfg,
 	if (ca && !(b = malloc(4 * ((len + 2) / 3) + 1)))
 		ret = PAI_ENOMEM;
 	if (ca && b) {
-		pai__kube_b64_encode(b, ca, len);
+		pai__base64_encode(b, ca, len);
 		if (json_object_set_new(cluster, "certificate-authority-data",
 					json_string(b)))
 			ret = PAI_ENOMEM;
@@ -304,13 +303,6 @@ static char **plugin_env(const pai__kube_plugin *p, char *info)
 	return env;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 struct run {
 	pid_t pid;
@@ -381,7 +373,7 @@ static int collect(struct run *r)
 	long long left;
 
 	for (;;) {
-		if ((left = r->deadline - now_ms()) <= 0)
+		if ((left = r->deadline - pai__now_ms()) <= 0)
 			return PAI_ETIMEOUT;
 		if (poll(&pfd, 1, (int)(left > 1000 ? 1000 : left)) < 0 &&
 		    errno != EINTR)
@@ -418,7 +410,7 @@ static int reap(struct run *r, int kill_now, int *status)
 		/* ECHILD: SIGCHLD ignored by the program, no status kept */
 		if (got < 0 && errno != EINTR)
 			return errno == ECHILD ? ret : PAI_EIO;
-		if (got == 0 && now_ms() >= r->deadline) {
+		if (got == 0 && pai__now_ms() >= r->deadline) {
 			kill(r->pid, SIGKILL);
 			kill_now = 1;
 			ret = PAI_ETIMEOUT;
@@ -517,7 +509,7 @@ int pai__kube_plugin_run(pai__kube_plugin_out *out, const pai__kube_config *cfg,
 	if ((ret = stdin_for(p, stdin_fd, &in_fd, &interactive, err)) ||
 	    (ret = prepare(&path, &env, &var, cfg, interactive, err)))
 		goto out;
-	r.deadline = now_ms() + timeout_ms;
+	r.deadline = pai__now_ms() + timeout_ms;
 	if ((ret = spawn(&r, path, p, env, in_fd)) == PAI_ENOMEM)
 		goto out;
 	if (ret) {

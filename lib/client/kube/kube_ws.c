@@ -218,9 +218,9 @@ int pai__kube_ws_key(char out[25])
 {
 	unsigned char raw[16];
 
-	if (pai__kube_random(raw, sizeof(raw)))
+	if (pai__random(raw, sizeof(raw)))
 		return PAI_ERROR;
-	pai__kube_b64_encode(out, raw, sizeof(raw));
+	pai__base64_encode(out, raw, sizeof(raw));
 	return PAI_OK;
 }
 
@@ -234,8 +234,8 @@ void pai__kube_ws_accept(char out[29], const char *key)
 		n = sizeof(in) - sizeof(PAI__WS_GUID);
 	memcpy(in, key, n);
 	memcpy(in + n, PAI__WS_GUID, sizeof(PAI__WS_GUID) - 1);
-	pai__kube_sha1(sha, in, n + sizeof(PAI__WS_GUID) - 1);
-	pai__kube_b64_encode(out, sha, sizeof(sha));
+	pai__sha1(sha, in, n + sizeof(PAI__WS_GUID) - 1);
+	pai__base64_encode(out, sha, sizeof(sha));
 }
 
 void pai__kube_http_head_release(pai__kube_http_head *h)

@@ -14,7 +14,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* A log that ended at once, with nothing new, is opened again no sooner
  * than the pod changes or this much later: its container is ending, and
@@ -55,13 +54,6 @@ struct follow {
 	int err;
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static json_t *ctr_status(json_t *pod)
 {
@@ -186,7 +178,7 @@ static int maybe_open(struct follow *f, struct flog *t)
 	    pai__json_str(json_object_get(pod, "metadata"), "uid");
 	int err;
 
-	if (t->s || !pod || !uid || now_ms() < t->not_before)
+	if (t->s || !pod || !uid || pai__now_ms() < t->not_before)
 		return PAI_OK;
 	if ((!t->uid || strcmp(uid, t->uid) != 0) && (err = new_run(f, t, uid)))
 		return err;
@@ -247,7 +239,7 @@ static int log_ended(struct follow *f, struct flog *t, int cc)
 	 * from the last line's second */
 	pai__kube_log_resume(t->log);
 	if (!t->news || err)
-		t->not_before = now_ms() + REOPEN_MS;
+		t->not_before = pai__now_ms() + REOPEN_MS;
 	return PAI_OK;
 }
 

@@ -507,7 +507,7 @@ static int new_id(struct sub *s)
 	unsigned char r[16];
 	size_t i;
 
-	if (pai__kube_random(r, sizeof(r)))
+	if (pai__random(r, sizeof(r)))
 		return pai__client_fail(s->c, PAI_ERROR, 0, NULL,
 					"no random bytes for the submission's "
 					"id");

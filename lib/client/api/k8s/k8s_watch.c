@@ -13,7 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The longest watch asked for: the server ends it then, and a dead
  * connection is noticed (§3). */
@@ -32,13 +31,6 @@ struct wait {
 	pai__kube_err kerr;
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void set_rv(struct wait *w, const char *rv)
 {
@@ -244,7 +236,7 @@ static int wait_loop(pai_job_info **out, struct wait *w, long long deadline,
 
 	for (;;) {
 		long long left =
-		    deadline < 0 ? WATCH_MAX_S * 1000LL : deadline - now_ms();
+		    deadline < 0 ? WATCH_MAX_S * 1000LL : deadline - pai__now_ms();
 
 		if (left <= 0) {
 			if (!seen)
@@ -294,7 +286,7 @@ int pai__k8s_job_changed(pai_job_info **out, const struct pai__api *api,
 		err = w.err ? pai__client_oom(c) : read_now(out, c, name);
 	else
 		err = wait_loop(
-		    out, &w, timeout_ms < 0 ? -1 : now_ms() + timeout_ms, last);
+		    out, &w, timeout_ms < 0 ? -1 : pai__now_ms() + timeout_ms, last);
 	pai__kube_watch_free(w.split);
 	json_decref(w.changed);
 	free(w.rv);
