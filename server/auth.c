@@ -216,7 +216,7 @@ enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 				 json_pack("{s:s,s:s,s:b}", "token", tok.token,
 					   "user", u->name, "admin", u->admin));
 	if (cr.pass)
-		memset(cr.pass, 0, strlen(cr.pass));
+		explicit_bzero(cr.pass, strlen(cr.pass));
 	free(cr.user);
 	free(cr.pass);
 	return res;

@@ -11,13 +11,6 @@
 
 /* ---- the handle ------------------------------------------------------- */
 
-static void free_secret(char *s)
-{
-	if (s)
-		memset(s, 0, strlen(s));
-	free(s);
-}
-
 static int dup_opt(char **out, const char *s)
 {
 	*out = NULL;
@@ -109,7 +102,7 @@ void pai_client_free(pai_client *c)
 	free(c->scheme);
 	free(c->host);
 	free(c->unix_socket);
-	free_secret(c->token);
+	pai__free_secret(c->token);
 	free(c->ca_file);
 	free(c->err_code);
 	free(c->err_msg);
@@ -125,7 +118,7 @@ int pai_client_set_token(pai_client *c, const char *token)
 		return PAI_EINVAL;
 	if (token && !(t = strdup(token)))
 		return PAI_ENOMEM;
-	free_secret(c->token);
+	pai__free_secret(c->token);
 	c->token = t;
 	return PAI_OK;
 }

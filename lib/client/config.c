@@ -698,8 +698,7 @@ int pai_token_load(char **token, const char *dir, const char *cluster,
 out:
 	if (fd >= 0)
 		close(fd);
-	if (text)
-		memset(text, 0, len);
+	pai__wipe(text, len);
 	free(text);
 	free(path);
 	return err;
@@ -726,9 +725,7 @@ int pai_token_save(const char *dir, const char *cluster, const char *user,
 	}
 	err = pai_file_write_atomic(path, text, strlen(text), 0600, 0);
 out:
-	if (text)
-		memset(text, 0, strlen(text));
-	free(text);
+	pai__free_secret(text);
 	free(tdir);
 	free(path);
 	return err;

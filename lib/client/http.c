@@ -464,6 +464,16 @@ static void set_options(CURL *h, pai_client *c, const pai__request *rq,
 	curl_easy_setopt(h, CURLOPT_DEBUGDATA, x);
 }
 
+void pai__headers_free(struct curl_slist *hdrs)
+{
+	struct curl_slist *l;
+
+	for (l = hdrs; l; l = l->next)
+		if (l->data)
+			pai__wipe(l->data, strlen(l->data));
+	curl_slist_free_all(hdrs);
+}
+
 /* Appends line (then emptied, wiped) to *hdrs; -1 when out of memory. */
 static int add_header(struct curl_slist **hdrs, pai__buf *line)
 {
@@ -471,9 +481,7 @@ static int add_header(struct curl_slist **hdrs, pai__buf *line)
 
 	if (!line->oom)
 		t = curl_slist_append(*hdrs, line->data);
-	if (line->data)
-		memset(line->data, 0, line->len); /* a token, perhaps */
-	pai__buf_release(line);
+	pai__buf_wipe(line); /* a token, perhaps */
 	if (!t)
 		return -1;
 	*hdrs = t;
@@ -503,7 +511,7 @@ static struct curl_slist *request_headers(const pai_client *c,
 		bad = add_header(&hdrs, &line);
 	}
 	if (bad) {
-		curl_slist_free_all(hdrs);
+		pai__headers_free(hdrs);
 		return NULL;
 	}
 	return hdrs;
@@ -575,7 +583,7 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	if (c->wire && same &&
 	    (err = c->wire->prepare(c->wire_data, c, h, &hdrs, gen))) {
 		c->wire->finish(c->wire_data, h);
-		curl_slist_free_all(hdrs);
+		pai__headers_free(hdrs);
 		return err;
 	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
@@ -590,7 +598,7 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 		err = read_answer(c, rs);
 	/* the handle must not point at this call's headers */
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
-	curl_slist_free_all(hdrs);
+	pai__headers_free(hdrs);
 	if (c->wire && same)
 		c->wire->finish(c->wire_data, h);
 	return err;

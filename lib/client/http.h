@@ -167,6 +167,10 @@ void pai__response_header(pai__response *rs, const char *line, size_t len);
  */
 int pai__http(pai_client *c, const pai__request *rq, pai__response *rs);
 
+/* Frees a request's header lines, each wiped first: one may be an
+ * Authorization. NULL: nothing. */
+void pai__headers_free(struct curl_slist *hdrs);
+
 /* ---- the last error's detail (http.c) ----------------------------- */
 
 void pai__client_reset_error(pai_client *c);

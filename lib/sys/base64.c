@@ -98,6 +98,7 @@ int pai__base64_decode(unsigned char **out, size_t *len, const char *in,
 	*len = k;
 	return PAI_OK;
 bad:
+	pai__wipe(o, n / 4 * 3 + 4); /* what came so far may be a key's */
 	free(o);
 	return PAI_EINVAL;
 }

@@ -1,7 +1,8 @@
 /* sys.h - libpai's floor, which every other folder stands on: byte
  * buffers, memory in blocks, files and errors, digests and base64,
- * random bytes and the clock; dl.h, dl_curl.h and dl_ssh2.h add the
- * libraries opened at run time. Not installed, not for cli/. */
+ * random bytes and the clock, secrets wiped; dl.h, dl_curl.h and
+ * dl_ssh2.h add the libraries opened at run time. Not installed, not
+ * for cli/. */
 #ifndef PAI_SYS_H
 #define PAI_SYS_H
 
@@ -43,6 +44,15 @@ int pai__random(void *out, size_t n);
 /* CLOCK_MONOTONIC in ms: what every timeout and backoff counts on. */
 long long pai__now_ms(void);
 
+/* ---- secrets (secret.c) ---------------------------------------------- */
+
+/* explicit_bzero: a wipe the compiler keeps, where memset before free()
+ * may be removed. NULL or 0 bytes: nothing. */
+void pai__wipe(void *p, size_t n);
+/* A NUL-terminated secret (a token, a password) wiped, then freed;
+ * NULL: nothing. */
+void pai__free_secret(char *s);
+
 /* ---- growable byte buffer (buf.c) ----------------------------------- */
 
 /* A failed allocation sets oom and turns later writes into no-ops, so a
@@ -69,6 +79,9 @@ void pai__buf_vprintf(pai__buf *b, const char *fmt, va_list ap);
  * when an allocation failed; the buffer is left empty either way. */
 char *pai__buf_detach(pai__buf *b);
 void pai__buf_release(pai__buf *b);
+/* pai__buf_release() of a buffer that held a secret: all of it wiped
+ * first (secret.c). */
+void pai__buf_wipe(pai__buf *b);
 
 /* s with every control character written as a JSON escape (\n, \u001b):
  * messages quote what a file holds, and a string such as

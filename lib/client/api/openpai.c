@@ -69,9 +69,7 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 	if (err == PAI_OK && !(*token = strdup(t)))
 		err = pai__client_oom(c);
 out:
-	if (text)
-		memset(text, 0, strlen(text)); /* the password */
-	free(text);
+	pai__free_secret(text); /* the password */
 	free(url);
 	json_decref(body);
 	json_decref(answer);

@@ -549,8 +549,7 @@ static void free_strv(char **v, size_t n)
 /* Secrets are wiped before they go back to the allocator. */
 static void free_secret(void *p, size_t n)
 {
-	if (p)
-		memset(p, 0, n);
+	pai__wipe(p, n);
 	free(p);
 }
 

@@ -30,13 +30,6 @@ static time_t now(const pai__kube_cred *c)
 	return c->o.now ? c->o.now() : time(NULL);
 }
 
-static void wipe(char *s)
-{
-	if (s)
-		memset(s, 0, strlen(s));
-	free(s);
-}
-
 int pai__kube_cred_new(pai__kube_cred **out, const pai__kube_config *cfg,
 		       const pai__kube_cred_opts *opts)
 {
@@ -57,7 +50,7 @@ void pai__kube_cred_free(pai__kube_cred *c)
 {
 	if (!c)
 		return;
-	wipe(c->authz);
+	pai__free_secret(c->authz);
 	pai__kube_plugin_out_release(&c->plug);
 	free(c);
 }
@@ -84,10 +77,10 @@ static int set_authz(pai__kube_cred *c, const char *scheme, const char *v)
 	if (!(s = pai__buf_detach(&b)))
 		return PAI_ENOMEM;
 	if (c->authz && strcmp(c->authz, s) == 0) {
-		wipe(s);
+		pai__free_secret(s);
 		return PAI_OK;
 	}
-	wipe(c->authz);
+	pai__free_secret(c->authz);
 	c->authz = s;
 	c->generation++;
 	return PAI_OK;
@@ -112,7 +105,7 @@ static int read_token(char **out, int *sys, const char *path)
 	*e = '\0';
 	memmove(text, s, (size_t)(e - s) + 1);
 	if (!*text || strlen(text) != (size_t)(e - s)) {
-		wipe(text);
+		pai__free_secret(text);
 		return PAI_EINVAL;
 	}
 	*out = text;
@@ -137,7 +130,7 @@ static int from_file(pai__kube_cred *c, pai__kube_err *err)
 	c->file_at = now(c);
 	if (!ret) {
 		ret = set_authz(c, "Bearer", tok);
-		wipe(tok);
+		pai__free_secret(tok);
 		c->authz_from_file = !ret;
 		return ret;
 	}
@@ -166,13 +159,13 @@ static int from_basic(pai__kube_cred *c)
 	if (!(plain = pai__buf_detach(&b)))
 		return PAI_ENOMEM;
 	if (!(enc = malloc(4 * ((strlen(plain) + 2) / 3) + 1))) {
-		wipe(plain);
+		pai__free_secret(plain);
 		return PAI_ENOMEM;
 	}
 	pai__base64_encode(enc, plain, strlen(plain));
 	ret = set_authz(c, "Basic", enc);
-	wipe(plain);
-	wipe(enc);
+	pai__free_secret(plain);
+	pai__free_secret(enc);
 	return ret;
 }
 
@@ -193,7 +186,7 @@ static int from_plugin(pai__kube_cred *c, pai__kube_err *err)
 	c->plug = fresh;
 	c->have_plug = 1;
 	c->plug_stale = 0;
-	wipe(c->authz);
+	pai__free_secret(c->authz);
 	c->authz = NULL;
 	c->generation++; /* a new certificate is a new credential too */
 	return c->plug.token ? set_authz(c, "Bearer", c->plug.token) : PAI_OK;

@@ -220,9 +220,7 @@ static int each_header(const pai__kube_config *cfg, const pai__kube_auth *auth,
 		*strchr(b.data + i, '\n') = '\0';
 		ret = put(data, b.data + i);
 	}
-	if (b.data)
-		memset(b.data, 0, b.cap); /* it held the token */
-	pai__buf_release(&b);
+	pai__buf_wipe(&b); /* it held the token */
 	return ret;
 }
 

@@ -321,9 +321,7 @@ static int handshake(pai__kube_exec *x, const pai__kube_config *cfg,
 	ret = pai__kube_ws_dec_feed(&x->dec, in.data + head_len,
 				    in.len - head_len);
 out:
-	if (rq.data)
-		memset(rq.data, 0, rq.cap); /* it held the credential */
-	pai__buf_release(&rq);
+	pai__buf_wipe(&rq); /* it held the credential */
 	pai__buf_release(&in);
 	pai__kube_http_head_release(&h);
 	return ret;

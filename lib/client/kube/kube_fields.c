@@ -45,8 +45,7 @@ static int data_field(unsigned char **out, size_t *len,
 	if (ret || !text)
 		return ret;
 	ret = pai__base64_decode(out, len, text, strlen(text));
-	memset(text, 0, strlen(text)); /* client-key-data is a secret */
-	free(text);
+	pai__free_secret(text); /* client-key-data is a secret */
 	if (ret == PAI_EINVAL)
 		return pai__kube_fail(err, PAI_ESYNTAX,
 				      "%s:%d: %s is not valid base64", file,
@@ -388,9 +387,7 @@ static int read_provider(pai__kube_config *c, const pai__kube_ynode *ap,
 		c->token = tok;
 		tok = NULL;
 	}
-	if (tok)
-		memset(tok, 0, strlen(tok));
-	free(tok);
+	pai__free_secret(tok);
 	free(name);
 	return ret;
 }

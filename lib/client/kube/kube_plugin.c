@@ -122,11 +122,8 @@ char *pai__kube_exec_info(const pai__kube_config *cfg, int interactive,
 
 void pai__kube_plugin_out_release(pai__kube_plugin_out *o)
 {
-	if (o->token)
-		memset(o->token, 0, strlen(o->token));
-	if (o->key)
-		memset(o->key, 0, o->key_len);
-	free(o->token);
+	pai__free_secret(o->token);
+	pai__wipe(o->key, o->key_len);
 	free(o->cert);
 	free(o->key);
 	memset(o, 0, sizeof(*o));
@@ -529,9 +526,7 @@ int pai__kube_plugin_run(pai__kube_plugin_out *out, const pai__kube_config *cfg,
 					     r.buf.data ? r.buf.data : "",
 					     r.buf.len, err);
 out:
-	if (r.buf.data)
-		memset(r.buf.data, 0, r.buf.len);
-	pai__buf_release(&r.buf);
+	pai__buf_wipe(&r.buf); /* a token, a key */
 	free(env);
 	free(var);
 	free(path);

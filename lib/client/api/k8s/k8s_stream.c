@@ -85,7 +85,7 @@ static int setup(pai__k8s_stream *s)
 	int err;
 
 	curl_easy_reset(h);
-	curl_slist_free_all(s->hdrs);
+	pai__headers_free(s->hdrs);
 	curl_slist_free_all(s->connect_to);
 	s->hdrs = s->connect_to = NULL;
 	if ((err = pai__k8s_setup_handle(s->c, h, &s->hdrs, &s->connect_to,
@@ -150,7 +150,7 @@ void pai__k8s_stream_free(pai__k8s_stream *s)
 		return;
 	if (s->h)
 		curl_easy_cleanup(s->h);
-	curl_slist_free_all(s->hdrs);
+	pai__headers_free(s->hdrs);
 	curl_slist_free_all(s->connect_to);
 	free(s->url);
 	free(s->content_type);
