@@ -454,10 +454,9 @@ static void set_options(CURL *h, pai_client *c, const pai__request *rq,
 	 * server acted on it: a submission never goes on a reused one */
 	if (!rq->safe)
 		curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, c->insecure ? 0L : 1L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, c->insecure ? 0L : 2L);
-	if (c->ca_file)
-		curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_file);
+	/* --cacert: that CA, not that CA too */
+	pai__curl_trust(h, c->ca_file, NULL, 0, c->insecure);
+	pai__curl_keepalive(h);
 	/* always: on_debug also notices libcurl re-sending a request */
 	curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);

@@ -78,18 +78,18 @@ int pai__curl_load(void);
 #define curl_url_set (pai__curl_fns.p_curl_url_set)
 #endif
 
-/* What each of paictl's requests asks of curl: no signals (libpai runs
- * in its callers' threads), paictl's user agent, HTTP and HTTPS only. */
-static inline void pai__curl_defaults(CURL *h)
-{
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "paictl/" PAI_VERSION);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
-			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-}
+/* What every connection asks of curl (curl_opts.c): no signals (libpai
+ * runs in its callers' threads), paictl's user agent, HTTP and HTTPS
+ * only. */
+void pai__curl_defaults(CURL *h);
+/* Verification on, trusting the system's CAs; with a CA named (a file,
+ * or PEM bytes, copied), that CA only, as kubectl trusts a kubeconfig's
+ * CA; insecure: no verification. PAI_OK, PAI_EINVAL (libcurl refused),
+ * PAI_ENOMEM. */
+int pai__curl_trust(CURL *h, const char *ca_file, const void *ca_blob,
+		    size_t ca_len, int insecure);
+/* TCP keepalive: a connection whose peer went away silently is noticed
+ * within about a minute. */
+void pai__curl_keepalive(CURL *h);
 
 #endif /* PAI_DL_CURL_H */

@@ -39,22 +39,18 @@ static int set_blob(CURL *h, CURLoption opt, const char *name,
 	return rc == CURLE_OK ? PAI_OK : setopt_failed(err, name, rc);
 }
 
+/* The kubeconfig's CA alone when it names one, as kubectl trusts it
+ * (certificate-authority-data wins over the file); else the system's. */
 static int set_ca(CURL *h, const pai__kube_config *cfg, pai__kube_err *err)
 {
-	if (cfg->insecure) {
-		SET(h, CURLOPT_SSL_VERIFYPEER, 0L, err);
-		SET(h, CURLOPT_SSL_VERIFYHOST, 0L, err);
-		return PAI_OK;
-	}
-	SET(h, CURLOPT_SSL_VERIFYPEER, 1L, err);
-	SET(h, CURLOPT_SSL_VERIFYHOST, 2L, err);
-	/* neither: the system's roots, curl's default */
-	if (cfg->ca_data)
-		return set_blob(h, CURLOPT_CAINFO_BLOB, "CURLOPT_CAINFO_BLOB",
-				cfg->ca_data, cfg->ca_len, err);
-	if (cfg->ca_file)
-		SET(h, CURLOPT_CAINFO, cfg->ca_file, err);
-	return PAI_OK;
+	int ret = pai__curl_trust(h, cfg->ca_file, cfg->ca_data, cfg->ca_len,
+				  cfg->insecure);
+
+	if (ret == PAI_EINVAL)
+		return pai__kube_fail(err, ret,
+				      "libcurl refused the kubeconfig's "
+				      "certificate-authority");
+	return ret;
 }
 
 /* The client certificate and key: a plugin's, else the kubeconfig's
