@@ -13,12 +13,20 @@
  *                             OpenPAI's two APIs share (openpai.h: the
  *                             operations written once; status.h: the
  *                             status JSON)
+ *   stream.h upgrade.h (.c)   what is not an exchange read whole: a
+ *                             long-running GET (watches, logs
+ *                             followed), an HTTP/1.1 upgrade (exec)
  *   rest.h rest.c             request plumbing any API uses: answers
- *                             judged by status, errors mapped, JSON
- *   http.h http.c             bytes on the wire: the handle, one
- *                             exchange with retries; the last error's
- *                             detail, which every layer sets and
- *                             returns the code of
+ *                             judged (the module's judge, or OpenPAI's
+ *                             rules), errors mapped, JSON
+ *   http.h                    bytes on the wire, one seam for every
+ *                             transfer: the handle; conn.c (a
+ *                             connection: TLS, credential, keepalive),
+ *                             response.c (an answer's head), hold.c
+ *                             (Retry-After held, backoff), http.c (one
+ *                             exchange with retries), detail.c (the
+ *                             last error's detail, which every layer
+ *                             sets and returns the code of)
  *   url.h trace.h (.c)        URLs, and the -vv trace with its secrets
  *                             masked: they know no handle
  *   model.h model.c json_values.h json_values.c

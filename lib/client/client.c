@@ -53,9 +53,12 @@ int pai_client_new(pai_client **out, const pai_client_options *opts)
 		return PAI_ELIBRARY;
 	if (!(c = calloc(1, sizeof(*c))))
 		return PAI_ENOMEM;
+	c->sh = &c->own;
+	pthread_mutex_init(&c->own.lock, NULL);
+	pthread_mutex_init(&c->own.out, NULL);
 	if (dup_opt(&c->uri, uri) < 0 ||
 	    dup_opt(&c->unix_socket, opts->unix_socket) < 0 ||
-	    dup_opt(&c->token, opts->token) < 0 ||
+	    dup_opt(&c->own.token, opts->token) < 0 ||
 	    dup_opt(&c->ca_file, opts->ca_file) < 0) {
 		err = PAI_ENOMEM;
 		goto out;
@@ -94,7 +97,7 @@ void pai_client_free(pai_client *c)
 {
 	if (!c)
 		return;
-	if (c->wire)
+	if (c->wire && !c->parent)
 		c->wire->free(c->wire_data);
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
@@ -102,11 +105,15 @@ void pai_client_free(pai_client *c)
 	free(c->scheme);
 	free(c->host);
 	free(c->unix_socket);
-	pai__free_secret(c->token);
 	free(c->ca_file);
 	free(c->err_code);
 	free(c->err_msg);
 	free(c->html_log_origin);
+	if (c->sh == &c->own) {
+		pai__free_secret(c->own.token);
+		pthread_mutex_destroy(&c->own.lock);
+		pthread_mutex_destroy(&c->own.out);
+	}
 	free(c);
 }
 
@@ -118,8 +125,10 @@ int pai_client_set_token(pai_client *c, const char *token)
 		return PAI_EINVAL;
 	if (token && !(t = strdup(token)))
 		return PAI_ENOMEM;
-	pai__free_secret(c->token);
-	c->token = t;
+	pai__lock(c);
+	pai__free_secret(c->sh->token);
+	c->sh->token = t;
+	pai__unlock(c);
 	return PAI_OK;
 }
 
@@ -128,8 +137,10 @@ int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
 {
 	if (!c)
 		return PAI_EINVAL;
-	c->on_retry_after = fn;
-	c->on_retry_after_data = data;
+	pthread_mutex_lock(&c->sh->out);
+	c->sh->on_retry_after = fn;
+	c->sh->on_retry_after_data = data;
+	pthread_mutex_unlock(&c->sh->out);
 	return PAI_OK;
 }
 

@@ -3,6 +3,7 @@
  * (namespace, engine, queue, scheduler, default file system), checked
  * as Kubernetes checks names. See config_k8s.h. */
 #include "config_k8s.h"
+#include "text/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,30 +19,6 @@ void pai__k8s_prof_release(struct pai__k8s_prof *k)
 	memset(k, 0, sizeof(*k));
 }
 
-/* [a-z0-9]([-a-z0-9]*[a-z0-9])? of at most max bytes, with '.' between
- * such labels when dots: a DNS-1123 label or subdomain. */
-static int dns_name(const char *s, size_t max, int dots)
-{
-	size_t n = strlen(s), i;
-
-	if (!n || n > max)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-		int edge =
-		    i == 0 || i + 1 == n || s[i - 1] == '.' || s[i + 1] == '.';
-
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-			continue;
-		if (c == '-' && !edge)
-			continue;
-		if (c == '.' && dots && !edge)
-			continue;
-		return 0;
-	}
-	return 1;
-}
-
 static int valid(const pai_k8s_cluster *k)
 {
 	if (k->version != PAI_K8S_CLUSTER_VERSION ||
@@ -49,8 +26,8 @@ static int valid(const pai_k8s_cluster *k)
 	    (k->scheduler != PAI_K8S_SCHED_VOLCANO &&
 	     k->scheduler != PAI_K8S_SCHED_DEFAULT))
 		return 0;
-	if ((k->ns && !dns_name(k->ns, 63, 0)) ||
-	    (k->queue && !dns_name(k->queue, 253, 1)))
+	if ((k->ns && !pai__dns_name(k->ns, 63, 0)) ||
+	    (k->queue && !pai__dns_name(k->queue, 253, 1)))
 		return 0;
 	/* a URI with a scheme: hdfs://host:port */
 	if (k->fs_uri && !strstr(k->fs_uri, "://"))

@@ -153,11 +153,20 @@ char *pai__url(pai_client *c, const char *path)
 	return pai__buf_detach(&b);
 }
 
+int pai__judge(pai_client *c, const pai__request *rq, const pai__response *rs)
+{
+	if (rs->status >= 200 && rs->status < 300)
+		return PAI_OK;
+	if (c->wire && c->wire->judge)
+		return c->wire->judge(c->wire_data, c, rq, rs);
+	return pai__status_error(c, rq, rs);
+}
+
 int pai__exchange(pai_client *c, const pai__request *rq, pai__response *rs)
 {
 	int err = pai__http(c, rq, rs);
 
-	return err ? err : pai__status_error(c, rq, rs);
+	return err ? err : pai__judge(c, rq, rs);
 }
 
 int pai__get_json_etag(json_t **out, char **etag, pai_client *c,

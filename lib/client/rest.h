@@ -35,8 +35,13 @@ int pai__status_error(pai_client *c, const pai__request *rq,
 int pai__response_json(json_t **out, pai_client *c, const pai__request *rq,
 		       const pai__response *rs);
 
-/* pai__http(), then pai__status_error(): PAI_OK when a 2xx answer is in
- * rs. */
+/* PAI_OK for a 2xx; else the client's detail from the answer as its
+ * server says it (the module's wire judges, a Kubernetes Status; else
+ * pai__status_error()'s OpenPAI rules), and the error it maps to: the
+ * one judge of every transfer's answer (REST, streams, upgrades). */
+int pai__judge(pai_client *c, const pai__request *rq, const pai__response *rs);
+
+/* pai__http(), then pai__judge(): PAI_OK when a 2xx answer is in rs. */
 int pai__exchange(pai_client *c, const pai__request *rq, pai__response *rs);
 
 /* GET url with the client's token: the JSON body of a 2xx in *out (new);

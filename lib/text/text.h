@@ -2,7 +2,7 @@
  * (source.c), JSON with comments (json.c, json_fast.c), YAML as js-yaml
  * loads it (yaml.c), the diagnostics that point into the text (diag.c),
  * telling the formats apart (format.c), and the small helpers they share
- * (utf8.c, js.c, suggest.c). Stands on sys/ only. */
+ * (utf8.c, js.c, suggest.c, names.c). Stands on sys/ only. */
 #ifndef PAI_TEXT_H
 #define PAI_TEXT_H
 
@@ -14,6 +14,13 @@ static inline bool pai__is_name_char(int c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 	       (c >= '0' && c <= '9') || c == '_';
 }
+
+/* ---- names (names.c) -------------------------------------------------- */
+
+/* [a-z0-9]([-a-z0-9]*[a-z0-9])? of at most max bytes, with '.' between
+ * such labels when dots: a DNS-1123 label (max 63, no dots: a
+ * namespace) or subdomain (max 253, dots: an object's name, a queue). */
+int pai__dns_name(const char *s, size_t max, int dots);
 
 /* ---- UTF-8 and hex digits (utf8.c) ------------------------------------ */
 

@@ -1,8 +1,9 @@
 /* fuzz_kube_wire.c - libFuzzer target for what a Kubernetes API server
  * (or whatever answers in its place) sends: Status and other error
  * bodies, the watch stream, the log stream, WebSocket frames and the
- * upgrade's answer, channel 3's Status, an exec plugin's output
- * (lib/client/kube). Built and run by `make fuzz`.
+ * upgrade's answer (read by the client's transport, lib/client/
+ * upgrade.c and response.c), channel 3's Status, an exec plugin's
+ * output (lib/client/kube). Built and run by `make fuzz`.
  *
  * Input: byte 0 picks the parser, byte 1 how the rest is cut into
  * chunks; the rest is the stream. Checks: each stream gives the same
@@ -12,6 +13,7 @@
  * results keep the promises of kube.h. */
 #include "check.h"
 #include "client/kube/kube.h"
+#include "client/upgrade.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -246,30 +248,43 @@ static void fuzz_ws(uint8_t cut, const uint8_t *d, size_t n)
 	pai__buf_release(&b);
 }
 
+/* An upgrade's answer as the client's transport reads it
+ * (client/upgrade.h): its head, the 101's checks, a refusal's body. */
 static void fuzz_http(uint8_t cut, const uint8_t *d, size_t n)
 {
-	pai__kube_http_head h;
+	pai__response rs = PAI__RESPONSE_INIT;
+	pai__http1_head h = {-1, 0, 0, NULL, NULL};
+	pai__buf body = PAI__BUF_INIT;
 	pai__kube_err e;
 	size_t hl;
-	char *body = NULL;
-	size_t bl;
-	int r = pai__kube_http_head_parse(&h, &hl, (const char *)d, n, &e);
+	int r = pai__http1_read_head(&rs, &h, &hl, (const char *)d, n);
 
-	if (r < 0)
-		check_line(e.msg);
+	CHECK(r == 1 || r == 0 || r == PAI_EPROTOCOL);
 	if (r != 1)
-		return;
-	CHECK(hl <= n && h.status >= 100 && h.status <= 999);
-	if (h.status == 101)
-		r = pai__kube_ws_check_101(&h, "dGhlIHNhbXBsZSBub25jZQ==", &e);
-	CHECK(h.status != 101 || r == 4 || r == 5 || r == PAI_EPROTOCOL);
-	r = pai__kube_http_body(&body, &bl, &h, (const char *)d + hl, n - hl,
-				cut & 1, 4096);
+		goto out;
+	CHECK(hl <= n && rs.status >= 100 && rs.status <= 999);
+	/* response.c's values: trimmed, one line, whatever the spacing */
+	CHECK(!rs.content_type ||
+	      (!strpbrk(rs.content_type, "\r\n") &&
+	       (!*rs.content_type ||
+		(rs.content_type[0] != ' ' && rs.content_type[0] != '\t' &&
+		 rs.content_type[strlen(rs.content_type) - 1] != ' '))));
+	if (rs.status == 101) {
+		r = pai__kube_ws_check_101(h.upgrade_ok, h.accept, h.protocol,
+					   "dGhlIHNhbXBsZSBub25jZQ==", &e);
+		CHECK(r == 4 || r == 5 || r == PAI_EPROTOCOL);
+		if (r < 0)
+			check_line(e.msg);
+	}
+	r = pai__http1_read_body(&body, &h, (const char *)d + hl, n - hl,
+				 cut & 1, 4096);
 	CHECK(r == 1 || r == 0 || r == PAI_EPROTOCOL || r == PAI_ETOOBIG);
-	CHECK((r == 1) == !!body);
-	CHECK(!body || (bl <= n - hl && body[bl] == '\0'));
-	free(body);
-	pai__kube_http_head_release(&h);
+	CHECK(r == 1 || !body.len);
+	CHECK(body.len <= n - hl);
+out:
+	pai__buf_release(&body);
+	pai__http1_head_release(&h);
+	pai__response_release(&rs);
 }
 
 static void fuzz_small(uint8_t cut, const uint8_t *d, size_t n)

@@ -1,22 +1,26 @@
-/* test_kube_exec.c - exec over WebSocket (kube_exec.c, §7) against a
- * small RFC 6455 server thread on 127.0.0.1: the upgrade request (its
- * query, credential, subprotocols), stdout and stderr from fragmented
- * frames, a ping answered, stdin and resize sent masked, the exit code
- * from channel 3, v5's stdin CLOSE, a 401 retried once with a fresh
- * token, refusals read as Status (403 raw, 500 JSON chunked), a wrong
- * accept, a masked server frame, InternalError, and a lost connection. */
+/* test_kube_exec.c - exec over WebSocket (k8s_exec.c's upgrade through
+ * the client's seam, kube_exec.c's session, §7) against a small RFC
+ * 6455 server thread on 127.0.0.1: the upgrade request (its query,
+ * credential, subprotocols), stdout and stderr from fragmented frames,
+ * a ping answered, stdin and resize sent masked, the exit code from
+ * channel 3, v5's stdin CLOSE, a 401 retried once with a fresh token,
+ * refusals in the server's words (403 raw, 500 JSON chunked), a wrong
+ * accept, a masked server frame, InternalError, a lost connection, and
+ * a server that reads no input: stdin is not read into memory. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "client/kube/kube.h"
+#include "client/api/k8s/k8s_api.h"
+#include "testutil.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +36,8 @@ enum scenario {
 	S_BAD_ACCEPT,
 	S_MASKED,
 	S_INTERNAL,
-	S_LOST
+	S_LOST,
+	S_DEAF
 };
 
 struct srv {
@@ -42,6 +47,7 @@ struct srv {
 	char got[4096];	    /* the client's messages, "ch:data|" */
 	size_t ngot;
 	int got_close;	      /* the client's close code */
+	volatile int stop;    /* S_DEAF: the test is done */
 	char token_file[256]; /* rewritten on a 401 */
 };
 
@@ -276,6 +282,11 @@ static void session(struct srv *s, int fd)
 		upgrade(fd, s->request, "v4.channel.k8s.io", 1);
 		frame(fd, 1, 2, "\x01x", 2);
 		break;
+	case S_DEAF: /* reads nothing until the client goes */
+		upgrade(fd, s->request, "v4.channel.k8s.io", 1);
+		while (!s->stop)
+			usleep(20000);
+		break;
 	}
 }
 
@@ -318,6 +329,7 @@ static void start(struct srv *s, int scenario)
 
 static void stop(struct srv *s)
 {
+	s->stop = 1;
 	shutdown(s->lfd, SHUT_RDWR);
 	pthread_join(s->th, NULL);
 	close(s->lfd);
@@ -325,19 +337,19 @@ static void stop(struct srv *s)
 
 /* ---- the client's side ------------------------------------------------- */
 
+/* A Kubernetes client (the kubeconfig's token file), its exec. */
 struct client {
-	pai__kube_config *cfg;
-	pai__kube_cred *cred;
+	pai_client *c;
 	pai__kube_exec *x;
-	pai__kube_status refusal;
 	pai__kube_err e;
 };
 
 static int open_exec(struct client *c, const struct srv *s, int use_stdin)
 {
 	static const char *const cmd[] = {"sh", "-c", "echo hi; exit 3"};
-	pai__kube_exec_opts o = {0};
-	pai__kube_load_opts lo = {0};
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_k8s_cluster k = PAI_K8S_CLUSTER_INIT;
+	pai__k8s_exec_rq rq = {"pod-0", "main", cmd, 3, 0, 1, 0};
 	char path[128], text[512];
 	FILE *f;
 
@@ -356,26 +368,17 @@ static int open_exec(struct client *c, const struct srv *s, int use_stdin)
 	f = fopen(path, "w");
 	fputs(text, f);
 	fclose(f);
-	lo.kubeconfig = path;
-	assert_int_equal(pai__kube_config_load(&c->cfg, &lo, &c->e), PAI_OK);
-	assert_int_equal(pai__kube_cred_new(&c->cred, c->cfg, NULL), PAI_OK);
-	o.pod = "pod-0";
-	o.container = "main";
-	o.command = cmd;
-	o.ncommand = 3;
-	o.use_stdin = use_stdin;
-	o.use_stdout = o.use_stderr = 1;
 	o.connect_timeout_ms = 5000;
-	return pai__kube_exec_open(&c->x, c->cfg, c->cred, &o, &c->refusal,
-				   &c->e);
+	k.kubeconfig = path;
+	assert_int_equal(pai_client_new_k8s(&c->c, NULL, &o, &k), PAI_OK);
+	rq.in = use_stdin;
+	return pai__k8s_exec_open(&c->x, c->c, &rq);
 }
 
 static void close_client(struct client *c)
 {
 	pai__kube_exec_free(c->x);
-	pai__kube_status_release(&c->refusal);
-	pai__kube_cred_free(c->cred);
-	pai__kube_config_free(c->cfg);
+	pai_client_free(c->c);
 }
 
 static void slurp(int fd, char *out, size_t cap)
@@ -486,24 +489,23 @@ static void test_refusals(void **state)
 	(void)state;
 	start(&s, S_403);
 	assert_int_equal(open_exec(&c, &s, 0), PAI_EFORBIDDEN);
-	assert_int_equal(c.refusal.code, 403);
-	assert_int_equal(c.refusal.body, PAI__KB_EMPTY);
+	assert_int_equal(pai_client_http_status(c.c), 403);
 	assert_null(c.x);
 	close_client(&c);
 	stop(&s);
 	memset(&c, 0, sizeof(c));
 	start(&s, S_500);
 	assert_int_equal(open_exec(&c, &s, 0), PAI_EHTTP);
-	assert_int_equal(c.refusal.body, PAI__KB_STATUS);
-	assert_string_equal(c.e.msg, "exec: HTTP 500: error dialing backend: "
-				     "dial tcp 127.0.0.1:27102: connect: "
-				     "connection refused");
+	/* the Status's words, as for any request */
+	assert_string_equal(pai_client_error(c.c),
+			    "error dialing backend: dial tcp "
+			    "127.0.0.1:27102: connect: connection refused");
 	close_client(&c);
 	stop(&s);
 	memset(&c, 0, sizeof(c));
 	start(&s, S_BAD_ACCEPT);
 	assert_int_equal(open_exec(&c, &s, 0), PAI_EPROTOCOL);
-	assert_non_null(strstr(c.e.msg, "Sec-WebSocket-Accept"));
+	assert_non_null(strstr(pai_client_error(c.c), "Sec-WebSocket-Accept"));
 	close_client(&c);
 	stop(&s);
 }
@@ -541,6 +543,58 @@ static void test_session_failures(void **state)
 	stop(&s);
 }
 
+/* Writes into a pipe until it is closed; counts what went. */
+struct feeder {
+	int fd;
+	size_t wrote;
+};
+
+static void *feed(void *arg)
+{
+	static char block[65536];
+	struct feeder *f = arg;
+	ssize_t w;
+
+	while (f->wrote < ((size_t)256 << 20) &&
+	       (w = write(f->fd, block, sizeof(block))) > 0)
+		f->wrote += (size_t)w;
+	return NULL;
+}
+
+static void test_input_not_hoarded(void **state)
+{
+	struct srv s;
+	struct client c = {0};
+	struct feeder f;
+	pai__kube_exec_io io = {-1, -1, -1, NULL, NULL};
+	pthread_t th;
+	int in[2];
+	double t0;
+
+	(void)state;
+	signal(SIGPIPE, SIG_IGN);
+	start(&s, S_DEAF);
+	assert_int_equal(open_exec(&c, &s, 1), PAI_OK);
+	assert_int_equal(pipe(in), 0);
+	f.fd = in[1];
+	f.wrote = 0;
+	assert_int_equal(pthread_create(&th, NULL, feed, &f), 0);
+	io.in_fd = in[0];
+	/* two seconds of a peer that takes nothing: what was taken from
+	 * the input is what the socket's buffers and the session's 1 MiB
+	 * hold, not the input's 256 MiB */
+	for (t0 = test_now_s(); test_now_s() - t0 < 2;)
+		assert_int_equal(pai__kube_exec_pump(c.x, &io, 200, &c.e), 0);
+	close(in[0]); /* the feeder stops */
+	pthread_join(th, NULL);
+	close(in[1]);
+	if (f.wrote >= ((size_t)32 << 20))
+		fail_msg("%zu MiB of input read for a peer that takes none",
+			 f.wrote >> 20);
+	close_client(&c);
+	stop(&s);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -567,6 +621,7 @@ int main(void)
 	    cmocka_unit_test(test_401_retry),
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_session_failures),
+	    cmocka_unit_test(test_input_not_hoarded),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

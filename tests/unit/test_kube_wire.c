@@ -419,51 +419,32 @@ static void test_ws_frames(void **state)
 	pai__kube_ws_dec_release(&d);
 }
 
-static void test_http_head(void **state)
+static void test_check_101(void **state)
 {
-	static const char ok[] = "HTTP/1.1 101 Switching Protocols\r\n"
-				 "Upgrade: websocket\r\n"
-				 "Connection: Upgrade\r\n"
-				 "Sec-WebSocket-Accept: "
-				 "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"
-				 "Sec-WebSocket-Protocol: v4.channel.k8s.io\r\n"
-				 "\r\n\x82\x01\x01";
-	static const char no[] = "HTTP/1.1 500 Internal Server Error\r\n"
-				 "Content-Type: application/json\r\n"
-				 "Transfer-Encoding: chunked\r\n\r\n"
-				 "5\r\n{\"a\":\r\n3;x=y\r\n12}\r\n0\r\n\r\n";
-	pai__kube_http_head h;
 	pai__kube_err e;
-	size_t hl, n;
-	char *body;
 
 	(void)state;
-	assert_int_equal(pai__kube_http_head_parse(&h, &hl, ok, 40, &e), 0);
-	assert_int_equal(
-	    pai__kube_http_head_parse(&h, &hl, ok, sizeof(ok) - 1, &e), 1);
-	assert_int_equal(hl, sizeof(ok) - 1 - 3);
-	assert_int_equal(
-	    pai__kube_ws_check_101(&h, "dGhlIHNhbXBsZSBub25jZQ==", &e), 4);
-	assert_int_equal(
-	    pai__kube_ws_check_101(&h, "AAAAAAAAAAAAAAAAAAAAAA==", &e),
-	    PAI_EPROTOCOL);
-	pai__kube_http_head_release(&h);
-	assert_int_equal(
-	    pai__kube_http_head_parse(&h, &hl, no, sizeof(no) - 1, &e), 1);
-	assert_int_equal(h.status, 500);
-	assert_int_equal(h.chunked, 1);
-	assert_int_equal(pai__kube_http_body(&body, &n, &h, no + hl,
-					     sizeof(no) - 1 - hl - 5, 0, 100),
-			 0);
-	assert_int_equal(pai__kube_http_body(&body, &n, &h, no + hl,
-					     sizeof(no) - 1 - hl, 0, 100),
-			 1);
-	assert_string_equal(body, "{\"a\":12}");
-	free(body);
-	pai__kube_http_head_release(&h);
-	assert_int_equal(
-	    pai__kube_http_head_parse(&h, &hl, "SSH-2.0-x\r\n\r\n", 13, &e),
-	    PAI_EPROTOCOL);
+	/* RFC 6455 §1.3's example key and accept */
+	assert_int_equal(pai__kube_ws_check_101(1,
+						"s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+						"v4.channel.k8s.io",
+						"dGhlIHNhbXBsZSBub25jZQ==", &e),
+			 4);
+	assert_int_equal(pai__kube_ws_check_101(1,
+						"s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+						"v4.channel.k8s.io",
+						"AAAAAAAAAAAAAAAAAAAAAA==", &e),
+			 PAI_EPROTOCOL);
+	assert_int_equal(pai__kube_ws_check_101(0,
+						"s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+						"v4.channel.k8s.io",
+						"dGhlIHNhbXBsZSBub25jZQ==", &e),
+			 PAI_EPROTOCOL);
+	assert_int_equal(pai__kube_ws_check_101(1,
+						"s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+						"channel.k8s.io",
+						"dGhlIHNhbXBsZSBub25jZQ==", &e),
+			 PAI_EPROTOCOL);
 }
 
 static void test_exec_status(void **state)
@@ -551,7 +532,7 @@ int main(void)
 	    cmocka_unit_test(test_log_resume),
 	    cmocka_unit_test(test_log_pieces),
 	    cmocka_unit_test(test_ws_frames),
-	    cmocka_unit_test(test_http_head),
+	    cmocka_unit_test(test_check_101),
 	    cmocka_unit_test(test_exec_status),
 	    cmocka_unit_test(test_alloc_failures),
 	};

@@ -27,7 +27,7 @@
  *   kube_status.c  Status and other error bodies (§2.3)
  *   kube_watch.c   the watch stream (§3) and the log stream (§6)
  *   kube_ws.c      RFC 6455 framing, the handshake, exec's channels (§7)
- *   kube_exec.c    exec's connection: curl CONNECT_ONLY and the pump
+ *   kube_exec.c    exec's session over the upgraded connection: the pump
  */
 #ifndef PAI_KUBE_H
 #define PAI_KUBE_H
@@ -68,17 +68,7 @@ size_t pai__kube_time_parse(pai__kube_time *t, const char *s, size_t n);
 /* <0, 0, >0 as a is before, equal to, after b. */
 int pai__kube_time_cmp(const pai__kube_time *a, const pai__kube_time *b);
 
-/* A DNS-1123 label (a namespace): [a-z0-9]([-a-z0-9]*[a-z0-9])?, at
- * most 63 bytes. */
-int pai__kube_dns_label(const char *s);
 
-/* json_dumps(j, JSON_COMPACT), checked: jansson can drop bytes silently
- * when an allocation fails, so the text is read back and compared. New,
- * or NULL when out of memory. */
-char *pai__kube_dumps(const json_t *j);
-
-/* Appends s percent-encoded as a query value or a path segment. */
-void pai__kube_put_escaped(pai__buf *b, const char *s);
 
 /* ---- YAML (kube_yaml.c) ---------------------------------------------- */
 
@@ -161,6 +151,14 @@ typedef struct pai__kube_plugin {
 				 * NULL (new reference, the config's) */
 } pai__kube_plugin;
 
+/* The server's parts: scheme ("http"/"https"), host (IPv6 without
+ * brackets), port (explicit or the scheme's), "host:port" as the URL
+ * wrote it, and the path prefix ("" or "/x"). All new. PAI_EINVAL,
+ * PAI_ENOMEM. */
+typedef struct pai__kube_server {
+	char *scheme, *host, *authority, *prefix;
+	long port;
+} pai__kube_server;
 /* The chosen context, resolved: everything a request needs (§1.3, 1.4,
  * 1.6). Strings are NULL when not set; data fields hold decoded bytes,
  * NUL-terminated, which win over the files. */
@@ -171,6 +169,7 @@ typedef struct pai__kube_config {
 	char *origin;	 /* the file that defined the context, or
 			  * "in-cluster", for messages */
 	char *server;	 /* scheme://host[:port][/prefix], no final '/' */
+	pai__kube_server srv; /* its parts, split once at load */
 	char *namespace; /* the profile's, the context's, or "default" */
 	char *ca_file;
 	unsigned char *ca_data;
@@ -249,19 +248,11 @@ int pai__kube_resolve(char **out, const char *dir, const char *path);
 /* The request URL of path_query ("/api/v1/..." with its query) on the
  * cluster: the server with its path prefix, its host replaced by
  * tls-server-name when one is set (pai__kube_curl_setup connects to the
- * real host). *out new (free). PAI_EINVAL (a server that does not
- * parse), PAI_ENOMEM. */
+ * real host); the client's base URI, the path appended to it for every
+ * request. *out new (free). PAI_ENOMEM. */
 int pai__kube_url(char **out, const pai__kube_config *cfg,
 		  const char *path_query);
 
-/* The server's parts: scheme ("http"/"https"), host (IPv6 without
- * brackets), port (explicit or the scheme's), "host:port" as the URL
- * wrote it, and the path prefix ("" or "/x"). All new. PAI_EINVAL,
- * PAI_ENOMEM. */
-typedef struct pai__kube_server {
-	char *scheme, *host, *authority, *prefix;
-	long port;
-} pai__kube_server;
 int pai__kube_server_split(pai__kube_server *s, const char *server);
 void pai__kube_server_release(pai__kube_server *s);
 
@@ -589,36 +580,13 @@ void pai__kube_ws_accept(char out[29], const char *key);
 /* The subprotocols offered (§7): the server picks the first it has. */
 #define PAI__KUBE_WS_PROTOCOLS "v5.channel.k8s.io, v4.channel.k8s.io"
 
-/* An HTTP/1.1 response head, and its body for a refusal. */
-typedef struct pai__kube_http_head {
-	long status;
-	char *protocol; /* Sec-WebSocket-Protocol */
-	char *accept;	/* Sec-WebSocket-Accept */
-	char *content_type;
-	long content_length; /* -1: none */
-	int chunked;
-	int upgrade_ok;	  /* Upgrade: websocket and Connection: upgrade */
-	long retry_after; /* -1: none */
-} pai__kube_http_head;
-
-/* 1 when data[0..len) holds the whole head (its *head_len bytes parsed
- * into *h: release with pai__kube_http_head_release), 0 when more is
- * needed, PAI_EPROTOCOL when it is not HTTP/1.x (or over 64 KiB),
- * PAI_ENOMEM. */
-int pai__kube_http_head_parse(pai__kube_http_head *h, size_t *head_len,
-			      const char *data, size_t len, pai__kube_err *err);
-void pai__kube_http_head_release(pai__kube_http_head *h);
-/* The body after a head, by Content-Length, chunked, or up to eof: 1
- * when complete (*body new, *body_len), 0 when more is needed,
- * PAI_EPROTOCOL (bad chunking, or eof too soon), PAI_ETOOBIG past
- * max, PAI_ENOMEM. */
-int pai__kube_http_body(char **body, size_t *body_len,
-			const pai__kube_http_head *h, const char *data,
-			size_t len, int eof, size_t max);
-/* Checks a 101 for key: the upgrade headers, the accept value, and a
- * protocol we offered. 5 or 4 (the channel protocol's version), or
- * PAI_EPROTOCOL with the detail. */
-int pai__kube_ws_check_101(const pai__kube_http_head *h, const char *key,
+/* Checks a 101 for key (client/upgrade.h reads its head): the upgrade
+ * headers (upgrade_ok: Upgrade: websocket and Connection: upgrade),
+ * the accept value, and a protocol we offered (NULL: none). 5 or 4
+ * (the channel protocol's version), or PAI_EPROTOCOL with the
+ * detail. */
+int pai__kube_ws_check_101(int upgrade_ok, const char *accept,
+			   const char *protocol, const char *key,
 			   pai__kube_err *err);
 
 /* exec's channels (§7). */
@@ -639,7 +607,7 @@ enum pai__kube_channel {
 int pai__kube_exec_status(int *exit_code, const void *data, size_t len,
 			  pai__kube_err *err);
 
-/* ---- exec's connection (kube_exec.c) ---------------------------------- */
+/* ---- exec's session (kube_exec.c) ------------------------------------ */
 
 /*
  * Why curl's CONNECT_ONLY and framing of our own, not libwebsockets:
@@ -647,43 +615,26 @@ int pai__kube_exec_status(int *exit_code, const void *data, size_t len,
  * connection must carry exactly the TLS every other request has (CA,
  * client certificate and key from the kubeconfig or a plugin,
  * tls-server-name, proxy): with CONNECT_ONLY, curl makes that connection
- * through the same pai__kube_curl_setup() and we write the upgrade
- * request and the frames over curl_easy_send/curl_easy_recv. The
- * framing is some 300 lines, pure functions over buffers (fuzzed), and
- * adds no library to install, dlopen or keep the credentials in step
- * with; SHA-1 and base64 for the handshake are in kube_util.c.
+ * through the client's one seam (client/upgrade.h) and the frames go
+ * over curl_easy_send/curl_easy_recv. The framing is some 300 lines,
+ * pure functions over buffers (fuzzed), and adds no library to
+ * install, dlopen or keep the credentials in step with.
  */
 typedef struct pai__kube_exec pai__kube_exec;
+struct pai__upgraded;
 
-typedef struct pai__kube_exec_opts {
-	const char *namespace; /* NULL: the config's */
-	const char *pod;
-	const char *container; /* NULL: the server's choice (one container) */
-	const char *const *command;
-	size_t ncommand;
-	int use_stdin, use_stdout, use_stderr, tty;
-	long connect_timeout_ms; /* 0: 30 s, for the connection and the
-				  * upgrade's answer */
-	const char *user_agent;	 /* NULL: "paictl/" PAI_VERSION */
-	/* each line sent and received before the upgrade, Authorization
-	 * masked; NULL: none */
-	void (*trace)(void *data, const char *line);
-	void *trace_data;
-} pai__kube_exec_opts;
+/* A peer quiet this long is sent a ping; one that has sent nothing for
+ * PAI__KUBE_EXEC_DEAD_MS is gone (a connection frozen without a word:
+ * the kubelet answers pings). */
+#define PAI__KUBE_EXEC_PING_MS 10000
+#define PAI__KUBE_EXEC_DEAD_MS 30000
 
-/*
- * Opens an exec session on pod (§7): connects with curl (CONNECT_ONLY,
- * HTTP/1.1), sends the upgrade with the credential, offers v5 and v4,
- * and checks the 101. A 401 gets one retry with a fresh credential
- * (pai__kube_cred_unauthorized). *out new (pai__kube_exec_free). When
- * the server refuses, *refusal (if not NULL; release it) holds its
- * answer and the result is pai__kube_status_error()'s; else
- * PAI_EUNREACHABLE, PAI_ETLS, PAI_EPROTOCOL, PAI_ELIBRARY, PAI_EINVAL,
- * PAI_ENOMEM, or a credential's error.
- */
-int pai__kube_exec_open(pai__kube_exec **out, const pai__kube_config *cfg,
-			pai__kube_cred *cred, const pai__kube_exec_opts *o,
-			pai__kube_status *refusal, pai__kube_err *err);
+/* The session over *up, a connection upgraded with a 101 the caller has
+ * checked (pai__kube_ws_check_101), which it takes over (*up is left
+ * empty); protocol 5 or 4; use_stdin: stdin is attached. *out new
+ * (pai__kube_exec_free). PAI_OK, PAI_ENOMEM. */
+int pai__kube_exec_attach(pai__kube_exec **out, struct pai__upgraded *up,
+			  int protocol, int use_stdin);
 
 /* 5 or 4: the channel protocol the server chose (v5 can close stdin). */
 int pai__kube_exec_protocol(const pai__kube_exec *x);

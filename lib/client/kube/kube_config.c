@@ -2,6 +2,7 @@
  * (§1.1, 1.2), and the in-cluster configuration (§1.6). The fields of a
  * cluster and a user are kube_fields.c's. */
 #include "kube.h"
+#include "text/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -476,7 +477,7 @@ static int finish_namespace(pai__kube_config *c, const pai__kube_load_opts *o,
 		c->namespace = strdup("default");
 	if (!c->namespace)
 		return PAI_ENOMEM;
-	if (!pai__kube_dns_label(c->namespace))
+	if (!pai__dns_name(c->namespace, 63, 0))
 		return pai__kube_fail(err, PAI_EINVAL,
 				      "namespace \"%s\" is not a valid name "
 				      "(lower case letters, digits and '-')",
@@ -529,6 +530,16 @@ int pai__kube_config_load(pai__kube_config **out, const pai__kube_load_opts *o,
 	if ((ret = resolve(c, &m, o, err)) ||
 	    (ret = finish_namespace(c, o, err)))
 		goto out;
+	/* the server's parts, once: every request's URL is made of them */
+	if ((ret = pai__kube_server_split(&c->srv, c->server))) {
+		ret = ret == PAI_ENOMEM
+			  ? ret
+			  : pai__kube_fail(err, PAI_ESYNTAX,
+					   "server \"%s\" is not an http or "
+					   "https URL",
+					   c->server);
+		goto out;
+	}
 	*out = c;
 	c = NULL;
 out:
@@ -562,6 +573,7 @@ void pai__kube_config_free(pai__kube_config *c)
 	free(c->user);
 	free(c->origin);
 	free(c->server);
+	pai__kube_server_release(&c->srv);
 	free(c->namespace);
 	free(c->ca_file);
 	free(c->ca_data);

@@ -116,20 +116,17 @@ static int set_proxy(CURL *h, const pai__kube_config *cfg, pai__kube_err *err)
 static int set_server_name(CURL *h, struct curl_slist **connect_to,
 			   const pai__kube_config *cfg, pai__kube_err *err)
 {
-	pai__kube_server s;
+	const pai__kube_server *s = &cfg->srv;
 	pai__buf b = PAI__BUF_INIT;
 	struct curl_slist *l;
 	char *line;
-	int ret, v6;
+	int v6;
 
 	if (!cfg->tls_server_name)
 		return PAI_OK;
-	if ((ret = pai__kube_server_split(&s, cfg->server)))
-		return ret;
-	v6 = strchr(s.host, ':') != NULL;
-	pai__buf_printf(&b, "%s:%ld:%s%s%s:%ld", cfg->tls_server_name, s.port,
-			v6 ? "[" : "", s.host, v6 ? "]" : "", s.port);
-	pai__kube_server_release(&s);
+	v6 = strchr(s->host, ':') != NULL;
+	pai__buf_printf(&b, "%s:%ld:%s%s%s:%ld", cfg->tls_server_name, s->port,
+			v6 ? "[" : "", s->host, v6 ? "]" : "", s->port);
 	if (!(line = pai__buf_detach(&b)))
 		return PAI_ENOMEM;
 	l = curl_slist_append(NULL, line);
@@ -192,7 +189,6 @@ static int each_header(const pai__kube_config *cfg, const pai__kube_auth *auth,
 		       int host, int (*put)(void *, const char *), void *data)
 {
 	pai__buf b = PAI__BUF_INIT;
-	pai__kube_server s;
 	size_t i;
 	int ret = PAI_OK;
 
@@ -205,11 +201,8 @@ static int each_header(const pai__kube_config *cfg, const pai__kube_auth *auth,
 	for (i = 0; i < cfg->nimpersonate_groups; i++)
 		pai__buf_printf(&b, "Impersonate-Group: %s\n",
 				cfg->impersonate_groups[i]);
-	if (host && cfg->tls_server_name &&
-	    !(ret = pai__kube_server_split(&s, cfg->server))) {
-		pai__buf_printf(&b, "Host: %s\n", s.authority);
-		pai__kube_server_release(&s);
-	}
+	if (host && cfg->tls_server_name)
+		pai__buf_printf(&b, "Host: %s\n", cfg->srv.authority);
 	if (!ret && b.oom)
 		ret = PAI_ENOMEM;
 	for (i = 0; !ret && i < b.len; i += strlen(b.data + i) + 1) {

@@ -4,6 +4,8 @@
  * the output checked as client-go's exec.go checks it. The plugin's
  * stdout holds a credential: it is never quoted in a detail. */
 #include "kube.h"
+#include "client/json_values.h"
+#include "client/url.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,7 +111,7 @@ char *pai__kube_exec_info(const pai__kube_config *cfg, int interactive,
 		ret = exec_cluster(spec, cfg, err);
 	if (!ret && json_object_set(o, "spec", spec))
 		ret = PAI_ENOMEM;
-	if (!ret && !(s = pai__kube_dumps(o)))
+	if (!ret && !(s = pai__json_dumps(o, JSON_COMPACT)))
 		ret = PAI_ENOMEM;
 	json_decref(spec);
 	json_decref(o);

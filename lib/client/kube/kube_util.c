@@ -132,53 +132,6 @@ int pai__kube_time_cmp(const pai__kube_time *a, const pai__kube_time *b)
 	return 0;
 }
 
-char *pai__kube_dumps(const json_t *j)
-{
-	char *s = json_dumps(j, JSON_COMPACT);
-	json_t *back = s ? json_loads(s, 0, NULL) : NULL;
-	int same = back && json_equal(back, (json_t *)j);
-
-	json_decref(back);
-	if (!same) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-/* ---- names and URLs ---------------------------------------------------- */
-
-int pai__kube_dns_label(const char *s)
-{
-	size_t i, n = strlen(s);
-
-	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!(islower((unsigned char)s[i]) ||
-		      isdigit((unsigned char)s[i]) || s[i] == '-'))
-			return 0;
-	return 1;
-}
-
-void pai__kube_put_escaped(pai__buf *b, const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (isalnum(ch) || ch == '-' || ch == '.' || ch == '_' ||
-		    ch == '~')
-			pai__buf_putc(b, (char)ch);
-		else {
-			char e[3] = {'%', hex[ch >> 4], hex[ch & 15]};
-
-			pai__buf_put(b, e, 3);
-		}
-	}
-}
-
 /* ---- the server's URL ---------------------------------------------------- */
 
 void pai__kube_server_release(pai__kube_server *s)
@@ -259,21 +212,16 @@ fail:
 int pai__kube_url(char **out, const pai__kube_config *cfg,
 		  const char *path_query)
 {
-	pai__kube_server s;
+	const pai__kube_server *s = &cfg->srv;
 	pai__buf b = PAI__BUF_INIT;
-	int ret;
 
-	*out = NULL;
-	if ((ret = pai__kube_server_split(&s, cfg->server)))
-		return ret;
 	if (cfg->tls_server_name)
-		pai__buf_printf(&b, "%s://%s:%ld%s%s", s.scheme,
-				cfg->tls_server_name, s.port, s.prefix,
+		pai__buf_printf(&b, "%s://%s:%ld%s%s", s->scheme,
+				cfg->tls_server_name, s->port, s->prefix,
 				path_query);
 	else
-		pai__buf_printf(&b, "%s://%s%s%s", s.scheme, s.authority,
-				s.prefix, path_query);
-	pai__kube_server_release(&s);
+		pai__buf_printf(&b, "%s://%s%s%s", s->scheme, s->authority,
+				s->prefix, path_query);
 	*out = pai__buf_detach(&b);
 	return *out ? PAI_OK : PAI_ENOMEM;
 }

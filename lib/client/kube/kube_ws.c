@@ -1,11 +1,11 @@
 /* kube_ws.c - RFC 6455 for exec (§7), as pure functions over buffers:
  * client frames (always masked), the server's frames decoded into
  * messages (never masked, continuations reassembled, control frames
- * checked), the upgrade's answer, a refusal's body, and what channel 3
- * says about the command's end. kube_exec.c does the I/O; the fuzzer
- * feeds these directly. */
+ * checked), the handshake's key and its 101's checks, and what channel
+ * 3 says about the command's end. The upgrade's HTTP is the client's
+ * (client/upgrade.c), kube_exec.c does the I/O; the fuzzer feeds these
+ * directly. */
 #include "kube.h"
-#include "text/text.h" /* pai__hexval */
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -238,34 +238,6 @@ void pai__kube_ws_accept(char out[29], const char *key)
 	pai__base64_encode(out, sha, sizeof(sha));
 }
 
-void pai__kube_http_head_release(pai__kube_http_head *h)
-{
-	free(h->protocol);
-	free(h->accept);
-	free(h->content_type);
-	memset(h, 0, sizeof(*h));
-}
-
-/* 1 when the comma-separated list v holds token (case ignored). */
-static int has_token(const char *v, size_t n, const char *token)
-{
-	size_t t = strlen(token), i = 0, s;
-
-	while (i < n) {
-		while (i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ','))
-			i++;
-		for (s = i; i < n && v[i] != ','; i++)
-			;
-		while (i > s && (v[i - 1] == ' ' || v[i - 1] == '\t'))
-			i--;
-		if (i - s == t && strncasecmp(v + s, token, t) == 0)
-			return 1;
-		while (i < n && v[i] != ',')
-			i++;
-	}
-	return 0;
-}
-
 static long number(const char *v, size_t n, long max)
 {
 	long x = 0;
@@ -281,180 +253,28 @@ static long number(const char *v, size_t n, long max)
 	return x <= max ? x : -1;
 }
 
-/* One "Name: value" line into h. */
-static int head_line(pai__kube_http_head *h, const char *l, size_t n,
-		     int *upgrade, int *conn)
-{
-	const char *colon = memchr(l, ':', n), *v;
-	size_t name, vn;
-	char **dst = NULL;
-
-	if (!colon)
-		return PAI_OK;
-	name = (size_t)(colon - l);
-	for (v = colon + 1; v < l + n && (*v == ' ' || *v == '\t'); v++)
-		;
-	for (vn = (size_t)(l + n - v);
-	     vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t');)
-		vn--;
-#define IS(s) (name == sizeof(s) - 1 && strncasecmp(l, s, name) == 0)
-	if (IS("Sec-WebSocket-Protocol"))
-		dst = &h->protocol;
-	else if (IS("Sec-WebSocket-Accept"))
-		dst = &h->accept;
-	else if (IS("Content-Type"))
-		dst = &h->content_type;
-	else if (IS("Content-Length"))
-		h->content_length = number(v, vn, 1L << 30);
-	else if (IS("Transfer-Encoding"))
-		h->chunked = has_token(v, vn, "chunked");
-	else if (IS("Upgrade"))
-		*upgrade = has_token(v, vn, "websocket");
-	else if (IS("Connection"))
-		*conn = has_token(v, vn, "upgrade");
-	else if (IS("Retry-After"))
-		h->retry_after = number(v, vn, 86400);
-#undef IS
-	if (!dst)
-		return PAI_OK;
-	free(*dst);
-	return (*dst = strndup(v, vn)) ? PAI_OK : PAI_ENOMEM;
-}
-
-#define MAX_HEAD 65536
-
-static int status_line(pai__kube_http_head *h, const char *l, size_t n)
-{
-	if (n < 12 || strncmp(l, "HTTP/1.", 7) != 0 || l[8] != ' ' ||
-	    (n > 12 && l[12] != ' '))
-		return PAI_EPROTOCOL;
-	h->status = number(l + 9, 3, 999);
-	return h->status >= 100 ? PAI_OK : PAI_EPROTOCOL;
-}
-
-int pai__kube_http_head_parse(pai__kube_http_head *h, size_t *head_len,
-			      const char *data, size_t len, pai__kube_err *err)
-{
-	const char *end = NULL, *l, *e;
-	int upgrade = 0, conn = 0, ret = PAI_OK;
-
-	memset(h, 0, sizeof(*h));
-	h->content_length = h->retry_after = -1;
-	*head_len = 0;
-	if (len > 0) /* nothing yet: data may be NULL */
-		end = memmem(data, len < MAX_HEAD ? len : MAX_HEAD, "\r\n\r\n",
-			     4);
-	if (!end)
-		return len >= MAX_HEAD ? pai__kube_fail(err, PAI_EPROTOCOL,
-							"an answer head over "
-							"64 KiB")
-				       : 0;
-	e = memmem(data, (size_t)(end - data) + 2, "\r\n", 2);
-	if (status_line(h, data, (size_t)(e - data)))
-		return pai__kube_fail(err, PAI_EPROTOCOL,
-				      "the answer is not HTTP/1.1");
-	for (l = e + 2; !ret && l < end; l = e + 2) {
-		e = memmem(l, (size_t)(end - l) + 2, "\r\n", 2);
-		ret = head_line(h, l, (size_t)(e - l), &upgrade, &conn);
-	}
-	h->upgrade_ok = upgrade && conn;
-	if (ret) {
-		pai__kube_http_head_release(h);
-		return ret;
-	}
-	*head_len = (size_t)(end - data) + 4;
-	return 1;
-}
-
-/* A chunked body: 1 when its last chunk came. */
-static int dechunk(pai__buf *b, const char *data, size_t len, size_t max)
-{
-	size_t i = 0, size, k;
-	const char *crlf;
-
-	for (;;) {
-		crlf = memmem(data + i, len - i, "\r\n", 2);
-		if (!crlf)
-			return 0;
-		for (size = 0, k = i; k < (size_t)(crlf - data) &&
-				      isxdigit((unsigned char)data[k]);
-		     k++) {
-			if (size > max)
-				return PAI_ETOOBIG;
-			size = size * 16 + (size_t)pai__hexval(data[k]);
-		}
-		if (k == i || (data[k] != ';' && data + k != crlf))
-			return PAI_EPROTOCOL;
-		if (size == 0)
-			return 1; /* trailers are not read */
-		i = (size_t)(crlf - data) + 2;
-		if (len - i < size + 2)
-			return 0;
-		if (b->len + size > max)
-			return PAI_ETOOBIG;
-		if (memcmp(data + i + size, "\r\n", 2) != 0)
-			return PAI_EPROTOCOL;
-		pai__buf_put(b, data + i, size);
-		i += size + 2;
-	}
-}
-
-int pai__kube_http_body(char **body, size_t *body_len,
-			const pai__kube_http_head *h, const char *data,
-			size_t len, int eof, size_t max)
-{
-	pai__buf b = PAI__BUF_INIT;
-	int ret;
-
-	*body = NULL;
-	*body_len = 0;
-	if (h->chunked)
-		ret = dechunk(&b, data, len, max);
-	else if (h->content_length >= 0) {
-		ret = (size_t)h->content_length > max	 ? PAI_ETOOBIG
-		      : len >= (size_t)h->content_length ? 1
-							 : 0;
-		if (ret == 1)
-			pai__buf_put(&b, data, (size_t)h->content_length);
-	} else {
-		ret = len > max ? PAI_ETOOBIG : eof ? 1 : 0;
-		if (ret == 1)
-			pai__buf_put(&b, data, len);
-	}
-	if (ret == 0 && eof)
-		ret = PAI_EPROTOCOL;
-	if (ret == 1 && b.oom)
-		ret = PAI_ENOMEM;
-	if (ret == 1) {
-		*body_len = b.len;
-		if (!(*body = pai__buf_detach(&b)))
-			ret = PAI_ENOMEM;
-	}
-	pai__buf_release(&b);
-	return ret;
-}
-
-int pai__kube_ws_check_101(const pai__kube_http_head *h, const char *key,
+int pai__kube_ws_check_101(int upgrade_ok, const char *accept,
+			   const char *protocol, const char *key,
 			   pai__kube_err *err)
 {
 	char want[29];
 
-	if (h->status != 101 || !h->upgrade_ok)
+	if (!upgrade_ok)
 		return pai__kube_fail(err, PAI_EPROTOCOL,
 				      "the server's 101 lacks Upgrade: "
 				      "websocket");
 	pai__kube_ws_accept(want, key);
-	if (!h->accept || strcmp(h->accept, want) != 0)
+	if (!accept || strcmp(accept, want) != 0)
 		return pai__kube_fail(err, PAI_EPROTOCOL,
 				      "the server's Sec-WebSocket-Accept is "
 				      "wrong");
-	if (h->protocol && strcmp(h->protocol, "v5.channel.k8s.io") == 0)
+	if (protocol && strcmp(protocol, "v5.channel.k8s.io") == 0)
 		return 5;
-	if (h->protocol && strcmp(h->protocol, "v4.channel.k8s.io") == 0)
+	if (protocol && strcmp(protocol, "v4.channel.k8s.io") == 0)
 		return 4;
 	return pai__kube_fail(
 	    err, PAI_EPROTOCOL, "the server chose %s subprotocol (offered: %s)",
-	    h->protocol ? "another" : "no", PAI__KUBE_WS_PROTOCOLS);
+	    protocol ? "another" : "no", PAI__KUBE_WS_PROTOCOLS);
 }
 
 /* ---- channel 3 (§7) ---------------------------------------------------------

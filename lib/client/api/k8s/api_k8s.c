@@ -179,12 +179,12 @@ static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 	pai__k8s_path(&path, c, PAI__K8S_PODS, pod, "/log");
 	if (ctr) {
 		pai__buf_puts(&path, "?container=");
-		pai__kube_put_escaped(&path, ctr);
+		pai__buf_put_escaped(&path, ctr);
 	}
 	if (strcmp(stream, "previous") == 0)
 		pai__buf_puts(&path, ctr ? "&previous=true" : "?previous=true");
-	err = path.oom ? PAI_ENOMEM
-		       : pai__kube_url(url, pai__k8s_of(c)->cfg, path.data);
+	err = path.oom || !(*url = pai__url(c, path.data)) ? PAI_ENOMEM
+							    : PAI_OK;
 	pai__buf_release(&path);
 	return err == PAI_ENOMEM ? pai__client_oom(c) : err;
 }

@@ -9,12 +9,14 @@
  *   k8s_submit.c  a submission: ConfigMap, Job, owner; lost answers
  *   k8s_status.c  a Job, its pods and events as paictl's status JSON
  *                 (the shape OpenPAI's APIs send, status.h), and lists
- *   k8s_watch.c   waiting for a change: a watch on the Job
+ *   k8s_informer.c  the one list-and-watch loop (k8s_informer.h)
+ *   k8s_watch.c   waiting for a change: the Job kept in view
  *   k8s_follow.c  logs followed: a follow stream per pod, resumed
  *   k8s_exec.c    a command in a pod: exec over WebSocket
  *
- * Over kube/kube.h (kubeconfig, credentials, Status, streams, exec) and
- * rest.h. The references: shared/reference/kubernetes-api.md (the
+ * Over kube/kube.h (kubeconfig, credentials, Status, the watch and log
+ * splitters, exec's frames) and the client's seam (rest.h, stream.h,
+ * upgrade.h): every request, stream and upgrade goes through it. The references: shared/reference/kubernetes-api.md (the
  * wire, cited as §N) and kubernetes.md (the objects). Not installed, not
  * for cli/. */
 #ifndef PAI_K8S_API_H
@@ -26,7 +28,9 @@
 
 /* ---- the client (k8s_client.c) ---------------------------------------- */
 
-/* A Kubernetes client's state: pai_client.wire_data. */
+/* A Kubernetes client's state: pai_client.wire_data. The lanes of a
+ * batch share it: the credential is the wire's (one lane at a time),
+ * the rest is read only. */
 struct pai__k8s_client {
 	pai__kube_config *cfg;
 	pai__kube_cred *cred;
@@ -34,20 +38,15 @@ struct pai__k8s_client {
 	 * queue, scheduler, fs_uri; user set per submission */
 	pai_k8s_options o;
 	char *queue, *fs_uri; /* o's, owned */
-	/* the exchange under way: tls-server-name's CONNECT_TO list */
-	struct curl_slist *connect_to;
+	/* the backoff of the watches the waits of this client open one
+	 * after the other (k8s_watch.c): a wait asked again goes on from
+	 * the last one's */
+	pai__backoff wait_backoff;
 };
 
 /* The state of client c (made by pai_client_new_k8s()). */
 struct pai__k8s_client *pai__k8s_of(pai_client *c);
 
-/* A libcurl handle set up as every exchange of c is (TLS, proxy) and
- * the header lines to send (credential, Accept): for what goes past
- * pai__http (streams). *connect_to: free after the transfer; *gen: the
- * credential's generation, for a 401. PAI_OK or the error with the
- * client's detail set. */
-int pai__k8s_setup_handle(pai_client *c, CURL *h, struct curl_slist **hdrs,
-			  struct curl_slist **connect_to, unsigned long *gen);
 
 /* ---- requests (k8s_rest.c) -------------------------------------------- */
 
@@ -98,6 +97,14 @@ typedef struct pai__k8s_ans {
  */
 int pai__k8s_call(json_t **out, pai_client *c, const pai__k8s_rq *rq,
 		  pai__k8s_ans *ans);
+/* The client's detail from an answer that is not a 2xx (whatever
+ * carried it: REST, a stream, an upgrade), as §2.3 says to show it: the
+ * Status's message and reason; a group the server does not serve named
+ * as such (where is the request's path or URL). *st filled (release
+ * it); the error is pai__kube_status_error()'s. The module's wire
+ * judge (struct pai__wire). */
+int pai__k8s_judge(pai_client *c, const char *method, const char *where,
+		   const pai__response *rs, pai__kube_status *st);
 void pai__k8s_ans_release(pai__k8s_ans *ans);
 
 /* GET path: the object (new). */
@@ -137,6 +144,21 @@ int pai__k8s_logs_follow(const struct pai__api *api, pai_client *c,
 int pai__k8s_task_exec(int *exit_status, const struct pai__api *api,
 		       pai_client *c, const pai_job_info *job,
 		       const pai_task_info *task, const pai_exec_options *o);
+
+/* An exec in a pod of the namespace (§7): argc words of argv, stdin
+ * attached (in), stderr apart (err), a terminal (tty). */
+typedef struct pai__k8s_exec_rq {
+	const char *pod, *container; /* container NULL: the only one */
+	const char *const *argv;
+	size_t argc;
+	int in, err, tty;
+} pai__k8s_exec_rq;
+
+/* The session of rq, upgraded over the client's seam and its 101
+ * checked: *out new (pai__kube_exec_free). PAI_OK, or the error with the
+ * client's detail set (a refusal in the server's words). */
+int pai__k8s_exec_open(pai__kube_exec **out, pai_client *c,
+		       const pai__k8s_exec_rq *rq);
 
 /* The status JSON's "kubernetes" member of a job info: namespace, name,
  * uid, resourceVersion... (borrowed), or NULL. */

@@ -26,62 +26,33 @@ static int cred_failed(pai_client *c, int err, const pai__kube_err *e)
 				e->msg[0] ? e->msg : pai_strerror(err));
 }
 
-/* TLS and proxy on h, and the headers (Authorization, impersonation,
- * Accept) appended to *hdrs; *gen the credential's generation. */
-static int setup(struct pai__k8s_client *k, pai_client *c, CURL *h,
-		 struct curl_slist **hdrs, struct curl_slist **connect_to,
-		 unsigned long *gen)
+/* TLS and proxy on h (CONNECT_TO for tls-server-name in
+ * conn->connect_to), and the headers (Authorization, impersonation,
+ * Accept) appended to conn->hdrs; conn->generation the credential's.
+ * Called one lane at a time (http.h: the credential's state is shared). */
+static int wire_prepare(void *data, pai_client *c, CURL *h, pai__conn *conn)
 {
+	struct pai__k8s_client *k = data;
 	pai__kube_auth auth;
 	pai__kube_err e;
-	struct curl_slist *l;
 	int err;
 
 	e.msg[0] = '\0';
-	*connect_to = NULL;
 	if ((err = pai__kube_cred_get(k->cred, &auth, &e)))
 		return cred_failed(c, err, &e);
-	if ((err = pai__kube_curl_setup(h, connect_to, k->cfg, &auth, &e)))
+	if ((err = pai__kube_curl_setup(h, &conn->connect_to, k->cfg, &auth,
+					&e)))
 		return pai__client_fail(c, err, 0, NULL, "%s",
 					e.msg[0] ? e.msg : pai_strerror(err));
-	if ((err = pai__kube_headers(hdrs, k->cfg, &auth)))
+	if ((err = pai__kube_headers(&conn->hdrs, k->cfg, &auth)))
 		return err == PAI_EINVAL
 			   ? pai__client_fail(c, PAI_EAUTH, 0, NULL,
 					      "kubeconfig credentials: a "
 					      "header value holds a control "
 					      "character")
 			   : pai__client_oom(c);
-	if (!(l = curl_slist_append(*hdrs, "Accept: application/json")))
-		return pai__client_oom(c);
-	*hdrs = l;
-	if (gen)
-		*gen = auth.generation;
-	return PAI_OK;
-}
-
-int pai__k8s_setup_handle(pai_client *c, CURL *h, struct curl_slist **hdrs,
-			  struct curl_slist **connect_to, unsigned long *gen)
-{
-	return setup(pai__k8s_of(c), c, h, hdrs, connect_to, gen);
-}
-
-/* ---- struct pai__wire ------------------------------------------------- */
-
-static int wire_prepare(void *data, pai_client *c, CURL *h,
-			struct curl_slist **hdrs, unsigned long *gen)
-{
-	struct pai__k8s_client *k = data;
-
-	return setup(k, c, h, hdrs, &k->connect_to, gen);
-}
-
-static void wire_finish(void *data, CURL *h)
-{
-	struct pai__k8s_client *k = data;
-
-	(void)h;
-	curl_slist_free_all(k->connect_to);
-	k->connect_to = NULL;
+	conn->generation = auth.generation;
+	return pai__conn_header(c, conn, "Accept: application/json");
 }
 
 static int wire_unauthorized(void *data, unsigned long gen)
@@ -89,6 +60,19 @@ static int wire_unauthorized(void *data, unsigned long gen)
 	struct pai__k8s_client *k = data;
 
 	return pai__kube_cred_unauthorized(k->cred, gen);
+}
+
+static int wire_judge(void *data, pai_client *c, const pai__request *rq,
+		      const pai__response *rs)
+{
+	pai__kube_status st;
+	int err;
+
+	(void)data;
+	memset(&st, 0, sizeof(st));
+	err = pai__k8s_judge(c, rq->method, rq->url, rs, &st);
+	pai__kube_status_release(&st);
+	return err;
 }
 
 static void wire_free(void *data)
@@ -104,8 +88,8 @@ static void wire_free(void *data)
 	free(k);
 }
 
-static const struct pai__wire k8s_wire = {wire_prepare, wire_finish,
-					  wire_unauthorized, wire_free};
+static const struct pai__wire k8s_wire = {wire_prepare, wire_unauthorized,
+					  wire_judge, wire_free};
 
 /* ---- the client ------------------------------------------------------- */
 

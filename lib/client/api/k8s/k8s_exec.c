@@ -6,7 +6,9 @@
  * container's sh as given, as ssh hands a command line to the remote
  * shell. */
 #include "k8s_api.h"
+#include "client/upgrade.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,16 +19,74 @@
 static const char shell[] = "if command -v bash >/dev/null 2>&1; then exec "
 			    "bash -l; fi; exec sh -l";
 
-/* The exec's failure (a refusal's Status, or the connection's) as the
- * client's detail. */
-static int exec_failed(pai_client *c, int err, const pai__kube_status *st,
-		       const pai__kube_err *e)
+/* The exec's request (§7): one command= per word, in order; stdin,
+ * stdout, stderr and tty as asked. */
+static void exec_path(pai__buf *b, pai_client *c, const pai__k8s_exec_rq *rq)
 {
-	if (st->message && *st->message)
-		return pai__client_fail(c, err, st->http, st->reason, "%s",
-					st->message);
-	return pai__client_fail(c, err, st->http, NULL, "%s",
-				e->msg[0] ? e->msg : pai_strerror(err));
+	size_t i;
+
+	pai__k8s_path(b, c, PAI__K8S_PODS, rq->pod, "/exec?");
+	for (i = 0; i < rq->argc; i++) {
+		pai__buf_puts(b, "command=");
+		pai__buf_put_escaped(b, rq->argv[i]);
+		pai__buf_putc(b, '&');
+	}
+	if (rq->container) {
+		pai__buf_puts(b, "container=");
+		pai__buf_put_escaped(b, rq->container);
+		pai__buf_putc(b, '&');
+	}
+	pai__buf_printf(b, "stdin=%s&stdout=true&stderr=%s&tty=%s",
+			rq->in ? "true" : "false", rq->err ? "true" : "false",
+			rq->tty ? "true" : "false");
+}
+
+/* The upgrade (the client's seam: its connection, credential and
+ * judge of a refusal) and its 101 checked: the channel protocol. */
+static int upgrade(pai__upgraded *up, pai_client *c, const char *url)
+{
+	char key[25], line[64];
+	const char *hdrs[5] = {"Connection: Upgrade", "Upgrade: websocket",
+			       "Sec-WebSocket-Version: 13", line,
+			       "Sec-WebSocket-Protocol: " PAI__KUBE_WS_PROTOCOLS};
+	pai__kube_err e;
+	long timeout = c->connect_timeout_ms > 0 ? c->connect_timeout_ms : 30000;
+	int err;
+
+	if (pai__kube_ws_key(key))
+		return pai__client_fail(c, PAI_ERROR, 0, NULL,
+					"exec: no random bytes");
+	snprintf(line, sizeof(line), "Sec-WebSocket-Key: %s", key);
+	if ((err = pai__upgrade(c, url, hdrs, 5, timeout, up)))
+		return err;
+	e.msg[0] = '\0';
+	err = pai__kube_ws_check_101(up->head.upgrade_ok, up->head.accept,
+				     up->head.protocol, key, &e);
+	return err < 0 ? pai__client_fail(c, err, 101, NULL, "exec: %s", e.msg)
+		       : err;
+}
+
+int pai__k8s_exec_open(pai__kube_exec **out, pai_client *c,
+		       const pai__k8s_exec_rq *rq)
+{
+	pai__upgraded up;
+	pai__buf path = PAI__BUF_INIT;
+	char *url = NULL;
+	int proto;
+
+	*out = NULL;
+	memset(&up, 0, sizeof(up));
+	exec_path(&path, c, rq);
+	if (path.oom || !(url = pai__url(c, path.data)))
+		proto = pai__client_oom(c);
+	else
+		proto = upgrade(&up, c, url);
+	pai__buf_release(&path);
+	free(url);
+	if (proto > 0 && pai__kube_exec_attach(out, &up, proto, rq->in))
+		proto = pai__client_oom(c);
+	pai__upgraded_release(&up);
+	return proto < 0 ? proto : PAI_OK;
 }
 
 /* The session opened on task's pod. */
@@ -36,35 +96,21 @@ static int open_exec(pai__kube_exec **x, pai_client *c, const pai_job_info *job,
 	long i = task - pai_job_info_task(job, 0);
 	json_t *t = pai_job_info_task_json(job, i < 0 ? (size_t)-1 : (size_t)i);
 	const char *argv[3] = {"sh", "-c", o->command ? o->command : shell};
-	pai__kube_exec_opts eo;
-	pai__kube_status st;
-	pai__kube_err e;
-	int err;
+	pai__k8s_exec_rq rq;
 
-	memset(&eo, 0, sizeof(eo));
-	e.msg[0] = '\0';
-	eo.pod = pai__json_str(t, "containerId"); /* set once the pod is */
-	if (!eo.pod)
+	memset(&rq, 0, sizeof(rq));
+	rq.pod = pai__json_str(t, "containerId"); /* once there is one */
+	if (!rq.pod)
 		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL,
 					"task %s-%ld has no pod", task->role,
 					task->index);
-	eo.container = pai__json_str(t, "containerName");
-	eo.command = argv;
-	eo.ncommand = 3;
-	eo.use_stdin = o->in_fd >= 0;
-	eo.use_stdout = 1;
-	eo.use_stderr = !o->tty; /* a terminal merges it */
-	eo.tty = o->tty;
-	eo.connect_timeout_ms = c->connect_timeout_ms;
-	eo.trace = c->trace;
-	eo.trace_data = c->trace_data;
-	err = pai__kube_exec_open(x, pai__k8s_of(c)->cfg, pai__k8s_of(c)->cred,
-				  &eo, &st, &e);
-	if (err)
-		err = err == PAI_ENOMEM ? pai__client_oom(c)
-					: exec_failed(c, err, &st, &e);
-	pai__kube_status_release(&st);
-	return err;
+	rq.container = pai__json_str(t, "containerName");
+	rq.argv = argv;
+	rq.argc = 3;
+	rq.in = o->in_fd >= 0;
+	rq.err = !o->tty; /* a terminal merges stderr into stdout */
+	rq.tty = o->tty;
+	return pai__k8s_exec_open(x, c, &rq);
 }
 
 /* The window's size, sent now (a terminal's first, and after SIGWINCH). */

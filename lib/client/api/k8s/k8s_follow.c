@@ -8,17 +8,16 @@
  * from the last line's second (sinceTime), and kube_watch.c's log
  * splitter drops what was printed already: no line twice, none lost.
  * Lines come with timestamps=true and go out without them. */
-#include "k8s_stream.h"
-
-#include "sys/dl_curl.h"
+#include "k8s_informer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A log that ended at once, with nothing new, is opened again no sooner
- * than the pod changes or this much later: its container is ending, and
- * its pod's status is on the way. */
-#define REOPEN_MS 1000
+/* A log that brought nothing for this long while its container runs
+ * is opened again from its last line's second: its connection may have
+ * died without a word (a NAT entry, a load balancer that forgot it),
+ * and a quiet container costs a request now and then. */
+#define FOLLOW_SILENCE_MS 30000
 /* A log whose pod has ended is read whole by one request; asked again
  * (a cut, an error) at most this many times. */
 #define OVER_TRIES 5
@@ -32,13 +31,13 @@ struct flog {
 	char *pod; /* the pod's name */
 	char *uid; /* of the pod whose log this is */
 	pai__kube_log *log;
-	pai__k8s_stream *s;
-	int tailed;	      /* the first request asked for the tail */
-	int news;	      /* the current stream gave lines */
-	int done;	      /* its container has ended for good */
-	int opened_over;      /* the stream was opened after the pod ended */
-	int over_tries;	      /* requests since the pod was seen ended */
-	long long not_before; /* no new request before (ms) */
+	pai__stream *s;
+	int tailed;	 /* the first request asked for the tail */
+	int news;	 /* the current stream gave lines */
+	int done;	 /* its container has ended for good */
+	int opened_over; /* the stream was opened after the pod ended */
+	int over_tries;	 /* requests since the pod was seen ended */
+	pai__backoff bo; /* when it may be opened again */
 };
 
 struct follow {
@@ -121,11 +120,11 @@ static void log_path(pai__buf *b, struct follow *f, struct flog *t, json_t *pod)
 		      "/log?follow=true&timestamps=true");
 	if (ctr) {
 		pai__buf_puts(b, "&container=");
-		pai__kube_put_escaped(b, ctr);
+		pai__buf_put_escaped(b, ctr);
 	}
 	if (pai__kube_log_since(t->log, since)) {
 		pai__buf_puts(b, "&sinceTime=");
-		pai__kube_put_escaped(b, since);
+		pai__buf_put_escaped(b, since);
 	} else if (!t->tailed && f->o->tail >= 0)
 		pai__buf_printf(b, "&tailLines=%ld", f->o->tail);
 	t->tailed = 1;
@@ -133,22 +132,26 @@ static void log_path(pai__buf *b, struct follow *f, struct flog *t, json_t *pod)
 
 static int open_log(struct follow *f, struct flog *t, json_t *pod)
 {
+	pai__stream_opts so = {0, FOLLOW_SILENCE_MS, on_log, t};
 	pai__buf path = PAI__BUF_INIT;
+	char *url = NULL;
 	int err;
 
 	log_path(&path, f, t, pod);
-	err = path.oom
+	err = path.oom || !(url = pai__url(f->c, path.data))
 		  ? pai__client_oom(f->c)
-		  : pai__k8s_stream_new(&t->s, f->c, path.data, 0, on_log, t);
+		  : pai__stream_new(&t->s, f->c, url, &so);
 	pai__buf_release(&path);
-	if (!err && curl_multi_add_handle(f->m, pai__k8s_stream_handle(t->s))) {
-		pai__k8s_stream_free(t->s);
+	free(url);
+	if (!err && curl_multi_add_handle(f->m, pai__stream_handle(t->s))) {
+		pai__stream_free(t->s);
 		t->s = NULL;
 		err = pai__client_oom(f->c);
 	}
 	t->news = 0;
 	t->opened_over = pod_over(pod);
 	t->over_tries += t->opened_over;
+	pai__backoff_opened(&t->bo);
 	return err;
 }
 
@@ -178,7 +181,8 @@ static int maybe_open(struct follow *f, struct flog *t)
 	    pai__json_str(json_object_get(pod, "metadata"), "uid");
 	int err;
 
-	if (t->s || !pod || !uid || pai__now_ms() < t->not_before)
+	if (t->s || !pod || !uid || pai__backoff_left(&t->bo) > 0 ||
+	    pai__held_ms(f->c) > 0)
 		return PAI_OK;
 	if ((!t->uid || strcmp(uid, t->uid) != 0) && (err = new_run(f, t, uid)))
 		return err;
@@ -208,13 +212,13 @@ static int log_ended(struct follow *f, struct flog *t, int cc)
 	    pai__json_str(json_object_get(pod, "metadata"), "uid");
 	int again = 0, err;
 
-	curl_multi_remove_handle(f->m, pai__k8s_stream_handle(t->s));
-	err = pai__k8s_stream_done(t->s, cc, &again);
+	curl_multi_remove_handle(f->m, pai__stream_handle(t->s));
+	err = pai__stream_done(t->s, cc, &again);
 	if (!err && again)
-		return curl_multi_add_handle(f->m, pai__k8s_stream_handle(t->s))
+		return curl_multi_add_handle(f->m, pai__stream_handle(t->s))
 			   ? pai__client_oom(f->c)
 			   : PAI_OK;
-	pai__k8s_stream_free(t->s);
+	pai__stream_free(t->s);
 	t->s = NULL;
 	emit(f, t);
 	if (err == PAI_EAUTH || err == PAI_EFORBIDDEN || err == PAI_EINTR)
@@ -235,11 +239,11 @@ static int log_ended(struct follow *f, struct flog *t, int cc)
 					      "the log of pod %s was cut %d "
 					      "times after its end",
 					      t->pod, OVER_TRIES);
-	/* cut, not ready yet, or ended before its pod was known to: again,
-	 * from the last line's second */
+	/* cut, silent too long, not ready yet, or ended before its pod
+	 * was known to: again, from the last line's second, after a
+	 * backoff unless it brought lines */
 	pai__kube_log_resume(t->log);
-	if (!t->news || err)
-		t->not_before = pai__now_ms() + REOPEN_MS;
+	pai__backoff_ended(f->c, &t->bo, t->news && !err);
 	return PAI_OK;
 }
 
@@ -259,9 +263,11 @@ static void on_pod(void *data, int type, json_t *pod)
 		json_object_del(f->pods, name);
 	else if (json_object_set(f->pods, name, pod))
 		f->err = PAI_ENOMEM;
+	/* news of its pod: look again, as soon as the budget allows */
 	for (i = 0; i < f->n; i++)
 		if (strcmp(f->t[i].pod, name) == 0)
-			f->t[i].not_before = 0; /* news: look again */
+			f->t[i].bo.next_at =
+			    f->t[i].bo.opened_at + PAI__BACKOFF_MIN_MS;
 }
 
 static void on_job(void *data, int type, json_t *job)
@@ -276,8 +282,9 @@ static void on_job(void *data, int type, json_t *job)
  * ---------------------------------------------------------------- */
 
 /* A transfer of the multi handle ended. */
-static int transfer_done(struct follow *f, CURL *h, int cc)
+static int transfer_done(void *data, CURL *h, int cc)
 {
+	struct follow *f = data;
 	size_t i;
 	int err = PAI_OK;
 
@@ -285,7 +292,7 @@ static int transfer_done(struct follow *f, CURL *h, int cc)
 	    pai__k8s_informer_done(f->job_inf, f->m, h, cc, &err))
 		return err;
 	for (i = 0; i < f->n; i++)
-		if (f->t[i].s && pai__k8s_stream_handle(f->t[i].s) == h)
+		if (f->t[i].s && pai__stream_handle(f->t[i].s) == h)
 			return log_ended(f, &f->t[i], cc);
 	return PAI_OK;
 }
@@ -310,27 +317,23 @@ static int all_done(struct follow *f)
 
 static int run(struct follow *f)
 {
-	CURLMsg *msg;
-	int running, left, err = PAI_OK;
+	int err = PAI_OK;
 	size_t i;
 
 	while (!err && !all_done(f)) {
 		for (i = 0; !err && i < f->n; i++)
 			err = maybe_open(f, &f->t[i]);
-		if (err)
-			break;
-		curl_multi_perform(f->m, &running);
-		while (!err && (msg = curl_multi_info_read(f->m, &left)))
-			if (msg->msg == CURLMSG_DONE)
-				err = transfer_done(f, msg->easy_handle,
-						    (int)msg->data.result);
+		if (!err)
+			err = pai__k8s_informer_tick(f->pod_inf, f->m);
+		if (!err)
+			err = pai__k8s_informer_tick(f->job_inf, f->m);
+		if (!err)
+			err = pai__k8s_round(f->c, f->m, 200, transfer_done, f);
 		if (!err && f->err)
 			err = pai__client_oom(f->c);
-		if (!err && (f->stop || (f->c->interrupt && *f->c->interrupt)))
+		if (!err && f->stop)
 			err = pai__client_fail(f->c, PAI_EINTR, 0, NULL,
 					       "interrupted");
-		if (!err && !all_done(f))
-			curl_multi_poll(f->m, NULL, 0, 200, NULL);
 	}
 	return err;
 }
@@ -351,21 +354,21 @@ static int watch_job(struct follow *f, const pai_job_info *job)
 	if (pai__k8s_of(f->c)->o.kind == PAI_K8S_PADDLEJOB)
 		pai__buf_puts(&q, "paddle-res-type");
 	else {
-		pai__kube_put_escaped(&q, "volcano.sh/job-name=");
-		pai__kube_put_escaped(&q, name);
+		pai__buf_put_escaped(&q, "volcano.sh/job-name=");
+		pai__buf_put_escaped(&q, name);
 	}
 	err = q.oom ? pai__client_oom(f->c)
 		    : pai__k8s_informer_new(&f->pod_inf, f->c, PAI__K8S_PODS,
-					    q.data, on_pod, f);
+					    q.data, on_pod, f, NULL);
 	pai__buf_release(&q);
 	pai__buf_puts(&q, "fieldSelector=");
-	pai__kube_put_escaped(&q, "metadata.name=");
-	pai__kube_put_escaped(&q, name);
+	pai__buf_put_escaped(&q, "metadata.name=");
+	pai__buf_put_escaped(&q, name);
 	if (!err)
 		err = q.oom ? pai__client_oom(f->c)
 			    : pai__k8s_informer_new(&f->job_inf, f->c,
 						    PAI__K8S_JOBS, q.data,
-						    on_job, f);
+						    on_job, f, NULL);
 	pai__buf_release(&q);
 	if (!err)
 		err = pai__k8s_informer_start(f->pod_inf, f->m);
@@ -402,9 +405,9 @@ static void release(struct follow *f)
 
 	for (i = 0; f->t && i < f->n; i++) {
 		if (f->t[i].s) {
-			curl_multi_remove_handle(
-			    f->m, pai__k8s_stream_handle(f->t[i].s));
-			pai__k8s_stream_free(f->t[i].s);
+			curl_multi_remove_handle(f->m,
+						 pai__stream_handle(f->t[i].s));
+			pai__stream_free(f->t[i].s);
 		}
 		pai__kube_log_free(f->t[i].log);
 		free(f->t[i].pod);

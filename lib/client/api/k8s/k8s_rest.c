@@ -7,6 +7,7 @@
 #include "k8s_api.h"
 
 #include "convert/convert.h"
+#include "text/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ static void path_of(pai__buf *b, pai_client *c, pai_k8s_kind kind,
 	default: pai__buf_puts(b, "/api/v1"); break;
 	}
 	pai__buf_puts(b, "/namespaces/");
-	pai__kube_put_escaped(b, pai__k8s_of(c)->o.ns);
+	pai__buf_put_escaped(b, pai__k8s_of(c)->o.ns);
 	switch (res) {
 	case PAI__K8S_JOBS:
 		pai__buf_puts(b, paddle ? "/paddlejobs" : "/jobs");
@@ -53,7 +54,7 @@ static void path_of(pai__buf *b, pai_client *c, pai_k8s_kind kind,
 	}
 	if (name) {
 		pai__buf_putc(b, '/');
-		pai__kube_put_escaped(b, name);
+		pai__buf_put_escaped(b, name);
 	}
 	if (tail)
 		pai__buf_puts(b, tail);
@@ -77,19 +78,21 @@ void pai__k8s_ans_release(pai__k8s_ans *ans)
 		pai__kube_status_release(&ans->st);
 }
 
-/* "/apis/G/V" of a path, for the message of a group not served. */
-static void group_of(char *out, size_t len, const char *path)
+/* "G/V" of a path or URL's "/apis/G/V/...", for the message of a group
+ * not served. */
+static void group_of(char *out, size_t len, const char *where)
 {
-	const char *p = strncmp(path, "/apis/", 6) == 0 ? path + 6 : "";
-	const char *e = strchr(p, '/');
+	const char *p = strstr(where, "/apis/"), *e;
 
+	p = p ? p + 6 : "";
+	e = strchr(p, '/');
 	e = e ? strchr(e + 1, '/') : NULL;
-	snprintf(out, len, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+	snprintf(out, len, "%.*s", (int)(e ? e - p : (long)strcspn(p, "?")),
+		 p);
 }
 
-/* The client's detail from a failed answer, and its error. */
-static int judged(pai_client *c, const pai__k8s_rq *rq, const pai__response *rs,
-		  pai__kube_status *st)
+int pai__k8s_judge(pai_client *c, const char *method, const char *where,
+		   const pai__response *rs, pai__kube_status *st)
 {
 	char group[128];
 	int err;
@@ -102,18 +105,17 @@ static int judged(pai_client *c, const pai__k8s_rq *rq, const pai__response *rs,
 		return pai__client_oom(c);
 	err = pai__kube_status_error(st);
 	if (st->body == PAI__KB_NOT_FOUND) {
-		group_of(group, sizeof(group), rq->path);
+		group_of(group, sizeof(group), where);
 		return pai__client_fail(c, err, rs->status, "NotServed",
 					"the API server does not serve %s: is "
 					"its CRD installed?",
-					*group ? group : rq->path);
+					*group ? group : where);
 	}
 	if (st->message && *st->message)
 		return pai__client_fail(c, err, rs->status, st->reason, "%s",
 					st->message);
 	return pai__client_fail(c, err, rs->status, st->reason,
-				"%s %s: HTTP %ld", rq->method, rq->path,
-				rs->status);
+				"%s %s: HTTP %ld", method, where, rs->status);
 }
 
 /* The 2xx body as JSON into *out (when out). */
@@ -141,13 +143,9 @@ static int send_rq(pai_client *c, const pai__k8s_rq *rq, pai__response *rs)
 	char *url = NULL, *body = NULL;
 	int err;
 
-	if ((err = pai__kube_url(&url, pai__k8s_of(c)->cfg, rq->path)))
-		return err == PAI_ENOMEM ? pai__client_oom(c)
-					 : pai__client_fail(c, err, 0, NULL,
-							    "cannot make the "
-							    "URL of %s",
-							    rq->path);
-	if (rq->body && !(body = pai__kube_dumps(rq->body))) {
+	if (!(url = pai__url(c, rq->path)))
+		return pai__client_oom(c);
+	if (rq->body && !(body = pai__json_dumps(rq->body, JSON_COMPACT))) {
 		free(url);
 		return pai__client_oom(c);
 	}
@@ -178,7 +176,7 @@ int pai__k8s_call(json_t **out, pai_client *c, const pai__k8s_rq *rq,
 	ans->maybe = !rq->safe && rs.sent &&
 		     ((err && err != PAI_EINTR) || rs.status >= 500);
 	if (err == PAI_OK && (rs.status < 200 || rs.status >= 300))
-		err = judged(c, rq, &rs, &ans->st);
+		err = pai__k8s_judge(c, rq->method, rq->path, &rs, &ans->st);
 	else if (err == PAI_OK)
 		err = body_json(out, c, rq, &rs);
 	pai__response_release(&rs);
@@ -201,21 +199,6 @@ int pai__k8s_get(json_t **out, pai_client *c, const char *path)
 	return err;
 }
 
-/* A name Kubernetes takes as it is (a DNS-1123 subdomain). */
-static int k8s_name(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (!n || n > 253)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '-' ||
-		      s[i] == '.'))
-			return 0;
-	return 1;
-}
-
 /* The job labelled paictl/job-name=name (a name Kubernetes had to
  * derive another from), or PAI_ENOTFOUND. */
 static int by_label(json_t **out, pai_client *c, const char *name)
@@ -227,8 +210,8 @@ static int by_label(json_t **out, pai_client *c, const char *name)
 	if (!pai__k8s_label_value(name))
 		return PAI_ENOTFOUND;
 	pai__buf_puts(&q, "?labelSelector=");
-	pai__kube_put_escaped(&q, "paictl/job-name=");
-	pai__kube_put_escaped(&q, name);
+	pai__buf_put_escaped(&q, "paictl/job-name=");
+	pai__buf_put_escaped(&q, name);
 	pai__k8s_path(&path, c, PAI__K8S_JOBS, NULL, q.data);
 	err = q.oom || path.oom ? pai__client_oom(c)
 				: pai__k8s_get(&list, c, path.data);
@@ -250,7 +233,7 @@ int pai__k8s_find_job(json_t **out, pai_client *c, const char *name)
 	int err = PAI_ENOTFOUND;
 
 	*out = NULL;
-	if (k8s_name(name)) {
+	if (pai__dns_name(name, 253, 1)) {
 		pai__k8s_path(&path, c, PAI__K8S_JOBS, name, NULL);
 		err = path.oom ? pai__client_oom(c)
 			       : pai__k8s_get(out, c, path.data);

@@ -278,8 +278,8 @@ static int pods_of(json_t **out, pai_client *c, json_t *job)
 	if (pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB)
 		pai__buf_puts(&q, "paddle-res-type");
 	else {
-		pai__kube_put_escaped(&q, "volcano.sh/job-name=");
-		pai__kube_put_escaped(&q, name ? name : "");
+		pai__buf_put_escaped(&q, "volcano.sh/job-name=");
+		pai__buf_put_escaped(&q, name ? name : "");
 	}
 	pai__k8s_path(&path, c, PAI__K8S_PODS, NULL, q.data);
 	err = !*out || q.oom || path.oom ? pai__client_oom(c)
@@ -318,8 +318,8 @@ static int last_warning(pai__buf *b, pai_client *c, const char *name)
 	int err;
 
 	pai__buf_puts(&q, "?fieldSelector=");
-	pai__kube_put_escaped(&q, "type=Warning,involvedObject.name=");
-	pai__kube_put_escaped(&q, name);
+	pai__buf_put_escaped(&q, "type=Warning,involvedObject.name=");
+	pai__buf_put_escaped(&q, name);
 	pai__k8s_path(&path, c, PAI__K8S_EVENTS, NULL, q.data);
 	pai__client_save_error(c, &saved);
 	err =

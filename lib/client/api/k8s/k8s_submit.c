@@ -79,7 +79,7 @@ static int objects(struct sub *s, const char *user, json_t *config,
 	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
 	pai_k8s_options ko = pai__k8s_of(s->c)->o;
 	pai_diags *all = NULL;
-	char *text = pai__kube_dumps(config);
+	char *text = pai__json_dumps(config, JSON_COMPACT);
 	json_t *docs = NULL, *d;
 	size_t i;
 	int err;
@@ -576,7 +576,7 @@ int pai__k8s_submit_request(pai__submit_rq *rq, const struct pai__api *api,
 	    (err = objects(&s, user, config, &defaults)))
 		goto out;
 	pai__k8s_path(&path, c, PAI__K8S_JOBS, NULL, "?fieldManager=paictl");
-	if (path.oom || pai__kube_url(&url, pai__k8s_of(c)->cfg, path.data) ||
+	if (path.oom || !(url = pai__url(c, path.data)) ||
 	    !(rq->body = json_dumps(s.job, JSON_INDENT(2)))) {
 		err = pai__client_oom(c);
 		goto out;

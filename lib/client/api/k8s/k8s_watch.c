@@ -1,148 +1,41 @@
-/* k8s_watch.c - waiting for a job to change (pai_job_get_changed()): a
- * watch on the Job alone (fieldSelector metadata.name, §3) from the
+/* k8s_watch.c - waiting for a job to change (pai_job_get_changed()):
+ * the Job alone (fieldSelector metadata.name, §3) kept in view by the
+ * module's list-and-watch loop (k8s_informer.c), from the
  * resourceVersion of the status the caller has, so that nothing is
- * polled and the change is known as the server stores it. A watch the
- * server ends (timeoutSeconds, a proxy) is opened again from the last
- * version seen; one that is too old (410, an ERROR event) reads the Job
- * again and goes on from there. A MODIFIED Job (its phase, or the counts
- * of its pods, which Volcano's controller keeps) is read with its pods
- * into a new status; a DELETED one ends the wait: STOPPED, once. */
-#include "k8s_stream.h"
-
-#include "sys/dl_curl.h"
+ * polled and the change is known as the server stores it. The
+ * informer opens a watch the server ends (timeoutSeconds, a proxy)
+ * again from the last version seen, after a backoff that the waits of
+ * one client share; one that is too old (410, an ERROR event) lists
+ * the Job again, which counts as news of it. A Job seen (its phase, or
+ * the counts of its pods, which Volcano's controller keeps) is read
+ * with its pods into a new status; a DELETED one ends the wait:
+ * STOPPED, once. */
+#include "k8s_informer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The longest watch asked for: the server ends it then, and a dead
- * connection is noticed (§3). */
-#define WATCH_MAX_S 300
-
 /* One wait. */
 struct wait {
 	pai_client *c;
-	const char *name; /* the Job's Kubernetes name */
-	char *rv;	  /* the last version seen */
-	pai__kube_watch *split;
-	json_t *changed; /* the Job as the event gave it (new) */
-	int deleted;	 /* ... and it was DELETED */
-	int expired;	 /* ERROR 410: read the Job again */
-	int err;	 /* a failure inside the stream's callback */
-	pai__kube_err kerr;
+	json_t *job; /* the Job as the last event gave it (new), or NULL */
+	int deleted; /* ... and it was DELETED */
 };
 
-
-static void set_rv(struct wait *w, const char *rv)
-{
-	char *copy;
-
-	if (!rv || (w->rv && strcmp(rv, w->rv) == 0))
-		return;
-	if (!(copy = strdup(rv))) {
-		w->err = PAI_ENOMEM;
-		return;
-	}
-	free(w->rv);
-	w->rv = copy;
-}
-
-/* One event: 1 when it ends the wait. */
-static int on_event(struct wait *w, pai__kube_event *ev)
-{
-	switch (ev->type) {
-	case PAI__KW_BOOKMARK: set_rv(w, ev->resource_version); return 0;
-	case PAI__KW_ERROR:
-		/* 410 and whatever else: read the Job again (§3) */
-		w->expired = 1;
-		return 1;
-	case PAI__KW_DELETED: w->deleted = 1; /* fall through */
-	default:
-		/* ADDED after a gap, MODIFIED: a change, if a new version */
-		if (!ev->resource_version ||
-		    (w->rv && strcmp(ev->resource_version, w->rv) == 0))
-			return 0;
-		set_rv(w, ev->resource_version);
-		w->changed = json_incref(ev->object);
-		return 1;
-	}
-}
-
-/* The stream's bytes: events split and looked at; non-zero stops. */
-static int on_data(void *data, const char *p, size_t n)
+/* The informer's events: the Job kept, to be looked at between rounds
+ * (no request goes out from within a transfer's callback). */
+static void on_event(void *data, int type, json_t *obj)
 {
 	struct wait *w = data;
-	pai__kube_event ev;
-	int r, done = 0;
 
-	if ((r = pai__kube_watch_feed(w->split, p, n, &w->kerr))) {
-		w->err = r;
-		return 1;
-	}
-	while (!done &&
-	       (r = pai__kube_watch_next(w->split, &ev, &w->kerr)) == 1) {
-		done = on_event(w, &ev);
-		pai__kube_event_release(&ev);
-	}
-	if (r < 0)
-		w->err = r == PAI_ENOMEM ? r : PAI_OK; /* re-watch, §3 */
-	return done || r < 0 || w->err;
+	if (w->deleted)
+		return; /* a Job gone stays gone for this wait */
+	json_decref(w->job);
+	w->job = json_incref(obj);
+	w->deleted = type == PAI__KW_DELETED;
 }
 
-/* The watch's path from w->rv, for at most secs seconds. */
-static void watch_path(pai__buf *b, struct wait *w, long secs)
-{
-	pai__buf q = PAI__BUF_INIT;
-
-	pai__buf_puts(&q, "?fieldSelector=");
-	pai__kube_put_escaped(&q, "metadata.name=");
-	pai__kube_put_escaped(&q, w->name);
-	pai__buf_puts(&q, "&watch=1&allowWatchBookmarks=true&resourceVersion=");
-	pai__kube_put_escaped(&q, w->rv ? w->rv : "");
-	pai__buf_printf(&q, "&timeoutSeconds=%ld", secs);
-	pai__k8s_path(b, w->c, PAI__K8S_JOBS, NULL, q.oom ? "" : q.data);
-	if (q.oom)
-		b->oom = 1;
-	pai__buf_release(&q);
-}
-
-/* One watch, until an event that ends the wait, the server's end of it,
- * or ms milliseconds. */
-static int watch_once(struct wait *w, long long ms)
-{
-	long secs = ms / 1000 + 1;
-	pai__buf path = PAI__BUF_INIT;
-	pai__k8s_stream *s = NULL;
-	int err;
-
-	if (secs > WATCH_MAX_S)
-		secs = WATCH_MAX_S;
-	watch_path(&path, w, secs);
-	pai__kube_watch_free(w->split);
-	w->split = NULL;
-	if (path.oom || pai__kube_watch_new(&w->split, 0)) {
-		pai__buf_release(&path);
-		return pai__client_oom(w->c);
-	}
-	/* the server's timeoutSeconds ends it; this, a dead connection */
-	err = pai__k8s_stream_new(&s, w->c, path.data, ms + 10000, on_data, w);
-	if (!err)
-		err = pai__k8s_stream_run(s);
-	if (!err && w->err)
-		err = w->err == PAI_ENOMEM
-			  ? pai__client_oom(w->c)
-			  : pai__client_fail(w->c, w->err, 0, NULL, "%s",
-					     w->kerr.msg);
-	/* a gone version (a Status with 410 instead of events) */
-	if (err && s && s->code == 410) {
-		w->expired = 1;
-		err = PAI_OK;
-	}
-	pai__k8s_stream_free(s);
-	pai__buf_release(&path);
-	return err;
-}
-
-/* The status of the Job, read now (after a 410, or at the deadline). */
+/* The status of the Job, read now. */
 static int read_now(pai_job_info **out, pai_client *c, const char *name)
 {
 	return pai__k8s_job_get(out, NULL, c, NULL, name);
@@ -201,67 +94,116 @@ static int same_states(const pai_job_info *a, const pai_job_info *b)
 	return 1;
 }
 
-/* The Job the watch gave, as a status: into *out when it shows a change
- * from last (1), else kept in *seen, the newest version (0). */
+/* The Job the informer gave, as a status: into *out when it shows a
+ * change from last, or it was deleted (1), else kept in *seen, the
+ * newest version (0). A Job whose version is last's is no news. */
 static int look_at(pai_job_info **out, pai_job_info **seen, struct wait *w,
 		   const pai_job_info *last)
 {
 	pai_job_info *info = NULL;
-	int err = pai__k8s_status(&info, w->c, w->changed);
+	json_t *job = w->job;
+	const char *rv = pai__json_str(json_object_get(job, "metadata"),
+				       "resourceVersion");
+	int err;
 
-	json_decref(w->changed);
-	w->changed = NULL;
+	w->job = NULL;
+	if (w->deleted && !json_object_get(job, "spec"))
+		/* gone while no watch was open: no last state to show */
+		err = read_now(out, w->c, pai__json_str(json_object_get(
+						  job, "metadata"),
+					      "name"));
+	else if (w->deleted)
+		err = deleted_status(out, w->c, job);
+	else if (rv && last->version && strcmp(rv, last->version) == 0)
+		err = PAI_OK;
+	else if (!(err = pai__k8s_status(&info, w->c, job))) {
+		pai_job_info_free(*seen);
+		*seen = NULL;
+		if (!same_states(info, last))
+			*out = info;
+		else
+			*seen = info;
+	}
+	json_decref(job);
 	if (err)
 		return err;
-	pai_job_info_free(*seen);
-	*seen = NULL;
-	if (!same_states(info, last)) {
-		*out = info;
-		return 1;
-	}
-	*seen = info;
-	return 0;
+	return *out ? 1 : 0;
 }
 
-/* Watches until a change or the deadline (-1: none); at the deadline
- * with no change, last as it is (no request: the watch says it holds),
- * or the newest version seen. A Job's status written with nothing new
- * to show (its conditions, Volcano's bookkeeping) is not a change: the
- * caller, told of it, would ask again at once. */
-static int wait_loop(pai_job_info **out, struct wait *w, long long deadline,
+/* The informer on its multi handle, for pai__k8s_round(). */
+struct loop {
+	pai__k8s_informer *inf;
+	CURLM *m;
+};
+
+static int transfer_done(void *data, CURL *h, int cc)
+{
+	struct loop *l = data;
+	int err = PAI_OK;
+
+	pai__k8s_informer_done(l->inf, l->m, h, cc, &err);
+	return err;
+}
+
+/* Rounds of the informer until a change, an end, or the deadline (-1:
+ * none); at the deadline with no change, last as it is (no request:
+ * the watch says it holds), or the newest version seen. A Job's status
+ * written with nothing new to show (its conditions, Volcano's
+ * bookkeeping) is not a change: the caller, told of it, would ask
+ * again at once. */
+static int wait_loop(pai_job_info **out, struct wait *w, CURLM *m,
+		     pai__k8s_informer *inf, long long deadline,
 		     const pai_job_info *last)
 {
 	pai_job_info *seen = NULL;
+	struct loop l = {inf, m};
+	long long left, due;
 	int err;
 
 	for (;;) {
-		long long left =
-		    deadline < 0 ? WATCH_MAX_S * 1000LL : deadline - pai__now_ms();
-
+		left = deadline < 0 ? 1000 : deadline - pai__now_ms();
 		if (left <= 0) {
 			if (!seen)
 				return unchanged(out, w->c, last);
 			*out = seen;
 			return PAI_OK;
 		}
-		if ((err = watch_once(w, left)))
+		due = pai__k8s_informer_due(inf);
+		if ((err = pai__k8s_informer_tick(inf, m)) ||
+		    (err = pai__k8s_round(w->c, m,
+					  due >= 0 && due < left ? due : left,
+					  transfer_done, &l)))
 			break;
-		if (w->changed && w->deleted) {
-			err = deleted_status(out, w->c, w->changed);
+		if (w->job && (err = look_at(out, &seen, w, last)))
 			break;
-		}
-		if (w->changed && (err = look_at(out, &seen, w, last))) {
-			err = err < 0 ? err : PAI_OK;
-			break;
-		}
-		if (w->expired) {
-			err = read_now(out, w->c, w->name);
-			break;
-		}
-		/* the server ended the watch, or nothing new to show: again
-		 * from the last version */
 	}
 	pai_job_info_free(seen);
+	return err < 0 ? err : PAI_OK;
+}
+
+/* The informer of the Job name from last's version, on m. */
+static int start(pai__k8s_informer **inf, CURLM *m, struct wait *w,
+		 const char *name, const pai_job_info *last)
+{
+	pai__buf q = PAI__BUF_INIT;
+	json_t *stub = json_pack("{s:{s:s}}", "metadata", "name", name);
+	int err;
+
+	pai__buf_puts(&q, "fieldSelector=");
+	pai__buf_put_escaped(&q, "metadata.name=");
+	pai__buf_put_escaped(&q, name);
+	err = q.oom ? pai__client_oom(w->c)
+		    : pai__k8s_informer_new(inf, w->c, PAI__K8S_JOBS, q.data,
+					    on_event, w,
+					    &pai__k8s_of(w->c)->wait_backoff);
+	pai__buf_release(&q);
+	/* the Job as a name only: what a list tells gone, if it is */
+	if (!err && !stub)
+		err = pai__client_oom(w->c);
+	if (!err &&
+	    !(err = pai__k8s_informer_from(*inf, last->version, stub)))
+		err = pai__k8s_informer_tick(*inf, m);
+	json_decref(stub);
 	return err;
 }
 
@@ -270,25 +212,29 @@ int pai__k8s_job_changed(pai_job_info **out, const struct pai__api *api,
 			 const pai_job_info *last, long timeout_ms)
 {
 	json_t *meta = last ? pai__k8s_info_meta(last) : NULL;
+	const char *kname = pai__json_str(meta, "name");
+	pai__k8s_informer *inf = NULL;
 	struct wait w;
+	CURLM *m = NULL;
 	int err;
 
 	(void)api;
 	(void)user;
 	/* nothing to wait for: no status to start from, or an end */
-	if (!meta || !last->version || pai_state_is_final(last->state))
+	if (!meta || !kname || !last->version ||
+	    pai_state_is_final(last->state))
 		return read_now(out, c, name);
 	memset(&w, 0, sizeof(w));
 	w.c = c;
-	w.name = pai__json_str(meta, "name");
-	set_rv(&w, last->version);
-	if (!w.name || !w.rv)
-		err = w.err ? pai__client_oom(c) : read_now(out, c, name);
-	else
-		err = wait_loop(
-		    out, &w, timeout_ms < 0 ? -1 : pai__now_ms() + timeout_ms, last);
-	pai__kube_watch_free(w.split);
-	json_decref(w.changed);
-	free(w.rv);
+	if (!(m = curl_multi_init()))
+		err = pai__client_oom(c);
+	else if (!(err = start(&inf, m, &w, kname, last)))
+		err = wait_loop(out, &w, m, inf,
+				timeout_ms < 0 ? -1 : pai__now_ms() + timeout_ms,
+				last);
+	pai__k8s_informer_free(inf, m);
+	if (m)
+		curl_multi_cleanup(m);
+	json_decref(w.job);
 	return err;
 }
