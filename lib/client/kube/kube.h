@@ -16,8 +16,10 @@
  *
  * The files (each kube_*.c: ar keeps objects by their base name, and
  * lib/client/ has its own status.c):
- *   kube_util.c    errors, base64, SHA-1, RFC 3339, random bytes, the
- *                  server's URL
+ *   kube_err.c     error details
+ *   kube_time.c    RFC 3339 times
+ *   kube_server.c  the server's URL, split once (§1.3)
+ *   kube_path.c    paths in kubeconfig files (§1.2)
  *   kube_yaml.c    a small YAML tree for kubeconfig files (libyaml)
  *   kube_config.c  which files, merging, the context (§1.1, 1.2, 1.6)
  *   kube_fields.c  a cluster's and a user's fields (§1.3, 1.4)
@@ -39,7 +41,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* ---- errors (kube_util.c) ------------------------------------------- */
+/* ---- errors (kube_err.c) -------------------------------------------- */
 
 #define PAI__KUBE_ERR_MAX 512
 
@@ -53,7 +55,7 @@ typedef struct pai__kube_err {
 int pai__kube_fail(pai__kube_err *err, int code, const char *fmt, ...)
     PAI__PRINTF(3, 4);
 
-/* ---- small pure helpers (kube_util.c) ------------------------------- */
+/* ---- times (kube_time.c) ------------------------------------------- */
 
 /* An instant: seconds since the epoch and nanoseconds. */
 typedef struct pai__kube_time {
@@ -242,8 +244,11 @@ int pai__kube_read_cluster(pai__kube_config *cfg, json_t **ext,
 			   const char *dir, pai__kube_err *err);
 int pai__kube_read_user(pai__kube_config *cfg, const pai__kube_ynode *user,
 			const char *file, const char *dir, pai__kube_err *err);
-/* path as it is when absolute, else dir/path; *out new. PAI_ENOMEM. */
+/* path as it is when absolute, else dir/path, cleaned (kube_path.c);
+ * *out new. PAI_ENOMEM. */
 int pai__kube_resolve(char **out, const char *dir, const char *path);
+
+/* ---- the server's URL (kube_server.c) -------------------------------- */
 
 /* The request URL of path_query ("/api/v1/..." with its query) on the
  * cluster: the server with its path prefix, its host replaced by
@@ -253,6 +258,8 @@ int pai__kube_resolve(char **out, const char *dir, const char *path);
 int pai__kube_url(char **out, const pai__kube_config *cfg,
 		  const char *path_query);
 
+/* server split into *s (pai__kube_server above); PAI_EINVAL for what
+ * is not an http or https URL with a host, PAI_ENOMEM. */
 int pai__kube_server_split(pai__kube_server *s, const char *server);
 void pai__kube_server_release(pai__kube_server *s);
 
