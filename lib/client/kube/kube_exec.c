@@ -28,8 +28,12 @@ struct pai__kube_exec {
 	pai__upgraded up; /* the connection: its handle and socket */
 	int protocol;	  /* 5 or 4 */
 	pai__kube_ws_dec dec;
-	pai__buf out; /* frames not yet sent, from out_off */
-	size_t out_off;
+	pai__buf out;  /* frames queued */
+	pai__buf wire; /* frames being sent, from wire_off: TLS wants a
+			* write it could not finish retried with the same
+			* bytes at the same place, so nothing is added to it
+			* or moved until it is all out */
+	size_t wire_off;
 	int stdin_open;
 	int got_status, status_ret, exit_code;
 	char status_msg[PAI__KUBE_ERR_MAX];
@@ -131,16 +135,32 @@ static int queue_channel(pai__kube_exec *x, int ch, const void *data, size_t n)
 	return ret;
 }
 
+/* Bytes queued or being sent. */
+static size_t pending(const pai__kube_exec *x)
+{
+	return x->out.len + (x->wire.len - x->wire_off);
+}
+
 /* Sends what is queued; with wait, until all is out or deadline. */
 static int flush(pai__kube_exec *x, long long deadline, pai__kube_err *err)
 {
+	pai__buf t;
 	size_t sent;
 	CURLcode rc;
 
-	while (x->out_off < x->out.len) {
+	for (;;) {
+		if (x->wire_off == x->wire.len) {
+			if (!x->out.len)
+				return PAI_OK;
+			/* the queue goes on the wire as it is */
+			t = x->wire;
+			x->wire = x->out;
+			x->out = t;
+			x->out.len = x->wire_off = 0;
+		}
 		sent = 0;
-		rc = curl_easy_send(x->up.h, x->out.data + x->out_off,
-				    x->out.len - x->out_off, &sent);
+		rc = curl_easy_send(x->up.h, x->wire.data + x->wire_off,
+				    x->wire.len - x->wire_off, &sent);
 		if (rc == CURLE_AGAIN) {
 			if (deadline < 0 || !wait_sock(x, POLLOUT, deadline))
 				return PAI_OK;
@@ -150,22 +170,8 @@ static int flush(pai__kube_exec *x, long long deadline, pai__kube_err *err)
 			x->closed = x->broken = 1;
 			return curl_failed(x, rc, err);
 		}
-		x->out_off += sent;
+		x->wire_off += sent;
 	}
-	x->out.len = x->out_off = 0;
-	return PAI_OK;
-}
-
-/* What flush() left, moved to the front once it is the smaller part,
- * so that the queue holds no more than what is still to go. */
-static void compact(pai__kube_exec *x)
-{
-	if (x->out_off == 0 || x->out_off < x->out.len / 2)
-		return;
-	memmove(x->out.data, x->out.data + x->out_off,
-		x->out.len - x->out_off);
-	x->out.len -= x->out_off;
-	x->out_off = 0;
 }
 
 /* Writes all of data to fd (a terminal may take it slowly). */
@@ -364,11 +370,10 @@ int pai__kube_exec_pump(pai__kube_exec *x, const pai__kube_exec_io *io,
 		if ((ret = read_socket(x, io, err)) ||
 		    (ret = flush(x, -1, err)) || (ret = keep_alive(x)))
 			return ret;
-		compact(x);
 		p[0].fd = (int)x->up.sock;
-		p[0].events = POLLIN | (x->out.len ? POLLOUT : 0);
+		p[0].events = POLLIN | (pending(x) ? POLLOUT : 0);
 		/* stdin waits while the server cannot take more */
-		p[1].fd = x->out.len - x->out_off < OUT_MAX ? in : -1;
+		p[1].fd = pending(x) < OUT_MAX ? in : -1;
 		p[1].events = POLLIN;
 		p[0].revents = p[1].revents = 0;
 		n = poll(p, 2, poll_ms(x, deadline));
@@ -404,7 +409,7 @@ int pai__kube_exec_send(pai__kube_exec *x, const void *data, size_t len,
 		data = (const char *)data + n;
 		len -= n;
 	}
-	return x->out.len ? pai__kube_fail(err, PAI_EUNREACHABLE,
+	return pending(x) ? pai__kube_fail(err, PAI_EUNREACHABLE,
 					   "exec: the server takes no input")
 			  : PAI_OK;
 }
@@ -470,5 +475,6 @@ void pai__kube_exec_free(pai__kube_exec *x)
 	pai__upgraded_release(&x->up);
 	pai__kube_ws_dec_release(&x->dec);
 	pai__buf_release(&x->out);
+	pai__buf_release(&x->wire);
 	free(x);
 }
