@@ -700,6 +700,63 @@ int pai_submit_request(char **method, char **url, char **content_type,
 		       const char *user, json_t *config,
 		       const pai_submit_options *opts);
 
+/** What pai_submitted_fn returns. */
+enum {
+	PAI_BATCH_GO = 0,   /**< go on */
+	PAI_BATCH_STOP = 1, /**< start no more (those under way are told) */
+	/**
+	 * Send this one again: for a failure that made nothing (a 401,
+	 * after the caller renewed the credential, pai_client_set_token()).
+	 */
+	PAI_BATCH_AGAIN = 2
+};
+
+/**
+ * Told of each submission of a batch once it is done, in the order
+ * given (pai_submit_batch()), in the calling thread: @p i its index,
+ * @p err and @p recovered as pai_submit_ex() gives them, and the
+ * client's detail (pai_client_error() and its siblings) that
+ * submission's, valid during the call. Returns PAI_BATCH_GO,
+ * PAI_BATCH_STOP or PAI_BATCH_AGAIN.
+ */
+typedef int (*pai_submitted_fn)(void *data, size_t i, int err, int recovered);
+
+/** What pai_submit_batch() does besides sending the configs. */
+typedef struct pai_batch_options {
+	unsigned version; /**< PAI_BATCH_OPTIONS_VERSION */
+	/** Submissions under way at once, each on a connection of its own;
+	 * 0: PAI_BATCH_IN_FLIGHT; at most PAI_BATCH_IN_FLIGHT_MAX. */
+	unsigned in_flight;
+	pai_submitted_fn done; /**< NULL: told nothing */
+	void *data;
+} pai_batch_options;
+
+#define PAI_BATCH_OPTIONS_VERSION 1
+#define PAI_BATCH_OPTIONS_INIT                                                 \
+	{                                                                      \
+		PAI_BATCH_OPTIONS_VERSION, 0, NULL, NULL                       \
+	}
+#define PAI_BATCH_IN_FLIGHT	4
+#define PAI_BATCH_IN_FLIGHT_MAX 16
+
+/**
+ * Submits the @p n configs as pai_submit_ex() submits each (@p opts[i]
+ * its options; @p opts or an entry NULL: the defaults), several at a
+ * time: the cluster's latency is paid once per few jobs, not once per
+ * job. Each submission is the one of pai_submit_ex(), never sent twice;
+ * a server's Retry-After holds them all. Each is told to @p bo's done,
+ * in the order given, as soon as it and those before it are done. The
+ * client must not be used by the caller meanwhile (but in done). The
+ * API module's own state is shared by the submissions under way, one
+ * at a time where it changes (a credential renewed). PAI_OK once every
+ * submission begun has been told (their own results are done's, a
+ * cluster that cannot be reached too), or PAI_EINVAL or PAI_ENOMEM
+ * before any is sent.
+ */
+int pai_submit_batch(pai_client *c, const char *user, json_t *const *configs,
+		     const pai_submit_options *const *opts, size_t n,
+		     const pai_batch_options *bo);
+
 /**
  * A config's job name: jobName (v0.x) or name (protocol v2). Borrowed;
  * NULL when it has none.

@@ -93,6 +93,37 @@ out:
 	return err;
 }
 
+int pai__client_lane(pai_client **out, pai_client *c)
+{
+	pai_client *l;
+
+	*out = NULL;
+	if (!(l = calloc(1, sizeof(*l))))
+		return PAI_ENOMEM;
+	*l = *c;
+	l->parent = c;
+	l->sh = c->sh;
+	l->err_code = l->err_msg = NULL;
+	l->status = 0;
+	l->uri = l->scheme = l->host = l->unix_socket = NULL;
+	l->ca_file = l->html_log_origin = NULL;
+	l->curl = NULL;
+	/* jitter of its own: lanes started together part */
+	l->rng ^= (uint64_t)(uintptr_t)l << 1;
+	if (!l->rng)
+		l->rng = 1;
+	if (dup_opt(&l->uri, c->uri) < 0 || dup_opt(&l->scheme, c->scheme) < 0 ||
+	    dup_opt(&l->host, c->host) < 0 ||
+	    dup_opt(&l->unix_socket, c->unix_socket) < 0 ||
+	    dup_opt(&l->ca_file, c->ca_file) < 0 ||
+	    !(l->curl = curl_easy_init())) {
+		pai_client_free(l);
+		return PAI_ENOMEM;
+	}
+	*out = l;
+	return PAI_OK;
+}
+
 void pai_client_free(pai_client *c)
 {
 	if (!c)

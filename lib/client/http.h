@@ -145,6 +145,12 @@ struct pai_client {
 	void *transport_data;
 };
 
+/* A lane of client c (client.c), for a batch's submissions in other
+ * threads (submit.c): a handle of its own (its connection, its detail)
+ * that shares c's sh, wire and API; freed with pai_client_free before
+ * c is. PAI_OK, PAI_ENOMEM. */
+int pai__client_lane(pai_client **out, pai_client *c);
+
 /* The lock a lane's shared state takes (a client alone takes it too:
  * uncontended, it costs nothing worth saying). */
 void pai__lock(pai_client *c);
