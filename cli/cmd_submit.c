@@ -1,5 +1,6 @@
-/* cmd_submit.c - paictl submit: validate, then send job configs over one
- * connection */
+/* cmd_submit.c - paictl submit: validate, then send job configs, several
+ * in flight (pai_submit_batch()), their names printed in the order
+ * given */
 #include "cli.h"
 #include "error.h"
 
@@ -149,6 +150,7 @@ struct item {
 	int submitted;	  /* accepted by the cluster */
 	int existing;	  /* --skip-existing: it was there */
 	int recovered;	  /* the response was lost, the job is ours */
+	int again;	  /* sent again after a 401 */
 	pai_state final;  /* after --wait */
 	int waited;
 	const char *ssh_key; /* the user's public key (v1.x), or NULL */
@@ -481,29 +483,15 @@ static void print_conversion(const cli_ctx *ctx, pai_diags *diags)
 		cli_print_diags(stderr, diags, 0);
 }
 
-/* One item sent: 0 (or --skip-existing's conflict), else its status. */
-static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
-		    struct item *it, int *err)
+/* What one submission's end says: 0 (or --skip-existing's conflict),
+ * else its status, said. */
+static int took(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		struct item *it, int err)
 {
-	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
 	const char *code;
-	pai_diags *diags = NULL;
 	int s;
 
-	so.ssh_public_key = it->ssh_key;
-	so.source_name = it->file;
-	so.dialect = o->dialect >= 0 ? (pai_dialect)o->dialect : conn->dialect;
-	if (pai_diags_new(&diags))
-		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-	so.diags = diags;
-	*err = PAI_OK;
-	do
-		*err = pai_submit_ex(conn->client, conn->user, it->config, &so,
-				     &it->recovered);
-	while (*err && cli_relogin(ctx, conn, *err));
-	print_conversion(ctx, diags);
-	pai_diags_free(diags);
-	if (*err == PAI_ECONFLICT && o->skip_existing) {
+	if (err == PAI_ECONFLICT && o->skip_existing) {
 		it->existing = 1;
 		if (!ctx->quiet)
 			cli_error(ctx, 0,
@@ -512,12 +500,12 @@ static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 				  it->name);
 		return EXIT_OK;
 	}
-	if (*err) {
+	if (err) {
 		code = pai_client_error_code(conn->client);
-		s = cli_fail(ctx, conn, *err, "cannot submit '%s' as '%s'",
+		s = cli_fail(ctx, conn, err, "cannot submit '%s' as '%s'",
 			     it->file, it->name);
 		/* the cluster's validator said no (--no-validate) */
-		if (*err == PAI_EINVALID ||
+		if (err == PAI_EINVALID ||
 		    (code && (strcmp(code, "InvalidParametersError") == 0 ||
 			      strcmp(code, "InvalidProtocolError") == 0)))
 			s = EXIT_INVALID;
@@ -532,29 +520,102 @@ static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 	return EXIT_OK;
 }
 
+/* Every item's submission, several in flight (pai_submit_batch()),
+ * each told in the order given: its diagnostics, its name or why
+ * not. */
+struct sending {
+	cli_ctx *ctx;
+	cli_conn *conn;
+	const struct opts *o;
+	struct item *items;
+	pai_submit_options *so;
+	int st;
+};
+
+static int on_submitted(void *data, size_t i, int err, int recovered)
+{
+	struct sending *sd = data;
+	struct item *it = &sd->items[i];
+	pai_diags *fresh = NULL;
+	int s;
+
+	/* a 401: once logged in again (by this one or one before it, while
+	 * this one was on its way), it goes again, once */
+	if (err == PAI_EAUTH && !it->again &&
+	    (cli_relogin(sd->ctx, sd->conn, err) || sd->conn->relogged) &&
+	    pai_diags_new(&fresh) == PAI_OK) {
+		it->again = 1;
+		pai_diags_free(sd->so[i].diags);
+		sd->so[i].diags = fresh;
+		return PAI_BATCH_AGAIN;
+	}
+	it->recovered = recovered;
+	print_conversion(sd->ctx, sd->so[i].diags);
+	s = took(sd->ctx, sd->conn, sd->o, it, err);
+	if (s) {
+		if (!sd->st)
+			sd->st = s;
+		return fatal(err) ? PAI_BATCH_STOP : PAI_BATCH_GO;
+	}
+	if (it->submitted && sd->ctx->output == CLI_OUT_TEXT) {
+		printf("%s\n", it->name);
+		/* a script reading names sees each one at once */
+		fflush(stdout);
+	}
+	return PAI_BATCH_GO;
+}
+
+/* Each item's options: its key, its name for diagnostics, its own
+ * diagnostics. 0, or the status. */
+static int options_of(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		      struct sending *sd, size_t n)
+{
+	pai_submit_options init = PAI_SUBMIT_OPTIONS_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sd->so[i] = init;
+		sd->so[i].ssh_public_key = sd->items[i].ssh_key;
+		sd->so[i].source_name = sd->items[i].file;
+		sd->so[i].dialect =
+		    o->dialect >= 0 ? (pai_dialect)o->dialect : conn->dialect;
+		if (pai_diags_new(&sd->so[i].diags))
+			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	}
+	return EXIT_OK;
+}
+
 static int send_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 		    struct item *items, size_t n)
 {
+	pai_batch_options bo = PAI_BATCH_OPTIONS_INIT;
+	struct sending sd = {ctx, conn, o, items, NULL, EXIT_OK};
+	const pai_submit_options **sop = NULL;
+	json_t **configs = NULL;
 	size_t i;
-	int st = EXIT_OK, err = PAI_OK;
+	int err, st;
 
-	for (i = 0; i < n; i++) {
-		struct item *it = &items[i];
-		int s = send_one(ctx, conn, o, it, &err);
-
-		if (s) {
-			if (!st)
-				st = s;
-			if (fatal(err))
-				break;
-			continue;
+	sd.so = calloc(n, sizeof(*sd.so));
+	sop = calloc(n, sizeof(*sop));
+	configs = calloc(n, sizeof(*configs));
+	if (!sd.so || !sop || !configs)
+		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	else if (!(st = options_of(ctx, conn, o, &sd, n))) {
+		for (i = 0; i < n; i++) {
+			sop[i] = &sd.so[i];
+			configs[i] = items[i].config;
 		}
-		if (ctx->output == CLI_OUT_TEXT) {
-			printf("%s\n", it->name);
-			/* a script reading names sees each one at once */
-			fflush(stdout);
-		}
+		bo.done = on_submitted;
+		bo.data = &sd;
+		err = pai_submit_batch(conn->client, conn->user, configs, sop,
+				       n, &bo);
+		st = err ? cli_fail(ctx, conn, err, "cannot submit") : sd.st;
 	}
+	for (i = 0; sd.so && i < n; i++)
+		pai_diags_free(sd.so[i].diags);
+	free(sd.so);
+	free(sop);
+	free(configs);
 	return st;
 }
 
