@@ -736,7 +736,7 @@ typedef struct pai_batch_options {
 	{                                                                      \
 		PAI_BATCH_OPTIONS_VERSION, 0, NULL, NULL                       \
 	}
-#define PAI_BATCH_IN_FLIGHT	4
+#define PAI_BATCH_IN_FLIGHT	8
 #define PAI_BATCH_IN_FLIGHT_MAX 16
 
 /**

@@ -201,8 +201,9 @@ static void set_options(CURL *h, pai_client *c, const pai__request *rq,
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
 	/* libcurl sends a request again by itself when a reused
 	 * connection dies before any answer, which may be after the
-	 * server acted on it: a submission never goes on a reused one */
-	if (!rq->safe)
+	 * server acted on it: a submission never goes on a reused one,
+	 * unless a second copy is refused and told apart (rq->reuse) */
+	if (!rq->safe && !rq->reuse)
 		curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
 	/* always: on_debug also notices libcurl re-sending a request */
 	curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);

@@ -169,6 +169,12 @@ typedef struct pai__request {
 	const char *content_type; /* of the body */
 	const char *range;	  /* "bytes=N-", or NULL */
 	int safe;		  /* idempotent: may be retried */
+	/* not safe, yet it may go on a reused connection: libcurl's own
+	 * re-send of it (when the connection dies before any answer)
+	 * cannot do twice what the caller cannot tell (a create of a
+	 * named object: the second is refused, 409, and the module reads
+	 * the object back by its submission id) */
+	int reuse;
 } pai__request;
 
 typedef struct pai__response {

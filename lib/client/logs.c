@@ -274,7 +274,7 @@ int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
 
 int pai_download(char **data, size_t *len, pai_client *c, const char *url)
 {
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1};
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	char *cur = NULL;
 	int err = PAI_OK, hops;

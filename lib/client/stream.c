@@ -146,7 +146,7 @@ void pai__stream_free(pai__stream *s)
 
 int pai__stream_done(pai__stream *s, int cc, int *again)
 {
-	pai__request rq = {"GET", s->url, NULL, 0, NULL, NULL, 1};
+	pai__request rq = {"GET", s->url, NULL, 0, NULL, NULL, 1, 0};
 	long long named;
 	int err;
 

@@ -118,9 +118,18 @@ def header(hdrs, name):
 
 
 class Proxy:
-    def __init__(self, server, ca, d, lose=(), clock_s=0, sign=None):
+    def __init__(self, server, ca, d, lose=(), clock_s=0, sign=None,
+                 slow=(), refuse=()):
         self.server, self.ca, self.lose = server, ca, list(lose)
         self.clock_s = clock_s
+        # (method, path regex, seconds): such requests wait that long
+        # before they go on, as behind a slow admission webhook
+        self.slow = list(slow)
+        # (method, path regex): answered 429 with Retry-After: 1, once
+        # each, without going on
+        self.refuse = list(refuse)
+        # (method, path, start, end, 429 or None) of each request
+        self.spans = []
         self.crt, self.key = make_cert(d, sign)
         self.lost, self.seen = [], []
         self.lock = threading.Lock()
@@ -204,6 +213,28 @@ class Proxy:
             time.sleep(0.2)
         raise Gone()
 
+    def in_flight(self, method, pattern):
+        """The most requests of method whose path matches pattern that
+        were under way at once."""
+        with self.lock:
+            mine = [(t0, t1) for m, p, t0, t1, _ in self.spans
+                    if m == method and re.search(pattern, p.split("?")[0])]
+        ev = sorted([(t0, 1) for t0, _ in mine] + [(t1, -1) for _, t1 in mine])
+        most = n = 0
+        for _, d in ev:
+            n += d
+            most = max(most, n)
+        return most
+
+    def match(self, rules, method, path, take):
+        with self.lock:
+            for i, r in enumerate(rules):
+                if r[0] == method and re.search(r[1], path.split("?")[0]):
+                    if take:
+                        del rules[i]
+                    return r
+        return None
+
     def to_lose(self, method, path):
         with self.lock:
             for i, (m, rx) in enumerate(self.lose):
@@ -240,6 +271,25 @@ class Proxy:
 
     def relay(self, cs, n, method, path, hdrs, body, rest):
         """One request: False when the connection is done after it."""
+        t0 = time.time()
+        if self.match(self.refuse, method, path, True):
+            msg = b"Too many requests, please try again later.\n"
+            cs.sendall(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1"
+                       b"\r\nContent-Type: text/plain\r\nContent-Length: "
+                       b"%d\r\n\r\n%s" % (len(msg), msg))
+            with self.lock:
+                self.seen.append((method, path, 429))
+                self.spans.append((method, path, t0, time.time(), 429))
+            return True
+        slow = self.match(self.slow, method, path, False)
+        if slow:
+            time.sleep(slow[2])
+        ok = self.relay_on(cs, n, method, path, hdrs, body, rest)
+        with self.lock:
+            self.spans.append((method, path, t0, time.time(), None))
+        return ok
+
+    def relay_on(self, cs, n, method, path, hdrs, body, rest):
         upgrade = (header(hdrs, "upgrade") or "").lower() == "websocket"
         us = self.upstream()
         out = ["%s %s HTTP/1.1" % (method, path),

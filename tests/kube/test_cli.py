@@ -1236,6 +1236,38 @@ def t_wire_exec_input(c):
     k.close()
 
 
+def t_wire_batch(c):
+    """Twelve jobs in one submit, behind a slow admission (the proxy
+    holds each Job's create 0.3 s): several in flight, at most eight;
+    the names in the order given; each job made once, a lost answer
+    too; a 429's Retry-After holds every submission under way."""
+    k = Case(c, "batch", profile=False)
+    names = ["b%02d" % i for i in range(12)]
+    for n in names:
+        k.file(n + ".json", job(n, [("main", 1, "true")]))
+    with proxy_profile(c, k, "k", slow=[("POST", r"/jobs$", 0.3)],
+                       refuse=[("POST", r"/configmaps$")],
+                       lose=[("POST", r"/jobs$")]) as p:
+        r = k.run("-c", "k", "submit", *[n + ".json" for n in names])
+        check("batch: submit exits 0", r.returncode == 0,
+              (r.returncode, r.stderr[-800:]))
+        check("batch: the names in the order given",
+              r.stdout.split() == names, r.stdout)
+        most = p.in_flight("POST", r"/jobs$")
+        check("batch: %d Job creates in flight at once (2 to 8)" % most,
+              2 <= most <= 8, most)
+        refused = [x for x in p.spans if x[4] == 429]
+        after = [x for x in p.spans if refused and
+                 refused[0][3] + 0.05 < x[2] < refused[0][3] + 0.9]
+        check("batch: a 429 holds every submission for its Retry-After",
+              len(refused) == 1 and not after, (refused, after[:3]))
+        check("batch: a lost answer resolved",
+              len(p.lost) == 1 and "was lost" in r.stderr, p.lost)
+    made = sorted(j["metadata"]["name"] for j in k.jobs())
+    check("batch: each job made once", made == names, made)
+    k.close()
+
+
 CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start,
          t_follow, t_previous, t_stop, t_exec, t_lost_answer, t_untold,
          t_leftover, t_conflict, t_invalid, t_namespace_forbidden,
@@ -1244,7 +1276,7 @@ THROTTLED = [t_throttled]
 
 # the wire (issue 27)
 CASES += [t_wire_trust, t_wire_refused_streams, t_wire_cut_streams,
-          t_wire_freeze, t_wire_exec_input]
+          t_wire_freeze, t_wire_exec_input, t_wire_batch]
 
 
 def run_cases(c, cases):

@@ -35,7 +35,7 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 		       const char *user, const char *password,
 		       long expiration_s)
 {
-	pai__request rq = {"POST", NULL, NULL, 0, "application/json", NULL, 0};
+	pai__request rq = {"POST", NULL, NULL, 0, "application/json", NULL, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	json_t *body = json_pack("{s:s,s:s}", "username", user, "password",
 				 password),
@@ -98,7 +98,7 @@ int pai__openpai_post_job(const struct pai__api *api, pai_client *c,
 			  const pai__submit_rq *sub, int *maybe_created)
 {
 	pai__request rq = {
-	    "POST", sub->url, sub->body, sub->len, sub->content_type, NULL, 0};
+	    "POST", sub->url, sub->body, sub->len, sub->content_type, NULL, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err, refused;
 
@@ -239,7 +239,7 @@ int pai__openpai_job_stop(const struct pai__api *api, pai_client *c,
 	char *url = api->openpai->job_url(c, user, name, "/executionType");
 	/* idempotent: safe to retry */
 	pai__request rq = {
-	    "PUT", url, body, sizeof(body) - 1, "application/json", NULL, 1};
+	    "PUT", url, body, sizeof(body) - 1, "application/json", NULL, 1, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err;
 

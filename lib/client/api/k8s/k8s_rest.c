@@ -136,10 +136,29 @@ static int body_json(json_t **out, pai_client *c, const pai__k8s_rq *rq,
 				rq->method, rq->path, je.text);
 }
 
+/* 1 when a second copy of rq, which libcurl may send by itself on a
+ * reused connection that died, does no harm the module cannot tell: a
+ * create of a named object is refused (409 AlreadyExists, and
+ * k8s_submit.c reads the object back by its submission id), a merge
+ * patch or a delete does the same again. Not a generateName create,
+ * nor a PUT (a second one meets 409 Conflict though the first was
+ * carried out). */
+static int reusable(const pai__k8s_rq *rq)
+{
+	json_t *meta = json_object_get(rq->body, "metadata");
+
+	if (strcmp(rq->method, "PATCH") == 0 ||
+	    strcmp(rq->method, "DELETE") == 0)
+		return 1;
+	return strcmp(rq->method, "POST") == 0 &&
+	       pai__json_str(meta, "name") &&
+	       !json_object_get(meta, "generateName");
+}
+
 /* The request on the wire: URL, body text. */
 static int send_rq(pai_client *c, const pai__k8s_rq *rq, pai__response *rs)
 {
-	pai__request r = {rq->method, NULL, NULL, 0, NULL, NULL, rq->safe};
+	pai__request r = {rq->method, NULL, NULL, 0, NULL, NULL, rq->safe, 0};
 	char *url = NULL, *body = NULL;
 	int err;
 
@@ -150,6 +169,7 @@ static int send_rq(pai_client *c, const pai__k8s_rq *rq, pai__response *rs)
 		return pai__client_oom(c);
 	}
 	r.url = url;
+	r.reuse = reusable(rq);
 	r.body = body;
 	r.body_len = body ? strlen(body) : 0;
 	r.content_type = rq->ctype ? rq->ctype : "application/json";

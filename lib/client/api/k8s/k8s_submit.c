@@ -208,9 +208,8 @@ static int create_once(struct sub *s, enum pai__k8s_res res, json_t *o,
 		if (m == 0 || err == PAI_ECONFLICT || m != PAI_ENOTFOUND) {
 			/* another's, or nothing more can be told */
 			pai__client_restore_error(s->c, &first);
-			/* a 409 to the first send is another's for sure:
-			 * a request that may be resent by libcurl never
-			 * goes on a reused connection (http.c) */
+			/* a 409 to the first send was read back above:
+			 * libcurl's own resend of it meets 409 too */
 			s->untold = m < 0 && m != PAI_ENOTFOUND &&
 				    (ans->maybe || tries > 0);
 			return m == 0 ? pai__client_fail(
