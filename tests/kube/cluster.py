@@ -76,6 +76,15 @@ def find_crds():
 
 
 CRDS = find_crds()
+
+
+def why_not():
+    """Why no cluster can be made here (the CRDs are ../shared's, which
+    a plain clone does not have beside it), or None."""
+    if not os.path.isdir(CRDS):
+        return ("the Volcano and PaddleJob CRDs are not there (%s: "
+                "../shared is absent, as beside a plain clone)" % CRDS)
+    return None
 CRD_FILES = ["batch.volcano.sh_jobs.yaml", "bus.volcano.sh_commands.yaml",
              "scheduling.volcano.sh_podgroups.yaml",
              "scheduling.volcano.sh_queues.yaml",

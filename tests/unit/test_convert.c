@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "convert/convert.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -552,14 +553,13 @@ static size_t convert_dir(const char *dir, size_t *valid, size_t *back)
 
 static void test_corpus(void **state)
 {
-	const char *dir = getenv("PAI_CORPUS");
+	const char *dir = test_corpus_dir("PAI_CORPUS", "the v0.x corpus "
+							"to v2 and back");
 	size_t valid, back, n;
 
 	(void)state;
-	if (!dir) {
-		print_message("PAI_CORPUS not set; skipped\n");
+	if (!dir)
 		skip();
-	}
 	n = convert_dir(dir, &valid, &back);
 	print_message("corpus: %zu valid v1 configs, %zu converted to v2, "
 		      "%zu back to v1\n",
@@ -646,14 +646,14 @@ out:
  * refused with a reason; most real jobs can be said in v1. */
 static void test_corpus_v2(void **state)
 {
-	const char *dir = getenv("PAI_CORPUS_V2");
+	const char *dir = test_corpus_dir("PAI_CORPUS_V2", "the v2 corpus "
+							   "to v1 and back");
 	size_t n = 0, there_and_back = 0;
 	struct dirent *de;
 	DIR *dp;
 
 	(void)state;
 	if (!dir || !(dp = opendir(dir))) {
-		print_message("PAI_CORPUS_V2 not set; skipped\n");
 		skip();
 		return;
 	}

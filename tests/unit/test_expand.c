@@ -9,6 +9,7 @@
 
 #include "alloc_fail.h"
 #include "pai.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -1280,7 +1281,8 @@ static void test_bad_arguments(void **state)
  * and it finds the old names the corpus is known to use. */
 static void test_corpus(void **state)
 {
-	const char *dir = getenv("PAI_CORPUS");
+	const char *dir = test_corpus_dir("PAI_CORPUS", "the corpus's "
+							"references");
 	size_t files = 0, old_host_lists = 0, aii = 0, hadoop = 0, i;
 	struct dirent *e;
 	DIR *dp;

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "../json_same.h"
+#include "testutil.h"
 #include "alloc_fail.h"
 #include "text/text.h"
 
@@ -266,17 +267,17 @@ static void each_json(const char *dir, size_t *files, size_t *fast)
 static void test_examples_and_corpus(void **state)
 {
 	size_t files = 0, fast = 0;
-	const char *top = getenv("PAI_SRCDIR"), *corpus = getenv("PAI_CORPUS");
+	const char *top = getenv("PAI_SRCDIR"), *corpus;
 	char dir[4096];
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/examples", top ? top : ".");
 	each_json(dir, &files, &fast);
 	assert_true(files >= 5);
-	each_json(corpus ? corpus : "../shared/corpus/openpai-examples", &files,
-		  &fast);
-	if (files < 100)
-		print_message("shared/corpus not found: the examples only\n");
+	corpus = test_corpus_dir("PAI_CORPUS", "the fast path on the corpus "
+					       "(the examples only)");
+	if (corpus)
+		each_json(corpus, &files, &fast);
 	print_message("%zu of %zu configs took the fast path\n", fast, files);
 	/* the rest are syntax errors of the corpus, left to jansson */
 	assert_true(fast * 10 >= files * 9);

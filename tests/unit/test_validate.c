@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "pai.h"
+#include "testutil.h"
 
 #define ERR	  PAI_SEVERITY_ERROR
 #define WARN	  PAI_SEVERITY_WARNING
@@ -3114,7 +3115,8 @@ static int cmp_names(const void *a, const void *b)
 /* The .json files of the corpus, sorted; NULL when there is none. */
 static char **corpus_files(size_t *count)
 {
-	const char *dir = getenv("PAI_CORPUS");
+	const char *dir = test_corpus_dir("PAI_CORPUS", "the corpus's "
+							"verdicts");
 	DIR *d;
 	struct dirent *e;
 	char **names = NULL;
@@ -3168,10 +3170,8 @@ static void test_corpus(void **state)
 	int mismatches = 0;
 
 	(void)state;
-	if (!files) {
-		print_message("PAI_CORPUS is not set or not a directory\n");
+	if (!files)
 		skip();
-	}
 	for (i = 0; i < n; i++) {
 		struct verdict v;
 		char *text;
@@ -3219,12 +3219,13 @@ static void test_corpus(void **state)
 /* Reads one corpus file into T, or skips. */
 static void parse_corpus_file(const char *name)
 {
-	const char *dir = getenv("PAI_CORPUS");
-	char path[4096];
+	char path[4096], what[128];
+	const char *dir;
 	char *text;
 	size_t len;
 
-	if (!dir)
+	snprintf(what, sizeof(what), "the corpus's %s", name);
+	if (!(dir = test_corpus_dir("PAI_CORPUS", what)))
 		skip();
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (pai_file_read(&text, &len, NULL, path) != PAI_OK)

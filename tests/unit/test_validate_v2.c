@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "job/job.h"
+#include "testutil.h"
 
 #define HIVED PAI_SCHEDULER_HIVED
 #define DFLT  PAI_SCHEDULER_DEFAULT
@@ -1539,14 +1540,12 @@ static int judge(const char *dir, const struct verdict *v)
 
 static void corpus(const char *env, bool variations)
 {
-	const char *dir = getenv(env);
+	const char *dir = test_corpus_dir(env, "the v2 corpus's verdicts");
 	size_t i, n = 0, acc = 0, bad = 0;
 	bool numbered;
 
-	if (!dir) {
-		print_message("skipped: $%s unset\n", env);
+	if (!dir)
 		skip();
-	}
 	for (i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
 		numbered = strlen(verdicts[i].file) == 9 &&
 			   verdicts[i].file[0] >= '0' &&

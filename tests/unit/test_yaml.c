@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "alloc_fail.h"
+#include "testutil.h"
 #include "text/text.h"
 
 #include <dirent.h>
@@ -621,15 +622,14 @@ static int yaml_name(const char *n)
 /* Loads every YAML file of $env; returns how many, or -1 when unset. */
 static long corpus(const char *env, const char *const *refused)
 {
-	const char *dir = getenv(env);
+	const char *dir = test_corpus_dir(env, "the v2 corpus as js-yaml "
+					       "loads it");
 	struct dirent *de;
 	long n = 0, bad = 0;
 	DIR *dp;
 
-	if (!dir) {
-		fprintf(stderr, "# %s is not set: skipped\n", env);
+	if (!dir)
 		return -1;
-	}
 	dp = opendir(dir);
 	assert_non_null(dp);
 	while ((de = readdir(dp))) {

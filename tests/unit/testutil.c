@@ -1,6 +1,7 @@
 /* testutil.c - small helpers shared by the unit tests */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,4 +40,19 @@ int test_find_paictl(char *out, size_t n, const char *argv0,
 		return -1;
 	}
 	return 0;
+}
+
+const char *test_corpus_dir(const char *env, const char *what)
+{
+	const char *dir = getenv(env);
+	DIR *d = dir ? opendir(dir) : NULL;
+
+	if (d) {
+		closedir(d);
+		return dir;
+	}
+	fprintf(stderr, "skipped: %s: %s%s (../shared is absent: a plain "
+			"clone)\n",
+		what, dir ? dir : env, dir ? " is not there" : " is not set");
+	return NULL;
 }

@@ -14,4 +14,9 @@ void test_sleep_ms(long ms);
 int test_find_paictl(char *out, size_t n, const char *argv0,
 		     const char *name);
 
+/* The folder $env names (the Makefile's ../shared/corpus/...), or NULL
+ * after one line on stderr saying what is not run and why: ../shared
+ * sits beside a worktree, not beside a plain clone of the repository. */
+const char *test_corpus_dir(const char *env, const char *what);
+
 #endif
