@@ -98,8 +98,8 @@ static int status_line(pai__response *rs, const char *l, size_t n)
 	return rs->status >= 100 ? PAI_OK : PAI_EPROTOCOL;
 }
 
-int pai__http1_read_head(pai__response *rs, pai__http1_head *h, size_t *head_len,
-		    const char *data, size_t len)
+int pai__http1_read_head(pai__response *rs, pai__http1_head *h,
+			 size_t *head_len, const char *data, size_t len)
 {
 	const char *end = NULL, *l, *e;
 	int up = 0, conn = 0;
@@ -157,7 +157,7 @@ static int dechunk(pai__buf *b, const char *data, size_t len, size_t max)
 }
 
 int pai__http1_read_body(pai__buf *body, const pai__http1_head *h,
-		    const char *data, size_t len, int eof, size_t max)
+			 const char *data, size_t len, int eof, size_t max)
 {
 	int ret;
 
@@ -197,10 +197,10 @@ void pai__upgraded_release(pai__upgraded *up)
 	up->sock = CURL_SOCKET_BAD;
 }
 
-/* Waits for events on the socket until deadline: 1 ready, 0 not. */
-static int wait_sock(curl_socket_t sock, short events, long long deadline)
+int pai__upgraded_wait(const pai__upgraded *up, short events,
+		       long long deadline)
 {
-	struct pollfd p = {(int)sock, events, 0};
+	struct pollfd p = {(int)up->sock, events, 0};
 	long long left;
 	int n;
 
@@ -221,7 +221,8 @@ static int send_all(pai_client *c, pai__upgraded *up, const char *url,
 	while (n > 0) {
 		sent = 0;
 		rc = curl_easy_send(up->h, data, n, &sent);
-		if (rc == CURLE_AGAIN && wait_sock(up->sock, POLLOUT, deadline))
+		if (rc == CURLE_AGAIN &&
+		    pai__upgraded_wait(up, POLLOUT, deadline))
 			continue;
 		if (rc == CURLE_AGAIN)
 			return pai__client_fail(c, PAI_EUNREACHABLE, 0, NULL,
@@ -256,7 +257,7 @@ static int recv_some(pai_client *c, pai__upgraded *up, const char *url,
 		if (rc != CURLE_AGAIN)
 			return pai__transfer_error(c, up->h, url, rc, 0,
 						   c->errbuf);
-		if (!wait_sock(up->sock, POLLIN, deadline))
+		if (!pai__upgraded_wait(up, POLLIN, deadline))
 			return pai__client_fail(c, PAI_EUNREACHABLE, 0, NULL,
 						"no answer from the server");
 	}
@@ -332,7 +333,7 @@ static int answer(pai_client *c, pai__upgraded *up, const char *url,
 	int ret, eof = 0;
 
 	while ((ret = pai__http1_read_head(rs, &up->head, &head_len, in.data,
-				      in.len)) == 0 &&
+					   in.len)) == 0 &&
 	       !eof)
 		if ((ret = recv_some(c, up, url, &in, deadline, &eof)))
 			goto out;
@@ -356,9 +357,9 @@ static int answer(pai_client *c, pai__upgraded *up, const char *url,
 		goto out;
 	}
 	/* a refusal: its body, judged by what came if it was cut */
-	while ((ret = pai__http1_read_body(&rs->body, &up->head, in.data + head_len,
-				      in.len - head_len, eof,
-				      MAX_REFUSAL)) == 0)
+	while ((ret = pai__http1_read_body(
+		    &rs->body, &up->head, in.data + head_len, in.len - head_len,
+		    eof, MAX_REFUSAL)) == 0)
 		if ((ret = recv_some(c, up, url, &in, deadline, &eof)))
 			goto out;
 	ret = ret == PAI_ENOMEM ? pai__client_oom(c) : PAI_OK;
@@ -421,11 +422,11 @@ int pai__upgrade(pai_client *c, const char *url, const char *const *headers,
 	if (!err && rs.status != 101) {
 		err = pai__judge(c, &rq, &rs);
 		if (!err) /* a 2xx is no upgrade */
-			err = pai__client_fail(c, PAI_EPROTOCOL, rs.status,
-					       NULL,
-					       "HTTP %ld to an upgrade: no "
-					       "upgrade",
-					       rs.status);
+			err =
+			    pai__client_fail(c, PAI_EPROTOCOL, rs.status, NULL,
+					     "HTTP %ld to an upgrade: no "
+					     "upgrade",
+					     rs.status);
 	}
 	pai__response_release(&rs);
 	return err;

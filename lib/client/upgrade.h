@@ -18,9 +18,9 @@
 typedef struct pai__http1_head {
 	long content_length; /* -1: none */
 	int chunked;
-	int upgrade_ok;	 /* Upgrade: websocket and Connection: upgrade */
-	char *protocol;	 /* Sec-WebSocket-Protocol, or NULL */
-	char *accept;	 /* Sec-WebSocket-Accept, or NULL */
+	int upgrade_ok; /* Upgrade: websocket and Connection: upgrade */
+	char *protocol; /* Sec-WebSocket-Protocol, or NULL */
+	char *accept;	/* Sec-WebSocket-Accept, or NULL */
 } pai__http1_head;
 
 void pai__http1_head_release(pai__http1_head *h);
@@ -29,13 +29,13 @@ void pai__http1_head_release(pai__http1_head *h);
  * into rs (status; each header line through pai__response_header) and
  * h (release both); 0 when more is needed; PAI_EPROTOCOL when it is not
  * HTTP/1.x (or over 64 KiB); PAI_ENOMEM. */
-int pai__http1_read_head(pai__response *rs, pai__http1_head *h, size_t *head_len,
-		    const char *data, size_t len);
+int pai__http1_read_head(pai__response *rs, pai__http1_head *h,
+			 size_t *head_len, const char *data, size_t len);
 /* The body after a head, by Content-Length, chunked, or up to eof, into
  * body: 1 when complete, 0 when more is needed, PAI_EPROTOCOL (bad
  * chunking, or eof too soon), PAI_ETOOBIG past max, PAI_ENOMEM. */
 int pai__http1_read_body(pai__buf *body, const pai__http1_head *h,
-		    const char *data, size_t len, int eof, size_t max);
+			 const char *data, size_t len, int eof, size_t max);
 
 /* An upgraded connection: its handle (curl_easy_send/_recv on it), its
  * socket to poll, and the bytes that came after the 101's head. */
@@ -60,5 +60,9 @@ typedef struct pai__upgraded {
 int pai__upgrade(pai_client *c, const char *url, const char *const *headers,
 		 size_t nheaders, long timeout_ms, pai__upgraded *up);
 void pai__upgraded_release(pai__upgraded *up);
+/* Waits until up's socket is ready for events (POLLIN, POLLOUT) or
+ * deadline (pai__now_ms()): 1 ready, 0 not. */
+int pai__upgraded_wait(const pai__upgraded *up, short events,
+		       long long deadline);
 
 #endif /* PAI_UPGRADE_H */

@@ -2,6 +2,7 @@
  * per connection answers; a pipe tells them all to stop. Every wait is
  * bounded so that a broken test cannot hang. */
 #include "fake_openpai.h"
+#include "pai.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -417,4 +418,27 @@ void fake_stop(fake_server *f)
 	pthread_mutex_destroy(&f->lock);
 	pthread_mutex_destroy(&f->conns_lock);
 	free(f);
+}
+
+pai_client *fake_client(fake_server *f, const char *token, int retries)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_client *c = NULL;
+	char uri[64];
+
+	snprintf(uri, sizeof(uri), "http://127.0.0.1:%u", fake_port(f));
+	o.uri = uri;
+	o.token = token;
+	o.max_retries = retries;
+	o.retry_max_ms = 10000;
+	o.stall_timeout_s = 1;
+	o.connect_timeout_ms = 2000;
+	if (pai_client_new(&c, &o) != PAI_OK)
+		return NULL;
+	/* the fake plays a v0.x server */
+	if (pai_client_set_api(c, PAI_API_V1) != PAI_OK) {
+		pai_client_free(c);
+		return NULL;
+	}
+	return c;
 }

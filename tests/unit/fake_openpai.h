@@ -56,4 +56,9 @@ void fake_reply_set(fake_reply *rp, int status, const char *content_type,
 const char *fake_header(const fake_request *rq, const char *name, char *buf,
 			size_t len);
 
+/* A client of the fake as an OpenPAI v0.x cluster (its API known, never
+ * asked): token (or NULL), retries of a safe request; short timeouts.
+ * NULL when it cannot be made. */
+struct pai_client *fake_client(fake_server *f, const char *token, int retries);
+
 #endif /* FAKE_OPENPAI_H */

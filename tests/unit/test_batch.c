@@ -38,8 +38,9 @@ static void on_request(void *data, const fake_request *rq, fake_reply *rp)
 	char auth[128];
 
 	if (strcmp(rq->method, "POST") != 0 || !name) {
-		fake_reply_set(rp, 404, "application/json",
-			       "{\"code\":\"NotFoundError\",\"message\":\"no\"}");
+		fake_reply_set(
+		    rp, 404, "application/json",
+		    "{\"code\":\"NotFoundError\",\"message\":\"no\"}");
 		json_decref(cfg);
 		return;
 	}
@@ -106,21 +107,6 @@ static json_t *config(const char *name)
 			 "gpuNumber", 0, "command", "true");
 }
 
-static pai_client *client_of(fake_server *f, const char *token)
-{
-	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
-	pai_client *c = NULL;
-	char uri[64];
-
-	snprintf(uri, sizeof(uri), "http://127.0.0.1:%u", fake_port(f));
-	o.uri = uri;
-	o.token = token;
-	o.max_retries = 0;
-	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
-	assert_int_equal(pai_client_set_api(c, PAI_API_V1), PAI_OK);
-	return c;
-}
-
 /* n configs j0, j1... ("bad" at bad, if < n) as one batch. */
 static void run(struct script *s, struct told *t, size_t n, size_t bad,
 		const char *token, unsigned in_flight)
@@ -132,7 +118,7 @@ static void run(struct script *s, struct told *t, size_t n, size_t bad,
 	size_t i;
 
 	assert_int_equal(fake_start(&f, "127.0.0.1", on_request, s), 0);
-	t->c = client_of(f, token);
+	assert_non_null(t->c = fake_client(f, token, 0));
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "j%zu", i);
 		cfgs[i] = config(i == bad ? "bad" : name);

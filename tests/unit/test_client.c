@@ -686,22 +686,11 @@ static fake_server *start_fake(const char *ip, fake_handler *fn,
 	return f;
 }
 
-static pai_client *fake_client(fake_server *f, const char *token, int retries)
+static pai_client *client_of(fake_server *f, const char *token, int retries)
 {
-	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
-	pai_client *c = NULL;
-	char uri[64];
+	pai_client *c = fake_client(f, token, retries);
 
-	snprintf(uri, sizeof(uri), "http://127.0.0.1:%u", fake_port(f));
-	o.uri = uri;
-	o.token = token;
-	o.max_retries = retries;
-	o.retry_max_ms = 10000;
-	o.stall_timeout_s = 1;
-	o.connect_timeout_ms = 2000;
-	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
-	/* the fake plays a v0.x server: its API is known, never asked */
-	assert_int_equal(pai_client_set_api(c, PAI_API_V1), PAI_OK);
+	assert_non_null(c);
 	return c;
 }
 
@@ -737,7 +726,7 @@ static void test_fake_html_502(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_proxy, &s);
-	pai_client *c = fake_client(f, "tok", 0);
+	pai_client *c = client_of(f, "tok", 0);
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_job_info *ji = NULL;
 	char want[128], uri[64];
@@ -823,7 +812,7 @@ static void test_local_job_changed(void **state)
 
 	/* an older local cluster: not supported, asked once per client */
 	f = start_fake("127.0.0.1", on_old_local, &s);
-	c = fake_client(f, "tok", 0);
+	c = client_of(f, "tok", 0);
 	assert_int_equal(pai_client_set_api(c, PAI_API_DUAL), PAI_OK);
 	assert_int_equal(
 	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
@@ -840,7 +829,7 @@ static void test_local_job_changed(void **state)
 
 	/* OpenPAI: not supported, and nothing asked */
 	f = start_fake("127.0.0.1", on_proxy, &s);
-	c = fake_client(f, "tok", 0);
+	c = client_of(f, "tok", 0);
 	assert_int_equal(
 	    pai_job_get_changed(&next, c, "alice", "j", NULL, 1000),
 	    PAI_ENOTSUP);
@@ -978,7 +967,7 @@ static void on_submit(void *data, const fake_request *rq, fake_reply *rp)
 static int submit_with(int mode, int *recovered, struct script *s, int *posts)
 {
 	fake_server *f = start_fake("127.0.0.1", on_submit, s);
-	pai_client *c = fake_client(f, "tok", 2);
+	pai_client *c = client_of(f, "tok", 2);
 	json_t *cfg =
 	    json_pack("{s:s,s:s,s:i,s:[{s:s,s:i,s:s}]}", "jobName", "j",
 		      "image", "ubuntu", "retryCount", 1, "taskRoles", "name",
@@ -1085,7 +1074,7 @@ static void test_fake_reused_connection(void **state)
 	memset(&s, 0, sizeof(s));
 	s.mode = REUSED;
 	f = start_fake("127.0.0.1", on_submit, &s);
-	c = fake_client(f, "tok", 0);
+	c = client_of(f, "tok", 0);
 	assert_int_equal(pai_submit(c, "alice", a, &rec), PAI_OK);
 	assert_int_equal(pai_submit(c, "alice", a, &rec), PAI_OK);
 	assert_int_equal(fake_connections(f), 2);
@@ -1159,7 +1148,7 @@ static void test_fake_redirect_other_host(void **state)
 	f2 = start_fake("127.0.0.2", on_redirect, &s2);
 	f1 = start_fake("127.0.0.1", on_redirect, &s1);
 	s1.other_port = fake_port(f2);
-	c = fake_client(f1, "secret-token", 0);
+	c = client_of(f1, "secret-token", 0);
 
 	snprintf(url, sizeof(url), "http://127.0.0.1:%u/webhdfs/v1/key?op=OPEN",
 		 fake_port(f1));
@@ -1223,7 +1212,7 @@ static void test_fake_expired_token(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_expired, &s);
-	pai_client *c = fake_client(f, "old-token", 3);
+	pai_client *c = client_of(f, "old-token", 3);
 	pai_job_list *list = NULL;
 
 	(void)state;
@@ -1269,7 +1258,7 @@ static void test_fake_yarn_html_log(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_yarn, &s);
-	pai_client *c = fake_client(f, NULL, 0);
+	pai_client *c = client_of(f, NULL, 0);
 	const char *want = "a <b> & \"c\" 'd' \xc3\xa9\xe4\xb8\xad\nline 2\n";
 	char url[128], *data = NULL;
 	size_t len = 0;
@@ -1308,7 +1297,7 @@ static void test_fake_empty_log(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_yarn, &s);
-	pai_client *c = fake_client(f, NULL, 0);
+	pai_client *c = client_of(f, NULL, 0);
 	char url[128], *data = NULL;
 	size_t len = 9;
 	long long next = 0;
@@ -1330,7 +1319,7 @@ static void test_fake_range_ignored(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_yarn, &s);
-	pai_client *c = fake_client(f, NULL, 0);
+	pai_client *c = client_of(f, NULL, 0);
 	char url[128], *data = NULL;
 	size_t len = 0;
 	long long next = 0;
@@ -1376,7 +1365,7 @@ static void test_fake_retries(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_busy, &s);
-	pai_client *c = fake_client(f, "tok", 4);
+	pai_client *c = client_of(f, "tok", 4);
 	pai_job_list *list = NULL;
 
 	(void)state;
@@ -1398,7 +1387,7 @@ static void test_fake_retries(void **state)
 	pai_client_free(c);
 
 	/* too few retries: the 503 stands */
-	c = fake_client(f, "tok", 1);
+	c = client_of(f, "tok", 1);
 	assert_int_equal(pai_jobs_list(&list, c, NULL), PAI_EHTTP);
 	assert_int_equal(pai_client_http_status(c), 503);
 	pai_client_free(c);
@@ -1417,7 +1406,7 @@ static void test_fake_stall_and_interrupt(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_stall, &s);
-	pai_client *c = fake_client(f, NULL, 0);
+	pai_client *c = client_of(f, NULL, 0);
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_job_list *list = NULL;
 	volatile int stop = 1;
@@ -1492,7 +1481,7 @@ static void test_fake_shapes(void **state)
 {
 	struct script s = {0};
 	fake_server *f = start_fake("127.0.0.1", on_shapes, &s);
-	pai_client *c = fake_client(f, NULL, 0);
+	pai_client *c = client_of(f, NULL, 0);
 	pai_job_info *ji = NULL;
 	pai_ssh_info *si = NULL;
 	pai_job_list *list = NULL;
@@ -1646,9 +1635,9 @@ static void test_tls_verification(void **state)
 
 static int config_round_trip(const char *dir)
 {
-	pai_profile p = {"prod",    "https://pai.example.com",
-			 "alice",   PAI_DIALECT_SCM,
-			 "/ca.pem", 0,
+	pai_profile p = {"prod",      "https://pai.example.com",
+			 "alice",     PAI_DIALECT_SCM,
+			 "/ca.pem",   0,
 			 PAI_API_AUTO};
 	pai_config *cfg = NULL;
 	char path[128], *detail = NULL, *tok = NULL;
@@ -2020,7 +2009,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_tokens_and_atomic_writes),
 	};
 	(void)argc;
-	if (test_find_paictl(paictl, sizeof(paictl), argv[0], "test_client") < 0)
+	if (test_find_paictl(paictl, sizeof(paictl), argv[0], "test_client") <
+	    0)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	/* 127.0.0.x only, even where the environment names a proxy */

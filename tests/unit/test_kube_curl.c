@@ -12,6 +12,7 @@
 
 #include "client/kube/kube.h"
 #include "sys/dl_curl.h"
+#include "testutil.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -27,101 +28,36 @@ static char dir[64];
 static int port;
 static pid_t server;
 
-static const char *at(const char *name)
-{
-	static char path[4][256];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(path[i], sizeof(path[i]), "%s/%s", dir, name);
-	return path[i];
-}
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 /* A CA, a server certificate for "kubernetes" only, a client's. */
 static int make_certs(void)
 {
-	return sh("cd '%s' && for n in ca srv cli; do openssl req -newkey ec "
-		  "-pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $n.key "
-		  "-out $n.csr -subj /CN=$n 2>/dev/null || exit 1; done && "
-		  "openssl x509 -req -in ca.csr -signkey ca.key -out ca.pem "
-		  "-days 2 -extfile /dev/stdin 2>/dev/null <<EOF &&\n"
-		  "basicConstraints=critical,CA:true\nkeyUsage=keyCertSign\n"
-		  "EOF\n"
-		  "echo subjectAltName=DNS:kubernetes > srv.ext && "
-		  "openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key "
-		  "-CAcreateserial -out srv.pem -days 2 -extfile srv.ext "
-		  "2>/dev/null && openssl x509 -req -in cli.csr -CA ca.pem "
-		  "-CAkey ca.key -CAcreateserial -out cli.pem -days 2 "
-		  "2>/dev/null",
-		  dir);
-}
-
-static int free_port(void)
-{
-	struct sockaddr_in a;
-	socklen_t n = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), p;
-
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	bind(fd, (struct sockaddr *)&a, sizeof(a));
-	getsockname(fd, (struct sockaddr *)&a, &n);
-	p = ntohs(a.sin_port);
-	close(fd);
-	return p;
-}
-
-static int listening(void)
-{
-	struct sockaddr_in a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
-
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((unsigned short)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return ok;
+	return test_sh(
+	    "cd '%s' && for n in ca srv cli; do openssl req -newkey ec "
+	    "-pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $n.key "
+	    "-out $n.csr -subj /CN=$n 2>/dev/null || exit 1; done && "
+	    "openssl x509 -req -in ca.csr -signkey ca.key -out ca.pem "
+	    "-days 2 -extfile /dev/stdin 2>/dev/null <<EOF &&\n"
+	    "basicConstraints=critical,CA:true\nkeyUsage=keyCertSign\n"
+	    "EOF\n"
+	    "echo subjectAltName=DNS:kubernetes > srv.ext && "
+	    "openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key "
+	    "-CAcreateserial -out srv.pem -days 2 -extfile srv.ext "
+	    "2>/dev/null && openssl x509 -req -in cli.csr -CA ca.pem "
+	    "-CAkey ca.key -CAcreateserial -out cli.pem -days 2 "
+	    "2>/dev/null",
+	    dir);
 }
 
 /* s_server -www answers any GET with a page; -Verify 1 wants the
  * client's certificate. */
 static int setup(void **state)
 {
-	char accept[32];
-	int i;
+	static const char *const verify[] = {"-CAfile", "ca.pem", "-Verify",
+					     "1", NULL};
 
 	(void)state;
-	port = free_port();
-	snprintf(accept, sizeof(accept), "127.0.0.1:%d", port);
-	if ((server = fork()) == 0) {
-		/* its verify lines are not the test's output */
-		if (!freopen("/dev/null", "w", stdout) ||
-		    !freopen("/dev/null", "w", stderr))
-			_exit(127);
-		if (chdir(dir) == 0)
-			execlp("openssl", "openssl", "s_server", "-quiet",
-			       "-www", "-accept", accept, "-cert", "srv.pem",
-			       "-key", "srv.key", "-CAfile", "ca.pem",
-			       "-Verify", "1", (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 100 && !listening(); i++)
-		usleep(50000);
-	return pai__curl_load() == PAI_OK && listening() ? 0 : -1;
+	server = test_s_server(dir, &port, verify);
+	return pai__curl_load() == PAI_OK && server > 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -131,7 +67,7 @@ static int teardown(void **state)
 		kill(server, SIGTERM);
 		waitpid(server, NULL, 0);
 	}
-	return sh("rm -rf '%s'", dir) == 0 ? 0 : -1;
+	return test_sh("rm -rf '%s'", dir) == 0 ? 0 : -1;
 }
 
 static pai__kube_config *config(const char *cluster, const char *user)
@@ -139,7 +75,7 @@ static pai__kube_config *config(const char *cluster, const char *user)
 	pai__kube_load_opts o = {0};
 	pai__kube_config *c = NULL;
 	pai__kube_err e;
-	FILE *f = fopen(at("kubeconfig"), "w");
+	FILE *f = fopen(test_at(dir, "kubeconfig"), "w");
 
 	fprintf(f,
 		"clusters:\n- name: c\n  cluster:\n    server: "
@@ -149,7 +85,7 @@ static pai__kube_config *config(const char *cluster, const char *user)
 		"current-context: x\n",
 		port, cluster, user);
 	fclose(f);
-	o.kubeconfig = at("kubeconfig");
+	o.kubeconfig = test_at(dir, "kubeconfig");
 	if (pai__kube_config_load(&c, &o, &e))
 		fail_msg("%s", e.msg);
 	return c;
@@ -163,7 +99,8 @@ static char *data_line(const char *key, const char *file)
 	char *text = NULL, *b64;
 	size_t len;
 
-	assert_int_equal(pai_file_read(&text, &len, NULL, at(file)), PAI_OK);
+	assert_int_equal(pai_file_read(&text, &len, NULL, test_at(dir, file)),
+			 PAI_OK);
 	b64 = malloc(len * 2 + 4);
 	pai__base64_encode(b64, text, len);
 	k = !k;
@@ -234,7 +171,7 @@ static void test_tls(void **state)
 	snprintf(cert_files, sizeof(cert_files),
 		 "    client-certificate: cli.pem\n"
 		 "    client-key: %s\n",
-		 at("cli.key"));
+		 test_at(dir, "cli.key"));
 	/* the name in the certificate is the TLS name, not the address */
 	expect(both, cert_files, NULL, 1);
 	expect(ca, cert_files, NULL, 0);
@@ -251,8 +188,10 @@ static void test_tls(void **state)
 	expect(both, ca, NULL, 1);
 	expect(both, "    token: t\n", NULL, 0);
 	/* a plugin's certificate and key win */
-	assert_int_equal(pai_file_read(&cert, &cl, NULL, at("cli.pem")), 0);
-	assert_int_equal(pai_file_read(&key, &kl, NULL, at("cli.key")), 0);
+	assert_int_equal(
+	    pai_file_read(&cert, &cl, NULL, test_at(dir, "cli.pem")), 0);
+	assert_int_equal(
+	    pai_file_read(&key, &kl, NULL, test_at(dir, "cli.key")), 0);
 	a.cert = (unsigned char *)cert;
 	a.cert_len = cl;
 	a.key = (unsigned char *)key;
@@ -309,7 +248,7 @@ int main(void)
 	if (system("command -v openssl >/dev/null") != 0 || make_certs()) {
 		printf("test_kube_curl: skipped: no openssl program to make "
 		       "certificates and serve TLS\n");
-		sh("rm -rf '%s'", dir);
+		test_sh("rm -rf '%s'", dir);
 		return 0;
 	}
 	return cmocka_run_group_tests(tests, setup, teardown);

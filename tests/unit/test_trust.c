@@ -16,6 +16,7 @@
 #include "client/http.h"
 #include "client/kube/kube.h"
 #include "sys/dl_curl.h"
+#include "testutil.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -35,75 +36,25 @@ static int port;
 static pid_t server;
 static const char *skip_why;
 
-static const char *at(const char *name)
-{
-	static char path[4][256];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(path[i], sizeof(path[i]), "%s/%s", dir, name);
-	return path[i];
-}
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 /* CA "named" (the user's), CA "system" (the machine's), a server
  * certificate for 127.0.0.1 signed by the system CA, and sys/: a
  * /etc/ssl/certs that trusts the system CA alone. */
 static int make_certs(void)
 {
-	return sh("cd '%s' && for n in named system; do openssl req -x509 "
-		  "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
-		  "-days 2 -keyout $n.key -out $n.pem -subj /CN=$n-ca "
-		  "2>/dev/null || exit 1; done && openssl req -newkey ec "
-		  "-pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "
-		  "srv.key -out srv.csr -subj /CN=srv 2>/dev/null && echo "
-		  "subjectAltName=IP:127.0.0.1 >srv.ext && openssl x509 -req "
-		  "-in srv.csr -CA system.pem -CAkey system.key "
-		  "-CAcreateserial -out srv.pem -days 2 -extfile srv.ext "
-		  "2>/dev/null && mkdir sys && cp system.pem "
-		  "sys/ca-certificates.crt && cp system.pem sys/system.pem && "
-		  "openssl rehash sys >/dev/null 2>&1",
-		  dir);
-}
-
-static int free_port(void)
-{
-	struct sockaddr_in a;
-	socklen_t n = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), p;
-
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	bind(fd, (struct sockaddr *)&a, sizeof(a));
-	getsockname(fd, (struct sockaddr *)&a, &n);
-	p = ntohs(a.sin_port);
-	close(fd);
-	return p;
-}
-
-static int listening(void)
-{
-	struct sockaddr_in a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
-
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((unsigned short)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return ok;
+	return test_sh(
+	    "cd '%s' && for n in named system; do openssl req -x509 "
+	    "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+	    "-days 2 -keyout $n.key -out $n.pem -subj /CN=$n-ca "
+	    "2>/dev/null || exit 1; done && openssl req -newkey ec "
+	    "-pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "
+	    "srv.key -out srv.csr -subj /CN=srv 2>/dev/null && echo "
+	    "subjectAltName=IP:127.0.0.1 >srv.ext && openssl x509 -req "
+	    "-in srv.csr -CA system.pem -CAkey system.key "
+	    "-CAcreateserial -out srv.pem -days 2 -extfile srv.ext "
+	    "2>/dev/null && mkdir sys && cp system.pem "
+	    "sys/ca-certificates.crt && cp system.pem sys/system.pem && "
+	    "openssl rehash sys >/dev/null 2>&1",
+	    dir);
 }
 
 static int write_map(const char *path, const char *text)
@@ -137,7 +88,8 @@ static int own_system_store(void)
 			return -1;
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount(at("sys"), "/etc/ssl/certs", NULL, MS_BIND, NULL) != 0)
+	    mount(test_at(dir, "sys"), "/etc/ssl/certs", NULL, MS_BIND, NULL) !=
+		0)
 		return -1;
 	return 0;
 }
@@ -158,32 +110,17 @@ static int in_namespace(int (*fn)(const void *), const void *arg)
 
 static int setup(void **state)
 {
-	char accept[32];
-	int i;
-
 	(void)state;
 	snprintf(dir, sizeof(dir), "/tmp/trust-XXXXXX");
 	if (!mkdtemp(dir) || pai__curl_load())
 		return -1;
-	if (sh("openssl version >/dev/null 2>&1") != 0 || make_certs() != 0) {
+	if (test_sh("openssl version >/dev/null 2>&1") != 0 ||
+	    make_certs() != 0) {
 		skip_why = "no openssl program to make certificates with";
 		return 0;
 	}
-	port = free_port();
-	snprintf(accept, sizeof(accept), "127.0.0.1:%d", port);
-	if ((server = fork()) == 0) {
-		if (!freopen("/dev/null", "w", stdout) ||
-		    !freopen("/dev/null", "w", stderr))
-			_exit(127);
-		if (chdir(dir) == 0)
-			execlp("openssl", "openssl", "s_server", "-quiet",
-			       "-www", "-accept", accept, "-cert", "srv.pem",
-			       "-key", "srv.key", (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 100 && !listening(); i++)
-		usleep(50000);
-	return listening() ? 0 : -1;
+	server = test_s_server(dir, &port, NULL);
+	return server > 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -193,7 +130,7 @@ static int teardown(void **state)
 		kill(server, SIGTERM);
 		waitpid(server, NULL, 0);
 	}
-	sh("rm -rf '%s'", dir);
+	test_sh("rm -rf '%s'", dir);
 	return 0;
 }
 
@@ -244,8 +181,10 @@ static void test_openpai_cacert(void **state)
 	/* the machine trusts the server's CA: so does a client naming none */
 	assert_int_equal(in_namespace(openpai_get, NULL), 0);
 	/* --cacert names another: that one only */
-	assert_int_equal(in_namespace(openpai_get, at("named.pem")), 1);
-	assert_int_equal(in_namespace(openpai_get, at("system.pem")), 0);
+	assert_int_equal(in_namespace(openpai_get, test_at(dir, "named.pem")),
+			 1);
+	assert_int_equal(in_namespace(openpai_get, test_at(dir, "system.pem")),
+			 0);
 }
 
 /* ---- a kubeconfig's certificate-authority and -data ------------------ */
@@ -289,9 +228,7 @@ static int kube_get(const void *arg)
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, 20L);
 	rc = curl_easy_perform(h);
-	ret = rc == CURLE_OK			     ? 0
-	      : rc == CURLE_PEER_FAILED_VERIFICATION ? 1
-						     : 2;
+	ret = rc == CURLE_OK ? 0 : rc == CURLE_PEER_FAILED_VERIFICATION ? 1 : 2;
 	curl_easy_cleanup(h);
 	curl_slist_free_all(to);
 	free(pem);
@@ -310,9 +247,9 @@ static void test_kubeconfig_ca(void **state)
 				"give the machine a CA in\n");
 		skip();
 	}
-	file.file = at("named.pem");
-	data.data = at("named.pem");
-	own.data = at("system.pem");
+	file.file = test_at(dir, "named.pem");
+	data.data = test_at(dir, "named.pem");
+	own.data = test_at(dir, "system.pem");
 	assert_int_equal(in_namespace(kube_get, &none), 0);
 	assert_int_equal(in_namespace(kube_get, &file), 1);
 	assert_int_equal(in_namespace(kube_get, &data), 1);

@@ -51,23 +51,8 @@ static int curl_failed(pai__kube_exec *x, CURLcode rc, pai__kube_err *err)
 			      curl_easy_strerror(rc));
 }
 
-/* Waits for events on the socket until deadline: 1 ready, 0 timed out. */
-static int wait_sock(pai__kube_exec *x, short events, long long deadline)
-{
-	struct pollfd p = {(int)x->up.sock, events, 0};
-	long long left;
-	int n;
-
-	do {
-		if ((left = deadline - pai__now_ms()) < 0)
-			left = 0;
-		n = poll(&p, 1, (int)(left > 60000 ? 60000 : left));
-	} while ((n < 0 && errno == EINTR) || (n == 0 && left > 60000));
-	return n > 0;
-}
-
-int pai__kube_exec_attach(pai__kube_exec **out, pai__upgraded *up,
-			  int protocol, int use_stdin)
+int pai__kube_exec_attach(pai__kube_exec **out, pai__upgraded *up, int protocol,
+			  int use_stdin)
 {
 	pai__kube_exec *x = calloc(1, sizeof(*x));
 	int ret;
@@ -77,8 +62,8 @@ int pai__kube_exec_attach(pai__kube_exec **out, pai__upgraded *up,
 		return PAI_ENOMEM;
 	pai__kube_ws_dec_init(&x->dec, 0);
 	/* the bytes after the 101 are the first frames */
-	if ((ret = pai__kube_ws_dec_feed(&x->dec, up->rest.data,
-					 up->rest.len))) {
+	if ((ret =
+		 pai__kube_ws_dec_feed(&x->dec, up->rest.data, up->rest.len))) {
 		pai__kube_ws_dec_release(&x->dec);
 		free(x);
 		return ret;
@@ -162,7 +147,8 @@ static int flush(pai__kube_exec *x, long long deadline, pai__kube_err *err)
 		rc = curl_easy_send(x->up.h, x->wire.data + x->wire_off,
 				    x->wire.len - x->wire_off, &sent);
 		if (rc == CURLE_AGAIN) {
-			if (deadline < 0 || !wait_sock(x, POLLOUT, deadline))
+			if (deadline < 0 ||
+			    !pai__upgraded_wait(&x->up, POLLOUT, deadline))
 				return PAI_OK;
 			continue;
 		}
