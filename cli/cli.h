@@ -291,7 +291,12 @@ int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
  *    waiting for one, which ends it at once; such rounds come no closer
  *    than CLI_PACE_PUSH_MS;
  *  - a time the cluster named (a 429's or 503's Retry-After) holds
- *    every request: libpai keeps it, across calls and so across rounds.
+ *    every request: libpai keeps it, across calls and so across rounds;
+ *  - what the cluster streams (Kubernetes' watches and log streams,
+ *    which libpai holds within one call) keeps the same budget there:
+ *    a stream is opened again no sooner than a second after it was
+ *    last, and after one that brought nothing, as client-go's reflector
+ *    backs off (0.8 s doubling to 30 s, jittered; lib/client/hold.c).
  */
 #define CLI_PACE_MIN_MS	 1000
 #define CLI_PACE_PUSH_MS 50
