@@ -192,6 +192,15 @@ int pai__k8s_call(json_t **out, pai_client *c, const pai__k8s_rq *rq,
 		ans = &own;
 	memset(ans, 0, sizeof(*ans));
 	err = send_rq(c, rq, &rs);
+	/* libcurl sent it again by itself (its reused connection died
+	 * before any answer): a 409 then may be to our own first copy,
+	 * which answer is lost, as a lost answer is */
+	if (!err && !rq->safe && rs.resent && rs.status == 409)
+		err = pai__client_fail(c, PAI_EUNREACHABLE, 0, NULL,
+				       "%s %s: the connection was lost before "
+				       "the answer (a copy sent again met "
+				       "409)",
+				       rq->method, rq->path);
 	ans->http = err ? 0 : rs.status;
 	ans->maybe = !rq->safe && rs.sent &&
 		     ((err && err != PAI_EINTR) || rs.status >= 500);
