@@ -26,6 +26,8 @@ struct pai__k8s_informer {
 	int relist;	    /* the version is gone: list again */
 	int news;	    /* the stream gave an event */
 	long long lost;	    /* since when the server cannot be reached */
+	int lost_err;	    /* ... and why: the error, its detail */
+	pai__error lost_why;
 	pai__backoff *bo, own_bo;
 };
 
@@ -224,6 +226,28 @@ static int transient(pai_client *c, int err)
 	       (err == PAI_EHTTP && (st == 429 || st >= 500));
 }
 
+/* A transient failure (err, the client's detail): PAI_OK while the
+ * server has been lost for less than PAI__K8S_GIVE_UP_MS (the failure
+ * kept, for pai__k8s_informer_failing), else err. */
+static int lost(pai__k8s_informer *inf, int err)
+{
+	if (!inf->lost)
+		inf->lost = pai__now_ms();
+	if (pai__now_ms() - inf->lost >= PAI__K8S_GIVE_UP_MS)
+		return err;
+	inf->lost_err = err;
+	pai__client_save_error(inf->c, &inf->lost_why);
+	return PAI_OK;
+}
+
+int pai__k8s_informer_failing(pai__k8s_informer *inf)
+{
+	if (!inf->lost || !inf->lost_err)
+		return PAI_OK;
+	pai__client_restore_error(inf->c, &inf->lost_why);
+	return inf->lost_err;
+}
+
 int pai__k8s_informer_done(pai__k8s_informer *inf, CURLM *m, CURL *h, int cc,
 			   int *err)
 {
@@ -243,12 +267,9 @@ int pai__k8s_informer_done(pai__k8s_informer *inf, CURLM *m, CURL *h, int cc,
 		inf->relist = 1;
 		*err = PAI_OK;
 	}
-	if (*err && transient(inf->c, *err)) {
-		if (!inf->lost)
-			inf->lost = pai__now_ms();
-		if (pai__now_ms() - inf->lost < PAI__K8S_GIVE_UP_MS)
-			*err = PAI_OK;
-	} else if (!*err)
+	if (*err && transient(inf->c, *err))
+		*err = lost(inf, *err);
+	else if (!*err)
 		inf->lost = 0;
 	pai__backoff_ended(inf->c, inf->bo, inf->news);
 	pai__stream_free(inf->s);
@@ -274,10 +295,7 @@ int pai__k8s_informer_tick(pai__k8s_informer *inf, CURLM *m)
 	if (inf->s || pai__k8s_informer_due(inf) > 0)
 		return PAI_OK;
 	err = inf->relist ? list(inf) : PAI_OK;
-	if (err && transient(inf->c, err) && !inf->lost)
-		inf->lost = pai__now_ms();
-	if (err && transient(inf->c, err) &&
-	    pai__now_ms() - inf->lost < PAI__K8S_GIVE_UP_MS) {
+	if (err && transient(inf->c, err) && !(err = lost(inf, err))) {
 		pai__backoff_opened(inf->bo);
 		pai__backoff_ended(inf->c, inf->bo, 0);
 		return PAI_OK;
@@ -290,6 +308,7 @@ void pai__k8s_informer_free(pai__k8s_informer *inf, CURLM *m)
 	if (!inf)
 		return;
 	drop_stream(inf, m);
+	pai__error_release(&inf->lost_why);
 	json_decref(inf->known);
 	pai__kube_watch_free(inf->split);
 	free(inf->rv);

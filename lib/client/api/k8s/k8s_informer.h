@@ -48,6 +48,11 @@ int pai__k8s_informer_done(pai__k8s_informer *inf, CURLM *m, CURL *h, int cc,
 /* The watch opened again if it is due (listed again when its version
  * was gone): PAI_OK, or the error. Call it every round of the loop. */
 int pai__k8s_informer_tick(pai__k8s_informer *inf, CURLM *m);
+/* While the server cannot be reached (for less than
+ * PAI__K8S_GIVE_UP_MS: the informer tries again meanwhile), the last
+ * failure, its detail back on the client; PAI_OK when the watch works.
+ * For a caller that must answer before the informer gives up. */
+int pai__k8s_informer_failing(pai__k8s_informer *inf);
 /* ms until the informer has something to do (a re-watch due); -1: it
  * waits on its stream. */
 long long pai__k8s_informer_due(const pai__k8s_informer *inf);

@@ -162,6 +162,10 @@ static int wait_loop(pai_job_info **out, struct wait *w, CURLM *m,
 
 	for (;;) {
 		left = deadline < 0 ? 1000 : deadline - pai__now_ms();
+		/* the deadline with no watch that works: the caller is told
+		 * why, rather than that nothing changed */
+		if (left <= 0 && (err = pai__k8s_informer_failing(inf)))
+			break;
 		if (left <= 0) {
 			if (!seen)
 				return unchanged(out, w->c, last);
