@@ -66,7 +66,11 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the local cluster's web pages (server/web/), compiled in as C arrays
+WEB_FILES := $(sort $(wildcard server/web/*.html server/web/*.css \
+	server/web/*.js server/web/*.svg))
+WEB_ASSETS := $(BUILD)/server/web_assets
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(WEB_ASSETS).o
 HELPER_OBJ := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -102,6 +106,13 @@ $(LIBSO): $(PIC_OBJ) lib/libpai.map
 		-o $@ $(PIC_OBJ) $(PKG_LIBS)
 	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libpai.so
+
+$(WEB_ASSETS).c: $(WEB_FILES) server/web/embed.sh
+	@mkdir -p $(dir $@)
+	sh server/web/embed.sh $(WEB_FILES) >$@.tmp && mv $@.tmp $@
+
+$(WEB_ASSETS).o: $(WEB_ASSETS).c server/web_int.h
+	$(CC) $(ALL_CFLAGS) -Iserver -c -o $@ $<
 
 $(LIBPAI): $(LIB_OBJ)
 	@rm -f $@
