@@ -7,6 +7,8 @@
  *   POST /web/api/validate  a config judged as `paictl validate` judges
  *                           it (?name=FILE), every diagnostic with its
  *                           source line
+ *   GET  /web/api/config/USER/NAME
+ *                           a job's config as it was submitted
  *   POST /web/api/link      on the Unix socket only: the pages' listener
  *                           started if need be, and a login link
  */
@@ -158,6 +160,34 @@ static enum MHD_Result validate(struct listener *l, struct MHD_Connection *c,
 	return reply(l, c, 200, o, false, NULL);
 }
 
+/* "USER/NAME": the job's config, the bytes it was submitted as (v1's
+ * route re-serialises JSON, as OpenPAI v0.17 does). */
+static enum MHD_Result config(struct listener *l, struct MHD_Connection *c,
+			      const char *ref)
+{
+	char *user = strdup(ref), *name = user ? strchr(user, '/') : NULL;
+	char *path = NULL, *text = NULL;
+	struct srv_job *j = NULL;
+	size_t len = 0;
+
+	if (name)
+		*name++ = '\0';
+	pthread_mutex_lock(&l->s->lock);
+	if (name && srv_safe_name(user) && srv_safe_name(name))
+		j = srv_find_job(l->s, user, name);
+	if (j)
+		path = srv_printf("%s/config.json", j->dir);
+	pthread_mutex_unlock(&l->s->lock);
+	free(user);
+	if (!path || pai_file_read(&text, &len, NULL, path) != PAI_OK) {
+		free(path);
+		return h_reply_error(c, 404, "NoJobConfigError",
+				     "no config of job %s", ref);
+	}
+	free(path);
+	return h_reply_raw(c, 200, "text/plain; charset=utf-8", text, len);
+}
+
 /* The pages' listener, started if it does not run, and a login link:
  * for `paictl web`, which is the owner (the socket's directory is the
  * owner's alone). */
@@ -207,11 +237,14 @@ enum MHD_Result h_web_api(struct listener *l, struct MHD_Connection *c,
 		return login(l, c, rq);
 	if (strcmp(name, "logout") == 0 && post)
 		return logout(l, c);
+	/* the rest for those signed in, on either listener */
+	if (!h_web_signed_in(l, c))
+		return h_reply_error(c, 401, "UnauthorizedUserError",
+				     "sign in first");
+	if (strncmp(name, "config/", 7) == 0 && get)
+		return config(l, c, name + 7);
 	if (strcmp(name, "validate") == 0 && post)
-		return h_web_signed_in(l, c)
-			   ? validate(l, c, rq)
-			   : h_reply_error(c, 401, "UnauthorizedUserError",
-					   "sign in first");
+		return validate(l, c, rq);
 	return h_reply_error(c, 404, "NotFoundError", "no such route: %s %s",
 			     method, name);
 }
