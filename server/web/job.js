@@ -79,6 +79,7 @@ export function showJob(main, session, user, name) {
       item('Virtual cluster', st.virtualCluster || 'default'));
     const text = [st.appExitDiagnostics, st.localWarnings].filter(Boolean);
     diag.hidden = text.length === 0;
+    diag.className = st.appExitDiagnostics ? 'diag' : 'diag note';
     fill(diag, h('h2', {}, st.appExitDiagnostics ? 'Exit diagnostics' : 'Notes'),
       ...text.map((t) => h('pre', {}, t)));
     drawRoles();

@@ -1,7 +1,7 @@
 // ui.js - building the pages. Everything shown is made of elements and
 // text nodes: a job's name, its logs, diagnostics and config reach the
-// page as text, never as HTML (the server's CSP makes innerHTML and its
-// kin throw, through Trusted Types, should anything try).
+// page as text, never as HTML (the server's CSP makes every setter that
+// parses a string as HTML throw, through Trusted Types).
 
 // h('a', {href: '/', class: 'x'}, 'text', child, ...): an element with
 // properties (on* ones as listeners) and children (strings as text).
