@@ -216,10 +216,9 @@ void h_drop_token(struct srv *s, const char *token)
 		}
 }
 
-const struct srv_user *h_login_user(struct listener *l,
-				    struct MHD_Connection *c,
-				    const struct req *rq, long long *secs,
-				    enum MHD_Result *res)
+const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
+			       const struct req *rq, struct srv_token *tok,
+			       enum MHD_Result *res)
 {
 	const struct srv_user *u = NULL;
 	struct creds cr;
@@ -229,11 +228,15 @@ const struct srv_user *h_login_user(struct listener *l,
 				     "the body is not a JSON object");
 	else
 		u = check_creds(l->s, c, &cr, res);
-	*secs = cr.secs;
 	if (cr.pass)
 		explicit_bzero(cr.pass, strlen(cr.pass));
 	free(cr.user);
 	free(cr.pass);
+	if (u && h_add_token(l->s, u->name, u->admin, cr.secs, tok) < 0) {
+		*res = h_reply_error(c, 500, "UnknownError",
+				     "cannot make a token");
+		u = NULL;
+	}
 	return u;
 }
 
@@ -242,14 +245,10 @@ enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 {
 	const struct srv_user *u;
 	struct srv_token tok;
-	long long secs;
 	enum MHD_Result res = MHD_NO;
 
-	u = h_login_user(l, c, rq, &secs, &res);
-	if (u && h_add_token(l->s, u->name, u->admin, secs, &tok) < 0)
-		res = h_reply_error(c, 500, "UnknownError",
-				    "cannot make a token");
-	else if (u)
+	u = h_login(l, c, rq, &tok, &res);
+	if (u)
 		res =
 		    h_reply_json(c, 200,
 				 json_pack("{s:s,s:s,s:b}", "token", tok.token,

@@ -69,12 +69,11 @@ int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
 /* Forgets token; under the lock. */
 void h_drop_token(struct srv *s, const char *token);
 /* The account a login's body (JSON or a form: username, password,
- * expiration) names with its password, and the token's life in *secs;
+ * expiration) names with its password, and a new token for it in tok;
  * NULL after replying why not, as the login routes do. */
-const struct srv_user *h_login_user(struct listener *l,
-				    struct MHD_Connection *c,
-				    const struct req *rq, long long *secs,
-				    enum MHD_Result *res);
+const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
+			       const struct req *rq, struct srv_token *tok,
+			       enum MHD_Result *res);
 /* 0 when the caller may act as user (NULL: anyone); else replies. */
 int h_authorize(struct listener *l, struct MHD_Connection *c,
 		const char *user, enum MHD_Result *res);

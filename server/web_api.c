@@ -77,15 +77,10 @@ static enum MHD_Result login(struct listener *l, struct MHD_Connection *c,
 {
 	const struct srv_user *u;
 	struct srv_token tok;
-	long long secs;
 	enum MHD_Result res = MHD_NO;
 
-	u = h_login_user(l, c, rq, &secs, &res);
-	if (!u)
+	if (!(u = h_login(l, c, rq, &tok, &res)))
 		return res;
-	if (h_add_token(l->s, u->name, u->admin, secs, &tok) < 0)
-		return h_reply_error(c, 500, "UnknownError",
-				     "cannot make a token");
 	res = reply(l, c, 200,
 		    json_pack("{s:s,s:b}", "user", u->name, "admin", u->admin),
 		    true, tok.token);
