@@ -81,6 +81,18 @@ test('a new job and a changed state appear without a reload', async () => {
   assert.ok(await notReloaded(p));
 });
 
+test('many changes at once: the list asks no more than once a second', async () => {
+  const p = b.page;
+  const asked = () => b.requests.filter((u) => new URL(u).pathname === '/api/v1/jobs').length;
+  const n0 = asked(), t0 = Date.now();
+  for (let i = 0; i < 6; i++) H.submit(home, `burst-${i}`, 'true');
+  await p.waitForSelector(`tr[data-job="${user}~burst-5"]`, {timeout: 15000});
+  await H.until('the burst to end', async () => (await rowState(p, 'burst-5')) === 'Succeeded');
+  await H.sleep(2000);
+  const secs = (Date.now() - t0) / 1000, n = asked() - n0;
+  assert.ok(n <= Math.ceil(secs) + 1, `${n} requests of the list in ${secs} s`);
+});
+
 test('a job\'s link opens its page: state, tasks, ports, the ssh line', async () => {
   const p = b.page;
   await p.click(`tr[data-job="${user}~chatty"] a`);
