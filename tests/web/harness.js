@@ -69,11 +69,15 @@ async function startServer(home, extra = []) {
 
 // Stops home's cluster; under a wrapper, waits for the process's exit
 // and returns its status (valgrind's error exit says a leak or error).
+// Then home goes, unless KEEP=1 (its server.log, server.out stay).
 async function stopServer(home, child) {
   paictl(home, ['serve', '--stop', '-q'], {timeout: 120000});
-  if (!child) return 0;
-  if (child.exitCode !== null) return child.exitCode;
-  return new Promise((res) => child.on('exit', (code) => res(code)));
+  let code = 0;
+  if (child && child.exitCode !== null) code = child.exitCode;
+  else if (child) code = await new Promise((res) => child.on('exit', (c) => res(c)));
+  if (process.env.KEEP === '1' || code !== 0) console.log(`# kept ${home.dir}`);
+  else fs.rmSync(home.dir, {recursive: true, force: true});
+  return code;
 }
 
 function job(name, command, extra = {}) {
