@@ -30,7 +30,7 @@ TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
 	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
-	golang-go etcd-server openssl util-linux
+	golang-go etcd-server openssl util-linux chromium
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -66,7 +66,11 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the local cluster's web pages (server/web/), compiled in as C arrays
+WEB_FILES := $(sort $(wildcard server/web/*.html server/web/*.css \
+	server/web/*.js server/web/*.svg))
+WEB_ASSETS := $(BUILD)/server/web_assets
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(WEB_ASSETS).o
 HELPER_OBJ := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -82,7 +86,7 @@ LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
-	lint header-check fuzz libpai-test abi tsan-test js-test deb deb-symbols deb-test \
+	lint header-check fuzz libpai-test abi tsan-test js-test web-test deb deb-symbols deb-test \
 	kube-test
 .DEFAULT_GOAL := all
 
@@ -102,6 +106,13 @@ $(LIBSO): $(PIC_OBJ) lib/libpai.map
 		-o $@ $(PIC_OBJ) $(PKG_LIBS)
 	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libpai.so
+
+$(WEB_ASSETS).c: $(WEB_FILES) server/web/embed.sh
+	@mkdir -p $(dir $@)
+	sh server/web/embed.sh $(WEB_FILES) >$@.tmp && mv $@.tmp $@
+
+$(WEB_ASSETS).o: $(WEB_ASSETS).c server/web_int.h
+	$(CC) $(ALL_CFLAGS) -Iserver -c -o $@ $<
 
 $(LIBPAI): $(LIB_OBJ)
 	@rm -f $@
@@ -153,11 +164,16 @@ test: test-deps
 	$(MAKE) --no-print-directory test-all
 
 test-all: unit-test cli-test header-check man-test completion-test k8s-test \
-	kube-test libpai-test tsan-test js-test deb-test
+	kube-test libpai-test tsan-test js-test web-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) JS_DIR=$(CURDIR)/build/js sh tests/js/run.sh
+
+# paictl web's pages in Debian's headless Chromium (tests/web/): under
+# check-asan the server too is the sanitizers' build
+web-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) WEB_DIR=$(CURDIR)/build/web sh tests/web/run.sh
 
 # test_threads again under ThreadSanitizer, with libpai built for it:
 # what libpai(3) says about threads.

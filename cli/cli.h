@@ -380,6 +380,8 @@ extern const cli_opt cli_expand_opts[];
 extern const cli_opt cli_convert_opts[];
 int cmd_serve(cli_ctx *ctx, int argc, char **argv);
 extern const cli_opt cli_serve_opts[];
+int cmd_web(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_web_opts[];
 int cmd_cluster(cli_ctx *ctx, int argc, char **argv);
 int cmd_login(cli_ctx *ctx, int argc, char **argv);
 int cmd_submit(cli_ctx *ctx, int argc, char **argv);
