@@ -92,12 +92,9 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 {
 	o->k8s_set = 1;
 	o->given |= CLI_K8S_KIND;
-	if (strcmp(arg, "volcano") == 0)
-		o->k8s.kind = PAI_K8S_VOLCANO;
-	else if (strcmp(arg, "paddlejob") == 0)
-		o->k8s.kind = PAI_K8S_PADDLEJOB;
-	else if (o->k8s_set = 0, pai_format_from_name(&o->to, arg) ||
-				     o->to == PAI_FORMAT_AUTO)
+	if (pai_k8s_kind_from_name(&o->k8s.kind, arg) &&
+	    (o->k8s_set = 0,
+	     pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO))
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown format '%s' (use v1, v2, volcano or "
 				 "paddlejob)",
@@ -154,9 +151,9 @@ static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
 	return EXIT_OK;
 }
 
-static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t *rlen,
-		   pai_diags *diags, const char *name, const char *text,
-		   size_t len)
+static int convert(const cli_ctx *ctx, const struct opts *o, char **res,
+		   size_t *rlen, pai_diags *diags, const char *name,
+		   const char *text, size_t len)
 {
 	pai_k8s_options k = o->k8s;
 
@@ -164,8 +161,7 @@ static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t 
 		return pai_job_convert(res, rlen, diags, name, text, len,
 				       &o->job, o->to);
 	k.user = cli_default_user(ctx->user);
-	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job,
-			      &k);
+	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job, &k);
 }
 
 int cmd_convert(cli_ctx *ctx, int argc, char **argv)

@@ -1,7 +1,8 @@
 /* convert.h - a job in another format: protocol-v2 YAML and back
  * (job_convert.c over convert_v1v2.c and convert_v2v1.c, with convert.c
  * and yaml_emit.c below them), and Kubernetes objects (k8s.c over
- * k8s_check.c and k8s_yaml.c; the pods themselves are the runtime's,
+ * k8s_check.c and k8s_yaml.c, each kind's object in a file of its own:
+ * k8s_volcano.c, k8s_paddlejob.c; the pods themselves are the runtime's,
  * runtime/k8s_pod.c). Stands on runtime/ and what it stands on; private
  * to libpai (lib/client reads the v2 -> v1 converter). */
 #ifndef PAI_CONVERT_H
@@ -96,9 +97,36 @@ int pai__k8s_label_value(const char *s);
 long long pai__k8s_tasks(const pai_job *job, size_t r);
 const char *pai__k8s_role_image(const pai_job *job, size_t r);
 
+struct pai__k8s_conv;
+
+/* What a kind's objects are (k8s_volcano.c, k8s_paddlejob.c, ...): its
+ * own refusals and warnings, and its object. k8s.c and k8s_check.c do
+ * what every kind shares (the ConfigMap, the pod templates, the checks
+ * of names, variables and sizes). */
+struct pai__k8s_writer {
+	pai_k8s_kind id;
+	const char *title;     /* "a Volcano Job", as messages say it */
+	const char *task_word; /* what a role becomes: "task" */
+	const char *role_rule; /* a role none of the kind's tasks */
+	const char *container; /* the container's name; NULL: the task's */
+	const char *restart;   /* the pod template's restartPolicy; NULL:
+				* none (the controller sets the pods') */
+	const char *no_queue;  /* a virtual cluster that no queue says */
+	/* What the kind cannot say of the config, or says differently:
+	 * its completion rules, retries, roles (after the common checks,
+	 * c->retry and c->unlimited set). */
+	void (*check)(struct pai__k8s_conv *c);
+	/* The job's object, new; NULL when out of memory (or c->err). */
+	json_t *(*object)(struct pai__k8s_conv *c);
+};
+
+extern const struct pai__k8s_writer pai__k8s_volcano;
+extern const struct pai__k8s_writer pai__k8s_paddlejob;
+
 /* One conversion (k8s.c), with the config's places for diagnostics. */
 struct pai__k8s_conv {
 	struct pai__k8s k;
+	const struct pai__k8s_writer *w; /* the kind's */
 	pai_diags *diags;
 	pai__src src;
 	pai__pos pos;
@@ -109,8 +137,31 @@ struct pai__k8s_conv {
 	json_t *dropped; /* what the pods do not get of the job's variables */
 	char *cm_name;
 	long long total; /* tasks of all roles */
-	long long retry; /* retryCount, jobRetryCount */
+	long long retry; /* retryCount, jobRetryCount (0 when negative) */
+	int unlimited;	 /* ... it is negative: unlimited retries */
 };
+
+/* What every kind's object is built of (k8s.c): the metadata of an
+ * object named name (labels, annotations, namespace), and role r's pod
+ * template; new, NULL when out of memory. */
+json_t *pai__k8s_meta(struct pai__k8s_conv *c, const char *name);
+json_t *pai__k8s_pod_template(struct pai__k8s_conv *c, size_t r);
+
+/* Diagnostics of a conversion (k8s_check.c), at their places in the
+ * file: off a byte offset, or role r's field (the role when the file
+ * has not that field), or a top-level key, or the retry count's. */
+void pai__k8s_say(struct pai__k8s_conv *c, size_t off, pai_severity sev,
+		  const char *path, const char *rule, const char *msg);
+void pai__k8s_say_role(struct pai__k8s_conv *c, size_t r, const char *field,
+		       pai_severity sev, const char *rule, const char *msg);
+void pai__k8s_sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
+			pai_severity sev, const char *rule, const char *fmt,
+			...) PAI__PRINTF(6, 7);
+void pai__k8s_say_top(struct pai__k8s_conv *c, const char *key,
+		      pai_severity sev, const char *rule, const char *msg);
+void pai__k8s_say_retry(struct pai__k8s_conv *c, const char *msg);
+/* The key of role r's minimum failed (1) or succeeded (0) tasks. */
+const char *pai__k8s_completion_key(const struct pai__k8s_conv *c, int failed);
 
 /* Loads the places of text and derives names and ports for job
  * (k8s_check.c). Errors in the config itself were reported by

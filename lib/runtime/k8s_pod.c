@@ -96,22 +96,23 @@ static pai_role role_of(const pai_job *job, size_t r)
 	return ro;
 }
 
-/* A PaddleJob's roles: ps, worker, heter by name; one role of any name
- * is the worker. */
-static int paddle_task(struct pai__k8s *k, size_t r)
+/* A role's task among the kind's (a PaddleJob's ps, worker, heter):
+ * its name derived, which must be one of them; a job's only role is the
+ * kind's lone task whatever its name. */
+static int fixed_task(struct pai__k8s *k, size_t r)
 {
-	static const char *const types[] = {"ps", "worker", "heter"};
+	const struct pai__k8s_kind *kind = k->kind;
 	char *d;
 	size_t t;
 
-	if (k->nroles == 1) {
-		k->roles[r].task = strdup("worker");
+	if (k->nroles == 1 && kind->lone) {
+		k->roles[r].task = strdup(kind->lone);
 		return k->roles[r].task ? PAI_OK : PAI_ENOMEM;
 	}
 	if (!(d = derive(role_of(k->job, r).name)))
 		return PAI_ENOMEM;
-	for (t = 0; t < 3; t++)
-		if (strcmp(d, types[t]) == 0) {
+	for (t = 0; kind->tasks[t]; t++)
+		if (strcmp(d, kind->tasks[t]) == 0) {
 			k->roles[r].task = d;
 			return PAI_OK;
 		}
@@ -129,8 +130,8 @@ static int task_names(struct pai__k8s *k)
 	for (r = 0; r < k->nroles; r++) {
 		const char *n = role_of(k->job, r).name;
 
-		if (k->o.kind == PAI_K8S_PADDLEJOB) {
-			if ((err = paddle_task(k, r)))
+		if (k->kind->tasks) {
+			if ((err = fixed_task(k, r)))
 				return err;
 		} else if (!(k->roles[r].task =
 				 fit(derive(n), TASK_MAX, n, "role"))) {
@@ -146,7 +147,8 @@ static int task_names(struct pai__k8s *k)
 	return PAI_OK;
 }
 
-/* The job's name: a DNS-1035 label leaving room for "-<task>-<index>". */
+/* The job's name: a DNS-1035 label leaving room for the longest pod's
+ * "-<task><infix>-<index>" and the suffix its controller adds. */
 static int job_name(struct pai__k8s *k)
 {
 	const char *orig = k->job->name ? k->job->name : "job";
@@ -158,8 +160,9 @@ static int job_name(struct pai__k8s *k)
 	for (r = 0; r < k->nroles; r++) {
 		pai_role ro = role_of(k->job, r);
 		size_t need =
-		    2 + strlen(k->roles[r].task) +
-		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0);
+		    2 + strlen(k->roles[r].task) + strlen(k->kind->infix) +
+		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0) +
+		    k->kind->suffix;
 
 		if (need > room)
 			room = need;
@@ -241,10 +244,9 @@ const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i)
 	pai__buf *b = &k->scratch;
 
 	b->len = 0;
-	if (k->o.kind == PAI_K8S_VOLCANO)
-		pai__buf_printf(b, "%s-%zu.%s", k->roles[r].prefix, i, k->name);
-	else
-		pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
+	pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
+	if (k->kind->subdomain)
+		pai__buf_printf(b, ".%s", k->name);
 	return b->oom ? NULL : b->data;
 }
 
@@ -286,6 +288,8 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 			       : sizeof(k->o));
 	k->o.version = PAI_K8S_OPTIONS_VERSION;
 	k->clash_a = k->clash_b = -1;
+	if (!(k->kind = pai__k8s_kind_of(o->kind)))
+		return PAI_EINVAL;
 	k->nroles = pai_job_role_count(job);
 	k->roles = calloc(k->nroles ? k->nroles : 1, sizeof(*k->roles));
 	if (!k->roles)
@@ -299,10 +303,12 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 	for (r = 0; r < k->nroles; r++) {
 		struct pai__k8s_role *kr = &k->roles[r];
 
-		kr->prefix = malloc(strlen(k->name) + strlen(kr->task) + 2);
+		kr->prefix = malloc(strlen(k->name) + strlen(kr->task) +
+				    strlen(k->kind->infix) + 2);
 		if (!kr->prefix)
 			return PAI_ENOMEM;
-		sprintf(kr->prefix, "%s-%s", k->name, kr->task);
+		sprintf(kr->prefix, "%s-%s%s", k->name, kr->task,
+			k->kind->infix);
 		if ((err = role_ports(k, r)))
 			return err;
 	}

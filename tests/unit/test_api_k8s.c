@@ -227,52 +227,37 @@ static const char tasks_job[] =
     "{\"name\":\"worker\",\"replicas\":1}]},"
     "\"status\":{\"state\":{\"phase\":\"Running\"}}}";
 
-#define POD(name, phase, extra)                                                \
+/* A pod as Volcano makes it: named <job>-<task>-<index>, labelled with
+ * its task and index, owned by its Job. */
+#define POD(name, task, index, phase, extra)                                  \
 	"{\"metadata\":{\"name\":\"" name "\",\"uid\":\"p-" name "\","         \
+	"\"labels\":{\"volcano.sh/task-spec\":\"" task "\","                   \
+	"\"volcano.sh/task-index\":\"" index "\"},"                             \
 	"\"ownerReferences\":[{\"uid\":\"u1\"}]},\"spec\":{\"nodeName\":"      \
 	"\"n1\",\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":"     \
 	"\"" phase "\",\"podIP\":\"10.0.0.1\"" extra "}}"
 
+#define RUNNING_2 ",\"containerStatuses\":[{\"restartCount\":2,\"state\":{\"running\":{}}}]"
+#define PULL_BACKOFF                                                           \
+	",\"containerStatuses\":[{\"state\":{\"waiting\":{\"reason\":"          \
+	"\"ImagePullBackOff\",\"message\":\"Back-off pulling\"}}}]"
+#define OOM_KILLED                                                             \
+	",\"containerStatuses\":[{\"state\":{\"terminated\":{\"reason\":"       \
+	"\"OOMKilled\",\"exitCode\":137}}}]"
+
 static const char tasks_pods[] =
-    "{\"items\":[" POD(
-	"tf-ps-server-0", "Running",
-	",\"containerStatuses\":[{\"restartCount\":2,"
-	"\"state\":{\"running\":{}}}]") "," POD("tf-ps-server-1", "Pending",
-						",\"containerStatuses\":[{"
-						"\"state\":{\"waiting\":{"
-						"\"reason\":"
-						"\"ImagePullBackOff\","
-						"\"message\":\"Back-off "
-						"pulling\"}}}]") "," POD("tf-"
-									 "worke"
-									 "r-0",
-									 "Faile"
-									 "d",
-									 ",\"co"
-									 "ntain"
-									 "erSta"
-									 "tuses"
-									 "\":[{"
-									 "\"sta"
-									 "te\":"
-									 "{\"te"
-									 "rmina"
-									 "ted\""
-									 ":{"
-									 "\"rea"
-									 "son\""
-									 ":"
-									 "\"OOM"
-									 "Kille"
-									 "d\","
-									 "\"exi"
-									 "tCode"
-									 "\":"
-									 "137}}"
-									 "}]") ","
-									       /* another job's pod of the same name: not this one's */
-									       "{\"metadata\":{\"name\":\"tf-ps-server-0\",\"ownerReferences\":"
-									       "[{\"uid\":\"other\"}]},\"status\":{\"phase\":\"Failed\"}}]}";
+    "{\"items\":[" POD("tf-ps-server-0", "ps-server", "0", "Running",
+		       RUNNING_2) "," POD("tf-ps-server-1", "ps-server", "1",
+					  "Pending",
+					  PULL_BACKOFF) "," POD("tf-worker-0",
+								"worker", "0",
+								"Failed",
+								OOM_KILLED) ","
+    /* another job's pod of the same task: not this one's */
+    "{\"metadata\":{\"name\":\"tf-ps-server-0\",\"labels\":{"
+    "\"volcano.sh/task-spec\":\"ps-server\",\"volcano.sh/task-index\":"
+    "\"0\"},\"ownerReferences\":[{\"uid\":\"other\"}]},\"status\":"
+    "{\"phase\":\"Failed\"}}]}";
 
 static void test_status(void **state)
 {
