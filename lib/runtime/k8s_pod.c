@@ -57,6 +57,8 @@ static char *fit(char *d, size_t max, const char *orig, const char *empty)
 	char tail[16], *r;
 	size_t keep;
 
+	if (!d) /* derive() out of memory */
+		return NULL;
 	if (*d && strlen(d) <= max)
 		return d;
 	snprintf(tail, sizeof(tail), "-%05x", fnv(orig) & 0xfffff);
