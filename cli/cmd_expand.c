@@ -15,7 +15,7 @@ const cli_opt cli_expand_opts[] = {
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
     {"index", 'i', "INDEX", NULL,
      "show only the task with this index (from 0)"},
-    {"target", OPT_TARGET, "KIND", "volcano|paddlejob",
+    {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob",
      "each task as the pod of 'paictl convert --to KIND' sees it"},
     CLI_JOB_OPTS,
     CLI_OPT_END};
@@ -42,8 +42,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		o->target = 1;
 		if (pai_k8s_kind_from_name(&o->k8s.kind, arg))
 			return cli_error(ctx, EXIT_USAGE,
-					 "unknown target '%s' (use volcano or "
-					 "paddlejob)",
+					 "unknown target '%s' (use volcano, "
+					 "paddlejob, jobset or pytorchjob)",
 					 arg);
 		return 0;
 	case 'r': o->role = arg; return 0;

@@ -405,14 +405,17 @@ int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role);
 /* ------------------------------------------------------------------ */
 
 typedef enum pai_k8s_kind {
-	PAI_K8S_VOLCANO = 1,  /**< batch.volcano.sh/v1alpha1 Job */
-	PAI_K8S_PADDLEJOB = 2 /**< batch.paddlepaddle.org/v1 PaddleJob */
+	PAI_K8S_VOLCANO = 1,   /**< batch.volcano.sh/v1alpha1 Job */
+	PAI_K8S_PADDLEJOB = 2, /**< batch.paddlepaddle.org/v1 PaddleJob */
+	PAI_K8S_JOBSET = 3,    /**< jobset.x-k8s.io/v1alpha2 JobSet */
+	PAI_K8S_PYTORCHJOB = 4 /**< kubeflow.org/v1 PyTorchJob */
 } pai_k8s_kind;
 
-/** Parses "volcano" or "paddlejob"; PAI_EINVAL for anything else. */
+/** Parses "volcano", "paddlejob", "jobset" or "pytorchjob"; PAI_EINVAL
+ * for anything else. */
 int pai_k8s_kind_from_name(pai_k8s_kind *out, const char *name);
-/** "volcano" or "paddlejob" (how --to, --engine and profiles name the
- * kind); "unknown" for no kind; static storage. */
+/** "volcano", "paddlejob", "jobset" or "pytorchjob" (how --to, --engine
+ * and profiles name the kind); "unknown" for no kind; static storage. */
 const char *pai_k8s_kind_name(pai_k8s_kind kind);
 
 typedef enum pai_k8s_scheduler {

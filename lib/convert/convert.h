@@ -2,9 +2,10 @@
  * (job_convert.c over convert_v1v2.c and convert_v2v1.c, with convert.c
  * and yaml_emit.c below them), and Kubernetes objects (k8s.c over
  * k8s_check.c and k8s_yaml.c, each kind's object in a file of its own:
- * k8s_volcano.c, k8s_paddlejob.c; the pods themselves are the runtime's,
- * runtime/k8s_pod.c). Stands on runtime/ and what it stands on; private
- * to libpai (lib/client reads the v2 -> v1 converter). */
+ * k8s_volcano.c, k8s_paddlejob.c, k8s_jobset.c, k8s_pytorchjob.c; the
+ * pods themselves are the runtime's, runtime/k8s_pod.c). Stands on
+ * runtime/ and what it stands on; private to libpai (lib/client reads
+ * the v2 -> v1 converter). */
 #ifndef PAI_CONVERT_H
 #define PAI_CONVERT_H
 
@@ -64,6 +65,7 @@ int pai__v2_to_v1_json(json_t **v1, pai_diags *diags, pai__src *src,
 #define PAI__RULE_K8S_MIN_SUCCEEDED "k8s-min-succeeded"
 #define PAI__RULE_K8S_RETRY	    "k8s-retry-count"
 #define PAI__RULE_K8S_PADDLE_ROLE   "k8s-paddle-role"
+#define PAI__RULE_K8S_PYTORCH_ROLE  "k8s-pytorch-role"
 #define PAI__RULE_K8S_ENV_NAME	    "k8s-env-name"
 #define PAI__RULE_K8S_VARIABLE	    "k8s-variable"
 #define PAI__RULE_K8S_AUTH_FILE	    "k8s-auth-file"
@@ -112,6 +114,7 @@ struct pai__k8s_writer {
 	const char *restart;   /* the pod template's restartPolicy; NULL:
 				* none (the controller sets the pods') */
 	const char *no_queue;  /* a virtual cluster that no queue says */
+	const char *own_env_msg; /* a jobEnv its controller sets itself */
 	/* What the kind cannot say of the config, or says differently:
 	 * its completion rules, retries, roles (after the common checks,
 	 * c->retry and c->unlimited set). */
@@ -122,6 +125,8 @@ struct pai__k8s_writer {
 
 extern const struct pai__k8s_writer pai__k8s_volcano;
 extern const struct pai__k8s_writer pai__k8s_paddlejob;
+extern const struct pai__k8s_writer pai__k8s_jobset;
+extern const struct pai__k8s_writer pai__k8s_pytorchjob;
 
 /* One conversion (k8s.c), with the config's places for diagnostics. */
 struct pai__k8s_conv {

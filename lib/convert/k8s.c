@@ -345,8 +345,9 @@ static int manifests(struct pai__k8s_conv *c, json_t **out)
 	return err;
 }
 
-static const struct pai__k8s_writer *const writers[] = {&pai__k8s_volcano,
-							&pai__k8s_paddlejob};
+static const struct pai__k8s_writer *const writers[] = {
+    &pai__k8s_volcano, &pai__k8s_paddlejob, &pai__k8s_jobset,
+    &pai__k8s_pytorchjob};
 
 /* The writer of o's kind, when o is valid; else NULL. */
 static const struct pai__k8s_writer *writer_of(const pai_k8s_options *o)

@@ -416,6 +416,32 @@ static void dropped_common(struct pai__k8s_conv *c)
 			     PAI__RULE_K8S_QUEUE, c->w->no_queue);
 }
 
+/* A jobEnv the kind's controller sets itself (a PyTorchJob's
+ * MASTER_ADDR...): the pods get the controller's. */
+static void own_env(struct pai__k8s_conv *c)
+{
+	json_t *envs = json_object_get(pai_job_config(c->k.job), "jobEnvs");
+	const pai__pos *at = top(c, "jobEnvs");
+	const char *name;
+	json_t *v;
+
+	if (v2(c))
+		return; /* a v2 config's parameters are not variables */
+	json_object_foreach(envs, name, v)
+	{
+		pai__buf b = PAI__BUF_INIT;
+		const pai__pos *e = at ? pai__pos_member(at, name) : NULL;
+
+		if (!pai__k8s_own_env(c->k.kind, name))
+			continue;
+		pai__buf_printf(&b, "jobEnvs.%s", name);
+		pai__k8s_say(c, key_off(e ? e : at), WARN,
+			     b.oom ? "jobEnvs" : b.data, PAI__RULE_K8S_DROPPED,
+			     c->w->own_env_msg);
+		pai__buf_release(&b);
+	}
+}
+
 static void ssh_label(struct pai__k8s_conv *c, size_t r)
 {
 	pai_port p;
@@ -499,6 +525,7 @@ int pai__k8s_check(struct pai__k8s_conv *c)
 		refs(c, r);
 	}
 	c->w->check(c);
+	own_env(c);
 	if (!v2(c))
 		dropped_v1(c);
 	dropped_common(c);

@@ -189,7 +189,8 @@ static int overlaps(unsigned a, long long n, unsigned b, long long m)
 }
 
 /* Whether [p, p+n) is free in role r: not one of the labels before k,
- * not a fixed label's, not PADDLE_PORT's range (2379 or 36000, + 20). */
+ * not a fixed label's, not PADDLE_PORT's range (2379 or 36000, + 20)
+ * nor the PyTorchJob operator's MASTER_PORT (23456). */
 static int port_free(const struct pai__k8s *k, size_t r, size_t nk, unsigned p,
 		     long long n)
 {
@@ -197,7 +198,7 @@ static int port_free(const struct pai__k8s *k, size_t r, size_t nk, unsigned p,
 	pai_port q;
 
 	if (p + n > 65536 || overlaps(p, n, 2379, 20) ||
-	    overlaps(p, n, 36000, 20))
+	    overlaps(p, n, 36000, 20) || overlaps(p, n, 23456, 1))
 		return 0;
 	for (j = 0; j < np; j++) {
 		if (j == nk || pai_job_port(&q, k->job, r, j))
@@ -257,12 +258,17 @@ static const char *pl_ip(void *data, size_t r, size_t i)
 	return pai__k8s_host(data, r, i);
 }
 
+/* The pod's name; what its controller adds to it ("-" and random
+ * letters) shown as '?'s. */
 static const char *pl_pod(void *data, size_t r, size_t i)
 {
 	struct pai__k8s *k = data;
+	size_t n;
 
 	k->scratch.len = 0;
 	pai__buf_printf(&k->scratch, "%s-%zu", k->roles[r].prefix, i);
+	for (n = 0; n < k->kind->suffix; n++)
+		pai__buf_putc(&k->scratch, n ? '?' : '-');
 	return k->scratch.oom ? NULL : k->scratch.data;
 }
 
@@ -399,12 +405,17 @@ int pai__k8s_is_job_env(const pai_job *job, const char *name)
 	       json_object_get(envs, name) != NULL;
 }
 
-static int keep(pai_env *to, json_t *dropped, const pai_job *job, const char *n,
-		const char *v)
+/* n=v into the pod's environment, unless a pod on Kubernetes does not
+ * get it (into dropped, if a PAI_ variable), or the controller sets it
+ * itself (the job's value would not count). */
+static int keep(pai_env *to, json_t *dropped, const struct pai__k8s *k,
+		const char *n, const char *v)
 {
 	char *nn, *vv;
 
-	if (!pai__k8s_is_job_env(job, n) &&
+	if (pai__k8s_own_env(k->kind, n))
+		return PAI_OK;
+	if (!pai__k8s_is_job_env(k->job, n) &&
 	    (strncmp(n, "PAI_", 4) || unknown_here(v)))
 		return strncmp(n, "PAI_", 4) == 0 && dropped &&
 			       json_object_set_new(dropped, n, json_string(v))
@@ -444,7 +455,7 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 		err = pai_expand_task(&all, k->job, r, i, &eo);
 	n = pai_env_count(all);
 	for (j = 0; !err && j < n; j++)
-		err = keep(env, dropped ? *dropped : NULL, k->job,
+		err = keep(env, dropped ? *dropped : NULL, k,
 			   pai_env_name(all, j), pai_env_value(all, j));
 	if (!err) {
 		cmd = strdup(pai_env_command(all) ? pai_env_command(all) : "");

@@ -146,7 +146,14 @@ struct pai__k8s_kind {
 	/* Where a pod finds its index: a fieldRef path, else a variable
 	 * the controller gives the container (read by a line of bash). */
 	const char *index_ref, *index_var;
+	/* The variables the controller sets in every container itself,
+	 * NULL-terminated (or NULL): a job's own of those names are not
+	 * given to the pods, where they would not count. */
+	const char *const *own_env;
 };
+
+/* 1 when the controller of kind sets the variable name itself. */
+int pai__k8s_own_env(const struct pai__k8s_kind *kind, const char *name);
 
 /* The row of kind id, or NULL; the i-th row, or NULL past the last. */
 const struct pai__k8s_kind *pai__k8s_kind_of(pai_k8s_kind id);

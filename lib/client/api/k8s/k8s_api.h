@@ -91,8 +91,10 @@ struct pai__k8s_engine {
 extern const struct pai__k8s_engine pai__k8s_volcano_engine;
 extern const struct pai__k8s_engine pai__k8s_paddlejob_engine;
 
-/* The engine of c's profile (never NULL: the profile's kind is one). */
+/* The engine of c's profile (never NULL: the profile's kind is one),
+ * and of kind (NULL: none). */
 const struct pai__k8s_engine *pai__k8s_engine(pai_client *c);
+const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind);
 
 /* The key of pod among its job's pods, into b: its task and index (as
  * its engine reads them) with PAI__K8S_KEY_SEP between; 0 when it has

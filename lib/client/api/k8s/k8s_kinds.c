@@ -11,16 +11,23 @@
 static const struct pai__k8s_engine *const engines[] = {
     &pai__k8s_volcano_engine, &pai__k8s_paddlejob_engine};
 
-const struct pai__k8s_engine *pai__k8s_engine(pai_client *c)
+const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind)
 {
-	pai_k8s_kind kind = pai__k8s_of(c)->o.kind;
 	size_t i;
 
 	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
 		if (engines[i]->id == kind)
 			return engines[i];
-	/* pai_client_new_k8s() took only a kind that is one */
-	return engines[0];
+	return NULL;
+}
+
+const struct pai__k8s_engine *pai__k8s_engine(pai_client *c)
+{
+	const struct pai__k8s_engine *e =
+	    pai__k8s_engine_of(pai__k8s_of(c)->o.kind);
+
+	/* pai_client_new_k8s() took only a kind that has one */
+	return e ? e : engines[0];
 }
 
 /* ---- states ----------------------------------------------------------- */
