@@ -40,10 +40,12 @@ const cli_opt cli_cluster_opts[] = {
     {"kubeconfig", OPT_KUBECONFIG, "FILE", NULL,
      "add --kubernetes: this kubeconfig alone (default: $KUBECONFIG, else "
      "~/.kube/config)"},
-    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob",
-     "add --kubernetes: jobs as Volcano Jobs (the default) or PaddleJobs"},
+    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob|jobset|pytorchjob",
+     "add --kubernetes: jobs as Volcano Jobs (the default), PaddleJobs, "
+     "JobSets or PyTorchJobs"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
-     "add --kubernetes: the Volcano queue (default: default)"},
+     "add --kubernetes: the Volcano queue (default: default), or a "
+     "JobSet's Kueue LocalQueue (default: none)"},
     {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
      "add --kubernetes: Volcano's gang scheduling (the default) or "
      "Kubernetes' default scheduler"},
@@ -76,8 +78,8 @@ static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
 		if (pai_k8s_kind_from_name(&o->k.kind, arg) == PAI_OK)
 			return 0;
 		return cli_error(ctx, EXIT_USAGE,
-				 "unknown engine '%s' (use volcano or "
-				 "paddlejob)",
+				 "unknown engine '%s' (use volcano, paddlejob, "
+				 "jobset or pytorchjob)",
 				 arg);
 	case OPT_SCHEDULER:
 		if (strcmp(arg, "volcano") == 0 ||

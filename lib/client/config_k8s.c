@@ -132,8 +132,9 @@ static int read_names(pai_k8s_cluster *k, json_t *o, const char *name,
 		return PAI_ESYNTAX;
 	}
 	if (engine && pai_k8s_kind_from_name(&k->kind, engine)) {
-		*why = why_of(name, "engine must be \"volcano\" or "
-				    "\"paddlejob\"");
+		*why = why_of(name, "engine must be \"volcano\", "
+				    "\"paddlejob\", \"jobset\" or "
+				    "\"pytorchjob\"");
 		return PAI_ESYNTAX;
 	}
 	if (sched && strcmp(sched, "default") == 0)

@@ -87,6 +87,24 @@ int pai__k8s_delete_job(pai_client *c, json_t *job)
 	return err;
 }
 
+int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job, json_t *patch)
+{
+	const char *name =
+	    pai__json_str(json_object_get(job, "metadata"), "name");
+	pai__buf path = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"PATCH", NULL, patch, "application/merge-patch+json",
+			  1};
+	int err;
+
+	*out = NULL;
+	pai__k8s_path(&path, c, PAI__K8S_JOBS, name ? name : "",
+		      "?fieldManager=paictl");
+	rq.path = path.data;
+	err = path.oom ? pai__client_oom(c) : pai__k8s_call(out, c, &rq, NULL);
+	pai__buf_release(&path);
+	return err;
+}
+
 /* A job that has not ended is stopped as its kind stops one. */
 static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 		    const char *name)

@@ -48,15 +48,18 @@ static void selector(pai__buf *q, const char *name)
 	pai__buf_puts(q, "paddle-res-type");
 }
 
-static int pod_task(json_t *pod, const char **task, long *index)
+static int pod_task(json_t *pod, pai__buf *task, long *index)
 {
 	json_t *meta = json_object_get(pod, "metadata");
 	const char *name = pai__json_str(meta, "name");
 	const char *dash = name ? strrchr(name, '-') : NULL;
-
-	*task =
+	const char *t =
 	    pai__json_str(json_object_get(meta, "labels"), "paddle-res-type");
-	return *task && dash && pai__k8s_number(dash + 1, index);
+
+	if (!t || !dash || !pai__k8s_number(dash + 1, index))
+		return 0;
+	pai__buf_puts(task, t);
+	return 1;
 }
 
 static int stop(pai_client *c, json_t *job, const char *name)

@@ -48,13 +48,16 @@ static void selector(pai__buf *q, const char *name)
 	pai__kube_put_escaped(q, name);
 }
 
-static int pod_task(json_t *pod, const char **task, long *index)
+static int pod_task(json_t *pod, pai__buf *task, long *index)
 {
 	json_t *l = json_object_get(json_object_get(pod, "metadata"), "labels");
+	const char *t = pai__json_str(l, "volcano.sh/task-spec");
 
-	*task = pai__json_str(l, "volcano.sh/task-spec");
-	return *task && pai__k8s_number(
-			    pai__json_str(l, "volcano.sh/task-index"), index);
+	if (!t ||
+	    !pai__k8s_number(pai__json_str(l, "volcano.sh/task-index"), index))
+		return 0;
+	pai__buf_puts(task, t);
+	return 1;
 }
 
 /* The Command of `vcctl job suspend` (§8), which leaves the job to be

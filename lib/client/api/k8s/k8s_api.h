@@ -14,7 +14,8 @@
  *   k8s_exec.c    a command in a pod: exec over WebSocket
  *   k8s_kinds.c   the kinds of job object (engines), found once by the
  *                 profile's kind: a job's phase and state, its pods
- *   engine_*.c    one kind each: engine_volcano.c, engine_paddlejob.c
+ *   engine_*.c    one kind each: engine_volcano.c, engine_paddlejob.c,
+ *                 engine_jobset.c, engine_pytorchjob.c
  *
  * Over kube/kube.h (kubeconfig, credentials, Status, streams, exec) and
  * rest.h. The references: shared/reference/kubernetes-api.md (the
@@ -59,9 +60,10 @@ int pai__k8s_setup_handle(pai_client *c, CURL *h, struct curl_slist **hdrs,
 
 /* One role of a job's object, as its spec says it. */
 struct pai__k8s_spec_role {
-	const char *task; /* the name its pods carry (borrowed) */
+	const char *task; /* the name its pods carry (borrowed, or own) */
 	long count;	  /* its pods */
 	json_t *tmpl;	  /* their template (borrowed; may be NULL) */
+	char own[96];	  /* task, when made of more than one name */
 };
 
 /* What paictl reads of a kind of job object, and how it stops one. */
@@ -76,8 +78,9 @@ struct pai__k8s_engine {
 	/* The label selector of the pods of the job named name (escaped,
 	 * appended to q). */
 	void (*selector)(pai__buf *q, const char *name);
-	/* A pod's task and index: 1, or 0 when it says none. */
-	int (*pod_task)(json_t *pod, const char **task, long *index);
+	/* A pod's task (appended to task) and index: 1, or 0 when it
+	 * says none. */
+	int (*pod_task)(json_t *pod, pai__buf *task, long *index);
 	/* 1 when pod (one the selector found) is job's own, now: not of
 	 * an older job of that name, nor of a run before a restart. */
 	int (*owns)(json_t *job, json_t *pod);
@@ -90,6 +93,8 @@ struct pai__k8s_engine {
 
 extern const struct pai__k8s_engine pai__k8s_volcano_engine;
 extern const struct pai__k8s_engine pai__k8s_paddlejob_engine;
+extern const struct pai__k8s_engine pai__k8s_jobset_engine;
+extern const struct pai__k8s_engine pai__k8s_pytorchjob_engine;
 
 /* The engine of c's profile (never NULL: the profile's kind is one),
  * and of kind (NULL: none). */
@@ -110,6 +115,17 @@ int pai__k8s_owned_by(json_t *job, json_t *obj);
 int pai__k8s_number(const char *s, long *out);
 /* Deletes job (Background: the garbage collector takes its pods). */
 int pai__k8s_delete_job(pai_client *c, json_t *job);
+/* Merge-patches job with patch (borrowed): *out the object as stored
+ * after (new; may be NULL). */
+int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job,
+		       json_t *patch);
+/* The condition of type among status.conditions whose status is
+ * "True", or NULL (JobSet's and the training operator's). */
+json_t *pai__k8s_condition(json_t *job, const char *type);
+/* What a stop writes on a job that it suspends (an annotation): a
+ * suspended job is STOPPED only with it (another's suspension, such as
+ * Kueue's, is a wait). */
+#define PAI__K8S_STOPPED "paictl/stopped"
 
 /* ---- requests (k8s_rest.c) -------------------------------------------- */
 

@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const struct pai__k8s_engine *const engines[] = {
-    &pai__k8s_volcano_engine, &pai__k8s_paddlejob_engine};
+    &pai__k8s_volcano_engine, &pai__k8s_paddlejob_engine,
+    &pai__k8s_jobset_engine, &pai__k8s_pytorchjob_engine};
 
 const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind)
 {
@@ -51,6 +52,10 @@ static pai_state phase_state(const char *phase)
 	    {"Terminated", PAI_STATE_FAILED},
 	    {"Aborting", PAI_STATE_STOPPING},
 	    {"Aborted", PAI_STATE_STOPPED},
+	    {"Created", PAI_STATE_WAITING},	/* PyTorchJob */
+	    {"Succeeded", PAI_STATE_SUCCEEDED}, /* PyTorchJob */
+	    {"Suspending", PAI_STATE_STOPPING}, /* paictl stopped it */
+	    {"Suspended", PAI_STATE_STOPPED},
 	};
 	size_t i;
 
@@ -72,12 +77,19 @@ const char *pai__k8s_job_phase(pai_client *c, json_t *job, const char **since)
 
 pai_state pai__k8s_job_state(pai_client *c, json_t *job)
 {
-	pai_state s = phase_state(pai__k8s_job_phase(c, job, NULL));
+	const char *phase = pai__k8s_job_phase(c, job, NULL);
+	pai_state s = phase_state(phase);
 	json_t *meta = json_object_get(job, "metadata");
 
 	/* deleted (a PaddleJob stopped), the operator not yet done */
 	if (pai__json_str(meta, "deletionTimestamp") && !pai_state_is_final(s))
 		return PAI_STATE_STOPPING;
+	/* suspended by another than a stop: held (Kueue's, until it
+	 * admits the job) */
+	if (phase && strncmp(phase, "Suspend", 7) == 0 &&
+	    !pai__json_str(json_object_get(meta, "annotations"),
+			   PAI__K8S_STOPPED))
+		return PAI_STATE_WAITING;
 	return s;
 }
 
@@ -90,13 +102,28 @@ void pai__k8s_task_key(pai__buf *b, const char *task, long index)
 
 int pai__k8s_pod_key(pai__buf *b, pai_client *c, json_t *pod)
 {
-	const char *task;
 	long index;
 
-	if (!pai__k8s_engine(c)->pod_task(pod, &task, &index))
+	if (!pai__k8s_engine(c)->pod_task(pod, b, &index))
 		return 0;
-	pai__k8s_task_key(b, task, index);
+	pai__buf_printf(b, "%c%ld", PAI__K8S_KEY_SEP, index);
 	return 1;
+}
+
+json_t *pai__k8s_condition(json_t *job, const char *type)
+{
+	json_t *st = json_object_get(job, "status"), *cond;
+	size_t i;
+
+	json_array_foreach(json_object_get(st, "conditions"), i, cond)
+	{
+		const char *t = pai__json_str(cond, "type");
+		const char *s = pai__json_str(cond, "status");
+
+		if (t && s && strcmp(t, type) == 0 && strcmp(s, "True") == 0)
+			return cond;
+	}
+	return NULL;
 }
 
 json_t *pai__k8s_newer_pod(json_t *a, json_t *b)

@@ -10,6 +10,7 @@
  * the kinds (phase, roles, which pods) is their engines' (k8s_kinds.c). */
 #include "k8s_api.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,8 +120,8 @@ static long pod_exit(json_t *pod)
 
 /* One role as the spec has it. */
 struct role {
-	const char *task; /* the name its pods carry */
-	const char *name; /* as the user wrote it */
+	char task[96];	  /* the name its pods carry */
+	const char *name; /* as the user wrote it (or task) */
 	long replicas;
 	json_t *ports; /* label -> "p1,p2" (new) */
 };
@@ -158,8 +159,8 @@ static void role_from(struct role *r, const struct pai__k8s_spec_role *sr)
 				      "annotations");
 	const char *name = pai__json_str(ann, "paictl/task-role");
 
-	r->task = sr->task;
-	r->name = name && *name ? name : sr->task;
+	snprintf(r->task, sizeof(r->task), "%s", sr->task);
+	r->name = name && *name ? name : r->task;
 	r->replicas = sr->count;
 	r->ports = port_map(pai__json_str(ann, "paictl/ports"));
 }
