@@ -113,6 +113,8 @@ struct pai__k8s_writer {
 	const char *container; /* the container's name; NULL: the task's */
 	const char *restart;   /* the pod template's restartPolicy; NULL:
 				* none (the controller sets the pods') */
+	int port_names;	       /* the ports are named ("p10000"): the
+				* controller makes a Service of them */
 	const char *no_queue;  /* a virtual cluster that no queue says */
 	const char *own_env_msg; /* a jobEnv its controller sets itself */
 	/* What the kind cannot say of the config, or says differently:

@@ -227,7 +227,8 @@ static json_t *port_labels(struct pai__k8s_conv *c, size_t r)
 	return v;
 }
 
-/* Every port of every label, once. */
+/* Every port of every label, once; named when the kind's controller
+ * makes a Service of them (a Service of several ports names each). */
 static json_t *ports(struct pai__k8s_conv *c, size_t r)
 {
 	const struct pai__k8s_role *kr = &c->k.roles[r];
@@ -248,9 +249,14 @@ static json_t *ports(struct pai__k8s_conv *c, size_t r)
 				continue;
 			json_object_set_new(seen, key, json_true());
 			json_array_append_new(
-			    a, json_pack("{s:I,s:s}", "containerPort",
-					 (json_int_t)(kr->port[j] + n),
-					 "protocol", "TCP"));
+			    a, c->w->port_names
+				   ? json_pack("{s:s+,s:I,s:s}", "name", "p",
+					       key, "containerPort",
+					       (json_int_t)(kr->port[j] + n),
+					       "protocol", "TCP")
+				   : json_pack("{s:I,s:s}", "containerPort",
+					       (json_int_t)(kr->port[j] + n),
+					       "protocol", "TCP"));
 		}
 	}
 	json_decref(seen);

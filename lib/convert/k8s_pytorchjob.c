@@ -108,6 +108,8 @@ const struct pai__k8s_writer pai__k8s_pytorchjob = {
     .role_rule = PAI__RULE_K8S_PYTORCH_ROLE,
     .container = "pytorch",
     .restart = NULL, /* the replica spec's, which the operator sets */
+    /* a headless Service per pod of the pytorch container's ports */
+    .port_names = 1,
     .no_queue = "the job goes to the queue 'default', not to its virtual "
 		"cluster (give --queue NAME for a Volcano queue that exists)",
     .own_env_msg = "dropped: the PyTorchJob operator sets this variable "

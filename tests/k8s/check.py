@@ -274,6 +274,15 @@ def check_pytorch(where, d):
             fail(where, "%s: a container named pytorch, images" % rt)
         if rt == "Master" and r.get("replicas") != 1:
             fail(where, "Master replicas must be 1")
+        # the operator's Service per pod takes the pytorch container's
+        # ports by name: a Service of several ports names each, once
+        names = [p.get("name") for c in cs if c["name"] == "pytorch"
+                 for p in c.get("ports") or []]
+        if len(names) > 0 and (None in names or
+                               len(set(names)) != len(names) or
+                               not all(len(n) <= 15 for n in names)):
+            fail(where, "%s: unnamed or repeated port names %s"
+                 % (rt, names))
         svc = "%s-%s-%d" % (name, rt.lower(), r.get("replicas", 1) - 1)
         if len(svc) > 63 or not DNS1035_LABEL.match(svc):
             fail(where, "service name %r" % svc)
