@@ -234,7 +234,7 @@ class JobSetController(reconciler.Reconciler):
     def set_condition(st, events, ctype, status, etype, reason, msg):
         """setCondition(): a change of status only (and its event); a
         False condition not there is not added."""
-        conds = st.setdefault("conditions", [])
+        conds = st.get("conditions") or []
         for c in conds:
             if c["type"] == ctype:
                 if c["status"] == status:
@@ -244,9 +244,9 @@ class JobSetController(reconciler.Reconciler):
                 events.append((etype, reason, msg))
                 return
         if status == "True":
-            conds.append({"type": ctype, "status": status, "reason": reason,
-                          "message": msg,
-                          "lastTransitionTime": now_rfc3339()})
+            st["conditions"] = conds + [{
+                "type": ctype, "status": status, "reason": reason,
+                "message": msg, "lastTransitionTime": now_rfc3339()}]
             events.append((etype, reason, msg))
 
     # ---- the objects ----
