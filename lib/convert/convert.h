@@ -153,6 +153,10 @@ struct pai__k8s_conv {
  * template; new, NULL when out of memory. */
 json_t *pai__k8s_meta(struct pai__k8s_conv *c, const char *name);
 json_t *pai__k8s_pod_template(struct pai__k8s_conv *c, size_t r);
+/* An operator's schedulingPolicy for Volcano's gang scheduling (all the
+ * job's pods, the queue) into obj, when that is the scheduler; 0, or -1
+ * when out of memory. */
+int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj);
 
 /* Diagnostics of a conversion (k8s_check.c), at their places in the
  * file: off a byte offset, or role r's field (the role when the file

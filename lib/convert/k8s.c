@@ -319,6 +319,16 @@ json_t *pai__k8s_pod_template(struct pai__k8s_conv *c, size_t r)
 			 port_labels(c, r), "spec", spec);
 }
 
+int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj)
+{
+	if (c->k.o.scheduler != PAI_K8S_SCHED_VOLCANO)
+		return 0;
+	return json_object_set_new(
+	    obj, "schedulingPolicy",
+	    json_pack("{s:I,s:s}", "minAvailable", (json_int_t)c->total,
+		      "queue", c->k.o.queue ? c->k.o.queue : "default"));
+}
+
 static json_t *config_map(struct pai__k8s_conv *c)
 {
 	return json_pack("{s:s,s:s,s:o,s:O}", "apiVersion", "v1", "kind",

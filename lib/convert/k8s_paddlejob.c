@@ -54,12 +54,8 @@ static json_t *object(struct pai__k8s_conv *c)
 					"template", t)))
 			return json_decref(spec), NULL;
 	}
-	if (spec && c->k.o.scheduler == PAI_K8S_SCHED_VOLCANO)
-		json_object_set_new(
-		    spec, "schedulingPolicy",
-		    json_pack("{s:I,s:s}", "minAvailable", (json_int_t)c->total,
-			      "queue",
-			      c->k.o.queue ? c->k.o.queue : "default"));
+	if (spec && pai__k8s_gang_policy(c, spec))
+		return json_decref(spec), NULL;
 	return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion",
 			 c->k.kind->api_version, "kind", c->k.kind->kind,
 			 "metadata", pai__k8s_meta(c, c->k.name), "spec", spec);

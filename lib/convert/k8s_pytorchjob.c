@@ -89,12 +89,8 @@ static json_t *object(struct pai__k8s_conv *c)
 {
 	json_t *run = json_pack("{s:s}", "cleanPodPolicy", "Running");
 
-	if (run && c->k.o.scheduler == PAI_K8S_SCHED_VOLCANO)
-		json_object_set_new(
-		    run, "schedulingPolicy",
-		    json_pack("{s:I,s:s}", "minAvailable", (json_int_t)c->total,
-			      "queue",
-			      c->k.o.queue ? c->k.o.queue : "default"));
+	if (run && pai__k8s_gang_policy(c, run))
+		return json_decref(run), NULL;
 	return json_pack(
 	    "{s:s,s:s,s:o,s:{s:o,s:o}}", "apiVersion", c->k.kind->api_version,
 	    "kind", c->k.kind->kind, "metadata", pai__k8s_meta(c, c->k.name),

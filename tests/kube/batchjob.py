@@ -112,10 +112,6 @@ class JobController(reconciler.Reconciler):
         super().__init__(client, stop)
         self.jobs, self.pods = jobs, pods
 
-    def on_job(self, kind, old, new):
-        md = (new or old)["metadata"]
-        self.mark(md["namespace"], md["name"])
-
     def on_pod(self, kind, old, new):
         self.mark_owner(new or old, JOB)
 

@@ -89,10 +89,6 @@ class JobSetController(reconciler.Reconciler):
         super().__init__(client, stop)
         self.jobsets, self.jobs = jobsets, jobs
 
-    def on_jobset(self, kind, old, new):
-        md = (new or old)["metadata"]
-        self.mark(md["namespace"], md["name"])
-
     def on_owned(self, kind, old, new):
         self.mark_owner(new or old, JS)
 

@@ -47,10 +47,6 @@ class Paddle(reconciler.Reconciler):
         super().__init__(client, stop)
         self.jobs, self.pods = jobs, pods
 
-    def on_job(self, kind, old, new):
-        md = (new or old)["metadata"]
-        self.mark(md["namespace"], md["name"])
-
     def on_owned(self, kind, old, new):
         self.mark_owner(new or old, PDJ)
 

@@ -117,10 +117,6 @@ class PyTorchController(reconciler.Reconciler):
         super().__init__(client, stop)
         self.jobs, self.pods, self.services = jobs, pods, services
 
-    def on_job(self, kind, old, new):
-        md = (new or old)["metadata"]
-        self.mark(md["namespace"], md["name"])
-
     def on_owned(self, kind, old, new):
         self.mark_owner(new or old, PTJ)
 

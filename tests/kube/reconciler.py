@@ -36,6 +36,12 @@ class Reconciler:
             return not self.busy and all(t > time.time() for t in
                                          self.dirty.values())
 
+    def on_object(self, kind, old, new):
+        """An informer's event on an object of the controller's kind: the
+        object marked."""
+        md = (new or old)["metadata"]
+        self.mark(md["namespace"], md["name"])
+
     def mark_owner(self, obj, api_kind):
         """The owner of api_kind ((apiVersion, kind)) that controls obj,
         if any, marked."""

@@ -115,11 +115,11 @@ class StandIn:
                           pd.on_owned, jc.on_pod, pt.on_owned]
         pgs.handlers += [sch.on_event, vc.on_podgroup]
         jobs.handlers += [vc.on_job]
-        pdjs.handlers += [pd.on_job]
+        pdjs.handlers += [pd.on_object]
         cmds.handlers += [vc.on_command]
-        bjobs.handlers += [jc.on_job, js.on_owned]
-        jss.handlers += [js.on_jobset]
-        ptjs.handlers += [pt.on_job]
+        bjobs.handlers += [jc.on_object, js.on_owned]
+        jss.handlers += [js.on_object]
+        ptjs.handlers += [pt.on_object]
         svcs.handlers += [pd.on_owned, js.on_owned, pt.on_owned, lambda *_:
                           self.kubelet.net.set_services(svcs.items())]
         infs = (pods, pgs, jobs, pdjs, cmds, svcs, bjobs, jss, ptjs)

@@ -346,19 +346,15 @@ def t_cannot_start(c):
 
 # ---- logs -f across a dropped connection ------------------------------------
 
-def t_follow(c):
-    k = Case(c, "follow")
-    k.file("t.json", job("talk", [("main", 2,
-                                   "for i in $(seq 1 40); do echo "
-                                   "line $i of $PAI_TASK_INDEX; sleep 0.1; "
-                                   "done")]))
-    k.run("submit", "t.json")
-    # main-0's stream is cut once it has given a line, while the task
-    # still prints: whatever paictl's speed (valgrind), the cut falls in
-    # the middle of a running container's log
+def follow_cut(c, k, name, cut):
+    """paictl -vv logs -f NAME, the kubelet cutting the follow streams of
+    the case's namespace that the cut-logs query cut selects once main-0
+    has given a line, while the task still prints: whatever paictl's
+    speed (valgrind), the cut falls in the middle of a running
+    container's log. Its CompletedProcess."""
     if VERBOSE:
-        print("# paictl -vv logs -f talk")
-    p = subprocess.Popen([PAICTL, "-vv", "logs", "-f", "talk"], cwd=k.dir,
+        print("# paictl -vv logs -f " + name)
+    p = subprocess.Popen([PAICTL, "-vv", "logs", "-f", name], cwd=k.dir,
                          env=k.env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     err = []
@@ -370,14 +366,23 @@ def t_follow(c):
         if not armed and line.startswith("main-0 |"):
             armed = True
             subprocess.run(["curl", "-skf", "-X", "POST",
-                            "%s/standin/cut-logs?namespace=%s&pod=talk-main-0"
-                            "&afterBytes=0" % (c.env["PAI_KUBE_KUBELET"],
-                                               k.ns)],
+                            "%s/standin/cut-logs?namespace=%s&%s"
+                            % (c.env["PAI_KUBE_KUBELET"], k.ns, cut)],
                            capture_output=True)
     p.wait(timeout=90)
     t.join()
-    r = subprocess.CompletedProcess(p.args, p.returncode, "".join(out),
-                                    err[0] if err else "")
+    return subprocess.CompletedProcess(p.args, p.returncode, "".join(out),
+                                       err[0] if err else "")
+
+
+def t_follow(c):
+    k = Case(c, "follow")
+    k.file("t.json", job("talk", [("main", 2,
+                                   "for i in $(seq 1 40); do echo "
+                                   "line $i of $PAI_TASK_INDEX; sleep 0.1; "
+                                   "done")]))
+    k.run("submit", "t.json")
+    r = follow_cut(c, k, "talk", "pod=talk-main-0&afterBytes=0")
     got = r.stdout.splitlines()
     want = ["main-%d | line %d of %d" % (x, i, x) for x in (0, 1)
             for i in range(1, 41)]
@@ -960,6 +965,26 @@ def wait_state(k, name, state, secs=20):
     return out
 
 
+def stop_each_format(k, kind, path, ssh):
+    """For text and JSON, the job of path submitted as long-FORMAT and
+    RUNNING (ssh(name) the text one), then stop --wait: STOPPED, exit 0,
+    within seconds, the job suspended, not deleted."""
+    for fmt in ("text", "json"):
+        name = "long-" + fmt
+        k.run("submit", "--name", name, path)
+        wait_state(k, name, "RUNNING")
+        if fmt == "text":
+            ssh(name)
+        t0 = time.time()
+        r = k.run("-o", fmt, "stop", "--wait", name)
+        took = time.time() - t0
+        ok = (r.stdout == "STOPPED\n" if fmt == "text" else
+              json.loads(r.stdout or "{}").get("state") == "STOPPED")
+        check("%s stop --wait -o %s: STOPPED, exit 0 (%.1f s), not deleted"
+              % (kind, fmt, took), r.returncode == 0 and ok and took < 10 and
+              "deleted" not in r.stderr, (r.returncode, r.stdout, r.stderr))
+
+
 def t_jobset(c):
     """A JobSet profile: a two-role job to SUCCEEDED, every pod's $PAI_*
     as expand --target jobset says, the pods by the names their Jobs
@@ -1078,49 +1103,23 @@ def t_jobset_stop(c):
                                               "$PAI_TASK_INDEX; sleep 0.1; "
                                               "done")]))
     k.run("submit", "t.json")
-    p = subprocess.Popen([PAICTL, "-vv", "logs", "-f", "talk"], cwd=k.dir,
-                         env=k.env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    err = []
-    t = threading.Thread(target=lambda: err.append(p.stderr.read()))
-    t.start()
-    out, armed = [], False
-    for line in p.stdout:
-        out.append(line)
-        if not armed and line.startswith("main-0 |"):
-            armed = True  # every stream of the namespace cut
-            subprocess.run(["curl", "-skf", "-X", "POST",
-                            "%s/standin/cut-logs?namespace=%s&afterBytes=0"
-                            % (c.env["PAI_KUBE_KUBELET"], k.ns)],
-                           capture_output=True)
-    p.wait(timeout=90)
-    t.join()
+    r = follow_cut(c, k, "talk", "afterBytes=0")  # every stream cut
     want = ["main-%d | line %d of %d" % (x, i, x) for x in (0, 1)
             for i in range(1, 31)]
     check("JobSet logs -f: every line once, across a cut",
-          sorted(x.rstrip("\n") for x in out) == sorted(want) and
+          sorted(r.stdout.splitlines()) == sorted(want) and
           re.search(r"talk-main-0-0-[a-z0-9]{5}/log\?follow=true\S*"
-                    r"&sinceTime=", err[0] if err else ""),
-          (len(out), (err[0] if err else "")[-1500:]))
+                    r"&sinceTime=", r.stderr),
+          (len(r.stdout.splitlines()), r.stderr[-1500:]))
     k.file("s.json", job("long", [("main", 2, "sleep 60")]))
-    for fmt in ("text", "json"):
-        name = "long-" + fmt
-        k.run("submit", "--name", name, "s.json")
-        wait_state(k, name, "RUNNING")
-        if fmt == "text":
-            r = k.run("ssh", name, "main", "1", "--",
-                      "echo $PAI_TASK_INDEX $(hostname); exit 7")
-            check("JobSet ssh: the task's pod, the command's status",
-                  r.returncode == 7 and r.stdout == "1 long-text-main-0-1\n",
-                  (r.returncode, r.stdout, r.stderr))
-        t0 = time.time()
-        r = k.run("-o", fmt, "stop", "--wait", name)
-        took = time.time() - t0
-        ok = (r.stdout == "STOPPED\n" if fmt == "text" else
-              json.loads(r.stdout or "{}").get("state") == "STOPPED")
-        check("JobSet stop --wait -o %s: STOPPED, exit 0 (%.1f s)"
-              % (fmt, took), r.returncode == 0 and ok and took < 10 and
-              "deleted" not in r.stderr, (r.returncode, r.stdout, r.stderr))
+
+    def ssh(name):
+        r = k.run("ssh", name, "main", "1", "--",
+                  "echo $PAI_TASK_INDEX $(hostname); exit 7")
+        check("JobSet ssh: the task's pod, the command's status",
+              r.returncode == 7 and r.stdout == "1 long-text-main-0-1\n",
+              (r.returncode, r.stdout, r.stderr))
+    stop_each_format(k, "JobSet", "s.json", ssh)
     js = [j for j in k.jobs(JS) if j["metadata"]["name"] == "long-text"][0]
     check("JobSet stopped: it stays, suspended, marked by paictl",
           js["spec"].get("suspend") is True and "paictl/stopped" in
@@ -1280,23 +1279,13 @@ def t_pytorchjob_stop(c):
     k = Case(c, "ptjstop", engine="pytorchjob")
     k.file("s.json", job("long", [("master", 1, "sleep 60"),
                                   ("worker", 1, "sleep 60")]))
-    for fmt in ("text", "json"):
-        name = "long-" + fmt
-        k.run("submit", "--name", name, "s.json")
-        wait_state(k, name, "RUNNING")
-        if fmt == "text":
-            r = k.run("ssh", name, "worker", "0", "--",
-                      "echo $RANK $MASTER_ADDR")
-            check("PyTorchJob ssh: the worker's pod, the operator's env",
-                  r.returncode == 0 and r.stdout ==
-                  "1 long-text-master-0\n", (r.returncode, r.stdout,
-                                              r.stderr))
-        r = k.run("-o", fmt, "stop", "--wait", name)
-        ok = (r.stdout == "STOPPED\n" if fmt == "text" else
-              json.loads(r.stdout or "{}").get("state") == "STOPPED")
-        check("PyTorchJob stop --wait -o %s: STOPPED, suspended, not "
-              "deleted" % fmt, r.returncode == 0 and ok and
-              "deleted" not in r.stderr, (r.returncode, r.stdout, r.stderr))
+
+    def ssh(name):
+        r = k.run("ssh", name, "worker", "0", "--", "echo $RANK $MASTER_ADDR")
+        check("PyTorchJob ssh: the worker's pod, the operator's env",
+              r.returncode == 0 and r.stdout == "1 long-text-master-0\n",
+              (r.returncode, r.stdout, r.stderr))
+    stop_each_format(k, "PyTorchJob", "s.json", ssh)
     pj = [j for j in k.jobs(PTJ) if j["metadata"]["name"] == "long-text"][0]
     check("PyTorchJob stopped: it stays, runPolicy.suspend, Suspended",
           pj["spec"]["runPolicy"].get("suspend") is True and any(

@@ -191,9 +191,10 @@ static void test_profiles(void **state)
 /* ---- status
  * ------------------------------------------------------------------ */
 
-static pai_state state_of_phase(const char *phase)
+/* The state of the job of kind kind the server has (at jobs, NULL:
+ * Volcano's) as job. */
+static pai_state state_of(pai_k8s_kind kind, const char *jobs, const char *job)
 {
-	static char job[512];
 	struct api a;
 	fake_server *f = NULL;
 	pai_client *c;
@@ -201,20 +202,28 @@ static pai_state state_of_phase(const char *phase)
 	pai_state s;
 
 	memset(&a, 0, sizeof(a));
-	snprintf(job, sizeof(job),
-		 "{\"metadata\":{\"name\":\"j\",\"uid\":\"u1\"},\"spec\":"
-		 "{\"tasks\":[{\"name\":\"main\",\"replicas\":1}]},"
-		 "\"status\":{\"state\":{\"phase\":\"%s\"}}}",
-		 phase);
+	a.jobs = jobs;
 	a.job = job;
 	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
-	c = client(f);
+	c = client_of(f, kind);
 	assert_int_equal(pai_job_get(&info, c, "alice", "j"), PAI_OK);
 	s = pai_job_info_state(info);
 	pai_job_info_free(info);
 	pai_client_free(c);
 	fake_stop(f);
 	return s;
+}
+
+static pai_state state_of_phase(const char *phase)
+{
+	char job[512];
+
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"j\",\"uid\":\"u1\"},\"spec\":"
+		 "{\"tasks\":[{\"name\":\"main\",\"replicas\":1}]},"
+		 "\"status\":{\"state\":{\"phase\":\"%s\"}}}",
+		 phase);
+	return state_of(PAI_K8S_VOLCANO, NULL, job);
 }
 
 static void test_phases(void **state)
@@ -261,29 +270,17 @@ static const char tasks_job[] =
 	",\"containerStatuses\":[{\"state\":{\"terminated\":{\"reason\":"      \
 	"\"OOMKilled\",\"exitCode\":137}}}]"
 
-static const char tasks_pods[] = "{\"items\":[" POD(
-    "tf-ps-server-0", "ps-server", "0", "Running",
-    RUNNING_2) "," POD("tf-ps-server-1", "ps-server", "1", "Pending",
-		       PULL_BACKOFF) "," POD("tf-worker-0", "worker", "0",
-					     "Failed",
-					     OOM_KILLED) ","
-							 /* another job's pod of
-							    the same task: not
-							    this one's */
-							 "{\"metadata\":{"
-							 "\"name\":\"tf-ps-"
-							 "server-0\","
-							 "\"labels\":{"
-							 "\"volcano.sh/"
-							 "task-spec\":\"ps-"
-							 "server\",\"volcano."
-							 "sh/task-index\":"
-							 "\"0\"},"
-							 "\"ownerReferences\":["
-							 "{\"uid\":\"other\"}]}"
-							 ",\"status\":"
-							 "{\"phase\":"
-							 "\"Failed\"}}]}";
+/* clang-format off */
+static const char tasks_pods[] = "{\"items\":["
+    POD("tf-ps-server-0", "ps-server", "0", "Running", RUNNING_2) ","
+    POD("tf-ps-server-1", "ps-server", "1", "Pending", PULL_BACKOFF) ","
+    POD("tf-worker-0", "worker", "0", "Failed", OOM_KILLED) ","
+    /* another job's pod of the same task: not this one's */
+    "{\"metadata\":{\"name\":\"tf-ps-server-0\",\"labels\":{"
+    "\"volcano.sh/task-spec\":\"ps-server\",\"volcano.sh/task-index\":"
+    "\"0\"},\"ownerReferences\":[{\"uid\":\"other\"}]},\"status\":"
+    "{\"phase\":\"Failed\"}}]}";
+/* clang-format on */
 
 static void test_status(void **state)
 {
@@ -359,10 +356,12 @@ static const char jobset[] =
 	"\"" index "\"}},\"spec\":{\"containers\":[{\"name\":\"c\"}]},"        \
 	"\"status\":{\"phase\":\"" phase "\"}}"
 
-static const char jobset_pods[] =
-    "{\"items\":[" JSPOD("js-server-0-1-x7k2q", "server", "1", "1",
-			 "Running") "," JSPOD("js-server-0-1-abcde", "server",
-					      "0", "1", "Failed") "]}";
+/* clang-format off */
+static const char jobset_pods[] = "{\"items\":["
+    JSPOD("js-server-0-1-x7k2q", "server", "1", "1", "Running") ","
+    /* the same task's pod of the run before the restart */
+    JSPOD("js-server-0-1-abcde", "server", "0", "1", "Failed") "]}";
+/* clang-format on */
 
 static void test_jobset(void **state)
 {
@@ -419,14 +418,8 @@ static void test_jobset(void **state)
 
 static pai_state jobset_state(const char *status, const char *extra)
 {
-	static char job[768];
-	struct api a;
-	fake_server *f = NULL;
-	pai_client *c;
-	pai_job_info *info = NULL;
-	pai_state s;
+	char job[768];
 
-	memset(&a, 0, sizeof(a));
 	snprintf(job, sizeof(job),
 		 "{\"metadata\":{\"name\":\"js\",\"uid\":\"u2\"%s},"
 		 "\"spec\":{%s\"replicatedJobs\":[]},\"status\":%s}",
@@ -434,16 +427,7 @@ static pai_state jobset_state(const char *status, const char *extra)
 		     ? ",\"annotations\":{\"paictl/stopped\":\"true\"}"
 		     : "",
 		 strstr(extra, "suspend") ? "\"suspend\":true," : "", status);
-	a.jobs = JOBSETS;
-	a.job = job;
-	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
-	c = client_of(f, PAI_K8S_JOBSET);
-	assert_int_equal(pai_job_get(&info, c, "alice", "js"), PAI_OK);
-	s = pai_job_info_state(info);
-	pai_job_info_free(info);
-	pai_client_free(c);
-	fake_stop(f);
-	return s;
+	return state_of(PAI_K8S_JOBSET, JOBSETS, job);
 }
 
 #define COND(type)                                                             \

@@ -22,21 +22,12 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 	static const char *const types[] = {"ps", "worker", "heter"};
 	json_t *spec = json_object_get(job, "spec"), *t;
 	struct pai__k8s_spec_role *r = calloc(3, sizeof(*r));
-	long long k;
 	size_t i;
 
 	*n = 0;
-	for (i = 0; r && i < 3; i++) {
-		if (!(t = json_object_get(spec, types[i])))
-			continue;
-		r[*n].task = types[i];
-		r[*n].count =
-		    pai__json_integer(json_object_get(t, "replicas"), &k) &&
-			    k > 0
-			? (long)k
-			: 0;
-		r[(*n)++].tmpl = json_object_get(t, "template");
-	}
+	for (i = 0; r && i < 3; i++)
+		if ((t = json_object_get(spec, types[i])))
+			pai__k8s_spec_role(&r[(*n)++], types[i], t, 0);
 	return r;
 }
 

@@ -50,7 +50,6 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 	struct pai__k8s_spec_role *r =
 	    calloc(json_object_size(specs) + 1, sizeof(*r));
 	const char *type;
-	long long k;
 	size_t i;
 
 	*n = 0;
@@ -61,13 +60,9 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 		/* the operator's replica-type label: the type in lower case */
 		for (i = 0; type[i] && i + 1 < sizeof(r[*n].own); i++)
 			r[*n].own[i] = (char)tolower((unsigned char)type[i]);
-		r[*n].task = r[*n].own;
-		r[*n].count =
-		    pai__json_integer(json_object_get(t, "replicas"), &k) &&
-			    k > 0
-			? (long)k
-			: 1; /* the operator's default */
-		r[(*n)++].tmpl = json_object_get(t, "template");
+		/* one replica: the operator's default */
+		pai__k8s_spec_role(&r[*n], r[*n].own, t, 1);
+		(*n)++;
 	}
 	return r;
 }

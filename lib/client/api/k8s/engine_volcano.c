@@ -23,21 +23,14 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 	struct pai__k8s_spec_role *r =
 	    calloc(json_array_size(tasks) + 1, sizeof(*r));
 	json_t *t;
-	long long k;
 	size_t i;
 
 	*n = 0;
 	json_array_foreach(tasks, i, t)
 	{
-		if (!r || !pai__json_str(t, "name"))
-			continue;
-		r[*n].task = pai__json_str(t, "name");
-		r[*n].count =
-		    pai__json_integer(json_object_get(t, "replicas"), &k) &&
-			    k > 0
-			? (long)k
-			: 0;
-		r[(*n)++].tmpl = json_object_get(t, "template");
+		if (r && pai__json_str(t, "name"))
+			pai__k8s_spec_role(&r[(*n)++], pai__json_str(t, "name"),
+					   t, 0);
 	}
 	return r;
 }

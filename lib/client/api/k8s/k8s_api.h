@@ -96,6 +96,11 @@ extern const struct pai__k8s_engine pai__k8s_paddlejob_engine;
 extern const struct pai__k8s_engine pai__k8s_jobset_engine;
 extern const struct pai__k8s_engine pai__k8s_pytorchjob_engine;
 
+/* r, a role of task whose spec (replicas, template) is spec; dflt its
+ * pods when the spec says no positive number. */
+void pai__k8s_spec_role(struct pai__k8s_spec_role *r, const char *task,
+			json_t *spec, long dflt);
+
 /* The engine of c's profile (never NULL: the profile's kind is one),
  * and of kind (NULL: none). */
 const struct pai__k8s_engine *pai__k8s_engine(pai_client *c);

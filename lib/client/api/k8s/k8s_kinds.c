@@ -110,6 +110,19 @@ int pai__k8s_pod_key(pai__buf *b, pai_client *c, json_t *pod)
 	return 1;
 }
 
+void pai__k8s_spec_role(struct pai__k8s_spec_role *r, const char *task,
+			json_t *spec, long dflt)
+{
+	long long k;
+
+	r->task = task;
+	r->count =
+	    pai__json_integer(json_object_get(spec, "replicas"), &k) && k > 0
+		? (long)k
+		: dflt;
+	r->tmpl = json_object_get(spec, "template");
+}
+
 json_t *pai__k8s_condition(json_t *job, const char *type)
 {
 	json_t *st = json_object_get(job, "status"), *cond;
