@@ -272,7 +272,8 @@ static void on_pod(void *data, int type, json_t *pod)
 	size_t i;
 
 	if (!pai__k8s_pod_key(&key, f->c, pod) || key.oom || !uid) {
-		f->err |= key.oom ? PAI_ENOMEM : 0;
+		if (key.oom)
+			f->err = PAI_ENOMEM;
 		pai__buf_release(&key);
 		return;
 	}
