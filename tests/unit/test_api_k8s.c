@@ -172,6 +172,15 @@ static void test_profiles(void **state)
 	assert_string_equal(got.ns, "team-a");
 	assert_int_equal(got.kind, PAI_K8S_PADDLEJOB);
 	assert_string_equal(got.fs_uri, "hdfs://nn:9000");
+	/* every kind by its name in the file */
+	k.ns = "team-a";
+	k.kind = PAI_K8S_PYTORCHJOB;
+	assert_int_equal(pai_config_set_k8s(back, "gpu", &k), PAI_OK);
+	assert_int_equal(pai_config_save(back, path), PAI_OK);
+	pai_config_free(back);
+	assert_int_equal(pai_config_load(&back, NULL, path), PAI_OK);
+	assert_int_equal(pai_config_k8s(&got, back, "gpu"), PAI_OK);
+	assert_int_equal(got.kind, PAI_K8S_PYTORCHJOB);
 	assert_null(pai_config_find(back, "gpu")->uri);
 	/* a Kubernetes profile has no URI, and another one a URI */
 	p.uri = "https://x";
