@@ -40,10 +40,12 @@ const cli_opt cli_cluster_opts[] = {
     {"kubeconfig", OPT_KUBECONFIG, "FILE", NULL,
      "add --kubernetes: this kubeconfig alone (default: $KUBECONFIG, else "
      "~/.kube/config)"},
-    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob",
-     "add --kubernetes: jobs as Volcano Jobs (the default) or PaddleJobs"},
+    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob|jobset|pytorchjob",
+     "add --kubernetes: jobs as Volcano Jobs (the default), PaddleJobs, "
+     "JobSets or PyTorchJobs"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
-     "add --kubernetes: the Volcano queue (default: default)"},
+     "add --kubernetes: the Volcano queue (default: default), or a "
+     "JobSet's Kueue LocalQueue (default: none)"},
     {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
      "add --kubernetes: Volcano's gang scheduling (the default) or "
      "Kubernetes' default scheduler"},
@@ -73,15 +75,11 @@ static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
 	case OPT_QUEUE: o->k.queue = arg; return 0;
 	case OPT_DEFAULT_FS: o->k.fs_uri = arg; return 0;
 	case OPT_ENGINE:
-		if (strcmp(arg, "volcano") == 0 ||
-		    strcmp(arg, "paddlejob") == 0) {
-			o->k.kind =
-			    arg[0] == 'v' ? PAI_K8S_VOLCANO : PAI_K8S_PADDLEJOB;
+		if (pai_k8s_kind_from_name(&o->k.kind, arg) == PAI_OK)
 			return 0;
-		}
 		return cli_error(ctx, EXIT_USAGE,
-				 "unknown engine '%s' (use volcano or "
-				 "paddlejob)",
+				 "unknown engine '%s' (use volcano, paddlejob, "
+				 "jobset or pytorchjob)",
 				 arg);
 	case OPT_SCHEDULER:
 		if (strcmp(arg, "volcano") == 0 ||
@@ -118,7 +116,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_CACERT: o->p.ca_file = arg; return 0;
 	case OPT_INSECURE: o->p.insecure = 1; return 0;
 	case OPT_API:
-		if (pai_api_from_name(&o->p.api, arg) || o->p.api == PAI_API_DUAL)
+		if (pai_api_from_name(&o->p.api, arg) ||
+		    o->p.api == PAI_API_DUAL)
 			return cli_error(ctx, EXIT_USAGE,
 					 "unknown API '%s' (use v1, v2 or "
 					 "auto)",
@@ -159,8 +158,7 @@ static json_t *k8s_json(const pai_config *cfg, const pai_profile *p)
 	return json_pack(
 	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?}", "kubeconfig", k.kubeconfig,
 	    "context", k.context, "namespace", k.ns, "engine",
-	    k.kind == PAI_K8S_PADDLEJOB ? "paddlejob" : "volcano", "queue",
-	    k.queue, "scheduler",
+	    pai_k8s_kind_name(k.kind), "queue", k.queue, "scheduler",
 	    k.scheduler == PAI_K8S_SCHED_DEFAULT ? "default" : "volcano",
 	    "defaultFs", k.fs_uri);
 }

@@ -15,7 +15,7 @@ const cli_opt cli_expand_opts[] = {
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
     {"index", 'i', "INDEX", NULL,
      "show only the task with this index (from 0)"},
-    {"target", OPT_TARGET, "KIND", "volcano|paddlejob",
+    {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob",
      "each task as the pod of 'paictl convert --to KIND' sees it"},
     CLI_JOB_OPTS,
     CLI_OPT_END};
@@ -40,14 +40,10 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_FS_URI: o->fs_uri = arg; return 0;
 	case OPT_TARGET:
 		o->target = 1;
-		if (strcmp(arg, "volcano") == 0)
-			o->k8s.kind = PAI_K8S_VOLCANO;
-		else if (strcmp(arg, "paddlejob") == 0)
-			o->k8s.kind = PAI_K8S_PADDLEJOB;
-		else
+		if (pai_k8s_kind_from_name(&o->k8s.kind, arg))
 			return cli_error(ctx, EXIT_USAGE,
-					 "unknown target '%s' (use volcano or "
-					 "paddlejob)",
+					 "unknown target '%s' (use volcano, "
+					 "paddlejob, jobset or pytorchjob)",
 					 arg);
 		return 0;
 	case 'r': o->role = arg; return 0;
@@ -122,7 +118,8 @@ static void print_header(const pai_job *job, const char *user,
 static const char *v2_vc(const pai_job *job)
 {
 	json_t *d = json_object_get(pai_job_config(job), "defaults");
-	const char *vc = json_string_value(json_object_get(d, "virtualCluster"));
+	const char *vc =
+	    json_string_value(json_object_get(d, "virtualCluster"));
 
 	return vc ? vc : "default";
 }
@@ -169,15 +166,13 @@ static json_t *head_json(const pai_job *job, const char *user,
 		return json_pack("{s:s, s:s, s:s, s:o}", "jobName",
 				 pai_job_name(job), "user", user,
 				 "virtualCluster", v2_vc(job), "parameters",
-				 json_is_object(params)
-				     ? json_incref(params)
-				     : json_object());
-	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName",
-			 pai_job_name(job), "user", user, "dirs", "authFile",
-			 pai_dirs_auth_file(dirs), "dataDir",
-			 pai_dirs_data_dir(dirs), "outputDir",
-			 pai_dirs_output_dir(dirs), "codeDir",
-			 pai_dirs_code_dir(dirs));
+				 json_is_object(params) ? json_incref(params)
+							: json_object());
+	return json_pack(
+	    "{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName", pai_job_name(job),
+	    "user", user, "dirs", "authFile", pai_dirs_auth_file(dirs),
+	    "dataDir", pai_dirs_data_dir(dirs), "outputDir",
+	    pai_dirs_output_dir(dirs), "codeDir", pai_dirs_code_dir(dirs));
 }
 
 static void print_task(const pai_role *ro, size_t index, const pai_env *env)
@@ -375,8 +370,8 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 		if ((sel >= 0 && r != (size_t)sel) ||
 		    pai_job_role(&ro, job, r) != PAI_OK)
 			continue;
-		for (i = 0; !err && ro.task_number > 0 &&
-			    i < (size_t)ro.task_number;
+		for (i = 0;
+		     !err && ro.task_number > 0 && i < (size_t)ro.task_number;
 		     i++)
 			if (o->index < 0 || i == (size_t)o->index)
 				if (!(err = show_task(job, r, i, o, eo,
@@ -410,8 +405,7 @@ static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
 	o->k8s.user = cli_default_user(ctx->user);
 	if ((err = pai_diags_new(&d)))
 		return err;
-	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->job,
-			     &o->k8s);
+	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->job, &o->k8s);
 	free(res);
 	pai_diags_free(*diags);
 	*diags = d;

@@ -405,9 +405,18 @@ int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role);
 /* ------------------------------------------------------------------ */
 
 typedef enum pai_k8s_kind {
-	PAI_K8S_VOLCANO = 1,  /**< batch.volcano.sh/v1alpha1 Job */
-	PAI_K8S_PADDLEJOB = 2 /**< batch.paddlepaddle.org/v1 PaddleJob */
+	PAI_K8S_VOLCANO = 1,   /**< batch.volcano.sh/v1alpha1 Job */
+	PAI_K8S_PADDLEJOB = 2, /**< batch.paddlepaddle.org/v1 PaddleJob */
+	PAI_K8S_JOBSET = 3,    /**< jobset.x-k8s.io/v1alpha2 JobSet */
+	PAI_K8S_PYTORCHJOB = 4 /**< kubeflow.org/v1 PyTorchJob */
 } pai_k8s_kind;
+
+/** Parses "volcano", "paddlejob", "jobset" or "pytorchjob"; PAI_EINVAL
+ * for anything else. */
+int pai_k8s_kind_from_name(pai_k8s_kind *out, const char *name);
+/** "volcano", "paddlejob", "jobset" or "pytorchjob" (how --to, --engine
+ * and profiles name the kind); "unknown" for no kind; static storage. */
+const char *pai_k8s_kind_name(pai_k8s_kind kind);
 
 typedef enum pai_k8s_scheduler {
 	PAI_K8S_SCHED_VOLCANO = 0, /**< gang scheduling by Volcano */
@@ -776,6 +785,12 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 
 /** Asks the cluster to stop the job (idempotent; retried when safe). */
 int pai_job_stop(pai_client *c, const char *user, const char *name);
+/**
+ * 1 when the last pai_job_stop() on @p c stopped its job by deleting it
+ * (on Kubernetes, a kind that cannot be stopped otherwise: a PaddleJob),
+ * and the job's pods and their logs go with it; else 0.
+ */
+int pai_job_stop_deleted(const pai_client *c);
 
 /**
  * The status of @p user's job @p name once it has changed after @p last

@@ -122,6 +122,43 @@ struct pai__cmd_ref {
 int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 		      pai_env *assigned, const char *cmd, size_t len);
 
+/* ---- the kinds of Kubernetes object (k8s_kinds.c) -------------------- */
+
+/* What a kind of object is and what its controller calls its pods. */
+struct pai__k8s_kind {
+	pai_k8s_kind id;
+	const char *name;	 /* "volcano": --to, --engine, --target */
+	const char *api_version; /* the object's apiVersion, and kind */
+	const char *kind;
+	const char *plural; /* its collection under /apis/<api_version> */
+	/* The task names a role may become (its name derived must be one
+	 * of them), NULL-terminated; NULL: its name derived, whatever it
+	 * is. lone: what a job's only role becomes, whatever its name. */
+	const char *const *tasks;
+	const char *lone;
+	/* Pod i of task T is <job>-<T><infix>-<i>, reached by that name,
+	 * with ".<job>" after it when subdomain (a headless Service named
+	 * after the job); suffix: the length of what the controller adds
+	 * to the pod's name itself (a generated "-xxxxx"). */
+	const char *infix;
+	int subdomain;
+	size_t suffix;
+	/* Where a pod finds its index: a fieldRef path, else a variable
+	 * the controller gives the container (read by a line of bash). */
+	const char *index_ref, *index_var;
+	/* The variables the controller sets in every container itself,
+	 * NULL-terminated (or NULL): a job's own of those names are not
+	 * given to the pods, where they would not count. */
+	const char *const *own_env;
+};
+
+/* 1 when the controller of kind sets the variable name itself. */
+int pai__k8s_own_env(const struct pai__k8s_kind *kind, const char *name);
+
+/* The row of kind id, or NULL; the i-th row, or NULL past the last. */
+const struct pai__k8s_kind *pai__k8s_kind_of(pai_k8s_kind id);
+const struct pai__k8s_kind *pai__k8s_kind_at(size_t i);
+
 /* ---- Kubernetes pods (k8s_pod.c) ------------------------------------- */
 
 /* The pods of a job converted for Kubernetes: the job's own runtime with
@@ -131,7 +168,7 @@ int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 /* Where each role's pods are and what they are called. */
 struct pai__k8s_role {
 	char *task;	/* the Volcano task name, or ps|worker|heter */
-	char *prefix;	/* pod i is prefix-i */
+	char *prefix;	/* pod i is prefix-i: <job>-<task><infix> */
 	unsigned *port; /* the first port of each of the role's labels */
 	size_t nports;
 };
@@ -139,6 +176,7 @@ struct pai__k8s_role {
 struct pai__k8s {
 	const pai_job *job;
 	pai_k8s_options o;
+	const struct pai__k8s_kind *kind; /* o.kind's row */
 	char *name; /* metadata.name of the job */
 	struct pai__k8s_role *roles;
 	size_t nroles;
@@ -149,8 +187,9 @@ struct pai__k8s {
 };
 
 /* Derives the names and ports for job. PAI_EINVALID when two roles
- * derive the same name (clash_a, clash_b), or a PaddleJob role is not
- * ps, worker or heter (clash_a that role, clash_b -1). */
+ * derive the same name (clash_a, clash_b), or a role is none of the
+ * kind's tasks (clash_a that role, clash_b -1); PAI_EINVAL for a kind
+ * that is none. */
 int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 		  const pai_k8s_options *o);
 void pai__k8s_release(struct pai__k8s *k);
