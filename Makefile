@@ -58,7 +58,7 @@ TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(BASE) $(PKG_CF) $(CFLAGS) -MMD -MP
 
 # libpai's folders, in the order a job travels through them (README.md)
-LIB_DIRS := sys text job runtime convert client client/api client/api/k8s client/kube ssh
+LIB_DIRS := sys text job runtime convert client client/api client/api/k8s client/api/slurm client/kube ssh
 LIB_SRC  := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 LIB_HDR  := $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h))
 CLI_SRC  := $(sort $(wildcard cli/*.c) $(wildcard server/*.c))
