@@ -138,6 +138,7 @@ struct pai__slurm_submit {
 	const char *workdir; /* the profile's; the job's cwd */
 	const char *jobdir;  /* the job's directory under it */
 	const char *comment; /* the Slurm job's */
+	const char *roles;   /* "name*n,...": every role and its tasks */
 	const char *partition, *account, *qos; /* NULL: Slurm's defaults */
 	const char *image; /* srun --container-image (Pyxis), or NULL */
 	unsigned port_base;

@@ -163,7 +163,7 @@ static const char batch_tail[] =
     "\ttrap 'stopped=1; kill -TERM $p 2>/dev/null' TERM INT\n"
     "\twhile :; do wait $p; rc=$?; kill -0 $p 2>/dev/null || break; done\n"
     "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
-    "start=$S end=$(date +%s) exit=$rc stopped=${stopped-0}\n"
+    "roles=$ROLES start=$S end=$(date +%s) exit=$rc stopped=${stopped-0}\n"
     "\texit $rc\n"
     "fi\n";
 
@@ -176,15 +176,15 @@ static void put_batch(pai__buf *b, const pai_job *job,
 
 	pai__buf_printf(
 	    b,
-	    "SUB=%s\n"
+	    "SUB=%s ROLES=%s\n"
 	    "if [ \"${1-}\" != task ]; then\n"
 	    "\tmkdir -p \"$D\" && exec >>\"$D/launcher.log\" 2>&1 || exit 70\n"
 	    "\tcp \"$0\" \"$D/job.sh\" || exit 70\n"
 	    "\tS=$(date +%%s)\n"
 	    "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
-	    "start=$S\n"
+	    "roles=$ROLES start=$S\n"
 	    "\tdeclare -A A\n%s\tH=\n",
-	    o->subid, batch_helpers);
+	    o->subid, o->roles, batch_helpers);
 	for (g = 0; g < ncomp; g++) {
 		char sfx[40] = "";
 
@@ -280,14 +280,18 @@ static int put_env(pai__buf *b, pai_diags *diags, struct pai__slurm_tasks *t)
 static const char task_tail[] =
     "T=\"$D/$R-$I\"\n"
     "mkdir -p \"$T\" && cd \"$T\" || exit 70\n"
-    "export -p >env.sh\n"
-    "N=${SLURMD_NODENAME-} S=$(date +%s)\n"
-    "record record node=$N start=$S\n"
+    "q=\"'\\\\''\"\n"
+    "for n in $(compgen -e); do v=${!n}\n"
+    "\tprintf \"export %s='%s'\\n\" \"$n\" \"${v//\\'/$q}\"\n"
+    "done >env.sh\n"
+    "W=(\"node=${SLURMD_NODENAME-}\" \"address=${H[r]-}\" "
+    "\"ports=${PAI_CONTAINER_HOST_PORT_LIST-}\" \"start=$(date +%s)\")\n"
+    "record record \"${W[@]}\"\n"
     "bash -c \"$C\" >stdout 2>stderr </dev/null &\n"
     "c=$!\n"
     "trap 'kill -TERM $c 2>/dev/null' TERM INT\n"
     "while :; do wait $c; x=$?; kill -0 $c 2>/dev/null || break; done\n"
-    "record record node=$N start=$S end=$(date +%s) exit=$x\n"
+    "record record \"${W[@]}\" \"end=$(date +%s)\" \"exit=$x\"\n"
     "exit $x\n";
 
 static int put_task(pai__buf *b, pai_diags *diags, struct pai__slurm_tasks *t)
