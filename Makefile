@@ -30,7 +30,8 @@ TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
 	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
-	golang-go etcd-server openssl util-linux
+	golang-go etcd-server openssl util-linux \
+	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -83,7 +84,7 @@ PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
 	lint header-check fuzz libpai-test abi tsan-test js-test deb deb-symbols deb-test \
-	kube-test
+	kube-test slurm-test
 .DEFAULT_GOAL := all
 
 all: $(PAICTL) $(LIBSO)
@@ -153,7 +154,7 @@ test: test-deps
 	$(MAKE) --no-print-directory test-all
 
 test-all: unit-test cli-test header-check man-test completion-test k8s-test \
-	kube-test libpai-test tsan-test js-test deb-test
+	kube-test slurm-test libpai-test tsan-test js-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
@@ -233,6 +234,12 @@ kube-test: $(PAICTL)
 	bash tests/kube/build-apiserver.sh >/dev/null
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/selftest.py
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/test_cli.py
+
+# The Slurm backend against a real Slurm 22.05 (Debian's slurmctld, four
+# slurmd, slurmrestd with JWT, munge; tests/slurm/), started in a
+# temporary directory on free ports: every command on Slurm profiles.
+slurm-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
 
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)
