@@ -142,7 +142,8 @@ struct pai__slurm_submit {
 	const char *partition, *account, *qos; /* NULL: Slurm's defaults */
 	const char *image; /* srun --container-image (Pyxis), or NULL */
 	unsigned port_base;
-	const char *mark; /* runtime/slurm_task.c's */
+	const char *mark;   /* runtime/slurm_task.c's */
+	const char *source; /* the file the diagnostics name */
 };
 
 /* The body of POST .../job/submit for job: {"script", "job"} or, when
@@ -153,7 +154,7 @@ int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
 			const struct pai__slurm_submit *o);
 /* The config's image: *image it for a site with Pyxis; else NULL and a
  * warning in diags (rule "slurm-image") that it is not used. */
-int pai__slurm_image_warning(pai_diags *diags, const pai_job *job, int pyxis,
-			     const char **image);
+int pai__slurm_image_warning(pai_diags *diags, const char *source,
+			     const pai_job *job, int pyxis, const char **image);
 
 #endif

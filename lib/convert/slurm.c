@@ -72,18 +72,29 @@ static void put_value(pai__buf *b, const struct pai__slurm_tasks *t,
 	pai__buf_release(&lit);
 }
 
+/* Where the diagnostics of a submission point: the file, no place. */
+static pai__src source_named(const char *name)
+{
+	pai__src src;
+
+	memset(&src, 0, sizeof(src));
+	src.name = name ? name : "<config>";
+	return src;
+}
+
 /* "export NAME=value" lines for the variables of env (names checked). */
 static int put_exports(pai__buf *b, pai_diags *diags,
 		       const struct pai__slurm_tasks *t, json_t *env,
 		       const char *indent)
 {
+	pai__src src = source_named(t->source);
 	const char *name;
 	json_t *v;
 
 	json_object_foreach(env, name, v)
 	{
 		if (!shell_name(name))
-			return pai__diag_add(diags, NULL, PAI__NO_OFFSET,
+			return pai__diag_add(diags, &src, PAI__NO_OFFSET,
 					     PAI_SEVERITY_ERROR, "jobEnvs",
 					     RULE_ENV_NAME,
 					     "'%s' is no name a shell can "
@@ -417,6 +428,7 @@ int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
 	t.jobdir = o->jobdir;
 	t.port_base = o->port_base;
 	t.mark = o->mark;
+	t.source = o->source;
 	if (!(comps = components(&t, o, &n))) {
 		err = PAI_ENOMEM;
 		goto out;
@@ -457,9 +469,10 @@ static const char *v2_image(json_t *cfg)
 	return NULL;
 }
 
-int pai__slurm_image_warning(pai_diags *diags, const pai_job *job, int pyxis,
-			     const char **image)
+int pai__slurm_image_warning(pai_diags *diags, const char *source,
+			     const pai_job *job, int pyxis, const char **image)
 {
+	pai__src src = source_named(source);
 	json_t *cfg = pai_job_config(job);
 	const char *img = json_string_value(json_object_get(cfg, "image"));
 
@@ -472,7 +485,7 @@ int pai__slurm_image_warning(pai_diags *diags, const pai_job *job, int pyxis,
 		*image = img;
 		return PAI_OK;
 	}
-	return pai__diag_add(diags, NULL, PAI__NO_OFFSET, PAI_SEVERITY_WARNING,
+	return pai__diag_add(diags, &src, PAI__NO_OFFSET, PAI_SEVERITY_WARNING,
 			     "image", RULE_IMAGE,
 			     "the image '%s' is not used: the tasks run on the "
 			     "nodes as they are (a profile with --pyxis runs "

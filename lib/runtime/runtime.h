@@ -202,6 +202,7 @@ struct pai__slurm_tasks {
 	/* "\x01<nonce>": the IPs and the Slurm job id as marks that the
 	 * batch script replaces (pai__slurm_mark()); NULL: placeholders */
 	const char *mark;
+	const char *source; /* the file diagnostics name (convert/slurm.c) */
 	size_t nroles;
 	size_t *first;		    /* each role's first task, by rank */
 	unsigned long long *ports0; /* each role's first port slot */

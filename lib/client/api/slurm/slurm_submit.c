@@ -27,6 +27,7 @@ struct sub {
 	const char *user, *name;
 	pai_job *job;
 	pai_diags *diags; /* the caller's, or own */
+	const char *source; /* the name the diagnostics carry */
 	char subid[64];
 	char roles[1024];
 	unsigned lo, hi; /* the port range */
@@ -225,10 +226,11 @@ static int make_body(struct sub *s, unsigned long long nports)
 	so.qos = sc->qos;
 	so.port_base = nports ? s->lo : 0;
 	so.mark = mark;
+	so.source = s->source;
 	if (sc->s.vc_partition && !sc->partition)
 		so.partition = vc_of(s->job);
-	if ((err = pai__slurm_image_warning(s->diags, s->job, sc->s.pyxis,
-					    &so.image)) ||
+	if ((err = pai__slurm_image_warning(s->diags, s->source, s->job,
+					    sc->s.pyxis, &so.image)) ||
 	    (err = pai__slurm_job_body(&s->body, s->diags, s->job, &so)))
 		return err == PAI_ENOMEM ? pai__client_oom(s->c)
 					 : pai__client_fail(
@@ -380,6 +382,7 @@ static int begin(struct sub *s, pai_diags **own, pai_client *c,
 	s->user = user;
 	s->name = pai_job_config_name(config);
 	s->diags = o->diags;
+	s->source = o->source_name;
 	if (!s->diags && pai_diags_new(own))
 		return pai__client_oom(c);
 	if (!s->diags)
