@@ -259,9 +259,10 @@ check-asan:
 # each (tests/fuzz/fuzz_*.c): job configs (JSON with comments, protocol
 # YAML), the REST answers of both APIs with their error bodies, task logs
 # (Range, YARN's HTML pages, redirects), known_hosts, paictl's own
-# profile and token files, kubeconfig files, and what a Kubernetes API
+# profile and token files, kubeconfig files, what a Kubernetes API
 # server sends (Status bodies, watch and log streams, WebSocket frames;
-# Jobs, pods, events and lists as the Kubernetes module reads them).
+# Jobs, pods, events and lists as the Kubernetes module reads them), and
+# what slurmrestd sends (jobs, nodes, errors of both shapes).
 # `make fuzz` runs each for FUZZ_SECONDS from its seeds (tests/fuzz/
 # seeds/, plus the examples and corpus) with its dictionary, keeps its
 # corpus in build/fuzz/corpus/ and any crash, leak or sanitizer report
@@ -270,7 +271,7 @@ check-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= job yaml response logs known_hosts profiles kubeconfig \
-	kube_wire k8s_api
+	kube_wire k8s_api slurm_api
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -290,7 +291,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/transport.c \
 		tests/fuzz/transport.h tests/fuzz/check.h tests/json_same.h \
 		$(FUZZ_DIR)/libpai.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
-		$(if $(filter response logs k8s_api,$*),tests/fuzz/transport.c) \
+		$(if $(filter response logs k8s_api slurm_api,$*),tests/fuzz/transport.c) \
 		$(FUZZ_DIR)/libpai.a $(PKG_LIBS)
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)

@@ -142,6 +142,24 @@ pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
 	return on_wire(c, wire, data, len);
 }
 
+pai_client *fuzz_slurm_client(fuzz_wire *wire, const char *data, size_t len,
+			      const char *workdir)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_slurm_cluster s = PAI_SLURM_CLUSTER_INIT;
+	pai_client *c = NULL;
+
+	o.uri = FUZZ_BASE;
+	o.token = "t";
+	o.max_retries = 0;
+	o.retry_max_ms = 1;
+	s.workdir = workdir;
+	s.user = "alice";
+	if (pai_client_new_slurm(&c, NULL, &o, &s))
+		return NULL;
+	return on_wire(c, wire, data, len);
+}
+
 void fuzz_check_result(pai_client *c, int err)
 {
 	const char *msg = pai_client_error(c);

@@ -43,6 +43,12 @@ pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len);
 pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
 			    const char *kubeconfig, pai_k8s_kind kind);
 
+/* A Slurm client (pai_client_new_slurm()) of slurmrestd at FUZZ_BASE
+ * as alice, its job directories under workdir, its requests answered by
+ * wire; NULL when out of memory. */
+pai_client *fuzz_slurm_client(fuzz_wire *wire, const char *data, size_t len,
+			      const char *workdir);
+
 /* Aborts unless err, what one call of libpai returned, is one of
  * pai.h's codes and, on an error, the client's detail is one printable
  * line; and unless the call made at most FUZZ_MAX_UNANSWERED requests
