@@ -308,6 +308,7 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/k8s.sh
 	PAICTL=$(CURDIR)/$(PAICTL) FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh bench/follow.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

@@ -127,3 +127,21 @@ class Cluster:
                         os.path.join(self.dir, "c")],
                        capture_output=True, timeout=120)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def main(argv):
+    """slurm_cluster.py run -- COMMAND [ARG...]: a cluster for COMMAND
+    (its environment: PAI_SLURM_URL, PAI_SLURM_TOKEN, PAI_SLURM_WORK,
+    SLURM_CONF), then everything stopped; COMMAND's exit status."""
+    if len(argv) < 3 or argv[0] != "run" or argv[1] != "--":
+        print("usage: slurm_cluster.py run -- COMMAND [ARG...]")
+        return 2
+    with Cluster() as c:
+        env = dict(os.environ, PAI_SLURM_URL=c.url,
+                   PAI_SLURM_TOKEN=c.token, PAI_SLURM_WORK=c.work, **c.env)
+        return subprocess.run(argv[2:], env=env).returncode
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

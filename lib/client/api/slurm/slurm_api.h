@@ -38,6 +38,12 @@ struct pai__slurm_client {
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;
 	char *sftp_user, *sftp_key, *sftp_known;
+	/* The jobs Slurm knew when last listed (slurm_jobs.c), with what
+	 * this client submitted since: its submissions' name checks and
+	 * port ranges, without listing every job for each. */
+	json_t *known;	     /* an array of Slurm's jobs, or NULL */
+	long long known_at;  /* when listed (pai__now_ms) */
+	long long known_max; /* the highest job id in it */
 	/* the token given (pai_client_options.token), for want of a file */
 	char *jwt;
 	/* the token of the exchange under way, wiped by finish */
@@ -79,6 +85,15 @@ char *pai__slurm_note_text(const char *sub, unsigned lo, unsigned hi,
 			   const char *roles);
 /* All of Slurm's jobs (GET jobs): *out the array (new). */
 int pai__slurm_jobs(json_t **out, pai_client *c);
+/* The jobs Slurm knew at most max_age_ms ago (listed again when older),
+ * with the client's own submissions since: *out borrowed from c. */
+int pai__slurm_known(json_t **out, pai_client *c, long max_age_ms);
+/* What the client knows of job id (< the id of a job it just made):
+ * every job after the highest it knew and before id read (GET job/ID),
+ * or, past a few, all listed again. */
+int pai__slurm_catch_up(pai_client *c, long long id);
+/* Job j (a new reference, stolen) among what the client knows. */
+void pai__slurm_know(pai_client *c, json_t *j);
 /* user's jobs named name in jobs, each a job of paictl's (its first
  * component): a new array, newest first. */
 json_t *pai__slurm_named(json_t *jobs, const char *user, const char *name);

@@ -163,6 +163,7 @@ static void wire_free(void *data)
 		return;
 	wipe(&s->token);
 	wipe(&s->jwt);
+	json_decref(s->known);
 	free(s->token_file);
 	free(s->partition);
 	free(s->account);

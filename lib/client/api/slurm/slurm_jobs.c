@@ -59,6 +59,14 @@ int pai__slurm_note(struct pai__slurm_note *n, json_t *j)
 	return 1;
 }
 
+static long long job_id(json_t *j)
+{
+	long long id = 0;
+
+	pai__json_integer(json_object_get(j, "job_id"), &id);
+	return id;
+}
+
 int pai__slurm_jobs(json_t **out, pai_client *c)
 {
 	json_t *o = NULL, *jobs;
@@ -79,13 +87,6 @@ int pai__slurm_jobs(json_t **out, pai_client *c)
 	return PAI_OK;
 }
 
-static long long job_id(json_t *j)
-{
-	long long id = 0;
-
-	pai__json_integer(json_object_get(j, "job_id"), &id);
-	return id;
-}
 
 /* 1 for a job that is its own or its heterogeneous job's first. */
 static int leader(json_t *j)
@@ -232,4 +233,89 @@ int pai__slurm_exit(json_t *v)
 	if (w & 0x7f) /* killed by a signal */
 		return 128 + (int)(w & 0x7f);
 	return (int)((w >> 8) & 0xff);
+}
+
+/* ---- what a client knows, for its submissions ------------------------ */
+
+/* Most jobs read one by one to catch up; past that, all listed again. */
+#define CATCH_UP_MAX 32
+
+void pai__slurm_know(pai_client *c, json_t *j)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+
+	if (s->known && j && !json_array_append(s->known, j) &&
+	    job_id(j) > s->known_max)
+		s->known_max = job_id(j);
+	json_decref(j);
+}
+
+int pai__slurm_known(json_t **out, pai_client *c, long max_age_ms)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	json_t *jobs = NULL, *j;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	if (!s->known || pai__now_ms() - s->known_at > max_age_ms) {
+		if ((err = pai__slurm_jobs(&jobs, c)))
+			return err;
+		json_decref(s->known);
+		s->known = jobs;
+		s->known_at = pai__now_ms();
+		s->known_max = 0;
+		json_array_foreach(jobs, i, j)
+		{
+			if (job_id(j) > s->known_max)
+				s->known_max = job_id(j);
+		}
+	}
+	*out = s->known;
+	return PAI_OK;
+}
+
+/* 1 when the client knows job id. */
+static int knows(const struct pai__slurm_client *s, long long id)
+{
+	json_t *j;
+	size_t i;
+
+	json_array_foreach(s->known, i, j)
+	{
+		if (job_id(j) == id)
+			return 1;
+	}
+	return 0;
+}
+
+int pai__slurm_catch_up(pai_client *c, long long id)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	long long k, from = s->known_max;
+	json_t *o, *j, *jobs;
+	char path[64];
+	size_t i;
+	int err;
+
+	if (!s->known || id - from > CATCH_UP_MAX) {
+		s->known_at = 0; /* too many: all of them again */
+		return pai__slurm_known(&jobs, c, 0);
+	}
+	for (k = from + 1; k < id; k++) {
+		if (knows(s, k))
+			continue;
+		snprintf(path, sizeof(path), "job/%lld", k);
+		o = NULL;
+		err = pai__slurm_call(&o, c, "GET", path, NULL, 1, NULL);
+		if (err && err != PAI_ENOTFOUND)
+			return err;
+		json_array_foreach(json_object_get(o, "jobs"), i, j)
+		{
+			if (!knows(s, job_id(j)))
+				pai__slurm_know(c, json_incref(j));
+		}
+		json_decref(o);
+	}
+	return PAI_OK;
 }

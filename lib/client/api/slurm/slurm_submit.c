@@ -17,6 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* How old the client's list of Slurm's jobs may be for a submission's
+ * checks: what was made since is read one by one after the post. */
+#define KNOWN_MAX_AGE_MS 30000
+
 /* The ports paictl hands out: [PORT_LO, PORT_HI). */
 #define PORT_LO 20000
 #define PORT_HI 60000
@@ -301,8 +305,28 @@ static int find_own(struct sub *s, long long *id)
 	return found;
 }
 
+/* Our job id (and its components after it) among what the client
+ * knows, so that its next submission needs no listing. */
+static void know_own(struct sub *s, long long id)
+{
+	size_t k, n = json_is_array(json_object_get(s->body, "jobs"))
+			  ? json_array_size(json_object_get(s->body, "jobs"))
+			  : 1;
+
+	for (k = 0; k < n; k++)
+		pai__slurm_know(
+		    s->c, json_pack("{s:I,s:s,s:s,s:s,s:I,s:I,s:s}", "job_id",
+				    (json_int_t)(id + (long long)k), "name",
+				    s->name, "user_name", s->user, "comment",
+				    s->note, "het_job_id",
+				    (json_int_t)(n > 1 ? id : 0),
+				    "het_job_offset", (json_int_t)k,
+				    "job_state", "PENDING"));
+}
+
 /* Of two jobs of the name posted at once, the later gives way: ours is
- * cancelled when an older one of another submission is there. */
+ * cancelled when an older one of another submission is there (the jobs
+ * made since the client's listing read one by one). */
 static int one_of_a_name(struct sub *s, long long id)
 {
 	json_t *jobs = NULL, *named, *j;
@@ -310,11 +334,13 @@ static int one_of_a_name(struct sub *s, long long id)
 	long long other = 0;
 	char path[64];
 	size_t i;
-	int err;
 
-	if ((err = pai__slurm_jobs(&jobs, s->c)))
+	if (pai__slurm_catch_up(s->c, id) ||
+	    pai__slurm_known(&jobs, s->c, KNOWN_MAX_AGE_MS) ||
+	    !(named = pai__slurm_named(jobs, s->user, s->name))) {
+		know_own(s, id);
 		return PAI_OK; /* the name was free a moment ago */
-	named = pai__slurm_named(jobs, s->user, s->name);
+	}
 	json_array_foreach(named, i, j)
 	{
 		pai__json_integer(json_object_get(j, "job_id"), &other);
@@ -324,7 +350,7 @@ static int one_of_a_name(struct sub *s, long long id)
 		other = 0;
 	}
 	json_decref(named);
-	json_decref(jobs);
+	know_own(s, id);
 	if (!other)
 		return PAI_OK;
 	snprintf(path, sizeof(path), "job/%lld", id);
@@ -401,12 +427,11 @@ int pai__slurm_submit(const struct pai__api *api, pai_client *c,
 
 	(void)api;
 	if (!(err = begin(&s, &own, c, user, config, o)) &&
-	    !(err = pai__slurm_jobs(&jobs, c)) &&
+	    !(err = pai__slurm_known(&jobs, c, KNOWN_MAX_AGE_MS)) &&
 	    !(err = prepare(&s, config, o, jobs)))
 		err = post(&s, &rec);
 	if (!err && recovered)
 		*recovered = rec;
-	json_decref(jobs);
 	sub_release(&s);
 	pai_diags_free(own);
 	return err;
