@@ -268,17 +268,17 @@ int pai_config_set(pai_config *cfg, const pai_profile *profile)
 	return PAI_OK;
 }
 
-/* The entry of Kubernetes profile name: PAI_ENOTFOUND, PAI_EINVAL (not
- * a Kubernetes one). */
-static int k8s_entry(struct entry **out, const pai_config *cfg,
-		     const char *name)
+/* The entry of profile name of API api (a Kubernetes or Slurm one):
+ * PAI_ENOTFOUND, PAI_EINVAL (another kind). */
+static int entry_of(struct entry **out, const pai_config *cfg,
+		    const char *name, pai_api api)
 {
 	long i = find_index(cfg, name);
 
 	*out = NULL;
 	if (i < 0)
 		return PAI_ENOTFOUND;
-	if (cfg->profiles[i].p.api != PAI_API_K8S)
+	if (cfg->profiles[i].p.api != api)
 		return PAI_EINVAL;
 	*out = &cfg->profiles[i];
 	return PAI_OK;
@@ -292,7 +292,7 @@ int pai_config_set_k8s(pai_config *cfg, const char *name,
 
 	if (!cfg || !name || !k)
 		return PAI_EINVAL;
-	if ((err = k8s_entry(&e, cfg, name)))
+	if ((err = entry_of(&e, cfg, name, PAI_API_K8S)))
 		return err;
 	return pai__k8s_prof_set(&e->k8s, k);
 }
@@ -305,25 +305,9 @@ int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
 
 	if (!out || !cfg || !name)
 		return PAI_EINVAL;
-	if ((err = k8s_entry(&e, cfg, name)))
+	if ((err = entry_of(&e, cfg, name, PAI_API_K8S)))
 		return err;
 	pai__k8s_prof_get(out, &e->k8s);
-	return PAI_OK;
-}
-
-/* The entry of Slurm profile name: PAI_ENOTFOUND, PAI_EINVAL (not a
- * Slurm one). */
-static int slurm_entry(struct entry **out, const pai_config *cfg,
-		       const char *name)
-{
-	long i = find_index(cfg, name);
-
-	*out = NULL;
-	if (i < 0)
-		return PAI_ENOTFOUND;
-	if (cfg->profiles[i].p.api != PAI_API_SLURM)
-		return PAI_EINVAL;
-	*out = &cfg->profiles[i];
 	return PAI_OK;
 }
 
@@ -335,7 +319,7 @@ int pai_config_set_slurm(pai_config *cfg, const char *name,
 
 	if (!cfg || !name || !s)
 		return PAI_EINVAL;
-	if ((err = slurm_entry(&e, cfg, name)))
+	if ((err = entry_of(&e, cfg, name, PAI_API_SLURM)))
 		return err;
 	return pai__slurm_prof_set(&e->slurm, s);
 }
@@ -348,7 +332,7 @@ int pai_config_slurm(pai_slurm_cluster *out, const pai_config *cfg,
 
 	if (!out || !cfg || !name)
 		return PAI_EINVAL;
-	if ((err = slurm_entry(&e, cfg, name)))
+	if ((err = entry_of(&e, cfg, name, PAI_API_SLURM)))
 		return err;
 	pai__slurm_prof_get(out, &e->slurm);
 	return PAI_OK;

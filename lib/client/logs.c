@@ -257,15 +257,7 @@ static int http_log_read(char **data, size_t *len, long long *next,
 	long long start = 0;
 	int err, nothing = 0;
 
-	if (data)
-		*data = NULL;
-	if (len)
-		*len = 0;
-	if (next)
-		*next = offset;
-	if (!data || !len || !next || !c || !url || offset < 0)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
+	/* the arguments checked, the outputs set, by pai_log_read() */
 	if ((err = pai__url_origin(&r.origin, url)) == PAI_EINVAL)
 		return pai__client_fail(c, err, 0, NULL,
 					"cannot use the log URL '%s'", url);

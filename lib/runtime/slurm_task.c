@@ -190,20 +190,13 @@ static int unknown_here(const char *v)
 	return 0;
 }
 
-static int is_job_env(const pai_job *job, const char *name)
-{
-	json_t *envs = json_object_get(pai_job_config(job), "jobEnvs");
-
-	return pai_job_format(job) == PAI_FORMAT_V1 &&
-	       json_object_get(envs, name) != NULL;
-}
-
-/* name=value into to, unless Slurm cannot give it. */
+/* name=value into to, unless Slurm cannot give it (a jobEnv always:
+ * pai__k8s_is_job_env() tells them, for any runtime). */
 static int keep(pai_env *to, const pai_job *job, const char *n, const char *v)
 {
 	char *nn, *vv;
 
-	if (!is_job_env(job, n) && unknown_here(v))
+	if (!pai__k8s_is_job_env(job, n) && unknown_here(v))
 		return PAI_OK;
 	nn = strdup(n);
 	vv = strdup(v);
@@ -271,7 +264,7 @@ int pai__slurm_shared_env(json_t **shared, struct pai__slurm_tasks *t)
 		const char *name = pai_env_name(all, j);
 		const char *value = pai_env_value(all, j);
 
-		if (pai_env_get(own, name) && !is_job_env(t->job, name))
+		if (pai_env_get(own, name) && !pai__k8s_is_job_env(t->job, name))
 			continue;
 		if (json_object_set_new(*shared, name,
 					json_string(value ? value : "")))
