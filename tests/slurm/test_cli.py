@@ -6,6 +6,9 @@ JWT, munge, and an sshd as the nodes'), text and JSON, as a user of issue
 
     test_cli.py [-v] [-k PATTERN]      (PAICTL, default build/paictl)
 
+PAICTL_WRAPPER, a command to run paictl under (valgrind -q ...), as
+tests/cli/run.sh takes it.
+
 One cluster serves every case (a HOME and profile each); the last case
 makes slurmctld forget finished jobs (MinJobAge). One line per check,
 `ok` or `FAIL`, and a summary; exit 1 on a failure. Loopback only; every
@@ -34,6 +37,7 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 PAICTL = os.environ.get("PAICTL", os.path.join(TOP, "build", "paictl"))
 VERBOSE = "-v" in sys.argv
 ONLY = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
+WRAPPER = os.environ.get("PAICTL_WRAPPER", "").split()
 ENV_CMD = "env | grep -E '^(PAI_|LR=)' | sort"
 
 
@@ -67,7 +71,8 @@ class Case:
     def run(self, *args, timeout=120, env=None, pre=()):
         if VERBOSE:
             print("# paictl " + " ".join(args))
-        r = subprocess.run(list(pre) + [PAICTL] + list(args), cwd=self.dir,
+        r = subprocess.run(list(pre) + WRAPPER + [PAICTL] + list(args),
+                           cwd=self.dir,
                            env=env or self.env, capture_output=True,
                            text=True, timeout=timeout)
         if VERBOSE:
