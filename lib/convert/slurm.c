@@ -165,29 +165,83 @@ static const char batch_helpers[] =
     "\t\tdone\n"
     "\t}\n";
 
-/* The batch step, after the hosts: every task at once (one srun; a task
- * that fails ends the others, as minFailedTaskCount 1 does), Ctrl-C or
- * scancel passed on, and the job's end recorded. */
+/* The job's end as OpenPAI decides it, from the tasks' records: tally
+ * sets, per role (RN: names, RC: task counts, MF and MS: its
+ * minFailedTaskCount and minSucceededTaskCount, -1 for null), V to
+ * "failed" once MF tasks of a role failed, else "succeeded" once MS of
+ * one succeeded, else "all" when every task ended; F the exit code of
+ * the first task to fail (one stopped by its job does not count). */
+static const char batch_tally[] =
+    "\ttally() {\n"
+    "\t\tlocal r i k v x e t s n b= all=1\n"
+    "\t\tV= F=\n"
+    "\t\tfor ((r = 0; r < ${#RN[@]}; r++)); do s=0 n=0\n"
+    "\t\t\tfor ((i = 0; i < RC[r]; i++)); do x= e= t=0\n"
+    "\t\t\t\t[ -f \"$D/${RN[r]}-$i/record\" ] && while IFS='=' read -r "
+    "k v; do\n"
+    "\t\t\t\t\tcase $k in exit) x=$v;; end) e=$v;; stopped) t=$v;; "
+    "esac\n"
+    "\t\t\t\tdone <\"$D/${RN[r]}-$i/record\"\n"
+    "\t\t\t\tif [ -z \"$x\" ]; then all=; continue; fi\n"
+    "\t\t\t\tif [ \"$x\" = 0 ]; then s=$((s + 1)); continue; fi\n"
+    "\t\t\t\t[ \"$t\" = 1 ] && continue\n"
+    "\t\t\t\tn=$((n + 1))\n"
+    "\t\t\t\tif [ -z \"$b\" ] || [[ $e < $b ]]; then b=$e F=$x; fi\n"
+    "\t\t\tdone\n"
+    "\t\t\t[ \"${MF[r]}\" -ge 0 ] && [ $n -ge \"${MF[r]}\" ] && V=failed\n"
+    "\t\t\t[ -z \"$V\" ] && [ \"${MS[r]}\" -ge 0 ] && "
+    "[ $s -ge \"${MS[r]}\" ] && V=succeeded\n"
+    "\t\tdone\n"
+    "\t\t[ -z \"$V\" ] && [ -n \"$all\" ] && V=all\n"
+    "\t\treturn 0\n"
+    "\t}\n";
+
+/* The batch step, after the hosts: every task at once (one srun), the
+ * job's end decided by tally as the tasks end (the others then
+ * stopped), Ctrl-C or scancel passed on, and the end recorded. */
 static const char batch_tail[] =
     "\t\"${RUN[@]}\" bash \"$D/job.sh\" task &\n"
     "\tp=$!\n"
     "\ttrap 'stopped=1; kill -TERM $p 2>/dev/null' TERM INT\n"
-    "\twhile :; do wait $p; rc=$?; kill -0 $p 2>/dev/null || break; done\n"
-    "\t# the job's exit: its first task to fail's (srun's is the highest)\n"
-    "\tbest=\n"
-    "\tfor f in \"$D\"/*/record; do e= x=\n"
-    "\t\twhile IFS='=' read -r k v; do case $k in end) e=$v;; "
-    "exit) x=$v;; esac; done <\"$f\"\n"
-    "\t\t[ -n \"$x\" ] && [ \"$x\" != 0 ] || continue\n"
-    "\t\tk=$e.$((x >= 128))\n"
-    "\t\tif [ -z \"$best\" ] || [[ $k < $best ]]; then best=$k; "
-    "first=$x; fi\n"
+    "\twhile kill -0 $p 2>/dev/null; do\n"
+    "\t\ttally\n"
+    "\t\tcase $V in failed|succeeded) kill -TERM $p 2>/dev/null; break;; "
+    "esac\n"
+    "\t\tsleep 0.5\n"
     "\tdone\n"
-    "\t[ $rc -ne 0 ] && [ -n \"$best\" ] && rc=$first\n"
+    "\twhile :; do wait $p; rc=$?; kill -0 $p 2>/dev/null || break; done\n"
+    "\ttally\n"
+    "\tcase $V in failed) rc=${F:-$rc};; succeeded|all) rc=0;; esac\n"
     "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
     "roles=$ROLES start=$S end=$(date +%s) exit=$rc stopped=${stopped-0}\n"
     "\texit $rc\n"
     "fi\n";
+
+/* The roles as tally reads them. */
+static void put_policy(pai__buf *b, const pai_job *job)
+{
+	const char *arr[] = {"RN", "RC", "MF", "MS"};
+	size_t r, k;
+	pai_role ro;
+
+	for (k = 0; k < 4; k++) {
+		pai__buf_printf(b, "\t%s=(", arr[k]);
+		for (r = 0; r < pai_job_role_count(job); r++) {
+			pai_job_role(&ro, job, r);
+			if (r)
+				pai__buf_putc(b, ' ');
+			if (k == 0)
+				pai__shell_quote(b, ro.name);
+			else
+				pai__buf_printf(b, "%lld",
+						k == 1	 ? ro.task_number
+						: k == 2 ? ro.min_failed
+							 : ro.min_succeeded);
+		}
+		pai__buf_puts(b, ")\n");
+	}
+	pai__buf_puts(b, batch_tally);
+}
 
 /* The batch step: the directory, each task's node address in H (by
  * rank), then every task (srun's arguments in RUN). */
@@ -219,7 +273,7 @@ static void put_batch(pai__buf *b, const pai_job *job,
 				sfx, sfx, sfx);
 	}
 	pai__buf_puts(b, "\texport PAI__HOSTS=$H\n"
-			 "\tRUN=(srun --kill-on-bad-exit=1 "
+			 "\tRUN=(srun --kill-on-bad-exit=0 "
 			 "--distribution=block");
 	if (ncomp > 1) {
 		pai__buf_puts(b, " --het-group=0");
@@ -232,7 +286,7 @@ static void put_batch(pai__buf *b, const pai_job *job,
 		pai__buf_puts(b, " --container-mounts=\"$D:$D\"");
 	}
 	pai__buf_puts(b, ")\n");
-	(void)job;
+	put_policy(b, job);
 	pai__buf_puts(b, batch_tail);
 }
 
@@ -311,9 +365,11 @@ static const char task_tail[] =
     "record record \"${W[@]}\"\n"
     "bash -c \"$C\" >stdout 2>stderr </dev/null &\n"
     "c=$!\n"
-    "trap 'kill -TERM $c 2>/dev/null' TERM INT\n"
+    "t=0\n"
+    "trap 't=1; kill -TERM $c 2>/dev/null' TERM INT\n"
     "while :; do wait $c; x=$?; kill -0 $c 2>/dev/null || break; done\n"
-    "record record \"${W[@]}\" \"end=$(date +%s)\" \"exit=$x\"\n"
+    "record record \"${W[@]}\" \"end=$(date +%s)\" \"exit=$x\" "
+    "\"stopped=$t\"\n"
     "exit $x\n";
 
 static int put_task(pai__buf *b, pai_diags *diags, struct pai__slurm_tasks *t)

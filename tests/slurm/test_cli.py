@@ -216,6 +216,32 @@ def t_failing_task(c):
         check("failing task: task main-1 FAILED with its code 9",
               t1["taskState"] == "FAILED" and t1["containerExitCode"] == 9,
               t1)
+        t0 = st["taskRoles"]["main"]["taskStatuses"][0]
+        check("failing task: main-0, ended by the job's end, STOPPED",
+              t0["taskState"] == "STOPPED", t0)
+    finally:
+        k.close()
+
+
+def t_min_succeeded(c):
+    """A parameter server runs until its workers succeed
+    (minSucceededTaskCount): the job then SUCCEEDED, the server
+    stopped; a role with minFailedTaskCount null fails no job."""
+    k = Case(c, "minsucc")
+    try:
+        cfg = job("psworker", [("ps", 1, "sleep 60", 1),
+                               ("worker", 2, "exit $PAI_TASK_INDEX", 1)])
+        cfg["taskRoles"][1]["minSucceededTaskCount"] = 1
+        cfg["taskRoles"][1]["minFailedTaskCount"] = None
+        t0 = time.time()
+        r = k.run("submit", "--wait", k.file("j.json", cfg))
+        check("minSucceededTaskCount: the job SUCCEEDED once a worker did",
+              r.returncode == 0 and time.time() - t0 < 30,
+              (r.returncode, r.stderr, time.time() - t0))
+        st = json.loads(k.run("status", "psworker", "-o", "json").stdout)
+        ps = st["taskRoles"]["ps"]["taskStatuses"][0]
+        check("minSucceededTaskCount: the parameter server STOPPED",
+              ps["taskState"] == "STOPPED", ps)
     finally:
         k.close()
 
@@ -463,7 +489,7 @@ def t_forgotten(c):
         k.close()
 
 
-CASES = [t_two_roles, t_failing_task, t_v2_yaml, t_name_in_use, t_at_once,
+CASES = [t_two_roles, t_failing_task, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
          t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]
 

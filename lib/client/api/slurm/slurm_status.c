@@ -55,10 +55,14 @@ static json_t *ports_of(const char *list)
 static pai_state task_state(const struct build *b, json_t *rec, int *code)
 {
 	const char *exit = pai__json_str(rec, "exit");
+	const char *stopped = pai__json_str(rec, "stopped");
 
 	*code = -1;
 	if (exit) {
 		*code = atoi(exit);
+		/* stopped by its job's end (another task's), or its stop */
+		if (*code && stopped && strcmp(stopped, "1") == 0)
+			return PAI_STATE_STOPPED;
 		return *code ? PAI_STATE_FAILED : PAI_STATE_SUCCEEDED;
 	}
 	if (rec) /* started, and not ended: killed with its job */
