@@ -460,6 +460,23 @@ def t_sftp_logs(c):
         check("sftp logs: the host key recorded",
               os.path.exists(kh) and "127.0.0.1" in open(kh).read(),
               kh)
+        cfg = job("remote", [("a", 1, "sleep 60", 1), ("b", 1, "sleep 60", 2)])
+        k.run("submit", k.file("r.json", cfg))
+        for _ in range(100):
+            r = k.run("status", "remote", "-o", "json", pre=hide)
+            st = json.loads(r.stdout) if r.returncode == 0 else {}
+            ts = [t for role in st.get("taskRoles", {}).values()
+                  for t in role["taskStatuses"]]
+            if ts and all(t["taskState"] == "RUNNING" for t in ts):
+                break
+            time.sleep(0.2)
+        check("elsewhere: each task RUNNING on its node, from Slurm alone",
+              ts and all(t.get("containerNodeName", "").startswith("n")
+                         for t in ts), ts)
+        r = k.run("ssh", "remote", "b", "0", "--", "exit 4", pre=hide)
+        check("elsewhere: ssh to the task's node", r.returncode == 4,
+              (r.returncode, r.stderr))
+        k.run("stop", "remote")
     finally:
         k.close()
 

@@ -17,6 +17,8 @@ struct build {
 	json_t *comps; /* Slurm's components, or NULL: forgotten */
 	json_t *jobrec; /* the job directory's record, or NULL */
 	char *dir;     /* the job's directory, or NULL */
+	int seen;      /* this machine sees dir (its records) */
+	size_t role;   /* the role whose tasks are built */
 	char roles[1024];
 	char sub[64];
 	pai_state state;
@@ -68,18 +70,29 @@ static pai_state task_state(const struct build *b, json_t *rec, int *code)
 	if (rec) /* started, and not ended: killed with its job */
 		return pai_state_is_final(b->state) ? PAI_STATE_STOPPED
 						    : PAI_STATE_RUNNING;
-	if (b->state == PAI_STATE_RUNNING)
+	if (b->state == PAI_STATE_RUNNING && b->seen)
 		return PAI_STATE_WAITING; /* not started yet */
 	return b->state;
+}
+
+/* A task's node: its record's; where the records are not seen here,
+ * its component's when that has one node. */
+static const char *node_of(const struct build *b, json_t *rec)
+{
+	json_t *comp = json_array_get(
+	    b->comps, json_array_size(b->comps) > 1 ? b->role : 0);
+	const char *n = pai__json_str(comp, "nodes");
+
+	if (rec || b->seen)
+		return pai__json_str(rec, "node");
+	return n && *n && !strpbrk(n, "[,") ? n : NULL;
 }
 
 /* A task's container, for SSH: "<role>-<index>@<node>"; NULL before
  * it started. */
 static const char *container_id(pai__buf *b, const char *role, long i,
-				json_t *rec)
+				const char *node)
 {
-	const char *node = pai__json_str(rec, "node");
-
 	if (!node || !*node)
 		return NULL;
 	pai__buf_printf(b, "%s-%ld@%s", role, i, node);
@@ -92,6 +105,7 @@ static json_t *task_json(struct build *b, const char *role, long i)
 	char *tdir = NULL, *url = NULL;
 	pai__buf id = PAI__BUF_INIT;
 	json_t *rec = NULL, *t;
+	const char *node;
 	int code;
 	pai_state st;
 
@@ -100,14 +114,14 @@ static json_t *task_json(struct build *b, const char *role, long i)
 	if (tdir)
 		rec = pai__slurm_record(tdir, "record");
 	st = task_state(b, rec, &code);
+	node = st == PAI_STATE_WAITING ? NULL : node_of(b, rec);
 	/* a log once the task started (or where it cannot be told) */
-	if (tdir && (rec || !pai__slurm_seen(b->dir)) &&
-	    st != PAI_STATE_WAITING)
+	if (tdir && (rec || !b->seen) && st != PAI_STATE_WAITING)
 		url = pai__slurm_task_url(b->c, tdir);
 	t = json_pack("{s:I,s:s,s:s?,s:s?,s:s?,s:o,s:s?}", "taskIndex",
 		      (json_int_t)i, "taskState", pai_state_name(st),
-		      "containerId", container_id(&id, role, i, rec),
-		      "containerNodeName", pai__json_str(rec, "node"),
+		      "containerId", container_id(&id, role, i, node),
+		      "containerNodeName", node,
 		      "containerIp", pai__json_str(rec, "address"),
 		      "containerPorts", ports_of(pai__json_str(rec, "ports")),
 		      "containerLog", url);
@@ -138,6 +152,7 @@ static json_t *roles_json(struct build *b)
 		}
 		*star = '\0';
 		n = strtol(star + 1, NULL, 10);
+		b->role = json_object_size(roles);
 		for (i = 0; i < n && i < 100000; i++)
 			json_array_append_new(ts, task_json(b, t, i));
 		json_object_set_new(roles, t,
@@ -228,12 +243,13 @@ static json_t *slurm_member(struct build *b)
 
 static int build_info(pai_job_info **out, struct build *b)
 {
-	json_t *js = b->comps ? slurm_job_status(b) : record_job_status(b);
-	json_t *doc = NULL;
+	json_t *js, *doc = NULL;
 	pai_job_info *info = NULL;
 	int err = PAI_OK;
 
 	*out = NULL;
+	b->seen = pai__slurm_seen(b->dir);
+	js = b->comps ? slurm_job_status(b) : record_job_status(b);
 	if (js)
 		doc = json_pack("{s:s,s:o,s:o,s:o}", "name", b->name,
 				"jobStatus", js, "taskRoles", roles_json(b),
