@@ -477,6 +477,12 @@ def t_sftp_logs(c):
         check("elsewhere: ssh to the task's node", r.returncode == 4,
               (r.returncode, r.stderr))
         k.run("stop", "remote")
+        plain = Case(c, "nosftp")
+        r = plain.run("logs", "sftpjob", pre=hide)
+        check("elsewhere, no --ssh-host: logs say where the files are not",
+              r.returncode == 1 and "--ssh-host" in r.stderr,
+              (r.returncode, r.stderr))
+        plain.close()
     finally:
         k.close()
 

@@ -119,9 +119,9 @@ json_t *pai__slurm_record(const char *dir, const char *file);
 /* The newest submission of user's job name in its directory: *sub new
  * (NULL: none). */
 int pai__slurm_latest(char **sub, pai_client *c, const char *name);
-/* Where a task's files are read: "file://<dir>/" here, else
- * "sftp://host:port<dir>/" when the profile names an SSH host; new, or
- * NULL (neither). */
+/* Where a task's files are read: "file://<dir>/" here (or where no SSH
+ * host is named: a read then says the directory is not here), else
+ * "sftp://host:port<dir>/"; new, or NULL out of memory. */
 char *pai__slurm_task_url(pai_client *c, const char *taskdir);
 /* module.h's log_read. */
 int pai__slurm_log_read(char **data, size_t *len, long long *next,

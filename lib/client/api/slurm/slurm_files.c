@@ -104,17 +104,36 @@ char *pai__slurm_task_url(pai_client *c, const char *taskdir)
 	struct pai__slurm_client *s = pai__slurm_of(c);
 	char *u = NULL;
 
-	if (pai__slurm_seen(taskdir)) {
+	/* without an SSH host, the files where they should be here: a
+	 * read says what is missing */
+	if (pai__slurm_seen(taskdir) || !s->ssh_host) {
 		if (asprintf(&u, "file://%s/", taskdir) < 0)
 			u = NULL;
-	} else if (s->ssh_host &&
-		   asprintf(&u, "sftp://%s:%ld%s/", s->ssh_host, s->s.ssh_port,
-			    taskdir) < 0)
+	} else if (asprintf(&u, "sftp://%s:%ld%s/", s->ssh_host,
+			    s->s.ssh_port, taskdir) < 0)
 		u = NULL;
 	return u;
 }
 
 /* ---- reading a log ------------------------------------------------------ */
+
+/* 1 when the job directory of a task's file (<dir>/<task>/<file>) is
+ * here. */
+static int job_dir_here(const char *path)
+{
+	char *d = strdup(path), *slash;
+	int here = 0;
+
+	if (d && (slash = strrchr(d, '/'))) {
+		*slash = '\0';
+		if ((slash = strrchr(d, '/'))) {
+			*slash = '\0';
+			here = pai__slurm_seen(d);
+		}
+	}
+	free(d);
+	return here;
+}
 
 /* path from offset on, here: at most READ_MAX bytes. */
 static int read_local(char **data, size_t *len, long long *next,
@@ -126,6 +145,13 @@ static int read_local(char **data, size_t *len, long long *next,
 	char *buf;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
+	if (fd < 0 && errno == ENOENT && !job_dir_here(path))
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"the job's directory is not on this "
+					"machine: give the profile an SSH "
+					"host that sees '%s' (cluster add "
+					"--ssh-host)",
+					pai__slurm_of(c)->workdir);
 	if (fd < 0)
 		return pai__client_fail(c, errno == ENOENT ? PAI_ENOTFOUND
 							   : PAI_EIO,

@@ -116,7 +116,8 @@ static json_t *task_json(struct build *b, const char *role, long i)
 	st = task_state(b, rec, &code);
 	node = st == PAI_STATE_WAITING ? NULL : node_of(b, rec);
 	/* a log once the task started (or where it cannot be told) */
-	if (tdir && (rec || !b->seen) && st != PAI_STATE_WAITING)
+	if (tdir && (rec || !b->seen) && st != PAI_STATE_WAITING &&
+	    st != PAI_STATE_UNKNOWN)
 		url = pai__slurm_task_url(b->c, tdir);
 	t = json_pack("{s:I,s:s,s:s?,s:s?,s:s?,s:o,s:s?}", "taskIndex",
 		      (json_int_t)i, "taskState", pai_state_name(st),
