@@ -264,6 +264,55 @@ static void test_jobs(void **state)
 	json_decref(comps);
 }
 
+/* A task's log read on from where the last read ended, and read from
+ * its start once replaced by a shorter one (a rotation). */
+static void test_log_read(void **state)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_slurm_cluster s = PAI_SLURM_CLUSTER_INIT;
+	char dir[] = "/tmp/paictl-test-slog-XXXXXX", path[256], url[300];
+	pai_client *c = NULL;
+	char *data = NULL;
+	size_t len = 0;
+	long long next = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/stdout", dir);
+	snprintf(url, sizeof(url), "file://%s", path);
+	o.uri = "http://slurm.test:6820";
+	s.user = "alice";
+	assert_int_equal(pai_client_new_slurm(&c, NULL, &o, &s), PAI_OK);
+	f = fopen(path, "w");
+	fputs("one\ntwo\n", f);
+	fclose(f);
+	assert_int_equal(pai_log_read(&data, &len, &next, c, url, 0), PAI_OK);
+	assert_string_equal(data, "one\ntwo\n");
+	free(data);
+	f = fopen(path, "a");
+	fputs("three\n", f);
+	fclose(f);
+	assert_int_equal(pai_log_read(&data, &len, &next, c, url, next),
+			 PAI_OK);
+	assert_string_equal(data, "three\n");
+	assert_int_equal(next, 14);
+	free(data);
+	f = fopen(path, "w"); /* rotated: a new, shorter file */
+	fputs("four\n", f);
+	fclose(f);
+	assert_int_equal(pai_log_read(&data, &len, &next, c, url, next),
+			 PAI_OK);
+	assert_string_equal(data, "four\n");
+	assert_int_equal(next, 5);
+	free(data);
+	unlink(path);
+	assert_int_equal(pai_log_read(&data, &len, &next, c, url, 0),
+			 PAI_ENOTFOUND);
+	pai_client_free(c);
+	rmdir(dir);
+}
+
 static void trace_line(void *data, const char *line)
 {
 	strncat(data, line, 255 - strlen(data));
@@ -292,6 +341,7 @@ int main(void)
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_client_args),
 	    cmocka_unit_test(test_jobs),
+	    cmocka_unit_test(test_log_read),
 	    cmocka_unit_test(test_trace_masks_token),
 	};
 
