@@ -187,6 +187,15 @@ const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
  * those as they are. */
 int pai__k8s_is_job_env(const pai_job *job, const char *name);
 
+/* What the tasks of a job share (Kubernetes pods, Slurm tasks): the
+ * variables of one task's environment all, less those about the task
+ * itself (own: pai__expand_current()'s), which every task of the job
+ * has alike; a jobEnv keeps its place there even when it redefines one
+ * of the task's own. *shared new (released by the caller, even on
+ * failure). */
+int pai__env_shared(json_t **shared, const pai_job *job, const pai_env *all,
+		    const pai_env *own);
+
 /* ---- Slurm tasks (slurm_task.c) --------------------------------------- */
 
 /* The tasks of a job submitted to Slurm: the job's own runtime with a

@@ -245,31 +245,17 @@ int pai__slurm_task_env(pai_env **out, struct pai__slurm_tasks *t, size_t r,
 	return PAI_OK;
 }
 
-/* The first task's variables, less those about the task itself
- * (pai__expand_current()), which every task of the job has alike; a
- * jobEnv keeps its place there even when it redefines a task's own. */
+/* The first task's variables, less its own (pai__env_shared()). */
 int pai__slurm_shared_env(json_t **shared, struct pai__slurm_tasks *t)
 {
 	pai_env *all = NULL, *own = NULL;
-	size_t j, n;
 	int err = pai__slurm_task_env(&all, t, 0, 0, 0);
 
 	*shared = NULL;
 	if (!err)
 		err = pai__slurm_task_env(&own, t, 0, 0, 1);
-	if (!err && !(*shared = json_object()))
-		err = PAI_ENOMEM;
-	n = pai_env_count(all);
-	for (j = 0; !err && j < n; j++) {
-		const char *name = pai_env_name(all, j);
-		const char *value = pai_env_value(all, j);
-
-		if (pai_env_get(own, name) && !pai__k8s_is_job_env(t->job, name))
-			continue;
-		if (json_object_set_new(*shared, name,
-					json_string(value ? value : "")))
-			err = PAI_ENOMEM;
-	}
+	if (!err)
+		err = pai__env_shared(shared, t->job, all, own);
 	pai_env_free(all);
 	pai_env_free(own);
 	return err;
