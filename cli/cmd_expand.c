@@ -15,8 +15,9 @@ const cli_opt cli_expand_opts[] = {
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
     {"index", 'i', "INDEX", NULL,
      "show only the task with this index (from 0)"},
-    {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob",
-     "each task as the pod of 'paictl convert --to KIND' sees it"},
+    {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob|slurm",
+     "each task as the pod of 'paictl convert --to KIND' sees it, or as "
+     "a Slurm job's task"},
     CLI_JOB_OPTS,
     CLI_OPT_END};
 
@@ -26,6 +27,7 @@ struct opts {
 	long long index; /* -1: every index */
 	pai_k8s_options k8s;
 	int target; /* --target: k8s.kind is set */
+	int slurm;  /* --target slurm */
 };
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
@@ -40,10 +42,14 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_FS_URI: o->fs_uri = arg; return 0;
 	case OPT_TARGET:
 		o->target = 1;
-		if (pai_k8s_kind_from_name(&o->k8s.kind, arg))
+		o->slurm = 0;
+		if (strcmp(arg, "slurm") == 0) {
+			o->target = 0;
+			o->slurm = 1;
+		} else if (pai_k8s_kind_from_name(&o->k8s.kind, arg))
 			return cli_error(ctx, EXIT_USAGE,
 					 "unknown target '%s' (use volcano, "
-					 "paddlejob, jobset or pytorchjob)",
+					 "paddlejob, jobset, pytorchjob or slurm)",
 					 arg);
 		return 0;
 	case 'r': o->role = arg; return 0;
@@ -333,7 +339,9 @@ static int show_task(const pai_job *job, size_t r, size_t i,
 	if ((err = pai_job_role(&ro, job, r)))
 		return err;
 	err = o->target ? pai_k8s_expand_task(&env, job, r, i, &o->k8s)
-			: pai_expand_task(&env, job, r, i, eo);
+	      : o->slurm
+		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, NULL)
+		  : pai_expand_task(&env, job, r, i, eo);
 	if (!err && json) {
 		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
 		if (!err)
@@ -418,7 +426,7 @@ static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1,
-			 PAI_K8S_OPTIONS_INIT, 0};
+			 PAI_K8S_OPTIONS_INIT, 0, 0};
 	cli_conn *conn = NULL;
 	int first, st;
 

@@ -190,4 +190,33 @@ int pai__k8s_check_size(struct pai__k8s_conv *c, json_t *docs);
  * expresses with a difference (warnings), and the names derived. */
 int pai__k8s_check(struct pai__k8s_conv *c);
 
+/* ---- Slurm batch jobs (slurm.c; the tasks: runtime/slurm_task.c) ------ */
+
+/* What a Slurm submission is made with, besides the job. */
+struct pai__slurm_submit {
+	const char *user;    /* $PAI_USER_NAME */
+	const char *name;    /* the Slurm job's name */
+	const char *subid;   /* the submission's id */
+	const char *workdir; /* the profile's; the job's cwd */
+	const char *jobdir;  /* the job's directory under it */
+	const char *comment; /* the Slurm job's */
+	const char *roles;   /* "name*n,...": every role and its tasks */
+	const char *partition, *account, *qos; /* NULL: Slurm's defaults */
+	const char *image; /* srun --container-image (Pyxis), or NULL */
+	unsigned port_base;
+	const char *mark;   /* runtime/slurm_task.c's */
+	const char *source; /* the file the diagnostics name */
+};
+
+/* The body of POST .../job/submit for job: {"script", "job"} or, when
+ * the roles ask for different resources, {"script", "jobs": [one per
+ * role]}. *out new; PAI_EINVALID with an error in diags for a variable
+ * a shell cannot export (rule "slurm-env-name"). */
+int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
+			const struct pai__slurm_submit *o);
+/* The config's image: *image it for a site with Pyxis; else NULL and a
+ * warning in diags (rule "slurm-image") that it is not used. */
+int pai__slurm_image_warning(pai_diags *diags, const char *source,
+			     const pai_job *job, int pyxis, const char **image);
+
 #endif

@@ -476,32 +476,38 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 	return PAI_OK;
 }
 
+int pai__env_shared(json_t **shared, const pai_job *job, const pai_env *all,
+		    const pai_env *own)
+{
+	size_t j, n = pai_env_count(all);
+
+	if (!(*shared = json_object()))
+		return PAI_ENOMEM;
+	for (j = 0; j < n; j++) {
+		const char *name = pai_env_name(all, j);
+		const char *value = pai_env_value(all, j);
+
+		if (pai_env_get(own, name) && !pai__k8s_is_job_env(job, name))
+			continue;
+		if (json_object_set_new(*shared, name,
+					json_string(value ? value : "")))
+			return PAI_ENOMEM;
+	}
+	return PAI_OK;
+}
+
 /* The variables every pod shares: the first task's, less those about the
  * task itself (pai__expand_current()), which are the same in every task
- * of the job by construction; a jobEnv keeps its place there even when it
- * redefines one of the task's own. */
+ * of the job by construction. */
 int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k)
 {
 	pai_env *all = NULL, *own = NULL;
-	size_t j, n;
 	int err = pai__k8s_pod_env(&all, dropped, k, 0, 0, 0);
 
 	if (!err)
 		err = pai__k8s_pod_env(&own, NULL, k, 0, 0, 1);
-	if (!err && !(*shared = json_object()))
-		err = PAI_ENOMEM;
-	n = pai_env_count(all);
-	for (j = 0; !err && j < n; j++) {
-		const char *name = pai_env_name(all, j);
-		const char *value = pai_env_value(all, j);
-
-		if (pai_env_get(own, name) &&
-		    !pai__k8s_is_job_env(k->job, name))
-			continue;
-		if (json_object_set_new(*shared, name,
-					json_string(value ? value : "")))
-			err = PAI_ENOMEM;
-	}
+	if (!err)
+		err = pai__env_shared(shared, k->job, all, own);
 	pai_env_free(all);
 	pai_env_free(own);
 	return err;

@@ -226,4 +226,63 @@ const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
  * those as they are. */
 int pai__k8s_is_job_env(const pai_job *job, const char *name);
 
+/* What the tasks of a job share (Kubernetes pods, Slurm tasks): the
+ * variables of one task's environment all, less those about the task
+ * itself (own: pai__expand_current()'s), which every task of the job
+ * has alike; a jobEnv keeps its place there even when it redefines one
+ * of the task's own. *shared new (released by the caller, even on
+ * failure). */
+int pai__env_shared(json_t **shared, const pai_job *job, const pai_env *all,
+		    const pai_env *own);
+
+/* ---- Slurm tasks (slurm_task.c) --------------------------------------- */
+
+/* The tasks of a job submitted to Slurm: the job's own runtime with a
+ * placement of the nodes' addresses (known when the batch script runs:
+ * marks it replaces), the ports chosen at submission, and each task's
+ * directory as its working directory; less what Slurm cannot give. */
+struct pai__slurm_tasks {
+	const pai_job *job;
+	const char *user;   /* NULL: "<user>" */
+	const char *jobdir; /* the job's directory; NULL: placeholders */
+	/* the first port of the job's range; 0: placeholders */
+	unsigned port_base;
+	/* "\x01<nonce>": the IPs and the Slurm job id as marks that the
+	 * batch script replaces (pai__slurm_mark()); NULL: placeholders */
+	const char *mark;
+	const char *source; /* the file diagnostics name (convert/slurm.c) */
+	size_t nroles;
+	size_t *first;		    /* each role's first task, by rank */
+	unsigned long long *ports0; /* each role's first port slot */
+	unsigned *per_task;	    /* each role's port slots per task */
+	unsigned long long nports;  /* the slots of the whole job */
+	pai__buf scratch;
+	pai_placement pl;
+};
+
+/* Numbers the tasks and their port slots (ranks: role by role, index
+ * by index, as srun numbers a heterogeneous job's tasks). */
+int pai__slurm_tasks_init(struct pai__slurm_tasks *t, const pai_job *job);
+void pai__slurm_tasks_release(struct pai__slurm_tasks *t);
+/* The task count of the whole job. */
+size_t pai__slurm_task_count(const struct pai__slurm_tasks *t);
+
+/* What a mark in a value stands for. */
+enum pai__slurm_mark {
+	PAI__SLURM_MARK_HOST = 'H', /* the address of task <rank>'s node */
+	PAI__SLURM_MARK_JOB = 'J'   /* the Slurm job's id */
+};
+/* At s, a mark of t (t->mark, a kind, digits, '\x01'): its length, its
+ * kind and rank; 0 when s starts none. */
+size_t pai__slurm_mark(const struct pai__slurm_tasks *t, const char *s,
+		       enum pai__slurm_mark *kind, size_t *rank);
+
+/* The environment of task i of role r (see pai_slurm_expand_task()),
+ * or with `current` only its variables that differ between tasks. */
+int pai__slurm_task_env(pai_env **out, struct pai__slurm_tasks *t, size_t r,
+			size_t i, int current);
+/* The variables every task shares: *shared a new object, name -> value
+ * (released by the caller, even on failure). */
+int pai__slurm_shared_env(json_t **shared, struct pai__slurm_tasks *t);
+
 #endif /* PAI_RUNTIME_H */
