@@ -261,7 +261,7 @@ static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
 			put_profiles(ctx, cur);
 	} else if (strcmp(n, "status") == 0 || strcmp(n, "wait") == 0 ||
 		   strcmp(n, "stop") == 0 || strcmp(n, "ssh-key") == 0 ||
-		   strcmp(n, "ssh-config") == 0) {
+		   strcmp(n, "ssh-config") == 0 || strcmp(n, "web") == 0) {
 		if (nops == 0)
 			put_jobs(ctx, cur);
 	} else if (strcmp(n, "logs") == 0 || strcmp(n, "ssh") == 0) {

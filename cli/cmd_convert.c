@@ -1,6 +1,7 @@
 /* cmd_convert.c - paictl convert: a job config from v1 JSON to
- * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job or a
- * PaddleJob). `-o` is the global --output, so the file to write is
+ * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job, a
+ * PaddleJob, a JobSet or a PyTorchJob). `-o` is the global --output, so
+ * the file to write is
  * --out, with no short letter. */
 #include "cli.h"
 #include "error.h"
@@ -11,16 +12,16 @@
 enum { OPT_TO = 256, OPT_OUT, OPT_FORCE, OPT_NAMESPACE, OPT_QUEUE, OPT_FS_URI };
 
 const cli_opt cli_convert_opts[] = {
-    {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob",
+    {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob|jobset|pytorchjob",
      "the format to write: v2 (protocol YAML), v1 (JSON), or a Kubernetes "
-     "Volcano Job or PaddleJob; required, but for a Kubernetes cluster "
-     "(its engine)"},
+     "Volcano Job, PaddleJob, JobSet or PyTorchJob; required, but for a "
+     "Kubernetes cluster (its engine)"},
     {"namespace", OPT_NAMESPACE, "NS", NULL,
      "Kubernetes: the objects' namespace (default: the cluster's, else "
      "kubectl's)"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
-     "Kubernetes: the Volcano queue (default: the cluster's, else "
-     "default)"},
+     "Kubernetes: the Volcano queue, or for a JobSet Kueue's (default: the "
+     "cluster's, else default; a JobSet none)"},
     {"fs-uri", OPT_FS_URI, "URI", NULL,
      "Kubernetes: the default file system, for $PAI_DEFAULT_FS_URI and "
      "the HDFS directories (default: the cluster's)"},
@@ -35,7 +36,7 @@ struct opts {
 	pai_job_options job;
 	pai_format to;
 	pai_k8s_options k8s;
-	int k8s_set;	/* --to volcano|paddlejob */
+	int k8s_set;	/* --to a Kubernetes kind */
 	unsigned given; /* CLI_K8S_*: what the flags gave of k8s */
 	const char *out;
 	int force;
@@ -92,15 +93,12 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 {
 	o->k8s_set = 1;
 	o->given |= CLI_K8S_KIND;
-	if (strcmp(arg, "volcano") == 0)
-		o->k8s.kind = PAI_K8S_VOLCANO;
-	else if (strcmp(arg, "paddlejob") == 0)
-		o->k8s.kind = PAI_K8S_PADDLEJOB;
-	else if (o->k8s_set = 0, pai_format_from_name(&o->to, arg) ||
-				     o->to == PAI_FORMAT_AUTO)
+	if (pai_k8s_kind_from_name(&o->k8s.kind, arg) &&
+	    (o->k8s_set = 0,
+	     pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO))
 		return cli_error(ctx, EXIT_USAGE,
-				 "unknown format '%s' (use v1, v2, volcano or "
-				 "paddlejob)",
+				 "unknown format '%s' (use v1, v2, volcano, "
+				 "paddlejob, jobset or pytorchjob)",
 				 arg);
 	return 0;
 }
@@ -154,9 +152,9 @@ static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
 	return EXIT_OK;
 }
 
-static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t *rlen,
-		   pai_diags *diags, const char *name, const char *text,
-		   size_t len)
+static int convert(const cli_ctx *ctx, const struct opts *o, char **res,
+		   size_t *rlen, pai_diags *diags, const char *name,
+		   const char *text, size_t len)
 {
 	pai_k8s_options k = o->k8s;
 
@@ -164,8 +162,7 @@ static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t 
 		return pai_job_convert(res, rlen, diags, name, text, len,
 				       &o->job, o->to);
 	k.user = cli_default_user(ctx->user);
-	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job,
-			      &k);
+	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job, &k);
 }
 
 int cmd_convert(cli_ctx *ctx, int argc, char **argv)
@@ -195,8 +192,8 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 	o.k8s_set |= conn && conn->k8s;
 	if (o.to == PAI_FORMAT_AUTO && !o.k8s_set)
 		st = cli_error(ctx, EXIT_USAGE,
-			       "--to v1, v2, volcano or paddlejob is "
-			       "required");
+			       "--to v1, v2, volcano, paddlejob, jobset or "
+			       "pytorchjob is required");
 	else if (first >= argc || argc - first > 1)
 		st = cli_error(ctx, EXIT_USAGE,
 			       "give one job config; try 'paictl convert "

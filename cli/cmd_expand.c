@@ -15,8 +15,9 @@ const cli_opt cli_expand_opts[] = {
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
     {"index", 'i', "INDEX", NULL,
      "show only the task with this index (from 0)"},
-    {"target", OPT_TARGET, "KIND", "volcano|paddlejob",
-     "each task as the pod of 'paictl convert --to KIND' sees it"},
+    {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob|slurm",
+     "each task as the pod of 'paictl convert --to KIND' sees it, or as "
+     "a Slurm job's task"},
     CLI_JOB_OPTS,
     CLI_OPT_END};
 
@@ -26,6 +27,7 @@ struct opts {
 	long long index; /* -1: every index */
 	pai_k8s_options k8s;
 	int target; /* --target: k8s.kind is set */
+	int slurm;  /* --target slurm */
 };
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
@@ -40,14 +42,14 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_FS_URI: o->fs_uri = arg; return 0;
 	case OPT_TARGET:
 		o->target = 1;
-		if (strcmp(arg, "volcano") == 0)
-			o->k8s.kind = PAI_K8S_VOLCANO;
-		else if (strcmp(arg, "paddlejob") == 0)
-			o->k8s.kind = PAI_K8S_PADDLEJOB;
-		else
+		o->slurm = 0;
+		if (strcmp(arg, "slurm") == 0) {
+			o->target = 0;
+			o->slurm = 1;
+		} else if (pai_k8s_kind_from_name(&o->k8s.kind, arg))
 			return cli_error(ctx, EXIT_USAGE,
-					 "unknown target '%s' (use volcano or "
-					 "paddlejob)",
+					 "unknown target '%s' (use volcano, "
+					 "paddlejob, jobset, pytorchjob or slurm)",
 					 arg);
 		return 0;
 	case 'r': o->role = arg; return 0;
@@ -122,7 +124,8 @@ static void print_header(const pai_job *job, const char *user,
 static const char *v2_vc(const pai_job *job)
 {
 	json_t *d = json_object_get(pai_job_config(job), "defaults");
-	const char *vc = json_string_value(json_object_get(d, "virtualCluster"));
+	const char *vc =
+	    json_string_value(json_object_get(d, "virtualCluster"));
 
 	return vc ? vc : "default";
 }
@@ -169,15 +172,13 @@ static json_t *head_json(const pai_job *job, const char *user,
 		return json_pack("{s:s, s:s, s:s, s:o}", "jobName",
 				 pai_job_name(job), "user", user,
 				 "virtualCluster", v2_vc(job), "parameters",
-				 json_is_object(params)
-				     ? json_incref(params)
-				     : json_object());
-	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName",
-			 pai_job_name(job), "user", user, "dirs", "authFile",
-			 pai_dirs_auth_file(dirs), "dataDir",
-			 pai_dirs_data_dir(dirs), "outputDir",
-			 pai_dirs_output_dir(dirs), "codeDir",
-			 pai_dirs_code_dir(dirs));
+				 json_is_object(params) ? json_incref(params)
+							: json_object());
+	return json_pack(
+	    "{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName", pai_job_name(job),
+	    "user", user, "dirs", "authFile", pai_dirs_auth_file(dirs),
+	    "dataDir", pai_dirs_data_dir(dirs), "outputDir",
+	    pai_dirs_output_dir(dirs), "codeDir", pai_dirs_code_dir(dirs));
 }
 
 static void print_task(const pai_role *ro, size_t index, const pai_env *env)
@@ -338,7 +339,9 @@ static int show_task(const pai_job *job, size_t r, size_t i,
 	if ((err = pai_job_role(&ro, job, r)))
 		return err;
 	err = o->target ? pai_k8s_expand_task(&env, job, r, i, &o->k8s)
-			: pai_expand_task(&env, job, r, i, eo);
+	      : o->slurm
+		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, NULL)
+		  : pai_expand_task(&env, job, r, i, eo);
 	if (!err && json) {
 		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
 		if (!err)
@@ -375,8 +378,8 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 		if ((sel >= 0 && r != (size_t)sel) ||
 		    pai_job_role(&ro, job, r) != PAI_OK)
 			continue;
-		for (i = 0; !err && ro.task_number > 0 &&
-			    i < (size_t)ro.task_number;
+		for (i = 0;
+		     !err && ro.task_number > 0 && i < (size_t)ro.task_number;
 		     i++)
 			if (o->index < 0 || i == (size_t)o->index)
 				if (!(err = show_task(job, r, i, o, eo,
@@ -410,8 +413,7 @@ static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
 	o->k8s.user = cli_default_user(ctx->user);
 	if ((err = pai_diags_new(&d)))
 		return err;
-	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->job,
-			     &o->k8s);
+	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->job, &o->k8s);
 	free(res);
 	pai_diags_free(*diags);
 	*diags = d;
@@ -424,7 +426,7 @@ static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1,
-			 PAI_K8S_OPTIONS_INIT, 0};
+			 PAI_K8S_OPTIONS_INIT, 0, 0};
 	cli_conn *conn = NULL;
 	int first, st;
 

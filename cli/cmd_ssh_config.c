@@ -46,9 +46,9 @@ static void put_line(const char *name, const char *value)
 	putchar('\n');
 }
 
-/* The block of container c, of task t (NULL: none known), with the
- * key of id and the known_hosts file known. */
-static void put_block(const cli_conn *conn, const char *name,
+/* The block of container c, of task t (NULL: none known), logged in to
+ * as user with the key of id, the known_hosts file known. */
+static void put_block(const char *user, const char *name,
 		      const pai_ssh_container *c, const pai_task_info *t,
 		      const cli_identity *id, const char *known)
 {
@@ -62,7 +62,7 @@ static void put_block(const cli_conn *conn, const char *name,
 	snprintf(port, sizeof(port), "%ld", c->port);
 	put_line("HostName", c->ip);
 	put_line("Port", port);
-	put_line("User", cli_ssh_user(conn));
+	put_line("User", user);
 	if (id->key) {
 		/* the agent's keys too where the user's own key is the one:
 		 * OpenSSH offers both then */
@@ -135,7 +135,9 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 			continue;
 		if (shown++)
 			putchar('\n');
-		put_block(conn, name, c, cli_task_of(info, c->id), &id, known);
+		put_block(pai_ssh_info_user(ssh) ? pai_ssh_info_user(ssh)
+						  : cli_ssh_user(conn),
+			  name, c, cli_task_of(info, c->id), &id, known);
 	}
 	if (!shown)
 		st = cli_error(ctx, EXIT_NOTFOUND,

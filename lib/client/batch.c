@@ -3,7 +3,8 @@
  * of its own sharing the client's holds, token and module state,
  * http.h) in a thread of its own, so that a cluster's latency is paid
  * once per few jobs. Every API module gets it, since it is the
- * submission as the module makes it. The caller is told of each in
+ * submission as the module makes it, once it says its state is safe in
+ * lanes (struct pai__api.lanes); until then its batches go one by one. The caller is told of each in
  * the order given, in its own thread, with the client's detail that
  * submission's. */
 #include "api.h"
@@ -239,7 +240,7 @@ int pai_submit_batch(pai_client *c, const char *user, json_t *const *configs,
 	/* the lanes take the client's API as it is: found here, once; a
 	 * cluster that cannot be asked is told of as each submission
 	 * would tell it */
-	if (k <= 1 || pai__client_api(c, &api))
+	if (k <= 1 || pai__client_api(c, &api) || !api->lanes)
 		return one_by_one(&b, bo);
 	if (!(b.slots = calloc(n, sizeof(*b.slots))))
 		return pai__client_oom(c);

@@ -5,6 +5,8 @@
 #include "config_k8s.h"
 #include "text/text.h"
 
+#include "runtime/runtime.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,7 @@ void pai__k8s_prof_release(struct pai__k8s_prof *k)
 static int valid(const pai_k8s_cluster *k)
 {
 	if (k->version != PAI_K8S_CLUSTER_VERSION ||
-	    (k->kind != PAI_K8S_VOLCANO && k->kind != PAI_K8S_PADDLEJOB) ||
+	    !pai__k8s_kind_of(k->kind) ||
 	    (k->scheduler != PAI_K8S_SCHED_VOLCANO &&
 	     k->scheduler != PAI_K8S_SCHED_DEFAULT))
 		return 0;
@@ -106,11 +108,10 @@ static int read_names(pai_k8s_cluster *k, json_t *o, const char *name,
 		*why = why_of(name, "engine and scheduler must be strings");
 		return PAI_ESYNTAX;
 	}
-	if (engine && strcmp(engine, "paddlejob") == 0)
-		k->kind = PAI_K8S_PADDLEJOB;
-	else if (engine && strcmp(engine, "volcano") != 0) {
-		*why = why_of(name, "engine must be \"volcano\" or "
-				    "\"paddlejob\"");
+	if (engine && pai_k8s_kind_from_name(&k->kind, engine)) {
+		*why = why_of(name, "engine must be \"volcano\", "
+				    "\"paddlejob\", \"jobset\" or "
+				    "\"pytorchjob\"");
 		return PAI_ESYNTAX;
 	}
 	if (sched && strcmp(sched, "default") == 0)
@@ -165,8 +166,7 @@ json_t *pai__k8s_prof_json(const struct pai__k8s_prof *k)
 
 	if (!o || put(o, "kubeconfig", k->kubeconfig) ||
 	    put(o, "context", k->context) || put(o, "namespace", k->ns) ||
-	    put(o, "engine",
-		k->kind == PAI_K8S_PADDLEJOB ? "paddlejob" : "volcano") ||
+	    put(o, "engine", pai_k8s_kind_name(k->kind)) ||
 	    put(o, "queue", k->queue) ||
 	    put(o, "scheduler",
 		k->scheduler == PAI_K8S_SCHED_DEFAULT ? "default"

@@ -189,6 +189,7 @@ check "__complete: list --state" "$(paictl __complete list --state r)" \
 check "__complete: files" "$(paictl __complete submit '' | tr ' ' '\n')" \
     "__files__:*.json *.yaml *.yml"
 check "__complete: jobs" "$(paictl __complete status '')" "hello train"
+check "__complete: web's jobs" "$(paictl __complete web '')" "hello train"
 check "__complete: user~job" "$(paictl __complete wait "$(id -un)~t")" \
     "$(id -un)~train"
 check "__complete: roles" "$(paictl __complete logs train '')" "worker ps"

@@ -12,6 +12,7 @@
  * insecure-skip-tls-verify. */
 #include "check.h"
 #include "client/kube/kube.h"
+#include "text/text.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -63,7 +64,7 @@ static void check_config(const pai__kube_config *c)
 	char *url = NULL;
 
 	CHECK(c->server && c->namespace);
-	CHECK(pai__kube_dns_label(c->namespace));
+	CHECK(pai__dns_name(c->namespace, 63, 0));
 	CHECK(pai__kube_server_split(&s, c->server) == PAI_OK);
 	pai__kube_server_release(&s);
 	CHECK(pai__kube_url(&url, c, "/api") == PAI_OK);

@@ -24,7 +24,8 @@ as (method, path with query, status) when its answer's head comes.
 
 With clock_s, the answers' Date says the server's clock is that many
 seconds ahead: as if that much time had passed since the objects there
-were made.
+were made. With ca and d None, plain HTTP on both sides (slurmrestd's,
+tests/slurm/).
 """
 import email.utils
 import os
@@ -76,6 +77,12 @@ def make_ca(d, name):
     return crt, key
 
 
+def pending(sock):
+    """Bytes a TLS socket has read and not handed over yet (select does
+    not see them); none for a plain one."""
+    return sock.pending() if isinstance(sock, ssl.SSLSocket) else 0
+
+
 def is_stream(path):
     """A watch or a log followed: its answer comes as it happens."""
     q = urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)
@@ -122,6 +129,7 @@ class Proxy:
                  slow=(), refuse=()):
         self.server, self.ca, self.lose = server, ca, list(lose)
         self.clock_s = clock_s
+        self.tls = d is not None
         # (method, path regex, seconds): such requests wait that long
         # before they go on, as behind a slow admission webhook
         self.slow = list(slow)
@@ -130,7 +138,8 @@ class Proxy:
         self.refuse = list(refuse)
         # (method, path, start, end, 429 or None) of each request
         self.spans = []
-        self.crt, self.key = make_cert(d, sign)
+        if self.tls:
+            self.crt, self.key = make_cert(d, sign)
         self.lost, self.seen = [], []
         self.lock = threading.Lock()
         self.conns = 0          # connections accepted so far
@@ -140,8 +149,9 @@ class Proxy:
         self.stopping = False
         u = urllib.parse.urlsplit(server)
         self.up_host, self.up_port = u.hostname, u.port
-        self.up_ctx = ssl.create_default_context(cafile=ca)
-        self.up_ctx.set_alpn_protocols(["http/1.1"])
+        if self.tls:
+            self.up_ctx = ssl.create_default_context(cafile=ca)
+            self.up_ctx.set_alpn_protocols(["http/1.1"])
 
     # ---- what the tests call --------------------------------------------
 
@@ -187,12 +197,15 @@ class Proxy:
             allow_reuse_address = True
 
         self.srv = Server(("127.0.0.1", 0), Handler)
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ctx.load_cert_chain(self.crt, self.key)
-        ctx.set_alpn_protocols(["http/1.1"])
-        self.srv.socket = ctx.wrap_socket(self.srv.socket, server_side=True,
-                                          do_handshake_on_connect=False)
-        self.url = "https://127.0.0.1:%d" % self.srv.server_address[1]
+        if self.tls:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(self.crt, self.key)
+            ctx.set_alpn_protocols(["http/1.1"])
+            self.srv.socket = ctx.wrap_socket(
+                self.srv.socket, server_side=True,
+                do_handshake_on_connect=False)
+        self.url = "%s://127.0.0.1:%d" % ("https" if self.tls else "http",
+                                          self.srv.server_address[1])
         self.thread = threading.Thread(target=self.srv.serve_forever,
                                        daemon=True)
         self.thread.start()
@@ -244,7 +257,8 @@ class Proxy:
         return False
 
     def serve(self, cs, n):
-        cs.do_handshake()
+        if self.tls:
+            cs.do_handshake()
         buf = b""
         while True:
             if self.frozen(n):
@@ -267,6 +281,8 @@ class Proxy:
     def upstream(self):
         s = socket.create_connection((self.up_host, self.up_port),
                                      timeout=30)
+        if not self.tls:
+            return s
         return self.up_ctx.wrap_socket(s, server_hostname=self.up_host)
 
     def relay(self, cs, n, method, path, hdrs, body, rest):
@@ -398,7 +414,7 @@ class Proxy:
                 if size == 0:
                     return
             r, _, _ = select.select([us], [], [], 0.1)
-            if r or us.pending():
+            if r or pending(us):
                 try:
                     data = us.recv(65536)
                 except ssl.SSLWantReadError:
@@ -417,7 +433,7 @@ class Proxy:
             if self.frozen(n):
                 self.wait_while_frozen(n)
             r, _, _ = select.select([cs, us], [], [], 0.1)
-            for s in set(r) | {s for s in (cs, us) if s.pending()}:
+            for s in set(r) | {s for s in (cs, us) if pending(s)}:
                 other = us if s is cs else cs
                 try:
                     data = s.recv(65536)

@@ -173,6 +173,7 @@ static int v1_task_log_url(char **url, const struct pai__api *api,
 const struct pai__api pai__api_v1 = {
     .id = PAI_API_V1,
     .format = PAI_FORMAT_V1,
+    .lanes = 1,
     V1_OPERATIONS,
 };
 
@@ -181,6 +182,7 @@ const struct pai__api pai__api_v1 = {
 const struct pai__api pai__api_local = {
     .id = PAI_API_DUAL,
     .format = PAI_FORMAT_V1,
+    .lanes = 1,
     V1_OPERATIONS,
     .job_changed = pai__local_job_changed,
 };

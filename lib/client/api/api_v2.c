@@ -362,6 +362,7 @@ static int v2_task_log_url(char **url, const struct pai__api *api,
 const struct pai__api pai__api_v2 = {
     .id = PAI_API_V2,
     .format = PAI_FORMAT_V2,
+    .lanes = 1,
     .openpai = &routes,
     .cluster_info = pai__openpai_cluster_info,
     .login = pai__openpai_login,

@@ -20,6 +20,12 @@ struct pai__openpai;
 struct pai__api {
 	pai_api id;
 	pai_format format; /* of the configs it takes */
+	/* 1: its submissions may go several at once, each on a lane of
+	 * the client in a thread of its own (batch.c, pai_submit_batch):
+	 * what it keeps in the client's state (wire_data) and changes, it
+	 * changes only in its wire's hooks or under pai__module_lock();
+	 * 0: a batch goes one by one. */
+	int lanes;
 	/* The routes and shapes of an OpenPAI REST API, which the shared
 	 * operations of api/openpai.c follow; NULL in a module that
 	 * carries every operation itself. */
@@ -109,6 +115,14 @@ struct pai__api {
 	int (*task_exec)(int *exit_status, const struct pai__api *api,
 			 pai_client *c, const pai_job_info *job,
 			 const pai_task_info *task, const pai_exec_options *o);
+	/* See pai_log_read(), for the URLs this module's task_log_url
+	 * gives where they are no HTTP (Slurm: files in the job's
+	 * directory, here or over SFTP). NULL: logs.c reads them. */
+	int (*log_read)(char **data, size_t *len, long long *next,
+			const struct pai__api *api, pai_client *c,
+			const char *url, long long offset);
+	/* See pai_client_poll_ms(): 0 where the callers' pace serves. */
+	long poll_ms;
 };
 
 /* The modules (api/). */
@@ -119,6 +133,8 @@ extern const struct pai__api pai__api_v2;
 extern const struct pai__api pai__api_local;
 /* Kubernetes (k8s/api_k8s.c): only a client from pai_client_new_k8s(). */
 extern const struct pai__api pai__api_k8s;
+/* Slurm (slurm/api_slurm.c): only a client from pai_client_new_slurm(). */
+extern const struct pai__api pai__api_slurm;
 
 /* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c);
  * what the local cluster says of its extensions, too
