@@ -114,13 +114,13 @@ static void run(struct script *s, struct told *t, size_t n, size_t bad,
 	pai_batch_options bo = PAI_BATCH_OPTIONS_INIT;
 	json_t *cfgs[N];
 	fake_server *f = NULL;
-	char name[16];
+	char name[32];
 	size_t i;
 
 	assert_int_equal(fake_start(&f, "127.0.0.1", on_request, s), 0);
 	assert_non_null(t->c = fake_client(f, token, 0));
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "j%zu", i);
+		snprintf(name, sizeof(name), "j%u", (unsigned)i);
 		cfgs[i] = config(i == bad ? "bad" : name);
 	}
 	bo.in_flight = in_flight;
