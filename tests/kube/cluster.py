@@ -68,11 +68,13 @@ def find_crds():
     if os.environ.get("PAI_K8S_CRDS"):
         return os.environ["PAI_K8S_CRDS"]
     d = TOP
-    while True:
+    while os.path.dirname(d) != d:
         c = os.path.join(d, "shared", "reference", "kubernetes")
-        if os.path.isdir(c) or os.path.dirname(d) == d:
+        if os.path.isdir(c):
             return c
         d = os.path.dirname(d)
+    return os.path.join(os.path.dirname(TOP), "shared", "reference",
+                        "kubernetes")
 
 
 CRDS = find_crds()
@@ -82,8 +84,9 @@ def why_not():
     """Why no cluster can be made here (the CRDs are ../shared's, which
     a plain clone does not have beside it), or None."""
     if not os.path.isdir(CRDS):
-        return ("the Volcano and PaddleJob CRDs are not there (%s: "
-                "../shared is absent, as beside a plain clone)" % CRDS)
+        return ("the real kube-apiserver's cases (the Volcano, PaddleJob, "
+                "JobSet and PyTorchJob CRDs are not there: %s; ../shared is "
+                "absent, as beside a plain clone)" % CRDS)
     return None
 CRD_FILES = ["batch.volcano.sh_jobs.yaml", "bus.volcano.sh_commands.yaml",
              "scheduling.volcano.sh_podgroups.yaml",
