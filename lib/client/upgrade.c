@@ -66,6 +66,10 @@ static int head_line(pai__response *rs, pai__http1_head *h, const char *l,
 {
 	char *v;
 
+	/* lines end at CRLF: a bare CR or LF is refused (RFC 9112 2.2),
+	 * never a part of a value */
+	if (memchr(l, '\r', n) || memchr(l, '\n', n))
+		return PAI_EPROTOCOL;
 	pai__response_header(rs, l, n);
 	if ((v = pai__header_value(l, n, "Content-Length")))
 		h->content_length = number(v, 1L << 30);
@@ -90,7 +94,8 @@ static int head_line(pai__response *rs, pai__http1_head *h, const char *l,
 
 static int status_line(pai__response *rs, const char *l, size_t n)
 {
-	if (n < 12 || strncmp(l, "HTTP/1.", 7) != 0 || l[8] != ' ' ||
+	if (n < 12 || memchr(l, '\n', n) || memchr(l, '\r', n) ||
+	    strncmp(l, "HTTP/1.", 7) != 0 || l[8] != ' ' ||
 	    (n > 12 && l[12] != ' ') || !isdigit((unsigned char)l[9]) ||
 	    !isdigit((unsigned char)l[10]) || !isdigit((unsigned char)l[11]))
 		return PAI_EPROTOCOL;
@@ -116,7 +121,8 @@ int pai__http1_read_head(pai__response *rs, pai__http1_head *h,
 		return PAI_EPROTOCOL;
 	for (l = e + 2; l < end; l = e + 2) {
 		e = memmem(l, (size_t)(end - l) + 2, "\r\n", 2);
-		head_line(rs, h, l, (size_t)(e - l), &up, &conn);
+		if (head_line(rs, h, l, (size_t)(e - l), &up, &conn))
+			return PAI_EPROTOCOL;
 	}
 	h->upgrade_ok = up && conn;
 	*head_len = (size_t)(end - data) + 4;

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "client/kube/kube.h"
+#include "client/upgrade.h"
 #include "alloc_fail.h"
 
 #include <stdio.h>
@@ -447,6 +448,42 @@ static void test_check_101(void **state)
 			 PAI_EPROTOCOL);
 }
 
+/* The upgrade's HTTP/1.1 head: lines end at CRLF; a bare LF or CR in
+ * one is refused, never kept in a value (the fuzzer's find). */
+static void test_http1_head(void **state)
+{
+	static const char *const bad[] = {
+	    "HTTP/1.1 500 Internal Server Error\r\n"
+	    "Content-Type: application/json\xc3\nTransfer-Encoding: "
+	    "chunked\r\n\r\n",
+	    "HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\rX: y\r\n\r\n",
+	    "HTTP/1.1 101 Switching\nProtocols\r\n\r\n"};
+	const char *good = "HTTP/1.1 403 Forbidden\r\n"
+			   "Content-Type:  application/json \r\n"
+			   "Content-Length: 2\r\n\r\n{}";
+	pai__response rs = PAI__RESPONSE_INIT;
+	pai__http1_head h = {-1, 0, 0, NULL, NULL};
+	size_t i, hl;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(pai__http1_read_head(&rs, &h, &hl, bad[i],
+						      strlen(bad[i])),
+				 PAI_EPROTOCOL);
+		pai__http1_head_release(&h);
+		pai__response_release(&rs);
+		rs = (pai__response)PAI__RESPONSE_INIT;
+	}
+	assert_int_equal(
+	    pai__http1_read_head(&rs, &h, &hl, good, strlen(good)), 1);
+	assert_int_equal(rs.status, 403);
+	assert_string_equal(rs.content_type, "application/json");
+	assert_int_equal(h.content_length, 2);
+	assert_int_equal(hl, strlen(good) - 2);
+	pai__http1_head_release(&h);
+	pai__response_release(&rs);
+}
+
 static void test_exec_status(void **state)
 {
 	static const char fail[] =
@@ -533,6 +570,7 @@ int main(void)
 	    cmocka_unit_test(test_log_pieces),
 	    cmocka_unit_test(test_ws_frames),
 	    cmocka_unit_test(test_check_101),
+	    cmocka_unit_test(test_http1_head),
 	    cmocka_unit_test(test_exec_status),
 	    cmocka_unit_test(test_alloc_failures),
 	};
