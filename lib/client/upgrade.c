@@ -59,6 +59,13 @@ static long number(const char *v, long max)
 	return x <= max ? x : -1;
 }
 
+/* Lines end at CRLF: a bare CR or LF (RFC 9112 2.2), or a NUL (RFC
+ * 9110 5.5), is refused, never a part of a value. */
+static int bad_line(const char *l, size_t n)
+{
+	return memchr(l, '\r', n) || memchr(l, '\n', n) || memchr(l, 0, n);
+}
+
 /* One header line (without its CRLF) into rs and h; *up, *conn: the
  * Upgrade and Connection headers said what an upgrade's must. */
 static int head_line(pai__response *rs, pai__http1_head *h, const char *l,
@@ -66,9 +73,7 @@ static int head_line(pai__response *rs, pai__http1_head *h, const char *l,
 {
 	char *v;
 
-	/* lines end at CRLF: a bare CR or LF is refused (RFC 9112 2.2),
-	 * never a part of a value */
-	if (memchr(l, '\r', n) || memchr(l, '\n', n))
+	if (bad_line(l, n))
 		return PAI_EPROTOCOL;
 	pai__response_header(rs, l, n);
 	if ((v = pai__header_value(l, n, "Content-Length")))
@@ -94,8 +99,8 @@ static int head_line(pai__response *rs, pai__http1_head *h, const char *l,
 
 static int status_line(pai__response *rs, const char *l, size_t n)
 {
-	if (n < 12 || memchr(l, '\n', n) || memchr(l, '\r', n) ||
-	    strncmp(l, "HTTP/1.", 7) != 0 || l[8] != ' ' ||
+	if (n < 12 || bad_line(l, n) || strncmp(l, "HTTP/1.", 7) != 0 ||
+	    l[8] != ' ' ||
 	    (n > 12 && l[12] != ' ') || !isdigit((unsigned char)l[9]) ||
 	    !isdigit((unsigned char)l[10]) || !isdigit((unsigned char)l[11]))
 		return PAI_EPROTOCOL;

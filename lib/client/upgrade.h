@@ -28,7 +28,7 @@ void pai__http1_head_release(pai__http1_head *h);
 /* 1 when data[0..len) holds the whole head: its *head_len bytes read
  * into rs (status; each header line through pai__response_header) and
  * h (release both); 0 when more is needed; PAI_EPROTOCOL when it is not
- * HTTP/1.x (a line with a bare CR or LF, or over 64 KiB); PAI_ENOMEM. */
+ * HTTP/1.x (a line with a bare CR or LF or a NUL, or over 64 KiB); PAI_ENOMEM. */
 int pai__http1_read_head(pai__response *rs, pai__http1_head *h,
 			 size_t *head_len, const char *data, size_t len);
 /* The body after a head, by Content-Length, chunked, or up to eof, into
