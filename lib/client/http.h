@@ -271,6 +271,9 @@ void pai__response_header(pai__response *rs, const char *line, size_t len);
 /* The value of header `name` in line (any case, blanks trimmed), new;
  * NULL when line is another header (or out of memory). */
 char *pai__header_value(const char *line, size_t len, const char *name);
+/* 1 when v can be a request header's value: no line break, no control
+ * character (a token file with "\r\nX-Evil: 1" must not add a header). */
+int pai__header_safe(const char *v);
 
 /* ---- holds and backoff (hold.c) --------------------------------------- */
 

@@ -35,9 +35,18 @@ char *pai__header_value(const char *p, size_t len, const char *name)
 		len--;
 	}
 	e = len;
-	while (e && (p[e - 1] == '\r' || p[e - 1] == '\n' || p[e - 1] == ' '))
+	while (e && (p[e - 1] == '\r' || p[e - 1] == '\n' || p[e - 1] == ' ' ||
+		     p[e - 1] == '\t'))
 		e--;
 	return strndup(p, e);
+}
+
+int pai__header_safe(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
 }
 
 static void set_header(char **slot, char *v)

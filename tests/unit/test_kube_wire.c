@@ -461,7 +461,7 @@ static void test_http1_head(void **state)
 	    "HTTP/1.1 403 Forbidden\r\ncontent-type:application/json "
 	    "\0x\r\n\r\n"};
 	const char *good = "HTTP/1.1 403 Forbidden\r\n"
-			   "Content-Type:  application/json \r\n"
+			   "Content-Type: \t application/json \t\r\n"
 			   "Content-Length: 2\r\n\r\n{}";
 	pai__response rs = PAI__RESPONSE_INIT;
 	pai__http1_head h = {-1, 0, 0, NULL, NULL};

@@ -5,6 +5,7 @@
  * client-go's round trippers': the token file whenever it can be read,
  * then the static token, and a plugin only without either. */
 #include "kube.h"
+#include "client/http.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,23 +56,13 @@ void pai__kube_cred_free(pai__kube_cred *c)
 	free(c);
 }
 
-/* A value that can go in a header line: no line break, no control
- * character (a token file with "\r\nX-Evil: 1" must not add a header). */
-static int header_safe(const char *v)
-{
-	for (; *v; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* Makes "SCHEME value" the Authorization; a change is a new generation. */
 static int set_authz(pai__kube_cred *c, const char *scheme, const char *v)
 {
 	pai__buf b = PAI__BUF_INIT;
 	char *s;
 
-	if (!header_safe(v))
+	if (!pai__header_safe(v))
 		return PAI_EINVAL;
 	pai__buf_printf(&b, "%s %s", scheme, v);
 	if (!(s = pai__buf_detach(&b)))

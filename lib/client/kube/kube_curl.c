@@ -3,6 +3,7 @@
  * tls-server-name, proxy, and the headers every request carries. The
  * same setup serves REST requests and exec's CONNECT_ONLY connection. */
 #include "kube.h"
+#include "client/http.h"
 
 #include "sys/dl_curl.h"
 
@@ -159,14 +160,6 @@ int pai__kube_curl_setup(CURL *h, struct curl_slist **connect_to,
 
 /* ---- headers ------------------------------------------------------------ */
 
-static int header_safe(const char *v)
-{
-	for (; *v; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* Every value is checked before any line is made: one with a line
  * break would add a header of its own. */
 static int values_safe(const pai__kube_config *cfg, const pai__kube_auth *auth)
@@ -174,11 +167,11 @@ static int values_safe(const pai__kube_config *cfg, const pai__kube_auth *auth)
 	size_t i;
 
 	if ((auth && auth->authorization &&
-	     !header_safe(auth->authorization)) ||
-	    (cfg->impersonate && !header_safe(cfg->impersonate)))
+	     !pai__header_safe(auth->authorization)) ||
+	    (cfg->impersonate && !pai__header_safe(cfg->impersonate)))
 		return 0;
 	for (i = 0; i < cfg->nimpersonate_groups; i++)
-		if (!header_safe(cfg->impersonate_groups[i]))
+		if (!pai__header_safe(cfg->impersonate_groups[i]))
 			return 0;
 	return 1;
 }
