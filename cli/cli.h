@@ -10,14 +10,27 @@
 #include <stdio.h>
 
 /* One option of a command. The same table drives getopt_long, --help
- * and the shell completions. */
+ * and the shell completions. An old spelling (CLI_OLD) has no help:
+ * still accepted, so that scripts do not break, it is named on one line
+ * at the end of --help and under COMPATIBILITY in the command's page,
+ * and never offered by the completions. */
 typedef struct cli_opt {
 	const char *name;    /* long name, without "--" */
 	int key;	     /* short letter, or a value >= 256 */
 	const char *argname; /* NULL: takes no argument */
-	const char *values;  /* completions for the argument, "a|b", or NULL */
-	const char *help;
+	/* completions for the argument, "a|b", or NULL; for an old
+	 * spelling, what it stands for ("--out", "ROLE") */
+	const char *values;
+	const char *help; /* NULL: an old spelling */
 } cli_opt;
+
+/* An old spelling of an option or operand: its name, short letter or
+ * key, argument, and what it stands for. */
+#define CLI_OLD(name, key, argname, stands_for)                                \
+	{                                                                      \
+		name, key, argname, stands_for, NULL                           \
+	}
+#define cli_opt_old(o) (!(o)->help)
 
 typedef enum { CLI_OUT_TEXT = 0, CLI_OUT_JSON = 1 } cli_output;
 

@@ -74,14 +74,15 @@ static void put_opts(const cli_opt *opts, const cli_opt *own, const char *cur)
 	const cli_opt *o;
 	char buf[80];
 
+	/* old spellings are accepted, never offered */
 	for (o = opts; o && o->name; o++) {
 		snprintf(buf, sizeof(buf), "--%s", o->name);
-		if (own && own != opts && lookup(own, buf))
+		if (cli_opt_old(o) || (own && own != opts && lookup(own, buf)))
 			continue;
 		put("", buf, cur);
 	}
 	for (o = opts; o && o->name; o++) {
-		if (o->key <= 0 || o->key >= 256)
+		if (cli_opt_old(o) || o->key <= 0 || o->key >= 256)
 			continue;
 		snprintf(buf, sizeof(buf), "-%c", o->key);
 		if (own && own != opts && lookup(own, buf))
@@ -112,6 +113,8 @@ static void put_profiles(cli_ctx *ctx, const char *cur)
 static void put_arg(cli_ctx *ctx, const cli_opt *o, const char *prefix,
 		    const char *cur)
 {
+	if (cli_opt_old(o))
+		return; /* its values name what it stands for */
 	if (o->values) {
 		const char *v = o->values;
 

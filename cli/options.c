@@ -217,8 +217,8 @@ static void print_opts(FILE *f, const cli_opt *opts, const cli_opt *skip)
 	int n;
 
 	for (o = opts; o->name; o++) {
-		if (skip &&
-		    (find_name(skip, o->name) || find_key(skip, o->key)))
+		if (cli_opt_old(o) || (skip && (find_name(skip, o->name) ||
+					find_key(skip, o->key))))
 			continue;
 		if (o->key > 0 && o->key < 256)
 			n = snprintf(left, sizeof(left), "-%c, --%s", o->key,
@@ -230,6 +230,27 @@ static void print_opts(FILE *f, const cli_opt *opts, const cli_opt *skip)
 				 o->argname);
 		fprintf(f, "  %-26s %s\n", left, o->help);
 	}
+}
+
+/* "Old spellings, still accepted: -r/--role (ROLE), --fs-uri
+ * (--default-fs)": one line, unlike the options above it. */
+static void print_old(FILE *f, const cli_opt *opts)
+{
+	const cli_opt *o;
+	const char *sep = "\nOld spellings, still accepted: ";
+
+	for (o = opts; o->name; o++) {
+		if (!cli_opt_old(o))
+			continue;
+		if (o->key > 0 && o->key < 256)
+			fprintf(f, "%s-%c/--%s (%s)", sep, o->key, o->name,
+				o->values);
+		else
+			fprintf(f, "%s--%s (%s)", sep, o->name, o->values);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputc('\n', f);
 }
 
 void cli_help(FILE *f, const cli_cmd *cmd)
@@ -246,4 +267,5 @@ void cli_help(FILE *f, const cli_cmd *cmd)
 	}
 	fprintf(f, "\nGlobal options (before or after the command):\n");
 	print_opts(f, cli_global_opts, cmd->opts);
+	print_old(f, cmd->opts);
 }

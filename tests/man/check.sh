@@ -6,8 +6,10 @@
 # For every command that 'paictl --help' lists: each option that
 # 'paictl CMD --help' prints (short and long name) is an item of the OPTIONS
 # of man/paictl-CMD.1 or of the GLOBAL OPTIONS of man/paictl.1, and each
-# item of man/paictl-CMD.1's OPTIONS is in that --help: the options tables
-# drive --help, so this is what keeps the pages from drifting. Also: every
+# item of man/paictl-CMD.1's OPTIONS is in that --help; the old spellings
+# its last line names are the items of the page's COMPATIBILITY: the
+# options tables drive --help, so this is what keeps the pages from
+# drifting. Also: every
 # rule id of lib/ is in paictl-job(5) and the other way round; every
 # page is clean for 'mandoc -Tlint -Wwarning', paictl(1) lists every
 # command and renders, and the examples on the pages that need no cluster
@@ -35,6 +37,14 @@ fail() {
 help_opts() {
 	sed -n -e 's/^  *-\([A-Za-z0-9]\), --\([a-z][a-z0-9-]*\).*/\1 \2/p' \
 		-e 's/^  *--\([a-z][a-z0-9-]*\).*/- \1/p' | sort -u
+}
+
+# "SHORT LONG" per old spelling on the "Old spellings, still accepted:"
+# line of a --help text: "-r/--role (ROLE), --fs-uri (--default-fs)"
+old_opts() {
+	sed -n 's/^Old spellings, still accepted: //p' | tr ',' '\n' |
+		sed -n -e 's/^ *-\([A-Za-z0-9]\)\/--\([a-z][a-z0-9-]*\) .*/\1 \2/p' \
+			-e 's/^ *--\([a-z][a-z0-9-]*\) .*/- \1/p' | sort -u
 }
 
 # "SHORT LONG" lines as "-d/--dialect --strict"
@@ -106,6 +116,16 @@ for cmd in $commands; do
 		fail "$cmd: in $page OPTIONS but not in 'paictl $cmd --help':" $extra
 	else
 		pass
+	fi
+	# its old spellings (the last line of --help) are the items of
+	# its page's COMPATIBILITY, and the other way round
+	old_opts <"$tmp/help" >"$tmp/ho"
+	man_opts "$page" COMPATIBILITY >"$tmp/mo"
+	if cmp -s "$tmp/ho" "$tmp/mo"; then
+		pass
+	else
+		fail "$cmd: old spellings in --help:" $(names <"$tmp/ho") \
+			"but in $page COMPATIBILITY:" $(names <"$tmp/mo")
 	fi
 	# paictl(1) lists it
 	if awk -v c="$cmd" '/^\.Sh / { on = ($0 == ".Sh COMMANDS") }
