@@ -8,7 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_TO = 256, OPT_OUT, OPT_FORCE, OPT_NAMESPACE, OPT_QUEUE, OPT_FS_URI };
+enum {
+	OPT_TO = 256,
+	OPT_OUT,
+	OPT_FORCE,
+	OPT_NAMESPACE,
+	OPT_QUEUE,
+	OPT_DEFAULT_FS
+};
 
 const cli_opt cli_convert_opts[] = {
     {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob",
@@ -21,7 +28,7 @@ const cli_opt cli_convert_opts[] = {
     {"queue", OPT_QUEUE, "QUEUE", NULL,
      "Kubernetes: the Volcano queue (default: the cluster's, else "
      "default)"},
-    {"fs-uri", OPT_FS_URI, "URI", NULL,
+    {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "Kubernetes: the default file system, for $PAI_DEFAULT_FS_URI and "
      "the HDFS directories (default: the cluster's)"},
 
@@ -29,6 +36,7 @@ const cli_opt cli_convert_opts[] = {
      "write to FILE (atomically) instead of standard output"},
     {"force", OPT_FORCE, NULL, NULL, "replace FILE if it exists"},
     CLI_JOB_OPTS,
+    CLI_OLD("fs-uri", OPT_DEFAULT_FS, "URI", "--default-fs"),
     CLI_OPT_END};
 
 struct opts {
@@ -57,7 +65,7 @@ static int dns_name(const char *s)
 
 static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 {
-	if (key == OPT_FS_URI && !strstr(arg, "://"))
+	if (key == OPT_DEFAULT_FS && !strstr(arg, "://"))
 		return cli_error(ctx, EXIT_USAGE,
 				 "'%s' is not a URI (hdfs://host:port)", arg);
 	if ((key == OPT_NAMESPACE || key == OPT_QUEUE) && !dns_name(arg))
@@ -80,7 +88,7 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 		o->k8s.queue = arg;
 		o->given |= CLI_K8S_QUEUE;
 		return 0;
-	case OPT_FS_URI:
+	case OPT_DEFAULT_FS:
 		o->k8s.fs_uri = arg;
 		o->given |= CLI_K8S_FS;
 		return 0;

@@ -7,17 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FS_URI = 256, OPT_TARGET };
+enum { OPT_DEFAULT_FS = 256, OPT_TARGET };
 
 const cli_opt cli_expand_opts[] = {
-    {"fs-uri", OPT_FS_URI, "URI", NULL,
-     "the cluster's HDFS URI, for $PAI_DEFAULT_FS_URI"},
+    {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
+     "the cluster's default file system, for $PAI_DEFAULT_FS_URI (e.g. "
+     "hdfs://namenode:9000)"},
     {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
     {"index", 'i', "INDEX", NULL,
      "show only the task with this index (from 0)"},
     {"target", OPT_TARGET, "KIND", "volcano|paddlejob",
      "each task as the pod of 'paictl convert --to KIND' sees it"},
     CLI_JOB_OPTS,
+    CLI_OLD("fs-uri", OPT_DEFAULT_FS, "URI", "--default-fs"),
     CLI_OPT_END};
 
 struct opts {
@@ -37,7 +39,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	if (st >= 0)
 		return st;
 	switch (key) {
-	case OPT_FS_URI: o->fs_uri = arg; return 0;
+	case OPT_DEFAULT_FS: o->fs_uri = arg; return 0;
 	case OPT_TARGET:
 		o->target = 1;
 		if (strcmp(arg, "volcano") == 0)

@@ -339,7 +339,7 @@ typedef struct pai_placement {
 typedef struct pai_expand_options {
 	unsigned version;   /**< PAI_EXPAND_OPTIONS_VERSION */
 	const char *user;   /**< the submitting user; NULL: "<user>" */
-	const char *fs_uri; /**< the cluster's HDFS URI; NULL: "<fs-uri>" */
+	const char *fs_uri; /**< the cluster's HDFS URI; NULL: "<default-fs>" */
 	const pai_placement
 	    *placement; /**< NULL: everything placed is a placeholder */
 } pai_expand_options;
