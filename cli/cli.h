@@ -341,14 +341,17 @@ int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 
 /* ---- ssh_access.c: into the tasks, for ssh, ssh-config and ssh-key -- */
 
+/* How cli_ssh_key_fetch() treats a file there already: a different key
+ * is refused (FETCH) or replaced (REPLACE: ssh-key --force); REUSE
+ * takes whatever key is there, with no download. */
+enum { CLI_KEY_FETCH, CLI_KEY_REUSE, CLI_KEY_REPLACE };
 /* The job's private key saved 0400 at file, or by default under the
- * state directory (keys/<cluster>/<user>~<job>); a different key there
- * is never replaced. With reuse, a key saved before is taken as it is
- * (no download). *path new (caller frees); *existed 1 when the key was
- * there already. Prints why on failure and returns the exit status. */
+ * state directory (keys/<cluster>/<user>~<job>), as how says. *path
+ * new (caller frees); *existed 1 when the key was there already. Prints
+ * why on failure and returns the exit status. */
 int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 		      const char *user, const char *name, const char *ref,
-		      const char *file, int reuse, char **path, int *existed);
+		      const char *file, int how, char **path, int *existed);
 /* How paictl ssh and ssh-config log in to a job's tasks. */
 typedef struct cli_identity {
 	char *key;   /* private key file, or NULL (the agent's keys only) */

@@ -1,7 +1,7 @@
 /* cmd_convert.c - paictl convert: a job config from v1 JSON to
  * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job or a
  * PaddleJob). `-o` is the global --output, so the file to write is
- * --out, with no short letter. */
+ * --out (-O), as ssh-key's. */
 #include "cli.h"
 #include "error.h"
 
@@ -10,7 +10,6 @@
 
 enum {
 	OPT_TO = 256,
-	OPT_OUT,
 	OPT_FORCE,
 	OPT_NAMESPACE,
 	OPT_QUEUE,
@@ -32,7 +31,7 @@ const cli_opt cli_convert_opts[] = {
      "Kubernetes: the default file system, for $PAI_DEFAULT_FS_URI and "
      "the HDFS directories (default: the cluster's)"},
 
-    {"out", OPT_OUT, "FILE", NULL,
+    {"out", 'O', "FILE", NULL,
      "write to FILE (atomically) instead of standard output"},
     {"force", OPT_FORCE, NULL, NULL, "replace FILE if it exists"},
     CLI_JOB_OPTS,
@@ -134,7 +133,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return st;
 	switch (key) {
 	case OPT_TO: return to_opt(ctx, arg, o);
-	case OPT_OUT: o->out = arg; return 0;
+	case 'O': o->out = arg; return 0;
 	case OPT_FORCE: o->force = 1; return 0;
 	}
 	return k8s_opt(ctx, key, arg, o);
