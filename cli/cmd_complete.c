@@ -230,6 +230,41 @@ out:
 	cli_conn_free(conn);
 }
 
+/* Roles (role NULL) or a role's task indices from the job config at
+ * path, for expand FILE ROLE INDEX: read and checked as expand reads it,
+ * nothing offered when it is not valid. */
+static void put_file_tasks(cli_ctx *ctx, const char *path, const char *role,
+			   const char *cur)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_diags *diags = NULL;
+	pai_job *job = NULL;
+	char *text = NULL, buf[32];
+	size_t len = 0, r;
+	long long i;
+	pai_role ro;
+
+	if (strcmp(path, "-") == 0 || cli_read_input(ctx, path, &text, &len) ||
+	    pai_diags_new(&diags) ||
+	    pai_job_parse(&job, diags, path, text, len, &jo))
+		goto out;
+	for (r = 0; r < pai_job_role_count(job); r++) {
+		if (pai_job_role(&ro, job, r))
+			continue;
+		if (!role)
+			put("", ro.name, cur);
+		else if (strcmp(ro.name, role) == 0)
+			for (i = 0; i < ro.task_number; i++) {
+				snprintf(buf, sizeof(buf), "%lld", i);
+				put("", buf, cur);
+			}
+	}
+out:
+	pai_job_free(job);
+	pai_diags_free(diags);
+	free(text);
+}
+
 /* Takes in a global option's value, so that jobs come from the cluster
  * the command line names. */
 static void global_value(cli_ctx *ctx, const cli_opt *o, const char *arg)
@@ -255,6 +290,8 @@ static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
 	     nops == 0)) {
 		/* job configs of either format */
 		puts("__files__:*.json *.yaml *.yml");
+	} else if (strcmp(n, "expand") == 0 && nops < 3) {
+		put_file_tasks(ctx, ops[0], nops == 2 ? ops[1] : NULL, cur);
 	} else if (strcmp(n, "cluster") == 0) {
 		if (nops == 0)
 			for (i = 0; cluster_verbs[i]; i++)

@@ -13,13 +13,12 @@ const cli_opt cli_expand_opts[] = {
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "the cluster's default file system, for $PAI_DEFAULT_FS_URI (e.g. "
      "hdfs://namenode:9000)"},
-    {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
-    {"index", 'i', "INDEX", NULL,
-     "show only the task with this index (from 0)"},
     {"target", OPT_TARGET, "KIND", "volcano|paddlejob",
      "each task as the pod of 'paictl convert --to KIND' sees it"},
     CLI_JOB_OPTS,
     CLI_OLD("fs-uri", OPT_DEFAULT_FS, "URI", "--default-fs"),
+    CLI_OLD("role", 'r', "ROLE", "ROLE"),
+    CLI_OLD("index", 'i', "INDEX", "INDEX"),
     CLI_OPT_END};
 
 struct opts {
@@ -30,10 +29,23 @@ struct opts {
 	int target; /* --target: k8s.kind is set */
 };
 
+/* A task's INDEX: a number from 0. */
+static int task_index(cli_ctx *ctx, const char *arg, long long *index)
+{
+	char *end;
+
+	errno = 0;
+	*index = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno || *index < 0 ||
+	    !(*arg >= '0' && *arg <= '9'))
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid task index '%s' (0, 1, ...)", arg);
+	return 0;
+}
+
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	char *end;
 	int st = cli_job_opt(ctx, key, arg, &o->job);
 
 	if (st >= 0)
@@ -53,18 +65,39 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 					 arg);
 		return 0;
 	case 'r': o->role = arg; return 0;
-	case 'i':
-		errno = 0;
-		o->index = strtoll(arg, &end, 10);
-		if (!*arg || *end || errno || o->index < 0 ||
-		    !(*arg >= '0' && *arg <= '9'))
-			return cli_error(ctx, EXIT_USAGE,
-					 "invalid index '%s' (expected a task "
-					 "index from 0)",
-					 arg);
-		return 0;
+	case 'i': return task_index(ctx, arg, &o->index);
 	}
 	return EXIT_USAGE;
+}
+
+/* The operands FILE [ROLE [INDEX]] (ROLE and INDEX also as the old
+ * -r/--role and -i/--index): 0, or the usage status after saying
+ * why. */
+static int operands(cli_ctx *ctx, int argc, char **argv, int first,
+		    struct opts *o)
+{
+	int n = argc - first;
+
+	if (n < 1)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job config given; try 'paictl expand "
+				 "job.json' ('-' reads standard input)");
+	if (n > 3)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; one job config at "
+				 "a time, then ROLE and INDEX",
+				 argv[first + 3]);
+	if (n > 1 && o->role)
+		return cli_error(ctx, EXIT_USAGE,
+				 "the role is given twice: '%s' and -r '%s'",
+				 argv[first + 1], o->role);
+	if (n > 2 && o->index >= 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "the index is given twice: '%s' and -i %lld",
+				 argv[first + 2], o->index);
+	if (n > 1)
+		o->role = argv[first + 1];
+	return n > 2 ? task_index(ctx, argv[first + 2], &o->index) : 0;
 }
 
 /* A value on one line: verbatim, or in bash's $'...' form when it holds
@@ -420,8 +453,7 @@ static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
 	return err;
 }
 
-static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
-		       struct opts *op);
+static int expand_file(cli_ctx *ctx, const char *path, struct opts *op);
 
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
@@ -433,6 +465,8 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
+	if ((st = operands(ctx, argc, argv, first, &o)))
+		return st;
 	/* --target: the pods as submit makes them on the chosen cluster */
 	o.k8s.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
 	if (o.target &&
@@ -440,14 +474,13 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 				   CLI_K8S_KIND | (o.fs_uri ? CLI_K8S_FS : 0),
 				   &conn)))
 		return st;
-	st = expand_file(ctx, argc, argv, first, &o);
+	st = expand_file(ctx, argv[first], &o);
 	cli_conn_free(conn);
 	return st;
 }
 
 /* cmd_expand() once the options are read. */
-static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
-		       struct opts *op)
+static int expand_file(cli_ctx *ctx, const char *path, struct opts *op)
 {
 	struct opts o = *op;
 	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
@@ -458,16 +491,8 @@ static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
 	size_t len = 0;
 	int st, err;
 
-	if (first >= argc)
-		return cli_error(ctx, EXIT_USAGE,
-				 "no job config given; try 'paictl expand "
-				 "job.json' ('-' reads standard input)");
-	if (argc - first > 1)
-		return cli_error(ctx, EXIT_USAGE,
-				 "one job config at a time, not %d",
-				 argc - first);
-	name = strcmp(argv[first], "-") == 0 ? "<stdin>" : argv[first];
-	st = cli_read_input(ctx, argv[first], &text, &len);
+	name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	st = cli_read_input(ctx, path, &text, &len);
 	if (st)
 		return st;
 	if (pai_diags_new(&diags)) {

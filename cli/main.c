@@ -11,7 +11,7 @@
 static const cli_cmd commands[] = {
     {"validate", cmd_validate, cli_validate_opts, "FILE...",
      "check job configs against the cluster's rules"},
-    {"expand", cmd_expand, cli_expand_opts, "FILE",
+    {"expand", cmd_expand, cli_expand_opts, "FILE [ROLE [INDEX]]",
      "show each task's environment and command"},
     {"convert", cmd_convert, cli_convert_opts, "FILE",
      "convert a job config between v1 JSON and protocol-v2 YAML"},

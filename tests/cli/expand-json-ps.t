@@ -1,5 +1,5 @@
 # -o json for one task, placeholders for what placement decides
-run: paictl expand -o json -u bob tensorflow-distributed.json --role ps_server --index 0
+run: paictl expand -o json -u bob tensorflow-distributed.json ps_server 0
 exit: 0
 copy: examples/tensorflow-distributed.json
 === stdout

@@ -1,5 +1,5 @@
 # references no task has: warnings on stderr, expansion on stdout
-run: paictl expand warn.json --user carol --index 1
+run: paictl expand warn.json worker 1 --user carol
 exit: 0
 copy: tests/cli/data/warn.json
 === stdout

@@ -197,6 +197,15 @@ check "__complete: after options" \
     "$(paictl __complete logs -f --tail 5 train p)" "ps"
 check "__complete: ssh's remote command" \
     "$(paictl __complete ssh train -- '')" ""
+cat >sub/tf.json <<'J'
+{"jobName":"tf","image":"debian","taskRoles":[{"name":"worker","taskNumber":2,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"},{"name":"ps","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}
+J
+check "__complete: expand's roles, from the file" \
+    "$(paictl __complete expand sub/tf.json '')" "worker ps"
+check "__complete: expand's indices" \
+    "$(paictl __complete expand -o json sub/tf.json worker '')" "0 1"
+check "__complete: old spellings not offered" \
+    "$(paictl __complete expand --f)" "--format"
 check "__complete: cluster verbs" "$(paictl __complete cluster '')" \
     "add list remove use"
 check "__complete: unknown command" "$(paictl __complete nope '')" ""

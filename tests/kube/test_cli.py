@@ -129,8 +129,8 @@ def pod_env(k, logs_json):
 
 
 def expected_env(k, path, role, index):
-    r = k.run("expand", path, "--target", "volcano", "--role", role,
-              "--index", str(index), "-o", "json")
+    r = k.run("expand", path, role, str(index), "--target", "volcano",
+              "-o", "json")
     return json.loads(r.stdout)["tasks"][0]["env"]
 
 
