@@ -145,21 +145,76 @@ const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name);
 /* Keys of the options every command that reads a job config takes. */
 enum { CLI_OPT_FORMAT = 1100, CLI_OPT_SCHEDULER };
 
+/* --scheduler NAME: the cluster's scheduler, one name in every command
+ * and profile. */
+typedef enum {
+	CLI_SCHED_NONE = 0, /* not given */
+	CLI_SCHED_HIVED,    /* OpenPAI v1.x's HiveD: its protocol-v2 rules */
+	CLI_SCHED_VOLCANO,  /* Kubernetes: Volcano's gang scheduling */
+	CLI_SCHED_DEFAULT   /* Kubernetes' default scheduler */
+} cli_sched;
+
+/* Parses "hived", "volcano" or "default": 0, or -1 for anything else. */
+int cli_sched_from_name(cli_sched *out, const char *name);
+
 /* Those options' table entries: --dialect (-d), --format, --scheduler. */
 #define CLI_JOB_OPTS                                                           \
 	{"dialect", 'd', "NAME", "openpai|scm",                                \
-	 "v1 configs: the cluster's rules, openpai (the default) or scm"},     \
+	 "v1 configs: the cluster's rules, openpai or scm (default: the "     \
+	 "cluster's)"},                                                        \
 	    {"format", CLI_OPT_FORMAT, "FORMAT", "auto|v1|v2",                 \
 	     "v1 (JSON), v2 (protocol YAML) or auto (the default)"},          \
 	{                                                                      \
-		"scheduler", CLI_OPT_SCHEDULER, "NAME", "hived|default",       \
-		    "v2 configs: the cluster's scheduler, hived (the default) " \
-		    "or default"                                               \
+		"scheduler", CLI_OPT_SCHEDULER, "NAME",                        \
+		    "hived|volcano|default",                                   \
+		    "the cluster's scheduler: hived (OpenPAI's, whose v2 "     \
+		    "rules apply by default), volcano or default (Kubernetes)" \
 	}
 
-/* Handles one of CLI_JOB_OPTS into *o: 0 when done, EXIT_USAGE (after a
+/* What a job config is judged, expanded and converted by: the facts of
+ * the cluster it is for. The options say some (given); cli_job_facts()
+ * takes the rest from the chosen cluster's profile, the same way in
+ * every command. */
+typedef struct cli_facts {
+	pai_job_options job; /* dialect, format, the v2 rules' scheduler */
+	/* a Kubernetes target (kind, namespace, queue, scheduler); its
+	 * fs_uri is the default file system for every target */
+	pai_k8s_options k8s;
+	cli_sched sched; /* --scheduler */
+	unsigned given;	 /* CLI_GIVEN_*: what the options said */
+	int target;	 /* k8s.kind is the target: given, or the engine of
+			    a Kubernetes cluster's profile */
+} cli_facts;
+
+enum {
+	CLI_GIVEN_DIALECT = 1,
+	CLI_GIVEN_KIND = 2,
+	CLI_GIVEN_NS = 4,
+	CLI_GIVEN_QUEUE = 8,
+	CLI_GIVEN_SCHED = 16,
+	CLI_GIVEN_FS = 32
+};
+
+#define CLI_FACTS_INIT                                                         \
+	{                                                                      \
+		PAI_JOB_OPTIONS_INIT, PAI_K8S_OPTIONS_INIT, CLI_SCHED_NONE, 0, \
+		    0                                                          \
+	}
+
+/* Handles one of CLI_JOB_OPTS into *f: 0 when done, EXIT_USAGE (after a
  * message) for a bad value, -1 when key is not one of them. */
-int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o);
+int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f);
+
+struct cli_conn;
+/* What the options did not say of *f, from the chosen cluster's profile
+ * (-c, $PAICTL_CLUSTER, 'cluster use'; nothing sent, no token read):
+ * its dialect; a Kubernetes cluster's engine (as the target), namespace,
+ * queue, scheduler and default file system. Strings borrowed from
+ * *conn (caller frees it). 0, or the exit status after saying why. */
+int cli_job_facts(cli_ctx *ctx, cli_facts *f, struct cli_conn **conn);
+/* The same from a cluster resolved already (cli_resolve); a Kubernetes
+ * client made from conn afterwards takes --scheduler too. */
+void cli_facts_take(cli_facts *f, struct cli_conn *conn);
 
 /* The user the server would substitute: given (--user), $PAICTL_USER,
  * $USER, or NULL. */
@@ -222,6 +277,9 @@ typedef struct cli_conn {
  * Prints why on failure and returns the exit status; 0 on success
  * (caller frees *out with cli_conn_free()). */
 int cli_resolve(cli_ctx *ctx, cli_conn **out);
+/* The same but the token: what the profile says, for the commands that
+ * send nothing (cli_job_facts). */
+int cli_resolve_profile(cli_ctx *ctx, cli_conn **out);
 /* Creates the client (starting the local cluster when it does not
  * answer), installs the Ctrl-C handler. Prints why on failure and
  * returns the exit status; 0 on success. */
@@ -232,23 +290,6 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *conn);
 /* cli_resolve() and cli_connect(). */
 int cli_open(cli_ctx *ctx, cli_conn **out);
 void cli_conn_free(cli_conn *conn);
-
-/* What the flags of convert and expand gave of a Kubernetes target. */
-enum {
-	CLI_K8S_KIND = 1,
-	CLI_K8S_NS = 2,
-	CLI_K8S_QUEUE = 4,
-	CLI_K8S_SCHED = 8,
-	CLI_K8S_FS = 16
-};
-/* When the chosen cluster (-c, $PAICTL_CLUSTER, 'cluster use') is a
- * Kubernetes one, its profile fills what the flags (given) did not say
- * of *o: engine, namespace, queue, scheduler, default file system; so
- * that convert and expand make what submit sends. The strings are
- * borrowed from *conn (caller frees it). 0, or the exit status after
- * saying why. */
-int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
-		     cli_conn **conn);
 
 /* After a call on conn->client failed with err: 1 when it is worth
  * calling again because paictl just logged in with $PAICTL_PASSWORD

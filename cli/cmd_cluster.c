@@ -45,8 +45,8 @@ const cli_opt cli_cluster_opts[] = {
     {"queue", OPT_QUEUE, "QUEUE", NULL,
      "add --kubernetes: the Volcano queue (default: default)"},
     {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
-     "add --kubernetes: Volcano's gang scheduling (the default) or "
-     "Kubernetes' default scheduler"},
+     "add --kubernetes: the cluster's scheduler, volcano (gang "
+     "scheduling, the default) or default (Kubernetes')"},
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "add --kubernetes: the default file system ($PAI_DEFAULT_FS_URI), "
      "e.g. hdfs://namenode:9000"},
@@ -59,6 +59,26 @@ struct opts {
 	int k8s_given;	/* an option of `add --kubernetes` was */
 	int kubernetes; /* --kubernetes */
 };
+
+/* --scheduler as every command reads it; a Kubernetes cluster's is
+ * Volcano or the default one. */
+static int k8s_scheduler(cli_ctx *ctx, struct opts *o, const char *arg)
+{
+	cli_sched s;
+
+	if (cli_sched_from_name(&s, arg))
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown scheduler '%s' (use volcano or "
+				 "default)",
+				 arg);
+	if (s == CLI_SCHED_HIVED)
+		return cli_error(ctx, EXIT_USAGE,
+				 "hived is OpenPAI's scheduler; a Kubernetes "
+				 "cluster's is volcano or default");
+	o->k.scheduler = s == CLI_SCHED_DEFAULT ? PAI_K8S_SCHED_DEFAULT
+						: PAI_K8S_SCHED_VOLCANO;
+	return 0;
+}
 
 /* The options of `add --kubernetes`: 0, or -1 when key is not one. */
 static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
@@ -83,17 +103,7 @@ static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
 				 "unknown engine '%s' (use volcano or "
 				 "paddlejob)",
 				 arg);
-	case OPT_SCHEDULER:
-		if (strcmp(arg, "volcano") == 0 ||
-		    strcmp(arg, "default") == 0) {
-			o->k.scheduler = arg[0] == 'v' ? PAI_K8S_SCHED_VOLCANO
-						       : PAI_K8S_SCHED_DEFAULT;
-			return 0;
-		}
-		return cli_error(ctx, EXIT_USAGE,
-				 "unknown scheduler '%s' (use volcano or "
-				 "default)",
-				 arg);
+	case OPT_SCHEDULER: return k8s_scheduler(ctx, o, arg);
 	}
 	return -1;
 }

@@ -39,11 +39,8 @@ const cli_opt cli_convert_opts[] = {
     CLI_OPT_END};
 
 struct opts {
-	pai_job_options job;
+	cli_facts f; /* f.target: --to volcano|paddlejob, or the cluster's */
 	pai_format to;
-	pai_k8s_options k8s;
-	int k8s_set;	/* --to volcano|paddlejob */
-	unsigned given; /* CLI_K8S_*: what the flags gave of k8s */
 	const char *out;
 	int force;
 };
@@ -80,31 +77,33 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 				 arg);
 	switch (key) {
 	case OPT_NAMESPACE:
-		o->k8s.ns = arg;
-		o->given |= CLI_K8S_NS;
+		o->f.k8s.ns = arg;
+		o->f.given |= CLI_GIVEN_NS;
 		return 0;
 	case OPT_QUEUE:
-		o->k8s.queue = arg;
-		o->given |= CLI_K8S_QUEUE;
+		o->f.k8s.queue = arg;
+		o->f.given |= CLI_GIVEN_QUEUE;
 		return 0;
 	case OPT_DEFAULT_FS:
-		o->k8s.fs_uri = arg;
-		o->given |= CLI_K8S_FS;
+		o->f.k8s.fs_uri = arg;
+		o->f.given |= CLI_GIVEN_FS;
 		return 0;
 	}
 	return EXIT_USAGE;
 }
 
+/* --to: a Kubernetes kind, or v1 or v2 (then not the cluster's
+ * engine either). */
 static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 {
-	o->k8s_set = 1;
-	o->given |= CLI_K8S_KIND;
+	o->f.target = 1;
+	o->f.given |= CLI_GIVEN_KIND;
 	if (strcmp(arg, "volcano") == 0)
-		o->k8s.kind = PAI_K8S_VOLCANO;
+		o->f.k8s.kind = PAI_K8S_VOLCANO;
 	else if (strcmp(arg, "paddlejob") == 0)
-		o->k8s.kind = PAI_K8S_PADDLEJOB;
-	else if (o->k8s_set = 0, pai_format_from_name(&o->to, arg) ||
-				     o->to == PAI_FORMAT_AUTO)
+		o->f.k8s.kind = PAI_K8S_PADDLEJOB;
+	else if (o->f.target = 0, pai_format_from_name(&o->to, arg) ||
+				      o->to == PAI_FORMAT_AUTO)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown format '%s' (use v1, v2, volcano or "
 				 "paddlejob)",
@@ -115,19 +114,7 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	int st;
-
-	/* --scheduler: a v2 config's (hived|default), and for Kubernetes
-	 * Volcano's gang scheduling or the default scheduler */
-	if (key == CLI_OPT_SCHEDULER)
-		o->given |= CLI_K8S_SCHED;
-	if (key == CLI_OPT_SCHEDULER && strcmp(arg, "volcano") == 0) {
-		o->k8s.scheduler = PAI_K8S_SCHED_VOLCANO;
-		return 0;
-	}
-	if (key == CLI_OPT_SCHEDULER && strcmp(arg, "default") == 0)
-		o->k8s.scheduler = PAI_K8S_SCHED_DEFAULT;
-	st = cli_job_opt(ctx, key, arg, &o->job);
+	int st = cli_job_opt(ctx, key, arg, &o->f);
 
 	if (st >= 0)
 		return st;
@@ -165,25 +152,19 @@ static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t 
 		   pai_diags *diags, const char *name, const char *text,
 		   size_t len)
 {
-	pai_k8s_options k = o->k8s;
+	pai_k8s_options k = o->f.k8s;
 
-	if (!o->k8s_set)
+	if (!o->f.target)
 		return pai_job_convert(res, rlen, diags, name, text, len,
-				       &o->job, o->to);
+				       &o->f.job, o->to);
 	k.user = cli_default_user(ctx->user);
-	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job,
+	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->f.job,
 			      &k);
 }
 
 int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT,
-			 PAI_FORMAT_AUTO,
-			 PAI_K8S_OPTIONS_INIT,
-			 0,
-			 0,
-			 NULL,
-			 0};
+	struct opts o = {CLI_FACTS_INIT, PAI_FORMAT_AUTO, NULL, 0};
 	cli_conn *conn = NULL;
 	pai_diags *diags = NULL;
 	char *text = NULL, *res = NULL;
@@ -194,13 +175,11 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
-	st = EXIT_OK;
-	/* a Kubernetes target: the cluster's facts under the flags' */
-	if (o.to == PAI_FORMAT_AUTO &&
-	    (st = cli_k8s_defaults(ctx, &o.k8s, o.given, &conn)))
+	/* the cluster's facts under the flags': on a Kubernetes cluster
+	 * its engine is the target */
+	if ((st = cli_job_facts(ctx, &o.f, &conn)))
 		return st;
-	o.k8s_set |= conn && conn->k8s;
-	if (o.to == PAI_FORMAT_AUTO && !o.k8s_set)
+	if (o.to == PAI_FORMAT_AUTO && !o.f.target)
 		st = cli_error(ctx, EXIT_USAGE,
 			       "--to v1, v2, volcano or paddlejob is "
 			       "required");

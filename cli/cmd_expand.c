@@ -22,11 +22,9 @@ const cli_opt cli_expand_opts[] = {
     CLI_OPT_END};
 
 struct opts {
-	pai_job_options job;
-	const char *fs_uri, *role;
+	cli_facts f; /* f.target: each task as its pod (--target) */
+	const char *role;
 	long long index; /* -1: every index */
-	pai_k8s_options k8s;
-	int target; /* --target: k8s.kind is set */
 };
 
 /* A task's INDEX: a number from 0. */
@@ -46,18 +44,22 @@ static int task_index(cli_ctx *ctx, const char *arg, long long *index)
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	int st = cli_job_opt(ctx, key, arg, &o->job);
+	int st = cli_job_opt(ctx, key, arg, &o->f);
 
 	if (st >= 0)
 		return st;
 	switch (key) {
-	case OPT_DEFAULT_FS: o->fs_uri = arg; return 0;
+	case OPT_DEFAULT_FS:
+		o->f.k8s.fs_uri = *arg ? arg : NULL;
+		o->f.given |= CLI_GIVEN_FS;
+		return 0;
 	case OPT_TARGET:
-		o->target = 1;
+		o->f.target = 1;
+		o->f.given |= CLI_GIVEN_KIND;
 		if (strcmp(arg, "volcano") == 0)
-			o->k8s.kind = PAI_K8S_VOLCANO;
+			o->f.k8s.kind = PAI_K8S_VOLCANO;
 		else if (strcmp(arg, "paddlejob") == 0)
-			o->k8s.kind = PAI_K8S_PADDLEJOB;
+			o->f.k8s.kind = PAI_K8S_PADDLEJOB;
 		else
 			return cli_error(ctx, EXIT_USAGE,
 					 "unknown target '%s' (use volcano or "
@@ -372,7 +374,7 @@ static int show_task(const pai_job *job, size_t r, size_t i,
 
 	if ((err = pai_job_role(&ro, job, r)))
 		return err;
-	err = o->target ? pai_k8s_expand_task(&env, job, r, i, &o->k8s)
+	err = o->f.target ? pai_k8s_expand_task(&env, job, r, i, &o->f.k8s)
 			: pai_expand_task(&env, job, r, i, eo);
 	if (!err && json) {
 		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
@@ -442,11 +444,11 @@ static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
 	char *res = NULL;
 	int err;
 
-	o->k8s.user = cli_default_user(ctx->user);
+	o->f.k8s.user = cli_default_user(ctx->user);
 	if ((err = pai_diags_new(&d)))
 		return err;
-	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->job,
-			     &o->k8s);
+	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->f.job,
+			     &o->f.k8s);
 	free(res);
 	pai_diags_free(*diags);
 	*diags = d;
@@ -457,8 +459,7 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op);
 
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1,
-			 PAI_K8S_OPTIONS_INIT, 0};
+	struct opts o = {CLI_FACTS_INIT, NULL, -1};
 	cli_conn *conn = NULL;
 	int first, st;
 
@@ -467,12 +468,9 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 		return st;
 	if ((st = operands(ctx, argc, argv, first, &o)))
 		return st;
-	/* --target: the pods as submit makes them on the chosen cluster */
-	o.k8s.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
-	if (o.target &&
-	    (st = cli_k8s_defaults(ctx, &o.k8s,
-				   CLI_K8S_KIND | (o.fs_uri ? CLI_K8S_FS : 0),
-				   &conn)))
+	/* the chosen cluster's facts; on a Kubernetes cluster, the pods as
+	 * submit makes them */
+	if ((st = cli_job_facts(ctx, &o.f, &conn)))
 		return st;
 	st = expand_file(ctx, argv[first], &o);
 	cli_conn_free(conn);
@@ -499,8 +497,8 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	err = pai_job_parse(&job, diags, name, text, len, &o.job);
-	if (!err && o.target)
+	err = pai_job_parse(&job, diags, name, text, len, &o.f.job);
+	if (!err && o.f.target)
 		err = k8s_diags(ctx, &o, &diags, name, text, len);
 	if (err == PAI_ENOMEM) {
 		st = cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory", name);
@@ -515,7 +513,7 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op)
 		goto out;
 	}
 	eo.user = cli_default_user(ctx->user);
-	eo.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
+	eo.fs_uri = o.f.k8s.fs_uri;
 	st = show(ctx, job, name, &o, &eo);
 out:
 	pai_job_free(job);

@@ -15,7 +15,6 @@ enum {
 	OPT_WAIT,
 	OPT_NO_VALIDATE,
 	OPT_SKIP_EXISTING,
-	OPT_DIALECT,
 	OPT_NO_SSH_KEY
 };
 
@@ -34,10 +33,9 @@ const cli_opt cli_submit_opts[] = {
      "leave the checks to the cluster"},
     {"skip-existing", OPT_SKIP_EXISTING, NULL, NULL,
      "a job of that name exists already: not an error"},
-    {"dialect", 'd', "NAME", "openpai|scm",
-     "the cluster's rules (default: the profile's)"},
     {"no-ssh-key", OPT_NO_SSH_KEY, NULL, NULL,
      "v1.x clusters: do not add your SSH public key to the job"},
+    CLI_JOB_OPTS,
     CLI_OPT_END};
 
 struct opts {
@@ -45,7 +43,7 @@ struct opts {
 	char **env; /* "KEY=VALUE", borrowed from argv */
 	size_t nenv;
 	int unique, dry_run, wait, no_validate, skip_existing, no_ssh_key;
-	int dialect; /* -1: the profile's */
+	cli_facts f; /* the rules, the options' over the profile's */
 };
 
 /* At least one word character, as the server requires of jobEnvs keys. */
@@ -93,8 +91,10 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	struct opts *o = data;
 	const char *eq;
 	char **v;
-	pai_dialect d;
+	int st = cli_job_opt(ctx, key, arg, &o->f);
 
+	if (st >= 0)
+		return st;
 	switch (key) {
 	case OPT_NAME:
 		if (!job_name_ok(arg))
@@ -128,14 +128,6 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_NO_VALIDATE: o->no_validate = 1; return 0;
 	case OPT_SKIP_EXISTING: o->skip_existing = 1; return 0;
 	case OPT_NO_SSH_KEY: o->no_ssh_key = 1; return 0;
-	case 'd':
-		if (pai_dialect_from_name(&d, arg))
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown dialect '%s' (use openpai "
-					 "or scm)",
-					 arg);
-		o->dialect = (int)d;
-		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -236,9 +228,9 @@ static int still_there(const pai_diags *edited, const pai_diag *d)
 /* The file's warnings, at their places in the file; but a variable that
  * --env now defines is no longer unknown. */
 static void print_warnings(const struct opts *o, const struct item *it,
-			   const pai_diags *diags, pai_dialect dialect)
+			   const pai_diags *diags)
 {
-	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_job_options jo = o->f.job;
 	pai_diags *edited = NULL;
 	pai_job *job = NULL;
 	char *text = NULL;
@@ -246,7 +238,8 @@ static void print_warnings(const struct opts *o, const struct item *it,
 
 	if (o->nenv && pai_diags_new(&edited) == PAI_OK &&
 	    (text = json_dumps(it->config, JSON_INDENT(2)))) {
-		jo.dialect = dialect;
+		/* the config as sent: JSON, whatever it was read from */
+		jo.format = PAI_FORMAT_AUTO;
 		if (pai_job_parse(&job, edited, it->file, text, strlen(text),
 				  &jo) != PAI_OK) {
 			pai_diags_free(edited);
@@ -271,9 +264,8 @@ static void print_warnings(const struct opts *o, const struct item *it,
 
 /* Reads and validates one file into it->job; prints the diagnostics. */
 static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
-		const char *path, pai_dialect dialect, unsigned long long ms)
+		const char *path, unsigned long long ms)
 {
-	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
 	pai_diags *diags = NULL;
 	json_t *raw = NULL;
 	char *text = NULL;
@@ -288,8 +280,7 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 		free(text);
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	}
-	jo.dialect = dialect;
-	err = pai_job_parse(&it->job, diags, it->file, text, len, &jo);
+	err = pai_job_parse(&it->job, diags, it->file, text, len, &o->f.job);
 	if (err == PAI_EINVALID && o->no_validate) {
 		/* the cluster decides: the config as data, JSON or YAML */
 		pai_diags *scratch = NULL;
@@ -319,7 +310,7 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 	} else {
 		st = apply(ctx, o, it, raw ? raw : pai_job_config(it->job), ms);
 		if (!st && !raw && !ctx->quiet)
-			print_warnings(o, it, diags, dialect);
+			print_warnings(o, it, diags);
 	}
 	json_decref(raw);
 	pai_diags_free(diags);
@@ -331,7 +322,8 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
  * cluster whose API is not known yet is taken to speak the config's:
  * a dry run sends nothing, not even that question. */
 static int print_request(const cli_ctx *ctx, const cli_conn *conn,
-			 const struct item *it, json_t *out)
+			 const struct opts *o, const struct item *it,
+			 json_t *out)
 {
 	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
 	char *method = NULL, *url = NULL, *ctype = NULL, *body = NULL;
@@ -346,7 +338,7 @@ static int print_request(const cli_ctx *ctx, const cli_conn *conn,
 				       : PAI_API_V1);
 	so.ssh_public_key = it->ssh_key;
 	so.source_name = it->file;
-	so.dialect = conn->dialect;
+	so.dialect = o->f.job.dialect;
 	err = pai_submit_request(&method, &url, &ctype, &body, &len,
 				 conn->client, conn->user, it->config, &so);
 	if (err) {
@@ -434,7 +426,7 @@ static char *user_public_key(void)
 
 /* Every file read and validated: 0, else the status (nothing is sent). */
 static int load_all(cli_ctx *ctx, const struct opts *o, struct item *items,
-		    size_t n, char **files, pai_dialect dialect)
+		    size_t n, char **files)
 {
 	unsigned long long ms;
 	struct timespec ts;
@@ -445,7 +437,7 @@ static int load_all(cli_ctx *ctx, const struct opts *o, struct item *items,
 	ms = (unsigned long long)ts.tv_sec * 1000 +
 	     (unsigned long long)ts.tv_nsec / 1000000;
 	for (i = 0; i < n; i++) {
-		int s = load(ctx, o, &items[i], files[i], dialect, ms + i);
+		int s = load(ctx, o, &items[i], files[i], ms + i);
 
 		if (s && (!st || s != EXIT_INVALID))
 			st = s;
@@ -455,8 +447,8 @@ static int load_all(cli_ctx *ctx, const struct opts *o, struct item *items,
 	return st;
 }
 
-static int dry_run(cli_ctx *ctx, cli_conn *conn, struct item *items,
-		   size_t n, json_t *out)
+static int dry_run(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		   struct item *items, size_t n, json_t *out)
 {
 	size_t i;
 	int st;
@@ -466,7 +458,7 @@ static int dry_run(cli_ctx *ctx, cli_conn *conn, struct item *items,
 	for (i = 0; i < n; i++) {
 		if (i && ctx->output == CLI_OUT_TEXT)
 			putchar('\n');
-		if ((st = print_request(ctx, conn, &items[i], out)))
+		if ((st = print_request(ctx, conn, o, &items[i], out)))
 			return st;
 	}
 	if (ctx->output == CLI_OUT_JSON && cli_print_json(json_incref(out)) < 0)
@@ -492,7 +484,7 @@ static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 
 	so.ssh_public_key = it->ssh_key;
 	so.source_name = it->file;
-	so.dialect = o->dialect >= 0 ? (pai_dialect)o->dialect : conn->dialect;
+	so.dialect = o->f.job.dialect;
 	if (pai_diags_new(&diags))
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	so.diags = diags;
@@ -627,24 +619,24 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 	int first, st, s;
 
 	memset(&o, 0, sizeof(o));
-	o.dialect = -1;
+	o.f = (cli_facts)CLI_FACTS_INIT;
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		goto out_opts;
 	n = (size_t)(argc - first);
 	if ((st = check_files(ctx, &o, n, argv + first)))
 		goto out_opts;
-	/* who and where, before anything is read: the profile's dialect */
+	/* who and where, before anything is read: the profile's facts */
 	if ((st = cli_resolve(ctx, &conn)))
 		goto out_opts;
+	cli_facts_take(&o.f, conn);
 	items = calloc(n, sizeof(*items));
 	out = json_array();
 	if (!items || !out) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	st = load_all(ctx, &o, items, n, argv + first,
-		      o.dialect >= 0 ? (pai_dialect)o.dialect : conn->dialect);
+	st = load_all(ctx, &o, items, n, argv + first);
 	if (st)
 		goto out;
 	if (!o.no_ssh_key)
@@ -652,7 +644,7 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < n; i++)
 		items[i].ssh_key = key;
 	if (o.dry_run) {
-		st = dry_run(ctx, conn, items, n, out);
+		st = dry_run(ctx, conn, &o, items, n, out);
 		goto out;
 	}
 	if ((st = cli_connect(ctx, conn)))

@@ -499,6 +499,18 @@ static void set_settings(const cli_ctx *ctx, cli_conn *c,
 
 int cli_resolve(cli_ctx *ctx, cli_conn **out)
 {
+	int st = cli_resolve_profile(ctx, out);
+
+	/* the token: --token-file, $PAICTL_TOKEN, then `paictl login`'s */
+	if (!st && (st = resolve_token(ctx, *out))) {
+		cli_conn_free(*out);
+		*out = NULL;
+	}
+	return st;
+}
+
+int cli_resolve_profile(cli_ctx *ctx, cli_conn **out)
+{
 	pai_config *cfg = NULL;
 	struct choice ch = {NULL, NULL, NULL};
 	const char *user;
@@ -528,9 +540,6 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	/* the token: --token-file, $PAICTL_TOKEN, then `paictl login`'s */
-	if ((st = resolve_token(ctx, c)))
-		goto out;
 	*out = c;
 	c = NULL;
 	st = EXIT_OK;
@@ -910,29 +919,4 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 	if (st)
 		return st;
 	return cli_job_ref(ctx, *conn, argv[first], user, name);
-}
-
-int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
-		     cli_conn **conn)
-{
-	const pai_k8s_cluster *k;
-	int st;
-
-	*conn = NULL;
-	if ((st = cli_resolve(ctx, conn)))
-		return st;
-	if (!(*conn)->k8s)
-		return EXIT_OK;
-	k = &(*conn)->kube;
-	if (!(given & CLI_K8S_KIND))
-		o->kind = k->kind;
-	if (!(given & CLI_K8S_NS))
-		o->ns = k->ns;
-	if (!(given & CLI_K8S_QUEUE))
-		o->queue = k->queue;
-	if (!(given & CLI_K8S_SCHED))
-		o->scheduler = k->scheduler;
-	if (!(given & CLI_K8S_FS))
-		o->fs_uri = k->fs_uri;
-	return EXIT_OK;
 }
