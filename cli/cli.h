@@ -379,6 +379,9 @@ long cli_pace_push_left(const cli_pace *p);
 int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **info);
+/* --timeout SECONDS, as wait, submit --wait and stop --wait take it:
+ * 0, or EXIT_USAGE after saying why. */
+int cli_timeout_opt(cli_ctx *ctx, const char *arg, double *timeout_s);
 
 /* ---- ssh_access.c: into the tasks, for ssh, ssh-config and ssh-key -- */
 

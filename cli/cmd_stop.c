@@ -5,20 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_WAIT = 256 };
+enum { OPT_WAIT = 256, OPT_TIMEOUT };
 
 const cli_opt cli_stop_opts[] = {
     {"wait", OPT_WAIT, NULL, NULL,
      "wait until the job has stopped and print its final state"},
+    {"timeout", OPT_TIMEOUT, "SECONDS", NULL,
+     "with --wait: give up after SECONDS (exit 8)"},
     CLI_OPT_END};
+
+struct opts {
+	int wait;
+	double timeout; /* -1: none */
+};
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
-	(void)ctx;
-	(void)arg;
-	if (key != OPT_WAIT)
+	struct opts *o = data;
+
+	if (key == OPT_WAIT)
+		o->wait = 1;
+	else if (key == OPT_TIMEOUT)
+		return cli_timeout_opt(ctx, arg, &o->timeout);
+	else
 		return EXIT_USAGE;
-	*(int *)data = 1;
 	return 0;
 }
 
@@ -34,11 +44,14 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 	cli_conn *conn = NULL;
 	pai_state final;
 	char *user = NULL, *name = NULL;
-	int first, st, err, wait = 0;
+	struct opts o = {0, -1};
+	int first, st, err;
 
-	st = cli_parse(ctx, argc, argv, on_opt, &wait, &first);
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
+	if (o.timeout >= 0 && !o.wait)
+		return cli_error(ctx, EXIT_USAGE, "--timeout goes with --wait");
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
 	if (st)
 		goto out;
@@ -64,12 +77,13 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 			  "a PaddleJob cannot be stopped, only deleted: '%s' "
 			  "is deleted, and its pods and their logs with it",
 			  argv[first]);
-	if (!wait)
+	if (!o.wait)
 		goto out;
 	/* stopped is what was asked for: whatever the job's end, 0; a
 	 * deleted job's end is its being gone */
 	conn->deleted = deletes(conn);
-	if ((st = cli_wait_job(ctx, conn, user, name, -1, &final, NULL)))
+	if ((st = cli_wait_job(ctx, conn, user, name, o.timeout, &final,
+			       NULL)))
 		goto out;
 	if (ctx->output == CLI_OUT_JSON) {
 		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "name", name,

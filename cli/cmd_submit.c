@@ -15,7 +15,8 @@ enum {
 	OPT_WAIT,
 	OPT_NO_VALIDATE,
 	OPT_SKIP_EXISTING,
-	OPT_NO_SSH_KEY
+	OPT_NO_SSH_KEY,
+	OPT_TIMEOUT
 };
 
 const cli_opt cli_submit_opts[] = {
@@ -29,6 +30,8 @@ const cli_opt cli_submit_opts[] = {
      "print the requests (token masked) and send nothing"},
     {"wait", OPT_WAIT, NULL, NULL,
      "wait for the jobs to end: exit 0 when all succeeded, 9 otherwise"},
+    {"timeout", OPT_TIMEOUT, "SECONDS", NULL,
+     "with --wait: give up after SECONDS (exit 8), the jobs going on"},
     {"no-validate", OPT_NO_VALIDATE, NULL, NULL,
      "leave the checks to the cluster"},
     {"skip-existing", OPT_SKIP_EXISTING, NULL, NULL,
@@ -43,7 +46,8 @@ struct opts {
 	char **env; /* "KEY=VALUE", borrowed from argv */
 	size_t nenv;
 	int unique, dry_run, wait, no_validate, skip_existing, no_ssh_key;
-	cli_facts f; /* the rules, the options' over the profile's */
+	double timeout; /* --wait's, for all the jobs; -1: none */
+	cli_facts f;	/* the rules, the options' over the profile's */
 };
 
 /* At least one word character, as the server requires of jobEnvs keys. */
@@ -128,6 +132,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_NO_VALIDATE: o->no_validate = 1; return 0;
 	case OPT_SKIP_EXISTING: o->skip_existing = 1; return 0;
 	case OPT_NO_SSH_KEY: o->no_ssh_key = 1; return 0;
+	case OPT_TIMEOUT: return cli_timeout_opt(ctx, arg, &o->timeout);
 	}
 	return EXIT_USAGE;
 }
@@ -550,10 +555,34 @@ static int send_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 	return st;
 }
 
-/* --wait: 0 when all succeeded, EXIT_JOB_FAILED, or why waiting failed */
-static int wait_all(cli_ctx *ctx, cli_conn *conn, struct item *items,
-		    size_t n)
+/* Waiting was given up (Ctrl-C, --timeout): the jobs not waited for
+ * go on, and the user is told how to stop each. */
+static void going_on(const cli_ctx *ctx, const struct item *items, size_t n)
 {
+	char opts[512];
+	size_t i;
+
+	if (ctx->quiet)
+		return;
+	snprintf(opts, sizeof(opts), "%s%s%s%s%s%s", ctx->cluster ? " -c " : "",
+		 ctx->cluster ? ctx->cluster : "", ctx->uri ? " --uri " : "",
+		 ctx->uri ? ctx->uri : "", ctx->user ? " -u " : "",
+		 ctx->user ? ctx->user : "");
+	for (i = 0; i < n; i++)
+		if (items[i].submitted || items[i].existing)
+			cli_error(ctx, 0,
+				  "job '%s' goes on; 'paictl%s stop %s' stops "
+				  "it",
+				  items[i].name, opts, items[i].name);
+}
+
+/* --wait, within --timeout for all: 0 when all succeeded,
+ * EXIT_JOB_FAILED, or why waiting failed */
+static int wait_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		    struct item *items, size_t n)
+{
+	long long start = cli_now_ms();
+	double left = o->timeout;
 	int failed = 0, s;
 	size_t i;
 
@@ -562,10 +591,16 @@ static int wait_all(cli_ctx *ctx, cli_conn *conn, struct item *items,
 
 		if (!it->submitted && !it->existing)
 			continue;
-		s = cli_wait_job(ctx, conn, conn->user, it->name, -1,
+		if (o->timeout >= 0) {
+			left = o->timeout - (double)(cli_now_ms() - start) / 1000;
+			left = left > 0 ? left : 0;
+		}
+		s = cli_wait_job(ctx, conn, conn->user, it->name, left,
 				 &it->final, NULL);
-		if (s)
+		if (s) {
+			going_on(ctx, items + i, n - i);
 			return s;
+		}
 		it->waited = 1;
 		if (cli_final_status(it->final))
 			failed = 1;
@@ -619,11 +654,16 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 	int first, st, s;
 
 	memset(&o, 0, sizeof(o));
+	o.timeout = -1;
 	o.f = (cli_facts)CLI_FACTS_INIT;
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		goto out_opts;
 	n = (size_t)(argc - first);
+	if (o.timeout >= 0 && !o.wait) {
+		st = cli_error(ctx, EXIT_USAGE, "--timeout goes with --wait");
+		goto out_opts;
+	}
 	if ((st = check_files(ctx, &o, n, argv + first)))
 		goto out_opts;
 	/* who and where, before anything is read: the profile's facts */
@@ -651,7 +691,7 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	st = send_all(ctx, conn, &o, items, n);
 	if (o.wait && !st)
-		st = wait_all(ctx, conn, items, n);
+		st = wait_all(ctx, conn, &o, items, n);
 	if (ctx->output == CLI_OUT_JSON && (s = print_items(conn, items, n, out)) &&
 	    !st)
 		st = s;

@@ -11,6 +11,7 @@ Options:
       --unique               append a short time-based suffix to the job name
       --dry-run              print the requests (token masked) and send nothing
       --wait                 wait for the jobs to end: exit 0 when all succeeded, 9 otherwise
+      --timeout SECONDS      with --wait: give up after SECONDS (exit 8), the jobs going on
       --no-validate          leave the checks to the cluster
       --skip-existing        a job of that name exists already: not an error
       --no-ssh-key           v1.x clusters: do not add your SSH public key to the job
