@@ -6,16 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_STDERR = 256, OPT_ALL, OPT_TAIL, OPT_PREVIOUS };
+enum { OPT_STREAM = 256, OPT_STDERR, OPT_ALL, OPT_TAIL, OPT_PREVIOUS };
 
 const cli_opt cli_logs_opts[] = {
-    {"stderr", OPT_STDERR, NULL, NULL, "the tasks' standard error"},
-    {"all", OPT_ALL, NULL, NULL,
-     "standard output and error, as the task wrote them"},
+    {"stream", OPT_STREAM, "NAME", "all|stdout|stderr",
+     "all: standard output and error as the task wrote them (the "
+     "default), stdout or stderr"},
     {"tail", OPT_TAIL, "N", NULL, "only the last N lines of each task"},
     {"follow", 'f', NULL, NULL, "keep printing new lines until the tasks end"},
     {"previous", OPT_PREVIOUS, NULL, NULL,
      "Kubernetes: the log of the container's run before its last restart"},
+    CLI_OLD("stderr", OPT_STDERR, NULL, "--stream stderr"),
+    CLI_OLD("all", OPT_ALL, NULL, "--stream all"),
     CLI_OPT_END};
 
 /* Following, within the budget of pace.c: a round a second while the
@@ -29,28 +31,43 @@ const cli_opt cli_logs_opts[] = {
 #define FOLLOW_GIVE_UP_MS (5 * 60 * 1000)
 
 struct opts {
-	const char *file; /* user.pai.stdout ... */
-	long tail;	  /* -1: everything */
+	const char *stream; /* all, stdout, stderr, previous */
+	int given;	    /* --stream (or an old spelling of it) */
+	long tail;	    /* -1: everything */
 	int follow;
 };
+
+/* --stream NAME, or --previous: one log at a time. */
+static int stream_opt(cli_ctx *ctx, struct opts *o, const char *want)
+{
+	if (strcmp(want, "all") != 0 && strcmp(want, "stdout") != 0 &&
+	    strcmp(want, "stderr") != 0 && strcmp(want, "previous") != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown stream '%s' (use all, stdout or "
+				 "stderr)",
+				 want);
+	if (o->given && strcmp(o->stream, want) != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "one log at a time: --stream %s or %s%s, not "
+				 "both",
+				 o->stream,
+				 strcmp(want, "previous") == 0 ? "--"
+							       : "--stream ",
+				 want);
+	o->stream = want;
+	o->given = 1;
+	return 0;
+}
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	const char *want;
 	char *end;
 
 	switch (key) {
-	case OPT_STDERR:
-	case OPT_ALL:
-		want = key == OPT_ALL ? "user.pai.all" : "user.pai.stderr";
-		if (strcmp(o->file, "user.pai.stdout") != 0 &&
-		    strcmp(o->file, want) != 0)
-			return cli_error(ctx, EXIT_USAGE,
-					 "--stderr and --all exclude each "
-					 "other");
-		o->file = want;
-		return 0;
+	case OPT_STREAM: return stream_opt(ctx, o, arg);
+	case OPT_STDERR: return stream_opt(ctx, o, "stderr");
+	case OPT_ALL: return stream_opt(ctx, o, "all");
 	case OPT_TAIL:
 		errno = 0;
 		o->tail = strtol(arg, &end, 10);
@@ -61,13 +78,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 					 arg);
 		return 0;
 	case 'f': o->follow = 1; return 0;
-	case OPT_PREVIOUS:
-		if (strcmp(o->file, "user.pai.stdout") != 0)
-			return cli_error(ctx, EXIT_USAGE,
-					 "--previous is one log: not with "
-					 "--stderr or --all");
-		o->file = "previous";
-		return 0;
+	case OPT_PREVIOUS: return stream_opt(ctx, o, "previous");
 	}
 	return EXIT_USAGE;
 }
@@ -737,10 +748,7 @@ static void start_output(struct out *w, cli_ctx *ctx, const struct opts *o,
 	w->ctx = ctx;
 	w->o = o;
 	w->prefix = nt > 1;
-	w->stream = strcmp(o->file, "user.pai.stdout") == 0   ? "stdout"
-		    : strcmp(o->file, "user.pai.stderr") == 0 ? "stderr"
-		    : strcmp(o->file, "previous") == 0	      ? "previous"
-							      : "all";
+	w->stream = o->stream;
 }
 
 static void free_tlogs(struct tlog *tl, size_t nt)
@@ -758,7 +766,7 @@ static void free_tlogs(struct tlog *tl, size_t nt)
 
 int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {"user.pai.stdout", -1, 0};
+	struct opts o = {"all", 0, -1, 0};
 	struct target tg = {NULL, NULL, -1};
 	struct out w;
 	cli_conn *conn = NULL;
@@ -790,8 +798,8 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 	if ((st = select_tasks(ctx, info, &tg, tl, &nt)))
 		goto out;
 	start_output(&w, ctx, &o, nt);
-	st = o.follow && strcmp(w.stream, "stderr") != 0 &&
-		     strcmp(w.stream, "previous") != 0
+	/* a cluster's own streams carry the whole log */
+	st = o.follow && strcmp(w.stream, "all") == 0
 		 ? follow_streams(ctx, conn, &w, tl, nt, info)
 		 : -1;
 	if (st < 0)

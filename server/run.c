@@ -368,12 +368,20 @@ static unsigned long long self_start(void)
 	return v;
 }
 
+/* The longest line part a stream keeps back from user.pai.all. */
+#define PART_MAX 4096
+
 /* A monitor's state: the task, its outputs, its sshd sessions. */
 struct monitor {
 	const struct spawn *sp;
 	int sfd;     /* SIGTERM and SIGINT, to pass on to the task */
 	int status;  /* the status file, or -1 */
 	int logs[3]; /* user.pai.stdout, .stderr, .all: -1 until written */
+	/* each stream's line begun and not ended, kept from
+	 * user.pai.all until its newline, so that the other stream's
+	 * lines never land inside it */
+	char part[2][PART_MAX];
+	size_t plen[2];
 	pid_t pid;   /* the task; -1 when it could not start */
 	int st;	     /* its wait status */
 	bool exited;
@@ -391,6 +399,7 @@ static void monitor_init(struct monitor *m, const struct spawn *sp)
 
 	m->sp = sp;
 	m->logs[0] = m->logs[1] = m->logs[2] = -1;
+	m->plen[0] = m->plen[1] = 0;
 	m->pid = -1;
 	m->st = 0;
 	m->exited = false;
@@ -471,8 +480,29 @@ static void write_pids(const struct monitor *m)
 	write_all(m->status, line, n);
 }
 
+/* Stream i's bytes into user.pai.all a line at a time: what ends with
+ * a newline goes now, after the part kept before; the rest is kept
+ * (written as it is once PART_MAX is reached, or the stream ends). */
+static void to_all(struct monitor *m, int i, const char *p, size_t n)
+{
+	size_t last = n;
+
+	while (last > 0 && p[last - 1] != '\n')
+		last--;
+	if (last > 0 || m->plen[i] + n > PART_MAX) {
+		write_all(m->logs[2], m->part[i], m->plen[i]);
+		m->plen[i] = 0;
+		if (last == 0)
+			last = n;
+		write_all(m->logs[2], p, last);
+	}
+	memcpy(m->part[i] + m->plen[i], p + last, n - last);
+	m->plen[i] += n - last;
+}
+
 /* Copies what the task wrote to pfd[0] (stdout) and pfd[1] (stderr)
- * into its logs; a stream that ended is closed (its fd set to -1). */
+ * into its logs; a stream that ended is closed (its fd set to -1), the
+ * last line it began written out. */
 static void copy_output(struct monitor *m, struct pollfd *pfd)
 {
 	char buf[16384];
@@ -488,6 +518,8 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 		if (got <= 0) {
 			close(pfd[i].fd);
 			pfd[i].fd = -1;
+			write_all(m->logs[2], m->part[i], m->plen[i]);
+			m->plen[i] = 0;
 			continue;
 		}
 		/* a log file appears with its first byte: most tasks write
@@ -497,7 +529,7 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 		if (m->logs[2] < 0)
 			m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
 		write_all(m->logs[i], buf, (size_t)got);
-		write_all(m->logs[2], buf, (size_t)got);
+		to_all(m, i, buf, (size_t)got);
 	}
 }
 
@@ -589,6 +621,10 @@ static void watch_task(struct monitor *m, int out, int err)
 		if (m->exited && mono_ms() > m->drain_until)
 			break;
 	}
+	/* a stream still open (held by what the task left): its last
+	 * line as it is */
+	write_all(m->logs[2], m->part[0], m->plen[0]);
+	write_all(m->logs[2], m->part[1], m->plen[1]);
 	if (!m->exited) {
 		while (waitpid(m->pid, &m->st, 0) < 0 && errno == EINTR)
 			;

@@ -395,9 +395,11 @@ def t_follow(c):
     check("logs -f -o json of an ended task",
           len(ls) == 40 and ls[0]["line"] == "line 1 of 1" and
           ls[0]["role"] == "main", ls[:2])
-    r = k.run("logs", "--stderr", "talk")
-    check("logs --stderr: one stream on Kubernetes, said so",
-          r.returncode == 1 and "one log" in r.stderr, r.stderr)
+    for stream in ("stderr", "stdout"):
+        r = k.run("logs", "--stream", stream, "talk")
+        check("logs --stream %s: one stream on Kubernetes, said so" % stream,
+              r.returncode == 1 and "one log" in r.stderr and
+              "--stream " + stream in r.stderr, r.stderr)
     r = k.run("logs", "--tail", "2", "talk", "main", "0")
     check("logs --tail", r.stdout == "line 39 of 0\nline 40 of 0\n",
           r.stdout)

@@ -153,7 +153,7 @@ static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 /* ---- logs ------------------------------------------------------------ */
 
 /* The pod log endpoint of task (§6): the pod's one log, standard output
- * and error as one stream. */
+ * and error as one stream ("all"; "previous": the run before). */
 static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 			const pai_job_info *job, const pai_task_info *task,
 			const char *stream, int tail)
@@ -167,11 +167,12 @@ static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 
 	(void)api;
 	(void)tail;
-	if (strcmp(stream, "stderr") == 0)
+	if (strcmp(stream, "stderr") == 0 || strcmp(stream, "stdout") == 0)
 		return pai__client_fail(
 		    c, PAI_ENOTSUP, 0, NULL,
 		    "on Kubernetes a container's standard output and error "
-		    "are one log: leave out --stderr");
+		    "are one log: leave out --stream %s",
+		    stream);
 	if (!pod || !pai__json_str(t, "containerLog"))
 		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL,
 					"task %s-%ld has no pod (yet)",
