@@ -175,6 +175,11 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_error(ctx, EXIT_USAGE,
+				 "-o json is not one of convert's outputs: it "
+				 "writes the format --to names (--to v1 is "
+				 "JSON)");
 	/* the cluster's facts under the flags': on a Kubernetes cluster
 	 * its engine is the target */
 	if ((st = cli_job_facts(ctx, &o.f, &conn)))

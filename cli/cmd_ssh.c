@@ -270,6 +270,10 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv,
 	st = cli_parse(ctx, dashdash, argv, on_opt, a, &first);
 	if (st >= 0)
 		return st == EXIT_OK ? -1 : EXIT_SSH;
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_error(ctx, EXIT_SSH,
+				 "-o json is not for ssh: what it prints is "
+				 "the task's");
 	if (first >= dashdash)
 		return cli_error(ctx, EXIT_SSH,
 				 "no job given; try 'paictl ssh JOB'");

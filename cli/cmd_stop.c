@@ -77,8 +77,14 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 			  "a PaddleJob cannot be stopped, only deleted: '%s' "
 			  "is deleted, and its pods and their logs with it",
 			  argv[first]);
-	if (!o.wait)
+	if (!o.wait) {
+		/* asked, not known to be stopped: no state yet */
+		if (ctx->output == CLI_OUT_JSON &&
+		    cli_print_json(json_pack("{s:s,s:s,s:n}", "name", name,
+					     "user", user, "state")) < 0)
+			st = EXIT_FAILURE_;
 		goto out;
+	}
 	/* stopped is what was asked for: whatever the job's end, 0; a
 	 * deleted job's end is its being gone */
 	conn->deleted = deletes(conn);

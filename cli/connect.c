@@ -581,13 +581,15 @@ static char *local_socket(const char *state)
 	return sock;
 }
 
-/* Runs our own binary as `paictl serve --background` (no shell) and
- * returns the socket it prints. The server's lock on its state
- * directory makes a concurrent start report the running one. */
-static int start_local(cli_ctx *ctx, char **sock)
+/* Runs our own binary as `paictl serve --background -o json` (no
+ * shell) and returns the socket it prints, and whether it started the
+ * server: the server's lock on its state directory makes a concurrent
+ * start report the running one instead. */
+static int start_local(cli_ctx *ctx, char **sock, int *started)
 {
-	char *argv[] = {"paictl", "serve", "--background", NULL};
+	char *argv[] = {"paictl", "serve", "--background", "-o", "json", NULL};
 	char buf[4096];
+	json_t *o;
 	size_t n = 0;
 	ssize_t r;
 	int p[2], status;
@@ -622,20 +624,25 @@ static int start_local(cli_ctx *ctx, char **sock)
 		n += r > 0 ? (size_t)r : 0;
 	close(p[0]);
 	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !*buf)
+	o = json_loads(buf, 0, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+	    !json_string_value(json_object_get(o, "socket"))) {
+		json_decref(o);
 		return cli_error(ctx, EXIT_UNREACHABLE,
 				 "cannot start the local cluster");
-	*sock = strdup(buf);
+	}
+	*sock = strdup(json_string_value(json_object_get(o, "socket")));
+	*started = json_is_true(json_object_get(o, "started"));
+	json_decref(o);
 	return *sock ? EXIT_OK : cli_error(ctx, EXIT_FAILURE_, "out of memory");
 }
 
 static int connect_local(cli_ctx *ctx, cli_conn *c)
 {
 	char *state = cli_state_dir(), *dir = NULL, *sock = NULL;
-	int st = EXIT_OK;
+	int st = EXIT_OK, started = 0;
 
 	if (!state)
 		return cli_error(ctx, EXIT_FAILURE_,
@@ -655,10 +662,11 @@ static int connect_local(cli_ctx *ctx, cli_conn *c)
 		if (ctx->verbose)
 			cli_error(ctx, 0, "starting the local cluster in '%s'",
 				  dir);
-		st = start_local(ctx, &sock);
+		st = start_local(ctx, &sock, &started);
 		if (st)
 			goto out;
-		if (!ctx->quiet)
+		/* a command started at the same time may have started it */
+		if (started && !ctx->quiet)
 			cli_error(ctx, 0,
 				  "started the local cluster (log: "
 				  "%s/server.log)",

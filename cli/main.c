@@ -51,6 +51,31 @@ static void usage(FILE *f)
 	fprintf(f, "\nRun 'paictl COMMAND --help' for a command's options.\n");
 }
 
+/* --version, and the global options after it (-o json): "paictl
+ * VERSION", or {"version": VERSION}. */
+static int version(cli_ctx *ctx, int argc, char **argv)
+{
+	static const cli_opt none[] = {CLI_OPT_END};
+	static const cli_cmd cmd = {"version", NULL, none, "",
+				    "print paictl's version"};
+	int first, st;
+
+	ctx->cmd = "version";
+	ctx->command = &cmd;
+	if ((st = cli_parse(ctx, argc, argv, NULL, NULL, &first)) >= 0)
+		return st;
+	if (first < argc)
+		return cli_error(ctx, EXIT_USAGE, "unexpected argument '%s'",
+				 argv[first]);
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_finish(ctx, cli_print_json(json_pack(
+					   "{s:s}", "version", PAI_VERSION)) < 0
+					   ? EXIT_FAILURE_
+					   : EXIT_OK);
+	printf("paictl %s\n", PAI_VERSION);
+	return cli_finish(ctx, EXIT_OK);
+}
+
 int main(int argc, char **argv)
 {
 	static char outbuf[BUFSIZ];
@@ -95,10 +120,8 @@ int main(int argc, char **argv)
 		return cli_finish(&ctx, EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 ||
-	    strcmp(argv[1], "version") == 0) {
-		printf("paictl %s\n", PAI_VERSION);
-		return cli_finish(&ctx, EXIT_OK);
-	}
+	    strcmp(argv[1], "version") == 0)
+		return version(&ctx, argc - 1, argv + 1);
 	cmd = cli_find_command(commands, argv[1]);
 	if (!cmd) {
 		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
