@@ -1006,7 +1006,7 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		c.err = PAI_ENOMEM;
 
 	err = c.err ? c.err : c.errors ? PAI_EINVALID : PAI_OK;
-	if (!err) {
+	if (!c.err) {
 		*normalized = norm;
 		norm = NULL;
 	}
