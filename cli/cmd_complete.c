@@ -91,14 +91,18 @@ static void put_opts(const cli_opt *opts, const cli_opt *own, const char *cur)
 	}
 }
 
-/* The profiles' names (for --cluster and cluster remove/use). */
-static void put_profiles(cli_ctx *ctx, const char *cur)
+/* The profiles' names (for --cluster and cluster remove/use), and the
+ * built-in local one where none is named so (with_local; not for
+ * remove, which refuses it). */
+static void put_profiles(cli_ctx *ctx, const char *cur, int with_local)
 {
 	pai_config *cfg = NULL;
 	size_t i, n;
 
 	if (cli_load_config(ctx, &cfg, NULL))
 		return;
+	if (with_local && !pai_config_find(cfg, "local"))
+		put("", "local", cur);
 	n = pai_config_count(cfg);
 	for (i = 0; i < n; i++) {
 		const pai_profile *p = pai_config_get(cfg, i);
@@ -134,7 +138,7 @@ static void put_arg(cli_ctx *ctx, const cli_opt *o, const char *prefix,
 		   strcmp(o->argname, "DIR") == 0) {
 		puts("__files__");
 	} else if (strcmp(o->name, "cluster") == 0 && o->key == 'c') {
-		put_profiles(ctx, cur);
+		put_profiles(ctx, cur, 1);
 	}
 }
 
@@ -149,7 +153,18 @@ static cli_conn *open_quietly(cli_ctx *ctx)
 	return conn;
 }
 
-static void put_jobs(cli_ctx *ctx, const char *cur)
+/* Which jobs put_jobs() offers: all, those that have not ended (stop,
+ * whose job is one that runs), or those that have (delete). */
+enum { JOBS_ALL, JOBS_LIVE, JOBS_ENDED };
+
+static int offered(const pai_job_info *job, int which)
+{
+	int ended = pai_state_is_final(pai_job_info_state(job));
+
+	return which == JOBS_ALL || (which == JOBS_ENDED) == ended;
+}
+
+static void put_jobs(cli_ctx *ctx, const char *cur, int which)
 {
 	cli_conn *conn = open_quietly(ctx);
 	pai_job_list *list = NULL;
@@ -166,10 +181,11 @@ static void put_jobs(cli_ctx *ctx, const char *cur)
 				   user ? user : conn->user)) {
 			n = pai_job_list_count(list);
 			for (i = 0; i < n; i++) {
-				const char *name = pai_job_info_name(
-				    pai_job_list_get(list, i));
+				const pai_job_info *job =
+				    pai_job_list_get(list, i);
+				const char *name = pai_job_info_name(job);
 
-				if (!name)
+				if (!name || !offered(job, which))
 					continue;
 				if (!user)
 					put("", name, cur);
@@ -298,15 +314,19 @@ static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
 				put("", cluster_verbs[i], cur);
 		else if (nops == 1 && (strcmp(ops[0], "remove") == 0 ||
 				       strcmp(ops[0], "use") == 0))
-			put_profiles(ctx, cur);
-	} else if (strcmp(n, "status") == 0 || strcmp(n, "wait") == 0 ||
-		   strcmp(n, "stop") == 0 || strcmp(n, "ssh-key") == 0 ||
-		   strcmp(n, "ssh-config") == 0) {
+			put_profiles(ctx, cur, strcmp(ops[0], "use") == 0);
+	} else if (strcmp(n, "stop") == 0) {
 		if (nops == 0)
-			put_jobs(ctx, cur);
+			put_jobs(ctx, cur, JOBS_LIVE);
+	} else if (strcmp(n, "delete") == 0) {
+		put_jobs(ctx, cur, JOBS_ENDED);
+	} else if (strcmp(n, "status") == 0 || strcmp(n, "wait") == 0 ||
+		   strcmp(n, "ssh-key") == 0 || strcmp(n, "ssh-config") == 0) {
+		if (nops == 0)
+			put_jobs(ctx, cur, JOBS_ALL);
 	} else if (strcmp(n, "logs") == 0 || strcmp(n, "ssh") == 0) {
 		if (nops == 0)
-			put_jobs(ctx, cur);
+			put_jobs(ctx, cur, JOBS_ALL);
 		else if (nops == 1)
 			put_tasks(ctx, ops[0], NULL, cur);
 		else if (nops == 2)

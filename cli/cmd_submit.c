@@ -513,6 +513,13 @@ static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 		code = pai_client_error_code(conn->client);
 		s = cli_fail(ctx, conn, *err, "cannot submit '%s' as '%s'",
 			     it->file, it->name);
+		if (*err == PAI_ECONFLICT)
+			cli_error(ctx, s,
+				  "a job's name is used once: --unique adds "
+				  "a suffix to it, --skip-existing takes the "
+				  "job there for this one, 'paictl delete %s' "
+				  "frees the name once the job has ended",
+				  it->name);
 		/* the cluster's validator said no (--no-validate) */
 		if (*err == PAI_EINVALID ||
 		    (code && (strcmp(code, "InvalidParametersError") == 0 ||

@@ -24,6 +24,8 @@ static const cli_cmd commands[] = {
     {"logs", cmd_logs, cli_logs_opts, "JOB [ROLE [INDEX]]",
      "print or follow the logs of a job's tasks"},
     {"stop", cmd_stop, cli_stop_opts, "JOB", "stop a job"},
+    {"delete", cmd_delete, cli_delete_opts, "JOB...",
+     "delete jobs that have ended, freeing their names"},
     {"ssh-key", cmd_ssh_key, cli_ssh_key_opts, "JOB",
      "save a job's SSH key and show how to reach its tasks"},
     {"ssh", cmd_ssh, cli_ssh_opts, "JOB [ROLE [INDEX]] [-- COMMAND [ARG...]]",

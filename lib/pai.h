@@ -778,6 +778,17 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 int pai_job_stop(pai_client *c, const char *user, const char *name);
 
 /**
+ * Deletes @p user's job @p name, which has ended, so that its name can
+ * be used again: on paictl's local cluster its record, files and logs;
+ * on OpenPAI v0.x its framework (DELETE /api/v1/user/USER/jobs/NAME);
+ * on Kubernetes its Volcano Job or PaddleJob, the ConfigMap going with
+ * it by its ownerReference. PAI_ECONFLICT when the job has not ended
+ * (stop it first); PAI_ENOTFOUND; PAI_ENOTSUP where the cluster has no
+ * way to delete a job (OpenPAI v1.x), the detail saying so.
+ */
+int pai_job_delete(pai_client *c, const char *user, const char *name);
+
+/**
  * The status of @p user's job @p name once it has changed after @p last
  * (a status of the same job: its state, or a task's), waiting at most
  * @p timeout_ms (< 0: no limit); when the time runs out first, the

@@ -168,6 +168,7 @@ int srv_load_jobs(struct srv *s);
 void srv_job_reparse(struct srv *s, struct srv_job *j);
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name);
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len);
+int srv_delete_job(struct srv *s, struct srv_job *j, char **gone);
 char *srv_attempt_dir(const struct srv_job *j);
 char *srv_task_dir(const struct srv_job *j, const struct srv_task *t);
 char *srv_container_id(const struct srv_job *j, const struct srv_task *t);

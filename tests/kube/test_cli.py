@@ -491,6 +491,42 @@ def t_stop(c):
     k.close()
 
 
+def t_delete(c):
+    """delete: a job that runs is refused; one that has ended goes, its
+    Volcano Job at once and its ConfigMap with it (the garbage
+    collector), and its name can be used again."""
+    k = Case(c, "delete")
+    k.file("d.json", job("gone", [("main", 1, "sleep 30")]))
+    k.run("submit", "d.json")
+    r = k.run("delete", "gone")
+    check("delete of a running job: exit 7, stop it first",
+          r.returncode == 7 and "stop it first" in r.stderr,
+          (r.returncode, r.stderr))
+    k.run("stop", "--wait", "gone")
+    r = k.run("-o", "json", "delete", "gone")
+    check("delete of a stopped job: exit 0, said in JSON",
+          r.returncode == 0 and json.loads(r.stdout or "[]") ==
+          [{"name": "gone", "user": "alice"}], (r.returncode, r.stdout,
+                                                r.stderr))
+    check("delete: the Volcano Job is gone",
+          "gone" not in [j["metadata"]["name"] for j in k.jobs()],
+          [j["metadata"]["name"] for j in k.jobs()])
+    deadline, cms = time.time() + 20, ["?"]
+    while time.time() < deadline and cms:
+        cms = [m["metadata"]["name"] for m in c.client.get(
+            "/api/v1/namespaces/%s/configmaps" % k.ns)["items"]
+            if m["metadata"]["name"].startswith("gone")]
+        time.sleep(0.5)
+    check("delete: the ConfigMap goes with it, by its ownerReference",
+          not cms, cms)
+    k.file("q.json", job("gone", [("main", 1, "true")]))
+    r = k.run("submit", "--wait", "q.json")
+    check("delete: the name is free again", r.returncode == 0, r.stderr)
+    r = k.run("delete", "nope")
+    check("delete of no job: exit 4", r.returncode == 4, r.stderr)
+    k.close()
+
+
 # ---- exec -----------------------------------------------------------------------
 
 def pty_run(k, args, keys, size=(40, 100), timeout=30):
@@ -955,8 +991,8 @@ def t_throttled(c):
 
 
 CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start,
-         t_follow, t_previous, t_stop, t_exec, t_lost_answer, t_untold,
-         t_leftover, t_conflict, t_invalid, t_namespace_forbidden,
+         t_follow, t_previous, t_stop, t_delete, t_exec, t_lost_answer,
+         t_untold, t_leftover, t_conflict, t_invalid, t_namespace_forbidden,
          t_exec_plugin, t_kubeconfigs, t_paddlejob, t_profiles]
 THROTTLED = [t_throttled]
 

@@ -1,7 +1,7 @@
 /* api_k8s.c - a Kubernetes cluster as an API module: its table, and the
  * operations that are a request or two (the server's version, the stored
- * Job, stop, log locations; login and SSH keys, which Kubernetes has
- * not). The rest is in the k8s_*.c files beside it (k8s_api.h). */
+ * Job, stop, delete, log locations; login and SSH keys, which Kubernetes
+ * has not). The rest is in the k8s_*.c files beside it (k8s_api.h). */
 #include "k8s_api.h"
 
 #include <stdio.h>
@@ -101,7 +101,7 @@ static int abort_job(pai_client *c, json_t *job)
 }
 
 /* A PaddleJob has no abort: it is deleted (its operator deletes the
- * pods), as cmd_stop says. */
+ * pods), as cmd_stop says; and any job by pai_job_delete(). */
 static int delete_job(pai_client *c, json_t *job)
 {
 	const char *name =
@@ -146,6 +146,24 @@ static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 				       name);
 	else
 		err = abort_job(c, job);
+	json_decref(job);
+	return err;
+}
+
+/* pai_job_delete(): the Job (or PaddleJob) deleted in the background,
+ * its pods and the ConfigMap it owns going with it by the garbage
+ * collector. */
+static int job_delete(const struct pai__api *api, pai_client *c,
+		      const char *user, const char *name)
+{
+	json_t *job = NULL;
+	int err;
+
+	(void)api;
+	(void)user;
+	if ((err = pai__k8s_find_job(&job, c, name)))
+		return err;
+	err = delete_job(c, job);
 	json_decref(job);
 	return err;
 }
@@ -209,4 +227,5 @@ const struct pai__api pai__api_k8s = {
     .job_changed = pai__k8s_job_changed,
     .logs_follow = pai__k8s_logs_follow,
     .task_exec = pai__k8s_task_exec,
+    .job_delete = job_delete,
 };
