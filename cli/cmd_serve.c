@@ -18,6 +18,7 @@ enum {
 	OPT_GRACE,
 	OPT_CAPACITY,
 	OPT_NO_SSH,
+	OPT_NO_CGROUP,
 	OPT_BACKGROUND,
 	OPT_STATUS,
 	OPT_STOP
@@ -41,6 +42,9 @@ const cli_opt cli_serve_opts[] = {
      "once it answers (log: DIR/server.log)"},
     {"no-ssh", OPT_NO_SSH, NULL, NULL,
      "start no sshd for tasks, even when openssh-server is installed"},
+    {"no-cgroup", OPT_NO_CGROUP, NULL, NULL,
+     "make no cgroup per task: find a task's processes as its monitor's "
+     "descendants only"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
      "time between SIGTERM and SIGKILL when stopping (default 10)"},
     {"status", OPT_STATUS, NULL, NULL,
@@ -66,6 +70,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_USERS: o->users_file = arg; return 0;
 	case OPT_CAPACITY: o->capacity = arg; return 0;
 	case OPT_NO_SSH: o->no_ssh = 1; return 0;
+	case OPT_NO_CGROUP: o->no_cgroup = 1; return 0;
 	case OPT_BACKGROUND: o->log_to_state = 1; return 0;
 	case OPT_STATUS:
 	case OPT_STOP: ctl_action = key; return 0;

@@ -518,7 +518,8 @@ static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 				  "a job's name is used once: --unique adds "
 				  "a suffix to it, --skip-existing takes the "
 				  "job there for this one, 'paictl delete %s' "
-				  "frees the name once the job has ended",
+				  "frees the name once the job has ended (where "
+				  "the cluster can delete jobs)",
 				  it->name);
 		/* the cluster's validator said no (--no-validate) */
 		if (*err == PAI_EINVALID ||

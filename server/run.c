@@ -257,7 +257,8 @@ struct spawn {
 	const char *sshd, *sshd_log; /* sshd: NULL for none */
 	char **sshd_argv;
 	int fd_null;
-	int fd_ssh; /* listening on the task's ssh port, or -1 */
+	int fd_ssh;	      /* listening on the task's ssh port, or -1 */
+	const char *tree_base; /* where its cgroup goes, or NULL */
 };
 
 #define MAX_SESSIONS 32
@@ -388,6 +389,7 @@ struct monitor {
 	long drain_until; /* once it exited: its output read until then */
 	pid_t sess[MAX_SESSIONS];
 	int nsess;
+	struct srv_tree tree; /* every process the task started */
 };
 
 /* The monitor's own session, descriptors and signals; the task's
@@ -406,6 +408,7 @@ static void monitor_init(struct monitor *m, const struct spawn *sp)
 	m->drain_until = 0;
 	m->nsess = 0;
 	setsid();
+	srv_tree_init(&m->tree, sp->tree_base);
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
@@ -442,6 +445,7 @@ static void start_task(struct monitor *m, int *out, int *err)
 	m->pid = fork();
 	if (m->pid == 0) {
 		setpgid(0, 0);
+		srv_tree_enter(&m->tree);
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
 		reset_signals();
@@ -534,15 +538,21 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 }
 
 /* The server never signals a task itself: it signals the monitor, which
- * knows the task's process group. SIGTERM is passed on as SIGTERM and
- * SIGINT means SIGKILL. Both are blocked in the monitor (inherited from
- * the server), so they wait in the signalfd until the task exists. */
+ * knows the task's processes: its process group, and all it started
+ * however they detached, ssh sessions included (tree.c). SIGTERM is
+ * passed on as SIGTERM and SIGINT means SIGKILL. Both are blocked in
+ * the monitor (inherited from the server), so they wait in the
+ * signalfd until the task exists. */
 static void pass_signals(const struct monitor *m)
 {
 	struct signalfd_siginfo si;
+	int sig;
 
-	while (read(m->sfd, &si, sizeof(si)) == sizeof(si))
-		kill(-m->pid, si.ssi_signo == SIGINT ? SIGKILL : SIGTERM);
+	while (read(m->sfd, &si, sizeof(si)) == sizeof(si)) {
+		sig = si.ssi_signo == SIGINT ? SIGKILL : SIGTERM;
+		kill(-m->pid, sig);
+		srv_tree_signal(&m->tree, sig);
+	}
 }
 
 /* sshd in inetd mode: one per connection on the task's ssh port (fd),
@@ -559,6 +569,8 @@ static void accept_ssh(struct monitor *m, int fd)
 		pid_t c = fork();
 
 		if (c == 0) {
+			/* a session is the task's: it ends with it */
+			srv_tree_enter(&m->tree);
 			dup2(conn, 0);
 			dup2(conn, 1);
 			if (lfd >= 0)
@@ -589,10 +601,11 @@ static void reap_children(struct monitor *m)
 			continue;
 		}
 		/* The task is its main process, as in a container: whatever
-		 * it left behind goes with it. */
+		 * it left behind goes with it, detached or not. */
 		m->st = wst;
 		m->exited = true;
 		kill(-m->pid, SIGKILL);
+		srv_tree_signal(&m->tree, SIGKILL);
 		m->drain_until = mono_ms() + 2000;
 	}
 }
@@ -632,14 +645,17 @@ static void watch_task(struct monitor *m, int out, int err)
 	}
 }
 
-/* Ends the ssh sessions with the task, writes its exit status and
- * exits. */
+/* Ends what is left of the task and its ssh sessions, writes its exit
+ * status and exits. */
 static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 {
 	char line[64];
 	size_t n;
 	int i, code;
 
+	/* nothing of the task outlives it, ssh sessions included (their
+	 * own waits below then find them reaped) */
+	srv_tree_end(&m->tree);
 	for (i = 0; i < m->nsess; i++)
 		kill(m->sess[i], SIGTERM);
 	for (i = 0; i < m->nsess; i++)
@@ -903,6 +919,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		if (s->sshd && !j->no_ssh)
 			prepare_sshd(s, j, t, &b);
 		b.sp.fd_null = s->null_fd;
+		b.sp.tree_base = s->tree_base;
 		mon = fork();
 		if (mon == 0)
 			monitor_main(&b.sp);

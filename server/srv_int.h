@@ -124,6 +124,7 @@ struct srv {
 	int null_fd;
 	const char *bash;
 	const char *sshd, *keygen; /* NULL: no ssh for tasks */
+	char *tree_base;	   /* srv_tree_base(), or NULL */
 	char *host_key;
 	char **base_env;
 	size_t nbase_env;
@@ -187,6 +188,26 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j);
  * again, and the running ones their tasks back (re-adopted). */
 void srv_resume_jobs(struct srv *s);
 long srv_next_timeout(struct srv *s);
+
+/* tree.c: every process of a task, however it detached */
+struct srv_tree {
+	char dir[512]; /* the task's cgroup; "": none, descendants only */
+};
+/* Where the monitors can make their tasks' cgroups (the server's own
+ * cgroup v2, when one can be made there), or NULL. */
+char *srv_tree_base(void);
+/* In the monitor (async-signal-safe, as below): it becomes the child
+ * subreaper of what the task starts, and makes the task's cgroup under
+ * base (NULL: none). */
+void srv_tree_init(struct srv_tree *t, const char *base);
+/* In a child of the monitor before it runs anything: into the cgroup. */
+void srv_tree_enter(const struct srv_tree *t);
+/* sig to every process of the task (the cgroup's, and the monitor's
+ * descendants): how many were signalled. */
+int srv_tree_signal(const struct srv_tree *t, int sig);
+/* Kills them all until none is left (a bounded wait), reaps the
+ * orphans and removes the cgroup. */
+void srv_tree_end(struct srv_tree *t);
 
 /* ssh.c */
 int srv_ssh_init(struct srv *s);

@@ -25,7 +25,7 @@ exit 4
 gone
 === stderr
 paictl: submit: cannot submit 'hello.json' as 'hello': Job name hello already exists
-paictl: submit: a job's name is used once: --unique adds a suffix to it, --skip-existing takes the job there for this one, 'paictl delete hello' frees the name once the job has ended
+paictl: submit: a job's name is used once: --unique adds a suffix to it, --skip-existing takes the job there for this one, 'paictl delete hello' frees the name once the job has ended (where the cluster can delete jobs)
 paictl: delete: cannot delete job 'long': job 'long' is RUNNING: stop it first
 paictl: delete: deleted job 'hello'
 paictl: delete: cannot delete job 'hello': Job hello is not found
