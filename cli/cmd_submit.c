@@ -537,6 +537,28 @@ static int send_one(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 	return EXIT_OK;
 }
 
+/* The local cluster says in a job's status what this machine does not
+ * give it (its image, requests beyond the machine): said at submit, a
+ * warning a line. */
+static void local_notes(cli_ctx *ctx, cli_conn *conn, const struct item *it)
+{
+	pai_job_info *info = NULL;
+	const char *w, *nl;
+
+	if ((!conn->local && !conn->socket) || ctx->quiet ||
+	    pai_job_get(&info, conn->client, conn->user, it->name))
+		goto out;
+	w = json_string_value(json_object_get(
+	    json_object_get(pai_job_info_json(info), "jobStatus"),
+	    "localWarnings"));
+	for (; w && *w; w = *nl ? nl + 1 : nl) {
+		nl = w + strcspn(w, "\n");
+		cli_warn(ctx, "job '%s': %.*s", it->name, (int)(nl - w), w);
+	}
+out:
+	pai_job_info_free(info);
+}
+
 static int send_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 		    struct item *items, size_t n)
 {
@@ -559,6 +581,8 @@ static int send_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 			/* a script reading names sees each one at once */
 			fflush(stdout);
 		}
+		if (it->submitted)
+			local_notes(ctx, conn, it);
 	}
 	return st;
 }

@@ -123,10 +123,12 @@ static enum MHD_Result refuse_job(struct MHD_Connection *c,
 static enum MHD_Result store_job(struct srv *s, struct MHD_Connection *c,
 				 struct srv_job *j, const struct req *rq)
 {
-	json_t *answer = h_job_detail(j, h_conn_host(c));
+	json_t *answer;
 	enum MHD_Result res;
 	int err;
 
+	srv_note_job(s, j); /* in the answer too */
+	answer = h_job_detail(j, h_conn_host(c));
 	if (!answer) {
 		srv_job_free(j);
 		return h_reply_error(c, 500, "UnknownError", "out of memory");

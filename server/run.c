@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -973,12 +974,6 @@ static void begin_attempt(struct srv *s, struct srv_job *j)
 		t->state = ST_RUNNING;
 		t->monitor = 0;
 	}
-	if (!s->image_noted &&
-	    json_object_get(pai_job_config(j->pj), "image")) {
-		srv_log(s, "tasks run on this host: a job's 'image' is not "
-			   "used by the local cluster");
-		s->image_noted = true;
-	}
 	j->state = ST_RUNNING;
 	if (!j->launched)
 		j->launched = srv_now_ms();
@@ -1105,32 +1100,83 @@ static int popcount(unsigned long long v)
 	return __builtin_popcountll(v);
 }
 
-/* Without --capacity every job runs; say which requests this machine
- * cannot meet, once per job, in its status and the server's log. */
-static void note_resources(struct srv *s, struct srv_job *j)
+/* Without --capacity every job runs: the requests this machine cannot
+ * meet, in res ("" for none). */
+static void note_resources(struct srv *s, struct srv_job *j, char *res,
+			   size_t len)
 {
 	long long cpus, mem, gpus;
-	char buf[512];
+	char *buf = res;
 	int n = 0;
 
-	if (j->warnings)
-		return;
 	job_request(j, &cpus, &mem, &gpus);
 	if (cpus > s->host_cpus)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+		n += snprintf(buf + n, len - (size_t)n,
 			      "%s%lld CPUs (this machine has %lld)",
 			      n ? ", " : "", cpus, s->host_cpus);
-	if (mem > s->host_mem_mb)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+	if (mem > s->host_mem_mb && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
 			      "%s%lld MB of memory (this machine has %lld)",
 			      n ? ", " : "", mem, s->host_mem_mb);
-	if (gpus > s->host_gpus)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      "%s%lld GPUs (this machine has %lld)",
-			      n ? ", " : "", gpus, s->host_gpus);
-	if (!n)
+	if (gpus > s->host_gpus && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			 "%s%lld GPU%s (this machine has %lld)", n ? ", " : "",
+			 gpus, gpus == 1 ? "" : "s", s->host_gpus);
+}
+
+/* The image the job's tasks would run in: a v0.x config's "image", or
+ * protocol v2's first dockerimage prerequisite; NULL when none. */
+static const char *image_of(const pai_job *pj)
+{
+	json_t *cfg = pai_job_config(pj), *p;
+	const char *type;
+	size_t i;
+
+	if (json_is_string(json_object_get(cfg, "image")))
+		return json_string_value(json_object_get(cfg, "image"));
+	json_array_foreach(json_object_get(cfg, "prerequisites"), i, p)
+	{
+		type = json_string_value(json_object_get(p, "type"));
+		if (type && strcmp(type, "dockerimage") == 0 &&
+		    json_is_string(json_object_get(p, "uri")))
+			return json_string_value(json_object_get(p, "uri"));
+	}
+	return NULL;
+}
+
+/* What this machine does not give the job, a note a line in
+ * j->warnings (its status's localWarnings; paictl submit says them):
+ * that its tasks run here, not in its image, and, without --capacity,
+ * the requests the machine cannot meet. Once per job, at its
+ * submission (or its first scheduling, for a job of an older server). */
+void srv_note_job(struct srv *s, struct srv_job *j)
+{
+	const struct passwd *pw = getpwuid(getuid());
+	const char *image = j->pj ? image_of(j->pj) : NULL;
+	char res[512] = "";
+
+	if (j->warnings || !j->pj)
 		return;
-	j->warnings = srv_printf("the job asks for %s; running it anyway", buf);
+	if (!s->capped)
+		note_resources(s, j, res, sizeof(res));
+	j->warnings = srv_printf(
+	    "%s%s%s%s%s%s", *res ? "the job asks for " : "", res,
+	    *res ? "; the local cluster runs it anyway" : "",
+	    *res && image ? "\n" : "",
+	    image ? "its tasks run on this machine as " : "",
+	    image ? (pw && pw->pw_name ? pw->pw_name : "this user") : "");
+	if (j->warnings && image) {
+		char *all = srv_printf("%s, not in the image '%s': a command "
+				       "such as 'apt install' runs for real",
+				       j->warnings, image);
+
+		free(j->warnings);
+		j->warnings = all;
+	}
+	if (j->warnings && !*j->warnings) {
+		free(j->warnings);
+		j->warnings = NULL;
+	}
 	if (j->warnings)
 		srv_log(s, "'%s': %s", j->key, j->warnings);
 }
@@ -1236,7 +1282,7 @@ void srv_schedule(struct srv *s)
 			if (r == 0)
 				break; /* first in, first out */
 		} else
-			note_resources(s, j);
+			srv_note_job(s, j);
 		/* a few at a time: srv_launch holds the lock */
 		if (started++ == 4) {
 			srv_wake(s);

@@ -133,7 +133,6 @@ struct srv {
 	bool capped; /* --capacity: FIFO admission */
 	long long cap_cpus, cap_mem_mb, cap_gpus, used_cpus, used_mem_mb;
 	unsigned long long gpu_used;
-	bool image_noted;
 	/* requests held by the long-poll (wait.c), under lock */
 	struct srv_waiter *waiters;
 	size_t nwaiters, capwaiters;
@@ -182,6 +181,8 @@ void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);
 void srv_check_deadlines(struct srv *s);
 void srv_launch(struct srv *s);
+/* What this machine does not give job j, noted in j->warnings once. */
+void srv_note_job(struct srv *s, struct srv_job *j);
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why);
 int srv_ssh_enable(struct srv *s, struct srv_job *j);
 /* After srv_load_jobs: the jobs that may still run get their config

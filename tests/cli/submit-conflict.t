@@ -1,7 +1,7 @@
 # the same name twice: exit 7 with the server's message and the ways
 # forward; 'paictl delete' frees the name of a job that has ended, not
 # of one that runs, and after it the name can be used again
-run: paictl -u alice submit hello.json && paictl -u alice submit hello.json; echo "exit $?"; paictl -u alice delete long; echo "exit $?"; paictl -u alice wait -q hello >/dev/null && paictl -u alice delete hello && paictl -u alice list -o json | jq -r '.[].name' && paictl -u alice submit --wait -q hello.json && paictl -u alice delete -o json hello; paictl -u alice delete hello; echo "exit $?"; test -z "$(ls -A "$HOME/.local/state/paictl/local/jobs" | grep hello)" && echo gone
+run: paictl -u alice submit -q hello.json && paictl -u alice submit -q hello.json; echo "exit $?"; paictl -u alice delete long; echo "exit $?"; paictl -u alice wait -q hello >/dev/null && paictl -u alice delete hello && paictl -u alice list -o json | jq -r '.[].name' && paictl -u alice submit --wait -q hello.json && paictl -u alice delete -o json hello; paictl -u alice delete hello; echo "exit $?"; test -z "$(ls -A "$HOME/.local/state/paictl/local/jobs" | grep hello)" && echo gone
 === setup
 paictl serve --background --no-ssh >/dev/null
 paictl -u alice submit -q long.json >/dev/null

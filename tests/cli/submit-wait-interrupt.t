@@ -1,6 +1,6 @@
 # Ctrl-C in submit --wait: exit 130, and the job goes on, as it is told
 # with the command that stops it
-run: timeout --preserve-status -s INT 1.5 paictl -u alice submit --wait long.json 2>err; echo "exit $?"; grep -v '^[0-9]' err; paictl -u alice status -o json long | jq -r .jobStatus.state
+run: timeout --preserve-status -s INT 1.5 paictl -u alice submit --wait long.json 2>err; echo "exit $?"; grep -v '^[0-9]\|warning: job' err; paictl -u alice status -o json long | jq -r .jobStatus.state
 === setup
 paictl serve --background --no-ssh >/dev/null
 === file long.json

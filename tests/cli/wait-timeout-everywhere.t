@@ -1,7 +1,7 @@
 # --timeout is wait's, submit --wait's and stop --wait's: exit 8 when
 # the time runs out (submit's job going on), and a usage error without
 # --wait
-run: paictl submit --wait --timeout 1 long.json 2>err; echo "exit $?"; grep -v '^[0-9]' err; paictl stop --wait --timeout 0.5 long 2>err; echo "exit $?"; grep -v '^[0-9]' err; paictl submit --timeout 5 long.json; echo "exit $?"; paictl stop --timeout 5 long; echo "exit $?"
+run: paictl submit --wait --timeout 1 long.json 2>err; echo "exit $?"; grep -v '^[0-9]\|warning: job' err; paictl stop --wait --timeout 0.5 long 2>err; echo "exit $?"; grep -v '^[0-9]' err; paictl submit --timeout 5 long.json; echo "exit $?"; paictl stop --timeout 5 long; echo "exit $?"
 timeout: 20
 === setup
 paictl serve --background --no-ssh --grace 5 >/dev/null
