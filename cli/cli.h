@@ -329,6 +329,14 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 		char **user, char **name);
 
+/* ---- task_ref.c: a job's task named ROLE [INDEX] (logs, ssh) ------- */
+
+/* The job ref (its status info) has no task role, or no task
+ * role-index (index >= 0): says which, listing the job's roles as
+ * expand does a config's, and returns status. */
+int cli_no_task(const cli_ctx *ctx, int status, const char *ref,
+		const pai_job_info *info, const char *role, long index);
+
 /* ---- pace.c: the budget of every loop that asks a cluster again ------ */
 
 /*

@@ -358,6 +358,36 @@ static int add_k8s(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 	return EXIT_OK;
 }
 
+/* What pai_config_set() refused of cluster add NAME URI: the name
+ * alone, as the same profile with a URI it takes shows, or the URI,
+ * saying what is wrong with it. */
+static int bad_name_or_uri(const cli_ctx *ctx, pai_config *cfg,
+			   struct opts *o, const char *name, const char *uri)
+{
+	const char *sep = strstr(uri, "://");
+
+	o->p.uri = "https://example.com";
+	if (pai_config_set(cfg, &o->p) == PAI_EINVAL)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid cluster name '%s' (letters, digits, "
+				 "'-', '_' and '.')",
+				 name);
+	pai_config_remove(cfg, name);
+	if (!sep)
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is not a URI: give its scheme, as in "
+				 "'https://%s' (http:// or https://)",
+				 uri, uri);
+	if (strncmp(uri, "http://", 7) != 0 && strncmp(uri, "https://", 8) != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is not an http:// or https:// URI",
+				 uri);
+	return cli_error(ctx, EXIT_USAGE,
+			 "'%s' is not a URI paictl can use (http:// or "
+			 "https://, a host, then an optional port and path)",
+			 uri);
+}
+
 static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 	       const char *name, const char *uri, char **ca)
 {
@@ -386,16 +416,12 @@ static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 		o->p.ca_file = *ca;
 	}
 	err = pai_config_set(cfg, &o->p);
+	if (err == PAI_EINVAL)
+		return bad_name_or_uri(ctx, cfg, o, name, uri);
 	if (err)
 		return cli_error(ctx, cli_exit_status(err),
-				 err == PAI_EINVAL
-				     ? "invalid cluster name '%s' or URI "
-				       "'%s' (a name of letters, digits, "
-				       "'-', '_' and '.'; an http:// or "
-				       "https:// URI)"
-				     : "cannot add '%s' ('%s'): out of "
-				       "memory",
-				 name, o->p.uri);
+				 "cannot add '%s' ('%s'): out of memory", name,
+				 o->p.uri);
 	return EXIT_OK;
 }
 

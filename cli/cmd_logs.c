@@ -689,14 +689,9 @@ static int select_tasks(cli_ctx *ctx, const pai_job_info *info,
 	}
 	if (*nt)
 		return EXIT_OK;
-	if (tg->role && tg->index >= 0)
-		return cli_error(ctx, EXIT_NOTFOUND,
-				 "job '%s' has no task %s-%ld", tg->ref,
-				 tg->role, tg->index);
 	if (tg->role)
-		return cli_error(ctx, EXIT_NOTFOUND,
-				 "job '%s' has no task role '%s'", tg->ref,
-				 tg->role);
+		return cli_no_task(ctx, EXIT_NOTFOUND, tg->ref, info, tg->role,
+				   tg->index);
 	return cli_error(ctx, EXIT_NOTFOUND, "job '%s' has no tasks", tg->ref);
 }
 

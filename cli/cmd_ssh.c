@@ -221,9 +221,10 @@ static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
 	k = role ? pai_job_info_find_task(info, role, index) : -1;
 	if (k >= 0)
 		*task = pai_job_info_task(info, (size_t)k);
+	if (!*task && !role)
+		return cli_error(ctx, EXIT_SSH, "job '%s' has no tasks", ref);
 	if (!*task)
-		return cli_error(ctx, EXIT_SSH, "job '%s' has no task %s-%ld",
-				 ref, role ? role : "(none)", index);
+		return cli_no_task(ctx, EXIT_SSH, ref, info, role, index);
 	if ((*task)->state != PAI_STATE_RUNNING)
 		return cli_error(
 		    ctx, EXIT_SSH, "task %s-%ld of job '%s' is %s, not running",

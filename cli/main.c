@@ -78,6 +78,28 @@ static int version(cli_ctx *ctx, int argc, char **argv)
 	return cli_finish(ctx, EXIT_OK);
 }
 
+/* An unknown command: the nearest name, as git says it, else the list. */
+static int unknown_command(cli_ctx *ctx, const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 2];
+	const char *best;
+	size_t n = 0;
+	const cli_cmd *c;
+
+	for (c = commands; c->name; c++)
+		names[n++] = c->name;
+	names[n++] = "help";
+	names[n++] = "version";
+	best = pai_suggest(name, names, n);
+	if (best)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown command '%s'; did you mean '%s'?",
+				 name, best);
+	cli_error(ctx, EXIT_USAGE, "unknown command '%s'", name);
+	usage(stderr);
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	static char outbuf[BUFSIZ];
@@ -125,11 +147,8 @@ int main(int argc, char **argv)
 	    strcmp(argv[1], "version") == 0)
 		return version(&ctx, argc - 1, argv + 1);
 	cmd = cli_find_command(commands, argv[1]);
-	if (!cmd) {
-		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!cmd)
+		return unknown_command(&ctx, argv[1]);
 	ctx.cmd = cmd->name;
 	ctx.command = cmd;
 	return cmd->fn(&ctx, argc - 1, argv + 1);

@@ -69,6 +69,16 @@ typedef enum pai_error {
 const char *pai_strerror(int err);
 
 /**
+ * "Did you mean": the one of the @p n @p names nearest to @p word, as
+ * libpai's diagnostics suggest a field's name (a case-insensitive edit
+ * distance of at most a third of the word's length plus one, and 3; the
+ * first of equals); NULL when none is that near. Borrowed from
+ * @p names.
+ */
+const char *pai_suggest(const char *word, const char *const *names,
+			size_t n);
+
+/**
  * Reads a whole file into memory. @p path "-" is not special here: the
  * caller reads standard input itself and passes the bytes to
  * pai_job_parse(). On failure returns PAI_ENOTFOUND (ENOENT, ENOTDIR),
