@@ -41,6 +41,7 @@ static void put_commands(const cli_ctx *ctx, const char *cur)
 	for (c = ctx->commands; c->name; c++)
 		put("", c->name, cur);
 	put("", "help", cur);
+	put("", "version", cur);
 }
 
 /* The option words may name: "--output", "-o", or NULL. */

@@ -50,20 +50,24 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (c = commands; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f, "  %-10s %s\n  %-10s %s\n", "help",
+		"show the commands, or a command's usage and options",
+		"version", "show paictl's version");
 	fprintf(f, "\nRun 'paictl COMMAND --help' for a command's options.\n");
 }
 
 /* --version, and the global options after it (-o json): "paictl
  * VERSION", or {"version": VERSION}. */
+static const cli_opt no_opts[] = {CLI_OPT_END};
+static const cli_cmd version_cmd = {"version", NULL, no_opts, "",
+				    "show paictl's version"};
+
 static int version(cli_ctx *ctx, int argc, char **argv)
 {
-	static const cli_opt none[] = {CLI_OPT_END};
-	static const cli_cmd cmd = {"version", NULL, none, "",
-				    "print paictl's version"};
 	int first, st;
 
 	ctx->cmd = "version";
-	ctx->command = &cmd;
+	ctx->command = &version_cmd;
 	if ((st = cli_parse(ctx, argc, argv, NULL, NULL, &first)) >= 0)
 		return st;
 	if (first < argc)
@@ -131,12 +135,13 @@ int main(int argc, char **argv)
 		return cmd_complete(&ctx, argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			cmd = cli_find_command(commands, argv[2]);
+		if (argc > 2 && strcmp(argv[1], "help") == 0 &&
+		    strcmp(argv[2], "help") != 0) {
+			cmd = strcmp(argv[2], "version") == 0
+				  ? &version_cmd
+				  : cli_find_command(commands, argv[2]);
 			if (!cmd)
-				return cli_error(&ctx, EXIT_USAGE,
-						 "unknown command '%s'",
-						 argv[2]);
+				return unknown_command(&ctx, argv[2]);
 			cli_help(stdout, cmd);
 			return cli_finish(&ctx, EXIT_OK);
 		}

@@ -83,6 +83,17 @@ man_opts man/paictl.1 "GLOBAL OPTIONS" >"$tmp/global"
 : >"$tmp/all-help"
 
 for cmd in $commands; do
+	# help and version are paictl(1)'s own: listed among its COMMANDS
+	case $cmd in help | version)
+		if awk -v c="$cmd" '/^\.Sh / { on = ($0 == ".Sh COMMANDS") }
+			on && $1 == ".It" && $2 == "Cm" && $3 == c { f = 1 }
+			END { exit !f }' man/paictl.1; then
+			pass
+		else
+			fail "$cmd: not among the COMMANDS of paictl.1"
+		fi
+		continue
+	esac
 	page=man/paictl-$cmd.1
 	if [ ! -f "$page" ]; then
 		fail "$cmd: no $page"
@@ -117,6 +128,17 @@ for cmd in $commands; do
 	else
 		pass
 	fi
+	# the SYNOPSIS shows each option of its own
+	awk '/^Options:/ { on = 1; next } /^Global options/ { on = 0 } on' \
+		"$tmp/help" | help_opts >"$tmp/own"
+	sed -n '/^\.Sh SYNOPSIS/,/^\.Sh DESCRIPTION/p' "$page" >"$tmp/syn"
+	while read -r short long; do
+		if grep -qE "Fl (\\\\-$long|$short)( |\$)" "$tmp/syn"; then
+			pass
+		else
+			fail "$cmd: --$long not in $page SYNOPSIS"
+		fi
+	done <"$tmp/own"
 	# its old spellings (the last line of --help) are the items of
 	# its page's COMPATIBILITY, and the other way round
 	old_opts <"$tmp/help" >"$tmp/ho"
@@ -215,6 +237,39 @@ for rule in $(cat "$tmp/rules-man"); do
 		pass
 	else
 		fail "man/paictl-job.5: rule id '$rule' is not in lib/"
+	fi
+done
+
+# the exit statuses: error.h's, and 130 (Ctrl-C), in paictl(1) and in
+# README.md's table
+sed -n 's/^[[:space:]]*EXIT_[A-Z_]* = \([0-9][0-9]*\).*/\1/p' cli/error.h |
+	sort -n >"$tmp/codes"
+echo 130 >>"$tmp/codes"
+sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /s/^\.It \([0-9][0-9]*\)$/\1/p' man/paictl.1 \
+	>"$tmp/codes-man"
+sed -n '/^## Exit statuses/,/^## /s/^| \([0-9][0-9]*\) |.*/\1/p' README.md \
+	>"$tmp/codes-readme"
+for f in codes-man codes-readme; do
+	if cmp -s "$tmp/codes" "$tmp/$f"; then
+		pass
+	else
+		fail "exit statuses in $f:" $(cat "$tmp/$f") "but error.h and 130:" \
+			$(cat "$tmp/codes")
+	fi
+done
+
+# README.md's validate examples print what validate prints, for the
+# files of tests/man/readme/
+for f in job.json job.yaml; do
+	sed -n "/^\\$ paictl validate $f\$/,/^\`\`\`/p" README.md | sed '1d;$d' \
+		>"$tmp/readme-out"
+	(cd tests/man/readme && "$PAICTL" --color=never validate "$f") \
+		>/dev/null 2>"$tmp/real-out"
+	if [ -s "$tmp/readme-out" ] && cmp -s "$tmp/readme-out" "$tmp/real-out"; then
+		pass
+	else
+		fail "README.md's 'paictl validate $f' differs from what it prints:"
+		diff "$tmp/readme-out" "$tmp/real-out"
 	fi
 done
 
