@@ -134,6 +134,46 @@ static int get_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 	return err;
 }
 
+/* Every reachable task's block, as text or as one JSON array: 0, or
+ * the exit status after saying why. */
+static int put_blocks(const cli_ctx *ctx, const cli_conn *conn,
+		      const char *ref, const char *name,
+		      const pai_ssh_info *ssh, const pai_job_info *info,
+		      const cli_identity *id, const char *known)
+{
+	json_t *out = json_array();
+	size_t i, shown = 0;
+	int st = EXIT_OK;
+
+	if (!out)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
+		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
+		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
+		struct block b;
+
+		if (!c || !c->ip || !c->id)
+			continue;
+		make_block(&b, conn, name, c, t, id, known);
+		if (ctx->output == CLI_OUT_JSON)
+			json_array_append_new(out, block_json(&b, t));
+		else {
+			if (shown)
+				putchar('\n');
+			put_block(&b);
+		}
+		shown++;
+	}
+	if (!shown)
+		st = cli_error(ctx, EXIT_NOTFOUND,
+			       "no task of job '%s' can be reached yet", ref);
+	else if (ctx->output == CLI_OUT_JSON &&
+		 cli_print_json(json_incref(out)) < 0)
+		st = EXIT_FAILURE_;
+	json_decref(out);
+	return st;
+}
+
 int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
@@ -142,16 +182,11 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	char *user = NULL, *name = NULL, *known = NULL;
 	const char *identity = NULL;
 	cli_identity id = {NULL, 0, 0, 0};
-	json_t *out = json_array();
-	size_t i, shown = 0;
 	int first, st, err;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &identity, &first);
-	if (st >= 0 || !out) {
-		json_decref(out);
-		return st >= 0 ? st : cli_error(ctx, EXIT_FAILURE_,
-						"out of memory");
-	}
+	if (st >= 0)
+		return st;
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
 	if (st)
 		goto out;
@@ -166,37 +201,11 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	if (st)
 		goto out;
 	known = cli_known_hosts_path(conn);
-	if (!known) {
-		st = cli_error(ctx, EXIT_FAILURE_,
+	st = known ? put_blocks(ctx, conn, argv[first], name, ssh, info, &id,
+				known)
+		   : cli_error(ctx, EXIT_FAILURE_,
 			       "no HOME: set HOME or XDG_STATE_HOME");
-		goto out;
-	}
-	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
-		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
-		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
-		struct block b;
-
-		if (!c || !c->ip || !c->id)
-			continue;
-		make_block(&b, conn, name, c, t, &id, known);
-		if (ctx->output == CLI_OUT_JSON)
-			json_array_append_new(out, block_json(&b, t));
-		else {
-			if (shown)
-				putchar('\n');
-			put_block(&b);
-		}
-		shown++;
-	}
-	if (shown && ctx->output == CLI_OUT_JSON &&
-	    cli_print_json(json_incref(out)) < 0)
-		st = EXIT_FAILURE_;
-	if (!shown)
-		st = cli_error(ctx, EXIT_NOTFOUND,
-			       "no task of job '%s' can be reached yet",
-			       argv[first]);
 out:
-	json_decref(out);
 	free(id.key);
 	free(known);
 	pai_ssh_info_free(ssh);

@@ -39,6 +39,22 @@ static int deletes(const cli_conn *conn)
 	return conn->k8s && conn->kube.kind == PAI_K8S_PADDLEJOB;
 }
 
+/* The job's final state (NULL: not waited for): a line, or JSON
+ * {name, user, state} (null then). */
+static int print_state(const cli_ctx *ctx, const char *user,
+		       const char *name, const char *state)
+{
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_print_json(json_pack("{s:s,s:s,s:s?}", "name", name,
+						"user", user, "state",
+						state)) < 0
+			   ? EXIT_FAILURE_
+			   : EXIT_OK;
+	if (state)
+		printf("%s\n", state);
+	return EXIT_OK;
+}
+
 int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
@@ -79,10 +95,7 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 			  argv[first]);
 	if (!o.wait) {
 		/* asked, not known to be stopped: no state yet */
-		if (ctx->output == CLI_OUT_JSON &&
-		    cli_print_json(json_pack("{s:s,s:s,s:n}", "name", name,
-					     "user", user, "state")) < 0)
-			st = EXIT_FAILURE_;
+		st = print_state(ctx, user, name, NULL);
 		goto out;
 	}
 	/* stopped is what was asked for: whatever the job's end, 0; a
@@ -91,13 +104,7 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 	if ((st = cli_wait_job(ctx, conn, user, name, o.timeout, &final,
 			       NULL)))
 		goto out;
-	if (ctx->output == CLI_OUT_JSON) {
-		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "name", name,
-					     "user", user, "state",
-					     pai_state_name(final))) < 0)
-			st = EXIT_FAILURE_;
-	} else
-		printf("%s\n", pai_state_name(final));
+	st = print_state(ctx, user, name, pai_state_name(final));
 out:
 	free(user);
 	free(name);

@@ -652,12 +652,15 @@ static int print_items(cli_conn *conn, struct item *items, size_t n,
 	return cli_print_json(json_incref(out)) < 0 ? EXIT_FAILURE_ : EXIT_OK;
 }
 
-/* The arguments as one list of files: 0, else the usage status. */
+/* The options that go together, and the arguments as one list of
+ * files: 0, else the usage status. */
 static int check_files(cli_ctx *ctx, const struct opts *o, size_t n,
 		       char **files)
 {
 	size_t i, nstdin = 0;
 
+	if (o->timeout >= 0 && !o->wait)
+		return cli_error(ctx, EXIT_USAGE, "--timeout goes with --wait");
 	if (!n)
 		return cli_error(ctx, EXIT_USAGE,
 				 "no job config given; try 'paictl submit "
@@ -692,10 +695,6 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 	if (st >= 0)
 		goto out_opts;
 	n = (size_t)(argc - first);
-	if (o.timeout >= 0 && !o.wait) {
-		st = cli_error(ctx, EXIT_USAGE, "--timeout goes with --wait");
-		goto out_opts;
-	}
 	if ((st = check_files(ctx, &o, n, argv + first)))
 		goto out_opts;
 	/* who and where, before anything is read: the profile's facts */
