@@ -72,6 +72,17 @@ man_opts() {
 	}' "$1" | sort -u
 }
 
+# listed CMD: paictl(1) lists the command among its COMMANDS
+listed() {
+	if awk -v c="$1" '/^\.Sh / { on = ($0 == ".Sh COMMANDS") }
+		on && $1 == ".It" && $2 == "Cm" && $3 == c { f = 1 }
+		END { exit !f }' man/paictl.1; then
+		pass
+	else
+		fail "$1: not among the COMMANDS of paictl.1"
+	fi
+}
+
 commands=$("$PAICTL" --help | awk '/^Commands:/ { on = 1; next }
 	on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
 if [ -z "$commands" ]; then
@@ -85,13 +96,7 @@ man_opts man/paictl.1 "GLOBAL OPTIONS" >"$tmp/global"
 for cmd in $commands; do
 	# help and version are paictl(1)'s own: listed among its COMMANDS
 	case $cmd in help | version)
-		if awk -v c="$cmd" '/^\.Sh / { on = ($0 == ".Sh COMMANDS") }
-			on && $1 == ".It" && $2 == "Cm" && $3 == c { f = 1 }
-			END { exit !f }' man/paictl.1; then
-			pass
-		else
-			fail "$cmd: not among the COMMANDS of paictl.1"
-		fi
+		listed "$cmd"
 		continue
 	esac
 	page=man/paictl-$cmd.1
@@ -149,14 +154,7 @@ for cmd in $commands; do
 		fail "$cmd: old spellings in --help:" $(names <"$tmp/ho") \
 			"but in $page COMPATIBILITY:" $(names <"$tmp/mo")
 	fi
-	# paictl(1) lists it
-	if awk -v c="$cmd" '/^\.Sh / { on = ($0 == ".Sh COMMANDS") }
-		on && $1 == ".It" && $2 == "Cm" && $3 == c { f = 1 }
-		END { exit !f }' man/paictl.1; then
-		pass
-	else
-		fail "$cmd: not among the COMMANDS of paictl.1"
-	fi
+	listed "$cmd"
 done
 
 # each global option of paictl(1) is one that some command accepts

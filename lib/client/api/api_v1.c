@@ -165,18 +165,9 @@ static int v1_task_log_url(char **url, const struct pai__api *api,
 static int v1_job_delete(const struct pai__api *api, pai_client *c,
 			 const char *user, const char *name)
 {
-	char *url = api->openpai->job_url(c, user, name, NULL);
 	/* not retried: a second DELETE after a lost answer would say 404 */
-	pai__request rq = {"DELETE", url, NULL, 0, NULL, NULL, 0};
-	pai__response rs = PAI__RESPONSE_INIT;
-	int err;
-
-	if (!url)
-		return pai__client_oom(c);
-	err = pai__exchange(c, &rq, &rs);
-	pai__response_release(&rs);
-	free(url);
-	return err;
+	return pai__openpai_job_call(api, c, user, name, NULL, "DELETE", NULL,
+				     0);
 }
 
 #define V1_OPERATIONS                                                          \
