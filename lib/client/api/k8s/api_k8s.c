@@ -47,6 +47,16 @@ static int no_ssh(pai_ssh_info **out, const struct pai__api *api, pai_client *c,
 	    name);
 }
 
+/* The Job of user's job name, for the operations on a job (the user is
+ * the namespace's business, and the Job's labels'). */
+static int the_job(json_t **job, const struct pai__api *api, pai_client *c,
+		   const char *user, const char *name)
+{
+	(void)api;
+	(void)user;
+	return pai__k8s_find_job(job, c, name);
+}
+
 /* The stored config: the Job as the server keeps it. */
 static int job_config(char **text, size_t *len, const struct pai__api *api,
 		      pai_client *c, const char *user, const char *name)
@@ -54,9 +64,7 @@ static int job_config(char **text, size_t *len, const struct pai__api *api,
 	json_t *job = NULL;
 	int err;
 
-	(void)api;
-	(void)user;
-	if ((err = pai__k8s_find_job(&job, c, name)))
+	if ((err = the_job(&job, api, c, user, name)))
 		return err;
 	*text = json_dumps(job, JSON_INDENT(2));
 	json_decref(job);
@@ -126,9 +134,7 @@ static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 	pai_state s;
 	int err;
 
-	(void)api;
-	(void)user;
-	if ((err = pai__k8s_find_job(&job, c, name)))
+	if ((err = the_job(&job, api, c, user, name)))
 		return err;
 	s = pai__k8s_job_state(c, job);
 	phase = pai__json_str(
@@ -159,9 +165,7 @@ static int job_delete(const struct pai__api *api, pai_client *c,
 	json_t *job = NULL;
 	int err;
 
-	(void)api;
-	(void)user;
-	if ((err = pai__k8s_find_job(&job, c, name)))
+	if ((err = the_job(&job, api, c, user, name)))
 		return err;
 	err = delete_job(c, job);
 	json_decref(job);
