@@ -583,8 +583,6 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 	char *tmp = NULL, *dir = NULL, *cfg = NULL;
 	int ret, err;
 
-	/* what it will not get here, said in the answer already */
-	srv_note_job(s, j);
 	pthread_mutex_lock(&s->lock);
 	ret = srv_find_job(s, j->user, j->name) ? 1
 						: pending(s, j->key, true, false);

@@ -181,7 +181,8 @@ void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);
 void srv_check_deadlines(struct srv *s);
 void srv_launch(struct srv *s);
-/* What this machine does not give job j, noted in j->warnings once. */
+/* What this machine does not give job j, noted in j->warnings once:
+ * at its submission (http.c, api_v2.c), before it is added. */
 void srv_note_job(struct srv *s, struct srv_job *j);
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why);
 int srv_ssh_enable(struct srv *s, struct srv_job *j);
