@@ -1508,6 +1508,10 @@ static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 	struct status st;
 	int code = -1;
 
+	/* a monitor that ended well removed its cgroup; a killed one
+	 * could not */
+	if (t->monitor > 0)
+		srv_tree_forget(s->tree_base, t->monitor);
 	t->completed = srv_now_ms();
 	t->monitor = 0;
 	if (dir && (read_status(dir, &st) & STATUS_EXIT))

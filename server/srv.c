@@ -439,6 +439,7 @@ static int set_up(struct srv *s, char *err, size_t errlen)
 	}
 	/* each task in a cgroup of its own where the machine gives one */
 	s->tree_base = s->opt.no_cgroup ? NULL : srv_tree_base();
+	srv_tree_sweep(s->tree_base);
 	srv_log(s, "tasks' processes: %s%s",
 		s->tree_base ? "a cgroup each, under " : "the monitors' "
 							 "descendants",

@@ -198,6 +198,10 @@ struct srv_tree {
 /* Where the monitors can make their tasks' cgroups (the server's own
  * cgroup v2, when one can be made there), or NULL. */
 char *srv_tree_base(void);
+/* In the server: a gone monitor's cgroup emptied and removed; the
+ * empty ones of gone monitors removed (at start). */
+void srv_tree_forget(const char *base, pid_t monitor);
+void srv_tree_sweep(const char *base);
 /* In the monitor (async-signal-safe, as below): it becomes the child
  * subreaper of what the task starts, and makes the task's cgroup under
  * base (NULL: none). */

@@ -10,6 +10,7 @@
  * async-signal-safe calls only (no stdio, no malloc, no opendir). */
 #include "srv_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -264,8 +265,24 @@ static int signal_descendants(int sig)
 	return hit;
 }
 
+/* SIGKILL to every process of the cgroup dir at once, where the kernel
+ * has cgroup.kill. */
+static void kill_cgroup(const char *dir)
+{
+	char path[600];
+	int fd;
+
+	if (join3(path, sizeof(path), dir, "/cgroup.kill", NULL) == 0 &&
+	    (fd = open(path, O_WRONLY | O_CLOEXEC)) >= 0) {
+		if (write(fd, "1", 1) < 0) {
+			/* the processes below are signalled one by one */
+		}
+		close(fd);
+	}
+}
+
 /* sig to every process of the task's cgroup (SIGKILL: cgroup.kill
- * too, where the kernel has it): their number. */
+ * too): how many it held. */
 static int signal_cgroup(const struct srv_tree *t, int sig)
 {
 	char path[sizeof(t->dir) + 32], buf[4096];
@@ -273,12 +290,8 @@ static int signal_cgroup(const struct srv_tree *t, int sig)
 	ssize_t got;
 	int fd, hit = 0;
 
-	if (sig == SIGKILL &&
-	    join3(path, sizeof(path), t->dir, "/cgroup.kill", NULL) == 0 &&
-	    (fd = open(path, O_WRONLY | O_CLOEXEC)) >= 0) {
-		hit = write(fd, "1", 1) == 1;
-		close(fd);
-	}
+	if (sig == SIGKILL)
+		kill_cgroup(t->dir);
 	if (join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
 	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return hit;
@@ -290,9 +303,11 @@ static int signal_cgroup(const struct srv_tree *t, int sig)
 			if (buf[i] != '\n')
 				continue;
 			buf[i] = '\0';
-			if (number(buf + start) > 1 &&
-			    kill((pid_t)number(buf + start), sig) == 0)
+			if (number(buf + start) > 1) {
+				/* listed: alive, or dying of cgroup.kill */
+				kill((pid_t)number(buf + start), sig);
 				hit++;
+			}
 			start = i + 1;
 		}
 		kept = (size_t)got - start;
@@ -342,4 +357,46 @@ void srv_tree_end(struct srv_tree *t)
 	     i++)
 		nap_ms(20);
 	t->dir[0] = '\0';
+}
+
+/* ---- in the server again: after a monitor ----------------------------- */
+
+/* A task's cgroup whose monitor is gone (killed before it could clean
+ * up): what is left in it killed, and it removed, at once or by a later
+ * sweep. */
+void srv_tree_forget(const char *base, pid_t monitor)
+{
+	char *dir = base ? srv_printf("%s/paictl-task-%ld", base,
+				      (long)monitor)
+			 : NULL;
+
+	if (dir && access(dir, F_OK) == 0) {
+		kill_cgroup(dir);
+		rmdir(dir);
+	}
+	free(dir);
+}
+
+/* The empty cgroups of monitors that are gone, left by a killed one
+ * (any server's: an empty cgroup is no one's loss). */
+void srv_tree_sweep(const char *base)
+{
+	DIR *d = base ? opendir(base) : NULL;
+	struct dirent *e;
+	char *dir;
+	long pid;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "paictl-task-", 12) != 0)
+			continue;
+		pid = atol(e->d_name + 12);
+		if (pid <= 1 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		/* rmdir fails on a cgroup that still holds a process */
+		if ((dir = srv_printf("%s/%s", base, e->d_name)))
+			rmdir(dir);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
 }
