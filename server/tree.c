@@ -362,17 +362,19 @@ void srv_tree_end(struct srv_tree *t)
 /* ---- in the server again: after a monitor ----------------------------- */
 
 /* A task's cgroup whose monitor is gone (killed before it could clean
- * up): what is left in it killed, and it removed, at once or by a later
- * sweep. */
+ * up): what is left in it killed, and it removed once they have gone
+ * (a second at most, else by the next start's sweep). */
 void srv_tree_forget(const char *base, pid_t monitor)
 {
 	char *dir = base ? srv_printf("%s/paictl-task-%ld", base,
 				      (long)monitor)
 			 : NULL;
+	int i;
 
 	if (dir && access(dir, F_OK) == 0) {
 		kill_cgroup(dir);
-		rmdir(dir);
+		for (i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
+			nap_ms(10);
 	}
 	free(dir);
 }
