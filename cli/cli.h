@@ -204,6 +204,9 @@ enum {
 /* Handles one of CLI_JOB_OPTS into *f: 0 when done, EXIT_USAGE (after a
  * message) for a bad value, -1 when key is not one of them. */
 int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f);
+/* A Kubernetes target named (convert --to, expand --target): 0, or -1
+ * when kind is none of volcano and paddlejob. */
+int cli_k8s_target(cli_facts *f, const char *kind);
 
 struct cli_conn;
 /* What the options did not say of *f, from the chosen cluster's profile

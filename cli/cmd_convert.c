@@ -96,14 +96,10 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
  * engine either). */
 static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 {
-	o->f.target = 1;
+	if (cli_k8s_target(&o->f, arg) == 0)
+		return 0;
 	o->f.given |= CLI_GIVEN_KIND;
-	if (strcmp(arg, "volcano") == 0)
-		o->f.k8s.kind = PAI_K8S_VOLCANO;
-	else if (strcmp(arg, "paddlejob") == 0)
-		o->f.k8s.kind = PAI_K8S_PADDLEJOB;
-	else if (o->f.target = 0, pai_format_from_name(&o->to, arg) ||
-				      o->to == PAI_FORMAT_AUTO)
+	if (pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown format '%s' (use v1, v2, volcano or "
 				 "paddlejob)",

@@ -54,13 +54,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		o->f.given |= CLI_GIVEN_FS;
 		return 0;
 	case OPT_TARGET:
-		o->f.target = 1;
-		o->f.given |= CLI_GIVEN_KIND;
-		if (strcmp(arg, "volcano") == 0)
-			o->f.k8s.kind = PAI_K8S_VOLCANO;
-		else if (strcmp(arg, "paddlejob") == 0)
-			o->f.k8s.kind = PAI_K8S_PADDLEJOB;
-		else
+		if (cli_k8s_target(&o->f, arg) < 0)
 			return cli_error(ctx, EXIT_USAGE,
 					 "unknown target '%s' (use volcano or "
 					 "paddlejob)",

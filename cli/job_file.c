@@ -65,6 +65,19 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f)
 	return -1;
 }
 
+int cli_k8s_target(cli_facts *f, const char *kind)
+{
+	if (strcmp(kind, "volcano") == 0)
+		f->k8s.kind = PAI_K8S_VOLCANO;
+	else if (strcmp(kind, "paddlejob") == 0)
+		f->k8s.kind = PAI_K8S_PADDLEJOB;
+	else
+		return -1;
+	f->target = 1;
+	f->given |= CLI_GIVEN_KIND;
+	return 0;
+}
+
 /* A Kubernetes cluster's facts, where the options said nothing: its
  * engine is the target. */
 static void k8s_facts(cli_facts *f, const pai_k8s_cluster *k)
