@@ -30,7 +30,8 @@ TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
 	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
-	golang-go etcd-server openssl util-linux
+	golang-go etcd-server openssl util-linux chromium \
+	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -58,7 +59,7 @@ TEST_LIBS:= $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(BASE) $(PKG_CF) $(CFLAGS) -MMD -MP
 
 # libpai's folders, in the order a job travels through them (README.md)
-LIB_DIRS := sys text job runtime convert client client/api client/api/k8s client/kube ssh
+LIB_DIRS := sys text job runtime convert client client/api client/api/k8s client/api/slurm client/kube ssh
 LIB_SRC  := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 LIB_HDR  := $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h))
 CLI_SRC  := $(sort $(wildcard cli/*.c) $(wildcard server/*.c))
@@ -66,7 +67,11 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the local cluster's web pages (server/web/), compiled in as C arrays
+WEB_FILES := $(sort $(wildcard server/web/*.html server/web/*.css \
+	server/web/*.js server/web/*.svg))
+WEB_ASSETS := $(BUILD)/server/web_assets
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(WEB_ASSETS).o
 HELPER_OBJ := $(TEST_HELPERS:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -82,8 +87,8 @@ LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
-	lint header-check fuzz libpai-test abi tsan-test js-test deb deb-symbols deb-test \
-	kube-test
+	lint header-check fuzz libpai-test abi tsan-test js-test web-test deb deb-symbols deb-test \
+	kube-test slurm-test
 .DEFAULT_GOAL := all
 
 all: $(PAICTL) $(LIBSO)
@@ -102,6 +107,13 @@ $(LIBSO): $(PIC_OBJ) lib/libpai.map
 		-o $@ $(PIC_OBJ) $(PKG_LIBS)
 	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libpai.so
+
+$(WEB_ASSETS).c: $(WEB_FILES) server/web/embed.sh
+	@mkdir -p $(dir $@)
+	sh server/web/embed.sh $(WEB_FILES) >$@.tmp && mv $@.tmp $@
+
+$(WEB_ASSETS).o: $(WEB_ASSETS).c server/web_int.h
+	$(CC) $(ALL_CFLAGS) -Iserver -c -o $@ $<
 
 $(LIBPAI): $(LIB_OBJ)
 	@rm -f $@
@@ -153,11 +165,16 @@ test: test-deps
 	$(MAKE) --no-print-directory test-all
 
 test-all: unit-test cli-test header-check man-test completion-test k8s-test \
-	kube-test libpai-test tsan-test js-test deb-test
+	kube-test slurm-test libpai-test tsan-test js-test web-test deb-test
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) JS_DIR=$(CURDIR)/build/js sh tests/js/run.sh
+
+# paictl web's pages in Debian's headless Chromium (tests/web/): under
+# check-asan the server too is the sanitizers' build
+web-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) WEB_DIR=$(CURDIR)/build/web sh tests/web/run.sh
 
 # test_threads again under ThreadSanitizer, with libpai built for it:
 # what libpai(3) says about threads.
@@ -234,6 +251,12 @@ kube-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/selftest.py
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/kube/test_cli.py
 
+# The Slurm backend against a real Slurm 22.05 (Debian's slurmctld, four
+# slurmd, slurmrestd with JWT, munge; tests/slurm/), started in a
+# temporary directory on free ports: every command on Slurm profiles.
+slurm-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
+
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh tests/man/check.sh
@@ -252,9 +275,10 @@ check-asan:
 # each (tests/fuzz/fuzz_*.c): job configs (JSON with comments, protocol
 # YAML), the REST answers of both APIs with their error bodies, task logs
 # (Range, YARN's HTML pages, redirects), known_hosts, paictl's own
-# profile and token files, kubeconfig files, and what a Kubernetes API
+# profile and token files, kubeconfig files, what a Kubernetes API
 # server sends (Status bodies, watch and log streams, WebSocket frames;
-# Jobs, pods, events and lists as the Kubernetes module reads them).
+# Jobs, pods, events and lists as the Kubernetes module reads them), and
+# what slurmrestd sends (jobs, nodes, errors of both shapes).
 # `make fuzz` runs each for FUZZ_SECONDS from its seeds (tests/fuzz/
 # seeds/, plus the examples and corpus) with its dictionary, keeps its
 # corpus in build/fuzz/corpus/ and any crash, leak or sanitizer report
@@ -263,7 +287,7 @@ check-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= job yaml response logs known_hosts profiles kubeconfig \
-	kube_wire k8s_api
+	kube_wire k8s_api slurm_api
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -283,7 +307,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/transport.c \
 		tests/fuzz/transport.h tests/fuzz/check.h tests/json_same.h \
 		$(FUZZ_DIR)/libpai.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
-		$(if $(filter response logs k8s_api,$*),tests/fuzz/transport.c) \
+		$(if $(filter response logs k8s_api slurm_api,$*),tests/fuzz/transport.c) \
 		$(FUZZ_DIR)/libpai.a $(PKG_LIBS)
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
@@ -300,6 +324,7 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/k8s.sh
 	PAICTL=$(CURDIR)/$(PAICTL) FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh bench/follow.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

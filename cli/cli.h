@@ -205,7 +205,7 @@ enum {
  * message) for a bad value, -1 when key is not one of them. */
 int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f);
 /* A Kubernetes target named (convert --to, expand --target): 0, or -1
- * when kind is none of volcano and paddlejob. */
+ * when kind is no Kubernetes kind (pai_k8s_kind_from_name). */
 int cli_k8s_target(cli_facts *f, const char *kind);
 
 struct cli_conn;
@@ -244,7 +244,8 @@ typedef enum {
 	CLI_TOKEN_ENV,	     /* $PAICTL_TOKEN */
 	CLI_TOKEN_STORED,    /* paictl login */
 	CLI_TOKEN_LOGIN,     /* logged in just now with $PAICTL_PASSWORD */
-	CLI_TOKEN_KUBECONFIG /* a Kubernetes cluster's: the kubeconfig's */
+	CLI_TOKEN_KUBECONFIG, /* a Kubernetes cluster's: the kubeconfig's */
+	CLI_TOKEN_SLURM_JWT   /* a Slurm cluster's, from $SLURM_JWT */
 } cli_token_source;
 
 /* A resolved cluster (flag > environment > profile > built-in default)
@@ -271,6 +272,10 @@ typedef struct cli_conn {
 	 * the strings owned (cli_conn_free) */
 	int k8s;
 	pai_k8s_cluster kube;
+	/* a Slurm cluster (api PAI_API_SLURM): what its profile says, the
+	 * strings owned (cli_conn_free) */
+	int slurm;
+	pai_slurm_cluster slurm_cfg;
 	/* a stop deleted the job (a PaddleJob): cli_wait_job() takes its
 	 * being gone for STOPPED */
 	int deleted;
@@ -293,6 +298,18 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *conn);
 /* cli_resolve() and cli_connect(). */
 int cli_open(cli_ctx *ctx, cli_conn **out);
 void cli_conn_free(cli_conn *conn);
+
+/* A Slurm cluster's connection (connect_slurm.c): its profile's
+ * settings into c (0, or after saying why a status); its token (the
+ * --token-file given, the profile's, else $SLURM_JWT: 0 or the
+ * status); its client, with SFTP access to the job directories set up
+ * as `paictl ssh` would log in; and what c holds of it released. */
+int cli_slurm_choose(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
+		     const char *name);
+int cli_slurm_token(const cli_ctx *ctx, cli_conn *c);
+int cli_slurm_client(cli_ctx *ctx, cli_conn *c,
+		     const pai_client_options *o);
+void cli_slurm_conn_release(cli_conn *c);
 
 /* After a call on conn->client failed with err: 1 when it is worth
  * calling again because paictl just logged in with $PAICTL_PASSWORD
@@ -440,6 +457,69 @@ char *cli_known_hosts_path(const cli_conn *conn);
  * known_hosts file cannot (then "[ip]:port"). */
 const char *cli_ssh_host_alias(const char *id);
 
+/* ---- cluster_slurm.c: `cluster add NAME --slurm URL` -------------- */
+
+/* The keys of add --slurm's options, and their table entries (in
+ * cli_cluster_opts, after the others). */
+enum {
+	CLI_OPT_SLURM_FIRST = 1200,
+	CLI_OPT_PARTITION,
+	CLI_OPT_ACCOUNT,
+	CLI_OPT_QOS,
+	CLI_OPT_WORKDIR,
+	CLI_OPT_SSH_HOST,
+	CLI_OPT_SSH_PORT,
+	CLI_OPT_PYXIS,
+	CLI_OPT_VC_PARTITION
+};
+#define CLI_CLUSTER_SLURM_OPTS                                                 \
+	{"slurm", CLI_OPT_SLURM_FIRST, "URL", NULL,                            \
+	 "add: a Slurm cluster, by its slurmrestd's URL (no URI operand)"},    \
+	    {"partition", CLI_OPT_PARTITION, "P", NULL,                        \
+	     "add --slurm: the jobs' partition (default: the cluster's)"},     \
+	    {"account", CLI_OPT_ACCOUNT, "A", NULL,                            \
+	     "add --slurm: the account jobs are charged to"},                  \
+	    {"qos", CLI_OPT_QOS, "Q", NULL, "add --slurm: the jobs' QOS"},     \
+	    {"workdir", CLI_OPT_WORKDIR, "DIR", NULL,                          \
+	     "add --slurm: where job directories go; every node must see "     \
+	     "it (a shared file system)"},                                     \
+	    {"ssh-host", CLI_OPT_SSH_HOST, "HOST", NULL,                       \
+	     "add --slurm: a login node whose SFTP reads the job "            \
+	     "directories from elsewhere"},                                    \
+	    {"ssh-port", CLI_OPT_SSH_PORT, "N", NULL,                          \
+	     "add --slurm: the SSH port of the nodes and --ssh-host "          \
+	     "(default 22)"},                                                  \
+	    {"pyxis", CLI_OPT_PYXIS, NULL, NULL,                               \
+	     "add --slurm: the site has Pyxis: tasks run in the job's image"}, \
+	{                                                                      \
+		"vc-partition", CLI_OPT_VC_PARTITION, NULL, NULL,              \
+		    "add --slurm: a config's virtualCluster names the "        \
+		    "partition"                                                \
+	}
+
+/* What add --slurm's options said. */
+typedef struct cli_slurm_add {
+	const char *url; /* --slurm */
+	pai_slurm_cluster s;
+	int given; /* an option but --slurm was */
+} cli_slurm_add;
+
+/* One of add --slurm's options into *a: 0, EXIT_USAGE after saying
+ * why, or -1 when key is not one. */
+int cli_cluster_slurm_opt(cli_ctx *ctx, cli_slurm_add *a, int key,
+			  const char *arg);
+/* add's operands (nargs; -1: an add without --slurm, whose options
+ * then must not be given): 0 or the usage status after saying why. */
+int cli_cluster_slurm_check(const cli_ctx *ctx, const cli_slurm_add *a,
+			    int nargs);
+/* cluster add NAME --slurm URL: the profile p (its user, CA, insecure
+ * as given) and a's settings; the global --token-file as the profile's.
+ * *abs: an absolute path made for a relative file (caller frees). */
+int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
+			  cli_slurm_add *a, const char *name, char **abs);
+/* A Slurm profile's settings as JSON (cluster list -o json); new. */
+json_t *cli_cluster_slurm_json(const pai_config *cfg, const pai_profile *p);
+
 /* ---- the commands: one file each, cmd_<name>.c ------------------------ */
 
 int cmd_validate(cli_ctx *ctx, int argc, char **argv);
@@ -451,6 +531,8 @@ extern const cli_opt cli_expand_opts[];
 extern const cli_opt cli_convert_opts[];
 int cmd_serve(cli_ctx *ctx, int argc, char **argv);
 extern const cli_opt cli_serve_opts[];
+int cmd_web(cli_ctx *ctx, int argc, char **argv);
+extern const cli_opt cli_web_opts[];
 int cmd_cluster(cli_ctx *ctx, int argc, char **argv);
 int cmd_login(cli_ctx *ctx, int argc, char **argv);
 int cmd_submit(cli_ctx *ctx, int argc, char **argv);

@@ -17,7 +17,9 @@ enum {
 	OPT_ENGINE,
 	OPT_QUEUE,
 	OPT_SCHEDULER,
-	OPT_DEFAULT_FS
+	OPT_DEFAULT_FS,
+	/* add --slurm's: cluster_slurm.c */
+	OPT_SLURM = CLI_OPT_SLURM_FIRST
 };
 
 const cli_opt cli_cluster_opts[] = {
@@ -40,21 +42,25 @@ const cli_opt cli_cluster_opts[] = {
     {"kubeconfig", OPT_KUBECONFIG, "FILE", NULL,
      "add --kubernetes: this kubeconfig alone (default: $KUBECONFIG, else "
      "~/.kube/config)"},
-    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob",
-     "add --kubernetes: jobs as Volcano Jobs (the default) or PaddleJobs"},
+    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob|jobset|pytorchjob",
+     "add --kubernetes: jobs as Volcano Jobs (the default), PaddleJobs, "
+     "JobSets or PyTorchJobs"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
-     "add --kubernetes: the Volcano queue (default: default)"},
+     "add --kubernetes: the Volcano queue (default: default), or a "
+     "JobSet's Kueue LocalQueue (default: none)"},
     {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
      "add --kubernetes: the cluster's scheduler, volcano (gang "
      "scheduling, the default) or default (Kubernetes')"},
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "add --kubernetes: the default file system ($PAI_DEFAULT_FS_URI), "
      "e.g. hdfs://namenode:9000"},
+    CLI_CLUSTER_SLURM_OPTS,
     CLI_OPT_END};
 
 struct opts {
 	pai_profile p;
 	pai_k8s_cluster k;
+	cli_slurm_add slurm; /* add --slurm's */
 	int given;	/* an option of `add` was given */
 	int k8s_given;	/* an option of `add --kubernetes` was */
 	int kubernetes; /* --kubernetes */
@@ -93,15 +99,11 @@ static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
 	case OPT_QUEUE: o->k.queue = arg; return 0;
 	case OPT_DEFAULT_FS: o->k.fs_uri = arg; return 0;
 	case OPT_ENGINE:
-		if (strcmp(arg, "volcano") == 0 ||
-		    strcmp(arg, "paddlejob") == 0) {
-			o->k.kind =
-			    arg[0] == 'v' ? PAI_K8S_VOLCANO : PAI_K8S_PADDLEJOB;
+		if (pai_k8s_kind_from_name(&o->k.kind, arg) == PAI_OK)
 			return 0;
-		}
 		return cli_error(ctx, EXIT_USAGE,
-				 "unknown engine '%s' (use volcano or "
-				 "paddlejob)",
+				 "unknown engine '%s' (use volcano, paddlejob, "
+				 "jobset or pytorchjob)",
 				 arg);
 	case OPT_SCHEDULER: return k8s_scheduler(ctx, o, arg);
 	}
@@ -114,7 +116,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	int st;
 
 	o->given = 1;
-	if ((st = k8s_opt(ctx, o, key, arg)) >= 0)
+	if ((st = k8s_opt(ctx, o, key, arg)) >= 0 ||
+	    (st = cli_cluster_slurm_opt(ctx, &o->slurm, key, arg)) >= 0)
 		return st;
 	switch (key) {
 	case 'u': o->p.user = arg; return 0;
@@ -128,7 +131,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_CACERT: o->p.ca_file = arg; return 0;
 	case OPT_INSECURE: o->p.insecure = 1; return 0;
 	case OPT_API:
-		if (pai_api_from_name(&o->p.api, arg) || o->p.api == PAI_API_DUAL)
+		if (pai_api_from_name(&o->p.api, arg) ||
+		    o->p.api == PAI_API_DUAL)
 			return cli_error(ctx, EXIT_USAGE,
 					 "unknown API '%s' (use v1, v2 or "
 					 "auto)",
@@ -169,8 +173,7 @@ static json_t *k8s_json(const pai_config *cfg, const pai_profile *p)
 	return json_pack(
 	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?}", "kubeconfig", k.kubeconfig,
 	    "context", k.context, "namespace", k.ns, "engine",
-	    k.kind == PAI_K8S_PADDLEJOB ? "paddlejob" : "volcano", "queue",
-	    k.queue, "scheduler",
+	    pai_k8s_kind_name(k.kind), "queue", k.queue, "scheduler",
 	    k.scheduler == PAI_K8S_SCHED_DEFAULT ? "default" : "volcano",
 	    "defaultFs", k.fs_uri);
 }
@@ -195,6 +198,8 @@ static void put_row(const char **row, json_t *arr, const pai_config *cfg,
 		      "current", is_cur, "builtin", builtin);
 	if (o && p->api == PAI_API_K8S)
 		json_object_set_new(o, "kubernetes", k8s_json(cfg, p));
+	if (o && p->api == PAI_API_SLURM)
+		json_object_set_new(o, "slurm", cli_cluster_slurm_json(cfg, p));
 	json_array_append_new(arr, o);
 }
 
@@ -256,7 +261,17 @@ out:
 static int check_operands(const cli_ctx *ctx, const struct opts *o,
 			  const char *sub, int nargs)
 {
-	if (strcmp(sub, "add") == 0 && o->kubernetes) {
+	int st;
+
+	if (strcmp(sub, "add") == 0 && o->slurm.url) {
+		if ((st = cli_cluster_slurm_check(ctx, &o->slurm, nargs)))
+			return st;
+		if (o->kubernetes || o->k8s_given || o->p.api != PAI_API_AUTO)
+			return cli_error(ctx, EXIT_USAGE,
+					 "--slurm is a cluster of its own: "
+					 "not with --kubernetes, its options, "
+					 "or --api");
+	} else if (strcmp(sub, "add") == 0 && o->kubernetes) {
 		if (nargs != 1)
 			return cli_error(ctx, EXIT_USAGE,
 					 "usage: paictl cluster add NAME "
@@ -281,6 +296,8 @@ static int check_operands(const cli_ctx *ctx, const struct opts *o,
 			    "--namespace, --context, --kubeconfig, "
 			    "--engine, --queue, --scheduler and "
 			    "--default-fs go with --kubernetes");
+		if ((st = cli_cluster_slurm_check(ctx, &o->slurm, -1)))
+			return st;
 	} else if (strcmp(sub, "list") == 0) {
 		if (nargs != 0)
 			return cli_error(ctx, EXIT_USAGE,
@@ -404,6 +421,9 @@ static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 				 name);
 	if (o->kubernetes)
 		return add_k8s(ctx, cfg, o, name, ca);
+	if (o->slurm.url)
+		return cli_cluster_slurm_add(ctx, cfg, &o->p, &o->slurm, name,
+					     ca);
 	o->p.name = name;
 	o->p.uri = uri;
 	/* the profile is used from anywhere: no relative CA file */
@@ -470,6 +490,7 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.p.dialect = PAI_DIALECT_OPENPAI;
 	o.k = (pai_k8s_cluster)PAI_K8S_CLUSTER_INIT;
+	o.slurm.s = (pai_slurm_cluster)PAI_SLURM_CLUSTER_INIT;
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
@@ -489,7 +510,8 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 	if (strcmp(sub, "list") == 0)
 		st = list(ctx, cfg);
 	else if (strcmp(sub, "add") == 0)
-		st = add(ctx, cfg, &o, name, argv[first + 2], &ca);
+		st = add(ctx, cfg, &o, name, nargs > 1 ? argv[first + 2] : NULL,
+			 &ca);
 	else if (strcmp(sub, "remove") == 0)
 		st = remove_profile(ctx, cfg, name);
 	else

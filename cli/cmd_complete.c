@@ -322,7 +322,8 @@ static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
 	} else if (strcmp(n, "delete") == 0) {
 		put_jobs(ctx, cur, JOBS_ENDED);
 	} else if (strcmp(n, "status") == 0 || strcmp(n, "wait") == 0 ||
-		   strcmp(n, "ssh-key") == 0 || strcmp(n, "ssh-config") == 0) {
+		   strcmp(n, "ssh-key") == 0 || strcmp(n, "ssh-config") == 0 ||
+		   strcmp(n, "web") == 0) {
 		if (nops == 0)
 			put_jobs(ctx, cur, JOBS_ALL);
 	} else if (strcmp(n, "logs") == 0 || strcmp(n, "ssh") == 0) {

@@ -1,7 +1,7 @@
 /* cmd_convert.c - paictl convert: a job config from v1 JSON to
- * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job or a
- * PaddleJob). `-o` is the global --output, so the file to write is
- * --out (-O), as ssh-key's. */
+ * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job, a
+ * PaddleJob, a JobSet or a PyTorchJob). `-o` is the global --output, so
+ * the file to write is --out (-O), as ssh-key's. */
 #include "cli.h"
 #include "error.h"
 
@@ -17,16 +17,16 @@ enum {
 };
 
 const cli_opt cli_convert_opts[] = {
-    {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob",
+    {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob|jobset|pytorchjob",
      "the format to write: v2 (protocol YAML), v1 (JSON), or a Kubernetes "
-     "Volcano Job or PaddleJob; required, but for a Kubernetes cluster "
-     "(its engine)"},
+     "Volcano Job, PaddleJob, JobSet or PyTorchJob; required, but for a "
+     "Kubernetes cluster (its engine)"},
     {"namespace", OPT_NAMESPACE, "NS", NULL,
      "Kubernetes: the objects' namespace (default: the cluster's, else "
      "kubectl's)"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
-     "Kubernetes: the Volcano queue (default: the cluster's, else "
-     "default)"},
+     "Kubernetes: the Volcano queue, or for a JobSet Kueue's (default: the "
+     "cluster's, else default; a JobSet none)"},
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "Kubernetes: the default file system, for $PAI_DEFAULT_FS_URI and "
      "the HDFS directories (default: the cluster's)"},
@@ -39,7 +39,7 @@ const cli_opt cli_convert_opts[] = {
     CLI_OPT_END};
 
 struct opts {
-	cli_facts f; /* f.target: --to volcano|paddlejob, or the cluster's */
+	cli_facts f; /* f.target: --to a Kubernetes kind, or the cluster's */
 	pai_format to;
 	const char *out;
 	int force;
@@ -101,8 +101,8 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 	o->f.given |= CLI_GIVEN_KIND;
 	if (pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO)
 		return cli_error(ctx, EXIT_USAGE,
-				 "unknown format '%s' (use v1, v2, volcano or "
-				 "paddlejob)",
+				 "unknown format '%s' (use v1, v2, volcano, "
+				 "paddlejob, jobset or pytorchjob)",
 				 arg);
 	return 0;
 }
@@ -144,9 +144,9 @@ static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
 	return EXIT_OK;
 }
 
-static int convert(const cli_ctx *ctx, const struct opts *o, char **res, size_t *rlen,
-		   pai_diags *diags, const char *name, const char *text,
-		   size_t len)
+static int convert(const cli_ctx *ctx, const struct opts *o, char **res,
+		   size_t *rlen, pai_diags *diags, const char *name,
+		   const char *text, size_t len)
 {
 	pai_k8s_options k = o->f.k8s;
 
@@ -182,8 +182,8 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 		return st;
 	if (o.to == PAI_FORMAT_AUTO && !o.f.target)
 		st = cli_error(ctx, EXIT_USAGE,
-			       "--to v1, v2, volcano or paddlejob is "
-			       "required");
+			       "--to v1, v2, volcano, paddlejob, jobset or "
+			       "pytorchjob is required");
 	else if (first >= argc || argc - first > 1)
 		st = cli_error(ctx, EXIT_USAGE,
 			       "give one job config; try 'paictl convert "

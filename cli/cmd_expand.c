@@ -13,8 +13,9 @@ const cli_opt cli_expand_opts[] = {
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "the cluster's default file system, for $PAI_DEFAULT_FS_URI (e.g. "
      "hdfs://namenode:9000)"},
-    {"target", OPT_TARGET, "KIND", "volcano|paddlejob",
-     "each task as the pod of 'paictl convert --to KIND' sees it"},
+    {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob|slurm",
+     "each task as the pod of 'paictl convert --to KIND' sees it, or as "
+     "a Slurm job's task"},
     CLI_JOB_OPTS,
     CLI_OLD("fs-uri", OPT_DEFAULT_FS, "URI", "--default-fs"),
     CLI_OLD("role", 'r', "ROLE", "ROLE"),
@@ -25,6 +26,7 @@ struct opts {
 	cli_facts f; /* f.target: each task as its pod (--target) */
 	const char *role;
 	long long index; /* -1: every index */
+	int slurm;	 /* --target slurm */
 };
 
 /* A task's INDEX: a number from 0. */
@@ -54,11 +56,16 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		o->f.given |= CLI_GIVEN_FS;
 		return 0;
 	case OPT_TARGET:
-		if (cli_k8s_target(&o->f, arg) < 0)
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown target '%s' (use volcano or "
-					 "paddlejob)",
-					 arg);
+		o->slurm = strcmp(arg, "slurm") == 0;
+		if (o->slurm) {
+			o->f.target = 0;
+			o->f.given |= CLI_GIVEN_KIND;
+		} else if (cli_k8s_target(&o->f, arg) < 0)
+			return cli_error(
+			    ctx, EXIT_USAGE,
+			    "unknown target '%s' (use volcano, "
+			    "paddlejob, jobset, pytorchjob or slurm)",
+			    arg);
 		return 0;
 	case 'r': o->role = arg; return 0;
 	case 'i': return task_index(ctx, arg, &o->index);
@@ -153,7 +160,8 @@ static void print_header(const pai_job *job, const char *user,
 static const char *v2_vc(const pai_job *job)
 {
 	json_t *d = json_object_get(pai_job_config(job), "defaults");
-	const char *vc = json_string_value(json_object_get(d, "virtualCluster"));
+	const char *vc =
+	    json_string_value(json_object_get(d, "virtualCluster"));
 
 	return vc ? vc : "default";
 }
@@ -200,15 +208,13 @@ static json_t *head_json(const pai_job *job, const char *user,
 		return json_pack("{s:s, s:s, s:s, s:o}", "jobName",
 				 pai_job_name(job), "user", user,
 				 "virtualCluster", v2_vc(job), "parameters",
-				 json_is_object(params)
-				     ? json_incref(params)
-				     : json_object());
-	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName",
-			 pai_job_name(job), "user", user, "dirs", "authFile",
-			 pai_dirs_auth_file(dirs), "dataDir",
-			 pai_dirs_data_dir(dirs), "outputDir",
-			 pai_dirs_output_dir(dirs), "codeDir",
-			 pai_dirs_code_dir(dirs));
+				 json_is_object(params) ? json_incref(params)
+							: json_object());
+	return json_pack(
+	    "{s:s, s:s, s:{s:s, s:s, s:s, s:s}}", "jobName", pai_job_name(job),
+	    "user", user, "dirs", "authFile", pai_dirs_auth_file(dirs),
+	    "dataDir", pai_dirs_data_dir(dirs), "outputDir",
+	    pai_dirs_output_dir(dirs), "codeDir", pai_dirs_code_dir(dirs));
 }
 
 static void print_task(const pai_role *ro, size_t index, const pai_env *env)
@@ -369,7 +375,9 @@ static int show_task(const pai_job *job, size_t r, size_t i,
 	if ((err = pai_job_role(&ro, job, r)))
 		return err;
 	err = o->f.target ? pai_k8s_expand_task(&env, job, r, i, &o->f.k8s)
-			: pai_expand_task(&env, job, r, i, eo);
+	      : o->slurm
+		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, NULL)
+		  : pai_expand_task(&env, job, r, i, eo);
 	if (!err && json) {
 		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
 		if (!err)
@@ -406,8 +414,8 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 		if ((sel >= 0 && r != (size_t)sel) ||
 		    pai_job_role(&ro, job, r) != PAI_OK)
 			continue;
-		for (i = 0; !err && ro.task_number > 0 &&
-			    i < (size_t)ro.task_number;
+		for (i = 0;
+		     !err && ro.task_number > 0 && i < (size_t)ro.task_number;
 		     i++)
 			if (o->index < 0 || i == (size_t)o->index)
 				if (!(err = show_task(job, r, i, o, eo,
@@ -453,7 +461,7 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op);
 
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {CLI_FACTS_INIT, NULL, -1};
+	struct opts o = {CLI_FACTS_INIT, NULL, -1, 0};
 	cli_conn *conn = NULL;
 	int first, st;
 

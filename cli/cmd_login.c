@@ -154,6 +154,16 @@ static int needs_no_login(const cli_ctx *ctx, const cli_conn *conn)
 				  "you can reach its socket");
 		return 1;
 	}
+	if (conn->slurm) {
+		if (!ctx->quiet)
+			cli_error(ctx, 0,
+				  "'%s' is a Slurm cluster: slurmrestd takes "
+				  "a JWT, not a password; on a login node "
+				  "'scontrol token' prints one: give it with "
+				  "--token-file or $SLURM_JWT",
+				  conn->cluster);
+		return 1;
+	}
 	if (!conn->k8s)
 		return 0;
 	if (!ctx->quiet)

@@ -87,6 +87,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 struct tlog {
 	char *role;
 	long index;
+	const char *stream; /* which of the task's logs */
 	char *key; /* the attempt's log as the status names it */
 	char *url; /* where it is read; NULL: no log yet (the task waits) */
 	long long off;
@@ -101,6 +102,9 @@ struct out {
 	const struct opts *o;
 	int prefix; /* several tasks: "role-index | " */
 	const char *stream;
+	/* the cluster keeps no log of both streams (Slurm): each task's
+	 * stdout and stderr, the latter's lines marked */
+	int split;
 	int failed; /* writing stdout failed */
 };
 
@@ -165,7 +169,7 @@ static void put_line(struct out *w, const struct tlog *t, const char *a,
 		if (u)
 			o = json_pack("{s:s,s:i,s:s,s:s%}", "role", t->role,
 				      "index", (int)t->index, "stream",
-				      w->stream, "line", u, ulen);
+				      t->stream, "line", u, ulen);
 		free(line);
 		free(u);
 		if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0 ||
@@ -174,7 +178,13 @@ static void put_line(struct out *w, const struct tlog *t, const char *a,
 		json_decref(o);
 		return;
 	}
-	if (w->prefix && printf("%s-%ld | ", t->role, t->index) < 0)
+	if (w->prefix && printf("%s-%ld ", t->role, t->index) < 0)
+		w->failed = 1;
+	if (w->split && strcmp(t->stream, "stderr") == 0 &&
+	    fputs("stderr ", stdout) == EOF)
+		w->failed = 1;
+	if ((w->prefix || (w->split && strcmp(t->stream, "stderr") == 0)) &&
+	    fputs("| ", stdout) == EOF)
 		w->failed = 1;
 	if ((alen && fwrite(a, 1, alen, stdout) != alen) ||
 	    (blen && fwrite(b, 1, blen, stdout) != blen) ||
@@ -217,7 +227,8 @@ static void finish(struct out *w, struct tlog *t)
 	if (t->plen)
 		/* alone, the text as it is; among others, a line of its own */
 		put_line(w, t, t->part, t->plen, "", 0,
-			 w->prefix || w->ctx->output == CLI_OUT_JSON);
+			 w->prefix || w->split ||
+			     w->ctx->output == CLI_OUT_JSON);
 	t->plen = 0;
 	t->done = 1;
 }
@@ -280,7 +291,7 @@ static int set_url(struct out *w, cli_conn *conn, struct tlog *t,
 
 	if (!ti->log_url || (t->key && strcmp(t->key, ti->log_url) == 0))
 		return PAI_OK;
-	err = pai_task_log_url(&url, conn->client, info, ti, w->stream, 0);
+	err = pai_task_log_url(&url, conn->client, info, ti, t->stream, 0);
 	if (err == PAI_ENOTFOUND)
 		return PAI_OK; /* not there yet: next time */
 	if (err)
@@ -314,7 +325,7 @@ static int pull_fresh(struct out *w, cli_conn *conn, struct tlog *t,
 	int r = pull(w, conn, t);
 
 	if (r != PAI_EFORBIDDEN || !info || !ti ||
-	    pai_task_log_url(&url, conn->client, info, ti, w->stream, 0))
+	    pai_task_log_url(&url, conn->client, info, ti, t->stream, 0))
 		return r;
 	free(t->url);
 	t->url = url;
@@ -668,11 +679,14 @@ static int parse_target(cli_ctx *ctx, int argc, char **argv, int first,
 	return EXIT_OK;
 }
 
-/* The tasks tg names, in tl (*nt of them): 0, or the exit status. */
+/* The logs of the tasks tg names, in tl (*nt of them; two a task when
+ * w->split): 0, or the exit status. */
 static int select_tasks(cli_ctx *ctx, const pai_job_info *info,
-			const struct target *tg, struct tlog *tl, size_t *nt)
+			const struct target *tg, const struct out *w,
+			struct tlog *tl, size_t *nt)
 {
 	size_t i, n = pai_job_info_task_count(info);
+	int s;
 
 	for (i = 0; i < n; i++) {
 		const pai_task_info *ti = pai_job_info_task(info, i);
@@ -682,10 +696,16 @@ static int select_tasks(cli_ctx *ctx, const pai_job_info *info,
 		     !pai_job_info_role_is(info, ti->role, tg->role)) ||
 		    (tg->index >= 0 && ti->index != tg->index))
 			continue;
-		tl[*nt].role = strdup(ti->role);
-		tl[*nt].index = ti->index;
-		if (!tl[(*nt)++].role)
-			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		for (s = 0; s <= w->split; s++) {
+			tl[*nt].stream = !w->split ? w->stream
+					 : s	   ? "stderr"
+						   : "stdout";
+			tl[*nt].role = strdup(ti->role);
+			tl[*nt].index = ti->index;
+			if (!tl[(*nt)++].role)
+				return cli_error(ctx, EXIT_FAILURE_,
+						 "out of memory");
+		}
 	}
 	if (*nt)
 		return EXIT_OK;
@@ -716,6 +736,9 @@ static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
 			   PAI_EAUTH &&
 		       cli_relogin(ctx, conn, err))
 			;
+		if (err == PAI_ENOTFOUND && w->split &&
+		    strcmp(tl[i].stream, "stderr") == 0)
+			continue; /* nothing written to it */
 		if (err < 0) {
 			st = cli_fail(ctx, conn, err,
 				      "cannot read the log of %s-%ld",
@@ -735,15 +758,17 @@ static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
 	return st;
 }
 
-/* The output of nt tasks' logs: which stream, prefixed when several. */
+/* The output of the tasks' logs: which stream; split where the stream is
+ * not given and the cluster keeps no log of both (Slurm: a task's
+ * standard output and error are two files). */
 static void start_output(struct out *w, cli_ctx *ctx, const struct opts *o,
-			 size_t nt)
+			 const cli_conn *conn)
 {
 	memset(w, 0, sizeof(*w));
 	w->ctx = ctx;
 	w->o = o;
-	w->prefix = nt > 1;
 	w->stream = o->stream;
+	w->split = !o->given && conn->slurm;
 }
 
 static void free_tlogs(struct tlog *tl, size_t nt)
@@ -785,16 +810,17 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 		st = cli_fail(ctx, conn, err, "cannot get job '%s'", tg.ref);
 		goto out;
 	}
-	tl = calloc(pai_job_info_task_count(info) + 1, sizeof(*tl));
+	start_output(&w, ctx, &o, conn);
+	tl = calloc(pai_job_info_task_count(info) * 2 + 1, sizeof(*tl));
 	if (!tl) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	if ((st = select_tasks(ctx, info, &tg, tl, &nt)))
+	if ((st = select_tasks(ctx, info, &tg, &w, tl, &nt)))
 		goto out;
-	start_output(&w, ctx, &o, nt);
+	w.prefix = nt > (size_t)(1 + w.split); /* several tasks */
 	/* a cluster's own streams carry the whole log */
-	st = o.follow && strcmp(w.stream, "all") == 0
+	st = o.follow && !w.split && strcmp(w.stream, "all") == 0
 		 ? follow_streams(ctx, conn, &w, tl, nt, info)
 		 : -1;
 	if (st < 0)

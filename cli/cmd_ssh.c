@@ -398,7 +398,9 @@ static int open_session(cli_ctx *ctx, cli_conn *conn,
 
 	so.host = t->c->ip;
 	so.port = t->c->port;
-	so.user = a->login ? a->login : cli_ssh_user(conn);
+	so.user = a->login			     ? a->login
+		  : pai_ssh_info_user(t->ssh) ? pai_ssh_info_user(t->ssh)
+					     : cli_ssh_user(conn);
 	so.key_file = t->id.key;
 	so.use_agent = t->id.agent;
 	so.known_hosts = t->known;
@@ -504,8 +506,15 @@ static int run_session(cli_ctx *ctx, const struct ssh_args *a,
 	pai_ssh_run_options ro = PAI_SSH_RUN_OPTIONS_INIT;
 	struct escape esc = {1, 0};
 	int tty_in = isatty(STDIN_FILENO), err, status = -1;
+	char *line = NULL;
 
-	ro.command = a->command;
+	/* where the task needs its directory and environment set up
+	 * first (Slurm), the command line that does it */
+	if (pai_ssh_info_command(&line, t->ssh,
+				 (size_t)(t->c - pai_ssh_info_get(t->ssh, 0)),
+				 a->command))
+		return cli_error(ctx, EXIT_SSH, "out of memory");
+	ro.command = line;
 	ro.pty = a->command ? a->tty : tty_in;
 	ro.term = getenv("TERM");
 	ro.in_fd = STDIN_FILENO;
@@ -521,12 +530,15 @@ static int run_session(cli_ctx *ctx, const struct ssh_args *a,
 		/* escapes wherever there is a terminal, as in ssh */
 		ro.on_input = on_input;
 		ro.data = &esc;
-		if (local_terminal(ctx))
+		if (local_terminal(ctx)) {
+			free(line);
 			return EXIT_SSH;
+		}
 	}
 	fflush(stdout);
 	err = pai_ssh_run(s, &ro, &status);
 	restore_tty();
+	free(line);
 	if (err)
 		return err == PAI_EINTR ? cli_exit_status(err)
 					: cli_error(ctx, EXIT_SSH, "%s",

@@ -52,12 +52,11 @@ static void add(struct block *b, const char *key, const char *value)
 	b->value[b->n++] = value;
 }
 
-/* The block of container c, of task t (NULL: none known), with the
- * key of id and the known_hosts file known. */
-static void make_block(struct block *b, const cli_conn *conn,
-		       const char *name, const pai_ssh_container *c,
-		       const pai_task_info *t, const cli_identity *id,
-		       const char *known)
+/* The block of container c, of task t (NULL: none known), logged in to
+ * as user with the key of id, the known_hosts file known. */
+static void make_block(struct block *b, const char *user, const char *name,
+		       const pai_ssh_container *c, const pai_task_info *t,
+		       const cli_identity *id, const char *known)
 {
 	const char *alias = cli_ssh_host_alias(c->id);
 
@@ -71,7 +70,7 @@ static void make_block(struct block *b, const cli_conn *conn,
 	snprintf(b->port, sizeof(b->port), "%ld", c->port);
 	add(b, "HostName", c->ip);
 	add(b, "Port", b->port);
-	add(b, "User", cli_ssh_user(conn));
+	add(b, "User", user);
 	if (id->key) {
 		/* the agent's keys too where the user's own key is the one:
 		 * OpenSSH offers both then */
@@ -154,7 +153,11 @@ static int put_blocks(const cli_ctx *ctx, const cli_conn *conn,
 
 		if (!c || !c->ip || !c->id)
 			continue;
-		make_block(&b, conn, name, c, t, id, known);
+		/* the cluster's user where it names one (Slurm's) */
+		make_block(&b,
+			   pai_ssh_info_user(ssh) ? pai_ssh_info_user(ssh)
+						  : cli_ssh_user(conn),
+			   name, c, t, id, known);
 		if (ctx->output == CLI_OUT_JSON)
 			json_array_append_new(out, block_json(&b, t));
 		else {

@@ -32,13 +32,6 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	return 0;
 }
 
-/* A stop that deletes the job: a PaddleJob's (Kubernetes has no abort
- * for it). */
-static int deletes(const cli_conn *conn)
-{
-	return conn->k8s && conn->kube.kind == PAI_K8S_PADDLEJOB;
-}
-
 /* The job's final state (NULL: not waited for): a line, or JSON
  * {name, user, state} (null then). */
 static int print_state(const cli_ctx *ctx, const char *user,
@@ -88,11 +81,11 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
-	if (deletes(conn) && !ctx->quiet)
+	if (pai_job_stop_deleted(conn->client) && !ctx->quiet)
 		cli_error(ctx, 0,
-			  "a PaddleJob cannot be stopped, only deleted: '%s' "
-			  "is deleted, and its pods and their logs with it",
-			  argv[first]);
+			  "'%s' cannot be stopped there (%s), only deleted: "
+			  "it is deleted, and its pods and their logs with it",
+			  argv[first], pai_k8s_kind_name(conn->kube.kind));
 	if (!o.wait) {
 		/* asked, not known to be stopped: no state yet */
 		st = print_state(ctx, user, name, NULL);
@@ -100,7 +93,7 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 	}
 	/* stopped is what was asked for: whatever the job's end, 0; a
 	 * deleted job's end is its being gone */
-	conn->deleted = deletes(conn);
+	conn->deleted = pai_job_stop_deleted(conn->client);
 	if ((st = cli_wait_job(ctx, conn, user, name, o.timeout, &final,
 			       NULL)))
 		goto out;

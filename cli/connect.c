@@ -230,6 +230,7 @@ void cli_conn_free(cli_conn *conn)
 	free((char *)conn->kube.ns);
 	free((char *)conn->kube.queue);
 	free((char *)conn->kube.fs_uri);
+	cli_slurm_conn_release(conn);
 	free(conn);
 }
 
@@ -321,6 +322,8 @@ static int resolve_token(const cli_ctx *ctx, cli_conn *c)
 	char *dir;
 	int err, st;
 
+	if (c->slurm)
+		return cli_slurm_token(ctx, c);
 	if (ctx->token_file && c->k8s)
 		return cli_error(ctx, EXIT_USAGE,
 				 "'%s' is a Kubernetes cluster: its kubeconfig "
@@ -438,6 +441,9 @@ static int choose_cluster(const cli_ctx *ctx, const pai_config *cfg,
 		c->cluster = name_from_uri(ch->uri);
 	if (ch->prof && ch->prof->api == PAI_API_K8S)
 		return choose_k8s(ctx, cfg, c, ch);
+	if (ch->prof && ch->prof->api == PAI_API_SLURM &&
+	    cli_slurm_choose(ctx, cfg, c, ch->name))
+		return EXIT_FAILURE_;
 	if (!ch->uri && ch->prof)
 		ch->uri = ch->prof->uri;
 	return EXIT_OK;
@@ -770,6 +776,14 @@ static int new_client(cli_ctx *ctx, cli_conn *c)
 	catch_sigint();
 	if (c->k8s)
 		return new_k8s_client(ctx, c, &o);
+	if (c->slurm) {
+		int st = cli_slurm_client(ctx, c, &o);
+
+		if (!st)
+			pai_client_set_retry_after_callback(
+			    c->client, on_retry_after, ctx);
+		return st;
+	}
 	err = pai_client_new(&c->client, &o);
 	if (err == PAI_OK)
 		err = pai_client_set_api(c->client, c->api);
@@ -890,6 +904,7 @@ int cli_fail(const cli_ctx *ctx, const cli_conn *c, int err, const char *what,
 				  "kubectl's are",
 				  c->cluster);
 			break;
+		case CLI_TOKEN_SLURM_JWT: /* the detail says what to do */
 		case CLI_TOKEN_LOGIN: break;
 		}
 	}

@@ -67,11 +67,7 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f)
 
 int cli_k8s_target(cli_facts *f, const char *kind)
 {
-	if (strcmp(kind, "volcano") == 0)
-		f->k8s.kind = PAI_K8S_VOLCANO;
-	else if (strcmp(kind, "paddlejob") == 0)
-		f->k8s.kind = PAI_K8S_PADDLEJOB;
-	else
+	if (pai_k8s_kind_from_name(&f->k8s.kind, kind))
 		return -1;
 	f->target = 1;
 	f->given |= CLI_GIVEN_KIND;

@@ -39,6 +39,8 @@ static const cli_cmd commands[] = {
      "manage the cluster profiles"},
     {"serve", cmd_serve, cli_serve_opts, "",
      "run the local cluster in the foreground"},
+    {"web", cmd_web, cli_web_opts, "[JOB]",
+     "open the local cluster's jobs in a browser"},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static void usage(FILE *f)

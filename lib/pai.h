@@ -415,9 +415,18 @@ int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role);
 /* ------------------------------------------------------------------ */
 
 typedef enum pai_k8s_kind {
-	PAI_K8S_VOLCANO = 1,  /**< batch.volcano.sh/v1alpha1 Job */
-	PAI_K8S_PADDLEJOB = 2 /**< batch.paddlepaddle.org/v1 PaddleJob */
+	PAI_K8S_VOLCANO = 1,   /**< batch.volcano.sh/v1alpha1 Job */
+	PAI_K8S_PADDLEJOB = 2, /**< batch.paddlepaddle.org/v1 PaddleJob */
+	PAI_K8S_JOBSET = 3,    /**< jobset.x-k8s.io/v1alpha2 JobSet */
+	PAI_K8S_PYTORCHJOB = 4 /**< kubeflow.org/v1 PyTorchJob */
 } pai_k8s_kind;
+
+/** Parses "volcano", "paddlejob", "jobset" or "pytorchjob"; PAI_EINVAL
+ * for anything else. */
+int pai_k8s_kind_from_name(pai_k8s_kind *out, const char *name);
+/** "volcano", "paddlejob", "jobset" or "pytorchjob" (how --to, --engine
+ * and profiles name the kind); "unknown" for no kind; static storage. */
+const char *pai_k8s_kind_name(pai_k8s_kind kind);
 
 typedef enum pai_k8s_scheduler {
 	PAI_K8S_SCHED_VOLCANO = 0, /**< gang scheduling by Volcano */
@@ -546,13 +555,18 @@ typedef enum pai_api {
 	 * A Kubernetes API server, jobs as Volcano Jobs or PaddleJobs:
 	 * only a client made by pai_client_new_k8s() speaks it.
 	 */
-	PAI_API_K8S = 4
+	PAI_API_K8S = 4,
+	/**
+	 * A Slurm cluster's slurmrestd, each job a Slurm batch job: only a
+	 * client made by pai_client_new_slurm() speaks it.
+	 */
+	PAI_API_SLURM = 5
 } pai_api;
 
-/** Parses "auto", "v1", "v2", "dual" or "k8s"; PAI_EINVAL for anything
- * else. */
+/** Parses "auto", "v1", "v2", "dual", "k8s" or "slurm"; PAI_EINVAL for
+ * anything else. */
 int pai_api_from_name(pai_api *out, const char *name);
-/** "auto", "v1", "v2", "dual" or "k8s"; static storage. */
+/** "auto", "v1", "v2", "dual", "k8s" or "slurm"; static storage. */
 const char *pai_api_name(pai_api api);
 
 /**
@@ -786,6 +800,12 @@ int pai_job_get_config(char **text, size_t *len, pai_client *c,
 
 /** Asks the cluster to stop the job (idempotent; retried when safe). */
 int pai_job_stop(pai_client *c, const char *user, const char *name);
+/**
+ * 1 when the last pai_job_stop() on @p c stopped its job by deleting it
+ * (on Kubernetes, a kind that cannot be stopped otherwise: a PaddleJob),
+ * and the job's pods and their logs go with it; else 0.
+ */
+int pai_job_stop_deleted(const pai_client *c);
 
 /**
  * Deletes @p user's job @p name, which has ended, so that its name can
@@ -1144,6 +1164,111 @@ const char *pai_ssh_exit_signal(const pai_ssh *s);
 const char *pai_ssh_detail(const pai_ssh *s);
 
 /* ------------------------------------------------------------------ */
+/* Slurm clusters                                                      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * A Slurm cluster as a profile describes it, beside its slurmrestd URL
+ * (pai_profile.uri): where the jobs' directories are and what a job is
+ * submitted with. Strings NULL when not set.
+ */
+typedef struct pai_slurm_cluster {
+	unsigned version; /**< PAI_SLURM_CLUSTER_VERSION */
+	/**
+	 * A file holding the JWT (what `scontrol token` prints, with or
+	 * without "SLURM_JWT="), read again before every request, as tokens
+	 * are re-issued; refused when others may read it. NULL: the
+	 * client's token (pai_client_options.token).
+	 */
+	const char *token_file;
+	const char *partition; /**< NULL: the cluster's default */
+	const char *account;   /**< NULL: the user's default */
+	const char *qos;       /**< NULL: the association's default */
+	/**
+	 * An absolute directory every node sees (a shared file system):
+	 * each job's directory goes under it (its script, each task's
+	 * output, error and exit record). Required to submit.
+	 */
+	const char *workdir;
+	/** Where the job directories are read over SFTP when this machine
+	 * does not see them; NULL: none. */
+	const char *ssh_host;
+	long ssh_port; /**< the nodes' and ssh_host's SSH port; 0: 22 */
+	int pyxis;     /**< the site has Pyxis: images as --container-image */
+	/** A config's virtualCluster names the partition (else ignored). */
+	int vc_partition;
+	/** The user requests are made as (X-SLURM-USER-NAME); NULL: the
+	 * client's caller must give one (not kept in profiles). */
+	const char *user;
+} pai_slurm_cluster;
+
+#define PAI_SLURM_CLUSTER_VERSION 1
+#define PAI_SLURM_CLUSTER_INIT                                                 \
+	{                                                                      \
+		PAI_SLURM_CLUSTER_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, \
+		    0, 0, 0, NULL                                              \
+	}
+
+/**
+ * A client for the Slurm cluster whose slurmrestd is at @p opts->uri,
+ * as @p s->user (required), whose API is PAI_API_SLURM. The JWT is
+ * @p s->token_file's (read again for each request) or, without one,
+ * @p opts->token. The newest plugin version paictl knows that the
+ * server serves is found on the first call (/openapi). Neither the
+ * token nor the key of any SSH connection reaches the trace. Caller
+ * frees with pai_client_free(). On failure *detail (if not NULL) gets a
+ * new one-line reason (caller frees): PAI_EINVAL, PAI_ENOMEM,
+ * PAI_ELIBRARY.
+ */
+int pai_client_new_slurm(pai_client **out, char **detail,
+			 const pai_client_options *opts,
+			 const pai_slurm_cluster *s);
+
+/**
+ * Where a client reads files of the cluster's own over SFTP (a Slurm
+ * job's directory that this machine does not see): @p o's host, port,
+ * user, key_file, use_agent, known_hosts (required: host keys are
+ * always checked, and a new host's recorded) and accept_new, copied.
+ * PAI_EINVAL without known_hosts.
+ */
+int pai_client_set_sftp(pai_client *c, const pai_ssh_options *o);
+
+/**
+ * The longest pause a loop that asks for a job's status again should
+ * take on this cluster so that a job's end is noticed promptly, where
+ * the cluster pushes nothing but answers such a question cheaply
+ * (Slurm: 1800 ms, each a conditional request); 0 where the caller's
+ * own pace serves.
+ */
+long pai_client_poll_ms(const pai_client *c);
+
+/**
+ * The environment and command of task @p index of role @p role as a
+ * Slurm batch job that paictl submits gives it: the job's runtime with
+ * the node's address standing for the task's IP ("<host:worker-1>"
+ * until placed), ports chosen at submission ("<port:worker-1:http>"),
+ * and the task's directory under @p workdir (NULL: "<workdir>") as its
+ * working directory. @p user NULL: "<user>". Caller frees with
+ * pai_env_free().
+ */
+int pai_slurm_expand_task(pai_env **out, const pai_job *job, size_t role,
+			  size_t index, const char *user,
+			  const char *workdir);
+
+/**
+ * The remote command line that runs @p command (NULL: a login shell)
+ * in container @p i of @p info as the task there sees it: on Slurm in
+ * the task's directory with its $PAI_* environment; elsewhere
+ * @p command as it is. *out new (caller frees); NULL for a login shell
+ * where nothing needs setting up.
+ */
+int pai_ssh_info_command(char **out, const pai_ssh_info *info, size_t i,
+			 const char *command);
+/** The user a cluster's nodes take for SSH (Slurm: the job's user);
+ * NULL: the cluster's default (root). Borrowed. */
+const char *pai_ssh_info_user(const pai_ssh_info *info);
+
+/* ------------------------------------------------------------------ */
 /* Profiles and credentials                                            */
 /* ------------------------------------------------------------------ */
 
@@ -1199,6 +1324,22 @@ int pai_config_set_k8s(pai_config *cfg, const char *name,
  */
 int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
 		   const char *name);
+
+/**
+ * A Slurm cluster's profile (api PAI_API_SLURM, uri its slurmrestd):
+ * pai_config_set() adds it, this sets what pai_slurm_cluster says of it
+ * (copied; its user is not kept). PAI_ENOTFOUND when there is no such
+ * profile, PAI_EINVAL when it is not a Slurm one or @p s is not valid (a
+ * workdir that is not absolute, a port out of range).
+ */
+int pai_config_set_slurm(pai_config *cfg, const char *name,
+			 const pai_slurm_cluster *s);
+/**
+ * Fills @p out with what profile @p name says of its Slurm cluster
+ * (strings borrowed; valid until the config changes or is freed).
+ */
+int pai_config_slurm(pai_slurm_cluster *out, const pai_config *cfg,
+		     const char *name);
 
 /**
  * Stored tokens, one file per cluster and user under @p dir, mode 0600,

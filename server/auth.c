@@ -8,18 +8,26 @@
 #include <strings.h>
 #include <unistd.h>
 
-const struct srv_token *h_find_token(struct srv *s, struct MHD_Connection *c)
+const struct srv_token *h_find_token(const struct listener *l,
+				     struct MHD_Connection *c)
 {
+	const struct srv *s = l->s;
 	const char *h =
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
 	long long now = srv_now_ms();
 	size_t i;
 
-	if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+	if (!h && l->cookie[0])
+		/* the web pages' session: a token in a cookie */
+		h = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, l->cookie);
+	else if (!h || strncasecmp(h, "Bearer ", 7) != 0)
 		return NULL;
-	h += 7;
-	while (*h == ' ')
+	else
+		h += 7;
+	while (h && *h == ' ')
 		h++;
+	if (!h || !*h)
+		return NULL;
 	for (i = 0; i < s->ntokens; i++)
 		if (strcmp(s->tokens[i].token, h) == 0 &&
 		    s->tokens[i].expires > now)
@@ -39,7 +47,7 @@ int h_authorize(struct listener *l, struct MHD_Connection *c, const char *user,
 		return 0;
 	/* tokens are added by either listener's thread */
 	pthread_mutex_lock(&l->s->lock);
-	t = h_find_token(l->s, c);
+	t = h_find_token(l, c);
 	ok = !t							 ? 0
 	     : (!user || t->admin || strcmp(t->user, user) == 0) ? 1
 								 : -1;
@@ -162,18 +170,17 @@ static const struct srv_user *check_creds(struct srv *s,
 	return NULL;
 }
 
-/* Keeps a new token for u, expired ones forgotten. 0 or -1. */
-static int add_token(struct srv *s, const struct srv_user *u, long long secs,
-		     struct srv_token *tok)
+/* Keeps a new token, expired ones forgotten. 0 or -1. */
+int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
+		struct srv_token *tok)
 {
 	struct srv_token *v;
 	size_t i;
 
 	memset(tok, 0, sizeof(*tok));
-	if (srv_random_hex(tok->token, 32) < 0 ||
-	    !(tok->user = strdup(u->name)))
+	if (srv_random_hex(tok->token, 32) < 0 || !(tok->user = strdup(user)))
 		return -1;
-	tok->admin = u->admin;
+	tok->admin = admin;
 	tok->expires = srv_now_ms() + secs * 1000;
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < s->ntokens;)
@@ -195,30 +202,57 @@ static int add_token(struct srv *s, const struct srv_user *u, long long secs,
 	return 0;
 }
 
+void h_drop_token(struct srv *s, const char *token)
+{
+	size_t i;
+
+	for (i = 0; i < s->ntokens; i++)
+		if (strcmp(s->tokens[i].token, token) == 0) {
+			free(s->tokens[i].user);
+			explicit_bzero(s->tokens[i].token,
+				       sizeof(s->tokens[i].token));
+			s->tokens[i] = s->tokens[--s->ntokens];
+			return;
+		}
+}
+
+const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
+			       const struct req *rq, struct srv_token *tok,
+			       enum MHD_Result *res)
+{
+	const struct srv_user *u = NULL;
+	struct creds cr;
+
+	if (read_creds(&cr, rq) < 0)
+		*res = h_reply_error(c, 400, "InvalidParametersError",
+				     "the body is not a JSON object");
+	else
+		u = check_creds(l->s, c, &cr, res);
+	if (cr.pass)
+		explicit_bzero(cr.pass, strlen(cr.pass));
+	free(cr.user);
+	free(cr.pass);
+	if (u && h_add_token(l->s, u->name, u->admin, cr.secs, tok) < 0) {
+		*res = h_reply_error(c, 500, "UnknownError",
+				     "cannot make a token");
+		u = NULL;
+	}
+	return u;
+}
+
 enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 			     struct req *rq)
 {
 	const struct srv_user *u;
 	struct srv_token tok;
-	struct creds cr;
 	enum MHD_Result res = MHD_NO;
 
-	if (read_creds(&cr, rq) < 0)
-		return h_reply_error(c, 400, "InvalidParametersError",
-				     "the body is not a JSON object");
-	u = check_creds(l->s, c, &cr, &res);
-	if (u && add_token(l->s, u, cr.secs, &tok) < 0)
-		res = h_reply_error(c, 500, "UnknownError",
-				    "cannot make a token");
-	else if (u)
+	u = h_login(l, c, rq, &tok, &res);
+	if (u)
 		res =
 		    h_reply_json(c, 200,
 				 json_pack("{s:s,s:s,s:b}", "token", tok.token,
 					   "user", u->name, "admin", u->admin));
-	if (cr.pass)
-		memset(cr.pass, 0, strlen(cr.pass));
-	free(cr.user);
-	free(cr.pass);
 	return res;
 }
 
@@ -231,7 +265,7 @@ char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
 	char *who = NULL;
 
 	pthread_mutex_lock(&l->s->lock);
-	t = h_find_token(l->s, c);
+	t = h_find_token(l, c);
 	if (t)
 		who = strdup(t->user);
 	pthread_mutex_unlock(&l->s->lock);

@@ -1,5 +1,6 @@
 /* ctl.c - the local cluster seen from outside: is one running in a state
- * directory, and stopping it (paictl serve --status, --stop). A server
+ * directory, stopping it (paictl serve --status, --stop), and asking it
+ * for a login link to its pages (paictl web). A server
  * writes server.json (pid, socket, url) once it listens and removes it
  * when it stops cleanly; one runs when that socket accepts a connection
  * (a file left by a killed server does not). Its lock is not probed: a
@@ -9,6 +10,7 @@
 #include "srv_int.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,8 @@ static void read_info(const char *dir, struct srv_probe *out)
 	snprintf(out->socket, sizeof(out->socket), "%s", s ? s : "");
 	s = json_string_value(json_object_get(o, "url"));
 	snprintf(out->url, sizeof(out->url), "%s", s ? s : "");
+	s = json_string_value(json_object_get(o, "web"));
+	snprintf(out->web, sizeof(out->web), "%s", s ? s : "");
 	json_decref(o);
 }
 
@@ -131,4 +135,86 @@ int srv_stop_running(const char *given, int timeout_ms,
 			      "%d s",
 		 out->pid, timeout_ms / 1000);
 	return -1;
+}
+
+/* One HTTP/1.0 exchange on the Unix socket at path: the answer's
+ * status and body (in buf, NUL-terminated). The socket is the server's
+ * own channel, its directory the owner's alone: no library needed. */
+static int exchange(const char *path, const char *request, char *buf,
+		    size_t len, int *status, char *err, size_t errlen)
+{
+	struct sockaddr_un a;
+	struct pollfd p;
+	size_t n = 0;
+	ssize_t r;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(a.sun_path)) {
+		snprintf(err, errlen, "socket path '%s' is too long", path);
+		return -1;
+	}
+	memcpy(a.sun_path, path, strlen(path));
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    write(fd, request, strlen(request)) != (ssize_t)strlen(request)) {
+		snprintf(err, errlen, "cannot reach the local cluster at "
+				      "'%s': %s",
+			 path, strerror(errno));
+		goto fail;
+	}
+	p.fd = fd;
+	p.events = POLLIN;
+	/* until the server closes (HTTP/1.0), at most 10 s */
+	while (n < len - 1 && poll(&p, 1, 10000) > 0 &&
+	       (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	buf[n] = '\0';
+	if (sscanf(buf, "HTTP/1.%*d %d", status) == 1)
+		return 0;
+	snprintf(err, errlen, "the local cluster at '%s' did not answer",
+		 path);
+	return -1;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+int srv_web_link(const char *path, char *url, size_t urllen, char *secret,
+		 char *err, size_t errlen)
+{
+	char buf[4096];
+	const char *body, *u, *t, *m;
+	json_t *o;
+	int status = 0, ret = -1;
+
+	if (exchange(path,
+		     "POST /web/api/link HTTP/1.0\r\nHost: localhost\r\n"
+		     "Content-Length: 0\r\n\r\n",
+		     buf, sizeof(buf), &status, err, errlen) < 0)
+		return -1;
+	body = strstr(buf, "\r\n\r\n");
+	o = body ? json_loads(body + 4, 0, NULL) : NULL;
+	u = json_string_value(json_object_get(o, "url"));
+	t = json_string_value(json_object_get(o, "token"));
+	m = json_string_value(json_object_get(o, "message"));
+	if (status == 200 && u && t && strlen(t) == 64) {
+		snprintf(url, urllen, "%s", u);
+		memcpy(secret, t, 65);
+		ret = 0;
+	} else if (status == 404)
+		snprintf(err, errlen, "the local cluster has no web pages: "
+				      "it is older than this paictl; restart "
+				      "it with 'paictl serve --stop'");
+	else
+		snprintf(err, errlen, "the local cluster cannot serve its "
+				      "pages: %s",
+			 m ? m : "HTTP error");
+	if (body)
+		explicit_bzero(buf, sizeof(buf));
+	json_decref(o);
+	return ret;
 }

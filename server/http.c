@@ -10,6 +10,7 @@
  * socket, whose directory only the owner may enter, none is asked.
  */
 #include "http_int.h"
+#include "web_int.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,25 +26,34 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-static struct listener unix_l, tcp_l;
+static struct listener unix_l, tcp_l, web_l;
 
 static const char *const log_files[] = {"user.pai.stdout", "user.pai.stderr",
 					"user.pai.all"};
 
 /* ---- the list --------------------------------------------------------- */
 
+/* The list, with its ETag; or (?wait=MS&since=ETAG) the list once it
+ * changed: wait.c. */
 static enum MHD_Result list_jobs(struct srv *s, struct MHD_Connection *c,
-				 const char *user)
+				 struct req *rq, const char *user)
 {
-	json_t *a = json_array();
+	json_t *a;
+	char etag[32];
 	size_t i;
 
 	pthread_mutex_lock(&s->lock);
+	if (h_wait_hold_list(s, c, rq)) {
+		pthread_mutex_unlock(&s->lock);
+		return MHD_YES;
+	}
+	a = json_array();
 	for (i = 0; a && i < s->njobs; i++)
 		if (!user || strcmp(s->jobs[i]->user, user) == 0)
 			json_array_append_new(a, h_job_summary(s->jobs[i]));
+	h_list_etag(s, etag, sizeof(etag));
 	pthread_mutex_unlock(&s->lock);
-	return h_reply_json(c, 200, a);
+	return h_reply_etag(c, a, etag);
 }
 
 /* ---- submission ------------------------------------------------------ */
@@ -371,8 +381,19 @@ static enum MHD_Result ssh_key(struct srv *s, struct MHD_Connection *c,
 
 /* ---- logs ------------------------------------------------------------ */
 
+/* Where task index of role is in j->tasks (by role, then index). */
+static size_t task_at(const struct srv_job *j, size_t role, long index)
+{
+	size_t k;
+
+	for (k = 0; k < j->ntasks; k++)
+		if (j->tasks[k].role == role && (long)j->tasks[k].index == index)
+			break;
+	return k;
+}
+
 static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
-			       char **seg, size_t nseg)
+			       struct req *rq, char **seg, size_t nseg)
 {
 	/* seg: api v1 local logs KEY ATTEMPT ROLE INDEX FILE */
 	struct srv_job *j;
@@ -403,6 +424,14 @@ static enum MHD_Result get_log(struct srv *s, struct MHD_Connection *c,
 		if (strcmp(j->roles[ri].name, seg[6]) == 0)
 			path = h_log_path(j, attempt, ri, index, log_files[f],
 					  &starting);
+	/* ?wait=MS with "Range: bytes=N-": once there is more (wait.c) */
+	if (path && h_wait_hold_log(s, c, rq, j, task_at(j, ri - 1, index),
+				    attempt, path)) {
+		pthread_mutex_unlock(&s->lock);
+		free(path);
+		free(user);
+		return MHD_YES;
+	}
 	pthread_mutex_unlock(&s->lock);
 	if (!path)
 		goto notfound;
@@ -542,7 +571,7 @@ static enum MHD_Result user_jobs(const struct call *k)
 	enum MHD_Result res = MHD_NO;
 
 	if (k->n == 5 && k->get)
-		return list_jobs(k->l->s, k->c, user);
+		return list_jobs(k->l->s, k->c, k->rq, user);
 	if (k->n == 5 && k->post)
 		return h_authorize(k->l, k->c, user, &res) == 0
 			   ? h_submit(k->l, k->c, k->rq, user, NULL)
@@ -622,7 +651,7 @@ static enum MHD_Result v1_route(const struct call *k)
 		return k->post ? h_post_token(k->l, k->c, k->rq)
 			       : not_allowed(k);
 	if (n == 3 && strcmp(seg[2], "jobs") == 0)
-		return k->get ? list_jobs(k->l->s, k->c,
+		return k->get ? list_jobs(k->l->s, k->c, k->rq,
 					  MHD_lookup_connection_value(
 					      k->c, MHD_GET_ARGUMENT_KIND,
 					      "username"))
@@ -631,7 +660,7 @@ static enum MHD_Result v1_route(const struct call *k)
 		return k->get ? framework(k) : not_allowed(k);
 	if (n >= 4 && strcmp(seg[2], "local") == 0 &&
 	    strcmp(seg[3], "logs") == 0)
-		return k->get ? get_log(k->l->s, k->c, seg, n)
+		return k->get ? get_log(k->l->s, k->c, k->rq, seg, n)
 			      : not_allowed(k);
 	if (n < 5 || strcmp(seg[2], "user") != 0 || strcmp(seg[4], "jobs") != 0)
 		return not_found(k);
@@ -653,6 +682,12 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 
 	if (!copy)
 		return MHD_NO;
+	/* a browser's request: where it comes from, and for whom (the web
+	 * pages' rules, web_gate.c) */
+	if (h_web_gate(l, c, method, url, &res) < 0) {
+		free(copy);
+		return res;
+	}
 	k.n = split(copy, seg, 16);
 	k.get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 	k.post = strcmp(method, "POST") == 0;
@@ -665,6 +700,8 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	else if (k.n >= 2 && strcmp(seg[0], "api") == 0 &&
 		 strcmp(seg[1], "v1") == 0)
 		res = v1_route(&k);
+	else if (h_web_url(url))
+		res = h_web_route(l, c, url, method, rq);
 	else
 		res = not_found(&k);
 	free(copy);
@@ -833,14 +870,16 @@ int srv_listen_check(const char *spec, char *err, size_t errlen)
 	return parse_listen(&a, host, sizeof(host), spec, err, errlen);
 }
 
-static int tcp_socket(struct srv *s, const char *spec, char *err, size_t errlen)
+/* A listening socket at spec; its address and port in host[64] and
+ * *port. The descriptor, -1, or -2 for a spec that is not one. */
+static int tcp_socket(const char *spec, char *host, unsigned *port, char *err,
+		      size_t errlen)
 {
 	struct sockaddr_in a;
 	socklen_t alen = sizeof(a);
-	char host[64];
 	int fd = -1, one = 1;
 
-	if (parse_listen(&a, host, sizeof(host), spec, err, errlen) < 0)
+	if (parse_listen(&a, host, 64, spec, err, errlen) < 0)
 		return -2;
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 ||
@@ -854,8 +893,7 @@ static int tcp_socket(struct srv *s, const char *spec, char *err, size_t errlen)
 			close(fd);
 		return -1;
 	}
-	s->tcp_port = ntohs(a.sin_port);
-	snprintf(s->tcp_addr, sizeof(s->tcp_addr), "%s", host);
+	*port = ntohs(a.sin_port);
 	return fd;
 }
 
@@ -885,15 +923,29 @@ static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);
 }
 
+/* l's address, for web_gate.c: what a Host header may name, and the
+ * name of its session cookie (one per port: a browser sends a cookie
+ * to every port of a host). */
+static void set_address(struct listener *l, const char *addr, unsigned port)
+{
+	struct in_addr a;
+
+	snprintf(l->addr, sizeof(l->addr), "%s", addr);
+	l->port = port;
+	l->loopback = inet_pton(AF_INET, addr, &a) == 1 &&
+		      (ntohl(a.s_addr) >> 24) == 127;
+	snprintf(l->cookie, sizeof(l->cookie), "paictl_session_%u", port);
+}
+
 int srv_http_start(struct srv *s, char *err, size_t errlen)
 {
 	int fd;
 
 	if (srv_mhd_load(err, errlen) < 0)
 		return -1;
-	unix_l.s = tcp_l.s = s;
+	unix_l.s = tcp_l.s = web_l.s = s;
 	unix_l.tcp = false;
-	tcp_l.tcp = true;
+	tcp_l.tcp = web_l.tcp = web_l.web = true;
 	fd = unix_socket(s->sock_path, err, errlen);
 	if (fd < 0)
 		return -1;
@@ -905,15 +957,37 @@ int srv_http_start(struct srv *s, char *err, size_t errlen)
 	}
 	if (!s->opt.listen)
 		return 0;
-	fd = tcp_socket(s, s->opt.listen, err, errlen);
+	fd = tcp_socket(s->opt.listen, s->tcp_addr, &s->tcp_port, err, errlen);
 	if (fd < 0)
 		return fd;
+	set_address(&tcp_l, s->tcp_addr, s->tcp_port);
 	s->tcp_d = start_daemon(&tcp_l, fd);
 	if (!s->tcp_d) {
 		close(fd);
 		snprintf(err, errlen, "cannot start the HTTP server");
 		return -1;
 	}
+	return 0;
+}
+
+int srv_web_listen(struct srv *s, char *err, size_t errlen)
+{
+	char addr[64];
+	int fd;
+
+	if (s->web_d)
+		return 0;
+	fd = tcp_socket("127.0.0.1:0", addr, &s->web_port, err, errlen);
+	if (fd < 0)
+		return -1;
+	set_address(&web_l, "127.0.0.1", s->web_port);
+	s->web_d = start_daemon(&web_l, fd);
+	if (!s->web_d) {
+		close(fd);
+		snprintf(err, errlen, "cannot start the HTTP server");
+		return -1;
+	}
+	srv_log(s, "web pages on http://127.0.0.1:%u", s->web_port);
 	return 0;
 }
 
@@ -953,4 +1027,8 @@ void srv_http_stop(struct srv *s)
 		unlink(s->sock_path);
 	}
 	s->unix_d = NULL;
+	/* after the socket: its requests start this one */
+	if (s->web_d)
+		MHD_stop_daemon(s->web_d);
+	s->web_d = NULL;
 }

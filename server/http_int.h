@@ -12,6 +12,15 @@
 struct listener {
 	struct srv *s;
 	bool tcp;
+	/* paictl web's listener: every request but the pages' files needs
+	 * a session or a token (web_gate.c) */
+	bool web;
+	/* a TCP listener's address: what a Host header may name when it is
+	 * a loopback one (web_gate.c), and its session cookie's name */
+	char addr[64];
+	unsigned port;
+	bool loopback;
+	char cookie[32];
 };
 
 /* One request's body, as it arrived. */
@@ -34,6 +43,9 @@ enum MHD_Result h_reply_json(struct MHD_Connection *c, unsigned status,
 /* 200 with j's status o (stolen) and j's ETag (wait.c). */
 enum MHD_Result h_reply_job(struct MHD_Connection *c, const struct srv_job *j,
 			    json_t *o);
+/* 200 with o (stolen) and the ETag etag. */
+enum MHD_Result h_reply_etag(struct MHD_Connection *c, json_t *o,
+			     const char *etag);
 /* {"code": code, "message": ...} */
 enum MHD_Result h_reply_error(struct MHD_Connection *c, unsigned status,
 			      const char *code, const char *fmt, ...)
@@ -45,9 +57,23 @@ enum MHD_Result h_no_job(struct MHD_Connection *c, const char *name);
 
 /* ---- who asks (auth.c) ---------------------------------------------- */
 
-/* The token of the request's Authorization header, or NULL; under the
- * server's lock. */
-const struct srv_token *h_find_token(struct srv *s, struct MHD_Connection *c);
+/* The token of the request's Authorization header, else of its session
+ * cookie (web_gate.c has checked where it came from), or NULL; under
+ * the server's lock. */
+const struct srv_token *h_find_token(const struct listener *l,
+				     struct MHD_Connection *c);
+/* A new token for user, good for secs, in tok (tok->user is the
+ * table's); 0 or -1. Takes the lock. */
+int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
+		struct srv_token *tok);
+/* Forgets token; under the lock. */
+void h_drop_token(struct srv *s, const char *token);
+/* The account a login's body (JSON or a form: username, password,
+ * expiration) names with its password, and a new token for it in tok;
+ * NULL after replying why not, as the login routes do. */
+const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
+			       const struct req *rq, struct srv_token *tok,
+			       enum MHD_Result *res);
 /* 0 when the caller may act as user (NULL: anyone); else replies. */
 int h_authorize(struct listener *l, struct MHD_Connection *c,
 		const char *user, enum MHD_Result *res);
@@ -98,12 +124,24 @@ enum MHD_Result h_log_missing(struct MHD_Connection *c, bool empty);
 /* j's ETag, W/"<16 hex digits>", in out (32 bytes do): it changes when
  * the job's or a task's state does. */
 void h_job_etag(const struct srv_job *j, char *out, size_t len);
+/* The same for the list of jobs: it changes when a job comes, goes or
+ * changes; under the lock. */
+void h_list_etag(struct srv *s, char *out, size_t len);
 /* For a GET of j's status, under the lock: 1 when the request asked to
  * wait (?wait=MS&since=ETAG) and is held now (its connection suspended:
  * return MHD_YES), 0 to answer at once (no wait asked, or over: rq was
  * woken, the job differs or has ended, too many held). */
 int h_wait_hold(struct srv *s, struct MHD_Connection *c, struct req *rq,
 		const struct srv_job *j);
+/* The same for a GET of the list (?wait=MS&since=ETAG): held until the
+ * list's ETag differs. */
+int h_wait_hold_list(struct srv *s, struct MHD_Connection *c, struct req *rq);
+/* The same for a GET of a task's log at path with ?wait=MS and a Range
+ * "bytes=N-": held while the log has no byte past N and task (j's
+ * tasks[task]) runs in the job's attempt. */
+int h_wait_hold_log(struct srv *s, struct MHD_Connection *c, struct req *rq,
+		    const struct srv_job *j, size_t task, long attempt,
+		    const char *path);
 
 /* ---- the v2 API (api_v2.c) -------------------------------------------- */
 

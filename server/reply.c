@@ -37,6 +37,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	/* a browser takes every answer as its type says, never as HTML */
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
 	if (etag)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
 	ret = MHD_queue_response(c, status, r);
@@ -60,6 +62,18 @@ enum MHD_Result h_reply_job(struct MHD_Connection *c, const struct srv_job *j,
 	if (!text)
 		return MHD_NO;
 	h_job_etag(j, etag, sizeof(etag));
+	return reply(c, 200, "application/json; charset=utf-8", text,
+		     strlen(text), etag);
+}
+
+enum MHD_Result h_reply_etag(struct MHD_Connection *c, json_t *o,
+			     const char *etag)
+{
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	if (!text)
+		return MHD_NO;
 	return reply(c, 200, "application/json; charset=utf-8", text,
 		     strlen(text), etag);
 }
@@ -233,6 +247,13 @@ static json_t *task_status(const struct srv_job *j, const struct srv_task *t,
 	if (t->diag)
 		json_object_set_new(to, "containerDiagnostics",
 				    json_string(t->diag));
+	/* not OpenPAI v0.x's: its v1.x names, for the web pages */
+	json_object_set_new(to, "launchedTime",
+			    placed && t->started ? json_integer(t->started)
+						 : json_null());
+	json_object_set_new(to, "completedTime",
+			    ended && t->completed ? json_integer(t->completed)
+						  : json_null());
 	return to;
 }
 
@@ -398,6 +419,7 @@ enum MHD_Result h_serve_log(struct MHD_Connection *c, const char *path,
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(r, "Accept-Ranges", "bytes");
 	if (rg > 0) {
 		snprintf(cr, sizeof(cr), "bytes %lld-%lld/%lld", from, to,

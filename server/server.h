@@ -38,6 +38,7 @@ struct srv_probe {
 	long pid;
 	char socket[4096];
 	char url[256]; /* "" without --listen */
+	char web[256]; /* the pages' listener (paictl web); "" before */
 };
 
 /* Whether a local cluster runs in state_dir (NULL: the default): 1 and
@@ -50,5 +51,13 @@ int srv_probe(const char *state_dir, struct srv_probe *out, char *err,
  * timeout_ms: 1 stopped, 0 none was running, -1 with the reason in err. */
 int srv_stop_running(const char *state_dir, int timeout_ms,
 		     struct srv_probe *out, char *err, size_t errlen);
+
+/* Asks the local cluster listening on the Unix socket path for a
+ * login link to its web pages, which it starts serving on 127.0.0.1 if
+ * it does not yet (server/web_api.c): the base URL
+ * ("http://127.0.0.1:PORT") in url and a one-time secret in secret[65].
+ * 0, or -1 with the reason in err. */
+int srv_web_link(const char *path, char *url, size_t urllen, char *secret,
+		 char *err, size_t errlen);
 
 #endif /* SERVER_H */

@@ -217,20 +217,26 @@ bad:
 	return -1;
 }
 
-static void write_server_info(struct srv *s)
+void srv_write_info(struct srv *s)
 {
 	json_t *o = json_pack("{s:i,s:s,s:s}", "pid", (int)getpid(), "socket",
 			      s->sock_path, "version", PAI_VERSION);
 	char *path = srv_printf("%s/server.json", s->state_dir), *text;
 
+	/* the web pages' listener starts while others may write it too */
+	pthread_mutex_lock(&s->lock);
 	if (o && s->tcp_d)
 		json_object_set_new(
 		    o, "url",
 		    json_sprintf("http://%s:%u", s->tcp_addr, s->tcp_port));
+	if (o && s->web_d)
+		json_object_set_new(
+		    o, "web", json_sprintf("http://127.0.0.1:%u", s->web_port));
 	text = o ? json_dumps(o, JSON_INDENT(2)) : NULL;
 	if (!text || !path ||
 	    pai_file_write_atomic(path, text, strlen(text), 0600, 0) != PAI_OK)
 		srv_log(s, "cannot write '%s'", path ? path : "server.json");
+	pthread_mutex_unlock(&s->lock);
 	json_decref(o);
 	free(text);
 	free(path);
@@ -292,6 +298,8 @@ static void srv_free(struct srv *s)
 		close(s->lock_fd);
 	if (s->rec_fd >= 0)
 		close(s->rec_fd);
+	if (s->inotify_fd >= 0)
+		close(s->inotify_fd);
 	free(s->rec_path);
 	free(s->unloaded);
 	free(s->waiters);
@@ -317,7 +325,7 @@ static void srv_init(struct srv *s, const srv_options *opts)
 	memset(s, 0, sizeof(*s));
 	s->opt = *opts;
 	s->wake[0] = s->wake[1] = s->sigfd = s->lock_fd = s->null_fd = -1;
-	s->rec_fd = -1;
+	s->rec_fd = s->inotify_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->save_lock, NULL);
 }
@@ -475,7 +483,7 @@ static int load_jobs(struct srv *s, char *err, size_t errlen)
  * a line in the log. */
 static void announce(struct srv *s)
 {
-	write_server_info(s);
+	srv_write_info(s);
 	if (s->opt.ready_fd >= 0) {
 		dprintf(s->opt.ready_fd, "ok %s\n", s->sock_path);
 		close(s->opt.ready_fd);
@@ -492,14 +500,15 @@ static void announce(struct srv *s)
 			s->sock_path, s->state_dir, s->njobs);
 }
 
-/* Waits for a signal, a wake-up or the next deadline; returns true
- * when a signal but SIGCHLD came (time to quit), or poll failed. */
+/* Waits for a signal, a wake-up, a log written (inotify: wait.c) or
+ * the next deadline; returns true when a signal but SIGCHLD came (time
+ * to quit), or poll failed. */
 static bool wait_for_work(struct srv *s, bool *failed)
 {
-	struct pollfd p[2];
+	struct pollfd p[3];
 	struct signalfd_siginfo si;
 	long timeout, held;
-	char buf[64];
+	char buf[4096];
 	bool quit = false;
 
 	pthread_mutex_lock(&s->lock);
@@ -508,15 +517,19 @@ static bool wait_for_work(struct srv *s, bool *failed)
 	held = srv_wake_waiters(s, false);
 	if (held >= 0 && held < timeout)
 		timeout = held;
+	p[2].fd = s->inotify_fd;
 	pthread_mutex_unlock(&s->lock);
 	p[0].fd = s->sigfd;
 	p[1].fd = s->wake[0];
-	p[0].events = p[1].events = POLLIN;
-	if (poll(p, 2, (int)timeout) < 0 && errno != EINTR) {
+	p[0].events = p[1].events = p[2].events = POLLIN;
+	if (poll(p, p[2].fd >= 0 ? 3 : 2, (int)timeout) < 0 &&
+	    errno != EINTR) {
 		*failed = true;
 		return true;
 	}
 	while (read(s->wake[0], buf, sizeof(buf)) > 0)
+		;
+	while (p[2].fd >= 0 && read(p[2].fd, buf, sizeof(buf)) > 0)
 		;
 	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si))
 		if (si.ssi_signo != SIGCHLD)

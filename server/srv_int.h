@@ -118,6 +118,12 @@ struct srv {
 	struct MHD_Daemon *unix_d, *tcp_d;
 	unsigned tcp_port;
 	char tcp_addr[64];
+	/* the web pages' own listener on 127.0.0.1 (paictl web), started
+	 * on the first request for a login link; under lock */
+	struct MHD_Daemon *web_d;
+	unsigned web_port;
+	/* inotify, for the long-poll on a task's log (wait.c); -1: none */
+	int inotify_fd;
 	int wake[2];
 	int sigfd;
 	int lock_fd;
@@ -154,6 +160,9 @@ int srv_state_from_name(const char *name);
 int srv_random_hex(char *out, size_t nbytes);
 /* Wakes the main loop (srv_run): there is work for it. */
 void srv_wake(struct srv *s);
+
+/* srv.c: server.json, for clients (ctl.c): the socket, the URLs */
+void srv_write_info(struct srv *s);
 
 /* jobs.c: the model, its records on disk */
 int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user);
@@ -224,12 +233,16 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 		       const pai_env *env);
 
 /* wait.c: the long-poll's held requests. Under the lock: resumes those
- * whose job changed, ended or went, or whose time is up (all: every
- * one); returns the ms until the next one's time, or -1. */
+ * whose job (or list of jobs) changed, ended or went, whose task's log
+ * grew, or whose time is up (all: every one); returns the ms until the
+ * next one's time, or -1. The main loop wakes on s->inotify_fd too. */
 long srv_wake_waiters(struct srv *s, bool all);
 
 /* http.c */
 int srv_http_start(struct srv *s, char *err, size_t errlen);
+/* Starts the web pages' listener on 127.0.0.1 and a free port unless it
+ * runs; under the lock. 0, or -1 with the reason in err. */
+int srv_web_listen(struct srv *s, char *err, size_t errlen);
 int srv_listen_check(const char *spec, char *err, size_t errlen);
 void srv_http_stop(struct srv *s);
 

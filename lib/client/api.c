@@ -12,9 +12,11 @@ static const struct pai__api *const modules[] = {
     [PAI_API_V2] = &pai__api_v2,
     [PAI_API_DUAL] = &pai__api_local,
     [PAI_API_K8S] = &pai__api_k8s,
+    [PAI_API_SLURM] = &pai__api_slurm,
 };
 
-static const char *const api_names[] = {"auto", "v1", "v2", "dual", "k8s"};
+static const char *const api_names[] = {"auto", "v1",  "v2",
+					"dual", "k8s", "slurm"};
 
 const char *pai_api_name(pai_api api)
 {
@@ -39,11 +41,13 @@ int pai_api_from_name(pai_api *out, const char *name)
 
 int pai_client_set_api(pai_client *c, pai_api api)
 {
-	if (!c || (unsigned)api > PAI_API_K8S)
+	if (!c || (unsigned)api > PAI_API_SLURM)
 		return PAI_EINVAL;
-	/* Kubernetes is the client's make, not a choice: its state (the
-	 * kubeconfig) comes with pai_client_new_k8s() */
-	if ((c->api == PAI_API_K8S) != (api == PAI_API_K8S))
+	/* Kubernetes and Slurm are the client's make, not a choice: their
+	 * state (the kubeconfig, the profile) comes with pai_client_new_k8s()
+	 * and pai_client_new_slurm() */
+	if ((c->api == PAI_API_K8S) != (api == PAI_API_K8S) ||
+	    (c->api == PAI_API_SLURM) != (api == PAI_API_SLURM))
 		return PAI_EINVAL;
 	c->api = api;
 	return PAI_OK;
@@ -77,9 +81,14 @@ int pai_api_detect(pai_api *out, pai_client *c)
 	if (!out || !c)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
-	if (c->api == PAI_API_K8S) {
-		*out = PAI_API_K8S; /* no OpenPAI route to ask there */
+	if (c->api == PAI_API_K8S || c->api == PAI_API_SLURM) {
+		*out = c->api; /* no OpenPAI route to ask there */
 		return PAI_OK;
 	}
 	return pai__v2_detect(out, c);
+}
+
+long pai_client_poll_ms(const pai_client *c)
+{
+	return c && c->api != PAI_API_AUTO ? modules[c->api]->poll_ms : 0;
 }

@@ -2,6 +2,7 @@
  * atomic writes). Files that hold secrets or choose where they go are
  * refused when others may read them, as ssh refuses such keys. */
 #include "config_k8s.h"
+#include "config_slurm.h"
 #include "file.h"
 #include "json_values.h"
 #include "text/text.h" /* pai__is_name_char */
@@ -18,10 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A profile and, for a Kubernetes cluster, the rest of it. */
+/* A profile and, for a Kubernetes or Slurm cluster, the rest of it. */
 struct entry {
 	pai_profile p; /* every string owned */
 	struct pai__k8s_prof k8s;
+	struct pai__slurm_prof slurm;
 };
 
 struct pai_config {
@@ -143,6 +145,7 @@ static void entry_release(struct entry *e)
 {
 	profile_release(&e->p);
 	pai__k8s_prof_release(&e->k8s);
+	pai__slurm_prof_release(&e->slurm);
 }
 
 void pai_config_free(pai_config *cfg)
@@ -227,7 +230,7 @@ static int valid_profile(const pai_profile *p)
 	return valid_name(p->name) && (k8s ? !p->uri : valid_uri(p->uri)) &&
 	       (p->dialect == PAI_DIALECT_OPENPAI ||
 		p->dialect == PAI_DIALECT_SCM) &&
-	       (unsigned)p->api <= PAI_API_K8S && (!p->user || *p->user);
+	       (unsigned)p->api <= PAI_API_SLURM && (!p->user || *p->user);
 }
 
 int pai_config_set(pai_config *cfg, const pai_profile *profile)
@@ -250,6 +253,8 @@ int pai_config_set(pai_config *cfg, const pai_profile *profile)
 		/* a Kubernetes profile replaced keeps its settings */
 		if (copy.api != PAI_API_K8S)
 			pai__k8s_prof_release(&cfg->profiles[i].k8s);
+		if (copy.api != PAI_API_SLURM)
+			pai__slurm_prof_release(&cfg->profiles[i].slurm);
 		return PAI_OK;
 	}
 	v = realloc(cfg->profiles, (cfg->count + 1) * sizeof(*v));
@@ -263,17 +268,17 @@ int pai_config_set(pai_config *cfg, const pai_profile *profile)
 	return PAI_OK;
 }
 
-/* The entry of Kubernetes profile name: PAI_ENOTFOUND, PAI_EINVAL (not
- * a Kubernetes one). */
-static int k8s_entry(struct entry **out, const pai_config *cfg,
-		     const char *name)
+/* The entry of profile name of API api (a Kubernetes or Slurm one):
+ * PAI_ENOTFOUND, PAI_EINVAL (another kind). */
+static int entry_of(struct entry **out, const pai_config *cfg,
+		    const char *name, pai_api api)
 {
 	long i = find_index(cfg, name);
 
 	*out = NULL;
 	if (i < 0)
 		return PAI_ENOTFOUND;
-	if (cfg->profiles[i].p.api != PAI_API_K8S)
+	if (cfg->profiles[i].p.api != api)
 		return PAI_EINVAL;
 	*out = &cfg->profiles[i];
 	return PAI_OK;
@@ -287,7 +292,7 @@ int pai_config_set_k8s(pai_config *cfg, const char *name,
 
 	if (!cfg || !name || !k)
 		return PAI_EINVAL;
-	if ((err = k8s_entry(&e, cfg, name)))
+	if ((err = entry_of(&e, cfg, name, PAI_API_K8S)))
 		return err;
 	return pai__k8s_prof_set(&e->k8s, k);
 }
@@ -300,9 +305,36 @@ int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
 
 	if (!out || !cfg || !name)
 		return PAI_EINVAL;
-	if ((err = k8s_entry(&e, cfg, name)))
+	if ((err = entry_of(&e, cfg, name, PAI_API_K8S)))
 		return err;
 	pai__k8s_prof_get(out, &e->k8s);
+	return PAI_OK;
+}
+
+int pai_config_set_slurm(pai_config *cfg, const char *name,
+			 const pai_slurm_cluster *s)
+{
+	struct entry *e;
+	int err;
+
+	if (!cfg || !name || !s)
+		return PAI_EINVAL;
+	if ((err = entry_of(&e, cfg, name, PAI_API_SLURM)))
+		return err;
+	return pai__slurm_prof_set(&e->slurm, s);
+}
+
+int pai_config_slurm(pai_slurm_cluster *out, const pai_config *cfg,
+		     const char *name)
+{
+	struct entry *e;
+	int err;
+
+	if (!out || !cfg || !name)
+		return PAI_EINVAL;
+	if ((err = entry_of(&e, cfg, name, PAI_API_SLURM)))
+		return err;
+	pai__slurm_prof_get(out, &e->slurm);
 	return PAI_OK;
 }
 
@@ -393,7 +425,7 @@ static int profile_fields(pai_profile *p, const char *name, json_t *o,
 		       json_is_string(v) &&
 			   !pai_api_from_name(&p->api, json_string_value(v)))) {
 		*why = xprintf("cluster '%s': api must be \"v1\", \"v2\", "
-			       "\"dual\", \"k8s\" or \"auto\"",
+			       "\"dual\", \"k8s\", \"slurm\" or \"auto\"",
 			       name);
 		return PAI_ESYNTAX;
 	}
@@ -443,6 +475,10 @@ static int load_profile(pai_config *cfg, const char *name, json_t *o,
 				     name);
 		return PAI_ESYNTAX;
 	}
+	if (!err && p.api == PAI_API_SLURM)
+		return pai__slurm_prof_read(
+		    &cfg->profiles[find_index(cfg, name)].slurm,
+		    json_object_get(o, "slurm"), name, why);
 	if (err || p.api != PAI_API_K8S)
 		return err;
 	return pai__k8s_prof_read(&cfg->profiles[find_index(cfg, name)].k8s,
@@ -579,6 +615,9 @@ static json_t *profile_json(const struct entry *e)
 		 0) ||
 	    (p->api == PAI_API_K8S &&
 	     json_object_set_new(o, "kubernetes", pai__k8s_prof_json(&e->k8s)) <
+		 0) ||
+	    (p->api == PAI_API_SLURM &&
+	     json_object_set_new(o, "slurm", pai__slurm_prof_json(&e->slurm)) <
 		 0)) {
 		json_decref(o);
 		return NULL;

@@ -4,6 +4,8 @@
  * as Kubernetes checks names. See config_k8s.h. */
 #include "config_k8s.h"
 
+#include "runtime/runtime.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +47,7 @@ static int dns_name(const char *s, size_t max, int dots)
 static int valid(const pai_k8s_cluster *k)
 {
 	if (k->version != PAI_K8S_CLUSTER_VERSION ||
-	    (k->kind != PAI_K8S_VOLCANO && k->kind != PAI_K8S_PADDLEJOB) ||
+	    !pai__k8s_kind_of(k->kind) ||
 	    (k->scheduler != PAI_K8S_SCHED_VOLCANO &&
 	     k->scheduler != PAI_K8S_SCHED_DEFAULT))
 		return 0;
@@ -129,11 +131,10 @@ static int read_names(pai_k8s_cluster *k, json_t *o, const char *name,
 		*why = why_of(name, "engine and scheduler must be strings");
 		return PAI_ESYNTAX;
 	}
-	if (engine && strcmp(engine, "paddlejob") == 0)
-		k->kind = PAI_K8S_PADDLEJOB;
-	else if (engine && strcmp(engine, "volcano") != 0) {
-		*why = why_of(name, "engine must be \"volcano\" or "
-				    "\"paddlejob\"");
+	if (engine && pai_k8s_kind_from_name(&k->kind, engine)) {
+		*why = why_of(name, "engine must be \"volcano\", "
+				    "\"paddlejob\", \"jobset\" or "
+				    "\"pytorchjob\"");
 		return PAI_ESYNTAX;
 	}
 	if (sched && strcmp(sched, "default") == 0)
@@ -188,8 +189,7 @@ json_t *pai__k8s_prof_json(const struct pai__k8s_prof *k)
 
 	if (!o || put(o, "kubeconfig", k->kubeconfig) ||
 	    put(o, "context", k->context) || put(o, "namespace", k->ns) ||
-	    put(o, "engine",
-		k->kind == PAI_K8S_PADDLEJOB ? "paddlejob" : "volcano") ||
+	    put(o, "engine", pai_k8s_kind_name(k->kind)) ||
 	    put(o, "queue", k->queue) ||
 	    put(o, "scheduler",
 		k->scheduler == PAI_K8S_SCHED_DEFAULT ? "default"

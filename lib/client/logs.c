@@ -2,7 +2,7 @@
  * from where the caller got to (Range), YARN's HTML log pages as their
  * text, and downloads that follow redirects without the token. Over
  * rest.h; the URLs come from the API modules (pai_task_log_url()). */
-#include "rest.h"
+#include "api.h"
 #include "text/text.h" /* pai__utf8_encode */
 
 #include <ctype.h>
@@ -218,8 +218,33 @@ static int log_start(struct log_read *r, long long *start)
 	return PAI_OK;
 }
 
+/* A log over HTTP (Range, YARN's pages): what the modules' URLs are. */
+static int http_log_read(char **data, size_t *len, long long *next,
+			 pai_client *c, const char *url, long long offset);
+
 int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
 		 const char *url, long long offset)
+{
+	const struct pai__api *api;
+
+	if (data)
+		*data = NULL;
+	if (len)
+		*len = 0;
+	if (next)
+		*next = offset;
+	if (!data || !len || !next || !c || !url || offset < 0)
+		return PAI_EINVAL;
+	pai__client_reset_error(c);
+	/* a module whose logs are no HTTP reads them itself (Slurm) */
+	if (c->api != PAI_API_AUTO && !pai__client_api(c, &api) &&
+	    api->log_read)
+		return api->log_read(data, len, next, api, c, url, offset);
+	return http_log_read(data, len, next, c, url, offset);
+}
+
+static int http_log_read(char **data, size_t *len, long long *next,
+			 pai_client *c, const char *url, long long offset)
 {
 	struct log_read r = {.c = c,
 			     .url = url,
@@ -232,15 +257,7 @@ int pai_log_read(char **data, size_t *len, long long *next, pai_client *c,
 	long long start = 0;
 	int err, nothing = 0;
 
-	if (data)
-		*data = NULL;
-	if (len)
-		*len = 0;
-	if (next)
-		*next = offset;
-	if (!data || !len || !next || !c || !url || offset < 0)
-		return PAI_EINVAL;
-	pai__client_reset_error(c);
+	/* the arguments checked, the outputs set, by pai_log_read() */
 	if ((err = pai__url_origin(&r.origin, url)) == PAI_EINVAL)
 		return pai__client_fail(c, err, 0, NULL,
 					"cannot use the log URL '%s'", url);

@@ -1,7 +1,8 @@
 /* model.c - accessors of job infos, job lists and SSH infos; the names
  * of job states */
 #include "model.h"
-#include "job/job.h" /* pai__v2_role_name */
+#include "convert/convert.h" /* pai__shell_quote */
+#include "job/job.h"	    /* pai__v2_role_name */
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,40 @@ void pai_ssh_info_free(pai_ssh_info *info)
 	if (!info)
 		return;
 	free(info->containers);
+	free(info->setup);
 	json_decref(info->json);
 	free(info);
+}
+
+const char *pai_ssh_info_user(const pai_ssh_info *info)
+{
+	return info ? info->login_user : NULL;
+}
+
+int pai_ssh_info_command(char **out, const pai_ssh_info *info, size_t i,
+			 const char *command)
+{
+	const char *setup;
+	pai__buf b = PAI__BUF_INIT;
+
+	if (out)
+		*out = NULL;
+	if (!out || !info || i >= info->count)
+		return PAI_EINVAL;
+	setup = info->setup ? info->setup[i] : NULL;
+	if (!setup)
+		return command && !(*out = strdup(command)) ? PAI_ENOMEM
+							    : PAI_OK;
+	/* the task's set-up, then the command line as that shell would
+	 * have read it, or a shell of the user's */
+	pai__buf_printf(&b, "%s && ", setup);
+	if (command) {
+		pai__buf_puts(&b, "eval ");
+		pai__shell_quote(&b, command);
+	} else
+		pai__buf_puts(&b, "exec \"${SHELL:-/bin/sh}\"");
+	*out = pai__buf_detach(&b);
+	return *out ? PAI_OK : PAI_ENOMEM;
 }
 
 size_t pai_ssh_info_count(const pai_ssh_info *info)

@@ -41,6 +41,13 @@ struct pai_ssh_info {
 	pai_ssh_container *containers;
 	size_t count;
 	const char *key_url, *key_name;
+	/* the user the nodes take (Slurm: the job's); NULL: the cluster's
+	 * default. Borrowed from json. */
+	const char *login_user;
+	/* each container's shell line that sets its task up (cd, the
+	 * environment) before the command, by the same index; NULL (or a
+	 * NULL entry): none. Borrowed from json. */
+	const char **setup;
 };
 
 /* Releases what an info holds without freeing the struct itself. */

@@ -140,6 +140,26 @@ static size_t auth_scheme(const char *text, size_t n)
 	return 0;
 }
 
+/* A header line "X-SLURM-USER-TOKEN: <token>" (any header whose name
+ * ends in "token") at i, its value masked: the offset after it, or i
+ * when the line at i is no such header. */
+static size_t token_header(pai__buf *b, const char *text, size_t len,
+			   size_t i)
+{
+	size_t k = i;
+
+	while (k < len && (isalnum((unsigned char)text[k]) || text[k] == '-'))
+		k++;
+	if (k - i < 5 || k >= len || text[k] != ':' ||
+	    strncasecmp(text + k - 5, "token", 5) != 0)
+		return i;
+	pai__buf_put(b, text + i, k + 1 - i);
+	pai__buf_puts(b, " ***");
+	while (k < len && text[k] != '\n')
+		k++;
+	return k;
+}
+
 char *pai__mask_secrets(const char *text, size_t len)
 {
 	pai__buf b = PAI__BUF_INIT;
@@ -148,7 +168,8 @@ char *pai__mask_secrets(const char *text, size_t len)
 	while (i < len) {
 		/* a YAML body's secrets, at a line's start */
 		if ((i == 0 || text[i - 1] == '\n') &&
-		    (j = yaml_secret_line(&b, text, len, i)) != i)
+		    ((j = yaml_secret_line(&b, text, len, i)) != i ||
+		     (j = token_header(&b, text, len, i)) != i))
 			i = j;
 		else if (text[i] == '"') /* "key" : "value" in JSON */
 			i = json_string_masked(&b, text, len, i);

@@ -1,9 +1,11 @@
 /* convert.h - a job in another format: protocol-v2 YAML and back
  * (job_convert.c over convert_v1v2.c and convert_v2v1.c, with convert.c
  * and yaml_emit.c below them), and Kubernetes objects (k8s.c over
- * k8s_check.c and k8s_yaml.c; the pods themselves are the runtime's,
- * runtime/k8s_pod.c). Stands on runtime/ and what it stands on; private
- * to libpai (lib/client reads the v2 -> v1 converter). */
+ * k8s_check.c and k8s_yaml.c, each kind's object in a file of its own:
+ * k8s_volcano.c, k8s_paddlejob.c, k8s_jobset.c, k8s_pytorchjob.c; the
+ * pods themselves are the runtime's, runtime/k8s_pod.c). Stands on
+ * runtime/ and what it stands on; private to libpai (lib/client reads
+ * the v2 -> v1 converter). */
 #ifndef PAI_CONVERT_H
 #define PAI_CONVERT_H
 
@@ -63,6 +65,7 @@ int pai__v2_to_v1_json(json_t **v1, pai_diags *diags, pai__src *src,
 #define PAI__RULE_K8S_MIN_SUCCEEDED "k8s-min-succeeded"
 #define PAI__RULE_K8S_RETRY	    "k8s-retry-count"
 #define PAI__RULE_K8S_PADDLE_ROLE   "k8s-paddle-role"
+#define PAI__RULE_K8S_PYTORCH_ROLE  "k8s-pytorch-role"
 #define PAI__RULE_K8S_ENV_NAME	    "k8s-env-name"
 #define PAI__RULE_K8S_VARIABLE	    "k8s-variable"
 #define PAI__RULE_K8S_AUTH_FILE	    "k8s-auth-file"
@@ -96,9 +99,41 @@ int pai__k8s_label_value(const char *s);
 long long pai__k8s_tasks(const pai_job *job, size_t r);
 const char *pai__k8s_role_image(const pai_job *job, size_t r);
 
+struct pai__k8s_conv;
+
+/* What a kind's objects are (k8s_volcano.c, k8s_paddlejob.c, ...): its
+ * own refusals and warnings, and its object. k8s.c and k8s_check.c do
+ * what every kind shares (the ConfigMap, the pod templates, the checks
+ * of names, variables and sizes). */
+struct pai__k8s_writer {
+	pai_k8s_kind id;
+	const char *title;     /* "a Volcano Job", as messages say it */
+	const char *task_word; /* what a role becomes: "task" */
+	const char *role_rule; /* a role none of the kind's tasks */
+	const char *container; /* the container's name; NULL: the task's */
+	const char *restart;   /* the pod template's restartPolicy; NULL:
+				* none (the controller sets the pods') */
+	int port_names;	       /* the ports are named ("p10000"): the
+				* controller makes a Service of them */
+	const char *no_queue;  /* a virtual cluster that no queue says */
+	const char *own_env_msg; /* a jobEnv its controller sets itself */
+	/* What the kind cannot say of the config, or says differently:
+	 * its completion rules, retries, roles (after the common checks,
+	 * c->retry and c->unlimited set). */
+	void (*check)(struct pai__k8s_conv *c);
+	/* The job's object, new; NULL when out of memory (or c->err). */
+	json_t *(*object)(struct pai__k8s_conv *c);
+};
+
+extern const struct pai__k8s_writer pai__k8s_volcano;
+extern const struct pai__k8s_writer pai__k8s_paddlejob;
+extern const struct pai__k8s_writer pai__k8s_jobset;
+extern const struct pai__k8s_writer pai__k8s_pytorchjob;
+
 /* One conversion (k8s.c), with the config's places for diagnostics. */
 struct pai__k8s_conv {
 	struct pai__k8s k;
+	const struct pai__k8s_writer *w; /* the kind's */
 	pai_diags *diags;
 	pai__src src;
 	pai__pos pos;
@@ -109,8 +144,35 @@ struct pai__k8s_conv {
 	json_t *dropped; /* what the pods do not get of the job's variables */
 	char *cm_name;
 	long long total; /* tasks of all roles */
-	long long retry; /* retryCount, jobRetryCount */
+	long long retry; /* retryCount, jobRetryCount (0 when negative) */
+	int unlimited;	 /* ... it is negative: unlimited retries */
 };
+
+/* What every kind's object is built of (k8s.c): the metadata of an
+ * object named name (labels, annotations, namespace), and role r's pod
+ * template; new, NULL when out of memory. */
+json_t *pai__k8s_meta(struct pai__k8s_conv *c, const char *name);
+json_t *pai__k8s_pod_template(struct pai__k8s_conv *c, size_t r);
+/* An operator's schedulingPolicy for Volcano's gang scheduling (all the
+ * job's pods, the queue) into obj, when that is the scheduler; 0, or -1
+ * when out of memory. */
+int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj);
+
+/* Diagnostics of a conversion (k8s_check.c), at their places in the
+ * file: off a byte offset, or role r's field (the role when the file
+ * has not that field), or a top-level key, or the retry count's. */
+void pai__k8s_say(struct pai__k8s_conv *c, size_t off, pai_severity sev,
+		  const char *path, const char *rule, const char *msg);
+void pai__k8s_say_role(struct pai__k8s_conv *c, size_t r, const char *field,
+		       pai_severity sev, const char *rule, const char *msg);
+void pai__k8s_sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
+			pai_severity sev, const char *rule, const char *fmt,
+			...) PAI__PRINTF(6, 7);
+void pai__k8s_say_top(struct pai__k8s_conv *c, const char *key,
+		      pai_severity sev, const char *rule, const char *msg);
+void pai__k8s_say_retry(struct pai__k8s_conv *c, const char *msg);
+/* The key of role r's minimum failed (1) or succeeded (0) tasks. */
+const char *pai__k8s_completion_key(const struct pai__k8s_conv *c, int failed);
 
 /* Loads the places of text and derives names and ports for job
  * (k8s_check.c). Errors in the config itself were reported by
@@ -127,5 +189,34 @@ int pai__k8s_check_size(struct pai__k8s_conv *c, json_t *docs);
 /* Reports what Kubernetes cannot express (errors: c->refused) or
  * expresses with a difference (warnings), and the names derived. */
 int pai__k8s_check(struct pai__k8s_conv *c);
+
+/* ---- Slurm batch jobs (slurm.c; the tasks: runtime/slurm_task.c) ------ */
+
+/* What a Slurm submission is made with, besides the job. */
+struct pai__slurm_submit {
+	const char *user;    /* $PAI_USER_NAME */
+	const char *name;    /* the Slurm job's name */
+	const char *subid;   /* the submission's id */
+	const char *workdir; /* the profile's; the job's cwd */
+	const char *jobdir;  /* the job's directory under it */
+	const char *comment; /* the Slurm job's */
+	const char *roles;   /* "name*n,...": every role and its tasks */
+	const char *partition, *account, *qos; /* NULL: Slurm's defaults */
+	const char *image; /* srun --container-image (Pyxis), or NULL */
+	unsigned port_base;
+	const char *mark;   /* runtime/slurm_task.c's */
+	const char *source; /* the file the diagnostics name */
+};
+
+/* The body of POST .../job/submit for job: {"script", "job"} or, when
+ * the roles ask for different resources, {"script", "jobs": [one per
+ * role]}. *out new; PAI_EINVALID with an error in diags for a variable
+ * a shell cannot export (rule "slurm-env-name"). */
+int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
+			const struct pai__slurm_submit *o);
+/* The config's image: *image it for a site with Pyxis; else NULL and a
+ * warning in diags (rule "slurm-image") that it is not used. */
+int pai__slurm_image_warning(pai_diags *diags, const char *source,
+			     const pai_job *job, int pyxis, const char **image);
 
 #endif

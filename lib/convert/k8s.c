@@ -1,11 +1,14 @@
-/* k8s.c - pai_job_to_k8s(): a job config as a Volcano Job or a
- * PaddleJob (reference/kubernetes.md). The variables every pod shares go
+/* k8s.c - pai_job_to_k8s(): a job config as Kubernetes objects
+ * (reference/kubernetes.md): what every kind shares, the kind's own
+ * object its writer's (k8s_volcano.c, k8s_paddlejob.c, ...), found once
+ * by the kind. The variables every pod shares go
  * into a ConfigMap that each container reads with envFrom, so that a
  * job of many roles does not repeat its host lists in every template;
  * what is the role's own goes into the template's env (every '$'
  * doubled, as the kubelet reads "$$" as '$' and "$(X)" as a reference);
- * the pod's index, name and IP come from the downward API or, for a
- * PaddleJob's index, from a line of bash before the command. What
+ * the pod's index, name and IP come from the downward API or, where the
+ * controller gives the index as a variable, a line of bash before the
+ * command. What
  * Kubernetes cannot express is refused here (k8s_check.c), with the
  * config's places. */
 #include "convert.h"
@@ -62,7 +65,7 @@ static json_t *labels(struct pai__k8s_conv *c)
 	return l;
 }
 
-static json_t *meta(struct pai__k8s_conv *c, const char *name)
+json_t *pai__k8s_meta(struct pai__k8s_conv *c, const char *name)
 {
 	json_t *m = json_pack("{s:s}", "name", name);
 
@@ -89,7 +92,7 @@ static json_t *field_ref(const char *name, const char *path)
 static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n,
 		     const char *v, json_t *env, pai__buf *pre)
 {
-	int volcano = c->k.o.kind == PAI_K8S_VOLCANO;
+	const struct pai__k8s_kind *kind = c->k.kind;
 	json_t *e = NULL;
 
 	if (pai__k8s_is_job_env(c->k.job, n))
@@ -100,12 +103,11 @@ static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n,
 			      kubelet_literal(v));
 		break;
 	case PAI__K8S_INDEX:
-		if (volcano) {
-			e = field_ref(
-			    n, "metadata.labels['volcano.sh/task-index']");
+		if (kind->index_ref) {
+			e = field_ref(n, kind->index_ref);
 			break;
 		}
-		pai__buf_printf(pre, "export %s=\"$PADDLE_TRAINER_ID\"\n", n);
+		pai__buf_printf(pre, "export %s=\"$%s\"\n", n, kind->index_var);
 		return PAI_OK;
 	case PAI__K8S_POD_NAME: e = field_ref(n, "metadata.name"); break;
 	case PAI__K8S_POD_IP: e = field_ref(n, "status.podIP"); break;
@@ -225,7 +227,8 @@ static json_t *port_labels(struct pai__k8s_conv *c, size_t r)
 	return v;
 }
 
-/* Every port of every label, once. */
+/* Every port of every label, once; named when the kind's controller
+ * makes a Service of them (a Service of several ports names each). */
 static json_t *ports(struct pai__k8s_conv *c, size_t r)
 {
 	const struct pai__k8s_role *kr = &c->k.roles[r];
@@ -246,9 +249,14 @@ static json_t *ports(struct pai__k8s_conv *c, size_t r)
 				continue;
 			json_object_set_new(seen, key, json_true());
 			json_array_append_new(
-			    a, json_pack("{s:I,s:s}", "containerPort",
-					 (json_int_t)(kr->port[j] + n),
-					 "protocol", "TCP"));
+			    a, c->w->port_names
+				   ? json_pack("{s:s+,s:I,s:s}", "name", "p",
+					       key, "containerPort",
+					       (json_int_t)(kr->port[j] + n),
+					       "protocol", "TCP")
+				   : json_pack("{s:I,s:s}", "containerPort",
+					       (json_int_t)(kr->port[j] + n),
+					       "protocol", "TCP"));
 		}
 	}
 	json_decref(seen);
@@ -263,7 +271,8 @@ static json_t *container(struct pai__k8s_conv *c, size_t r, const pai_role *ro)
 		json_decref(env);
 		return NULL;
 	}
-	ct = json_pack("{s:s,s:s,s:[ss],s:o}", "name", c->k.roles[r].task,
+	ct = json_pack("{s:s,s:s,s:[ss],s:o}", "name",
+		       c->w->container ? c->w->container : c->k.roles[r].task,
 		       "image", pai__k8s_role_image(c->k.job, r), "command",
 		       "bash", "-c", "args", args);
 	if (ct && json_object_size(c->shared))
@@ -286,7 +295,7 @@ static json_t *container(struct pai__k8s_conv *c, size_t r, const pai_role *ro)
 	return ct;
 }
 
-static json_t *pod_template(struct pai__k8s_conv *c, size_t r)
+json_t *pai__k8s_pod_template(struct pai__k8s_conv *c, size_t r)
 {
 	pai_role ro;
 	json_t *spec, *ct;
@@ -294,8 +303,9 @@ static json_t *pod_template(struct pai__k8s_conv *c, size_t r)
 
 	if (pai_job_role(&ro, c->k.job, r) || !(ct = container(c, r, &ro)))
 		return NULL;
-	spec = json_pack("{s:s,s:[o]}", "restartPolicy", "Never", "containers",
-			 ct);
+	spec = c->w->restart ? json_pack("{s:s,s:[o]}", "restartPolicy",
+					 c->w->restart, "containers", ct)
+			     : json_pack("{s:[o]}", "containers", ct);
 	if (spec && ro.shm_mb > 0) {
 		snprintf(shm, sizeof(shm), "%lldMi", ro.shm_mb);
 		json_object_set_new(spec, "volumes",
@@ -309,86 +319,21 @@ static json_t *pod_template(struct pai__k8s_conv *c, size_t r)
 			 port_labels(c, r), "spec", spec);
 }
 
+int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj)
+{
+	if (c->k.o.scheduler != PAI_K8S_SCHED_VOLCANO)
+		return 0;
+	return json_object_set_new(
+	    obj, "schedulingPolicy",
+	    json_pack("{s:I,s:s}", "minAvailable", (json_int_t)c->total,
+		      "queue", c->k.o.queue ? c->k.o.queue : "default"));
+}
+
 static json_t *config_map(struct pai__k8s_conv *c)
 {
 	return json_pack("{s:s,s:s,s:o,s:O}", "apiVersion", "v1", "kind",
-			 "ConfigMap", "metadata", meta(c, c->cm_name), "data",
-			 c->shared);
-}
-
-static json_t *volcano_task(struct pai__k8s_conv *c, size_t r)
-{
-	pai_role ro;
-	json_t *pol, *t = pod_template(c, r);
-
-	if (!t || pai_job_role(&ro, c->k.job, r))
-		return json_decref(t), NULL;
-	pol = json_pack("[{s:s,s:s},{s:s,s:s}]", "event", "PodFailed", "action",
-			"RestartJob", "event", "PodEvicted", "action",
-			"RestartJob");
-	if (pol && ro.min_succeeded == ro.task_number)
-		json_array_append_new(pol, json_pack("{s:s,s:s}", "event",
-						     "TaskCompleted", "action",
-						     "CompleteJob"));
-	return json_pack("{s:s,s:I,s:o,s:o}", "name", c->k.roles[r].task,
-			 "replicas", (json_int_t)ro.task_number, "policies",
-			 pol, "template", t);
-}
-
-static json_t *volcano_job(struct pai__k8s_conv *c)
-{
-	json_t *tasks = json_array(), *spec;
-	pai_role ro;
-	size_t r;
-
-	for (r = 0; tasks && r < c->k.nroles; r++) {
-		json_t *t = volcano_task(c, r);
-
-		if (!t || json_array_append_new(tasks, t))
-			return json_decref(tasks), NULL;
-	}
-	spec = json_pack(
-	    "{s:s,s:I,s:I,s:s,s:{s:[s],s:[]},s:o}", "schedulerName",
-	    c->k.o.scheduler == PAI_K8S_SCHED_DEFAULT ? "default-scheduler"
-						      : "volcano",
-	    "minAvailable", (json_int_t)c->total, "maxRetry",
-	    (json_int_t)(c->retry + 1), "queue",
-	    c->k.o.queue ? c->k.o.queue : "default", "plugins", "svc",
-	    "--publish-not-ready-addresses", "env", "tasks", tasks);
-	if (spec && c->k.nroles == 1 && !pai_job_role(&ro, c->k.job, 0) &&
-	    ro.min_succeeded > 0 && ro.min_succeeded < ro.task_number)
-		json_object_set_new(spec, "minSuccess",
-				    json_integer(ro.min_succeeded));
-	return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion",
-			 "batch.volcano.sh/v1alpha1", "kind", "Job", "metadata",
-			 meta(c, c->k.name), "spec", spec);
-}
-
-static json_t *paddle_job(struct pai__k8s_conv *c)
-{
-	json_t *spec = json_pack("{s:s,s:s}", "cleanPodPolicy", "Never",
-				 "intranet", "Service");
-	size_t r;
-
-	for (r = 0; spec && r < c->k.nroles; r++) {
-		json_t *t = pod_template(c, r);
-
-		if (!t || json_object_set_new(
-			      spec, c->k.roles[r].task,
-			      json_pack("{s:I,s:o}", "replicas",
-					(json_int_t)pai__k8s_tasks(c->k.job, r),
-					"template", t)))
-			return json_decref(spec), NULL;
-	}
-	if (spec && c->k.o.scheduler == PAI_K8S_SCHED_VOLCANO)
-		json_object_set_new(
-		    spec, "schedulingPolicy",
-		    json_pack("{s:I,s:s}", "minAvailable", (json_int_t)c->total,
-			      "queue",
-			      c->k.o.queue ? c->k.o.queue : "default"));
-	return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion",
-			 "batch.paddlepaddle.org/v1", "kind", "PaddleJob",
-			 "metadata", meta(c, c->k.name), "spec", spec);
+			 "ConfigMap", "metadata", pai__k8s_meta(c, c->cm_name),
+			 "data", c->shared);
 }
 
 static int manifests(struct pai__k8s_conv *c, json_t **out)
@@ -402,7 +347,7 @@ static int manifests(struct pai__k8s_conv *c, json_t **out)
 	sprintf(c->cm_name, "%s-pai-env", c->k.name);
 	if (json_object_size(c->shared))
 		json_array_append_new(docs, config_map(c));
-	job = c->k.o.kind == PAI_K8S_VOLCANO ? volcano_job(c) : paddle_job(c);
+	job = c->w->object(c);
 	if (!docs || !job || json_array_append_new(docs, job))
 		err = c->err ? c->err : PAI_ENOMEM;
 	if (!err)
@@ -416,17 +361,23 @@ static int manifests(struct pai__k8s_conv *c, json_t **out)
 	return err;
 }
 
-static int check_options(const pai_k8s_options *o)
+static const struct pai__k8s_writer *const writers[] = {
+    &pai__k8s_volcano, &pai__k8s_paddlejob, &pai__k8s_jobset,
+    &pai__k8s_pytorchjob};
+
+/* The writer of o's kind, when o is valid; else NULL. */
+static const struct pai__k8s_writer *writer_of(const pai_k8s_options *o)
 {
-	return o &&
-		       (o->version == 1 ||
-			o->version == PAI_K8S_OPTIONS_VERSION) &&
-		       (o->kind == PAI_K8S_VOLCANO ||
-			o->kind == PAI_K8S_PADDLEJOB) &&
-		       (o->scheduler == PAI_K8S_SCHED_VOLCANO ||
-			o->scheduler == PAI_K8S_SCHED_DEFAULT)
-		   ? PAI_OK
-		   : PAI_EINVAL;
+	size_t i;
+
+	if (!o || (o->version != 1 && o->version != PAI_K8S_OPTIONS_VERSION) ||
+	    (o->scheduler != PAI_K8S_SCHED_VOLCANO &&
+	     o->scheduler != PAI_K8S_SCHED_DEFAULT))
+		return NULL;
+	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+		if (writers[i]->id == o->kind)
+			return writers[i];
+	return NULL;
 }
 
 int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
@@ -439,9 +390,10 @@ int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
 	int err;
 
 	*out = NULL;
-	if (!diags || !name || !text || check_options(opts))
+	if (!diags || !name || !text || !writer_of(opts))
 		return PAI_EINVAL;
 	memset(&c, 0, sizeof(c));
+	c.w = writer_of(opts);
 	err = pai_job_parse(&job, diags, name, text, text_len, jopts);
 	if (!err)
 		err = pai__k8s_conv_init(&c, diags, job, name, text, text_len,

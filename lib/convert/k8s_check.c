@@ -85,8 +85,8 @@ static char *role_path(const struct pai__k8s_conv *c, size_t r,
 	return pai__buf_detach(&b);
 }
 
-static void say(struct pai__k8s_conv *c, size_t off, pai_severity sev,
-		const char *path, const char *rule, const char *msg)
+void pai__k8s_say(struct pai__k8s_conv *c, size_t off, pai_severity sev,
+		  const char *path, const char *rule, const char *msg)
 {
 	if (sev == PAI_SEVERITY_ERROR)
 		c->refused = 1;
@@ -95,25 +95,20 @@ static void say(struct pai__k8s_conv *c, size_t off, pai_severity sev,
 		c->err = PAI_ENOMEM;
 }
 
-/* A message about role r at its field `field` (its key; the role when
- * the file does not have the field). */
-static void say_role(struct pai__k8s_conv *c, size_t r, const char *field,
-		     pai_severity sev, const char *rule, const char *msg)
+void pai__k8s_say_role(struct pai__k8s_conv *c, size_t r, const char *field,
+		       pai_severity sev, const char *rule, const char *msg)
 {
 	const pai__pos *at = role_member(c, r, field);
 	char *path = role_path(c, r, at ? field : "");
 
-	say(c, at ? at->key_off : key_off(role_pos(c, r)), sev, path, rule,
-	    msg);
+	pai__k8s_say(c, at ? at->key_off : key_off(role_pos(c, r)), sev, path,
+		     rule, msg);
 	free(path);
 }
 
-static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
-		      pai_severity sev, const char *rule, const char *fmt, ...)
-    PAI__PRINTF(6, 7);
-
-static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
-		      pai_severity sev, const char *rule, const char *fmt, ...)
+void pai__k8s_sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
+			pai_severity sev, const char *rule, const char *fmt,
+			...)
 {
 	pai__buf b = PAI__BUF_INIT;
 	va_list ap;
@@ -121,71 +116,64 @@ static void sayf_role(struct pai__k8s_conv *c, size_t r, const char *field,
 	va_start(ap, fmt);
 	pai__buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	say_role(c, r, field, sev, rule, b.oom ? "out of memory" : b.data);
+	pai__k8s_say_role(c, r, field, sev, rule,
+			  b.oom ? "out of memory" : b.data);
 	pai__buf_release(&b);
 }
 
 #define ERROR PAI_SEVERITY_ERROR
 #define WARN  PAI_SEVERITY_WARNING
 
-static const char *completion_key(const struct pai__k8s_conv *c, int failed)
+const char *pai__k8s_completion_key(const struct pai__k8s_conv *c, int failed)
 {
 	if (v2(c))
 		return "completion";
 	return failed ? "minFailedTaskCount" : "minSucceededTaskCount";
 }
 
-/* minFailed 1 is "PodFailed: RestartJob"; minSucceeded = taskNumber is
- * "TaskCompleted: CompleteJob"; one role's smaller count is minSuccess. */
+/* minFailed 1: the job fails at its first failed pod (the kind's own
+ * completion rules, minSucceeded, are its writer's check). */
 static void completion(struct pai__k8s_conv *c, size_t r)
 {
-	int paddle = c->k.o.kind == PAI_K8S_PADDLEJOB;
 	pai_role ro;
 
 	if (pai_job_role(&ro, c->k.job, r))
 		return;
 	if (ro.min_failed != 1)
-		sayf_role(
-		    c, r, completion_key(c, 1), ERROR, PAI__RULE_K8S_MIN_FAILED,
+		pai__k8s_sayf_role(
+		    c, r, pai__k8s_completion_key(c, 1), ERROR,
+		    PAI__RULE_K8S_MIN_FAILED,
 		    "minimum failed tasks %s: %s fails at its first failed "
 		    "pod, or fails at the end when any pod failed; it cannot "
 		    "count failures",
-		    ro.min_failed < 0 ? "null" : "above 1",
-		    paddle ? "a PaddleJob" : "a Volcano Job");
-	if (ro.min_succeeded < 0)
-		return;
-	/* one role that succeeds when all its tasks did: every pod */
-	if (paddle && !(c->k.nroles == 1 && ro.min_succeeded == ro.task_number))
-		say_role(c, r, completion_key(c, 0), ERROR,
-			 PAI__RULE_K8S_MIN_SUCCEEDED,
-			 "a PaddleJob succeeds only when every pod of every "
-			 "role did: the minimum succeeded tasks must be null "
-			 "(or, in a job of one role, its task number)");
-	else if (ro.min_succeeded < ro.task_number && c->k.nroles > 1)
-		say_role(c, r, completion_key(c, 0), ERROR,
-			 PAI__RULE_K8S_MIN_SUCCEEDED,
-			 "a Volcano Job ends after some of its pods succeeded "
-			 "(minSuccess) only counting the pods of all roles; "
-			 "below the task number it needs a job of one role");
+		    ro.min_failed < 0 ? "null" : "above 1", c->w->title);
 }
 
+/* The retry count, at least 0, into c->retry; what the kind makes of
+ * it is its writer's check (pai__k8s_say_retry()). */
 static void retry(struct pai__k8s_conv *c)
 {
 	const char *key = v2(c) ? "jobRetryCount" : "retryCount";
-	const pai__pos *at = top(c, key);
 
 	c->retry =
 	    json_integer_value(json_object_get(pai_job_config(c->k.job), key));
-	if (c->retry < 0)
-		say(c, key_off(at), ERROR, key, PAI__RULE_K8S_RETRY,
-		    "unlimited retries (a negative count) cannot be said: a "
-		    "Volcano Job's maxRetry is a number");
-	else if (c->retry > 0 && c->k.o.kind == PAI_K8S_PADDLEJOB)
-		say(c, key_off(at), ERROR, key, PAI__RULE_K8S_RETRY,
-		    "a PaddleJob never retries a failed job: the retry count "
-		    "must be 0 (or convert --to volcano)");
+	c->unlimited = c->retry < 0;
 	if (c->retry < 0)
 		c->retry = 0;
+}
+
+void pai__k8s_say_retry(struct pai__k8s_conv *c, const char *msg)
+{
+	const char *key = v2(c) ? "jobRetryCount" : "retryCount";
+
+	pai__k8s_say(c, key_off(top(c, key)), ERROR, key, PAI__RULE_K8S_RETRY,
+		     msg);
+}
+
+void pai__k8s_say_top(struct pai__k8s_conv *c, const char *key,
+		      pai_severity sev, const char *rule, const char *msg)
+{
+	pai__k8s_say(c, key_off(top(c, key)), sev, key, rule, msg);
 }
 
 static void names(struct pai__k8s_conv *c)
@@ -203,44 +191,59 @@ static void names(struct pai__k8s_conv *c)
 				"its pods' names); PAI_JOB_NAME and the "
 				"annotation paictl/job-name keep '%s'",
 				c->k.name, orig, 63, orig);
-		say(c, key_off(top(c, key)), WARN, key, PAI__RULE_K8S_NAME,
-		    b.oom ? "out of memory" : b.data);
+		pai__k8s_say(c, key_off(top(c, key)), WARN, key,
+			     PAI__RULE_K8S_NAME,
+			     b.oom ? "out of memory" : b.data);
 		pai__buf_release(&b);
 	}
 	for (r = 0; r < c->k.nroles; r++) {
 		const char *n = c->k.job->roles[r].r.name;
 
 		if (strcmp(n, c->k.roles[r].task))
-			sayf_role(c, r, "name", WARN, PAI__RULE_K8S_NAME,
-				  "role '%s' is the %s '%s' on Kubernetes "
-				  "(the annotation paictl/task-role keeps "
-				  "its name)",
-				  n,
-				  c->k.o.kind == PAI_K8S_VOLCANO
-				      ? "task"
-				      : "replica type",
-				  c->k.roles[r].task);
+			pai__k8s_sayf_role(
+			    c, r, "name", WARN, PAI__RULE_K8S_NAME,
+			    "role '%s' is the %s '%s' on Kubernetes "
+			    "(the annotation paictl/task-role keeps "
+			    "its name)",
+			    n, c->w->task_word, c->k.roles[r].task);
 	}
+}
+
+/* The kind's tasks as words: "ps, worker and heter". */
+static void task_list(pai__buf *b, const char *const *t)
+{
+	size_t i;
+
+	for (i = 0; t[i]; i++)
+		pai__buf_printf(b, "%s%s",
+				!i	   ? ""
+				: t[i + 1] ? ", "
+					   : " and ",
+				t[i]);
 }
 
 /* pai__k8s_init()'s refusals. */
 static void clash(struct pai__k8s_conv *c)
 {
 	size_t a = (size_t)c->k.clash_a;
+	pai__buf b = PAI__BUF_INIT;
 
-	if (c->k.clash_b < 0)
-		sayf_role(c, a, "name", ERROR, PAI__RULE_K8S_PADDLE_ROLE,
-			  "a PaddleJob has the replica types ps, worker and "
-			  "heter: role '%s' is none of them",
-			  c->k.job->roles[a].r.name);
-	else
-		sayf_role(c, (size_t)c->k.clash_b, "name", ERROR,
-			  PAI__RULE_K8S_NAME,
-			  "roles '%s' and '%s' both become the task '%s' on "
-			  "Kubernetes: rename one",
-			  c->k.job->roles[a].r.name,
-			  c->k.job->roles[c->k.clash_b].r.name,
-			  c->k.roles[a].task ? c->k.roles[a].task : "?");
+	if (c->k.clash_b >= 0) {
+		pai__k8s_sayf_role(
+		    c, (size_t)c->k.clash_b, "name", ERROR, PAI__RULE_K8S_NAME,
+		    "roles '%s' and '%s' both become the task "
+		    "'%s' on Kubernetes: rename one",
+		    c->k.job->roles[a].r.name,
+		    c->k.job->roles[c->k.clash_b].r.name,
+		    c->k.roles[a].task ? c->k.roles[a].task : "?");
+		return;
+	}
+	task_list(&b, c->k.kind->tasks);
+	pai__k8s_sayf_role(c, a, "name", ERROR, c->w->role_rule,
+			   "%s has the %ss %s: role '%s' is none of them",
+			   c->w->title, c->w->task_word, b.oom ? "?" : b.data,
+			   c->k.job->roles[a].r.name);
+	pai__buf_release(&b);
 }
 
 /* A '~' in a role or port label makes variable names bash cannot read
@@ -254,25 +257,26 @@ static void env_names(struct pai__k8s_conv *c, size_t r)
 	if (pai_job_role(&ro, c->k.job, r))
 		return;
 	if (strchr(ro.name, '~'))
-		say_role(c, r, "name", ERROR, PAI__RULE_K8S_ENV_NAME,
-			 "a role name with '~' gives $PAI_* variable names "
-			 "that a pod's environment cannot hold");
+		pai__k8s_say_role(
+		    c, r, "name", ERROR, PAI__RULE_K8S_ENV_NAME,
+		    "a role name with '~' gives $PAI_* variable names "
+		    "that a pod's environment cannot hold");
 	for (j = 0; j < ro.port_count; j++)
 		if (!pai_job_port(&p, c->k.job, r, j) && strchr(p.label, '~'))
-			sayf_role(c, r,
-				  v2(c) ? "resourcePerInstance" : "portList",
-				  ERROR, PAI__RULE_K8S_ENV_NAME,
-				  "port label '%s' has '~', which a variable "
-				  "name in a pod's environment cannot hold",
-				  p.label);
+			pai__k8s_sayf_role(
+			    c, r, v2(c) ? "resourcePerInstance" : "portList",
+			    ERROR, PAI__RULE_K8S_ENV_NAME,
+			    "port label '%s' has '~', which a variable "
+			    "name in a pod's environment cannot hold",
+			    p.label);
 		else if (!pai_job_port(&p, c->k.job, r, j) &&
 			 !c->k.roles[r].port[j])
-			sayf_role(c, r,
-				  v2(c) ? "resourcePerInstance" : "portList",
-				  ERROR, PAI__RULE_K8S_PORT,
-				  "no room for the %lld port(s) of label '%s' "
-				  "below 65536",
-				  p.port_number, p.label);
+			pai__k8s_sayf_role(
+			    c, r, v2(c) ? "resourcePerInstance" : "portList",
+			    ERROR, PAI__RULE_K8S_PORT,
+			    "no room for the %lld port(s) of label '%s' "
+			    "below 65536",
+			    p.port_number, p.label);
 }
 
 /* A command that reads a variable a pod on Kubernetes does not get. */
@@ -321,8 +325,9 @@ static void refs(struct pai__k8s_conv *c, size_t r)
 						"system, user or OpenPAI "
 						"framework there)",
 						name);
-			say(c, off, ERROR, path, PAI__RULE_K8S_VARIABLE,
-			    b.oom ? "out of memory" : b.data);
+			pai__k8s_say(c, off, ERROR, path,
+				     PAI__RULE_K8S_VARIABLE,
+				     b.oom ? "out of memory" : b.data);
 		} else if (!name || !path) {
 			err = PAI_ENOMEM;
 		}
@@ -347,7 +352,8 @@ static void dropped_v1(struct pai__k8s_conv *c)
 
 	s = json_string_value(json_object_get(cfg, "authFile"));
 	if (s && *s)
-		say(c, key_off(top(c, "authFile")), ERROR, "authFile",
+		pai__k8s_say(
+		    c, key_off(top(c, "authFile")), ERROR, "authFile",
 		    PAI__RULE_K8S_AUTH_FILE,
 		    "a registry's credentials are an imagePullSecret on "
 		    "Kubernetes: create one and add it to the pods; remove "
@@ -355,20 +361,23 @@ static void dropped_v1(struct pai__k8s_conv *c)
 	for (i = 0; i < 3; i++) {
 		s = json_string_value(json_object_get(cfg, dirs[i]));
 		if (s && *s)
-			say(c, key_off(top(c, dirs[i])), WARN, dirs[i],
+			pai__k8s_say(
+			    c, key_off(top(c, dirs[i])), WARN, dirs[i],
 			    PAI__RULE_K8S_HDFS,
 			    "nothing on Kubernetes copies or mounts this HDFS "
 			    "directory; only its variable is set");
 	}
 	if (json_object_get(cfg, "gpuType"))
-		say(c, key_off(top(c, "gpuType")), WARN, "gpuType",
+		pai__k8s_say(
+		    c, key_off(top(c, "gpuType")), WARN, "gpuType",
 		    PAI__RULE_K8S_DROPPED,
 		    "dropped: Kubernetes has no standard node label for a GPU "
 		    "type (add a nodeSelector by hand)");
 	if (json_object_get(cfg, "killAllOnCompletedTaskNumber"))
-		say(c, key_off(top(c, "killAllOnCompletedTaskNumber")), WARN,
-		    "killAllOnCompletedTaskNumber", PAI__RULE_K8S_DROPPED,
-		    "dropped: use minSucceededTaskCount");
+		pai__k8s_say(c, key_off(top(c, "killAllOnCompletedTaskNumber")),
+			     WARN, "killAllOnCompletedTaskNumber",
+			     PAI__RULE_K8S_DROPPED,
+			     "dropped: use minSucceededTaskCount");
 }
 
 static const char *virtual_cluster(const struct pai__k8s_conv *c)
@@ -386,12 +395,14 @@ static void dropped_common(struct pai__k8s_conv *c)
 	const char *vc = virtual_cluster(c);
 
 	if (json_object_get(cfg, "extras"))
-		say(c, key_off(top(c, "extras")), WARN, "extras",
+		pai__k8s_say(
+		    c, key_off(top(c, "extras")), WARN, "extras",
 		    PAI__RULE_K8S_DROPPED,
 		    "dropped: extras (runtime plugins and the like) mean "
 		    "nothing to Kubernetes");
 	if (v2(c) && json_object_size(json_object_get(cfg, "secrets")))
-		say(c, key_off(top(c, "secrets")), WARN, "secrets",
+		pai__k8s_say(
+		    c, key_off(top(c, "secrets")), WARN, "secrets",
 		    PAI__RULE_K8S_SECRETS,
 		    "the secrets are written into the pods' commands in the "
 		    "manifest, readable by whoever can read the job");
@@ -399,12 +410,36 @@ static void dropped_common(struct pai__k8s_conv *c)
 
 	at = at ? pai__pos_member(at, "virtualCluster") : NULL;
 	if (!c->k.o.queue && vc && strcmp(vc, "default"))
-		say(c, key_off(at), WARN,
-		    v2(c) ? "defaults.virtualCluster" : "virtualCluster",
-		    PAI__RULE_K8S_QUEUE,
-		    "the job goes to the queue 'default', not to its virtual "
-		    "cluster (give --queue NAME for a Volcano queue that "
-		    "exists)");
+		pai__k8s_say(c, key_off(at), WARN,
+			     v2(c) ? "defaults.virtualCluster"
+				   : "virtualCluster",
+			     PAI__RULE_K8S_QUEUE, c->w->no_queue);
+}
+
+/* A jobEnv the kind's controller sets itself (a PyTorchJob's
+ * MASTER_ADDR...): the pods get the controller's. */
+static void own_env(struct pai__k8s_conv *c)
+{
+	json_t *envs = json_object_get(pai_job_config(c->k.job), "jobEnvs");
+	const pai__pos *at = top(c, "jobEnvs");
+	const char *name;
+	json_t *v;
+
+	if (v2(c))
+		return; /* a v2 config's parameters are not variables */
+	json_object_foreach(envs, name, v)
+	{
+		pai__buf b = PAI__BUF_INIT;
+		const pai__pos *e = at ? pai__pos_member(at, name) : NULL;
+
+		if (!pai__k8s_own_env(c->k.kind, name))
+			continue;
+		pai__buf_printf(&b, "jobEnvs.%s", name);
+		pai__k8s_say(c, key_off(e ? e : at), WARN,
+			     b.oom ? "jobEnvs" : b.data, PAI__RULE_K8S_DROPPED,
+			     c->w->own_env_msg);
+		pai__buf_release(&b);
+	}
 }
 
 static void ssh_label(struct pai__k8s_conv *c, size_t r)
@@ -415,26 +450,11 @@ static void ssh_label(struct pai__k8s_conv *c, size_t r)
 	for (j = 0; j < c->k.roles[r].nports; j++)
 		if (!pai_job_port(&p, c->k.job, r, j) && !p.implicit &&
 		    strcmp(p.label, "ssh") == 0)
-			say_role(c, r,
-				 v2(c) ? "resourcePerInstance" : "portList",
-				 WARN, PAI__RULE_K8S_SSH,
-				 "no sshd runs for the 'ssh' port on "
-				 "Kubernetes: the image must start one");
-}
-
-static void paddle_roles(struct pai__k8s_conv *c)
-{
-	size_t r;
-	int ps = 0, worker = 0;
-
-	for (r = 0; r < c->k.nroles; r++) {
-		ps |= strcmp(c->k.roles[r].task, "ps") == 0;
-		worker |= strcmp(c->k.roles[r].task, "worker") == 0;
-	}
-	if (ps && !worker)
-		say(c, key_off(top(c, "taskRoles")), ERROR, "taskRoles",
-		    PAI__RULE_K8S_PADDLE_ROLE,
-		    "a PaddleJob with ps needs a worker role too");
+			pai__k8s_say_role(
+			    c, r, v2(c) ? "resourcePerInstance" : "portList",
+			    WARN, PAI__RULE_K8S_SSH,
+			    "no sshd runs for the 'ssh' port on "
+			    "Kubernetes: the image must start one");
 }
 
 /* The bytes of an object as the API server receives it (compact JSON),
@@ -476,8 +496,9 @@ int pai__k8s_check_size(struct pai__k8s_conv *c, json_t *docs)
 		    "its roles fewer tasks",
 		    kind ? kind : "object", n, cm ? " of variables" : "",
 		    cm ? "1 MiB in a ConfigMap" : "1.5 MiB in an object");
-		say(c, key_off(at), ERROR, "taskRoles", PAI__RULE_K8S_TOO_LARGE,
-		    b.oom ? "out of memory" : b.data);
+		pai__k8s_say(c, key_off(at), ERROR, "taskRoles",
+			     PAI__RULE_K8S_TOO_LARGE,
+			     b.oom ? "out of memory" : b.data);
 		pai__buf_release(&b);
 	}
 	return c->err;
@@ -503,8 +524,8 @@ int pai__k8s_check(struct pai__k8s_conv *c)
 		ssh_label(c, r);
 		refs(c, r);
 	}
-	if (c->k.o.kind == PAI_K8S_PADDLEJOB)
-		paddle_roles(c);
+	c->w->check(c);
+	own_env(c);
 	if (!v2(c))
 		dropped_v1(c);
 	dropped_common(c);

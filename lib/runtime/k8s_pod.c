@@ -57,6 +57,8 @@ static char *fit(char *d, size_t max, const char *orig, const char *empty)
 	char tail[16], *r;
 	size_t keep;
 
+	if (!d) /* derive() out of memory */
+		return NULL;
 	if (*d && strlen(d) <= max)
 		return d;
 	snprintf(tail, sizeof(tail), "-%05x", fnv(orig) & 0xfffff);
@@ -96,22 +98,23 @@ static pai_role role_of(const pai_job *job, size_t r)
 	return ro;
 }
 
-/* A PaddleJob's roles: ps, worker, heter by name; one role of any name
- * is the worker. */
-static int paddle_task(struct pai__k8s *k, size_t r)
+/* A role's task among the kind's (a PaddleJob's ps, worker, heter):
+ * its name derived, which must be one of them; a job's only role is the
+ * kind's lone task whatever its name. */
+static int fixed_task(struct pai__k8s *k, size_t r)
 {
-	static const char *const types[] = {"ps", "worker", "heter"};
+	const struct pai__k8s_kind *kind = k->kind;
 	char *d;
 	size_t t;
 
-	if (k->nroles == 1) {
-		k->roles[r].task = strdup("worker");
+	if (k->nroles == 1 && kind->lone) {
+		k->roles[r].task = strdup(kind->lone);
 		return k->roles[r].task ? PAI_OK : PAI_ENOMEM;
 	}
 	if (!(d = derive(role_of(k->job, r).name)))
 		return PAI_ENOMEM;
-	for (t = 0; t < 3; t++)
-		if (strcmp(d, types[t]) == 0) {
+	for (t = 0; kind->tasks[t]; t++)
+		if (strcmp(d, kind->tasks[t]) == 0) {
 			k->roles[r].task = d;
 			return PAI_OK;
 		}
@@ -129,8 +132,8 @@ static int task_names(struct pai__k8s *k)
 	for (r = 0; r < k->nroles; r++) {
 		const char *n = role_of(k->job, r).name;
 
-		if (k->o.kind == PAI_K8S_PADDLEJOB) {
-			if ((err = paddle_task(k, r)))
+		if (k->kind->tasks) {
+			if ((err = fixed_task(k, r)))
 				return err;
 		} else if (!(k->roles[r].task =
 				 fit(derive(n), TASK_MAX, n, "role"))) {
@@ -146,7 +149,8 @@ static int task_names(struct pai__k8s *k)
 	return PAI_OK;
 }
 
-/* The job's name: a DNS-1035 label leaving room for "-<task>-<index>". */
+/* The job's name: a DNS-1035 label leaving room for the longest pod's
+ * "-<task><infix>-<index>" and the suffix its controller adds. */
 static int job_name(struct pai__k8s *k)
 {
 	const char *orig = k->job->name ? k->job->name : "job";
@@ -158,8 +162,9 @@ static int job_name(struct pai__k8s *k)
 	for (r = 0; r < k->nroles; r++) {
 		pai_role ro = role_of(k->job, r);
 		size_t need =
-		    2 + strlen(k->roles[r].task) +
-		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0);
+		    2 + strlen(k->roles[r].task) + strlen(k->kind->infix) +
+		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0) +
+		    k->kind->suffix;
 
 		if (need > room)
 			room = need;
@@ -184,7 +189,8 @@ static int overlaps(unsigned a, long long n, unsigned b, long long m)
 }
 
 /* Whether [p, p+n) is free in role r: not one of the labels before k,
- * not a fixed label's, not PADDLE_PORT's range (2379 or 36000, + 20). */
+ * not a fixed label's, not PADDLE_PORT's range (2379 or 36000, + 20)
+ * nor the PyTorchJob operator's MASTER_PORT (23456). */
 static int port_free(const struct pai__k8s *k, size_t r, size_t nk, unsigned p,
 		     long long n)
 {
@@ -192,7 +198,7 @@ static int port_free(const struct pai__k8s *k, size_t r, size_t nk, unsigned p,
 	pai_port q;
 
 	if (p + n > 65536 || overlaps(p, n, 2379, 20) ||
-	    overlaps(p, n, 36000, 20))
+	    overlaps(p, n, 36000, 20) || overlaps(p, n, 23456, 1))
 		return 0;
 	for (j = 0; j < np; j++) {
 		if (j == nk || pai_job_port(&q, k->job, r, j))
@@ -241,10 +247,9 @@ const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i)
 	pai__buf *b = &k->scratch;
 
 	b->len = 0;
-	if (k->o.kind == PAI_K8S_VOLCANO)
-		pai__buf_printf(b, "%s-%zu.%s", k->roles[r].prefix, i, k->name);
-	else
-		pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
+	pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
+	if (k->kind->subdomain)
+		pai__buf_printf(b, ".%s", k->name);
 	return b->oom ? NULL : b->data;
 }
 
@@ -253,12 +258,17 @@ static const char *pl_ip(void *data, size_t r, size_t i)
 	return pai__k8s_host(data, r, i);
 }
 
+/* The pod's name; what its controller adds to it ("-" and random
+ * letters) shown as '?'s. */
 static const char *pl_pod(void *data, size_t r, size_t i)
 {
 	struct pai__k8s *k = data;
+	size_t n;
 
 	k->scratch.len = 0;
 	pai__buf_printf(&k->scratch, "%s-%zu", k->roles[r].prefix, i);
+	for (n = 0; n < k->kind->suffix; n++)
+		pai__buf_putc(&k->scratch, n ? '?' : '-');
 	return k->scratch.oom ? NULL : k->scratch.data;
 }
 
@@ -286,6 +296,8 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 			       : sizeof(k->o));
 	k->o.version = PAI_K8S_OPTIONS_VERSION;
 	k->clash_a = k->clash_b = -1;
+	if (!(k->kind = pai__k8s_kind_of(o->kind)))
+		return PAI_EINVAL;
 	k->nroles = pai_job_role_count(job);
 	k->roles = calloc(k->nroles ? k->nroles : 1, sizeof(*k->roles));
 	if (!k->roles)
@@ -299,10 +311,12 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 	for (r = 0; r < k->nroles; r++) {
 		struct pai__k8s_role *kr = &k->roles[r];
 
-		kr->prefix = malloc(strlen(k->name) + strlen(kr->task) + 2);
+		kr->prefix = malloc(strlen(k->name) + strlen(kr->task) +
+				    strlen(k->kind->infix) + 2);
 		if (!kr->prefix)
 			return PAI_ENOMEM;
-		sprintf(kr->prefix, "%s-%s", k->name, kr->task);
+		sprintf(kr->prefix, "%s-%s%s", k->name, kr->task,
+			k->kind->infix);
 		if ((err = role_ports(k, r)))
 			return err;
 	}
@@ -391,12 +405,17 @@ int pai__k8s_is_job_env(const pai_job *job, const char *name)
 	       json_object_get(envs, name) != NULL;
 }
 
-static int keep(pai_env *to, json_t *dropped, const pai_job *job, const char *n,
-		const char *v)
+/* n=v into the pod's environment, unless a pod on Kubernetes does not
+ * get it (into dropped, if a PAI_ variable), or the controller sets it
+ * itself (the job's value would not count). */
+static int keep(pai_env *to, json_t *dropped, const struct pai__k8s *k,
+		const char *n, const char *v)
 {
 	char *nn, *vv;
 
-	if (!pai__k8s_is_job_env(job, n) &&
+	if (pai__k8s_own_env(k->kind, n))
+		return PAI_OK;
+	if (!pai__k8s_is_job_env(k->job, n) &&
 	    (strncmp(n, "PAI_", 4) || unknown_here(v)))
 		return strncmp(n, "PAI_", 4) == 0 && dropped &&
 			       json_object_set_new(dropped, n, json_string(v))
@@ -436,7 +455,7 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 		err = pai_expand_task(&all, k->job, r, i, &eo);
 	n = pai_env_count(all);
 	for (j = 0; !err && j < n; j++)
-		err = keep(env, dropped ? *dropped : NULL, k->job,
+		err = keep(env, dropped ? *dropped : NULL, k,
 			   pai_env_name(all, j), pai_env_value(all, j));
 	if (!err) {
 		cmd = strdup(pai_env_command(all) ? pai_env_command(all) : "");
@@ -457,32 +476,38 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 	return PAI_OK;
 }
 
+int pai__env_shared(json_t **shared, const pai_job *job, const pai_env *all,
+		    const pai_env *own)
+{
+	size_t j, n = pai_env_count(all);
+
+	if (!(*shared = json_object()))
+		return PAI_ENOMEM;
+	for (j = 0; j < n; j++) {
+		const char *name = pai_env_name(all, j);
+		const char *value = pai_env_value(all, j);
+
+		if (pai_env_get(own, name) && !pai__k8s_is_job_env(job, name))
+			continue;
+		if (json_object_set_new(*shared, name,
+					json_string(value ? value : "")))
+			return PAI_ENOMEM;
+	}
+	return PAI_OK;
+}
+
 /* The variables every pod shares: the first task's, less those about the
  * task itself (pai__expand_current()), which are the same in every task
- * of the job by construction; a jobEnv keeps its place there even when it
- * redefines one of the task's own. */
+ * of the job by construction. */
 int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k)
 {
 	pai_env *all = NULL, *own = NULL;
-	size_t j, n;
 	int err = pai__k8s_pod_env(&all, dropped, k, 0, 0, 0);
 
 	if (!err)
 		err = pai__k8s_pod_env(&own, NULL, k, 0, 0, 1);
-	if (!err && !(*shared = json_object()))
-		err = PAI_ENOMEM;
-	n = pai_env_count(all);
-	for (j = 0; !err && j < n; j++) {
-		const char *name = pai_env_name(all, j);
-		const char *value = pai_env_value(all, j);
-
-		if (pai_env_get(own, name) &&
-		    !pai__k8s_is_job_env(k->job, name))
-			continue;
-		if (json_object_set_new(*shared, name,
-					json_string(value ? value : "")))
-			err = PAI_ENOMEM;
-	}
+	if (!err)
+		err = pai__env_shared(shared, k->job, all, own);
 	pai_env_free(all);
 	pai_env_free(own);
 	return err;

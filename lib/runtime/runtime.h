@@ -122,6 +122,43 @@ struct pai__cmd_ref {
 int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 		      pai_env *assigned, const char *cmd, size_t len);
 
+/* ---- the kinds of Kubernetes object (k8s_kinds.c) -------------------- */
+
+/* What a kind of object is and what its controller calls its pods. */
+struct pai__k8s_kind {
+	pai_k8s_kind id;
+	const char *name;	 /* "volcano": --to, --engine, --target */
+	const char *api_version; /* the object's apiVersion, and kind */
+	const char *kind;
+	const char *plural; /* its collection under /apis/<api_version> */
+	/* The task names a role may become (its name derived must be one
+	 * of them), NULL-terminated; NULL: its name derived, whatever it
+	 * is. lone: what a job's only role becomes, whatever its name. */
+	const char *const *tasks;
+	const char *lone;
+	/* Pod i of task T is <job>-<T><infix>-<i>, reached by that name,
+	 * with ".<job>" after it when subdomain (a headless Service named
+	 * after the job); suffix: the length of what the controller adds
+	 * to the pod's name itself (a generated "-xxxxx"). */
+	const char *infix;
+	int subdomain;
+	size_t suffix;
+	/* Where a pod finds its index: a fieldRef path, else a variable
+	 * the controller gives the container (read by a line of bash). */
+	const char *index_ref, *index_var;
+	/* The variables the controller sets in every container itself,
+	 * NULL-terminated (or NULL): a job's own of those names are not
+	 * given to the pods, where they would not count. */
+	const char *const *own_env;
+};
+
+/* 1 when the controller of kind sets the variable name itself. */
+int pai__k8s_own_env(const struct pai__k8s_kind *kind, const char *name);
+
+/* The row of kind id, or NULL; the i-th row, or NULL past the last. */
+const struct pai__k8s_kind *pai__k8s_kind_of(pai_k8s_kind id);
+const struct pai__k8s_kind *pai__k8s_kind_at(size_t i);
+
 /* ---- Kubernetes pods (k8s_pod.c) ------------------------------------- */
 
 /* The pods of a job converted for Kubernetes: the job's own runtime with
@@ -131,7 +168,7 @@ int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 /* Where each role's pods are and what they are called. */
 struct pai__k8s_role {
 	char *task;	/* the Volcano task name, or ps|worker|heter */
-	char *prefix;	/* pod i is prefix-i */
+	char *prefix;	/* pod i is prefix-i: <job>-<task><infix> */
 	unsigned *port; /* the first port of each of the role's labels */
 	size_t nports;
 };
@@ -139,6 +176,7 @@ struct pai__k8s_role {
 struct pai__k8s {
 	const pai_job *job;
 	pai_k8s_options o;
+	const struct pai__k8s_kind *kind; /* o.kind's row */
 	char *name; /* metadata.name of the job */
 	struct pai__k8s_role *roles;
 	size_t nroles;
@@ -149,8 +187,9 @@ struct pai__k8s {
 };
 
 /* Derives the names and ports for job. PAI_EINVALID when two roles
- * derive the same name (clash_a, clash_b), or a PaddleJob role is not
- * ps, worker or heter (clash_a that role, clash_b -1). */
+ * derive the same name (clash_a, clash_b), or a role is none of the
+ * kind's tasks (clash_a that role, clash_b -1); PAI_EINVAL for a kind
+ * that is none. */
 int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 		  const pai_k8s_options *o);
 void pai__k8s_release(struct pai__k8s *k);
@@ -186,5 +225,64 @@ const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
 /* Whether name is one of the job's jobEnvs (v1 configs only): a pod gets
  * those as they are. */
 int pai__k8s_is_job_env(const pai_job *job, const char *name);
+
+/* What the tasks of a job share (Kubernetes pods, Slurm tasks): the
+ * variables of one task's environment all, less those about the task
+ * itself (own: pai__expand_current()'s), which every task of the job
+ * has alike; a jobEnv keeps its place there even when it redefines one
+ * of the task's own. *shared new (released by the caller, even on
+ * failure). */
+int pai__env_shared(json_t **shared, const pai_job *job, const pai_env *all,
+		    const pai_env *own);
+
+/* ---- Slurm tasks (slurm_task.c) --------------------------------------- */
+
+/* The tasks of a job submitted to Slurm: the job's own runtime with a
+ * placement of the nodes' addresses (known when the batch script runs:
+ * marks it replaces), the ports chosen at submission, and each task's
+ * directory as its working directory; less what Slurm cannot give. */
+struct pai__slurm_tasks {
+	const pai_job *job;
+	const char *user;   /* NULL: "<user>" */
+	const char *jobdir; /* the job's directory; NULL: placeholders */
+	/* the first port of the job's range; 0: placeholders */
+	unsigned port_base;
+	/* "\x01<nonce>": the IPs and the Slurm job id as marks that the
+	 * batch script replaces (pai__slurm_mark()); NULL: placeholders */
+	const char *mark;
+	const char *source; /* the file diagnostics name (convert/slurm.c) */
+	size_t nroles;
+	size_t *first;		    /* each role's first task, by rank */
+	unsigned long long *ports0; /* each role's first port slot */
+	unsigned *per_task;	    /* each role's port slots per task */
+	unsigned long long nports;  /* the slots of the whole job */
+	pai__buf scratch;
+	pai_placement pl;
+};
+
+/* Numbers the tasks and their port slots (ranks: role by role, index
+ * by index, as srun numbers a heterogeneous job's tasks). */
+int pai__slurm_tasks_init(struct pai__slurm_tasks *t, const pai_job *job);
+void pai__slurm_tasks_release(struct pai__slurm_tasks *t);
+/* The task count of the whole job. */
+size_t pai__slurm_task_count(const struct pai__slurm_tasks *t);
+
+/* What a mark in a value stands for. */
+enum pai__slurm_mark {
+	PAI__SLURM_MARK_HOST = 'H', /* the address of task <rank>'s node */
+	PAI__SLURM_MARK_JOB = 'J'   /* the Slurm job's id */
+};
+/* At s, a mark of t (t->mark, a kind, digits, '\x01'): its length, its
+ * kind and rank; 0 when s starts none. */
+size_t pai__slurm_mark(const struct pai__slurm_tasks *t, const char *s,
+		       enum pai__slurm_mark *kind, size_t *rank);
+
+/* The environment of task i of role r (see pai_slurm_expand_task()),
+ * or with `current` only its variables that differ between tasks. */
+int pai__slurm_task_env(pai_env **out, struct pai__slurm_tasks *t, size_t r,
+			size_t i, int current);
+/* The variables every task shares: *shared a new object, name -> value
+ * (released by the caller, even on failure). */
+int pai__slurm_shared_env(json_t **shared, struct pai__slurm_tasks *t);
 
 #endif /* PAI_RUNTIME_H */

@@ -14,7 +14,7 @@ echo "exit $st"
 echo "plain GETs of the job: $(grep -c '^> GET /api/v1/user/alice/jobs/quick HTTP' trace)"
 grep -q '^> GET /api/v1/user/alice/jobs/quick?wait=[0-9]*&since=W%2F%22' trace &&
 	echo "then held until it changed"
-done=$(paictl -u alice status -o json quick | sed -n 's/^ *"completedTime": \([0-9]*\).*/\1/p')
+done=$(paictl -u alice status -o json quick | jq .jobStatus.completedTime)
 if [ $((end - done)) -lt 700 ]; then
 	echo "returned within 700 ms of the end"
 else

@@ -203,6 +203,7 @@ check "__complete: -c: the built-in local too" \
 check "__complete: cluster use: local; remove: not" \
     "$(paictl __complete cluster use ''; echo -; paictl __complete cluster remove '')" \
     "local -"
+check "__complete: web's jobs" "$(paictl __complete web '')" "hello train long"
 check "__complete: user~job" "$(paictl __complete wait "$(id -un)~t")" \
     "$(id -un)~train"
 check "__complete: roles" "$(paictl __complete logs train '')" "worker ps"

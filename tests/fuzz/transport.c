@@ -142,6 +142,24 @@ pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
 	return on_wire(c, wire, data, len);
 }
 
+pai_client *fuzz_slurm_client(fuzz_wire *wire, const char *data, size_t len,
+			      const char *workdir)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_slurm_cluster s = PAI_SLURM_CLUSTER_INIT;
+	pai_client *c = NULL;
+
+	o.uri = FUZZ_BASE;
+	o.token = "t";
+	o.max_retries = 0;
+	o.retry_max_ms = 1;
+	s.workdir = workdir;
+	s.user = "alice";
+	if (pai_client_new_slurm(&c, NULL, &o, &s))
+		return NULL;
+	return on_wire(c, wire, data, len);
+}
+
 void fuzz_check_result(pai_client *c, int err)
 {
 	const char *msg = pai_client_error(c);
@@ -158,4 +176,72 @@ void fuzz_check_result(pai_client *c, int err)
 		return;
 	for (; *msg; msg++)
 		CHECK((unsigned char)*msg >= 0x20 && *msg != 0x7f);
+}
+
+/* ---- calls the API modules' targets share ----------------------------- */
+
+/* Every accessor of a status, and each task's log URL. */
+static void walk_job(pai_client *c, const pai_job_info *info,
+		     const char *odd_stream)
+{
+	size_t i, n = pai_job_info_task_count(info);
+
+	CHECK(pai_state_name(pai_job_info_state(info)) != NULL);
+	CHECK(json_is_object(pai_job_info_json(info)));
+	for (i = 0; i < n; i++) {
+		const pai_task_info *t = pai_job_info_task(info, i);
+		char *url = NULL;
+
+		CHECK(t && t->role && json_is_object(t->ports));
+		CHECK(json_is_object(pai_job_info_task_json(info, i)));
+		CHECK(pai_job_info_find_task(info, t->role, t->index) >= 0);
+		fuzz_check_result(
+		    c, pai_task_log_url(&url, c, info, t,
+					i & 1 ? odd_stream : "stdout", 0));
+		free(url);
+	}
+}
+
+void fuzz_get_job(pai_client *c, const char *odd_stream)
+{
+	pai_job_info *info = NULL;
+	int err = pai_job_get(&info, c, "alice", "job1");
+
+	fuzz_check_result(c, err);
+	CHECK(!err == !!info);
+	if (info)
+		walk_job(c, info, odd_stream);
+	pai_job_info_free(info);
+}
+
+void fuzz_list_jobs(pai_client *c, int all)
+{
+	pai_job_list *list = NULL;
+	size_t i;
+	int err = pai_jobs_list(&list, c, all ? NULL : "alice");
+
+	fuzz_check_result(c, err);
+	CHECK(!err == !!list);
+	for (i = 0; list && i < pai_job_list_count(list); i++)
+		CHECK(pai_state_name(pai_job_info_state(
+			  pai_job_list_get(list, i))) != NULL);
+	pai_job_list_free(list);
+}
+
+void fuzz_submit(pai_client *c, const char *v1)
+{
+	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
+	json_t *config = json_loads(v1, 0, NULL);
+	pai_diags *diags = NULL;
+	int recovered = 0;
+
+	if (!config || pai_diags_new(&diags)) {
+		json_decref(config);
+		return;
+	}
+	so.diags = diags;
+	fuzz_check_result(c,
+			  pai_submit_ex(c, "alice", config, &so, &recovered));
+	pai_diags_free(diags);
+	json_decref(config);
 }

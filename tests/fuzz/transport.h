@@ -43,10 +43,24 @@ pai_client *fuzz_client(fuzz_wire *wire, const char *data, size_t len);
 pai_client *fuzz_k8s_client(fuzz_wire *wire, const char *data, size_t len,
 			    const char *kubeconfig, pai_k8s_kind kind);
 
+/* A Slurm client (pai_client_new_slurm()) of slurmrestd at FUZZ_BASE
+ * as alice, its job directories under workdir, its requests answered by
+ * wire; NULL when out of memory. */
+pai_client *fuzz_slurm_client(fuzz_wire *wire, const char *data, size_t len,
+			      const char *workdir);
+
 /* Aborts unless err, what one call of libpai returned, is one of
  * pai.h's codes and, on an error, the client's detail is one printable
  * line; and unless the call made at most FUZZ_MAX_UNANSWERED requests
  * once the answers ran out. */
 void fuzz_check_result(pai_client *c, int err);
+
+/* What the API modules' targets share: pai_job_get() of alice's job1,
+ * its status walked by every accessor and each task's log URL asked
+ * ("stdout", odd_stream for every other task); pai_jobs_list() of
+ * alice's (all: everyone's); pai_submit_ex() of the v1 config v1. */
+void fuzz_get_job(pai_client *c, const char *odd_stream);
+void fuzz_list_jobs(pai_client *c, int all);
+void fuzz_submit(pai_client *c, const char *v1);
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""tests/k8s/check.py - `paictl convert --to volcano|paddlejob`, checked.
+"""tests/k8s/check.py - `paictl convert --to KIND`, checked, for each
+KIND of volcano, paddlejob, jobset and pytorchjob.
 
-    check.py [--kinds volcano,paddlejob] FILE|DIR...
+    check.py [--kinds volcano,paddlejob,jobset,pytorchjob] FILE|DIR...
 
 For every job config and kind:
   * convert; exit 0 with YAML, or exit 3 with no YAML and an error
@@ -10,10 +11,12 @@ For every job config and kind:
     shared/reference/kubernetes read as the API server reads a structural
     schema (no unknown fields unless x-kubernetes-preserve-unknown-fields,
     int-or-string, quantities), the ConfigMap the core rules, and the
-    Volcano webhook's and PaddleJob's naming rules (reference/kubernetes.md);
+    Volcano webhook's, PaddleJob's, the JobSet webhook's and the
+    PyTorchJob webhook's rules (reference/kubernetes.md, their sources);
   * environment equivalence: for pods of every role, the environment is
     built as the kubelet does (envFrom, then env with $(VAR) against what
-    came before, fieldRefs, then the plugins' variables), the preamble of
+    came before, fieldRefs, then the plugins' or the controller's
+    variables), the preamble of
     the command run by bash, and the result compared with
     `paictl expand --target KIND` for that task; that in turn is compared
     with plain `paictl expand`, each placeholder standing for the same
@@ -107,6 +110,8 @@ def schemas():
     out = {}
     for name in ("batch.volcano.sh_jobs.yaml",
                  "batch.paddlepaddle.org_paddlejobs.yaml",
+                 "jobset.x-k8s.io_jobsets.yaml",
+                 "kubeflow.org_pytorchjobs.yaml",
                  "alternatives/"
                  "batch.paddlepaddle.org_paddlejobs.paddle-operator-v0.3.5.yaml"):
         path = os.path.join(CRDS, name)
@@ -223,6 +228,66 @@ def check_paddle(where, d):
                 fail(where, "%s restartPolicy is not Never" % typ)
 
 
+def check_jobset(where, d):
+    """The JobSet webhook's ValidateCreate (jobset v0.8.2) and the Job's
+    own rules for what paictl writes."""
+    check_meta(where, d["metadata"], DNS1035_LABEL)
+    spec, name = d["spec"], d["metadata"]["name"]
+    rjobs = spec.get("replicatedJobs") or []
+    names = [r["name"] for r in rjobs]
+    if not rjobs or len(set(names)) != len(names):
+        fail(where, "replicated jobs %s" % names)
+    for t in (spec.get("successPolicy") or {}).get(
+            "targetReplicatedJobs") or []:
+        if t not in names:
+            fail(where, "success policy target %r" % t)
+    if not (spec.get("network") or {}).get("enableDNSHostnames"):
+        fail(where, "no stable DNS names (network.enableDNSHostnames)")
+    for r in rjobs:
+        js = r["template"]["spec"]
+        job = "%s-%s-%d" % (name, r["name"], r.get("replicas", 1) - 1)
+        if len(job) > 63 or not DNS1035_LABEL.match(job):
+            fail(where, "job name %r" % job)
+        if js.get("completionMode") != "Indexed" or \
+                js.get("parallelism") != js.get("completions"):
+            fail(where, "%s: not an Indexed Job of all its pods" % job)
+        pod = "%s-%d-abcde" % (job, js.get("completions", 1) - 1)
+        if len(pod) > 63 or not DNS1035_LABEL.match(pod):
+            fail(where, "pod name %r" % pod)
+        if js["template"]["spec"].get("restartPolicy") not in (
+                "Never", "OnFailure"):
+            fail(where, "%s: a Job's pods restart Never or OnFailure" % job)
+
+
+def check_pytorch(where, d):
+    """The PyTorchJob webhook's validatePyTorchJob (training-operator
+    v1.9.0)."""
+    check_meta(where, d["metadata"], DNS1035_LABEL)
+    spec, name = d["spec"], d["metadata"]["name"]
+    reps = spec.get("pytorchReplicaSpecs") or {}
+    if set(reps) - {"Master", "Worker"} or not reps:
+        fail(where, "replica types %s" % sorted(reps))
+    for rt, r in reps.items():
+        cs = r["template"]["spec"]["containers"]
+        if "pytorch" not in [c["name"] for c in cs] or not all(
+                c.get("image") for c in cs):
+            fail(where, "%s: a container named pytorch, images" % rt)
+        if rt == "Master" and r.get("replicas") != 1:
+            fail(where, "Master replicas must be 1")
+        # the operator's Service per pod takes the pytorch container's
+        # ports by name: a Service of several ports names each, once
+        names = [p.get("name") for c in cs if c["name"] == "pytorch"
+                 for p in c.get("ports") or []]
+        if len(names) > 0 and (None in names or
+                               len(set(names)) != len(names) or
+                               not all(len(n) <= 15 for n in names)):
+            fail(where, "%s: unnamed or repeated port names %s"
+                 % (rt, names))
+        svc = "%s-%s-%d" % (name, rt.lower(), r.get("replicas", 1) - 1)
+        if len(svc) > 63 or not DNS1035_LABEL.match(svc):
+            fail(where, "service name %r" % svc)
+
+
 def validate(where, docs, crds):
     for d in docs:
         key = (d.get("apiVersion"), d.get("kind"))
@@ -236,10 +301,9 @@ def validate(where, docs, crds):
             for e in v.iter_errors(d):
                 fail(where, "schema: %s at %s" % (
                     e.message[:200], "/".join(map(str, e.path))))
-        if key[1] == "Job":
-            check_volcano(where, d)
-        else:
-            check_paddle(where, d)
+        {"Job": check_volcano, "PaddleJob": check_paddle,
+         "JobSet": check_jobset, "PyTorchJob": check_pytorch}[key[1]](
+             where, d)
 
 
 # ---- the pods ----------------------------------------------------------------
@@ -264,42 +328,103 @@ def kubelet(s, env):
     return "".join(out)
 
 
+JOBSET_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+PYTORCH_INDEX = "metadata.labels['training.kubeflow.org/replica-index']"
+
+
+def volcano_pods(job):
+    """(task, count, template, pod and DNS name of i, the fields of pod
+    i, the plugins' variables of pod i)."""
+    name = job["metadata"]["name"]
+    tasks = [(t["name"], t["replicas"], t["template"])
+             for t in job["spec"]["tasks"]]
+    hosts = {}
+    for t, n, _ in tasks:
+        k = t.replace("-", "_").upper()
+        hosts["VC_%s_HOSTS" % k] = ",".join(
+            "%s-%s-%d.%s" % (name, t, i, name) for i in range(n))
+        hosts["VC_%s_NUM" % k] = str(n)
+    for t, n, tmpl in tasks:
+        def pod(i, t=t):
+            p = "%s-%s-%d" % (name, t, i)
+            return p, "%s.%s" % (p, name), {
+                "metadata.labels['volcano.sh/task-index']": str(i)}, dict(
+                    hosts, VC_TASK_INDEX=str(i), VK_TASK_INDEX=str(i))
+        yield t, n, tmpl, pod
+
+
+def paddle_pods(job):
+    name = job["metadata"]["name"]
+    for t in ("ps", "worker", "heter"):
+        if t not in job["spec"]:
+            continue
+
+        def pod(i, t=t):
+            p = "%s-%s-%d" % (name, t, i)
+            return p, p, {}, {
+                "POD_IP": p, "PADDLE_TRAINER_ID": str(i),
+                "TRAINING_ROLE": {"ps": "PSERVER", "worker": "TRAINER",
+                                  "heter": "HETER"}[t]}
+        yield t, job["spec"][t]["replicas"], \
+            job["spec"][t]["template"], pod
+
+
+def jobset_pods(job):
+    """The Job controller's pods of each replicated Job (replicas 1): a
+    generated name, the hostname <job>-<index> under the JobSet's
+    subdomain, the completion index annotation and JOB_COMPLETION_INDEX
+    (k8s pkg/controller/job indexed_job_utils.go)."""
+    name = job["metadata"]["name"]
+    for r in job["spec"]["replicatedJobs"]:
+        js = r["template"]["spec"]
+
+        def pod(i, t=r["name"]):
+            host = "%s-%s-0-%d" % (name, t, i)
+            return host + "-x7k2q", "%s.%s" % (host, name), \
+                {JOBSET_INDEX: str(i)}, {"JOB_COMPLETION_INDEX": str(i)}
+        yield r["name"], js["completions"], js["template"], pod
+
+
+def pytorch_pods(job):
+    """The training operator's pods (pytorch/envvar.go setPodEnv): what it
+    appends to the env of each container."""
+    name = job["metadata"]["name"]
+    reps = job["spec"]["pytorchReplicaSpecs"]
+    total = sum(r["replicas"] for r in reps.values())
+    for rt in ("Master", "Worker"):
+        if rt not in reps:
+            continue
+
+        def pod(i, t=rt.lower()):
+            p = "%s-%s-%d" % (name, t, i)
+            rank = str(i + 1 if t == "worker" else i)
+            master = "%s-master-0" % name
+            return p, p, {PYTORCH_INDEX: str(i)}, {
+                "PYTHONUNBUFFERED": "1", "MASTER_PORT": "23456",
+                "PET_MASTER_PORT": "23456", "MASTER_ADDR": master,
+                "PET_MASTER_ADDR": master, "WORLD_SIZE": str(total),
+                "RANK": rank, "PET_NODE_RANK": rank,
+                "PET_NPROC_PER_NODE": "auto", "PET_NNODES": str(total)}
+        yield rt.lower(), reps[rt]["replicas"], reps[rt]["template"], pod
+
+
 def pods(docs):
     """(role, task or type, index, pod name, dns name, template spec,
-    its plugins' variables) of every pod worth checking: the first two
+    the fields the downward API gives, the plugins' or the controller's
+    variables, the ConfigMaps) of every pod worth checking: the first two
     and the last of each role."""
     cm = {}
     for d in docs:
         if d["kind"] == "ConfigMap":
             cm[d["metadata"]["name"]] = d["data"]
     job = [d for d in docs if d["kind"] != "ConfigMap"][0]
-    name = job["metadata"]["name"]
-    if job["kind"] == "Job":
-        tasks = [(t["name"], t["replicas"], t["template"])
-                 for t in job["spec"]["tasks"]]
-        hosts = {}
-        for t, n, _ in tasks:
-            k = t.replace("-", "_").upper()
-            hosts["VC_%s_HOSTS" % k] = ",".join(
-                "%s-%s-%d.%s" % (name, t, i, name) for i in range(n))
-            hosts["VC_%s_NUM" % k] = str(n)
-    else:
-        tasks = [(t, job["spec"][t]["replicas"], job["spec"][t]["template"])
-                 for t in ("ps", "worker", "heter") if t in job["spec"]]
-        hosts = {}
-    for t, n, tmpl in tasks:
+    each = {"Job": volcano_pods, "PaddleJob": paddle_pods,
+            "JobSet": jobset_pods, "PyTorchJob": pytorch_pods}[job["kind"]]
+    for t, n, tmpl, pod in each(job):
         role = tmpl["metadata"]["annotations"]["paictl/task-role"]
         for i in sorted({0, min(1, n - 1), n - 1}):
-            pod = "%s-%s-%d" % (name, t, i)
-            if job["kind"] == "Job":
-                dns = "%s.%s" % (pod, name)
-                plug = dict(hosts, VC_TASK_INDEX=str(i), VK_TASK_INDEX=str(i))
-            else:
-                dns = pod
-                plug = {"POD_IP": pod, "PADDLE_TRAINER_ID": str(i),
-                        "TRAINING_ROLE": {"ps": "PSERVER", "worker": "TRAINER",
-                                          "heter": "HETER"}[t]}
-            yield role, t, i, pod, dns, tmpl, plug, cm
+            name, dns, fields, plug = pod(i)
+            yield role, t, i, name, dns, tmpl, fields, plug, cm
 
 
 class MissingConfig(Exception):
@@ -349,13 +474,26 @@ def container_env(c, configmaps, field):
     return env
 
 
-def pod_env(tmpl, i, pod, dns, plug, cm):
-    fields = {"metadata.name": pod, "status.podIP": dns,
-              "metadata.labels['volcano.sh/task-index']": str(i)}
-    env = container_env(tmpl["spec"]["containers"][0], cm,
-                        fields.__getitem__)
+def pod_env(tmpl, pod, dns, fields, plug, cm):
+    fields = dict(fields, **{"metadata.name": pod, "status.podIP": dns})
+
+    def field(path):
+        # a label or annotation the pod has not is "" to the kubelet
+        if path.startswith(("metadata.labels[", "metadata.annotations[")):
+            return fields.get(path, "")
+        return fields[path]
+    env = container_env(tmpl["spec"]["containers"][0], cm, field)
     env.update(plug)
     return env
+
+
+def same_value(got, want):
+    """want as expand --target shows it: '?'s stand for the letters a
+    controller adds to a pod's name."""
+    if got is None or "?" not in want:
+        return got == want
+    return re.fullmatch(re.escape(want).replace(r"\?", "[a-z0-9]"),
+                        got) is not None
 
 
 def run_preamble(script, env):
@@ -416,18 +554,19 @@ def check_pods(where, path, kind, docs, source_cmds, args):
         fail(where, "expand failed")
         return 0
     binding, n = {}, 0
-    for role, task, i, pod, dns, tmpl, plug, cm in pods(docs):
+    for role, task, i, pod, dns, tmpl, fields, plug, cm in pods(docs):
         at = "%s %s-%d" % (where, role, i)
         binding["<ip:%s-%d>" % (role, i)] = dns
-        binding["<container-id:%s-%d>" % (role, i)] = pod
-        env = pod_env(tmpl, i, pod, dns, plug, cm)
+        binding["<container-id:%s-%d>" % (role, i)] = \
+            target[(role, i)]["env"].get("PAI_CONTAINER_ID", pod)
+        env = pod_env(tmpl, pod, dns, fields, plug, cm)
         script = kubelet(tmpl["spec"]["containers"][0]["args"][0], env)
         got, wd = run_preamble(script, env)
         want = target[(role, i)]["env"]
         for k, v in want.items():
             if v.startswith("<work-dir:"):
                 v = wd
-            if got.get(k) != v:
+            if not same_value(got.get(k), v):
                 fail(at, "%s is %r in the pod, %r in expand --target"
                      % (k, got.get(k), v))
         extra = [k for k in got if k.startswith("PAI_") and k not in want]
@@ -495,7 +634,7 @@ def dialect_args(path):
 
 
 def main(argv):
-    kinds = ["volcano", "paddlejob"]
+    kinds = ["volcano", "paddlejob", "jobset", "pytorchjob"]
     if len(argv) > 2 and argv[1] == "--kinds":
         kinds = argv[2].split(",")
         argv = argv[2:]

@@ -79,7 +79,8 @@ CRDS = find_crds()
 CRD_FILES = ["batch.volcano.sh_jobs.yaml", "bus.volcano.sh_commands.yaml",
              "scheduling.volcano.sh_podgroups.yaml",
              "scheduling.volcano.sh_queues.yaml",
-             "batch.paddlepaddle.org_paddlejobs.yaml"]
+             "batch.paddlepaddle.org_paddlejobs.yaml",
+             "jobset.x-k8s.io_jobsets.yaml", "kubeflow.org_pytorchjobs.yaml"]
 LIMITED_NS = "limited"
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 
@@ -498,7 +499,11 @@ def limited_role():
                 {"apiGroups": ["bus.volcano.sh"], "verbs": rw,
                  "resources": ["commands"]},
                 {"apiGroups": ["batch.paddlepaddle.org"], "verbs": rw,
-                 "resources": ["paddlejobs"]}]}
+                 "resources": ["paddlejobs"]},
+                {"apiGroups": ["jobset.x-k8s.io"], "verbs": rw,
+                 "resources": ["jobsets"]},
+                {"apiGroups": ["kubeflow.org"], "verbs": rw,
+                 "resources": ["pytorchjobs"]}]}
 
 
 def openapi_name(crd):

@@ -26,7 +26,10 @@ DEPENDENT_KINDS = [("v1", "Pod"), ("v1", "ConfigMap"), ("v1", "Service"),
                    ("scheduling.volcano.sh/v1beta1", "PodGroup"),
                    ("bus.volcano.sh/v1alpha1", "Command"),
                    ("batch.volcano.sh/v1alpha1", "Job"),
-                   ("batch.paddlepaddle.org/v1", "PaddleJob")]
+                   ("batch.paddlepaddle.org/v1", "PaddleJob"),
+                   ("batch/v1", "Job"),
+                   ("jobset.x-k8s.io/v1alpha2", "JobSet"),
+                   ("kubeflow.org/v1", "PyTorchJob")]
 
 
 class GarbageCollector:

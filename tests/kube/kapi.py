@@ -34,6 +34,11 @@ RESOURCES = {
         ("/apis/scheduling.volcano.sh/v1beta1", "queues", False),
     ("batch.paddlepaddle.org/v1", "PaddleJob"):
         ("/apis/batch.paddlepaddle.org/v1", "paddlejobs", True),
+    ("batch/v1", "Job"): ("/apis/batch/v1", "jobs", True),
+    ("jobset.x-k8s.io/v1alpha2", "JobSet"):
+        ("/apis/jobset.x-k8s.io/v1alpha2", "jobsets", True),
+    ("kubeflow.org/v1", "PyTorchJob"):
+        ("/apis/kubeflow.org/v1", "pytorchjobs", True),
 }
 
 

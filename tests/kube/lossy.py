@@ -10,7 +10,8 @@ streams).
 
 With clock_s, the answers' Date says the server's clock is that many
 seconds ahead: as if that much time had passed since the objects there
-were made.
+were made. With ca and d None, plain HTTP on both sides (slurmrestd's,
+tests/slurm/).
 """
 import email.utils
 import http.client
@@ -43,7 +44,9 @@ class Proxy:
     def __init__(self, server, ca, d, lose, clock_s=0):
         self.server, self.ca, self.lose = server, ca, list(lose)
         self.clock_s = clock_s
-        self.crt, self.key = make_cert(d)
+        self.tls = d is not None
+        if self.tls:
+            self.crt, self.key = make_cert(d)
         self.lost, self.seen = [], []
         self.lock = threading.Lock()
 
@@ -64,12 +67,14 @@ class Proxy:
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                                      Handler)
         self.httpd.daemon_threads = True
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ctx.load_cert_chain(self.crt, self.key)
-        ctx.set_alpn_protocols(["http/1.1"])
-        self.httpd.socket = ctx.wrap_socket(self.httpd.socket,
-                                            server_side=True)
-        self.url = "https://127.0.0.1:%d" % self.httpd.server_address[1]
+        if self.tls:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(self.crt, self.key)
+            ctx.set_alpn_protocols(["http/1.1"])
+            self.httpd.socket = ctx.wrap_socket(self.httpd.socket,
+                                                server_side=True)
+        self.url = "%s://127.0.0.1:%d" % ("https" if self.tls else "http",
+                                          self.httpd.server_address[1])
         self.thread = threading.Thread(target=self.httpd.serve_forever,
                                        daemon=True)
         self.thread.start()
@@ -91,9 +96,12 @@ class Proxy:
         n = int(h.headers.get("Content-Length") or 0)
         body = h.rfile.read(n) if n else None
         u = urllib.parse.urlsplit(self.server)
-        ctx = ssl.create_default_context(cafile=self.ca)
-        up = http.client.HTTPSConnection(u.hostname, u.port, context=ctx,
-                                         timeout=30)
+        if self.tls:
+            ctx = ssl.create_default_context(cafile=self.ca)
+            up = http.client.HTTPSConnection(u.hostname, u.port,
+                                             context=ctx, timeout=30)
+        else:
+            up = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
         hdrs = {k: v for k, v in h.headers.items() if k.lower() not in HOP}
         up.request(h.command, h.path, body=body, headers=hdrs)
         r = up.getresponse()

@@ -18,11 +18,9 @@ mode; startTime, completionTime); cleanPodPolicy; Created/Deleted events.
 Absent: elastic mode (etcd), the Volcano PodGroup (--scheduling=volcano),
 intranet Host (host ports), sampleSetRef.
 """
-import threading
-import time
-
 import kapi
-from kapi import log, now_rfc3339
+import reconciler
+from kapi import now_rfc3339
 
 PDJ = ("batch.paddlepaddle.org/v1", "PaddleJob")
 FINALIZER = "finalizers.paddlepaddle.org"
@@ -42,69 +40,15 @@ def owned(obj, pdj):
                for r in obj["metadata"].get("ownerReferences") or [])
 
 
-class Paddle:
+class Paddle(reconciler.Reconciler):
+    name = "paddle"
+
     def __init__(self, client, jobs, pods, stop):
-        self.client, self.jobs, self.pods, self.stop = client, jobs, pods, \
-            stop
-        self.dirty = {}  # (ns, name) -> time to reconcile at
-        self.lock = threading.Lock()
-        self.kick = threading.Event()
-        self.busy = False
-
-    def mark(self, ns, name, delay=0.0):
-        with self.lock:
-            t = time.time() + delay
-            self.dirty[(ns, name)] = min(self.dirty.get((ns, name), t), t)
-        self.kick.set()
-
-    def idle(self):
-        """No reconcile due now, none running."""
-        with self.lock:
-            return not self.busy and all(t > time.time() for t in
-                                         self.dirty.values())
-
-    def on_job(self, kind, old, new):
-        md = (new or old)["metadata"]
-        self.mark(md["namespace"], md["name"])
+        super().__init__(client, stop)
+        self.jobs, self.pods = jobs, pods
 
     def on_owned(self, kind, old, new):
-        obj = new or old
-        for r in obj["metadata"].get("ownerReferences") or []:
-            if r.get("controller") and r["kind"] == PDJ[1]:
-                self.mark(obj["metadata"]["namespace"], r["name"])
-
-    def run(self):
-        while not self.stop.is_set():
-            with self.lock:
-                nxt = min(self.dirty.values(), default=None)
-            wait = 0.5 if nxt is None else min(0.5, nxt - time.time())
-            if wait > 0:
-                self.kick.wait(wait)
-            self.kick.clear()
-            now = time.time()
-            with self.lock:
-                due = [k for k, t in self.dirty.items() if t <= now]
-                for k in due:
-                    del self.dirty[k]
-                self.busy = bool(due)
-            for ns, name in due:
-                self.pass_(ns, name)
-            self.busy = False
-
-    def pass_(self, ns, name):
-        try:
-            requeue = self.reconcile(ns, name)
-        except kapi.ApiError as e:
-            log("paddle: %s/%s: %s" % (ns, name, e))
-            requeue = 1.0
-        except Exception as e:
-            log("paddle: %s/%s: %r" % (ns, name, e))
-            requeue = 1.0
-        if requeue is not None:
-            self.mark(ns, name, requeue)
-
-    def start(self):
-        threading.Thread(target=self.run, name="paddle", daemon=True).start()
+        self.mark_owner(new or old, PDJ)
 
     def event(self, pdj, etype, reason, msg):
         self.client.event(pdj, etype, reason, msg, "paddlejob-controller")

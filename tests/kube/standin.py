@@ -11,6 +11,11 @@ controllers (started by cluster.py --standin; see tests/kube/README.md):
                                   scheduler (binding)
   volcano.py                      Volcano v1.15.1's job controller
   paddle.py                       PaddleCloud's PaddleJob operator
+  jobset.py, batchjob.py          JobSet v0.8.2's controller, and the
+                                  Job controller of its Jobs
+  pytorch.py                      Kubeflow's training operator v1.9.0
+                                  (PyTorchJob)
+  reconciler.py                   the work queue of those operators
   garbage.py                      garbage collector, namespace controller
 
     standin.py --server URL --token T --ca FILE --state DIR
@@ -33,11 +38,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
+import batchjob  # noqa: E402
 import garbage  # noqa: E402
+import jobset  # noqa: E402
 import kapi  # noqa: E402
 import kubelet  # noqa: E402
 import kubelet_server  # noqa: E402
 import paddle  # noqa: E402
+import pytorch  # noqa: E402
 import scheduler  # noqa: E402
 import volcano  # noqa: E402
 import kubews  # noqa: E402
@@ -93,24 +101,36 @@ class StandIn:
         pdjs = self.informer(paddle.PDJ, [], "paddlejobs")
         cmds = self.informer(volcano.CMD, [], "commands")
         svcs = self.informer(("v1", "Service"), [], "services")
+        bjobs = self.informer(batchjob.JOB, [], "jobs")
+        jss = self.informer(jobset.JS, [], "jobsets")
+        ptjs = self.informer(pytorch.PTJ, [], "pytorchjobs")
         sch = scheduler.Scheduler(self.client, pods, pgs, node, self.stop)
         vc = volcano.Volcano(self.client, jobs, pods, pgs, self.stop)
         pd = paddle.Paddle(self.client, pdjs, pods, self.stop)
+        jc = batchjob.JobController(self.client, bjobs, pods, self.stop)
+        js = jobset.JobSetController(self.client, jss, bjobs, self.stop)
+        pt = pytorch.PyTorchController(self.client, ptjs, pods, svcs,
+                                       self.stop)
         pods.handlers += [self.kubelet.on_pod, sch.on_event, vc.on_pod,
-                          pd.on_owned]
+                          pd.on_owned, jc.on_pod, pt.on_owned]
         pgs.handlers += [sch.on_event, vc.on_podgroup]
         jobs.handlers += [vc.on_job]
-        pdjs.handlers += [pd.on_job]
+        pdjs.handlers += [pd.on_object]
         cmds.handlers += [vc.on_command]
-        svcs.handlers += [pd.on_owned, lambda *_:
+        bjobs.handlers += [jc.on_object, js.on_owned]
+        jss.handlers += [js.on_object]
+        ptjs.handlers += [pt.on_object]
+        svcs.handlers += [pd.on_owned, js.on_owned, pt.on_owned, lambda *_:
                           self.kubelet.net.set_services(svcs.items())]
-        for inf in (pods, pgs, jobs, pdjs, cmds, svcs):
+        infs = (pods, pgs, jobs, pdjs, cmds, svcs, bjobs, jss, ptjs)
+        for inf in infs:
             inf.start()
-        for inf in (pods, pgs, jobs, pdjs, cmds, svcs):
+        for inf in infs:
             inf.synced.wait(30)
-        for part in (sch, vc, pd):
+        parts = [vc, pd, jc, js, pt]
+        for part in [sch] + parts:
             part.start()
-        self.kubelet.settle = lambda uid, rv: self.settle(pods, [vc, pd],
+        self.kubelet.settle = lambda uid, rv: self.settle(pods, parts,
                                                           uid, rv)
         gc = garbage.GarbageCollector(self.client, self.namespaces,
                                         self.stop)

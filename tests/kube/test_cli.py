@@ -346,19 +346,15 @@ def t_cannot_start(c):
 
 # ---- logs -f across a dropped connection ------------------------------------
 
-def t_follow(c):
-    k = Case(c, "follow")
-    k.file("t.json", job("talk", [("main", 2,
-                                   "for i in $(seq 1 40); do echo "
-                                   "line $i of $PAI_TASK_INDEX; sleep 0.1; "
-                                   "done")]))
-    k.run("submit", "t.json")
-    # main-0's stream is cut once it has given a line, while the task
-    # still prints: whatever paictl's speed (valgrind), the cut falls in
-    # the middle of a running container's log
+def follow_cut(c, k, name, cut):
+    """paictl -vv logs -f NAME, the kubelet cutting the follow streams of
+    the case's namespace that the cut-logs query cut selects once main-0
+    has given a line, while the task still prints: whatever paictl's
+    speed (valgrind), the cut falls in the middle of a running
+    container's log. Its CompletedProcess."""
     if VERBOSE:
-        print("# paictl -vv logs -f talk")
-    p = subprocess.Popen([PAICTL, "-vv", "logs", "-f", "talk"], cwd=k.dir,
+        print("# paictl -vv logs -f " + name)
+    p = subprocess.Popen([PAICTL, "-vv", "logs", "-f", name], cwd=k.dir,
                          env=k.env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     err = []
@@ -370,14 +366,23 @@ def t_follow(c):
         if not armed and line.startswith("main-0 |"):
             armed = True
             subprocess.run(["curl", "-skf", "-X", "POST",
-                            "%s/standin/cut-logs?namespace=%s&pod=talk-main-0"
-                            "&afterBytes=0" % (c.env["PAI_KUBE_KUBELET"],
-                                               k.ns)],
+                            "%s/standin/cut-logs?namespace=%s&%s"
+                            % (c.env["PAI_KUBE_KUBELET"], k.ns, cut)],
                            capture_output=True)
     p.wait(timeout=90)
     t.join()
-    r = subprocess.CompletedProcess(p.args, p.returncode, "".join(out),
-                                    err[0] if err else "")
+    return subprocess.CompletedProcess(p.args, p.returncode, "".join(out),
+                                       err[0] if err else "")
+
+
+def t_follow(c):
+    k = Case(c, "follow")
+    k.file("t.json", job("talk", [("main", 2,
+                                   "for i in $(seq 1 40); do echo "
+                                   "line $i of $PAI_TASK_INDEX; sleep 0.1; "
+                                   "done")]))
+    k.run("submit", "t.json")
+    r = follow_cut(c, k, "talk", "pod=talk-main-0&afterBytes=0")
     got = r.stdout.splitlines()
     want = ["main-%d | line %d of %d" % (x, i, x) for x in (0, 1)
             for i in range(1, 41)]
@@ -963,6 +968,373 @@ def t_profiles(c):
     k.close()
 
 
+# ---- a JobSet profile ----------------------------------------------------------
+
+JS = ("jobset.x-k8s.io/v1alpha2", "JobSet")
+PTJ = ("kubeflow.org/v1", "PyTorchJob")
+BATCH_JOB = ("batch/v1", "Job")
+
+
+def task_map(st):
+    """A status's tasks by role-index."""
+    return {("%s-%d" % (rn, t["taskIndex"])): t
+            for rn, ro in st["taskRoles"].items()
+            for t in ro["taskStatuses"]}
+
+
+def target_env(k, path, target, role, index):
+    """expand --target's environment of a task."""
+    r = k.run("expand", path, role, str(index), "--target", target,
+              "-o", "json")
+    return json.loads(r.stdout)["tasks"][0]["env"]
+
+
+def generated_name_matches(got, want):
+    """A JobSet's pods have names their Job completes: expand shows the
+    letters as '?'; want with got's letters where they match."""
+    want = dict(want)
+    for n, v in want.items():
+        if "?" in v and re.fullmatch(re.escape(v).replace(r"\?", "[a-z0-9]"),
+                                     got.get(n) or ""):
+            want[n] = got[n]
+    return want
+
+
+def wait_state(k, name, state, secs=20):
+    deadline, out = time.time() + secs, ""
+    while time.time() < deadline:
+        out = k.run("status", name).stdout
+        if "state:      " + state in out:
+            break
+        time.sleep(0.3)
+    return out
+
+
+def stop_each_format(k, kind, path, ssh):
+    """For text and JSON, the job of path submitted as long-FORMAT and
+    RUNNING (ssh(name) the text one), then stop --wait: STOPPED, exit 0,
+    within seconds, the job suspended, not deleted."""
+    for fmt in ("text", "json"):
+        name = "long-" + fmt
+        k.run("submit", "--name", name, path)
+        wait_state(k, name, "RUNNING")
+        if fmt == "text":
+            ssh(name)
+        t0 = time.time()
+        r = k.run("-o", fmt, "stop", "--wait", name)
+        took = time.time() - t0
+        ok = (r.stdout == "STOPPED\n" if fmt == "text" else
+              json.loads(r.stdout or "{}").get("state") == "STOPPED")
+        check("%s stop --wait -o %s: STOPPED, exit 0 (%.1f s), not deleted"
+              % (kind, fmt, took), r.returncode == 0 and ok and took < 10 and
+              "deleted" not in r.stderr, (r.returncode, r.stdout, r.stderr))
+
+
+def t_jobset(c):
+    """A JobSet profile: a two-role job to SUCCEEDED, every pod's $PAI_*
+    as expand --target jobset says, the pods by the names their Jobs
+    gave them, in text and JSON."""
+    k = Case(c, "jobset", engine="jobset")
+    path = k.file("two.json", job("js-two", [
+        ("server", 2, ENV_CMD, [{"label": "http", "beginAt": 0,
+                                 "portNumber": 1}]),
+        ("worker", 1, ENV_CMD)], jobEnvs={"LR": "0.5"}))
+    r = k.run("-o", "json", "submit", "--wait", "two.json")
+    sub = json.loads(r.stdout or "[{}]")[0]
+    check("JobSet: submit --wait -o json SUCCEEDED, exit 0",
+          r.returncode == 0 and sub.get("state") == "SUCCEEDED" and
+          sub.get("submitted") is True, (r.returncode, r.stderr))
+    jss = k.jobs(JS)
+    check("JobSet: it is one, a replicated Job per role, completed",
+          [j["metadata"]["name"] for j in jss] == ["js-two"] and
+          [r["name"] for r in jss[0]["spec"]["replicatedJobs"]] ==
+          ["server", "worker"] and any(
+              x["type"] == "Completed" and x["status"] == "True"
+              for x in jss[0]["status"].get("conditions", [])), jss)
+    jobs = c.client.get(kapi.path_of(*BATCH_JOB, namespace=k.ns))["items"]
+    check("JobSet: its Jobs, one per role",
+          sorted(j["metadata"]["name"] for j in jobs) ==
+          ["js-two-server-0", "js-two-worker-0"], jobs)
+    st = json.loads(k.run("status", "-o", "json", "js-two").stdout)
+    tasks = task_map(st)
+    check("JobSet: status -o json, its phase and kind",
+          st["jobStatus"]["state"] == "SUCCEEDED" and
+          st["jobStatus"]["subState"] == "Completed" and
+          st["kubernetes"]["kind"] == "JobSet", st["jobStatus"])
+    check("JobSet: each task's pod, named by its Job",
+          len(tasks) == 3 and all(re.fullmatch(
+              "js-two-%s-0-%s-[a-z0-9]{5}" % tuple(key.rsplit("-", 1)),
+              t.get("podName", "")) for key, t in tasks.items()), tasks)
+    got = pod_env(k, lines_of(k.run("logs", "-o", "json", "js-two").stdout))
+    for key, t in sorted(tasks.items()):
+        role, idx = key.rsplit("-", 1)
+        g = got.get(key, {})
+        bad = env_matches(g, generated_name_matches(
+            g, target_env(k, path, "jobset", role, int(idx))),
+            t["containerIp"])
+        check("JobSet: $PAI_* of %s as expand --target says" % key, not bad,
+              bad)
+    check("JobSet: jobEnvs in every pod", len(got) == 3 and all(
+        got[x].get("LR") == "0.5" for x in got), got)
+    r = k.run("status", "js-two")
+    check("JobSet: status text, pods and exit codes", re.search(
+        r"server\s+1\s+SUCCEEDED\s+127\.\S+\s.*\s0\s+js-two-server-0-1-"
+        r"[a-z0-9]{5}\s+paictl-standin\s+0", r.stdout) is not None, r.stdout)
+    r = k.run("list")
+    check("JobSet: list", re.search(r"js-two\s+SUCCEEDED", r.stdout)
+          is not None, r.stdout)
+    r = k.run("wait", "js-two", "-o", "json")
+    check("JobSet: wait -o json of an ended job", r.returncode == 0 and
+          json.loads(r.stdout)["state"] == "SUCCEEDED", r.stdout + r.stderr)
+    cm = c.client.get("/api/v1/namespaces/%s/configmaps/js-two-pai-env"
+                      % k.ns)
+    owner = cm["metadata"].get("ownerReferences", [{}])[0]
+    check("JobSet: the ConfigMap owned by the JobSet",
+          owner.get("kind") == "JobSet" and
+          owner.get("uid") == jss[0]["metadata"]["uid"], cm["metadata"])
+    r = k.run("submit", "two.json")
+    check("JobSet: 409, a job of that name: exit 7",
+          r.returncode == 7 and "exists already" in r.stderr,
+          (r.returncode, r.stderr))
+    r = k.run("submit", "--env", "A B=1", "--name", "js-bad", "two.json")
+    check("JobSet: 422, a diagnostic naming the field: exit 3",
+          r.returncode == 3 and "[k8s-invalid]" in r.stderr,
+          (r.returncode, r.stderr))
+    k.close()
+
+
+def t_jobset_ends(c):
+    """A JobSet's retries (failurePolicy: the whole JobSet made again,
+    status from the run now), and a failed one's exit code."""
+    k = Case(c, "jsends", engine="jobset")
+    mark = os.path.join(k.dir, "first-run")
+    k.file("r.json", job("again", [(
+        "main", 2, "if [ $PAI_TASK_INDEX = 1 ] && [ ! -e %s ]; then "
+        "touch %s; exit 5; fi; sleep 1" % (mark, mark))], retryCount=1))
+    r = k.run("submit", "--wait", "r.json")
+    check("JobSet retried: SUCCEEDED in its second run, exit 0",
+          r.returncode == 0 and "SUCCEEDED" in r.stderr,
+          (r.returncode, r.stderr))
+    st = json.loads(k.run("status", "-o", "json", "again").stdout)
+    check("JobSet retried: retries 1, every task of the run now",
+          st["jobStatus"]["retries"] == 1 and
+          [t["taskState"] for t in st["taskRoles"]["main"]["taskStatuses"]]
+          == ["SUCCEEDED", "SUCCEEDED"], st)
+    k.file("f.json", job("fails", [("main", 2, "[ $PAI_TASK_INDEX = 1 ] "
+                                               "&& exit 9; sleep 1")]))
+    r = k.run("submit", "--wait", "f.json")
+    check("JobSet failed: submit --wait exits 9", r.returncode == 9,
+          (r.returncode, r.stderr))
+    r = k.run("status", "fails")
+    check("JobSet failed: FAILED, exit code 9 shown",
+          "state:      FAILED" in r.stdout and "exit code:  9" in r.stdout
+          and re.search(r"main\s+1\s+FAILED\s.*\s9\s", r.stdout)
+          is not None, r.stdout)
+    r = k.run("wait", "-o", "json", "fails")
+    check("JobSet failed: wait -o json exits 9", r.returncode == 9 and
+          json.loads(r.stdout or "{}").get("state") == "FAILED",
+          (r.returncode, r.stdout))
+    k.close()
+
+
+def t_jobset_stop(c):
+    """stop --wait suspends a JobSet, which stays, STOPPED; logs -f over
+    a cut stream; ssh into a pod by its task."""
+    k = Case(c, "jsstop", engine="jobset")
+    k.file("t.json", job("talk", [("main", 2, "for i in $(seq 1 30); do "
+                                              "echo line $i of "
+                                              "$PAI_TASK_INDEX; sleep 0.1; "
+                                              "done")]))
+    k.run("submit", "t.json")
+    r = follow_cut(c, k, "talk", "afterBytes=0")  # every stream cut
+    want = ["main-%d | line %d of %d" % (x, i, x) for x in (0, 1)
+            for i in range(1, 31)]
+    check("JobSet logs -f: every line once, across a cut",
+          sorted(r.stdout.splitlines()) == sorted(want) and
+          re.search(r"talk-main-0-0-[a-z0-9]{5}/log\?follow=true\S*"
+                    r"&sinceTime=", r.stderr),
+          (len(r.stdout.splitlines()), r.stderr[-1500:]))
+    k.file("s.json", job("long", [("main", 2, "sleep 60")]))
+
+    def ssh(name):
+        r = k.run("ssh", name, "main", "1", "--",
+                  "echo $PAI_TASK_INDEX $(hostname); exit 7")
+        check("JobSet ssh: the task's pod, the command's status",
+              r.returncode == 7 and r.stdout == "1 long-text-main-0-1\n",
+              (r.returncode, r.stdout, r.stderr))
+    stop_each_format(k, "JobSet", "s.json", ssh)
+    js = [j for j in k.jobs(JS) if j["metadata"]["name"] == "long-text"][0]
+    check("JobSet stopped: it stays, suspended, marked by paictl",
+          js["spec"].get("suspend") is True and "paictl/stopped" in
+          js["metadata"].get("annotations", {}), js)
+    r = k.run("-o", "json", "status", "long-text")
+    st = json.loads(r.stdout)
+    check("JobSet stopped: STOPPED, each task too (its pod deleted)",
+          st["jobStatus"]["state"] == "STOPPED" and all(
+              t["taskState"] == "STOPPED"
+              for t in st["taskRoles"]["main"]["taskStatuses"]), st)
+    r = k.run("stop", "long-text")
+    check("JobSet stop of a stopped job: exit 0", r.returncode == 0,
+          r.stderr)
+    k.close()
+
+
+def kueue_jobset(name, ns, suspend):
+    """A JobSet as Kueue's webhook leaves it: suspended, its queue's."""
+    return {"apiVersion": JS[0], "kind": JS[1],
+            "metadata": {"name": name, "namespace": ns, "labels": {
+                "kueue.x-k8s.io/queue-name": "team-lq"}},
+            "spec": {"suspend": suspend, "replicatedJobs": [{
+                "name": "main", "replicas": 1, "template": {"spec": {
+                    "parallelism": 1, "completions": 1,
+                    "backoffLimit": 0, "template": {"spec": {
+                        "restartPolicy": "Never", "containers": [{
+                            "name": "main", "image": "debian",
+                            "command": ["sh", "-c", "sleep 30"]}]}}}}}]}}
+
+
+def t_jobset_kueue(c):
+    """--queue: Kueue's label; a JobSet Kueue holds (suspended, not by
+    paictl) is WAITING, and runs once admitted; list --all shows every
+    JobSet of the namespace."""
+    k = Case(c, "kueue", engine="jobset", extra=("--queue", "team-lq"))
+    k.file("q.json", job("mine", [("main", 1, "sleep 30")]))
+    k.run("submit", "q.json")
+    js = k.jobs(JS)[0]
+    check("--queue on a JobSet profile: Kueue's queue-name label",
+          js["metadata"]["labels"].get("kueue.x-k8s.io/queue-name") ==
+          "team-lq", js["metadata"])
+    c.client.create(kapi.path_of(*JS, namespace=k.ns),
+                    kueue_jobset("held", k.ns, True))
+    out = wait_state(k, "held", "WAITING")
+    time.sleep(1)  # the controller has seen it, suspended its Job
+    out = k.run("status", "held").stdout
+    check("a JobSet Kueue holds: WAITING, not STOPPED",
+          "state:      WAITING" in out and "vc:         team-lq" in out, out)
+    r = k.run("list", "--all", "-o", "json")
+    check("list --all: every JobSet of the namespace",
+          sorted(j["name"] for j in json.loads(r.stdout)) ==
+          ["held", "mine"], r.stdout)
+    c.client.merge_patch(kapi.path_of(*JS, k.ns, "held"),
+                         {"spec": {"suspend": False}})
+    out = wait_state(k, "held", "RUNNING")
+    check("admitted (resumed): RUNNING", "state:      RUNNING" in out, out)
+    r = k.run("list")
+    check("list: paictl's only", "held" not in r.stdout and "mine" in
+          r.stdout, r.stdout)
+    k.run("stop", "held")
+    k.run("stop", "mine")
+    k.close()
+
+
+def t_jobset_lost_answer(c):
+    k = Case(c, "jslost", profile=False)
+    with lossy_profile(c, k, [("POST", r"/jobsets$")]) as p:
+        k.run("cluster", "add", "js", "--kubernetes", "--kubeconfig",
+              os.path.join(k.dir, "kc"), "--engine", "jobset")
+        k.file("l.json", job("lost", [("main", 1, "true")]))
+        r = k.run("-c", "js", "submit", "l.json")
+        check("JobSet: lost answer to the create, exit 0, said so",
+              r.returncode == 0 and r.stdout == "lost\n" and
+              "answer for 'lost' was lost" in r.stderr,
+              (r.returncode, r.stdout, r.stderr))
+        made = [s for s in p.seen if s[0] == "POST" and
+                s[1].split("?")[0].endswith("/jobsets") and s[2] == 201]
+        check("JobSet: lost answer, created once, read back",
+              len(made) == 1 and ("GET", "/apis/jobset.x-k8s.io/v1alpha2/"
+                                  "namespaces/%s/jobsets/lost" % k.ns,
+                                  200) in p.seen, p.seen)
+    check("JobSet: lost answer, one JobSet",
+          [j["metadata"]["name"] for j in k.jobs(JS)] == ["lost"])
+    k.close()
+
+
+# ---- a PyTorchJob profile ---------------------------------------------------------
+
+DDP_MASTER = "echo master $RANK/$WORLD_SIZE $MASTER_ADDR:$MASTER_PORT " \
+    "$PAI_TASK_ROLE_worker_HOST_LIST; " + ENV_CMD
+DDP_WORKER = "echo worker $PAI_TASK_INDEX rank $RANK $MASTER_ADDR; " + ENV_CMD
+
+
+def t_pytorchjob(c):
+    """A PyTorchJob profile: the operator's MASTER_ADDR, WORLD_SIZE and
+    RANK beside OpenPAI's $PAI_* (a jobEnv of those names dropped, and
+    said), every command in text and JSON, stop suspends it."""
+    k = Case(c, "ptj", engine="pytorchjob")
+    path = k.file("d.json", job("ddp", [("master", 1, DDP_MASTER),
+                                        ("worker", 2, DDP_WORKER)],
+                                jobEnvs={"LR": "0.5", "RANK": "99"}))
+    r = k.run("-o", "json", "submit", "--wait", "d.json")
+    sub = json.loads(r.stdout or "[{}]")[0]
+    check("PyTorchJob: submit --wait -o json SUCCEEDED, exit 0",
+          r.returncode == 0 and sub.get("state") == "SUCCEEDED",
+          (r.returncode, r.stderr))
+    check("PyTorchJob: a jobEnv the operator sets, dropped and said",
+          "jobEnvs.RANK: dropped" in r.stderr, r.stderr)
+    ptj = k.jobs(PTJ)
+    check("PyTorchJob: it is one, Master and Worker, Succeeded",
+          [j["metadata"]["name"] for j in ptj] == ["ddp"] and
+          sorted(ptj[0]["spec"]["pytorchReplicaSpecs"]) ==
+          ["Master", "Worker"] and any(
+              x["type"] == "Succeeded" and x["status"] == "True"
+              for x in ptj[0]["status"].get("conditions", [])), ptj)
+    logs = lines_of(k.run("logs", "-o", "json", "ddp").stdout)
+    said = sorted(x["line"] for x in logs if not x["line"].startswith(
+        ("PAI_", "LR=")))
+    check("PyTorchJob: the operator's variables in every pod", said == [
+        "master 0/3 ddp-master-0:23456 ddp-worker-0:10000,"
+        "ddp-worker-1:10000", "worker 0 rank 1 ddp-master-0",
+        "worker 1 rank 2 ddp-master-0"], said)
+    st = json.loads(k.run("status", "-o", "json", "ddp").stdout)
+    tasks = task_map(st)
+    check("PyTorchJob: status -o json, its phase, kind and pods",
+          st["jobStatus"]["subState"] == "Succeeded" and
+          st["kubernetes"]["kind"] == "PyTorchJob" and
+          tasks["worker-1"]["podName"] == "ddp-worker-1", st)
+    got = pod_env(k, [x for x in logs if x["line"].startswith(
+        ("PAI_", "LR="))])
+    for key, t in sorted(tasks.items()):
+        role, idx = key.rsplit("-", 1)
+        bad = env_matches(got.get(key, {}), target_env(
+            k, path, "pytorchjob", role, int(idx)), t["containerIp"])
+        check("PyTorchJob: $PAI_* of %s as expand --target says" % key,
+              not bad, bad)
+    r = k.run("status", "ddp")
+    check("PyTorchJob: status text", re.search(
+        r"master\s+0\s+SUCCEEDED\s.*\s0\s+ddp-master-0\s+paictl-standin",
+        r.stdout) is not None, r.stdout)
+    r = k.run("list", "--all", "-o", "json")
+    check("PyTorchJob: list --all -o json",
+          [j["name"] for j in json.loads(r.stdout)] == ["ddp"], r.stdout)
+    k.file("r.json", job("roles", [("main", 2, "true")]))
+    r = k.run("submit", "r.json")
+    check("PyTorchJob: a role neither master nor worker: exit 3, its rule",
+          r.returncode == 3 and re.search(
+              r"^r\.json: error: taskRoles\[0\]\.name: .*"
+              r"\[k8s-pytorch-role\]$", r.stderr, re.M) is not None and
+          not k.jobs(PTJ)[1:], (r.returncode, r.stderr))
+    k.close()
+
+
+def t_pytorchjob_stop(c):
+    k = Case(c, "ptjstop", engine="pytorchjob")
+    k.file("s.json", job("long", [("master", 1, "sleep 60"),
+                                  ("worker", 1, "sleep 60")]))
+
+    def ssh(name):
+        r = k.run("ssh", name, "worker", "0", "--", "echo $RANK $MASTER_ADDR")
+        check("PyTorchJob ssh: the worker's pod, the operator's env",
+              r.returncode == 0 and r.stdout == "1 long-text-master-0\n",
+              (r.returncode, r.stdout, r.stderr))
+    stop_each_format(k, "PyTorchJob", "s.json", ssh)
+    pj = [j for j in k.jobs(PTJ) if j["metadata"]["name"] == "long-text"][0]
+    check("PyTorchJob stopped: it stays, runPolicy.suspend, Suspended",
+          pj["spec"]["runPolicy"].get("suspend") is True and any(
+              x["type"] == "Suspended" and x["status"] == "True"
+              for x in pj["status"].get("conditions", [])), pj)
+    k.close()
+
+
 # ---- 429 with Retry-After (a throttled API server) --------------------------------
 
 def t_throttled(c):
@@ -994,6 +1366,8 @@ CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start,
          t_follow, t_previous, t_stop, t_delete, t_exec, t_lost_answer,
          t_untold, t_leftover, t_conflict, t_invalid, t_namespace_forbidden,
          t_exec_plugin, t_kubeconfigs, t_paddlejob, t_profiles]
+CASES += [t_jobset, t_jobset_ends, t_jobset_stop, t_jobset_kueue,
+          t_jobset_lost_answer, t_pytorchjob, t_pytorchjob_stop]
 THROTTLED = [t_throttled]
 
 

@@ -26,6 +26,9 @@
 
 /* The fake API server: a Job, its pods, and how to answer a create. */
 struct api {
+	const char *jobs;  /* the jobs' collection; NULL: Volcano's */
+	int prune_suspend; /* a PATCH's answer drops runPolicy.suspend, as
+			    * an older PyTorchJob CRD makes the server do */
 	const char *job;   /* GET jobs/NAME; NULL: 404 */
 	const char *pods;  /* GET pods?... */
 	int create_status; /* the answer to POST jobs */
@@ -73,15 +76,20 @@ static void create_job(struct api *a, const fake_request *rq, fake_reply *rp)
 static void handler(void *data, const fake_request *rq, fake_reply *rp)
 {
 	struct api *a = data;
-	const char *p = rq->path;
+	const char *p = rq->path, *jobs = a->jobs ? a->jobs : JOBS;
+	size_t n = strlen(jobs);
 
 	if (a->n < 32)
 		snprintf(a->log[a->n++], sizeof(a->log[0]), "%s %.150s",
 			 rq->method, p);
-	if (strcmp(rq->method, "POST") == 0 &&
-	    strncmp(p, JOBS "?", strlen(JOBS) + 1) == 0)
+	if (strcmp(rq->method, "POST") == 0 && strncmp(p, jobs, n) == 0 &&
+	    p[n] == '?')
 		create_job(a, rq, rp);
-	else if (strncmp(p, JOBS "/", strlen(JOBS) + 1) == 0)
+	else if (strcmp(rq->method, "PATCH") == 0 && a->prune_suspend)
+		fake_reply_set(rp, 200, "application/json", "%s",
+			       "{\"spec\":{\"runPolicy\":{}}}");
+	else if (strcmp(rq->method, "GET") == 0 && strncmp(p, jobs, n) == 0 &&
+		 p[n] == '/')
 		answer_job(a, rp);
 	else if (strstr(p, "/pods"))
 		fake_reply_set(rp, 200, "application/json", "%s",
@@ -103,7 +111,7 @@ static void handler(void *data, const fake_request *rq, fake_reply *rp)
 
 static char dir[64];
 
-static pai_client *client(fake_server *f)
+static pai_client *client_of(fake_server *f, pai_k8s_kind kind)
 {
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_k8s_cluster k = PAI_K8S_CLUSTER_INIT;
@@ -123,11 +131,17 @@ static pai_client *client(fake_server *f)
 		fake_port(f));
 	fclose(cf);
 	k.kubeconfig = path;
+	k.kind = kind;
 	o.max_retries = 0;
 	assert_int_equal(pai_client_new_k8s(&c, &detail, &o, &k), PAI_OK);
 	assert_null(detail);
 	assert_int_equal(pai_client_api(c), PAI_API_K8S);
 	return c;
+}
+
+static pai_client *client(fake_server *f)
+{
+	return client_of(f, PAI_K8S_VOLCANO);
 }
 
 /* ---- profiles ------------------------------------------------------------ */
@@ -158,6 +172,15 @@ static void test_profiles(void **state)
 	assert_string_equal(got.ns, "team-a");
 	assert_int_equal(got.kind, PAI_K8S_PADDLEJOB);
 	assert_string_equal(got.fs_uri, "hdfs://nn:9000");
+	/* every kind by its name in the file */
+	k.ns = "team-a";
+	k.kind = PAI_K8S_PYTORCHJOB;
+	assert_int_equal(pai_config_set_k8s(back, "gpu", &k), PAI_OK);
+	assert_int_equal(pai_config_save(back, path), PAI_OK);
+	pai_config_free(back);
+	assert_int_equal(pai_config_load(&back, NULL, path), PAI_OK);
+	assert_int_equal(pai_config_k8s(&got, back, "gpu"), PAI_OK);
+	assert_int_equal(got.kind, PAI_K8S_PYTORCHJOB);
 	assert_null(pai_config_find(back, "gpu")->uri);
 	/* a Kubernetes profile has no URI, and another one a URI */
 	p.uri = "https://x";
@@ -177,9 +200,10 @@ static void test_profiles(void **state)
 /* ---- status
  * ------------------------------------------------------------------ */
 
-static pai_state state_of_phase(const char *phase)
+/* The state of the job of kind kind the server has (at jobs, NULL:
+ * Volcano's) as job. */
+static pai_state state_of(pai_k8s_kind kind, const char *jobs, const char *job)
 {
-	static char job[512];
 	struct api a;
 	fake_server *f = NULL;
 	pai_client *c;
@@ -187,20 +211,28 @@ static pai_state state_of_phase(const char *phase)
 	pai_state s;
 
 	memset(&a, 0, sizeof(a));
-	snprintf(job, sizeof(job),
-		 "{\"metadata\":{\"name\":\"j\",\"uid\":\"u1\"},\"spec\":"
-		 "{\"tasks\":[{\"name\":\"main\",\"replicas\":1}]},"
-		 "\"status\":{\"state\":{\"phase\":\"%s\"}}}",
-		 phase);
+	a.jobs = jobs;
 	a.job = job;
 	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
-	c = client(f);
+	c = client_of(f, kind);
 	assert_int_equal(pai_job_get(&info, c, "alice", "j"), PAI_OK);
 	s = pai_job_info_state(info);
 	pai_job_info_free(info);
 	pai_client_free(c);
 	fake_stop(f);
 	return s;
+}
+
+static pai_state state_of_phase(const char *phase)
+{
+	char job[512];
+
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"j\",\"uid\":\"u1\"},\"spec\":"
+		 "{\"tasks\":[{\"name\":\"main\",\"replicas\":1}]},"
+		 "\"status\":{\"state\":{\"phase\":\"%s\"}}}",
+		 phase);
+	return state_of(PAI_K8S_VOLCANO, NULL, job);
 }
 
 static void test_phases(void **state)
@@ -227,52 +259,37 @@ static const char tasks_job[] =
     "{\"name\":\"worker\",\"replicas\":1}]},"
     "\"status\":{\"state\":{\"phase\":\"Running\"}}}";
 
-#define POD(name, phase, extra)                                                \
+/* A pod as Volcano makes it: named <job>-<task>-<index>, labelled with
+ * its task and index, owned by its Job. */
+#define POD(name, task, index, phase, extra)                                   \
 	"{\"metadata\":{\"name\":\"" name "\",\"uid\":\"p-" name "\","         \
+	"\"labels\":{\"volcano.sh/task-spec\":\"" task "\","                   \
+	"\"volcano.sh/task-index\":\"" index "\"},"                            \
 	"\"ownerReferences\":[{\"uid\":\"u1\"}]},\"spec\":{\"nodeName\":"      \
 	"\"n1\",\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":"     \
 	"\"" phase "\",\"podIP\":\"10.0.0.1\"" extra "}}"
 
-static const char tasks_pods[] =
-    "{\"items\":[" POD(
-	"tf-ps-server-0", "Running",
-	",\"containerStatuses\":[{\"restartCount\":2,"
-	"\"state\":{\"running\":{}}}]") "," POD("tf-ps-server-1", "Pending",
-						",\"containerStatuses\":[{"
-						"\"state\":{\"waiting\":{"
-						"\"reason\":"
-						"\"ImagePullBackOff\","
-						"\"message\":\"Back-off "
-						"pulling\"}}}]") "," POD("tf-"
-									 "worke"
-									 "r-0",
-									 "Faile"
-									 "d",
-									 ",\"co"
-									 "ntain"
-									 "erSta"
-									 "tuses"
-									 "\":[{"
-									 "\"sta"
-									 "te\":"
-									 "{\"te"
-									 "rmina"
-									 "ted\""
-									 ":{"
-									 "\"rea"
-									 "son\""
-									 ":"
-									 "\"OOM"
-									 "Kille"
-									 "d\","
-									 "\"exi"
-									 "tCode"
-									 "\":"
-									 "137}}"
-									 "}]") ","
-									       /* another job's pod of the same name: not this one's */
-									       "{\"metadata\":{\"name\":\"tf-ps-server-0\",\"ownerReferences\":"
-									       "[{\"uid\":\"other\"}]},\"status\":{\"phase\":\"Failed\"}}]}";
+#define RUNNING_2                                                              \
+	",\"containerStatuses\":[{\"restartCount\":2,\"state\":{\"running\":{" \
+	"}}}]"
+#define PULL_BACKOFF                                                           \
+	",\"containerStatuses\":[{\"state\":{\"waiting\":{\"reason\":"         \
+	"\"ImagePullBackOff\",\"message\":\"Back-off pulling\"}}}]"
+#define OOM_KILLED                                                             \
+	",\"containerStatuses\":[{\"state\":{\"terminated\":{\"reason\":"      \
+	"\"OOMKilled\",\"exitCode\":137}}}]"
+
+/* clang-format off */
+static const char tasks_pods[] = "{\"items\":["
+    POD("tf-ps-server-0", "ps-server", "0", "Running", RUNNING_2) ","
+    POD("tf-ps-server-1", "ps-server", "1", "Pending", PULL_BACKOFF) ","
+    POD("tf-worker-0", "worker", "0", "Failed", OOM_KILLED) ","
+    /* another job's pod of the same task: not this one's */
+    "{\"metadata\":{\"name\":\"tf-ps-server-0\",\"labels\":{"
+    "\"volcano.sh/task-spec\":\"ps-server\",\"volcano.sh/task-index\":"
+    "\"0\"},\"ownerReferences\":[{\"uid\":\"other\"}]},\"status\":"
+    "{\"phase\":\"Failed\"}}]}";
+/* clang-format on */
 
 static void test_status(void **state)
 {
@@ -315,6 +332,170 @@ static void test_status(void **state)
 	pai_job_info_free(info);
 	pai_client_free(c);
 	fake_stop(f);
+}
+
+/* ---- JobSet and PyTorchJob ---------------------------------------------- */
+
+#define JOBSETS "/apis/jobset.x-k8s.io/v1alpha2" NS "jobsets"
+static int seen(const struct api *a, const char *prefix);
+#define PYTORCHJOBS "/apis/kubeflow.org/v1" NS "pytorchjobs"
+
+/* A JobSet in its second run (restarts 1), its server's Job ready. */
+static const char jobset[] =
+    "{\"metadata\":{\"name\":\"js\",\"uid\":\"u2\","
+    "\"creationTimestamp\":\"2026-11-27T10:00:00Z\"},"
+    "\"spec\":{\"replicatedJobs\":[{\"name\":\"server\",\"replicas\":1,"
+    "\"template\":{\"spec\":{\"completions\":2,\"template\":{\"metadata\":"
+    "{\"annotations\":{\"paictl/task-role\":\"ser_ver\"}}}}}},"
+    "{\"name\":\"client\",\"replicas\":1,\"template\":{\"spec\":"
+    "{\"completions\":1}}}]},"
+    "\"status\":{\"restarts\":1,\"replicatedJobsStatus\":[{\"name\":"
+    "\"server\",\"ready\":1,\"active\":1},{\"name\":\"client\","
+    "\"active\":1}]}}";
+
+/* A JobSet's pod: its Job's generated name, its run, its index. */
+#define JSPOD(name, rjob, attempt, index, phase)                               \
+	"{\"metadata\":{\"name\":\"" name "\",\"uid\":\"p-" name "\","         \
+	"\"creationTimestamp\":\"2026-11-27T10:01:00Z\",\"labels\":{"          \
+	"\"jobset.sigs.k8s.io/replicatedjob-name\":\"" rjob "\","              \
+	"\"jobset.sigs.k8s.io/replicatedjob-replicas\":\"1\","                 \
+	"\"jobset.sigs.k8s.io/job-index\":\"0\","                              \
+	"\"jobset.sigs.k8s.io/restart-attempt\":\"" attempt "\"},"             \
+	"\"annotations\":{\"batch.kubernetes.io/job-completion-index\":"       \
+	"\"" index "\"}},\"spec\":{\"containers\":[{\"name\":\"c\"}]},"        \
+	"\"status\":{\"phase\":\"" phase "\"}}"
+
+/* clang-format off */
+static const char jobset_pods[] = "{\"items\":["
+    JSPOD("js-server-0-1-x7k2q", "server", "1", "1", "Running") ","
+    /* the same task's pod of the run before the restart */
+    JSPOD("js-server-0-1-abcde", "server", "0", "1", "Failed") "]}";
+/* clang-format on */
+
+static void test_jobset(void **state)
+{
+	struct api a;
+	fake_server *f = NULL;
+	pai_client *c;
+	pai_job_info *info = NULL;
+	const pai_task_info *t;
+	long i;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.jobs = JOBSETS;
+	a.job = jobset;
+	a.pods = jobset_pods;
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+	c = client_of(f, PAI_K8S_JOBSET);
+	assert_int_equal(pai_job_get(&info, c, "alice", "js"), PAI_OK);
+	assert_int_equal(pai_job_info_state(info), PAI_STATE_RUNNING);
+	assert_int_equal(pai_job_info_task_count(info), 3);
+	/* the run now, not the pod of the run before the restart */
+	i = pai_job_info_find_task(info, "ser_ver", 1);
+	assert_true(i >= 0);
+	t = pai_job_info_task(info, (size_t)i);
+	assert_int_equal(t->state, PAI_STATE_RUNNING);
+	assert_string_equal(t->container_id, "js-server-0-1-x7k2q");
+	/* no pod yet: the name it will have, less the Job's letters */
+	t = pai_job_info_task(
+	    info, (size_t)pai_job_info_find_task(info, "client", 0));
+	assert_int_equal(t->state, PAI_STATE_WAITING);
+	assert_string_equal(
+	    json_string_value(json_object_get(
+		pai_job_info_task_json(
+		    info, (size_t)pai_job_info_find_task(info, "client", 0)),
+		"podName")),
+	    "js-client-0-0");
+	/* each role's task, for logs -f */
+	assert_string_equal(
+	    json_string_value(json_object_get(
+		json_object_get(
+		    json_object_get(pai_job_info_json(info), "kubernetes"),
+		    "tasks"),
+		"ser_ver")),
+	    "server");
+	assert_int_equal(
+	    json_integer_value(json_object_get(
+		json_object_get(pai_job_info_json(info), "jobStatus"),
+		"retries")),
+	    1);
+	pai_job_info_free(info);
+	pai_client_free(c);
+	fake_stop(f);
+}
+
+static pai_state jobset_state(const char *status, const char *extra)
+{
+	char job[768];
+
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"js\",\"uid\":\"u2\"%s},"
+		 "\"spec\":{%s\"replicatedJobs\":[]},\"status\":%s}",
+		 strstr(extra, "stopped")
+		     ? ",\"annotations\":{\"paictl/stopped\":\"true\"}"
+		     : "",
+		 strstr(extra, "suspend") ? "\"suspend\":true," : "", status);
+	return state_of(PAI_K8S_JOBSET, JOBSETS, job);
+}
+
+#define COND(type)                                                             \
+	"{\"conditions\":[{\"type\":\"" type "\",\"status\":\"True\"}]"
+
+static void test_jobset_phases(void **state)
+{
+	(void)state;
+	assert_int_equal(jobset_state("{}", ""), PAI_STATE_WAITING);
+	assert_int_equal(jobset_state(COND("Completed") "}", ""),
+			 PAI_STATE_SUCCEEDED);
+	assert_int_equal(jobset_state(COND("Failed") "}", ""),
+			 PAI_STATE_FAILED);
+	/* stopped: suspended, its pods going, then gone */
+	assert_int_equal(jobset_state("{}", "suspend stopped"),
+			 PAI_STATE_STOPPING);
+	assert_int_equal(
+	    jobset_state(COND("Suspended") ",\"replicatedJobsStatus\":[{"
+					   "\"name\":\"a\",\"active\":1}]}",
+			 "suspend stopped"),
+	    PAI_STATE_STOPPING);
+	assert_int_equal(jobset_state(COND("Suspended") "}", "suspend stopped"),
+			 PAI_STATE_STOPPED);
+	/* suspended by another (Kueue, until it admits the job): waiting */
+	assert_int_equal(jobset_state(COND("Suspended") "}", "suspend"),
+			 PAI_STATE_WAITING);
+}
+
+static const char pytorchjob[] =
+    "{\"metadata\":{\"name\":\"ddp\",\"uid\":\"u3\"},\"spec\":"
+    "{\"pytorchReplicaSpecs\":{\"Master\":{\"replicas\":1},\"Worker\":"
+    "{\"replicas\":2}}},\"status\":{\"conditions\":[{\"type\":\"Created\","
+    "\"status\":\"True\"},{\"type\":\"Running\",\"status\":\"True\"}]}}";
+
+/* A PyTorchJob is suspended; where its CRD has no runPolicy.suspend
+ * (the server drops it), it is deleted, and the stop says so. */
+static void test_pytorchjob_stop(void **state)
+{
+	struct api a;
+	fake_server *f = NULL;
+	pai_client *c;
+	int drop;
+
+	(void)state;
+	for (drop = 0; drop < 2; drop++) {
+		memset(&a, 0, sizeof(a));
+		a.jobs = PYTORCHJOBS;
+		a.job = pytorchjob;
+		a.prune_suspend = drop;
+		assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+		c = client_of(f, PAI_K8S_PYTORCHJOB);
+		assert_int_equal(pai_job_stop(c, "alice", "ddp"), PAI_OK);
+		assert_true(seen(&a, "PATCH " PYTORCHJOBS "/ddp") > 0);
+		assert_int_equal(seen(&a, "DELETE " PYTORCHJOBS "/ddp") > 0,
+				 drop);
+		assert_int_equal(pai_job_stop_deleted(c), drop);
+		pai_client_free(c);
+		fake_stop(f);
+	}
 }
 
 /* ---- submissions
@@ -423,6 +604,9 @@ int main(void)
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_phases),
 	    cmocka_unit_test(test_status),
+	    cmocka_unit_test(test_jobset),
+	    cmocka_unit_test(test_jobset_phases),
+	    cmocka_unit_test(test_pytorchjob_stop),
 	    cmocka_unit_test(test_submit),
 	    cmocka_unit_test(test_submit_refused),
 	};

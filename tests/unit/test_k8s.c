@@ -38,8 +38,7 @@ static char *convert(const char *text, pai_k8s_kind kind, pai_diags **d,
 	return out;
 }
 
-static int has_rule(const pai_diags *d, const char *rule,
-		    pai_severity sev)
+static int has_rule(const pai_diags *d, const char *rule, pai_severity sev)
 {
 	size_t i;
 
@@ -140,6 +139,87 @@ static void test_long_names(void **state)
 	pai_diags_free(d);
 }
 
+static const char ddp_job[] =
+    "{\"jobName\": \"ddp\", \"image\": \"torch:2\", \"retryCount\": 2,\n"
+    " \"jobEnvs\": {\"RANK\": \"9\", \"LR\": \"0.1\"},\n"
+    " \"taskRoles\": [\n"
+    "  {\"name\": \"master\", \"taskNumber\": 1, \"cpuNumber\": 1,\n"
+    "   \"memoryMB\": 512, \"gpuNumber\": 0, \"command\": \"train\"},\n"
+    "  {\"name\": \"worker\", \"taskNumber\": 3, \"cpuNumber\": 1,\n"
+    "   \"memoryMB\": 512, \"gpuNumber\": 0, \"minSucceededTaskCount\": 3,\n"
+    "   \"command\": \"train\"}]}\n";
+
+/* A JobSet: a replicated Job per role, Indexed, failing at its first
+ * failed pod; the retries its maxRestarts; a role whose tasks must all
+ * succeed a target of its successPolicy; the index from the Job
+ * controller's annotation; pods under the JobSet's subdomain. */
+static void test_jobset(void **state)
+{
+	pai_diags *d;
+	int err;
+	char *y = convert(ddp_job, PAI_K8S_JOBSET, &d, &err);
+
+	(void)state;
+	assert_int_equal(err, PAI_OK);
+	assert_non_null(strstr(y, "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+				  "kind: JobSet\n"));
+	assert_non_null(strstr(y, "  failurePolicy:\n    maxRestarts: 2\n"
+				  "  successPolicy:\n    operator: Any\n"
+				  "    targetReplicatedJobs:\n    - worker\n"));
+	assert_non_null(
+	    strstr(y, "  - name: worker\n    replicas: 1\n"
+		      "    template:\n      spec:\n"
+		      "        parallelism: 3\n        completions: 3\n"
+		      "        completionMode: Indexed\n"
+		      "        backoffLimit: 0\n"));
+	assert_non_null(strstr(y, "batch.kubernetes.io/job-completion-index"));
+	assert_non_null(
+	    strstr(y, "PAI_TASK_ROLE_worker_HOST_LIST: \"ddp-worker-0-0.ddp:"
+		      "10000,ddp-worker-0-1.ddp:10000,ddp-worker-0-2.ddp:"
+		      "10000\""));
+	/* RANK is the job's own here: nothing sets it */
+	assert_non_null(strstr(y, "  RANK: \"9\"\n"));
+	assert_int_equal(pai_diags_count(d), 0);
+	free(y);
+	pai_diags_free(d);
+}
+
+/* A PyTorchJob: Master and Worker, their container "pytorch", no
+ * retries; a jobEnv the operator sets is not the pods'. */
+static void test_pytorchjob(void **state)
+{
+	pai_diags *d;
+	int err;
+	char *y = convert(ddp_job, PAI_K8S_PYTORCHJOB, &d, &err);
+
+	(void)state;
+	assert_int_equal(err, PAI_EINVALID);
+	assert_null(y);
+	assert_true(has_rule(d, "k8s-retry-count", PAI_SEVERITY_ERROR));
+	assert_true(has_rule(d, "k8s-dropped", PAI_SEVERITY_WARNING));
+	assert_true(has_rule(d, "k8s-min-succeeded", PAI_SEVERITY_WARNING));
+	pai_diags_free(d);
+	{
+		char text[sizeof(ddp_job)];
+
+		memcpy(text, ddp_job, sizeof(ddp_job));
+		memcpy(strstr(text, "\"retryCount\": 2"), "\"retryCount\": 0",
+		       15);
+		y = convert(text, PAI_K8S_PYTORCHJOB, &d, &err);
+	}
+	assert_int_equal(err, PAI_OK);
+	assert_non_null(strstr(y, "kind: PyTorchJob\n"));
+	assert_non_null(strstr(y, "    Master:\n      replicas: 1\n"
+				  "      restartPolicy: Never\n"));
+	assert_non_null(strstr(y, "    Worker:\n      replicas: 3\n"));
+	assert_non_null(strstr(y, "          - name: pytorch\n"));
+	assert_non_null(strstr(y, "training.kubeflow.org/replica-index"));
+	assert_null(strstr(y, "RANK: \"9\""));
+	assert_non_null(strstr(y, "  LR: \"0.1\"\n"));
+	free(y);
+	pai_diags_free(d);
+}
+
 static void test_expand_target(void **state)
 {
 	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
@@ -149,9 +229,9 @@ static void test_expand_target(void **state)
 
 	(void)state;
 	assert_int_equal(pai_diags_new(&d), PAI_OK);
-	assert_int_equal(pai_job_parse(&job, d, "job.json", ps_job,
-				       strlen(ps_job), NULL),
-			 PAI_OK);
+	assert_int_equal(
+	    pai_job_parse(&job, d, "job.json", ps_job, strlen(ps_job), NULL),
+	    PAI_OK);
 	o.kind = PAI_K8S_VOLCANO;
 	assert_int_equal(pai_k8s_expand_task(&env, job, 1, 2, &o), PAI_OK);
 	assert_string_equal(pai_env_get(env, "PAI_CONTAINER_ID"),
@@ -163,6 +243,15 @@ static void test_expand_target(void **state)
 	assert_null(pai_env_get(env, "PAI_DEFAULT_FS_URI"));
 	assert_null(pai_env_get(env, "PAI_USER_NAME"));
 	pai_env_free(env);
+	o.kind = PAI_K8S_JOBSET;
+	assert_int_equal(pai_k8s_expand_task(&env, job, 1, 2, &o), PAI_OK);
+	/* the Job controller's generated name, what it adds unknown */
+	assert_string_equal(pai_env_get(env, "PAI_CONTAINER_ID"),
+			    "wide-and-deep-worker-0-2-?????");
+	assert_string_equal(pai_env_get(env, "PAI_CONTAINER_HOST_IP"),
+			    "wide-and-deep-worker-0-2.wide-and-deep");
+	pai_env_free(env);
+	o.kind = PAI_K8S_VOLCANO;
 	assert_int_equal(pai_k8s_expand_task(&env, job, 2, 0, &o), PAI_EINVAL);
 	o.version = 99;
 	assert_int_equal(pai_k8s_expand_task(&env, job, 0, 0, &o), PAI_EINVAL);
@@ -196,7 +285,7 @@ static void test_bad_arguments(void **state)
 
 /* Every allocation, failed in turn, gives PAI_ENOMEM and nothing, or the
  * same YAML. */
-static void test_out_of_memory(void **state)
+static void out_of_memory(pai_k8s_kind kind)
 {
 	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
 	char *want, *out;
@@ -204,16 +293,16 @@ static void test_out_of_memory(void **state)
 	long n;
 	int err, failed;
 
-	(void)state;
-	o.kind = PAI_K8S_PADDLEJOB;
-	want = convert(ps_job, PAI_K8S_PADDLEJOB, &d, &err);
+	o.kind = kind;
+	want = convert(ps_job, kind, &d, &err);
 	assert_int_equal(err, PAI_OK);
 	pai_diags_free(d);
 	for (n = 0;; n++) {
 		out = NULL;
 		if (pai_diags_new(&d))
 			fail();
-		alloc_fail_begin(n, 0); /* jansson's own failures read as bad JSON */
+		alloc_fail_begin(
+		    n, 0); /* jansson's own failures read as bad JSON */
 		err = pai_job_to_k8s(&out, NULL, d, "job.json", ps_job,
 				     strlen(ps_job), NULL, &o);
 		failed = alloc_fail_end();
@@ -229,10 +318,19 @@ static void test_out_of_memory(void **state)
 	free(want);
 }
 
+static void test_out_of_memory(void **state)
+{
+	(void)state;
+	out_of_memory(PAI_K8S_PADDLEJOB);
+	out_of_memory(PAI_K8S_JOBSET);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_paddlejob),
+	    cmocka_unit_test(test_jobset),
+	    cmocka_unit_test(test_pytorchjob),
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_long_names),
 	    cmocka_unit_test(test_expand_target),

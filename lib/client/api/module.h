@@ -113,6 +113,14 @@ struct pai__api {
 	 * its status) deleted, as the cluster's own request does it. */
 	int (*job_delete)(const struct pai__api *api, pai_client *c,
 			  const char *user, const char *name);
+	/* See pai_log_read(), for the URLs this module's task_log_url
+	 * gives where they are no HTTP (Slurm: files in the job's
+	 * directory, here or over SFTP). NULL: logs.c reads them. */
+	int (*log_read)(char **data, size_t *len, long long *next,
+			const struct pai__api *api, pai_client *c,
+			const char *url, long long offset);
+	/* See pai_client_poll_ms(): 0 where the callers' pace serves. */
+	long poll_ms;
 };
 
 /* The modules (api/). */
@@ -123,6 +131,8 @@ extern const struct pai__api pai__api_v2;
 extern const struct pai__api pai__api_local;
 /* Kubernetes (k8s/api_k8s.c): only a client from pai_client_new_k8s(). */
 extern const struct pai__api pai__api_k8s;
+/* Slurm (slurm/api_slurm.c): only a client from pai_client_new_slurm(). */
+extern const struct pai__api pai__api_slurm;
 
 /* GET <base>/api/v2/info: which API the cluster speaks (api_v2.c);
  * what the local cluster says of its extensions, too

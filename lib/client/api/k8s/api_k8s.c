@@ -1,7 +1,8 @@
 /* api_k8s.c - a Kubernetes cluster as an API module: its table, and the
  * operations that are a request or two (the server's version, the stored
- * Job, stop, delete, log locations; login and SSH keys, which Kubernetes
- * has not). The rest is in the k8s_*.c files beside it (k8s_api.h). */
+ * Job, stop as the kind's engine does it, delete, log locations; login
+ * and SSH keys, which Kubernetes has not). The rest is in the k8s_*.c
+ * files beside it (k8s_api.h). */
 #include "k8s_api.h"
 
 #include <stdio.h>
@@ -76,41 +77,9 @@ static int job_config(char **text, size_t *len, const struct pai__api *api,
 
 /* ---- stop ------------------------------------------------------------ */
 
-/* A Volcano Job is aborted as `vcctl job suspend` does it (§8): a
- * Command the job controller carries out, which leaves the job to be
- * seen as Aborted (STOPPED). */
-static int abort_job(pai_client *c, json_t *job)
-{
-	json_t *meta = json_object_get(job, "metadata"), *ref, *cmd;
-	const char *name = pai__json_str(meta, "name");
-	pai__buf path = PAI__BUF_INIT, gen = PAI__BUF_INIT;
-	pai__k8s_rq rq = {"POST", NULL, NULL, NULL, 0};
-	int err;
-
-	pai__buf_printf(&gen, "%s-abortjob-", name ? name : "");
-	pai__k8s_path(&path, c, PAI__K8S_COMMANDS, NULL, NULL);
-	ref = json_pack("{s:s,s:s,s:s?,s:s?,s:b,s:b}", "apiVersion",
-			"batch.volcano.sh/v1alpha1", "kind", "Job", "name",
-			name, "uid", pai__json_str(meta, "uid"), "controller",
-			1, "blockOwnerDeletion", 1);
-	cmd = json_pack("{s:s,s:s,s:{s:s?,s:[O]},s:s,s:O}", "apiVersion",
-			"bus.volcano.sh/v1alpha1", "kind", "Command",
-			"metadata", "generateName", gen.data, "ownerReferences",
-			ref, "action", "AbortJob", "target", ref);
-	rq.path = path.data;
-	rq.body = cmd;
-	err = !cmd || path.oom ? pai__client_oom(c)
-			       : pai__k8s_call(NULL, c, &rq, NULL);
-	json_decref(ref);
-	json_decref(cmd);
-	pai__buf_release(&path);
-	pai__buf_release(&gen);
-	return err;
-}
-
-/* A PaddleJob has no abort: it is deleted (its operator deletes the
- * pods), as cmd_stop says; and any job by pai_job_delete(). */
-static int delete_job(pai_client *c, json_t *job)
+/* Deleted, Background: the garbage collector (or the operator) takes
+ * its pods, and the ConfigMap the Job owns. */
+int pai__k8s_delete_job(pai_client *c, json_t *job)
 {
 	const char *name =
 	    pai__json_str(json_object_get(job, "metadata"), "name");
@@ -126,39 +95,47 @@ static int delete_job(pai_client *c, json_t *job)
 	return err;
 }
 
+int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job, json_t *patch)
+{
+	const char *name =
+	    pai__json_str(json_object_get(job, "metadata"), "name");
+	pai__buf path = PAI__BUF_INIT;
+	pai__k8s_rq rq = {"PATCH", NULL, patch, "application/merge-patch+json",
+			  1};
+	int err;
+
+	*out = NULL;
+	pai__k8s_path(&path, c, PAI__K8S_JOBS, name ? name : "",
+		      "?fieldManager=paictl");
+	rq.path = path.data;
+	err = path.oom ? pai__client_oom(c) : pai__k8s_call(out, c, &rq, NULL);
+	pai__buf_release(&path);
+	return err;
+}
+
+/* A job that has not ended is stopped as its kind stops one. */
 static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 		    const char *name)
 {
 	json_t *job = NULL;
-	const char *phase;
 	pai_state s;
 	int err;
 
+	pai__k8s_of(c)->stop_deleted = 0;
 	if ((err = the_job(&job, api, c, user, name)))
 		return err;
 	s = pai__k8s_job_state(c, job);
-	phase = pai__json_str(
-	    json_object_get(json_object_get(job, "status"), "state"), "phase");
 	if (pai_state_is_final(s) || s == PAI_STATE_STOPPING)
 		err = PAI_OK; /* nothing left to stop */
-	else if (pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB)
-		err = delete_job(c, job);
-	else if (phase && strcmp(phase, "Restarting") == 0)
-		/* Volcano ignores AbortJob while restarting (§8) */
-		err = pai__client_fail(c, PAI_ECONFLICT, 0, "Restarting",
-				       "job '%s' is restarting, and Volcano "
-				       "aborts a job only while it is pending "
-				       "or running: try again in a moment",
-				       name);
 	else
-		err = abort_job(c, job);
+		err = pai__k8s_engine(c)->stop(c, job, name);
 	json_decref(job);
 	return err;
 }
 
-/* pai_job_delete(): the Job (or PaddleJob) deleted in the background,
- * its pods and the ConfigMap it owns going with it by the garbage
- * collector. */
+/* pai_job_delete(): the job's object (whatever its kind) deleted in the
+ * background, its pods and the ConfigMap it owns going with it by the
+ * garbage collector. */
 static int job_delete(const struct pai__api *api, pai_client *c,
 		      const char *user, const char *name)
 {
@@ -167,7 +144,7 @@ static int job_delete(const struct pai__api *api, pai_client *c,
 
 	if ((err = the_job(&job, api, c, user, name)))
 		return err;
-	err = delete_job(c, job);
+	err = pai__k8s_delete_job(c, job);
 	json_decref(job);
 	return err;
 }

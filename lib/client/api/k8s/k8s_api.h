@@ -12,6 +12,10 @@
  *   k8s_watch.c   waiting for a change: a watch on the Job
  *   k8s_follow.c  logs followed: a follow stream per pod, resumed
  *   k8s_exec.c    a command in a pod: exec over WebSocket
+ *   k8s_kinds.c   the kinds of job object (engines), found once by the
+ *                 profile's kind: a job's phase and state, its pods
+ *   engine_*.c    one kind each: engine_volcano.c, engine_paddlejob.c,
+ *                 engine_jobset.c, engine_pytorchjob.c
  *
  * Over kube/kube.h (kubeconfig, credentials, Status, streams, exec) and
  * rest.h. The references: shared/reference/kubernetes-api.md (the
@@ -23,6 +27,7 @@
 #include "client/kube/kube.h"
 #include "client/api/module.h"
 #include "client/api/status.h"
+#include "runtime/runtime.h"
 
 /* ---- the client (k8s_client.c) ---------------------------------------- */
 
@@ -36,6 +41,8 @@ struct pai__k8s_client {
 	char *queue, *fs_uri; /* o's, owned */
 	/* the exchange under way: tls-server-name's CONNECT_TO list */
 	struct curl_slist *connect_to;
+	/* the last stop deleted its job (pai_job_stop_deleted()) */
+	int stop_deleted;
 };
 
 /* The state of client c (made by pai_client_new_k8s()). */
@@ -48,6 +55,82 @@ struct pai__k8s_client *pai__k8s_of(pai_client *c);
  * client's detail set. */
 int pai__k8s_setup_handle(pai_client *c, CURL *h, struct curl_slist **hdrs,
 			  struct curl_slist **connect_to, unsigned long *gen);
+
+/* ---- the kinds of job object (k8s_kinds.c, engine_*.c) ---------------- */
+
+/* One role of a job's object, as its spec says it. */
+struct pai__k8s_spec_role {
+	const char *task; /* the name its pods carry (borrowed, or own) */
+	long count;	  /* its pods */
+	json_t *tmpl;	  /* their template (borrowed; may be NULL) */
+	char own[96];	  /* task, when made of more than one name */
+};
+
+/* What paictl reads of a kind of job object, and how it stops one. */
+struct pai__k8s_engine {
+	pai_k8s_kind id;
+	/* The object's phase, as paictl shows it (subState; borrowed or
+	 * static), and since when (*since, may be NULL); NULL: none yet. */
+	const char *(*phase)(json_t *job, const char **since);
+	/* Its roles: a new array of *n (free it). NULL when out of
+	 * memory. */
+	struct pai__k8s_spec_role *(*roles)(json_t *job, size_t *n);
+	/* The label selector of the pods of the job named name (escaped,
+	 * appended to q). */
+	void (*selector)(pai__buf *q, const char *name);
+	/* A pod's task (appended to task) and index: 1, or 0 when it
+	 * says none. */
+	int (*pod_task)(json_t *pod, pai__buf *task, long *index);
+	/* 1 when pod (one the selector found) is job's own, now: not of
+	 * an older job of that name, nor of a run before a restart. */
+	int (*owns)(json_t *job, json_t *pod);
+	/* Stops job (named name as the user gave it), not ended yet. */
+	int (*stop)(pai_client *c, json_t *job, const char *name);
+	/* Its queue (borrowed; NULL: none), and its retries so far. */
+	const char *(*queue)(json_t *job);
+	long long (*retries)(json_t *job);
+};
+
+extern const struct pai__k8s_engine pai__k8s_volcano_engine;
+extern const struct pai__k8s_engine pai__k8s_paddlejob_engine;
+extern const struct pai__k8s_engine pai__k8s_jobset_engine;
+extern const struct pai__k8s_engine pai__k8s_pytorchjob_engine;
+
+/* r, a role of task whose spec (replicas, template) is spec; dflt its
+ * pods when the spec says no positive number. */
+void pai__k8s_spec_role(struct pai__k8s_spec_role *r, const char *task,
+			json_t *spec, long dflt);
+
+/* The engine of c's profile (never NULL: the profile's kind is one),
+ * and of kind (NULL: none). */
+const struct pai__k8s_engine *pai__k8s_engine(pai_client *c);
+const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind);
+
+/* The key of pod among its job's pods, into b: its task and index (as
+ * its engine reads them) with PAI__K8S_KEY_SEP between; 0 when it has
+ * none. pai__k8s_task_key(): the key of a task. */
+#define PAI__K8S_KEY_SEP '\x1f'
+int pai__k8s_pod_key(pai__buf *b, pai_client *c, json_t *pod);
+void pai__k8s_task_key(pai__buf *b, const char *task, long index);
+/* Of two pods of one key, the one that counts: the newer. */
+json_t *pai__k8s_newer_pod(json_t *a, json_t *b);
+/* 1 when an ownerReference of obj names job's uid. */
+int pai__k8s_owned_by(json_t *job, json_t *obj);
+/* *out the decimal number s (a label's value): 1, or 0 when it is none. */
+int pai__k8s_number(const char *s, long *out);
+/* Deletes job (Background: the garbage collector takes its pods). */
+int pai__k8s_delete_job(pai_client *c, json_t *job);
+/* Merge-patches job with patch (borrowed): *out the object as stored
+ * after (new; may be NULL). */
+int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job,
+		       json_t *patch);
+/* The condition of type among status.conditions whose status is
+ * "True", or NULL (JobSet's and the training operator's). */
+json_t *pai__k8s_condition(json_t *job, const char *type);
+/* What a stop writes on a job that it suspends (an annotation): a
+ * suspended job is STOPPED only with it (another's suspension, such as
+ * Kueue's, is a wait). */
+#define PAI__K8S_STOPPED "paictl/stopped"
 
 /* ---- requests (k8s_rest.c) -------------------------------------------- */
 
@@ -108,6 +191,11 @@ int pai__k8s_get(json_t **out, pai_client *c, const char *path);
  * *out new; PAI_ENOTFOUND with the detail "job 'X' not found". */
 int pai__k8s_find_job(json_t **out, pai_client *c, const char *name);
 
+/* paictl's state of the engine's object (its phase), pods unread, and
+ * the phase (k8s_kinds.c). */
+pai_state pai__k8s_job_state(pai_client *c, json_t *job);
+const char *pai__k8s_job_phase(pai_client *c, json_t *job, const char **since);
+
 /* ---- the operations, each in its file ---------------------------------- */
 
 int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
@@ -124,8 +212,6 @@ int pai__k8s_job_get(pai_job_info **out, const struct pai__api *api,
 		     pai_client *c, const char *user, const char *name);
 int pai__k8s_jobs_list(pai_job_list **out, const struct pai__api *api,
 		       pai_client *c, const char *user);
-/* paictl's state of the engine's object (its phase), pods unread. */
-pai_state pai__k8s_job_state(pai_client *c, json_t *job);
 
 int pai__k8s_job_changed(pai_job_info **out, const struct pai__api *api,
 			 pai_client *c, const char *user, const char *name,
@@ -139,7 +225,8 @@ int pai__k8s_task_exec(int *exit_status, const struct pai__api *api,
 		       const pai_task_info *task, const pai_exec_options *o);
 
 /* The status JSON's "kubernetes" member of a job info: namespace, name,
- * uid, resourceVersion... (borrowed), or NULL. */
+ * uid, resourceVersion, phase, tasks (each role's task, by the role's
+ * name)... (borrowed), or NULL. */
 json_t *pai__k8s_info_meta(const pai_job_info *info);
 
 #endif /* PAI_K8S_API_H */

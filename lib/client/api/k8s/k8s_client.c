@@ -107,6 +107,12 @@ static void wire_free(void *data)
 static const struct pai__wire k8s_wire = {wire_prepare, wire_finish,
 					  wire_unauthorized, wire_free};
 
+int pai_job_stop_deleted(const pai_client *c)
+{
+	return c && c->wire == &k8s_wire &&
+	       ((const struct pai__k8s_client *)c->wire_data)->stop_deleted;
+}
+
 /* ---- the client ------------------------------------------------------- */
 
 /* *detail = "what: why" (new), and err. */
@@ -161,7 +167,7 @@ static int set_facts(struct pai__k8s_client *st, const pai_k8s_cluster *k)
 static int check(const pai_k8s_cluster *k)
 {
 	return k && k->version == PAI_K8S_CLUSTER_VERSION &&
-	       (k->kind == PAI_K8S_VOLCANO || k->kind == PAI_K8S_PADDLEJOB) &&
+	       pai__k8s_kind_of(k->kind) &&
 	       (k->scheduler == PAI_K8S_SCHED_VOLCANO ||
 		k->scheduler == PAI_K8S_SCHED_DEFAULT);
 }

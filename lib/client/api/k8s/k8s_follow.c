@@ -30,7 +30,7 @@ struct follow;
 struct flog {
 	struct follow *f;
 	size_t i;  /* the caller's index */
-	char *pod; /* the pod's name */
+	char *key; /* its pod's key (pai__k8s_pod_key()) */
 	char *uid; /* of the pod whose log this is */
 	pai__kube_log *log;
 	pai__k8s_stream *s;
@@ -48,7 +48,7 @@ struct follow {
 	CURLM *m;
 	struct flog *t;
 	size_t n;
-	json_t *pods; /* by name, as last seen; a deleted one absent */
+	json_t *pods; /* by key, as last seen; a deleted one absent */
 	pai__k8s_informer *pod_inf, *job_inf;
 	int job_final;
 	int stop; /* on_line said stop */
@@ -123,9 +123,11 @@ static void log_path(pai__buf *b, struct follow *f, struct flog *t, json_t *pod)
 	json_t *spec = json_object_get(pod, "spec");
 	const char *ctr = pai__json_str(
 	    json_array_get(json_object_get(spec, "containers"), 0), "name");
+	const char *name =
+	    pai__json_str(json_object_get(pod, "metadata"), "name");
 	char since[32];
 
-	pai__k8s_path(b, f->c, PAI__K8S_PODS, t->pod,
+	pai__k8s_path(b, f->c, PAI__K8S_PODS, name ? name : "",
 		      "/log?follow=true&timestamps=true");
 	if (ctr) {
 		pai__buf_puts(b, "&container=");
@@ -181,7 +183,7 @@ static int new_run(struct follow *f, struct flog *t, const char *uid)
 /* Opens t's log when its pod's container has one and none is open. */
 static int maybe_open(struct follow *f, struct flog *t)
 {
-	json_t *pod = json_object_get(f->pods, t->pod);
+	json_t *pod = json_object_get(f->pods, t->key);
 	const char *uid =
 	    pai__json_str(json_object_get(pod, "metadata"), "uid");
 	int err;
@@ -211,7 +213,7 @@ static void finished(struct follow *f, struct flog *t)
  * to be opened again from where it was. */
 static int log_ended(struct follow *f, struct flog *t, int cc)
 {
-	json_t *pod = json_object_get(f->pods, t->pod);
+	json_t *pod = json_object_get(f->pods, t->key);
 	const char *uid =
 	    pai__json_str(json_object_get(pod, "metadata"), "uid");
 	int again = 0, err;
@@ -239,10 +241,13 @@ static int log_ended(struct follow *f, struct flog *t, int cc)
 	}
 	if (t->over_tries >= OVER_TRIES)
 		return err ? err
-			   : pai__client_fail(f->c, PAI_EUNREACHABLE, 0, NULL,
-					      "the log of pod %s was cut %d "
-					      "times after its end",
-					      t->pod, OVER_TRIES);
+			   : pai__client_fail(
+				 f->c, PAI_EUNREACHABLE, 0, NULL,
+				 "the log of pod %s was cut %d "
+				 "times after its end",
+				 pai__json_str(json_object_get(pod, "metadata"),
+					       "name"),
+				 OVER_TRIES);
 	/* cut, not ready yet, or ended before its pod was known to: again,
 	 * from the last line's second */
 	pai__kube_log_resume(t->log);
@@ -254,22 +259,37 @@ static int log_ended(struct follow *f, struct flog *t, int cc)
 /* ---- the informers' events -------------------------------------------------
  */
 
+/* A pod by its key; deleted, only when it is the one kept (a newer one
+ * of its task may be there already). */
 static void on_pod(void *data, int type, json_t *pod)
 {
 	struct follow *f = data;
-	const char *name =
-	    pai__json_str(json_object_get(pod, "metadata"), "name");
+	const char *uid =
+	    pai__json_str(json_object_get(pod, "metadata"), "uid");
+	pai__buf key = PAI__BUF_INIT;
+	const char *kept_uid;
+	json_t *kept;
 	size_t i;
 
-	if (!name)
+	if (!pai__k8s_pod_key(&key, f->c, pod) || key.oom || !uid) {
+		if (key.oom)
+			f->err = PAI_ENOMEM;
+		pai__buf_release(&key);
 		return;
-	if (type == PAI__KW_DELETED)
-		json_object_del(f->pods, name);
-	else if (json_object_set(f->pods, name, pod))
+	}
+	kept = json_object_get(f->pods, key.data);
+	if (type != PAI__KW_DELETED)
+		pod = pai__k8s_newer_pod(kept, pod);
+	kept_uid = pai__json_str(json_object_get(kept, "metadata"), "uid");
+	if (type == PAI__KW_DELETED && kept_uid && strcmp(uid, kept_uid) == 0)
+		json_object_del(f->pods, key.data);
+	else if (type != PAI__KW_DELETED &&
+		 json_object_set(f->pods, key.data, pod))
 		f->err = PAI_ENOMEM;
 	for (i = 0; i < f->n; i++)
-		if (strcmp(f->t[i].pod, name) == 0)
+		if (strcmp(f->t[i].key, key.data) == 0)
 			f->t[i].not_before = 0; /* news: look again */
+	pai__buf_release(&key);
 }
 
 static void on_job(void *data, int type, json_t *job)
@@ -308,7 +328,7 @@ static int all_done(struct follow *f)
 	if (!f->job_final)
 		return 0;
 	for (i = 0; i < f->n; i++) {
-		json_t *pod = json_object_get(f->pods, f->t[i].pod);
+		json_t *pod = json_object_get(f->pods, f->t[i].key);
 
 		if (!f->t[i].done && (f->t[i].s || (pod && has_log(pod))))
 			return 0;
@@ -356,12 +376,7 @@ static int watch_job(struct follow *f, const pai_job_info *job)
 		return pai__client_fail(f->c, PAI_EINVAL, 0, NULL,
 					"not a Kubernetes job's status");
 	pai__buf_puts(&q, "labelSelector=");
-	if (pai__k8s_of(f->c)->o.kind == PAI_K8S_PADDLEJOB)
-		pai__buf_puts(&q, "paddle-res-type");
-	else {
-		pai__kube_put_escaped(&q, "volcano.sh/job-name=");
-		pai__kube_put_escaped(&q, name);
-	}
+	pai__k8s_engine(f->c)->selector(&q, name);
 	err = q.oom ? pai__client_oom(f->c)
 		    : pai__k8s_informer_new(&f->pod_inf, f->c, PAI__K8S_PODS,
 					    q.data, on_pod, f);
@@ -382,23 +397,25 @@ static int watch_job(struct follow *f, const pai_job_info *job)
 	return err;
 }
 
-/* Each task's pod name (as its status has it: Volcano's and the Paddle
- * operator's, whether the pod is there yet or not) and splitter. */
+/* Each task's key (its pod's, whether the pod is there yet or not, and
+ * whatever its controller calls it: the task its status says its role
+ * is) and splitter. */
 static int tasks_of(struct follow *f, const pai_job_info *job,
 		    const pai_task_info *const *tasks)
 {
+	json_t *map = json_object_get(pai__k8s_info_meta(job), "tasks");
 	size_t i;
 
 	for (i = 0; i < f->n; i++) {
-		long k = tasks[i] - pai_job_info_task(job, 0);
-		json_t *tj =
-		    k >= 0 ? pai_job_info_task_json(job, (size_t)k) : NULL;
-		const char *pod = pai__json_str(tj, "podName");
+		const char *role = tasks[i]->role ? tasks[i]->role : "";
+		const char *task = pai__json_str(map, role);
+		pai__buf key = PAI__BUF_INIT;
 
+		pai__k8s_task_key(&key, task ? task : role, tasks[i]->index);
 		f->t[i].f = f;
 		f->t[i].i = i;
-		f->t[i].pod = strdup(pod ? pod : "");
-		if (!f->t[i].pod || pai__kube_log_new(&f->t[i].log, 1, 0))
+		f->t[i].key = pai__buf_detach(&key);
+		if (!f->t[i].key || pai__kube_log_new(&f->t[i].log, 1, 0))
 			return pai__client_oom(f->c);
 	}
 	return PAI_OK;
@@ -415,7 +432,7 @@ static void release(struct follow *f)
 			pai__k8s_stream_free(f->t[i].s);
 		}
 		pai__kube_log_free(f->t[i].log);
-		free(f->t[i].pod);
+		free(f->t[i].key);
 		free(f->t[i].uid);
 	}
 	free(f->t);

@@ -12,40 +12,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VOLCANO "/apis/batch.volcano.sh/v1alpha1"
-#define PADDLE	"/apis/batch.paddlepaddle.org/v1"
-#define BUS	"/apis/bus.volcano.sh/v1alpha1"
+#define BUS "/apis/bus.volcano.sh/v1alpha1"
 
 const char *pai__k8s_job_api(pai_client *c)
 {
-	return pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB
-		   ? "batch.paddlepaddle.org/v1"
-		   : "batch.volcano.sh/v1alpha1";
+	return pai__k8s_kind_of(pai__k8s_of(c)->o.kind)->api_version;
 }
 
 const char *pai__k8s_job_kind(pai_client *c)
 {
-	return pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB ? "PaddleJob"
-							   : "Job";
+	return pai__k8s_kind_of(pai__k8s_of(c)->o.kind)->kind;
 }
 
 /* pai__k8s_path(), the jobs being of kind. */
 static void path_of(pai__buf *b, pai_client *c, pai_k8s_kind kind,
 		    enum pai__k8s_res res, const char *name, const char *tail)
 {
-	int paddle = kind == PAI_K8S_PADDLEJOB;
+	const struct pai__k8s_kind *k = pai__k8s_kind_of(kind);
 
+	if (!k) { /* no such kind: nothing can be asked of it */
+		b->oom = 1;
+		return;
+	}
 	switch (res) {
-	case PAI__K8S_JOBS: pai__buf_puts(b, paddle ? PADDLE : VOLCANO); break;
+	case PAI__K8S_JOBS:
+		pai__buf_printf(b, "/apis/%s", k->api_version);
+		break;
 	case PAI__K8S_COMMANDS: pai__buf_puts(b, BUS); break;
 	default: pai__buf_puts(b, "/api/v1"); break;
 	}
 	pai__buf_puts(b, "/namespaces/");
 	pai__kube_put_escaped(b, pai__k8s_of(c)->o.ns);
 	switch (res) {
-	case PAI__K8S_JOBS:
-		pai__buf_puts(b, paddle ? "/paddlejobs" : "/jobs");
-		break;
+	case PAI__K8S_JOBS: pai__buf_printf(b, "/%s", k->plural); break;
 	case PAI__K8S_CONFIGMAPS: pai__buf_puts(b, "/configmaps"); break;
 	case PAI__K8S_PODS: pai__buf_puts(b, "/pods"); break;
 	case PAI__K8S_EVENTS: pai__buf_puts(b, "/events"); break;
@@ -97,8 +96,9 @@ static int judged(pai_client *c, const pai__k8s_rq *rq, const pai__response *rs,
 	if (pai__kube_status_parse(
 		st, rs->status, rs->content_type,
 		rs->body.data ? rs->body.data : "", rs->body.len,
-		rs->retry_after_ms > 0 ? (long)((rs->retry_after_ms + 999) / 1000)
-				       : -1))
+		rs->retry_after_ms > 0
+		    ? (long)((rs->retry_after_ms + 999) / 1000)
+		    : -1))
 		return pai__client_oom(c);
 	err = pai__kube_status_error(st);
 	if (st->body == PAI__KB_NOT_FOUND) {

@@ -1,71 +1,20 @@
-/* k8s_status.c - a Volcano Job or PaddleJob, its pods and, where a task
- * cannot start, its events, as paictl's status JSON: the shape OpenPAI's
+/* k8s_status.c - a job's object, its pods and, where a task cannot
+ * start, its events, as paictl's status JSON: the shape OpenPAI's
  * APIs send ({name, jobStatus, taskRoles: {role: {taskStatuses}}},
  * read by status.c), so that every command and `-o json` see the same
  * on every cluster, with what only Kubernetes tells besides (pod, node,
  * pod phase, reason, restarts; a "kubernetes" member for the objects).
- * Tasks come from the Job's spec, so a task whose pod is not there (yet,
- * or any more) is still shown; roles by the names the user wrote (the
- * template's paictl/task-role annotation). The phases' states are the
- * issue's table (§8). */
+ * Tasks come from the object's spec, so a task whose pod is not there
+ * (yet, or any more) is still shown; roles by the names the user wrote
+ * (the template's paictl/task-role annotation). What differs between
+ * the kinds (phase, roles, which pods) is their engines' (k8s_kinds.c). */
 #include "k8s_api.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- states ----------------------------------------------------------- */
-
-static pai_state phase_state(const char *phase)
-{
-	static const struct {
-		const char *phase;
-		pai_state state;
-	} map[] = {
-	    {"Pending", PAI_STATE_WAITING},
-	    {"Starting", PAI_STATE_WAITING}, /* PaddleJob: pods held */
-	    {"Running", PAI_STATE_RUNNING},
-	    {"Restarting", PAI_STATE_RUNNING},
-	    {"Completing", PAI_STATE_RUNNING},
-	    {"Terminating", PAI_STATE_RUNNING},
-	    {"Scaling", PAI_STATE_RUNNING},
-	    {"Completed", PAI_STATE_SUCCEEDED},
-	    {"Succeed", PAI_STATE_SUCCEEDED},
-	    {"Failed", PAI_STATE_FAILED},
-	    {"Terminated", PAI_STATE_FAILED},
-	    {"Aborting", PAI_STATE_STOPPING},
-	    {"Aborted", PAI_STATE_STOPPED},
-	};
-	size_t i;
-
-	/* a new job has no status until its controller writes one */
-	if (!phase || !*phase)
-		return PAI_STATE_WAITING;
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(phase, map[i].phase) == 0)
-			return map[i].state;
-	return PAI_STATE_UNKNOWN;
-}
-
-/* Volcano's status.state.phase, a PaddleJob's status.phase. */
-static const char *job_phase(pai_client *c, json_t *job)
-{
-	json_t *st = json_object_get(job, "status");
-
-	if (pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB)
-		return pai__json_str(st, "phase");
-	return pai__json_str(json_object_get(st, "state"), "phase");
-}
-
-pai_state pai__k8s_job_state(pai_client *c, json_t *job)
-{
-	pai_state s = phase_state(job_phase(c, job));
-	json_t *meta = json_object_get(job, "metadata");
-
-	/* deleted (a PaddleJob stopped), the operator not yet done */
-	if (pai__json_str(meta, "deletionTimestamp") && !pai_state_is_final(s))
-		return PAI_STATE_STOPPING;
-	return s;
-}
+/* ---- a pod's state ---------------------------------------------------- */
 
 static pai_state pod_state(json_t *pod, pai_state job)
 {
@@ -171,8 +120,8 @@ static long pod_exit(json_t *pod)
 
 /* One role as the spec has it. */
 struct role {
-	const char *task; /* Volcano's task name, or ps|worker|heter */
-	const char *name; /* as the user wrote it */
+	char task[96];	  /* the name its pods carry */
+	const char *name; /* as the user wrote it (or task) */
 	long replicas;
 	json_t *ports; /* label -> "p1,p2" (new) */
 };
@@ -203,50 +152,29 @@ static json_t *port_map(const char *s)
 	return o;
 }
 
-/* A template's role name and ports (its paictl annotations). */
-static void role_from(struct role *r, const char *task, json_t *spec)
+/* A role's name and ports (its template's paictl annotations). */
+static void role_from(struct role *r, const struct pai__k8s_spec_role *sr)
 {
-	json_t *tmpl = json_object_get(spec, "template");
-	json_t *ann =
-	    json_object_get(json_object_get(tmpl, "metadata"), "annotations");
+	json_t *ann = json_object_get(json_object_get(sr->tmpl, "metadata"),
+				      "annotations");
 	const char *name = pai__json_str(ann, "paictl/task-role");
-	const char *ports = pai__json_str(ann, "paictl/ports");
-	long long n = 0;
 
-	r->task = task;
-	r->name = name && *name ? name : task;
-	r->replicas =
-	    pai__json_integer(json_object_get(spec, "replicas"), &n) && n > 0
-		? (long)n
-		: 1;
-	r->ports = port_map(ports);
+	snprintf(r->task, sizeof(r->task), "%s", sr->task);
+	r->name = name && *name ? name : r->task;
+	r->replicas = sr->count;
+	r->ports = port_map(pai__json_str(ann, "paictl/ports"));
 }
 
 /* The roles of job (*n of them, new array; free their ports). */
 static struct role *roles_of(pai_client *c, json_t *job, size_t *n)
 {
-	static const char *const types[] = {"ps", "worker", "heter"};
-	json_t *spec = json_object_get(job, "spec"), *t;
-	struct role *r = calloc(
-	    4 + json_array_size(json_object_get(spec, "tasks")), sizeof(*r));
+	struct pai__k8s_spec_role *sr = pai__k8s_engine(c)->roles(job, n);
+	struct role *r = sr ? calloc(*n + 1, sizeof(*r)) : NULL;
 	size_t i;
 
-	*n = 0;
-	if (!r)
-		return NULL;
-	if (pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB) {
-		for (i = 0; i < 3; i++)
-			if ((t = json_object_get(spec, types[i])))
-				role_from(&r[(*n)++], types[i], t);
-		return r;
-	}
-	json_array_foreach(json_object_get(spec, "tasks"), i, t)
-	{
-		const char *name = pai__json_str(t, "name");
-
-		if (name)
-			role_from(&r[(*n)++], name, t);
-	}
+	for (i = 0; r && i < *n; i++)
+		role_from(&r[i], &sr[i]);
+	free(sr);
 	return r;
 }
 
@@ -261,47 +189,41 @@ static void roles_free(struct role *r, size_t n)
 
 /* ---- reading: pods and events ------------------------------------------- */
 
-/* The job's pods by name (new object): Volcano's by their job-name
- * label, a PaddleJob's (which have none of the job) by owner; either
- * way only those the job (this uid) owns. */
+/* The job's pods by their key (new object; pai__k8s_pod_key()): those
+ * its engine's selector finds and says are the job's own (not an older
+ * job's of that name, nor a run's before a restart), the newer of two
+ * of one key. */
 static int pods_of(json_t **out, pai_client *c, json_t *job)
 {
-	json_t *meta = json_object_get(job, "metadata"), *list = NULL, *p;
-	const char *name = pai__json_str(meta, "name");
-	const char *uid = pai__json_str(meta, "uid");
-	pai__buf q = PAI__BUF_INIT, path = PAI__BUF_INIT;
-	size_t i, k;
+	const struct pai__k8s_engine *e = pai__k8s_engine(c);
+	const char *name =
+	    pai__json_str(json_object_get(job, "metadata"), "name");
+	pai__buf q = PAI__BUF_INIT, path = PAI__BUF_INIT, key = PAI__BUF_INIT;
+	json_t *list = NULL, *p;
+	size_t i;
 	int err;
 
 	*out = json_object();
 	pai__buf_puts(&q, "?labelSelector=");
-	if (pai__k8s_of(c)->o.kind == PAI_K8S_PADDLEJOB)
-		pai__buf_puts(&q, "paddle-res-type");
-	else {
-		pai__kube_put_escaped(&q, "volcano.sh/job-name=");
-		pai__kube_put_escaped(&q, name ? name : "");
-	}
+	e->selector(&q, name ? name : "");
 	pai__k8s_path(&path, c, PAI__K8S_PODS, NULL, q.data);
 	err = !*out || q.oom || path.oom ? pai__client_oom(c)
 					 : pai__k8s_get(&list, c, path.data);
 	json_array_foreach(json_object_get(list, "items"), i, p)
 	{
-		json_t *pm = json_object_get(p, "metadata"), *ref;
-		const char *pn = pai__json_str(pm, "name");
-
-		json_array_foreach(json_object_get(pm, "ownerReferences"), k,
-				   ref)
-		{
-			const char *ru = pai__json_str(ref, "uid");
-
-			if (!err && pn && uid && ru && strcmp(ru, uid) == 0 &&
-			    json_object_set(*out, pn, p))
-				err = pai__client_oom(c);
-		}
+		key.len = 0;
+		if (err || !e->owns(job, p) || !pai__k8s_pod_key(&key, c, p))
+			continue;
+		if (key.oom ||
+		    json_object_set(
+			*out, key.data,
+			pai__k8s_newer_pod(json_object_get(*out, key.data), p)))
+			err = pai__client_oom(c);
 	}
 	json_decref(list);
 	pai__buf_release(&q);
 	pai__buf_release(&path);
+	pai__buf_release(&key);
 	return err;
 }
 
@@ -422,6 +344,30 @@ static int pod_log(json_t *t, json_t *pod, long long restarts)
 		   json_sprintf("%s/%lld", uid ? uid : "-", restarts));
 }
 
+/* The pod of task index of role r, and its name: the pod's, or the one
+ * it will have (a name its controller completes, "-" and a few letters
+ * more: the part it says). */
+static json_t *task_pod(struct build *bd, const struct role *r, long index,
+			char *name, size_t len)
+{
+	const struct pai__k8s_kind *k =
+	    pai__k8s_kind_of(pai__k8s_of(bd->c)->o.kind);
+	pai__buf key = PAI__BUF_INIT;
+	json_t *pod;
+
+	pai__k8s_task_key(&key, r->task, index);
+	pod = key.oom ? NULL : json_object_get(bd->pods, key.data);
+	pai__buf_release(&key);
+	if (pai__json_str(json_object_get(pod, "metadata"), "name"))
+		snprintf(
+		    name, len, "%s",
+		    pai__json_str(json_object_get(pod, "metadata"), "name"));
+	else
+		snprintf(name, len, "%s-%s%s-%ld", bd->name, r->task,
+			 k ? k->infix : "", index);
+	return pod;
+}
+
 /* Task index of role r as paictl shows it. */
 static json_t *task_json(struct build *bd, const struct role *r, long index)
 {
@@ -430,9 +376,7 @@ static json_t *task_json(struct build *bd, const struct role *r, long index)
 	long long restarts = 0;
 	pai_state s;
 
-	snprintf(pod_name, sizeof(pod_name), "%s-%s-%ld", bd->name, r->task,
-		 index);
-	pod = json_object_get(bd->pods, pod_name);
+	pod = task_pod(bd, r, index, pod_name, sizeof(pod_name));
 	st = json_object_get(pod, "status");
 	cs = container(pod);
 	s = pod_state(pod, bd->state);
@@ -453,7 +397,9 @@ static json_t *task_json(struct build *bd, const struct role *r, long index)
 	return t;
 }
 
-static int add_roles(struct build *bd, json_t *roles)
+/* The roles' statuses into roles, and each role's task into tasks (by
+ * the role's name: what `logs -f` finds its pods by). */
+static int add_roles(struct build *bd, json_t *roles, json_t *tasks)
 {
 	struct role *r;
 	size_t n = 0, i;
@@ -472,7 +418,9 @@ static int add_roles(struct build *bd, json_t *roles)
 		    json_object_set_new(
 			roles, r[i].name,
 			json_pack("{s:{s:s},s:o}", "taskRoleStatus", "name",
-				  r[i].name, "taskStatuses", ts)))
+				  r[i].name, "taskStatuses", ts)) ||
+		    json_object_set_new(tasks, r[i].name,
+					json_string(r[i].task)))
 			err = PAI_ENOMEM;
 	}
 	roles_free(r, n);
@@ -484,13 +432,13 @@ static int job_times(struct build *bd, json_t *js)
 {
 	json_t *meta = json_object_get(bd->job, "metadata");
 	json_t *st = json_object_get(bd->job, "status");
-	const char *done = pai__json_str(st, "completionTime");
+	const char *done = pai__json_str(st, "completionTime"), *since;
 	const char *made = pai__json_str(meta, "creationTimestamp");
 	int err = 0;
 
+	pai__k8s_job_phase(bd->c, bd->job, &since);
 	if (!done)
-		done = pai__json_str(json_object_get(st, "state"),
-				     "lastTransitionTime");
+		done = since;
 	if (made)
 		err |=
 		    json_object_set_new(js, "createdTime", json_string(made));
@@ -531,7 +479,7 @@ static int job_result(struct build *bd, json_t *js)
 static json_t *k8s_member(pai_client *c, json_t *job)
 {
 	json_t *meta = json_object_get(job, "metadata");
-	const char *phase = job_phase(c, job);
+	const char *phase = pai__k8s_job_phase(c, job, NULL);
 
 	return json_pack("{s:s,s:s,s:s?,s:s?,s:s?,s:s?,s:s?}", "apiVersion",
 			 pai__k8s_job_api(c), "kind", pai__k8s_job_kind(c),
@@ -545,23 +493,17 @@ static json_t *k8s_member(pai_client *c, json_t *job)
 /* The jobStatus of job (the fields a list entry has too). */
 static json_t *job_status(pai_client *c, json_t *job, pai_state state)
 {
+	const struct pai__k8s_engine *e = pai__k8s_engine(c);
 	json_t *meta = json_object_get(job, "metadata");
 	json_t *ann = json_object_get(meta, "annotations");
-	json_t *st = json_object_get(job, "status");
-	json_t *spec = json_object_get(job, "spec");
-	const char *queue = pai__json_str(spec, "queue");
-	long long retries = 0;
+	const char *queue = e->queue(job);
+	const char *phase = pai__k8s_job_phase(c, job, NULL);
 
-	if (!queue)
-		queue = pai__json_str(json_object_get(spec, "schedulingPolicy"),
-				      "queue");
-	pai__json_integer(json_object_get(st, "retryCount"), &retries);
 	return json_pack("{s:s?,s:s,s:s,s:s,s:I}", "username",
 			 pai__json_str(ann, "paictl/user"), "state",
-			 pai_state_name(state), "subState",
-			 job_phase(c, job) ? job_phase(c, job) : "",
+			 pai_state_name(state), "subState", phase ? phase : "",
 			 "virtualCluster", queue ? queue : "default", "retries",
-			 (json_int_t)retries);
+			 (json_int_t)e->retries(job));
 }
 
 /* The name paictl shows: the one the user gave, which Kubernetes may
@@ -578,19 +520,22 @@ static const char *shown_name(json_t *job)
 static int status_json(json_t **out, struct build *bd)
 {
 	json_t *js = job_status(bd->c, bd->job, bd->state);
-	json_t *roles = json_object();
+	json_t *roles = json_object(), *tasks = json_object();
+	json_t *member = k8s_member(bd->c, bd->job);
 	int err;
 
 	*out = NULL;
-	if (!js || !roles || (err = add_roles(bd, roles)) ||
-	    job_times(bd, js) || job_result(bd, js) ||
-	    !(*out =
-		  json_pack("{s:s?,s:O,s:O,s:o}", "name", shown_name(bd->job),
-			    "jobStatus", js, "taskRoles", roles, "kubernetes",
-			    k8s_member(bd->c, bd->job))))
+	if (!js || !roles || !tasks || !member ||
+	    (err = add_roles(bd, roles, tasks)) || job_times(bd, js) ||
+	    job_result(bd, js) || json_object_set(member, "tasks", tasks) ||
+	    !(*out = json_pack("{s:s?,s:O,s:O,s:O}", "name",
+			       shown_name(bd->job), "jobStatus", js,
+			       "taskRoles", roles, "kubernetes", member)))
 		err = PAI_ENOMEM;
 	json_decref(js);
 	json_decref(roles);
+	json_decref(tasks);
+	json_decref(member);
 	return err;
 }
 
@@ -598,8 +543,8 @@ static int status_json(json_t **out, struct build *bd)
  * resourceVersion, which a watch starts from. */
 static int set_version(pai_job_info *info, json_t *job)
 {
-	const char *rv = pai__json_str(json_object_get(job, "metadata"),
-				       "resourceVersion");
+	const char *rv =
+	    pai__json_str(json_object_get(job, "metadata"), "resourceVersion");
 
 	if (rv && !(info->version = strdup(rv)))
 		return PAI_ENOMEM;
@@ -675,11 +620,11 @@ static json_t *list_entry(pai_client *c, json_t *job)
 	bd.job = job;
 	bd.state = pai__k8s_job_state(c, job);
 	js = job_status(c, job, bd.state);
-	if (js && (job_times(&bd, js) ||
-		   (shown_name(job) &&
-		    json_object_set_new(js, "name",
-					json_string(shown_name(job)))) ||
-		   json_object_set_new(js, "kubernetes", k8s_member(c, job)))) {
+	if (js &&
+	    (job_times(&bd, js) ||
+	     (shown_name(job) &&
+	      json_object_set_new(js, "name", json_string(shown_name(job)))) ||
+	     json_object_set_new(js, "kubernetes", k8s_member(c, job)))) {
 		json_decref(js);
 		js = NULL;
 	}

@@ -254,21 +254,20 @@ static void invalid(struct sub *s, const pai__kube_status *st)
  * a submission under way, which makes its Job within seconds. */
 #define LEFTOVER_S 600
 
-/* Whether no job of s's name is there, of either kind: a profile of
- * the other kind may share the namespace, and so the ConfigMap's name.
+/* Whether no job of s's name is there, of any kind: a profile of
+ * another kind may share the namespace, and so the ConfigMap's name.
  * 1 none, 0 one is, <0 an error. */
 static int no_job(struct sub *s)
 {
-	static const pai_k8s_kind kinds[] = {PAI_K8S_VOLCANO,
-					     PAI_K8S_PADDLEJOB};
+	const struct pai__k8s_kind *kind;
 	size_t i;
 	int err = PAI_ENOTFOUND;
 
-	for (i = 0; i < 2 && err == PAI_ENOTFOUND; i++) {
+	for (i = 0; (kind = pai__k8s_kind_at(i)) && err == PAI_ENOTFOUND; i++) {
 		pai__buf path = PAI__BUF_INIT;
 		json_t *job = NULL;
 
-		pai__k8s_job_path(&path, s->c, kinds[i], name_of(s->job));
+		pai__k8s_job_path(&path, s->c, kind->id, name_of(s->job));
 		err = path.oom ? pai__client_oom(s->c)
 			       : pai__k8s_get(&job, s->c, path.data);
 		pai__buf_release(&path);

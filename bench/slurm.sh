@@ -1,0 +1,80 @@
+#!/bin/sh
+# bench/slurm.sh - paictl on a Slurm cluster, on one real Slurm 22.05
+# (tests/slurm/slurm_cluster.py: slurmctld, four slurmd, slurmrestd):
+#
+#   - `paictl status JOB` against curl of the same slurmrestd URL
+#     (GET .../jobs, what paictl asks) and, for information,
+#     `scontrol show job`, which skips slurmrestd;
+#   - 100 jobs in one `paictl submit` against 100 `sbatch` calls of the
+#     same one-task job, one process each.
+#
+# usage: sh bench/slurm.sh       (make bench sets PAICTL)
+# Prints a table; the exit status is 0 unless something cannot run
+# (timings on a shared machine are noisy).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+PAICTL=${PAICTL:-$top/build/paictl}
+out=${BENCH_DIR:-$top/build/bench}/slurm
+runs=${BENCH_RUNS:-20}
+jobs=${BENCH_JOBS:-100}
+
+die() {
+	echo "bench slurm: $*" >&2
+	exit 1
+}
+
+if [ "${PAI_SLURM_URL:-}" = "" ]; then
+	[ -x "$PAICTL" ] || die "$PAICTL is not an executable; run make first"
+	command -v slurmctld >/dev/null 2>&1 || {
+		echo "bench slurm: skipped: no slurmctld (make test-deps)"
+		exit 0
+	}
+	exec python3 "$top/tests/slurm/slurm_cluster.py" run -- sh "$0" "$@"
+fi
+
+rm -rf "$out"
+mkdir -p "$out/home" || die "cannot create $out"
+export HOME="$out/home" XDG_CONFIG_HOME="$out/home/.config"
+export XDG_STATE_HOME="$out/home/.state" USER=root
+(umask 077 && echo "$PAI_SLURM_TOKEN" >"$out/home/token")
+"$PAICTL" cluster add hpc --slurm "$PAI_SLURM_URL" --token-file \
+	"$out/home/token" --workdir "$PAI_SLURM_WORK" >/dev/null &&
+	"$PAICTL" cluster use hpc || die "cannot add the profile"
+
+. "$top/bench/lib.sh"
+
+# A two-role job that ran, to read the status of
+cp "$top/examples/hello-distributed.json" "$out/"
+"$PAICTL" submit -q --wait "$out/hello-distributed.json" >/dev/null ||
+	die "the job did not succeed"
+id=$(squeue -h -t all -n hello-distributed -o %i | head -n 1)
+hdr="-H X-SLURM-USER-NAME:root -H X-SLURM-USER-TOKEN:$PAI_SLURM_TOKEN"
+
+printf '%-44s %16s\n' "status of a 4-task job (mean of $runs)" ms
+printf '%-44s %16s\n' "paictl status hello-distributed" \
+	"$(time_ms "$PAICTL status hello-distributed")"
+printf '%-44s %16s\n' "paictl -o json status hello-distributed" \
+	"$(time_ms "$PAICTL -o json status hello-distributed")"
+printf '%-44s %16s\n' "curl GET /slurm/v0.0.38/jobs" \
+	"$(time_ms "curl -sf $hdr $PAI_SLURM_URL/slurm/v0.0.38/jobs")"
+printf '%-44s %16s\n' "scontrol show job (no slurmrestd)" \
+	"$(time_ms "scontrol show job $id")"
+
+# $jobs one-task jobs, each through paictl in one process and through
+# sbatch, one process each
+i=0
+while [ "$i" -lt "$jobs" ]; do
+	printf '{"jobName":"p%d","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}\n' \
+		"$i" >"$out/p$i.json"
+	i=$((i + 1))
+done
+files=$(i=0; while [ "$i" -lt "$jobs" ]; do echo "$out/p$i.json"; i=$((i + 1)); done)
+sbatches=$(i=0; while [ "$i" -lt "$jobs" ]; do echo "sbatch -Q -J s$i -o /dev/null -n 1 -c 1 --mem=100 --wrap true &&"; i=$((i + 1)); done)
+printf '\n%-44s %16s\n' "$jobs jobs, once" ms
+# shellcheck disable=SC2086 # the file names have no blanks
+printf '%-44s %16s\n' "paictl submit (one process, $jobs files)" \
+	"$(once_ms "$PAICTL submit -q $(echo $files)")"
+printf '%-44s %16s\n' "sbatch, $jobs processes" \
+	"$(once_ms "$(echo $sbatches) true")"
+n=$(squeue -h -t all -o %j | grep -c '^p[0-9]')
+echo "($n of paictl's jobs in Slurm; $jobs expected)"

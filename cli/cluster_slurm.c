@@ -1,0 +1,117 @@
+/* cluster_slurm.c - `paictl cluster add NAME --slurm URL`: a Slurm
+ * cluster's profile (its slurmrestd, token file, partition, account,
+ * QOS, the job directories' place and how they are reached), beside
+ * cmd_cluster.c's other kinds. */
+#include "cli.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_cluster_slurm_opt(cli_ctx *ctx, cli_slurm_add *a, int key,
+			  const char *arg)
+{
+	char *end;
+
+	if (key > CLI_OPT_SLURM_FIRST && key <= CLI_OPT_VC_PARTITION)
+		a->given = 1;
+	switch (key) {
+	case CLI_OPT_SLURM_FIRST: a->url = arg; return 0;
+	case CLI_OPT_PARTITION: a->s.partition = arg; return 0;
+	case CLI_OPT_ACCOUNT: a->s.account = arg; return 0;
+	case CLI_OPT_QOS: a->s.qos = arg; return 0;
+	case CLI_OPT_WORKDIR: a->s.workdir = arg; return 0;
+	case CLI_OPT_SSH_HOST: a->s.ssh_host = arg; return 0;
+	case CLI_OPT_PYXIS: a->s.pyxis = 1; return 0;
+	case CLI_OPT_VC_PARTITION: a->s.vc_partition = 1; return 0;
+	case CLI_OPT_SSH_PORT:
+		errno = 0;
+		a->s.ssh_port = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || a->s.ssh_port < 1 ||
+		    a->s.ssh_port > 65535)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --ssh-port '%s' (1 to 65535)",
+					 arg);
+		return 0;
+	}
+	return -1;
+}
+
+int cli_cluster_slurm_check(const cli_ctx *ctx, const cli_slurm_add *a,
+			    int nargs)
+{
+	if (nargs < 0 && a->given)
+		return cli_error(ctx, EXIT_USAGE,
+				 "--partition, --account, --qos, --workdir, "
+				 "--ssh-host, --ssh-port, --pyxis and "
+				 "--vc-partition go with --slurm");
+	if (nargs >= 0 && nargs != 1)
+		return cli_error(ctx, EXIT_USAGE,
+				 "usage: paictl cluster add NAME --slurm URL "
+				 "[--token-file F] [--partition P] "
+				 "[--account A] [--qos Q] [--workdir DIR] "
+				 "[--ssh-host H] [--ssh-port N] [--pyxis]");
+	return 0;
+}
+
+/* A file given relative to here, made absolute: the profile is used
+ * from anywhere. */
+static int absolute(const cli_ctx *ctx, const char **path, char **abs,
+		    const char *opt)
+{
+	if (!*path || **path == '/')
+		return 0;
+	if (!(*abs = realpath(*path, NULL)))
+		return cli_error(ctx, EXIT_NOTFOUND, "cannot use %s '%s': %s",
+				 opt, *path, strerror(errno));
+	*path = *abs;
+	return 0;
+}
+
+int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
+			  cli_slurm_add *a, const char *name, char **abs)
+{
+	int err, st;
+
+	a->s.token_file = ctx->token_file;
+	if ((st = absolute(ctx, &a->s.token_file, abs, "--token-file")))
+		return st;
+	if (a->s.workdir && a->s.workdir[0] != '/')
+		return cli_error(ctx, EXIT_USAGE,
+				 "--workdir '%s' must be absolute: a path "
+				 "every node of the cluster sees",
+				 a->s.workdir);
+	p->name = name;
+	p->uri = a->url;
+	p->api = PAI_API_SLURM;
+	err = pai_config_set(cfg, p);
+	if (!err)
+		err = pai_config_set_slurm(cfg, name, &a->s);
+	if (err == PAI_EINVAL)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid cluster name '%s', --slurm URL "
+				 "'%s' (http:// or https://), or a "
+				 "--partition, --account, --qos or "
+				 "--ssh-host with a blank, ',' or '='",
+				 name, a->url);
+	if (err)
+		return cli_error(ctx, cli_exit_status(err),
+				 "cannot add '%s': %s", name,
+				 pai_strerror(err));
+	return EXIT_OK;
+}
+
+json_t *cli_cluster_slurm_json(const pai_config *cfg, const pai_profile *p)
+{
+	pai_slurm_cluster s;
+
+	if (pai_config_slurm(&s, cfg, p->name))
+		return NULL;
+	return json_pack("{s:s?,s:s?,s:s?,s:s?,s:s?,s:s?,s:I,s:b,s:b}",
+			 "tokenFile", s.token_file, "partition", s.partition,
+			 "account", s.account, "qos", s.qos, "workdir",
+			 s.workdir, "sshHost", s.ssh_host, "sshPort",
+			 (json_int_t)(s.ssh_port ? s.ssh_port : 22), "pyxis",
+			 s.pyxis, "virtualClusterPartition", s.vc_partition);
+}

@@ -1,0 +1,126 @@
+/* connect_slurm.c - a Slurm cluster's connection, beside connect.c's
+ * others: the profile's settings, the JWT (--token-file, the profile's
+ * token file, else $SLURM_JWT, what `scontrol token` prints), the
+ * client as the user (-u, else the login name), and SFTP access to the
+ * job directories with the keys and known_hosts `paictl ssh` uses. */
+#include "cli.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_opt(const char *s, int *oom)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*oom = 1;
+	return d;
+}
+
+int cli_slurm_choose(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
+		     const char *name)
+{
+	pai_slurm_cluster s;
+	int oom = 0;
+
+	if (pai_config_slurm(&s, cfg, name) != PAI_OK)
+		return cli_error(ctx, EXIT_FAILURE_, "cannot read cluster '%s'",
+				 name);
+	c->slurm = 1;
+	c->slurm_cfg = s;
+	c->slurm_cfg.token_file = dup_opt(s.token_file, &oom);
+	c->slurm_cfg.partition = dup_opt(s.partition, &oom);
+	c->slurm_cfg.account = dup_opt(s.account, &oom);
+	c->slurm_cfg.qos = dup_opt(s.qos, &oom);
+	c->slurm_cfg.workdir = dup_opt(s.workdir, &oom);
+	c->slurm_cfg.ssh_host = dup_opt(s.ssh_host, &oom);
+	if (oom)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	return EXIT_OK;
+}
+
+void cli_slurm_conn_release(cli_conn *c)
+{
+	free((char *)c->slurm_cfg.token_file);
+	free((char *)c->slurm_cfg.partition);
+	free((char *)c->slurm_cfg.account);
+	free((char *)c->slurm_cfg.qos);
+	free((char *)c->slurm_cfg.workdir);
+	free((char *)c->slurm_cfg.ssh_host);
+	memset(&c->slurm_cfg, 0, sizeof(c->slurm_cfg));
+}
+
+int cli_slurm_token(const cli_ctx *ctx, cli_conn *c)
+{
+	const char *file = ctx->token_file ? ctx->token_file
+					   : c->slurm_cfg.token_file;
+	const char *jwt = getenv("SLURM_JWT");
+
+	if (file) {
+		/* read again by the client for every request */
+		char *copy = strdup(file);
+
+		free((char *)c->slurm_cfg.token_file);
+		c->slurm_cfg.token_file = copy;
+		c->token_file = copy ? strdup(copy) : NULL;
+		c->token_source = CLI_TOKEN_FILE;
+		if (!c->token_file)
+			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		return EXIT_OK;
+	}
+	if (!jwt || !*jwt)
+		return cli_error(ctx, EXIT_AUTH,
+				 "no token for Slurm cluster '%s': give "
+				 "--token-file FILE, or set SLURM_JWT (on a "
+				 "login node: 'scontrol token')",
+				 c->cluster);
+	c->token = strdup(jwt);
+	c->token_source = CLI_TOKEN_SLURM_JWT;
+	return c->token ? EXIT_OK
+			: cli_error(ctx, EXIT_FAILURE_, "out of memory");
+}
+
+/* SFTP for job directories this machine does not see: as paictl ssh
+ * logs in (the user's key, the agent, the cluster's known_hosts). */
+static int set_sftp(const cli_ctx *ctx, cli_conn *c)
+{
+	pai_ssh_options so = PAI_SSH_OPTIONS_INIT;
+	char *known = cli_known_hosts_path(c), *key = cli_own_key(), *dir;
+	int err = PAI_OK;
+
+	if (known && (dir = strdup(known))) {
+		*strrchr(dir, '/') = '\0';
+		cli_mkdirs(dir);
+		free(dir);
+		so.user = c->user;
+		so.key_file = key;
+		so.use_agent =
+		    getenv("SSH_AUTH_SOCK") && *getenv("SSH_AUTH_SOCK");
+		so.known_hosts = known;
+		err = pai_client_set_sftp(c->client, &so);
+	}
+	free(known);
+	free(key);
+	if (err)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	return EXIT_OK;
+}
+
+int cli_slurm_client(cli_ctx *ctx, cli_conn *c, const pai_client_options *o)
+{
+	pai_client_options co = *o;
+	char *detail = NULL;
+	int err, st;
+
+	c->slurm_cfg.user = c->user;
+	co.token = c->token;
+	err = pai_client_new_slurm(&c->client, &detail, &co, &c->slurm_cfg);
+	if (err) {
+		st = cli_error(ctx, cli_exit_status(err), "cluster '%s': %s",
+			       c->cluster, detail ? detail : pai_strerror(err));
+		free(detail);
+		return st;
+	}
+	return set_sftp(ctx, c);
+}

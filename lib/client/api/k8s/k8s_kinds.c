@@ -1,0 +1,187 @@
+/* k8s_kinds.c - the kinds of job object a Kubernetes profile runs, each
+ * an engine (engine_*.c) found once here by the profile's kind; what
+ * every kind shares of reading one: its phase as paictl's state (the
+ * table of §8 and the issues' phases), and the key that ties a pod to
+ * its task (its task and index, as its controller marks them). */
+#include "k8s_api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct pai__k8s_engine *const engines[] = {
+    &pai__k8s_volcano_engine, &pai__k8s_paddlejob_engine,
+    &pai__k8s_jobset_engine, &pai__k8s_pytorchjob_engine};
+
+const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (engines[i]->id == kind)
+			return engines[i];
+	return NULL;
+}
+
+const struct pai__k8s_engine *pai__k8s_engine(pai_client *c)
+{
+	const struct pai__k8s_engine *e =
+	    pai__k8s_engine_of(pai__k8s_of(c)->o.kind);
+
+	/* pai_client_new_k8s() took only a kind that has one */
+	return e ? e : engines[0];
+}
+
+/* ---- states ----------------------------------------------------------- */
+
+static pai_state phase_state(const char *phase)
+{
+	static const struct {
+		const char *phase;
+		pai_state state;
+	} map[] = {
+	    {"Pending", PAI_STATE_WAITING},
+	    {"Starting", PAI_STATE_WAITING}, /* PaddleJob: pods held */
+	    {"Running", PAI_STATE_RUNNING},
+	    {"Restarting", PAI_STATE_RUNNING},
+	    {"Completing", PAI_STATE_RUNNING},
+	    {"Terminating", PAI_STATE_RUNNING},
+	    {"Scaling", PAI_STATE_RUNNING},
+	    {"Completed", PAI_STATE_SUCCEEDED},
+	    {"Succeed", PAI_STATE_SUCCEEDED},
+	    {"Failed", PAI_STATE_FAILED},
+	    {"Terminated", PAI_STATE_FAILED},
+	    {"Aborting", PAI_STATE_STOPPING},
+	    {"Aborted", PAI_STATE_STOPPED},
+	    {"Created", PAI_STATE_WAITING},	/* PyTorchJob */
+	    {"Succeeded", PAI_STATE_SUCCEEDED}, /* PyTorchJob */
+	    {"Suspending", PAI_STATE_STOPPING}, /* paictl stopped it */
+	    {"Suspended", PAI_STATE_STOPPED},
+	};
+	size_t i;
+
+	/* a new job has no status until its controller writes one */
+	if (!phase || !*phase)
+		return PAI_STATE_WAITING;
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(phase, map[i].phase) == 0)
+			return map[i].state;
+	return PAI_STATE_UNKNOWN;
+}
+
+const char *pai__k8s_job_phase(pai_client *c, json_t *job, const char **since)
+{
+	if (since)
+		*since = NULL;
+	return pai__k8s_engine(c)->phase(job, since);
+}
+
+pai_state pai__k8s_job_state(pai_client *c, json_t *job)
+{
+	const char *phase = pai__k8s_job_phase(c, job, NULL);
+	pai_state s = phase_state(phase);
+	json_t *meta = json_object_get(job, "metadata");
+
+	/* deleted (a PaddleJob stopped), the operator not yet done */
+	if (pai__json_str(meta, "deletionTimestamp") && !pai_state_is_final(s))
+		return PAI_STATE_STOPPING;
+	/* suspended by another than a stop: held (Kueue's, until it
+	 * admits the job) */
+	if (phase && strncmp(phase, "Suspend", 7) == 0 &&
+	    !pai__json_str(json_object_get(meta, "annotations"),
+			   PAI__K8S_STOPPED))
+		return PAI_STATE_WAITING;
+	return s;
+}
+
+/* ---- pods ------------------------------------------------------------- */
+
+void pai__k8s_task_key(pai__buf *b, const char *task, long index)
+{
+	pai__buf_printf(b, "%s%c%ld", task, PAI__K8S_KEY_SEP, index);
+}
+
+int pai__k8s_pod_key(pai__buf *b, pai_client *c, json_t *pod)
+{
+	long index;
+
+	if (!pai__k8s_engine(c)->pod_task(pod, b, &index))
+		return 0;
+	pai__buf_printf(b, "%c%ld", PAI__K8S_KEY_SEP, index);
+	return 1;
+}
+
+void pai__k8s_spec_role(struct pai__k8s_spec_role *r, const char *task,
+			json_t *spec, long dflt)
+{
+	long long k;
+
+	r->task = task;
+	r->count =
+	    pai__json_integer(json_object_get(spec, "replicas"), &k) && k > 0
+		? (long)k
+		: dflt;
+	r->tmpl = json_object_get(spec, "template");
+}
+
+json_t *pai__k8s_condition(json_t *job, const char *type)
+{
+	json_t *st = json_object_get(job, "status"), *cond;
+	size_t i;
+
+	json_array_foreach(json_object_get(st, "conditions"), i, cond)
+	{
+		const char *t = pai__json_str(cond, "type");
+		const char *s = pai__json_str(cond, "status");
+
+		if (t && s && strcmp(t, type) == 0 && strcmp(s, "True") == 0)
+			return cond;
+	}
+	return NULL;
+}
+
+json_t *pai__k8s_newer_pod(json_t *a, json_t *b)
+{
+	const char *ta =
+	    pai__json_str(json_object_get(a, "metadata"), "creationTimestamp");
+	const char *tb =
+	    pai__json_str(json_object_get(b, "metadata"), "creationTimestamp");
+
+	/* RFC 3339 in UTC: the text orders as the time; a tie, the later
+	 * word */
+	if (!a || (tb && (!ta || strcmp(tb, ta) >= 0)))
+		return b;
+	return a;
+}
+
+int pai__k8s_owned_by(json_t *job, json_t *obj)
+{
+	const char *uid =
+	    pai__json_str(json_object_get(job, "metadata"), "uid");
+	json_t *ref;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(obj, "metadata"),
+					   "ownerReferences"),
+			   i, ref)
+	{
+		const char *ru = pai__json_str(ref, "uid");
+
+		if (uid && ru && strcmp(ru, uid) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int pai__k8s_number(const char *s, long *out)
+{
+	char *end;
+	long n;
+
+	if (!s || !(*s >= '0' && *s <= '9') || strlen(s) > 9)
+		return 0;
+	n = strtol(s, &end, 10);
+	if (*end)
+		return 0;
+	*out = n;
+	return 1;
+}

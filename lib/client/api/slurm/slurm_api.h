@@ -1,0 +1,145 @@
+/* slurm_api.h - the Slurm module (api_slurm.c, its table) and its parts,
+ * one idea each:
+ *
+ *   slurm_client.c  the client: the profile's facts, the JWT (a file
+ *                   read again for every request) and the user, as
+ *                   headers on each exchange (http.h's struct pai__wire)
+ *   slurm_rest.c    requests to slurmrestd: the plugin version the
+ *                   server serves, JSON answers, and its two shapes of
+ *                   errors (and a bad token's 500) judged
+ *   slurm_submit.c  a submission: the name checked, the ports chosen,
+ *                   the batch job posted; lost answers found by the
+ *                   submission's id in the job's comment
+ *   slurm_jobs.c    Slurm's jobs as paictl's: the comment read, states
+ *                   mapped, the user's jobs of a name found
+ *   slurm_status.c  a job's status JSON (the shape OpenPAI's APIs send,
+ *                   status.h): the job, its tasks from their records in
+ *                   the job's directory; lists
+ *   slurm_files.c   the job's directory: its records, and logs read
+ *                   here or over SFTP
+ *
+ * The reference: shared/reference/slurm.md. Not installed, not for
+ * cli/. */
+#ifndef PAI_SLURM_API_H
+#define PAI_SLURM_API_H
+
+#include "client/api/module.h"
+#include "client/api/status.h"
+
+/* ---- the client (slurm_client.c) ------------------------------------ */
+
+/* A Slurm client's state: pai_client.wire_data. */
+struct pai__slurm_client {
+	pai_slurm_cluster s; /* the strings owned, below */
+	char *token_file, *partition, *account, *qos, *workdir, *ssh_host;
+	char *user;
+	/* the plugin version spoken ("v0.0.38"); NULL until found */
+	char *version;
+	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
+	pai_ssh_options sftp;
+	char *sftp_user, *sftp_key, *sftp_known;
+	/* The jobs Slurm knew when last listed (slurm_jobs.c), with what
+	 * this client submitted since: its submissions' name checks and
+	 * port ranges, without listing every job for each. */
+	json_t *known;	     /* an array of Slurm's jobs, or NULL */
+	long long known_at;  /* when listed (pai__now_ms) */
+	long long known_max; /* the highest job id in it */
+	/* the token given (pai_client_options.token), for want of a file */
+	char *jwt;
+	/* the token of the exchange under way, wiped by finish */
+	char *token;
+};
+
+/* The state of client c (made by pai_client_new_slurm()). */
+struct pai__slurm_client *pai__slurm_of(pai_client *c);
+
+/* ---- requests (slurm_rest.c) ---------------------------------------- */
+
+/* "/slurm/<version>/<path>" of the newest version paictl knows that the
+ * server serves (found once: the newest known first, /openapi when the
+ * server has it not). *url new. */
+int pai__slurm_url(char **url, pai_client *c, const char *path);
+/* A request to slurmrestd: path under /slurm/<version>/, body JSON or
+ * NULL. A 2xx's JSON in *out (new; may be NULL). Otherwise the detail
+ * says what slurmrestd said (either shape of its errors), and the error
+ * is the one it maps to: 2017 (no such job) PAI_ENOTFOUND, a bad or
+ * expired token PAI_EAUTH, a refusal of the request PAI_EINVAL with
+ * the status kept. *maybe (may be NULL): no answer came, or a 5xx, to a
+ * request that went out. */
+int pai__slurm_call(json_t **out, pai_client *c, const char *method,
+		    const char *path, json_t *body, int safe, int *maybe);
+
+/* ---- Slurm's jobs (slurm_jobs.c) ------------------------------------ */
+
+/* What a paictl job's comment says (its strings point into the job). */
+struct pai__slurm_note {
+	char sub[64];		 /* the submission's id */
+	unsigned lo, hi;	 /* its port range: [lo, hi) */
+	char roles[1024];	 /* "name*n,name*n" */
+};
+
+/* The comment of job j as paictl wrote it: 1, or 0 when it is not one. */
+int pai__slurm_note(struct pai__slurm_note *n, json_t *j);
+/* The comment paictl writes; new. */
+char *pai__slurm_note_text(const char *sub, unsigned lo, unsigned hi,
+			   const char *roles);
+/* All of Slurm's jobs (GET jobs): *out the array (new). */
+int pai__slurm_jobs(json_t **out, pai_client *c);
+/* The jobs Slurm knew at most max_age_ms ago (listed again when older),
+ * with the client's own submissions since: *out borrowed from c. */
+int pai__slurm_known(json_t **out, pai_client *c, long max_age_ms);
+/* What the client knows of job id (< the id of a job it just made):
+ * every job after the highest it knew and before id read (GET job/ID),
+ * or, past a few, all listed again. */
+int pai__slurm_catch_up(pai_client *c, long long id);
+/* Job j (a new reference, stolen) among what the client knows. */
+void pai__slurm_know(pai_client *c, json_t *j);
+/* user's jobs named name in jobs, each a job of paictl's (its first
+ * component): a new array, newest first. */
+json_t *pai__slurm_named(json_t *jobs, const char *user, const char *name);
+/* The components of the heterogeneous job whose leader is lead (or lead
+ * alone): a new array. */
+json_t *pai__slurm_components(json_t *jobs, json_t *lead);
+/* paictl's state of a job's components; *why (borrowed) the reason of
+ * a job that waits or failed, or NULL. */
+pai_state pai__slurm_state(json_t *comps, const char **why);
+/* exit_code (a raw wait status) as an exit status: 128 + the signal for
+ * one that killed; -1 when it says none. */
+int pai__slurm_exit(json_t *v);
+
+/* ---- the job's directory (slurm_files.c) ---------------------------- */
+
+/* <workdir>/<name>/<sub>; new. */
+char *pai__slurm_jobdir(pai_client *c, const char *name, const char *sub);
+/* 1 when this machine sees the directory dir. */
+int pai__slurm_seen(const char *dir);
+/* A record (KEY=VALUE lines) dir/file as an object of strings; NULL
+ * when there is none (or out of memory). */
+json_t *pai__slurm_record(const char *dir, const char *file);
+/* The newest submission of user's job name in its directory: *sub new
+ * (NULL: none). */
+int pai__slurm_latest(char **sub, pai_client *c, const char *name);
+/* Where a task's files are read: "file://<dir>/" here (or where no SSH
+ * host is named: a read then says the directory is not here), else
+ * "sftp://host:port<dir>/"; new, or NULL out of memory. */
+char *pai__slurm_task_url(pai_client *c, const char *taskdir);
+/* module.h's log_read. */
+int pai__slurm_log_read(char **data, size_t *len, long long *next,
+			const struct pai__api *api, pai_client *c,
+			const char *url, long long offset);
+
+/* ---- the operations ------------------------------------------------- */
+
+int pai__slurm_submit(const struct pai__api *api, pai_client *c,
+		      const char *user, json_t *config,
+		      const pai_submit_options *o, int *recovered);
+int pai__slurm_submit_request(pai__submit_rq *rq, const struct pai__api *api,
+			      pai_client *c, const char *user, json_t *config);
+int pai__slurm_job_get(pai_job_info **out, const struct pai__api *api,
+		       pai_client *c, const char *user, const char *name);
+int pai__slurm_jobs_list(pai_job_list **out, const struct pai__api *api,
+			 pai_client *c, const char *user);
+/* The status JSON's "slurm" member (borrowed), or NULL. */
+json_t *pai__slurm_info_meta(const pai_job_info *info);
+
+#endif /* PAI_SLURM_API_H */

@@ -1,0 +1,288 @@
+/* slurm_client.c - a client for a Slurm cluster's slurmrestd: the
+ * profile's facts, and on every exchange (http.h's struct pai__wire)
+ * the headers slurmrestd's JWT authentication reads, X-SLURM-USER-NAME
+ * and X-SLURM-USER-TOKEN, the token read again from its file each time
+ * (tokens are re-issued) and wiped after. The trace masks the token's
+ * header (trace.c). */
+#include "slurm_api.h"
+
+#include "sys/dl_curl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A JWT is three base64url parts; a file may hold more than that. */
+#define TOKEN_MAX 16384
+
+struct pai__slurm_client *pai__slurm_of(pai_client *c)
+{
+	return c->wire_data;
+}
+
+static void wipe(char **s)
+{
+	if (*s)
+		explicit_bzero(*s, strlen(*s));
+	free(*s);
+	*s = NULL;
+}
+
+/* The token in text: the line "SLURM_JWT=..." (as scontrol token
+ * prints it) or the text itself, blanks trimmed; in place. */
+static char *token_in(char *text)
+{
+	char *s = strstr(text, "SLURM_JWT="), *e;
+
+	s = s ? s + 10 : text;
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	e = s + strcspn(s, " \t\r\n");
+	*e = '\0';
+	return s;
+}
+
+/* The token file's token in *out (new): refused when others may read it,
+ * as ssh refuses such keys. */
+static int read_token(pai_client *c, const char *path, char **out)
+{
+	char buf[TOKEN_MAX + 1];
+	struct stat st;
+	ssize_t r;
+	size_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), err = PAI_OK;
+
+	*out = NULL;
+	if (fd < 0)
+		return pai__client_fail(c, errno == EACCES ? PAI_EACCES
+							   : PAI_EAUTH,
+					0, NULL, "cannot open token file '%s': %s",
+					path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (st.st_mode & 077))
+		err = pai__client_fail(c, PAI_EACCES, 0, NULL,
+				       "token file '%s' is not a regular file "
+				       "that only its owner can read (chmod "
+				       "600 '%s')",
+				       path, path);
+	while (!err && n < TOKEN_MAX &&
+	       ((r = read(fd, buf + n, TOKEN_MAX - n)) > 0 ||
+		(r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	close(fd);
+	buf[n] = '\0';
+	if (!err && !*token_in(buf))
+		err = pai__client_fail(c, PAI_EAUTH, 0, NULL,
+				       "token file '%s' holds no token", path);
+	if (!err && !(*out = strdup(token_in(buf))))
+		err = pai__client_oom(c);
+	explicit_bzero(buf, sizeof(buf));
+	return err;
+}
+
+/* ---- struct pai__wire ------------------------------------------------ */
+
+/* "Name: value" onto *hdrs; -1 when out of memory. The line is wiped. */
+static int header(struct curl_slist **hdrs, const char *name, const char *v)
+{
+	struct curl_slist *l;
+	char *line = NULL;
+
+	if (asprintf(&line, "%s: %s", name, v) < 0)
+		return -1;
+	l = curl_slist_append(*hdrs, line);
+	wipe(&line);
+	if (!l)
+		return -1;
+	*hdrs = l;
+	return 0;
+}
+
+/* A header value: no control character, nothing that ends the line. */
+static int printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int wire_prepare(void *data, pai_client *c, CURL *h,
+			struct curl_slist **hdrs, unsigned long *gen)
+{
+	struct pai__slurm_client *s = data;
+	int err;
+
+	(void)h;
+	(void)gen;
+	wipe(&s->token);
+	if (s->token_file) {
+		if ((err = read_token(c, s->token_file, &s->token)))
+			return err;
+	} else if (!s->jwt || !(s->token = strdup(s->jwt)))
+		return s->jwt ? pai__client_oom(c)
+				: pai__client_fail(
+				      c, PAI_EAUTH, 0, NULL,
+				      "no Slurm token: give --token-file "
+				      "FILE, or set SLURM_JWT (what "
+				      "'scontrol token' prints)");
+	if (!printable(s->token))
+		return pai__client_fail(c, PAI_EAUTH, 0, NULL,
+					"the Slurm token holds a control "
+					"character");
+	if (header(hdrs, "X-SLURM-USER-NAME", s->user) ||
+	    header(hdrs, "X-SLURM-USER-TOKEN", s->token) ||
+	    !(*hdrs = curl_slist_append(*hdrs, "Accept: application/json")))
+		return pai__client_oom(c);
+	return PAI_OK;
+}
+
+static void wire_finish(void *data, CURL *h)
+{
+	struct pai__slurm_client *s = data;
+
+	(void)h;
+	wipe(&s->token);
+}
+
+static int wire_unauthorized(void *data, unsigned long gen)
+{
+	(void)data;
+	(void)gen;
+	return 0; /* the file is read again on the next request anyway */
+}
+
+static void wire_free(void *data)
+{
+	struct pai__slurm_client *s = data;
+
+	if (!s)
+		return;
+	wipe(&s->token);
+	wipe(&s->jwt);
+	json_decref(s->known);
+	free(s->token_file);
+	free(s->partition);
+	free(s->account);
+	free(s->qos);
+	free(s->workdir);
+	free(s->ssh_host);
+	free(s->user);
+	free(s->version);
+	free(s->sftp_user);
+	free(s->sftp_key);
+	free(s->sftp_known);
+	free(s);
+}
+
+static const struct pai__wire slurm_wire = {wire_prepare, wire_finish,
+					    wire_unauthorized, wire_free};
+
+/* ---- the client -------------------------------------------------------- */
+
+static int dup_opt(char **out, const char *s)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out ? 0 : -1;
+}
+
+/* st's copy of the profile's facts. */
+static int keep_facts(struct pai__slurm_client *st, const pai_slurm_cluster *s)
+{
+	static const pai_slurm_cluster init = PAI_SLURM_CLUSTER_INIT;
+
+	if (dup_opt(&st->token_file, s->token_file) ||
+	    dup_opt(&st->partition, s->partition) ||
+	    dup_opt(&st->account, s->account) || dup_opt(&st->qos, s->qos) ||
+	    dup_opt(&st->workdir, s->workdir) ||
+	    dup_opt(&st->ssh_host, s->ssh_host) || dup_opt(&st->user, s->user))
+		return PAI_ENOMEM;
+	st->s = init;
+	st->s.token_file = st->token_file;
+	st->s.partition = st->partition;
+	st->s.account = st->account;
+	st->s.qos = st->qos;
+	st->s.workdir = st->workdir;
+	st->s.ssh_host = st->ssh_host;
+	st->s.ssh_port = s->ssh_port ? s->ssh_port : 22;
+	st->s.pyxis = s->pyxis;
+	st->s.vc_partition = s->vc_partition;
+	st->s.user = st->user;
+	return PAI_OK;
+}
+
+static int say(char **detail, int err, const char *why)
+{
+	if (detail && !(*detail = strdup(why)))
+		return PAI_ENOMEM;
+	return err;
+}
+
+int pai_client_new_slurm(pai_client **out, char **detail,
+			 const pai_client_options *opts,
+			 const pai_slurm_cluster *s)
+{
+	struct pai__slurm_client *st;
+	pai_client_options o;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (detail)
+		*detail = NULL;
+	if (!out || !opts || opts->version != PAI_CLIENT_OPTIONS_VERSION ||
+	    !s || s->version != PAI_SLURM_CLUSTER_VERSION)
+		return PAI_EINVAL;
+	if (!s->user || !*s->user || !printable(s->user))
+		return say(detail, PAI_EINVAL, "a Slurm client needs a user");
+	if (!(st = calloc(1, sizeof(*st))))
+		return PAI_ENOMEM;
+	/* the token goes in slurmrestd's header, never as a bearer */
+	o = *opts;
+	o.token = NULL;
+	if ((err = keep_facts(st, s)) ||
+	    (opts->token && !(st->jwt = strdup(opts->token)) &&
+	     (err = PAI_ENOMEM)) ||
+	    (err = pai_client_new(out, &o))) {
+		wire_free(st);
+		return say(detail, err,
+			   err == PAI_EINVAL ? "slurmrestd's URI must be "
+					       "http:// or https://"
+					     : pai_strerror(err));
+	}
+	(*out)->wire = &slurm_wire;
+	(*out)->wire_data = st;
+	(*out)->api = PAI_API_SLURM;
+	return PAI_OK;
+}
+
+int pai_client_set_sftp(pai_client *c, const pai_ssh_options *o)
+{
+	struct pai__slurm_client *s;
+	char *user = NULL, *key = NULL, *known = NULL;
+
+	if (!c || !o || !o->known_hosts)
+		return PAI_EINVAL;
+	if (c->api != PAI_API_SLURM)
+		return PAI_OK; /* no cluster else reads files so */
+	s = pai__slurm_of(c);
+	if (dup_opt(&user, o->user) || dup_opt(&key, o->key_file) ||
+	    dup_opt(&known, o->known_hosts)) {
+		free(user);
+		free(key);
+		free(known);
+		return PAI_ENOMEM;
+	}
+	free(s->sftp_user);
+	free(s->sftp_key);
+	free(s->sftp_known);
+	s->sftp = *o;
+	s->sftp.user = s->sftp_user = user;
+	s->sftp.key_file = s->sftp_key = key;
+	s->sftp.known_hosts = s->sftp_known = known;
+	s->sftp.host = NULL; /* the profile's ssh_host */
+	return PAI_OK;
+}

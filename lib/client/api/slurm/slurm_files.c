@@ -1,0 +1,337 @@
+/* slurm_files.c - a job's directory, <workdir>/<name>/<submission>: the
+ * records the batch script and each task leave there (KEY=VALUE lines,
+ * written whole and renamed), and the tasks' logs, read here where this
+ * machine sees the directory (a login node), else over SFTP (libcurl's,
+ * on libssh2) from the profile's SSH host, host keys checked against
+ * the caller's known_hosts. A log read from an offset past its end has
+ * been replaced (rotated, a task run again): it is read from its start. */
+#include "slurm_api.h"
+
+#include "sys/dl_curl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Most of a log one read returns: the caller reads on from there. */
+#define READ_MAX ((size_t)16 << 20)
+
+char *pai__slurm_jobdir(pai_client *c, const char *name, const char *sub)
+{
+	const char *w = pai__slurm_of(c)->workdir;
+	char *d = NULL;
+
+	if (!w || asprintf(&d, "%s/%s/%s", w, name, sub) < 0)
+		return NULL;
+	return d;
+}
+
+int pai__slurm_seen(const char *dir)
+{
+	struct stat st;
+
+	return dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+json_t *pai__slurm_record(const char *dir, const char *file)
+{
+	char *path = NULL, line[4096];
+	json_t *o = NULL;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s", dir, file) < 0)
+		return NULL;
+	f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return NULL;
+	o = json_object();
+	while (o && fgets(line, sizeof(line), f)) {
+		char *eq = strchr(line, '=');
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!eq || eq == line)
+			continue;
+		*eq = '\0';
+		json_object_set_new(o, line, json_string(eq + 1));
+	}
+	fclose(f);
+	return o;
+}
+
+int pai__slurm_latest(char **sub, pai_client *c, const char *name)
+{
+	const char *w = pai__slurm_of(c)->workdir;
+	char *dir = NULL, *best = NULL;
+	struct dirent *e;
+	json_t *rec;
+	DIR *d;
+
+	*sub = NULL;
+	if (!w || asprintf(&dir, "%s/%s", w, name) < 0)
+		return PAI_OK;
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		char *sd = NULL;
+
+		/* submissions are named by their time: the last is the
+		 * newest */
+		if (e->d_name[0] == '.' ||
+		    (best && strcmp(e->d_name, best) <= 0) ||
+		    asprintf(&sd, "%s/%s", dir, e->d_name) < 0)
+			continue;
+		if ((rec = pai__slurm_record(sd, "job"))) {
+			free(best);
+			best = strdup(e->d_name);
+		}
+		json_decref(rec);
+		free(sd);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	*sub = best;
+	return PAI_OK;
+}
+
+char *pai__slurm_task_url(pai_client *c, const char *taskdir)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	char *u = NULL;
+
+	/* without an SSH host, the files where they should be here: a
+	 * read says what is missing */
+	if (pai__slurm_seen(taskdir) || !s->ssh_host) {
+		if (asprintf(&u, "file://%s/", taskdir) < 0)
+			u = NULL;
+	} else if (asprintf(&u, "sftp://%s:%ld%s/", s->ssh_host,
+			    s->s.ssh_port, taskdir) < 0)
+		u = NULL;
+	return u;
+}
+
+/* ---- reading a log ------------------------------------------------------ */
+
+/* 1 when the job directory of a task's file (<dir>/<task>/<file>) is
+ * here. */
+static int job_dir_here(const char *path)
+{
+	char *d = strdup(path), *slash;
+	int here = 0;
+
+	if (d && (slash = strrchr(d, '/'))) {
+		*slash = '\0';
+		if ((slash = strrchr(d, '/'))) {
+			*slash = '\0';
+			here = pai__slurm_seen(d);
+		}
+	}
+	free(d);
+	return here;
+}
+
+/* path from offset on, here: at most READ_MAX bytes. */
+static int read_local(char **data, size_t *len, long long *next,
+		      pai_client *c, const char *path, long long offset)
+{
+	struct stat st;
+	size_t want, n = 0;
+	ssize_t r;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0 && errno == ENOENT && !job_dir_here(path))
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"the job's directory is not on this "
+					"machine: give the profile an SSH "
+					"host that sees '%s' (cluster add "
+					"--ssh-host)",
+					pai__slurm_of(c)->workdir);
+	if (fd < 0)
+		return pai__client_fail(c, errno == ENOENT ? PAI_ENOTFOUND
+							   : PAI_EIO,
+					0, NULL, "cannot read '%s': %s", path,
+					strerror(errno));
+	if (fstat(fd, &st) < 0)
+		st.st_size = 0;
+	if (st.st_size < offset)
+		offset = 0; /* replaced since: its text from the start */
+	want = (size_t)(st.st_size - offset) < READ_MAX
+		   ? (size_t)(st.st_size - offset)
+		   : READ_MAX;
+	if (!(buf = malloc(want + 1))) {
+		close(fd);
+		return pai__client_oom(c);
+	}
+	while (n < want && ((r = pread(fd, buf + n, want - n,
+				       offset + (off_t)n)) > 0 ||
+			    (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	close(fd);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	*next = offset + (long long)n;
+	return PAI_OK;
+}
+
+struct sftp_read {
+	pai_client *c;
+	pai__buf body;
+	const struct pai__slurm_client *s;
+};
+
+static size_t on_data(char *p, size_t size, size_t n, void *ptr)
+{
+	struct sftp_read *x = ptr;
+
+	if (x->body.len + size * n > READ_MAX)
+		return 0;
+	pai__buf_put(&x->body, p, size * n);
+	return x->body.oom ? 0 : size * n;
+}
+
+static int on_progress(void *ptr, curl_off_t a, curl_off_t b, curl_off_t d,
+		       curl_off_t e)
+{
+	struct sftp_read *x = ptr;
+
+	(void)a, (void)b, (void)d, (void)e;
+	return x->c->interrupt && *x->c->interrupt;
+}
+
+/* A host new to known_hosts is recorded; a changed key is refused
+ * unless the caller accepts new ones. */
+static int on_host_key(CURL *h, const struct curl_khkey *known,
+		       const struct curl_khkey *found, enum curl_khmatch m,
+		       void *ptr)
+{
+	const struct sftp_read *x = ptr;
+
+	(void)h, (void)known, (void)found;
+	if (m == CURLKHMATCH_OK)
+		return CURLKHSTAT_FINE;
+	if (m == CURLKHMATCH_MISSING)
+		return CURLKHSTAT_FINE_ADD_TO_FILE;
+	return x->s->sftp.accept_new ? CURLKHSTAT_FINE_REPLACE
+				     : CURLKHSTAT_REJECT;
+}
+
+static void sftp_options(CURL *h, struct sftp_read *x, const char *url,
+			 long long offset)
+{
+	const struct pai__slurm_client *s = x->s;
+	pai_client *c = x->c;
+
+	curl_easy_reset(h);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "sftp");
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->errbuf);
+	curl_easy_setopt(h, CURLOPT_USERNAME,
+			 s->sftp.user ? s->sftp.user : s->user);
+	curl_easy_setopt(h, CURLOPT_SSH_AUTH_TYPES,
+			 (long)(CURLSSH_AUTH_PUBLICKEY |
+				(s->sftp.use_agent ? CURLSSH_AUTH_AGENT : 0)));
+	if (s->sftp.key_file) {
+		curl_easy_setopt(h, CURLOPT_SSH_PRIVATE_KEYFILE,
+				 s->sftp.key_file);
+		/* libssh2 derives the public half from the private key */
+		curl_easy_setopt(h, CURLOPT_SSH_PUBLIC_KEYFILE, "");
+	}
+	curl_easy_setopt(h, CURLOPT_SSH_KNOWNHOSTS, s->sftp.known_hosts);
+	curl_easy_setopt(h, CURLOPT_SSH_KEYFUNCTION, on_host_key);
+	curl_easy_setopt(h, CURLOPT_SSH_KEYDATA, x);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, c->stall_timeout_s);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, x);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(h, CURLOPT_RESUME_FROM_LARGE, (curl_off_t)offset);
+}
+
+/* libcurl's failure as the client's detail and error. */
+static int sftp_error(pai_client *c, CURLcode cc, const char *url)
+{
+	const char *why = c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc);
+
+	switch (cc) {
+	case CURLE_REMOTE_FILE_NOT_FOUND:
+		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL, "%s: %s",
+					url, why);
+	case CURLE_LOGIN_DENIED:
+		return pai__client_fail(c, PAI_EAUTH, 0, NULL,
+					"%s: the SSH key was refused: %s", url,
+					why);
+	case CURLE_PEER_FAILED_VERIFICATION:
+		return pai__client_fail(c, PAI_EHOSTKEY, 0, NULL,
+					"%s: the host key differs from the one "
+					"in '%s'",
+					url, pai__slurm_of(c)->sftp.known_hosts);
+	case CURLE_ABORTED_BY_CALLBACK:
+		return pai__client_fail(c, PAI_EINTR, 0, NULL, "interrupted");
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_SSH:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+		return pai__client_fail(c, PAI_EUNREACHABLE, 0, NULL, "%s: %s",
+					url, why);
+	default:
+		return pai__client_fail(c, PAI_EIO, 0, NULL, "%s: %s", url,
+					why);
+	}
+}
+
+static int read_sftp(char **data, size_t *len, long long *next,
+		     pai_client *c, const char *url, long long offset)
+{
+	struct sftp_read x = {c, PAI__BUF_INIT, pai__slurm_of(c)};
+	CURLcode cc;
+
+	if (!x.s->sftp.known_hosts)
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"the job's directory is not on this "
+					"machine, and no SSH access to read "
+					"it was given");
+	c->errbuf[0] = '\0';
+	sftp_options(c->curl, &x, url, offset);
+	cc = curl_easy_perform(c->curl);
+	if (cc == CURLE_BAD_DOWNLOAD_RESUME && offset > 0) {
+		offset = 0; /* shorter than we read: replaced since */
+		sftp_options(c->curl, &x, url, 0);
+		cc = curl_easy_perform(c->curl);
+	}
+	if (cc != CURLE_OK && !(cc == CURLE_WRITE_ERROR && !x.body.oom &&
+				x.body.len)) {
+		pai__buf_release(&x.body);
+		return sftp_error(c, cc, url);
+	}
+	*len = x.body.len;
+	*next = offset + (long long)x.body.len;
+	if (!(*data = pai__buf_detach(&x.body)))
+		return pai__client_oom(c);
+	return PAI_OK;
+}
+
+int pai__slurm_log_read(char **data, size_t *len, long long *next,
+			const struct pai__api *api, pai_client *c,
+			const char *url, long long offset)
+{
+	(void)api;
+	if (strncmp(url, "file://", 7) == 0)
+		return read_local(data, len, next, c, url + 7, offset);
+	if (strncmp(url, "sftp://", 7) == 0)
+		return read_sftp(data, len, next, c, url, offset);
+	return pai__client_fail(c, PAI_EINVAL, 0, NULL,
+				"not a Slurm job's log: '%s'", url);
+}

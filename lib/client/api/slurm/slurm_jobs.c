@@ -1,0 +1,321 @@
+/* slurm_jobs.c - Slurm's jobs as paictl's: the comment paictl gives its
+ * jobs (the submission's id, the ports, the roles), the user's jobs of
+ * a name, the components of a heterogeneous job, and Slurm's job states
+ * as paictl's (reference/slurm.md). */
+#include "slurm_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The comment's first word: what says a job is paictl's. */
+#define MAGIC "paictl:1"
+
+char *pai__slurm_note_text(const char *sub, unsigned lo, unsigned hi,
+			   const char *roles)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, MAGIC " sub=%s ports=%u-%u roles=%s", sub, lo, hi,
+		     roles) < 0)
+		s = NULL;
+	return s;
+}
+
+/* The value of "key=" in the words of s into out (cut to size); 1 when
+ * there. */
+static int word(const char *s, const char *key, char *out, size_t size)
+{
+	size_t k = strlen(key), n;
+	const char *p;
+
+	for (p = s; (p = strstr(p, key)); p += k)
+		if ((p == s || p[-1] == ' ') && p[k] == '=') {
+			p += k + 1;
+			n = strcspn(p, " ");
+			if (n >= size)
+				return 0;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return 1;
+		}
+	return 0;
+}
+
+int pai__slurm_note(struct pai__slurm_note *n, json_t *j)
+{
+	const char *c = pai__json_str(j, "comment");
+	char ports[64];
+
+	memset(n, 0, sizeof(*n));
+	if (!c || strncmp(c, MAGIC " ", sizeof(MAGIC)) != 0)
+		return 0;
+	if (!word(c, "sub", n->sub, sizeof(n->sub)) ||
+	    !word(c, "roles", n->roles, sizeof(n->roles)))
+		return 0;
+	if (word(c, "ports", ports, sizeof(ports)) &&
+	    sscanf(ports, "%u-%u", &n->lo, &n->hi) != 2)
+		n->lo = n->hi = 0;
+	return 1;
+}
+
+static long long job_id(json_t *j)
+{
+	long long id = 0;
+
+	pai__json_integer(json_object_get(j, "job_id"), &id);
+	return id;
+}
+
+int pai__slurm_jobs(json_t **out, pai_client *c)
+{
+	json_t *o = NULL, *jobs;
+	int err;
+
+	*out = NULL;
+	if ((err = pai__slurm_call(&o, c, "GET", "jobs", NULL, 1, NULL)))
+		return err;
+	jobs = json_object_get(o, "jobs");
+	if (!json_is_array(jobs)) {
+		json_decref(o);
+		return pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
+					"slurmrestd's jobs answer has no "
+					"\"jobs\" list");
+	}
+	*out = json_incref(jobs);
+	json_decref(o);
+	return PAI_OK;
+}
+
+
+/* 1 for a job that is its own or its heterogeneous job's first. */
+static int leader(json_t *j)
+{
+	long long off = 0;
+
+	pai__json_integer(json_object_get(j, "het_job_offset"), &off);
+	return off == 0;
+}
+
+json_t *pai__slurm_named(json_t *jobs, const char *user, const char *name)
+{
+	json_t *out = json_array(), *j;
+	struct pai__slurm_note n;
+	size_t i, k;
+
+	json_array_foreach(jobs, i, j)
+	{
+		const char *u = pai__json_str(j, "user_name");
+		const char *jn = pai__json_str(j, "name");
+
+		if (!out || !leader(j) || !jn || strcmp(jn, name) != 0 ||
+		    (user && (!u || strcmp(u, user) != 0)) ||
+		    !pai__slurm_note(&n, j))
+			continue;
+		/* newest (the highest id) first */
+		for (k = 0; k < json_array_size(out); k++)
+			if (job_id(json_array_get(out, k)) < job_id(j))
+				break;
+		if (json_array_insert(out, k, j)) {
+			json_decref(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+json_t *pai__slurm_components(json_t *jobs, json_t *lead)
+{
+	long long het = 0, h;
+	json_t *out = json_array(), *j;
+	size_t i;
+
+	pai__json_integer(json_object_get(lead, "het_job_id"), &het);
+	if (!out)
+		return NULL;
+	if (!het) {
+		json_array_append(out, lead);
+		return out;
+	}
+	json_array_foreach(jobs, i, j)
+	{
+		h = 0;
+		pai__json_integer(json_object_get(j, "het_job_id"), &h);
+		if (h == het && json_array_append(out, j)) {
+			json_decref(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+/* One of Slurm's job states as paictl's. */
+static pai_state state_of(const char *s)
+{
+	static const struct {
+		const char *slurm;
+		pai_state state;
+	} map[] = {{"PENDING", PAI_STATE_WAITING},
+		   {"REQUEUED", PAI_STATE_WAITING},
+		   {"REQUEUE_HOLD", PAI_STATE_WAITING},
+		   {"REQUEUE_FED", PAI_STATE_WAITING},
+		   {"RUNNING", PAI_STATE_RUNNING},
+		   {"CONFIGURING", PAI_STATE_RUNNING},
+		   {"COMPLETING", PAI_STATE_RUNNING},
+		   {"SUSPENDED", PAI_STATE_RUNNING},
+		   {"RESIZING", PAI_STATE_RUNNING},
+		   {"STAGE_OUT", PAI_STATE_RUNNING},
+		   {"SIGNALING", PAI_STATE_RUNNING},
+		   {"COMPLETED", PAI_STATE_SUCCEEDED},
+		   {"CANCELLED", PAI_STATE_STOPPED},
+		   {"PREEMPTED", PAI_STATE_STOPPED},
+		   {"REVOKED", PAI_STATE_STOPPED},
+		   {"FAILED", PAI_STATE_FAILED},
+		   {"TIMEOUT", PAI_STATE_FAILED},
+		   {"NODE_FAIL", PAI_STATE_FAILED},
+		   {"BOOT_FAIL", PAI_STATE_FAILED},
+		   {"DEADLINE", PAI_STATE_FAILED},
+		   {"OUT_OF_MEMORY", PAI_STATE_FAILED},
+		   {"SPECIAL_EXIT", PAI_STATE_FAILED}};
+	size_t i;
+
+	for (i = 0; s && i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(s, map[i].slurm) == 0)
+			return map[i].state;
+	return PAI_STATE_UNKNOWN;
+}
+
+/* How much a component's state says of the whole job: one still
+ * running makes it running, one waiting waiting, one failed failed... */
+static int weight(pai_state s)
+{
+	switch (s) {
+	case PAI_STATE_RUNNING: return 5;
+	case PAI_STATE_WAITING: return 4;
+	case PAI_STATE_FAILED: return 3;
+	case PAI_STATE_STOPPED: return 2;
+	case PAI_STATE_SUCCEEDED: return 1;
+	default: return 0;
+	}
+}
+
+pai_state pai__slurm_state(json_t *comps, const char **why)
+{
+	pai_state st = PAI_STATE_UNKNOWN, s;
+	json_t *j, *which = NULL;
+	const char *r;
+	size_t i;
+
+	*why = NULL;
+	json_array_foreach(comps, i, j)
+	{
+		s = state_of(pai__json_str(j, "job_state"));
+		if (!which || weight(s) > weight(st)) {
+			st = s;
+			which = j;
+		}
+	}
+	if (which && st != PAI_STATE_RUNNING && st != PAI_STATE_SUCCEEDED) {
+		r = pai__json_str(which, "state_reason");
+		*why = r && strcmp(r, "None") != 0
+			   ? r
+			   : pai__json_str(which, "job_state");
+	}
+	return st;
+}
+
+int pai__slurm_exit(json_t *v)
+{
+	long long w;
+
+	if (!pai__json_integer(v, &w) || w < 0)
+		return -1;
+	if (w & 0x7f) /* killed by a signal */
+		return 128 + (int)(w & 0x7f);
+	return (int)((w >> 8) & 0xff);
+}
+
+/* ---- what a client knows, for its submissions ------------------------ */
+
+/* Most jobs read one by one to catch up; past that, all listed again. */
+#define CATCH_UP_MAX 32
+
+void pai__slurm_know(pai_client *c, json_t *j)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+
+	if (s->known && j && !json_array_append(s->known, j) &&
+	    job_id(j) > s->known_max)
+		s->known_max = job_id(j);
+	json_decref(j);
+}
+
+int pai__slurm_known(json_t **out, pai_client *c, long max_age_ms)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	json_t *jobs = NULL, *j;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	if (!s->known || pai__now_ms() - s->known_at > max_age_ms) {
+		if ((err = pai__slurm_jobs(&jobs, c)))
+			return err;
+		json_decref(s->known);
+		s->known = jobs;
+		s->known_at = pai__now_ms();
+		s->known_max = 0;
+		json_array_foreach(jobs, i, j)
+		{
+			if (job_id(j) > s->known_max)
+				s->known_max = job_id(j);
+		}
+	}
+	*out = s->known;
+	return PAI_OK;
+}
+
+/* 1 when the client knows job id. */
+static int knows(const struct pai__slurm_client *s, long long id)
+{
+	json_t *j;
+	size_t i;
+
+	json_array_foreach(s->known, i, j)
+	{
+		if (job_id(j) == id)
+			return 1;
+	}
+	return 0;
+}
+
+int pai__slurm_catch_up(pai_client *c, long long id)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	long long k, from = s->known_max;
+	json_t *o, *j, *jobs;
+	char path[64];
+	size_t i;
+	int err;
+
+	if (!s->known || id - from > CATCH_UP_MAX) {
+		s->known_at = 0; /* too many: all of them again */
+		return pai__slurm_known(&jobs, c, 0);
+	}
+	for (k = from + 1; k < id; k++) {
+		if (knows(s, k))
+			continue;
+		snprintf(path, sizeof(path), "job/%lld", k);
+		o = NULL;
+		err = pai__slurm_call(&o, c, "GET", path, NULL, 1, NULL);
+		if (err && err != PAI_ENOTFOUND)
+			return err;
+		json_array_foreach(json_object_get(o, "jobs"), i, j)
+		{
+			if (!knows(s, job_id(j)))
+				pai__slurm_know(c, json_incref(j));
+		}
+		json_decref(o);
+	}
+	return PAI_OK;
+}

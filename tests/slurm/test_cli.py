@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""tests/slurm/test_cli.py - paictl's commands on Slurm profiles, against
+a REAL Slurm 22.05 (slurm_cluster.py: slurmctld, four slurmd, slurmrestd with
+JWT, munge, and an sshd as the nodes'), text and JSON, as a user of issue
+28 runs them.
+
+    test_cli.py [-v] [-k PATTERN]      (PAICTL, default build/paictl)
+
+PAICTL_WRAPPER, a command to run paictl under (valgrind -q ...), as
+tests/cli/run.sh takes it.
+
+One cluster serves every case (a HOME and profile each); the last case
+makes slurmctld forget finished jobs (MinJobAge). One line per check,
+`ok` or `FAIL`, and a summary; exit 1 on a failure. Loopback only; every
+process started is stopped (stop.sh).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "kube"))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import slurm_cluster  # noqa: E402
+import lossy  # noqa: E402  (tests/kube's, plain HTTP here)
+from tap import check, results  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(HERE))
+PAICTL = os.environ.get("PAICTL", os.path.join(TOP, "build", "paictl"))
+VERBOSE = "-v" in sys.argv
+ONLY = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
+WRAPPER = os.environ.get("PAICTL_WRAPPER", "").split()
+ENV_CMD = "env | grep -E '^(PAI_|LR=)' | sort"
+
+
+class Case:
+    """A HOME with a profile `hpc` on the cluster (or url) for one case."""
+
+    def __init__(self, c, name, url=None, extra=()):
+        self.c, self.name = c, name
+        self.dir = tempfile.mkdtemp(prefix="paictl-st-")
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("PAICTL_", "XDG_", "SLURM"))}
+        self.env.update(HOME=self.dir, LC_ALL="C", TZ="UTC", USER="root")
+        self.env.pop("SSH_AUTH_SOCK", None)
+        self.token = self.file("token", "SLURM_JWT=%s\n" % c.token, 0o600)
+        os.makedirs(os.path.join(self.dir, ".ssh"), mode=0o700)
+        shutil.copy(c.ssh_key, os.path.join(self.dir, ".ssh", "id_ed25519"))
+        r = self.run("cluster", "add", "hpc", "--slurm", url or c.url,
+                     "--token-file", self.token, "--workdir", c.work,
+                     "--ssh-port", str(c.ssh_port), *extra)
+        if r.returncode:
+            raise AssertionError("cluster add: " + r.stderr)
+        self.run("cluster", "use", "hpc")
+
+    def file(self, name, text, mode=0o644):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text if isinstance(text, str) else json.dumps(text))
+        os.chmod(path, mode)
+        return path
+
+    def run(self, *args, timeout=120, env=None, pre=()):
+        if VERBOSE:
+            print("# paictl " + " ".join(args))
+        r = subprocess.run(list(pre) + WRAPPER + [PAICTL] + list(args),
+                           cwd=self.dir,
+                           env=env or self.env, capture_output=True,
+                           text=True, timeout=timeout)
+        if VERBOSE:
+            print("# exit %d\n# stdout: %s\n# stderr: %s" % (
+                r.returncode, r.stdout[:3000], r.stderr[:3000]))
+        return r
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def job(name, roles, **extra):
+    """A v1 config: roles is [(name, count, command, cpus)]."""
+    cfg = {"jobName": name, "image": "debian", "taskRoles": []}
+    for rname, n, cmd, cpus in roles:
+        cfg["taskRoles"].append({
+            "name": rname, "taskNumber": n, "cpuNumber": cpus,
+            "memoryMB": 100, "gpuNumber": 0, "command": cmd})
+    cfg.update(extra)
+    return cfg
+
+
+def squeue_names(c):
+    r = c.slurm("squeue", "-h", "-a", "-t", "all", "-o", "%j")
+    return r.stdout.split()
+
+
+def lines_of(out):
+    return [json.loads(x) for x in out.splitlines() if x.strip()]
+
+
+# ---- a two-role job of different cpus to SUCCEEDED, $PAI_* in every task ---
+
+def task_env(logs_json):
+    """role-index -> {NAME: value} from `logs -o json` lines (stdout's)."""
+    out = {}
+    for ln in logs_json:
+        if ln["stream"] != "stdout":
+            continue
+        n, _, v = ln["line"].partition("=")
+        out.setdefault("%s-%d" % (ln["role"], ln["index"]), {})[n] = v
+    return out
+
+
+def placed(name, value):
+    """expand's placeholders stand for what only a run has."""
+    return "<" in value
+
+
+def t_two_roles(c):
+    k = Case(c, "two")
+    try:
+        cfg = job("two", [("server", 2, ENV_CMD, 1),
+                          ("worker", 1, ENV_CMD + "; echo err >&2", 2)],
+                  jobEnvs={"LR": "0.01 $x 'q'"})
+        path = k.file("two.json", cfg)
+        r = k.run("submit", "--wait", path)
+        check("two roles: submit --wait exits 0 (SUCCEEDED)",
+              r.returncode == 0, r.stderr)
+        check("two roles: stdout is the job's name", r.stdout == "two\n",
+              r.stdout)
+        check("two roles: the image is said to be unused",
+              "slurm-image" in r.stderr, r.stderr)
+        st = json.loads(k.run("status", "two", "-o", "json").stdout)
+        tasks = [t for role in st["taskRoles"].values()
+                 for t in role["taskStatuses"]]
+        check("two roles: status SUCCEEDED, 3 tasks each SUCCEEDED exit 0",
+              st["jobStatus"]["state"] == "SUCCEEDED" and len(tasks) == 3
+              and all(t["taskState"] == "SUCCEEDED" and
+                      t["containerExitCode"] == 0 for t in tasks), st)
+        check("two roles: every task has its node",
+              all(t.get("containerNodeName", "").startswith("n")
+                  for t in tasks), tasks)
+        shown = c.slurm("scontrol", "show", "job", "-o").stdout
+        comps = sorted(re.search(r"NumTasks=(\d+) CPUs/Task=(\d+)",
+                                 ln).groups()
+                       for ln in shown.splitlines() if "JobName=two " in ln)
+        check("two roles: a heterogeneous job, one component per role "
+              "with its tasks and cpus", comps == [("1", "2"), ("2", "1")],
+              comps)
+        env = task_env(lines_of(k.run("logs", "two", "-o", "json").stdout))
+        check("two roles: every task's log read", sorted(env) ==
+              ["server-0", "server-1", "worker-0"], sorted(env))
+        bad, compared = [], 0
+        for key, got in env.items():
+            role, idx = key.rsplit("-", 1)
+            want = json.loads(k.run("expand", path, role, idx, "--target",
+                                    "slurm", "-o",
+                                    "json").stdout)["tasks"][0]["env"]
+            want = {e["name"]: e["value"] for e in want} \
+                if isinstance(want, list) else want
+            for n, v in want.items():
+                if not (n.startswith("PAI_") or n == "LR"):
+                    continue
+                if n not in got:
+                    bad.append((key, n, "missing"))
+                elif not placed(n, v):
+                    compared += 1
+                    if got[n] != v:
+                        bad.append((key, n, got[n], v))
+        check("two roles: each task's $PAI_* and jobEnvs are expand "
+              "--target slurm's", not bad and compared > 100,
+              (compared, bad[:10]))
+        hosts = env["worker-0"].get("PAI_TASK_ROLE_server_HOST_LIST", "")
+        ports = [env["server-%d" % i].get("PAI_CONTAINER_HOST_PORT")
+                 for i in range(2)]
+        check("two roles: the host list is host:port by index",
+              hosts == "127.0.0.1:%s,127.0.0.1:%s" % tuple(ports), hosts)
+        allports = [v for e in env.values() for n, v in e.items()
+                    if n == "PAI_CONTAINER_HOST_PORT_LIST"]
+        nums = re.findall(r"\d+", ",".join(allports))
+        check("two roles: no two tasks take one port", len(nums) ==
+              len(set(nums)) == 6, allports)
+        r = k.run("logs", "two", "worker", "0", "--stream", "stderr")
+        check("two roles: logs --stream stderr", r.stdout == "err\n",
+              r.stdout)
+        r = k.run("logs", "two", "worker", "0")
+        check("two roles: logs shows both files, stderr's lines marked",
+              r.returncode == 0 and
+              r.stdout.splitlines()[-1:] == ["stderr | err"] and
+              "PAI_TASK_INDEX=0" in r.stdout.splitlines(), r.stdout)
+        r = k.run("logs", "two", "worker", "0", "-o", "json")
+        check("two roles: logs -o json names each line's stream",
+              [(x["stream"], x["line"]) for x in lines_of(r.stdout)
+               if x["stream"] == "stderr"] == [("stderr", "err")], r.stdout)
+        r = k.run("status", "two")
+        check("two roles: status in text", r.returncode == 0 and
+              re.search(r"state:\s+SUCCEEDED", r.stdout) and
+              "worker  0" in r.stdout, r.stdout)
+        r = k.run("list", "-o", "json")
+        check("two roles: list has the job", r.returncode == 0 and any(
+            j.get("name") == "two" for j in json.loads(r.stdout)), r.stdout)
+    finally:
+        k.close()
+
+
+def t_failing_task(c):
+    k = Case(c, "fail")
+    try:
+        path = k.file("f.json", job("fail9", [
+            ("main", 2, "[ $PAI_TASK_INDEX = 1 ] && exit 9; sleep 30", 1)]))
+        t0 = time.time()
+        r = k.run("submit", "--wait", path)
+        check("failing task: submit --wait exits 9 (FAILED)",
+              r.returncode == 9, (r.returncode, r.stderr))
+        check("failing task: the others are not waited for",
+              time.time() - t0 < 25, time.time() - t0)
+        st = json.loads(k.run("status", "fail9", "-o", "json").stdout)
+        t1 = st["taskRoles"]["main"]["taskStatuses"][1]
+        check("failing task: job FAILED, exit code 9",
+              st["jobStatus"]["state"] == "FAILED" and
+              st["jobStatus"].get("appExitCode") == 9, st["jobStatus"])
+        check("failing task: task main-1 FAILED with its code 9",
+              t1["taskState"] == "FAILED" and t1["containerExitCode"] == 9,
+              t1)
+        t0 = st["taskRoles"]["main"]["taskStatuses"][0]
+        check("failing task: main-0, ended by the job's end, STOPPED",
+              t0["taskState"] == "STOPPED", t0)
+    finally:
+        k.close()
+
+
+def t_min_succeeded(c):
+    """A parameter server runs until its workers succeed
+    (minSucceededTaskCount): the job then SUCCEEDED, the server
+    stopped; a role with minFailedTaskCount null fails no job."""
+    k = Case(c, "minsucc")
+    try:
+        cfg = job("psworker", [("ps", 1, "sleep 60", 1),
+                               ("worker", 2, "exit $PAI_TASK_INDEX", 1)])
+        cfg["taskRoles"][1]["minSucceededTaskCount"] = 1
+        cfg["taskRoles"][1]["minFailedTaskCount"] = None
+        t0 = time.time()
+        r = k.run("submit", "--wait", k.file("j.json", cfg))
+        check("minSucceededTaskCount: the job SUCCEEDED once a worker did",
+              r.returncode == 0 and time.time() - t0 < 30,
+              (r.returncode, r.stderr, time.time() - t0))
+        st = json.loads(k.run("status", "psworker", "-o", "json").stdout)
+        ps = st["taskRoles"]["ps"]["taskStatuses"][0]
+        check("minSucceededTaskCount: the parameter server STOPPED",
+              ps["taskState"] == "STOPPED", ps)
+    finally:
+        k.close()
+
+
+V2 = """protocolVersion: 2
+name: yamljob
+type: job
+prerequisites:
+  - {type: dockerimage, uri: debian, name: img}
+parameters: {LR: '0.5'}
+taskRoles:
+  learner:
+    instances: 2
+    dockerImage: img
+    resourcePerInstance: {cpu: 1, memoryMB: 100, gpu: 0}
+    commands:
+      - echo learner $PAI_TASK_INDEX of $PAI_TASK_ROLE_TASK_COUNT_learner
+"""
+
+
+def t_v2_yaml(c):
+    k = Case(c, "v2")
+    try:
+        path = k.file("job.yaml", V2)
+        r = k.run("submit", "--wait", path)
+        check("protocol-v2: submit --wait exits 0", r.returncode == 0,
+              r.stderr)
+        r = k.run("logs", "yamljob", "learner", "1")
+        check("protocol-v2: the task ran its command with its environment",
+              r.stdout == "learner 1 of 2\n", (r.stdout, r.stderr))
+    finally:
+        k.close()
+
+
+def t_name_in_use(c):
+    k = Case(c, "inuse")
+    try:
+        path = k.file("j.json", job("inuse", [("a", 1, "sleep 60", 1)]))
+        r1 = k.run("submit", path)
+        r2 = k.run("submit", path)
+        check("name in use: the second submission exits 7",
+              r1.returncode == 0 and r2.returncode == 7,
+              (r1.stderr, r2.returncode, r2.stderr))
+        check("name in use: said in words", "exists already" in r2.stderr,
+              r2.stderr)
+        check("name in use: one job in Slurm",
+              squeue_names(c).count("inuse") == 1, squeue_names(c))
+        r = k.run("stop", "--wait", "inuse")
+        check("stop --wait: exits 0 with STOPPED", r.returncode == 0 and
+              "STOPPED" in r.stderr, (r.returncode, r.stderr))
+        st = json.loads(k.run("status", "inuse", "-o", "json").stdout)
+        check("stop: status STOPPED (CANCELLED)",
+              st["jobStatus"]["state"] == "STOPPED" and
+              st["jobStatus"]["subState"] == "CANCELLED", st["jobStatus"])
+    finally:
+        k.close()
+
+
+def t_at_once(c):
+    """Two clients submit one name at the same moment: one job."""
+    k = Case(c, "once")
+    try:
+        path = k.file("j.json", job("atonce", [("a", 1, "sleep 30", 1)]))
+        out = []
+        ts = [threading.Thread(target=lambda: out.append(
+            k.run("submit", path))) for _ in range(3)]
+        [t.start() for t in ts]
+        [t.join() for t in ts]
+        codes = sorted(r.returncode for r in out)
+        time.sleep(0.5)
+        alive = c.slurm("squeue", "-h", "-n", "atonce", "-t",
+                        "PD,R", "-o", "%i").stdout.split()
+        check("at once: one submission succeeds, the others exit 7",
+              codes == [0, 7, 7], [(r.returncode, r.stderr) for r in out])
+        check("at once: one job of the name left", len(alive) == 1, alive)
+        k.run("stop", "atonce")
+    finally:
+        k.close()
+
+
+def t_invalid(c):
+    k = Case(c, "invalid")
+    try:
+        bad = job("invalidjob", [("a", 1, "true", 1)])
+        bad["taskRoles"][0]["memoryMB"] = 10
+        r = k.run("submit", k.file("bad.json", bad))
+        check("invalid config: exit 3 with the rule at its place",
+              r.returncode == 3 and "bad.json:" in r.stderr and
+              "min-memory" in r.stderr, (r.returncode, r.stderr))
+        check("invalid config: nothing submitted",
+              "invalidjob" not in squeue_names(c), squeue_names(c))
+    finally:
+        k.close()
+
+
+def t_logs_follow(c):
+    k = Case(c, "follow")
+    try:
+        cmd = "for i in 1 2 3 4 5; do echo line $i; sleep 0.4; done"
+        path = k.file("j.json", job("follow", [("w", 2, cmd, 1)]))
+        r = k.run("submit", path)
+        check("logs -f: submitted", r.returncode == 0, r.stderr)
+        r = k.run("logs", "-f", "follow", "w", "1", timeout=60)
+        check("logs -f: every line once, to the end", r.returncode == 0 and
+              r.stdout == "".join("line %d\n" % i for i in range(1, 6)),
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("logs", "-f", "follow", timeout=60)
+        check("logs -f of every task: prefixed, each once",
+              sorted(r.stdout.splitlines()) == sorted(
+                  "w-%d | line %d" % (t, i) for t in (0, 1)
+                  for i in range(1, 6)), r.stdout)
+        r = k.run("logs", "--tail", "2", "follow", "w", "0")
+        check("logs --tail 2", r.stdout == "line 4\nline 5\n", r.stdout)
+    finally:
+        k.close()
+
+
+def t_ssh(c):
+    k = Case(c, "ssh")
+    try:
+        path = k.file("j.json", job("sshjob", [("w", 2, "sleep 60", 1)]))
+        k.run("submit", path)
+        for _ in range(100):
+            st = json.loads(k.run("status", "sshjob", "-o", "json").stdout)
+            if all(t["taskState"] == "RUNNING" for t in
+                   st["taskRoles"]["w"]["taskStatuses"]):
+                break
+            time.sleep(0.2)
+        r = k.run("ssh", "sshjob", "w", "1", "--",
+                  "echo $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX $(pwd); "
+                  "exit 3")
+        check("ssh: the remote exit status comes back", r.returncode == 3,
+              (r.returncode, r.stderr))
+        check("ssh: in the task's directory with its $PAI_* environment",
+              re.match(r"1 %s/sshjob/[^/]+/w-1\n$" % re.escape(c.work),
+                       r.stdout), r.stdout)
+        k.run("stop", "--wait", "sshjob")
+    finally:
+        k.close()
+
+
+def t_lost_answer(c):
+    with lossy.Proxy(c.url, None, None,
+                     lose=[("POST", r"/job/submit$")]) as p:
+        k = Case(c, "lost", url=p.url)
+        try:
+            path = k.file("j.json", job("lostjob", [("a", 1, "true", 1)]))
+            r = k.run("submit", path)
+            check("lost answer: the answer was lost", len(p.lost) == 1,
+                  p.lost)
+            check("lost answer: submit succeeds, finding its job",
+                  r.returncode == 0 and r.stdout == "lostjob\n",
+                  (r.returncode, r.stderr))
+            posts = [s for s in p.seen if s[0] == "POST"]
+            check("lost answer: posted once; one job",
+                  len(posts) == 1 and
+                  squeue_names(c).count("lostjob") == 1,
+                  (posts, squeue_names(c)))
+        finally:
+            k.close()
+
+
+def t_bad_token(c):
+    k = Case(c, "token")
+    try:
+        k.file("token", "SLURM_JWT=" + c.token[:-4] + "AAAA\n", 0o600)
+        r = k.run("status", "whatever")
+        check("bad token: exit 5, in words", r.returncode == 5 and
+              "token" in r.stderr and "scontrol token" in r.stderr,
+              (r.returncode, r.stderr))
+        os.chmod(k.token, 0o644)
+        r = k.run("list")
+        check("token file others can read: refused, exit 5",
+              r.returncode == 5 and "chmod 600" in r.stderr, r.stderr)
+        os.chmod(k.token, 0o600)
+        k.file("token", "SLURM_JWT=%s\n" % c.token, 0o600)
+        r = k.run("-vv", "list")
+        check("-vv traces the requests, never the token",
+              "X-SLURM-USER-TOKEN: ***" in r.stderr and
+              c.token not in r.stderr and c.token[-20:] not in r.stderr,
+              r.stderr[-2000:])
+    finally:
+        k.close()
+
+
+def t_refused(c):
+    k = Case(c, "refused", extra=("--partition", "nosuch"))
+    try:
+        path = k.file("j.json", job("refusedjob", [("a", 1, "true", 1)]))
+        r = k.run("submit", path)
+        check("unknown partition: refused in words, exit 1",
+              r.returncode == 1 and "Invalid partition" in r.stderr,
+              (r.returncode, r.stderr))
+    finally:
+        k.close()
+
+
+def t_sftp_logs(c):
+    """A client that does not see the job's directory reads the logs over
+    SFTP from the profile's SSH host (its own mount namespace hides the
+    directory)."""
+    if not shutil.which("unshare"):
+        check("sftp logs: skipped (no unshare)", True)
+        return
+    k = Case(c, "sftp", extra=("--ssh-host", "127.0.0.1"))
+    try:
+        path = k.file("j.json", job("sftpjob", [("a", 1, "seq 3", 1)]))
+        r = k.run("submit", "--wait", path)
+        hide = ["unshare", "-m", "sh", "-c",
+                'mount -t tmpfs none "$0" && exec "$@"', c.work]
+        r = k.run("logs", "sftpjob", pre=hide)
+        check("sftp logs: read over SFTP where the directory is not seen",
+              r.returncode == 0 and r.stdout == "1\n2\n3\n",
+              (r.returncode, r.stdout, r.stderr))
+        kh = os.path.join(k.dir, ".local/state/paictl/known_hosts/hpc")
+        check("sftp logs: the host key recorded",
+              os.path.exists(kh) and "127.0.0.1" in open(kh).read(),
+              kh)
+        cfg = job("remote", [("a", 1, "sleep 60", 1), ("b", 1, "sleep 60", 2)])
+        k.run("submit", k.file("r.json", cfg))
+        for _ in range(100):
+            r = k.run("status", "remote", "-o", "json", pre=hide)
+            st = json.loads(r.stdout) if r.returncode == 0 else {}
+            ts = [t for role in st.get("taskRoles", {}).values()
+                  for t in role["taskStatuses"]]
+            if ts and all(t["taskState"] == "RUNNING" for t in ts):
+                break
+            time.sleep(0.2)
+        check("elsewhere: each task RUNNING on its node, from Slurm alone",
+              ts and all(t.get("containerNodeName", "").startswith("n")
+                         for t in ts), ts)
+        r = k.run("ssh", "remote", "b", "0", "--", "exit 4", pre=hide)
+        check("elsewhere: ssh to the task's node", r.returncode == 4,
+              (r.returncode, r.stderr))
+        k.run("stop", "remote")
+        plain = Case(c, "nosftp")
+        r = plain.run("logs", "sftpjob", pre=hide)
+        check("elsewhere, no --ssh-host: logs say where the files are not",
+              r.returncode == 1 and "--ssh-host" in r.stderr,
+              (r.returncode, r.stderr))
+        plain.close()
+    finally:
+        k.close()
+
+
+def t_forgotten(c):
+    """Run last: slurmctld forgets finished jobs from now on."""
+    k = Case(c, "forgotten")
+    try:
+        c.forget_after(2)
+        path = k.file("j.json", job("forgot", [("a", 2, "exit 0", 1)]))
+        r = k.run("submit", "--wait", path)
+        gone = False
+        for _ in range(90):
+            if "forgot" not in squeue_names(c):
+                gone = True
+                break
+            time.sleep(1)
+        check("forgotten: slurmctld no longer knows the job", gone)
+        r = k.run("status", "forgot", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("forgotten: status from the job's records: SUCCEEDED, its "
+              "tasks' exit codes", st.get("jobStatus", {}).get("state") ==
+              "SUCCEEDED" and all(t["containerExitCode"] == 0 for t in
+                                  st["taskRoles"]["a"]["taskStatuses"]),
+              (r.returncode, r.stderr, st))
+    finally:
+        k.close()
+
+
+CASES = [t_two_roles, t_failing_task, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
+         t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_bad_token,
+         t_refused, t_sftp_logs, t_forgotten]
+
+
+def main():
+    t0 = time.time()
+    with slurm_cluster.Cluster() as c:
+        for case in CASES:
+            if ONLY and ONLY not in case.__name__:
+                continue
+            try:
+                case(c)
+            except Exception:
+                check(case.__name__ + " ran to its end", False,
+                      traceback.format_exc())
+    print("%d passed, %d failed (%.0f s)" % (
+        results["ok"], results["fail"], time.time() - t0))
+    return 1 if results["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

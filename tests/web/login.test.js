@@ -1,0 +1,81 @@
+// login.test.js - `paictl serve --listen ADDR --users FILE`: the same
+// pages, behind a login form for those accounts, with the same tokens
+// as the REST API; the REST API itself keeps OpenPAI's rules there.
+'use strict';
+const {test, before, after} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const H = require('./harness.js');
+
+let home, server, b, base;
+
+function freePort() {
+  return new Promise((res) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const {port} = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+before(async () => {
+  home = H.makeHome();
+  const users = path.join(home.dir, 'users');
+  fs.writeFileSync(users, 'alice:s3cret-pw\nbob:other-pw\n', {mode: 0o600});
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = await H.startServer(home, ['--listen', `127.0.0.1:${port}`, '--users', users]);
+  H.submit(home, 'alices-job', 'echo hi', {});
+  b = await H.browser(home);
+});
+
+after(async () => {
+  if (b) await b.ctx.close();
+  assert.equal(await H.stopServer(home, server), 0);
+});
+
+test('the pages ask to sign in; a wrong password is said, the right one signs in', async () => {
+  const p = b.page;
+  const r = await p.goto(`${base}/`);
+  assert.equal(r.status(), 401);
+  await p.waitForSelector('form.signin');
+  await H.shot(p, 'login-1400x900');
+  await p.fill('#username', 'alice');
+  await p.fill('#password', 'wrong-password');
+  await p.click('form.signin button[type=submit]');
+  await p.waitForFunction(() => document.querySelector('.signin .error').textContent !== '');
+  assert.equal(await p.$eval('.signin .error', (e) => e.textContent), 'Password is incorrect.');
+  await p.fill('#password', 's3cret-pw');
+  await p.click('form.signin button[type=submit]');
+  await p.waitForSelector('tr[data-job]');
+  assert.equal(await p.$eval('#who .user', (e) => e.textContent), 'alice');
+  const [c] = await b.ctx.cookies(base);
+  assert.equal(c.httpOnly, true);
+  assert.equal(c.sameSite, 'Strict');
+  // the session's token is a REST token of alice's
+  const me = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Authorization: `Bearer ${c.value}`}});
+  assert.equal(me.status, 200);
+});
+
+test('signing out ends the session, for the REST API too', async () => {
+  const p = b.page;
+  const [c] = await b.ctx.cookies(base);
+  await p.click('#who button');
+  await p.waitForSelector('form.signin');
+  const after = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Authorization: `Bearer ${c.value}`}});
+  assert.equal(after.status, 401);
+});
+
+test('the REST API keeps its rules: v1 reads need no token, a link is no login here', async () => {
+  assert.equal((await H.raw(base, 'GET', '/api/v1/jobs')).status, 200);
+  assert.equal((await H.raw(base, 'GET', '/api/v2/jobs')).status, 401);
+  const login = await H.raw(base, 'POST', '/api/v1/token', {headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({username: 'bob', password: 'other-pw'})});
+  assert.equal(login.status, 200);
+  assert.equal((await H.raw(base, 'GET', `/?token=${'a'.repeat(64)}`)).status, 401);
+  // a loopback listener refuses another Host too
+  const r = await H.raw(base, 'GET', '/api/v1/jobs', {headers: {Host: 'evil.example'}});
+  assert.equal(r.status, 403);
+});

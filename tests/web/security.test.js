@@ -1,0 +1,179 @@
+// security.test.js - what keeps paictl web's pages safe, one test per
+// point, over plain HTTP (node's http: any Host, Origin or cookie, no
+// browser's help): no session, no answer; a login link works once; a
+// foreign Host is refused (DNS rebinding); a change from another site
+// is refused (CSRF); the pages' CSP and how they build text; and the
+// long-poll that keeps them live without polling.
+'use strict';
+const {test, before, after} = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const H = require('./harness.js');
+
+let home, server, base, cookie, user, logPath;
+
+before(async () => {
+  home = H.makeHome();
+  server = await H.startServer(home);
+  H.submit(home, 'sleeper', 'echo first; sleep 60');
+  H.submit(home, 'victim', 'sleep 60');
+  await H.until('sleeper to run', () => H.jobState(home, 'sleeper') === 'RUNNING');
+  ({cookie, base} = await H.sessionCookie(home));
+  const st = JSON.parse(H.paictl(home, ['status', '-o', 'json', 'sleeper']).stdout);
+  user = st.jobStatus.username;
+  logPath = new URL(st.taskRoles.main.taskStatuses[0].containerLog).pathname + 'user.pai.stdout';
+});
+
+after(async () => {
+  H.paictl(home, ['stop', 'sleeper']);
+  H.paictl(home, ['stop', 'victim']);
+  assert.equal(await H.stopServer(home, server), 0);
+});
+
+const withCookie = (extra = {}) => ({headers: {Cookie: cookie, ...extra}});
+
+test('no session: the API, the logs and the pages answer 401', async () => {
+  const paths = ['/api/v1/jobs', '/api/v2/jobs', `/api/v1/user/${user}/jobs/sleeper`,
+    `/api/v2/jobs/${user}~sleeper`, logPath, `/web/api/config/${user}/sleeper`, '/', '/submit',
+    `/job/${user}/sleeper`];
+  for (const p of paths) {
+    assert.equal((await H.raw(base, 'GET', p)).status, 401, p);
+    const forged = {headers: {Cookie: `${cookie.split('=')[0]}=${'0'.repeat(64)}`}};
+    assert.equal((await H.raw(base, 'GET', p, forged)).status, 401, `${p} with a forged session`);
+    assert.equal((await H.raw(base, 'GET', p, withCookie())).status, 200, `${p} with the session`);
+  }
+  // the page that says so holds no job
+  const page = await H.raw(base, 'GET', '/');
+  assert.ok(!page.body.includes('sleeper'));
+  // a token is as good as a session: the same REST token
+  const token = cookie.split('=')[1];
+  const r = await H.raw(base, 'GET', '/api/v1/jobs', {headers: {Authorization: `Bearer ${token}`}});
+  assert.equal(r.status, 200);
+  assert.ok(JSON.parse(r.body).some((j) => j.name === 'sleeper'));
+});
+
+test('a login link works once; its cookie is HttpOnly, SameSite=Strict, Path=/', async () => {
+  const {link} = H.loginLink(home, 'sleeper');
+  const u = new URL(link);
+  assert.equal(u.pathname, `/job/${user}/sleeper`);
+  assert.match(u.search, /^\?token=[0-9a-f]{64}$/);
+  const first = await H.raw(base, 'GET', u.pathname + u.search);
+  assert.equal(first.status, 303);
+  assert.equal(first.headers.location, `/job/${user}/sleeper`);
+  const set = [].concat(first.headers['set-cookie'])[0];
+  assert.match(set, /^paictl_session_\d+=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Path=\/$/);
+  const again = await H.raw(base, 'GET', u.pathname + u.search);
+  assert.equal(again.status, 401);
+  assert.equal(again.headers['set-cookie'], undefined);
+  const guess = await H.raw(base, 'GET', `/?token=${'a'.repeat(64)}`);
+  assert.equal(guess.status, 401);
+});
+
+test('another Host is refused (DNS rebinding), even with the session', async () => {
+  const port = new URL(base).port;
+  for (const p of ['/', '/web/main.js', '/api/v1/jobs', logPath]) {
+    for (const host of [`evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, 'localhost']) {
+      const r = await H.raw(base, 'GET', p, withCookie({Host: host}));
+      assert.equal(r.status, 403, `${p} as ${host}`);
+      assert.equal(JSON.parse(r.body).code, 'ForbiddenHostError');
+    }
+    assert.equal((await H.raw(base, 'GET', p, withCookie({Host: `localhost:${port}`}))).status, 200);
+  }
+});
+
+test('a change from another site is refused (CSRF); from the page it is made', async () => {
+  const put = (headers) => H.raw(base, 'PUT', `/api/v1/user/${user}/jobs/victim/executionType`,
+    {headers: {Cookie: cookie, 'Content-Type': 'application/json', ...headers},
+      body: '{"value":"STOP"}'});
+  for (const h of [{Origin: 'http://evil.example'}, {Origin: 'null'}, {},
+    {Origin: `http://localhost:${Number(new URL(base).port) + 1}`}]) {
+    const r = await put(h);
+    assert.equal(r.status, 403, JSON.stringify(h));
+    assert.equal(JSON.parse(r.body).code, 'ForbiddenOriginError');
+  }
+  const form = await H.raw(base, 'POST', `/api/v1/user/${user}/jobs`, {headers: {Cookie: cookie,
+    Origin: 'http://evil.example', 'Content-Type': 'application/x-www-form-urlencoded'},
+  body: `jobName=planted&image=x`});
+  assert.equal(form.status, 403);
+  assert.equal((await H.raw(base, 'POST', '/web/api/logout',
+    withCookie({Origin: 'http://evil.example'}))).status, 403);
+  assert.equal(H.jobState(home, 'victim'), 'RUNNING');
+  assert.equal(H.paictl(home, ['status', 'planted']).status, 4);
+  assert.equal((await put({Origin: base})).status, 202);
+  await H.until('victim to stop', () => H.jobState(home, 'victim') === 'STOPPED');
+});
+
+test('the pages: CSP default-src \'self\', no inline script, and text only', async () => {
+  for (const p of ['/', '/submit', `/job/${user}/sleeper`, '/web/main.js', '/web/app.css']) {
+    const r = await H.raw(base, 'GET', p, withCookie());
+    const csp = r.headers['content-security-policy'];
+    assert.match(csp, /(^|; )default-src 'self'(;|$)/, p);
+    assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'), p);
+    assert.match(csp, /require-trusted-types-for 'script'/);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
+    assert.equal(r.headers['x-frame-options'], 'DENY');
+  }
+  const dir = path.resolve(__dirname, '../../server/web');
+  const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+  for (const m of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+    assert.match(m[1], /\ssrc="\/web\/[a-z]+\.js"/);
+    assert.equal(m[2].trim(), '');
+  }
+  assert.doesNotMatch(html, /\son[a-z]+=|\sstyle=|=["']?\s*javascript:/i);
+  // nothing builds HTML from a string: a job's words stay text
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.js'))) {
+    const js = fs.readFileSync(path.join(dir, f), 'utf8');
+    assert.doesNotMatch(js, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|srcdoc/, f);
+  }
+  // a log is plain text a browser never sniffs
+  const log = await H.raw(base, 'GET', logPath, withCookie());
+  assert.match(log.headers['content-type'], /^text\/plain/);
+  assert.equal(log.headers['x-content-type-options'], 'nosniff');
+});
+
+test('the list\'s long-poll holds until a job comes, and never answers early', async () => {
+  const first = await H.raw(base, 'GET', '/api/v1/jobs', withCookie());
+  const etag = first.headers.etag;
+  assert.match(etag, /^W\/"[0-9a-f]{16}"$/);
+  let t0 = Date.now();
+  const idle = await H.raw(base, 'GET', `/api/v1/jobs?wait=1500&since=${encodeURIComponent(etag)}`, withCookie());
+  assert.ok(Date.now() - t0 >= 1400, 'answered before anything changed');
+  assert.equal(idle.headers.etag, etag);
+  t0 = Date.now();
+  const held = H.raw(base, 'GET', `/api/v1/jobs?wait=20000&since=${encodeURIComponent(etag)}`, withCookie());
+  await H.sleep(300);
+  H.submit(home, 'newcomer', 'true');
+  const r = await held;
+  assert.ok(Date.now() - t0 < 10000);
+  assert.notEqual(r.headers.etag, etag);
+  assert.ok(JSON.parse(r.body).some((j) => j.name === 'newcomer'));
+});
+
+test('a log\'s long-poll answers when the task writes, and 416 when it does not', async () => {
+  H.submit(home, 'writer', 'echo one; sleep 2; echo two; sleep 60');
+  await H.until('writer to run', () => H.jobState(home, 'writer') === 'RUNNING');
+  const st = JSON.parse(H.paictl(home, ['status', '-o', 'json', 'writer']).stdout);
+  const p = new URL(st.taskRoles.main.taskStatuses[0].containerLog).pathname + 'user.pai.stdout';
+  await H.until('one', async () => (await H.raw(base, 'GET', p, withCookie())).body === 'one\n');
+  const t0 = Date.now();
+  const r = await H.raw(base, 'GET', `${p}?wait=20000`, withCookie({Range: 'bytes=4-'}));
+  assert.equal(r.status, 206);
+  assert.equal(r.body, 'two\n');
+  assert.ok(Date.now() - t0 > 500 && Date.now() - t0 < 10000);
+  const t1 = Date.now();
+  const none = await H.raw(base, 'GET', `${p}?wait=1000`, withCookie({Range: 'bytes=8-'}));
+  assert.equal(none.status, 416);
+  assert.ok(Date.now() - t1 >= 900);
+  H.paictl(home, ['stop', 'writer']);
+});
+
+test('paictl web: the local cluster only; JOB must exist; the URL in serve --status', async () => {
+  const missing = H.paictl(home, ['web', '--no-open', 'nope']);
+  assert.equal(missing.status, 4);
+  assert.equal(missing.stderr, "paictl: web: job 'nope' not found\n");
+  const other = H.paictl(home, ['--uri', 'http://127.0.0.1:9', 'web', '--no-open']);
+  assert.equal(other.status, 2);
+  const status = H.paictl(home, ['serve', '--status', '-o', 'json']);
+  assert.equal(JSON.parse(status.stdout).web, base);
+});
