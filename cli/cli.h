@@ -211,17 +211,14 @@ int cli_k8s_target(cli_facts *f, const char *kind);
 struct cli_conn;
 /* What the options did not say of *f, from the chosen cluster's profile
  * (-c, $PAICTL_CLUSTER, 'cluster use'; nothing sent, no token read):
- * its dialect; a Kubernetes cluster's engine (as the target), namespace,
- * queue, scheduler and default file system. Strings borrowed from
+ * its dialect and user (k8s.user: --user, $PAICTL_USER, the profile's,
+ * $USER, else NULL); a Kubernetes cluster's engine (as the target),
+ * namespace, queue, scheduler and default file system. Strings borrowed from
  * *conn (caller frees it). 0, or the exit status after saying why. */
 int cli_job_facts(cli_ctx *ctx, cli_facts *f, struct cli_conn **conn);
 /* The same from a cluster resolved already (cli_resolve); a Kubernetes
  * client made from conn afterwards takes --scheduler too. */
 void cli_facts_take(cli_facts *f, struct cli_conn *conn);
-
-/* The user the server would substitute: given (--user), $PAICTL_USER,
- * $USER, or NULL. */
-const char *cli_default_user(const char *given);
 
 /* Reads FILE, or standard input for "-"; on failure prints why and
  * returns the exit status (EXIT_NOTFOUND for a file that is missing,
@@ -279,6 +276,9 @@ typedef struct cli_conn {
 	/* a stop deleted the job (a PaddleJob): cli_wait_job() takes its
 	 * being gone for STOPPED */
 	int deleted;
+	/* user is the password database's: no option, environment or
+	 * profile named one */
+	int user_guessed;
 } cli_conn;
 
 /* Resolves the cluster, user and token without any network traffic.

@@ -144,18 +144,15 @@ static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
 	return EXIT_OK;
 }
 
-static int convert(const cli_ctx *ctx, const struct opts *o, char **res,
-		   size_t *rlen, pai_diags *diags, const char *name,
-		   const char *text, size_t len)
+static int convert(const struct opts *o, char **res, size_t *rlen,
+		   pai_diags *diags, const char *name, const char *text,
+		   size_t len)
 {
-	pai_k8s_options k = o->f.k8s;
-
 	if (!o->f.target)
 		return pai_job_convert(res, rlen, diags, name, text, len,
 				       &o->f.job, o->to);
-	k.user = cli_default_user(ctx->user);
 	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->f.job,
-			      &k);
+			      &o->f.k8s);
 }
 
 int cmd_convert(cli_ctx *ctx, int argc, char **argv)
@@ -198,7 +195,7 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	err = convert(ctx, &o, &res, &rlen, diags, name, text, len);
+	err = convert(&o, &res, &rlen, diags, name, text, len);
 	cli_print_diags(stderr, diags, 0);
 	if (err == PAI_ESYNTAX || err == PAI_EINVALID)
 		st = EXIT_INVALID;

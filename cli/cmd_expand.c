@@ -25,8 +25,9 @@ const cli_opt cli_expand_opts[] = {
 struct opts {
 	cli_facts f; /* f.target: each task as its pod (--target) */
 	const char *role;
-	long long index; /* -1: every index */
-	int slurm;	 /* --target slurm */
+	long long index;     /* -1: every index */
+	int slurm;	     /* --target slurm, or a Slurm cluster's profile */
+	const char *workdir; /* a Slurm profile's; NULL: "<workdir>" */
 };
 
 /* A task's INDEX: a number from 0. */
@@ -376,7 +377,7 @@ static int show_task(const pai_job *job, size_t r, size_t i,
 		return err;
 	err = o->f.target ? pai_k8s_expand_task(&env, job, r, i, &o->f.k8s)
 	      : o->slurm
-		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, NULL)
+		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, o->workdir)
 		  : pai_expand_task(&env, job, r, i, eo);
 	if (!err && json) {
 		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
@@ -439,14 +440,13 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 /* --target: what the conversion says of the job replaces what the
  * parse did (it parses too); PAI_EINVALID when it would convert
  * nothing. */
-static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
-		     const char *name, const char *text, size_t len)
+static int k8s_diags(struct opts *o, pai_diags **diags, const char *name,
+		     const char *text, size_t len)
 {
 	pai_diags *d = NULL;
 	char *res = NULL;
 	int err;
 
-	o->f.k8s.user = cli_default_user(ctx->user);
 	if ((err = pai_diags_new(&d)))
 		return err;
 	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->f.job,
@@ -461,7 +461,7 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op);
 
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {CLI_FACTS_INIT, NULL, -1, 0};
+	struct opts o = {CLI_FACTS_INIT, NULL, -1, 0, NULL};
 	cli_conn *conn = NULL;
 	int first, st;
 
@@ -471,9 +471,13 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 	if ((st = operands(ctx, argc, argv, first, &o)))
 		return st;
 	/* the chosen cluster's facts; on a Kubernetes cluster, the pods as
-	 * submit makes them */
+	 * submit makes them, on a Slurm cluster its batch jobs' tasks */
 	if ((st = cli_job_facts(ctx, &o.f, &conn)))
 		return st;
+	if (conn->slurm && !(o.f.given & CLI_GIVEN_KIND)) {
+		o.slurm = 1;
+		o.workdir = conn->slurm_cfg.workdir;
+	}
 	st = expand_file(ctx, argv[first], &o);
 	cli_conn_free(conn);
 	return st;
@@ -501,7 +505,7 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op)
 	}
 	err = pai_job_parse(&job, diags, name, text, len, &o.f.job);
 	if (!err && o.f.target)
-		err = k8s_diags(ctx, &o, &diags, name, text, len);
+		err = k8s_diags(&o, &diags, name, text, len);
 	if (err == PAI_ENOMEM) {
 		st = cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory", name);
 		goto out;
@@ -514,7 +518,7 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op)
 		st = cli_exit_status(err);
 		goto out;
 	}
-	eo.user = cli_default_user(ctx->user);
+	eo.user = o.f.k8s.user;
 	eo.fs_uri = o.f.k8s.fs_uri;
 	st = show(ctx, job, name, &o, &eo);
 out:

@@ -50,10 +50,9 @@ static int worse(int a, int b)
 /* The text judged by every rule of the cluster it is for: for a
  * Kubernetes cluster also what its conversion refuses, as submit
  * would. */
-static int judge(const cli_ctx *ctx, const struct opts *o, pai_diags *diags,
-		 const char *name, const char *text, size_t len)
+static int judge(const struct opts *o, pai_diags *diags, const char *name,
+		 const char *text, size_t len)
 {
-	pai_k8s_options k = o->f.k8s;
 	pai_job *job = NULL;
 	char *res = NULL;
 	int err;
@@ -63,9 +62,8 @@ static int judge(const cli_ctx *ctx, const struct opts *o, pai_diags *diags,
 		pai_job_free(job);
 		return err;
 	}
-	k.user = cli_default_user(ctx->user);
 	err = pai_job_to_k8s(&res, NULL, diags, name, text, len, &o->f.job,
-			     &k);
+			     &o->f.k8s);
 	free(res);
 	return err;
 }
@@ -84,7 +82,7 @@ static int validate(const cli_ctx *ctx, const struct opts *o, pai_diags *diags,
 	st = cli_read_input(ctx, path, &text, &len);
 	if (st)
 		return st;
-	err = judge(ctx, o, diags, name, text, len);
+	err = judge(o, diags, name, text, len);
 	free(text);
 	if (err && err != PAI_ESYNTAX && err != PAI_EINVALID)
 		return cli_error(ctx, EXIT_FAILURE_, "'%s': %s", name,

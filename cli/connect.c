@@ -465,14 +465,17 @@ static void set_endpoint(cli_conn *c, const char *uri)
 }
 
 /* -u, $PAICTL_USER, the profile's, then the login name; or NULL. */
-static const char *choose_user(const cli_ctx *ctx, const pai_profile *prof)
+static const char *choose_user(const cli_ctx *ctx, const pai_profile *prof,
+			       cli_conn *c)
 {
 	const char *user = ctx->user ? ctx->user : env("PAICTL_USER");
 
 	if (!user && prof && prof->user)
 		user = prof->user;
-	if (!user)
+	if (!user && !(user = env("USER"))) {
 		user = default_user();
+		c->user_guessed = 1;
+	}
 	return user;
 }
 
@@ -534,7 +537,7 @@ int cli_resolve_profile(cli_ctx *ctx, cli_conn **out)
 		goto out;
 	if (!c->k8s)
 		set_endpoint(c, ch.uri);
-	user = choose_user(ctx, ch.prof);
+	user = choose_user(ctx, ch.prof, c);
 	if (!user) {
 		st = cli_error(ctx, EXIT_USAGE,
 			       "who are you? give --user or set USER");

@@ -96,6 +96,7 @@ void cli_facts_take(cli_facts *f, cli_conn *conn)
 {
 	if (!(f->given & CLI_GIVEN_DIALECT))
 		f->job.dialect = conn->dialect;
+	f->k8s.user = conn->user_guessed ? NULL : conn->user;
 	if (!conn->k8s)
 		return;
 	k8s_facts(f, &conn->kube);
@@ -113,17 +114,6 @@ int cli_job_facts(cli_ctx *ctx, cli_facts *f, cli_conn **conn)
 		return st;
 	cli_facts_take(f, *conn);
 	return EXIT_OK;
-}
-
-const char *cli_default_user(const char *given)
-{
-	const char *u = given;
-
-	if (!u || !*u)
-		u = getenv("PAICTL_USER");
-	if (!u || !*u)
-		u = getenv("USER");
-	return u && *u ? u : NULL;
 }
 
 /* The largest job config read, in MiB: far above any real one (bench/
