@@ -308,6 +308,10 @@ def t_name_in_use(c):
         check("stop: status STOPPED (CANCELLED)",
               st["jobStatus"]["state"] == "STOPPED" and
               st["jobStatus"]["subState"] == "CANCELLED", st["jobStatus"])
+        r = k.run("delete", "inuse")
+        check("delete: refused in words: the name frees itself",
+              r.returncode == 1 and "MinJobAge" in r.stderr,
+              (r.returncode, r.stderr))
     finally:
         k.close()
 
