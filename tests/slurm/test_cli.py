@@ -360,6 +360,11 @@ def t_logs_follow(c):
         path = k.file("j.json", job("follow", [("w", 2, cmd, 1)]))
         r = k.run("submit", path)
         check("logs -f: submitted", r.returncode == 0, r.stderr)
+        d = os.path.join(c.work, "follow")
+        check("submit: the job's directory made before the job runs, so "
+              "that logs -f waits for the logs in it",
+              os.path.isdir(d) and len(os.listdir(d)) == 1,
+              os.listdir(c.work))
         r = k.run("logs", "-f", "follow", "w", "1", timeout=60)
         check("logs -f: every line once, to the end", r.returncode == 0 and
               r.stdout == "".join("line %d\n" % i for i in range(1, 6)),
@@ -451,6 +456,9 @@ def t_refused(c):
         check("unknown partition: refused in words, exit 1",
               r.returncode == 1 and "Invalid partition" in r.stderr,
               (r.returncode, r.stderr))
+        check("unknown partition: no job directory left behind",
+              not os.path.exists(os.path.join(c.work, "refusedjob")),
+              os.listdir(c.work))
     finally:
         k.close()
 
