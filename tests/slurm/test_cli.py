@@ -14,6 +14,7 @@ makes slurmctld forget finished jobs (MinJobAge). One line per check,
 `ok` or `FAIL`, and a summary; exit 1 on a failure. Loopback only; every
 process started is stopped (stop.sh).
 """
+import glob
 import json
 import os
 import re
@@ -497,6 +498,12 @@ def t_sftp_logs(c):
         check("elsewhere: each task RUNNING on its node, from Slurm alone",
               ts and all(t.get("containerNodeName", "").startswith("n")
                          for t in ts), ts)
+        # Slurm says RUNNING once the batch script runs; the task's own
+        # directory comes with its step, a moment later
+        for _ in range(100):
+            if glob.glob(os.path.join(c.work, "remote", "*", "b-0")):
+                break
+            time.sleep(0.1)
         r = k.run("ssh", "remote", "b", "0", "--", "exit 4", pre=hide)
         check("elsewhere: ssh to the task's node", r.returncode == 4,
               (r.returncode, r.stderr))
