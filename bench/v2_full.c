@@ -13,7 +13,7 @@ int main(int argc, char **argv)
 	pai__src src;
 	pai__pos pos;
 	pai_diags *diags = NULL;
-	json_t *root = NULL;
+	json_t *root = NULL, *checked = NULL;
 	char *text = NULL;
 	size_t len = 0;
 	int err, st = 1;
@@ -30,13 +30,14 @@ int main(int argc, char **argv)
 	if (!err)
 		err = pai__yaml_parse(&root, &pos, &src, diags);
 	if (!err)
-		err = pai__validate_v2(diags, &src, &pos, root,
+		err = pai__validate_v2(&checked, diags, &src, &pos, root,
 				       PAI_SCHEDULER_HIVED);
 	if (err == PAI_OK)
 		st = 0;
 	else if (err == PAI_ESYNTAX || err == PAI_EINVALID)
 		st = 3;
 out:
+	json_decref(checked);
 	json_decref(root);
 	pai__pos_release(&pos);
 	pai__src_release(&src);

@@ -10,14 +10,27 @@
 #include <stdio.h>
 
 /* One option of a command. The same table drives getopt_long, --help
- * and the shell completions. */
+ * and the shell completions. An old spelling (CLI_OLD) has no help:
+ * still accepted, so that scripts do not break, it is named on one line
+ * at the end of --help and under COMPATIBILITY in the command's page,
+ * and never offered by the completions. */
 typedef struct cli_opt {
 	const char *name;    /* long name, without "--" */
 	int key;	     /* short letter, or a value >= 256 */
 	const char *argname; /* NULL: takes no argument */
-	const char *values;  /* completions for the argument, "a|b", or NULL */
-	const char *help;
+	/* completions for the argument, "a|b", or NULL; for an old
+	 * spelling, what it stands for ("--out", "ROLE") */
+	const char *values;
+	const char *help; /* NULL: an old spelling */
 } cli_opt;
+
+/* An old spelling of an option or operand: its name, short letter or
+ * key, argument, and what it stands for. */
+#define CLI_OLD(name, key, argname, stands_for)                                \
+	{                                                                      \
+		name, key, argname, stands_for, NULL                           \
+	}
+#define cli_opt_old(o) (!(o)->help)
 
 typedef enum { CLI_OUT_TEXT = 0, CLI_OUT_JSON = 1 } cli_output;
 
@@ -132,25 +145,80 @@ const cli_cmd *cli_find_command(const cli_cmd *commands, const char *name);
 /* Keys of the options every command that reads a job config takes. */
 enum { CLI_OPT_FORMAT = 1100, CLI_OPT_SCHEDULER };
 
+/* --scheduler NAME: the cluster's scheduler, one name in every command
+ * and profile. */
+typedef enum {
+	CLI_SCHED_NONE = 0, /* not given */
+	CLI_SCHED_HIVED,    /* OpenPAI v1.x's HiveD: its protocol-v2 rules */
+	CLI_SCHED_VOLCANO,  /* Kubernetes: Volcano's gang scheduling */
+	CLI_SCHED_DEFAULT   /* Kubernetes' default scheduler */
+} cli_sched;
+
+/* Parses "hived", "volcano" or "default": 0, or -1 for anything else. */
+int cli_sched_from_name(cli_sched *out, const char *name);
+
 /* Those options' table entries: --dialect (-d), --format, --scheduler. */
 #define CLI_JOB_OPTS                                                           \
 	{"dialect", 'd', "NAME", "openpai|scm",                                \
-	 "v1 configs: the cluster's rules, openpai (the default) or scm"},     \
+	 "v1 configs: the cluster's rules, openpai or scm (default: the "     \
+	 "cluster's)"},                                                        \
 	    {"format", CLI_OPT_FORMAT, "FORMAT", "auto|v1|v2",                 \
 	     "v1 (JSON), v2 (protocol YAML) or auto (the default)"},          \
 	{                                                                      \
-		"scheduler", CLI_OPT_SCHEDULER, "NAME", "hived|default",       \
-		    "v2 configs: the cluster's scheduler, hived (the default) " \
-		    "or default"                                               \
+		"scheduler", CLI_OPT_SCHEDULER, "NAME",                        \
+		    "hived|volcano|default",                                   \
+		    "the cluster's scheduler: hived (OpenPAI's, whose v2 "     \
+		    "rules apply by default), volcano or default (Kubernetes)" \
 	}
 
-/* Handles one of CLI_JOB_OPTS into *o: 0 when done, EXIT_USAGE (after a
- * message) for a bad value, -1 when key is not one of them. */
-int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o);
+/* What a job config is judged, expanded and converted by: the facts of
+ * the cluster it is for. The options say some (given); cli_job_facts()
+ * takes the rest from the chosen cluster's profile, the same way in
+ * every command. */
+typedef struct cli_facts {
+	pai_job_options job; /* dialect, format, the v2 rules' scheduler */
+	/* a Kubernetes target (kind, namespace, queue, scheduler); its
+	 * fs_uri is the default file system for every target */
+	pai_k8s_options k8s;
+	cli_sched sched; /* --scheduler */
+	unsigned given;	 /* CLI_GIVEN_*: what the options said */
+	int target;	 /* k8s.kind is the target: given, or the engine of
+			    a Kubernetes cluster's profile */
+} cli_facts;
 
-/* The user the server would substitute: given (--user), $PAICTL_USER,
- * $USER, or NULL. */
-const char *cli_default_user(const char *given);
+enum {
+	CLI_GIVEN_DIALECT = 1,
+	CLI_GIVEN_KIND = 2,
+	CLI_GIVEN_NS = 4,
+	CLI_GIVEN_QUEUE = 8,
+	CLI_GIVEN_SCHED = 16,
+	CLI_GIVEN_FS = 32
+};
+
+#define CLI_FACTS_INIT                                                         \
+	{                                                                      \
+		PAI_JOB_OPTIONS_INIT, PAI_K8S_OPTIONS_INIT, CLI_SCHED_NONE, 0, \
+		    0                                                          \
+	}
+
+/* Handles one of CLI_JOB_OPTS into *f: 0 when done, EXIT_USAGE (after a
+ * message) for a bad value, -1 when key is not one of them. */
+int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f);
+/* A Kubernetes target named (convert --to, expand --target): 0, or -1
+ * when kind is no Kubernetes kind (pai_k8s_kind_from_name). */
+int cli_k8s_target(cli_facts *f, const char *kind);
+
+struct cli_conn;
+/* What the options did not say of *f, from the chosen cluster's profile
+ * (-c, $PAICTL_CLUSTER, 'cluster use'; nothing sent, no token read):
+ * its dialect and user (k8s.user: --user, $PAICTL_USER, the profile's,
+ * $USER, else NULL); a Kubernetes cluster's engine (as the target),
+ * namespace, queue, scheduler and default file system. Strings borrowed from
+ * *conn (caller frees it). 0, or the exit status after saying why. */
+int cli_job_facts(cli_ctx *ctx, cli_facts *f, struct cli_conn **conn);
+/* The same from a cluster resolved already (cli_resolve); a Kubernetes
+ * client made from conn afterwards takes --scheduler too. */
+void cli_facts_take(cli_facts *f, struct cli_conn *conn);
 
 /* Reads FILE, or standard input for "-"; on failure prints why and
  * returns the exit status (EXIT_NOTFOUND for a file that is missing,
@@ -208,12 +276,18 @@ typedef struct cli_conn {
 	/* a stop deleted the job (a PaddleJob): cli_wait_job() takes its
 	 * being gone for STOPPED */
 	int deleted;
+	/* user is the password database's: no option, environment or
+	 * profile named one */
+	int user_guessed;
 } cli_conn;
 
 /* Resolves the cluster, user and token without any network traffic.
  * Prints why on failure and returns the exit status; 0 on success
  * (caller frees *out with cli_conn_free()). */
 int cli_resolve(cli_ctx *ctx, cli_conn **out);
+/* The same but the token: what the profile says, for the commands that
+ * send nothing (cli_job_facts). */
+int cli_resolve_profile(cli_ctx *ctx, cli_conn **out);
 /* Creates the client (starting the local cluster when it does not
  * answer), installs the Ctrl-C handler. Prints why on failure and
  * returns the exit status; 0 on success. */
@@ -224,23 +298,6 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *conn);
 /* cli_resolve() and cli_connect(). */
 int cli_open(cli_ctx *ctx, cli_conn **out);
 void cli_conn_free(cli_conn *conn);
-
-/* What the flags of convert and expand gave of a Kubernetes target. */
-enum {
-	CLI_K8S_KIND = 1,
-	CLI_K8S_NS = 2,
-	CLI_K8S_QUEUE = 4,
-	CLI_K8S_SCHED = 8,
-	CLI_K8S_FS = 16
-};
-/* When the chosen cluster (-c, $PAICTL_CLUSTER, 'cluster use') is a
- * Kubernetes one, its profile fills what the flags (given) did not say
- * of *o: engine, namespace, queue, scheduler, default file system; so
- * that convert and expand make what submit sends. The strings are
- * borrowed from *conn (caller frees it). 0, or the exit status after
- * saying why. */
-int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
-		     cli_conn **conn);
 
 /* A Slurm cluster's connection (connect_slurm.c): its profile's
  * settings into c (0, or after saying why a status); its token (the
@@ -291,6 +348,14 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
  * prints why on failure and returns EXIT_USAGE. */
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 		char **user, char **name);
+
+/* ---- task_ref.c: a job's task named ROLE [INDEX] (logs, ssh) ------- */
+
+/* The job ref (its status info) has no task role, or no task
+ * role-index (index >= 0): says which, listing the job's roles as
+ * expand does a config's, and returns status. */
+int cli_no_task(const cli_ctx *ctx, int status, const char *ref,
+		const pai_job_info *info, const char *role, long index);
 
 /* ---- pace.c: the budget of every loop that asks a cluster again ------ */
 
@@ -347,17 +412,23 @@ long cli_pace_push_left(const cli_pace *p);
 int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **info);
+/* --timeout SECONDS, as wait, submit --wait and stop --wait take it:
+ * 0, or EXIT_USAGE after saying why. */
+int cli_timeout_opt(cli_ctx *ctx, const char *arg, double *timeout_s);
 
 /* ---- ssh_access.c: into the tasks, for ssh, ssh-config and ssh-key -- */
 
+/* How cli_ssh_key_fetch() treats a file there already: a different key
+ * is refused (FETCH) or replaced (REPLACE: ssh-key --force); REUSE
+ * takes whatever key is there, with no download. */
+enum { CLI_KEY_FETCH, CLI_KEY_REUSE, CLI_KEY_REPLACE };
 /* The job's private key saved 0400 at file, or by default under the
- * state directory (keys/<cluster>/<user>~<job>); a different key there
- * is never replaced. With reuse, a key saved before is taken as it is
- * (no download). *path new (caller frees); *existed 1 when the key was
- * there already. Prints why on failure and returns the exit status. */
+ * state directory (keys/<cluster>/<user>~<job>), as how says. *path
+ * new (caller frees); *existed 1 when the key was there already. Prints
+ * why on failure and returns the exit status. */
 int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 		      const char *user, const char *name, const char *ref,
-		      const char *file, int reuse, char **path, int *existed);
+		      const char *file, int how, char **path, int *existed);
 /* How paictl ssh and ssh-config log in to a job's tasks. */
 typedef struct cli_identity {
 	char *key;   /* private key file, or NULL (the agent's keys only) */
@@ -474,6 +545,7 @@ int cmd_list(cli_ctx *ctx, int argc, char **argv);
 int cmd_status(cli_ctx *ctx, int argc, char **argv);
 int cmd_wait(cli_ctx *ctx, int argc, char **argv);
 int cmd_stop(cli_ctx *ctx, int argc, char **argv);
+int cmd_delete(cli_ctx *ctx, int argc, char **argv);
 int cmd_logs(cli_ctx *ctx, int argc, char **argv);
 int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv);
 extern const cli_opt cli_cluster_opts[];
@@ -483,6 +555,7 @@ extern const cli_opt cli_list_opts[];
 extern const cli_opt cli_status_opts[];
 extern const cli_opt cli_wait_opts[];
 extern const cli_opt cli_stop_opts[];
+extern const cli_opt cli_delete_opts[];
 extern const cli_opt cli_logs_opts[];
 extern const cli_opt cli_ssh_key_opts[];
 int cmd_ssh(cli_ctx *ctx, int argc, char **argv);

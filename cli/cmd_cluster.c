@@ -49,8 +49,8 @@ const cli_opt cli_cluster_opts[] = {
      "add --kubernetes: the Volcano queue (default: default), or a "
      "JobSet's Kueue LocalQueue (default: none)"},
     {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
-     "add --kubernetes: Volcano's gang scheduling (the default) or "
-     "Kubernetes' default scheduler"},
+     "add --kubernetes: the cluster's scheduler, volcano (gang "
+     "scheduling, the default) or default (Kubernetes')"},
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "add --kubernetes: the default file system ($PAI_DEFAULT_FS_URI), "
      "e.g. hdfs://namenode:9000"},
@@ -65,6 +65,26 @@ struct opts {
 	int k8s_given;	/* an option of `add --kubernetes` was */
 	int kubernetes; /* --kubernetes */
 };
+
+/* --scheduler as every command reads it; a Kubernetes cluster's is
+ * Volcano or the default one. */
+static int k8s_scheduler(cli_ctx *ctx, struct opts *o, const char *arg)
+{
+	cli_sched s;
+
+	if (cli_sched_from_name(&s, arg))
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown scheduler '%s' (use volcano or "
+				 "default)",
+				 arg);
+	if (s == CLI_SCHED_HIVED)
+		return cli_error(ctx, EXIT_USAGE,
+				 "hived is OpenPAI's scheduler; a Kubernetes "
+				 "cluster's is volcano or default");
+	o->k.scheduler = s == CLI_SCHED_DEFAULT ? PAI_K8S_SCHED_DEFAULT
+						: PAI_K8S_SCHED_VOLCANO;
+	return 0;
+}
 
 /* The options of `add --kubernetes`: 0, or -1 when key is not one. */
 static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
@@ -85,17 +105,7 @@ static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
 				 "unknown engine '%s' (use volcano, paddlejob, "
 				 "jobset or pytorchjob)",
 				 arg);
-	case OPT_SCHEDULER:
-		if (strcmp(arg, "volcano") == 0 ||
-		    strcmp(arg, "default") == 0) {
-			o->k.scheduler = arg[0] == 'v' ? PAI_K8S_SCHED_VOLCANO
-						       : PAI_K8S_SCHED_DEFAULT;
-			return 0;
-		}
-		return cli_error(ctx, EXIT_USAGE,
-				 "unknown scheduler '%s' (use volcano or "
-				 "default)",
-				 arg);
+	case OPT_SCHEDULER: return k8s_scheduler(ctx, o, arg);
 	}
 	return -1;
 }
@@ -365,6 +375,36 @@ static int add_k8s(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 	return EXIT_OK;
 }
 
+/* What pai_config_set() refused of cluster add NAME URI: the name
+ * alone, as the same profile with a URI it takes shows, or the URI,
+ * saying what is wrong with it. */
+static int bad_name_or_uri(const cli_ctx *ctx, pai_config *cfg,
+			   struct opts *o, const char *name, const char *uri)
+{
+	const char *sep = strstr(uri, "://");
+
+	o->p.uri = "https://example.com";
+	if (pai_config_set(cfg, &o->p) == PAI_EINVAL)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid cluster name '%s' (letters, digits, "
+				 "'-', '_' and '.')",
+				 name);
+	pai_config_remove(cfg, name);
+	if (!sep)
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is not a URI: give its scheme, as in "
+				 "'https://%s' (http:// or https://)",
+				 uri, uri);
+	if (strncmp(uri, "http://", 7) != 0 && strncmp(uri, "https://", 8) != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "'%s' is not an http:// or https:// URI",
+				 uri);
+	return cli_error(ctx, EXIT_USAGE,
+			 "'%s' is not a URI paictl can use (http:// or "
+			 "https://, a host, then an optional port and path)",
+			 uri);
+}
+
 static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 	       const char *name, const char *uri, char **ca)
 {
@@ -396,16 +436,12 @@ static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 		o->p.ca_file = *ca;
 	}
 	err = pai_config_set(cfg, &o->p);
+	if (err == PAI_EINVAL)
+		return bad_name_or_uri(ctx, cfg, o, name, uri);
 	if (err)
 		return cli_error(ctx, cli_exit_status(err),
-				 err == PAI_EINVAL
-				     ? "invalid cluster name '%s' or URI "
-				       "'%s' (a name of letters, digits, "
-				       "'-', '_' and '.'; an http:// or "
-				       "https:// URI)"
-				     : "cannot add '%s' ('%s'): out of "
-				       "memory",
-				 name, o->p.uri);
+				 "cannot add '%s' ('%s'): out of memory", name,
+				 o->p.uri);
 	return EXIT_OK;
 }
 

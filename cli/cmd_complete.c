@@ -41,6 +41,7 @@ static void put_commands(const cli_ctx *ctx, const char *cur)
 	for (c = ctx->commands; c->name; c++)
 		put("", c->name, cur);
 	put("", "help", cur);
+	put("", "version", cur);
 }
 
 /* The option words may name: "--output", "-o", or NULL. */
@@ -74,14 +75,15 @@ static void put_opts(const cli_opt *opts, const cli_opt *own, const char *cur)
 	const cli_opt *o;
 	char buf[80];
 
+	/* old spellings are accepted, never offered */
 	for (o = opts; o && o->name; o++) {
 		snprintf(buf, sizeof(buf), "--%s", o->name);
-		if (own && own != opts && lookup(own, buf))
+		if (cli_opt_old(o) || (own && own != opts && lookup(own, buf)))
 			continue;
 		put("", buf, cur);
 	}
 	for (o = opts; o && o->name; o++) {
-		if (o->key <= 0 || o->key >= 256)
+		if (cli_opt_old(o) || o->key <= 0 || o->key >= 256)
 			continue;
 		snprintf(buf, sizeof(buf), "-%c", o->key);
 		if (own && own != opts && lookup(own, buf))
@@ -90,14 +92,18 @@ static void put_opts(const cli_opt *opts, const cli_opt *own, const char *cur)
 	}
 }
 
-/* The profiles' names (for --cluster and cluster remove/use). */
-static void put_profiles(cli_ctx *ctx, const char *cur)
+/* The profiles' names (for --cluster and cluster remove/use), and the
+ * built-in local one where none is named so (with_local; not for
+ * remove, which refuses it). */
+static void put_profiles(cli_ctx *ctx, const char *cur, int with_local)
 {
 	pai_config *cfg = NULL;
 	size_t i, n;
 
 	if (cli_load_config(ctx, &cfg, NULL))
 		return;
+	if (with_local && !pai_config_find(cfg, "local"))
+		put("", "local", cur);
 	n = pai_config_count(cfg);
 	for (i = 0; i < n; i++) {
 		const pai_profile *p = pai_config_get(cfg, i);
@@ -112,6 +118,8 @@ static void put_profiles(cli_ctx *ctx, const char *cur)
 static void put_arg(cli_ctx *ctx, const cli_opt *o, const char *prefix,
 		    const char *cur)
 {
+	if (cli_opt_old(o))
+		return; /* its values name what it stands for */
 	if (o->values) {
 		const char *v = o->values;
 
@@ -131,7 +139,7 @@ static void put_arg(cli_ctx *ctx, const cli_opt *o, const char *prefix,
 		   strcmp(o->argname, "DIR") == 0) {
 		puts("__files__");
 	} else if (strcmp(o->name, "cluster") == 0 && o->key == 'c') {
-		put_profiles(ctx, cur);
+		put_profiles(ctx, cur, 1);
 	}
 }
 
@@ -146,7 +154,18 @@ static cli_conn *open_quietly(cli_ctx *ctx)
 	return conn;
 }
 
-static void put_jobs(cli_ctx *ctx, const char *cur)
+/* Which jobs put_jobs() offers: all, those that have not ended (stop,
+ * whose job is one that runs), or those that have (delete). */
+enum { JOBS_ALL, JOBS_LIVE, JOBS_ENDED };
+
+static int offered(const pai_job_info *job, int which)
+{
+	int ended = pai_state_is_final(pai_job_info_state(job));
+
+	return which == JOBS_ALL || (which == JOBS_ENDED) == ended;
+}
+
+static void put_jobs(cli_ctx *ctx, const char *cur, int which)
 {
 	cli_conn *conn = open_quietly(ctx);
 	pai_job_list *list = NULL;
@@ -163,10 +182,11 @@ static void put_jobs(cli_ctx *ctx, const char *cur)
 				   user ? user : conn->user)) {
 			n = pai_job_list_count(list);
 			for (i = 0; i < n; i++) {
-				const char *name = pai_job_info_name(
-				    pai_job_list_get(list, i));
+				const pai_job_info *job =
+				    pai_job_list_get(list, i);
+				const char *name = pai_job_info_name(job);
 
-				if (!name)
+				if (!name || !offered(job, which))
 					continue;
 				if (!user)
 					put("", name, cur);
@@ -227,6 +247,41 @@ out:
 	cli_conn_free(conn);
 }
 
+/* Roles (role NULL) or a role's task indices from the job config at
+ * path, for expand FILE ROLE INDEX: read and checked as expand reads it,
+ * nothing offered when it is not valid. */
+static void put_file_tasks(cli_ctx *ctx, const char *path, const char *role,
+			   const char *cur)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_diags *diags = NULL;
+	pai_job *job = NULL;
+	char *text = NULL, buf[32];
+	size_t len = 0, r;
+	long long i;
+	pai_role ro;
+
+	if (strcmp(path, "-") == 0 || cli_read_input(ctx, path, &text, &len) ||
+	    pai_diags_new(&diags) ||
+	    pai_job_parse(&job, diags, path, text, len, &jo))
+		goto out;
+	for (r = 0; r < pai_job_role_count(job); r++) {
+		if (pai_job_role(&ro, job, r))
+			continue;
+		if (!role)
+			put("", ro.name, cur);
+		else if (strcmp(ro.name, role) == 0)
+			for (i = 0; i < ro.task_number; i++) {
+				snprintf(buf, sizeof(buf), "%lld", i);
+				put("", buf, cur);
+			}
+	}
+out:
+	pai_job_free(job);
+	pai_diags_free(diags);
+	free(text);
+}
+
 /* Takes in a global option's value, so that jobs come from the cluster
  * the command line names. */
 static void global_value(cli_ctx *ctx, const cli_opt *o, const char *arg)
@@ -252,21 +307,28 @@ static void put_operand(cli_ctx *ctx, const cli_cmd *cmd, char **ops, int nops,
 	     nops == 0)) {
 		/* job configs of either format */
 		puts("__files__:*.json *.yaml *.yml");
+	} else if (strcmp(n, "expand") == 0 && nops < 3) {
+		put_file_tasks(ctx, ops[0], nops == 2 ? ops[1] : NULL, cur);
 	} else if (strcmp(n, "cluster") == 0) {
 		if (nops == 0)
 			for (i = 0; cluster_verbs[i]; i++)
 				put("", cluster_verbs[i], cur);
 		else if (nops == 1 && (strcmp(ops[0], "remove") == 0 ||
 				       strcmp(ops[0], "use") == 0))
-			put_profiles(ctx, cur);
-	} else if (strcmp(n, "status") == 0 || strcmp(n, "wait") == 0 ||
-		   strcmp(n, "stop") == 0 || strcmp(n, "ssh-key") == 0 ||
-		   strcmp(n, "ssh-config") == 0 || strcmp(n, "web") == 0) {
+			put_profiles(ctx, cur, strcmp(ops[0], "use") == 0);
+	} else if (strcmp(n, "stop") == 0) {
 		if (nops == 0)
-			put_jobs(ctx, cur);
+			put_jobs(ctx, cur, JOBS_LIVE);
+	} else if (strcmp(n, "delete") == 0) {
+		put_jobs(ctx, cur, JOBS_ENDED);
+	} else if (strcmp(n, "status") == 0 || strcmp(n, "wait") == 0 ||
+		   strcmp(n, "ssh-key") == 0 || strcmp(n, "ssh-config") == 0 ||
+		   strcmp(n, "web") == 0) {
+		if (nops == 0)
+			put_jobs(ctx, cur, JOBS_ALL);
 	} else if (strcmp(n, "logs") == 0 || strcmp(n, "ssh") == 0) {
 		if (nops == 0)
-			put_jobs(ctx, cur);
+			put_jobs(ctx, cur, JOBS_ALL);
 		else if (nops == 1)
 			put_tasks(ctx, ops[0], NULL, cur);
 		else if (nops == 2)

@@ -1,15 +1,20 @@
 /* cmd_convert.c - paictl convert: a job config from v1 JSON to
  * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job, a
  * PaddleJob, a JobSet or a PyTorchJob). `-o` is the global --output, so
- * the file to write is
- * --out, with no short letter. */
+ * the file to write is --out (-O), as ssh-key's. */
 #include "cli.h"
 #include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_TO = 256, OPT_OUT, OPT_FORCE, OPT_NAMESPACE, OPT_QUEUE, OPT_FS_URI };
+enum {
+	OPT_TO = 256,
+	OPT_FORCE,
+	OPT_NAMESPACE,
+	OPT_QUEUE,
+	OPT_DEFAULT_FS
+};
 
 const cli_opt cli_convert_opts[] = {
     {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob|jobset|pytorchjob",
@@ -22,22 +27,20 @@ const cli_opt cli_convert_opts[] = {
     {"queue", OPT_QUEUE, "QUEUE", NULL,
      "Kubernetes: the Volcano queue, or for a JobSet Kueue's (default: the "
      "cluster's, else default; a JobSet none)"},
-    {"fs-uri", OPT_FS_URI, "URI", NULL,
+    {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "Kubernetes: the default file system, for $PAI_DEFAULT_FS_URI and "
      "the HDFS directories (default: the cluster's)"},
 
-    {"out", OPT_OUT, "FILE", NULL,
+    {"out", 'O', "FILE", NULL,
      "write to FILE (atomically) instead of standard output"},
     {"force", OPT_FORCE, NULL, NULL, "replace FILE if it exists"},
     CLI_JOB_OPTS,
+    CLI_OLD("fs-uri", OPT_DEFAULT_FS, "URI", "--default-fs"),
     CLI_OPT_END};
 
 struct opts {
-	pai_job_options job;
+	cli_facts f; /* f.target: --to a Kubernetes kind, or the cluster's */
 	pai_format to;
-	pai_k8s_options k8s;
-	int k8s_set;	/* --to a Kubernetes kind */
-	unsigned given; /* CLI_K8S_*: what the flags gave of k8s */
 	const char *out;
 	int force;
 };
@@ -58,7 +61,7 @@ static int dns_name(const char *s)
 
 static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 {
-	if (key == OPT_FS_URI && !strstr(arg, "://"))
+	if (key == OPT_DEFAULT_FS && !strstr(arg, "://"))
 		return cli_error(ctx, EXIT_USAGE,
 				 "'%s' is not a URI (hdfs://host:port)", arg);
 	if ((key == OPT_NAMESPACE || key == OPT_QUEUE) && !dns_name(arg))
@@ -74,28 +77,29 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 				 arg);
 	switch (key) {
 	case OPT_NAMESPACE:
-		o->k8s.ns = arg;
-		o->given |= CLI_K8S_NS;
+		o->f.k8s.ns = arg;
+		o->f.given |= CLI_GIVEN_NS;
 		return 0;
 	case OPT_QUEUE:
-		o->k8s.queue = arg;
-		o->given |= CLI_K8S_QUEUE;
+		o->f.k8s.queue = arg;
+		o->f.given |= CLI_GIVEN_QUEUE;
 		return 0;
-	case OPT_FS_URI:
-		o->k8s.fs_uri = arg;
-		o->given |= CLI_K8S_FS;
+	case OPT_DEFAULT_FS:
+		o->f.k8s.fs_uri = arg;
+		o->f.given |= CLI_GIVEN_FS;
 		return 0;
 	}
 	return EXIT_USAGE;
 }
 
+/* --to: a Kubernetes kind, or v1 or v2 (then not the cluster's
+ * engine either). */
 static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 {
-	o->k8s_set = 1;
-	o->given |= CLI_K8S_KIND;
-	if (pai_k8s_kind_from_name(&o->k8s.kind, arg) &&
-	    (o->k8s_set = 0,
-	     pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO))
+	if (cli_k8s_target(&o->f, arg) == 0)
+		return 0;
+	o->f.given |= CLI_GIVEN_KIND;
+	if (pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown format '%s' (use v1, v2, volcano, "
 				 "paddlejob, jobset or pytorchjob)",
@@ -106,25 +110,13 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	int st;
-
-	/* --scheduler: a v2 config's (hived|default), and for Kubernetes
-	 * Volcano's gang scheduling or the default scheduler */
-	if (key == CLI_OPT_SCHEDULER)
-		o->given |= CLI_K8S_SCHED;
-	if (key == CLI_OPT_SCHEDULER && strcmp(arg, "volcano") == 0) {
-		o->k8s.scheduler = PAI_K8S_SCHED_VOLCANO;
-		return 0;
-	}
-	if (key == CLI_OPT_SCHEDULER && strcmp(arg, "default") == 0)
-		o->k8s.scheduler = PAI_K8S_SCHED_DEFAULT;
-	st = cli_job_opt(ctx, key, arg, &o->job);
+	int st = cli_job_opt(ctx, key, arg, &o->f);
 
 	if (st >= 0)
 		return st;
 	switch (key) {
 	case OPT_TO: return to_opt(ctx, arg, o);
-	case OPT_OUT: o->out = arg; return 0;
+	case 'O': o->out = arg; return 0;
 	case OPT_FORCE: o->force = 1; return 0;
 	}
 	return k8s_opt(ctx, key, arg, o);
@@ -152,28 +144,20 @@ static int write_out(cli_ctx *ctx, const struct opts *o, const char *text,
 	return EXIT_OK;
 }
 
-static int convert(const cli_ctx *ctx, const struct opts *o, char **res,
-		   size_t *rlen, pai_diags *diags, const char *name,
-		   const char *text, size_t len)
+static int convert(const struct opts *o, char **res, size_t *rlen,
+		   pai_diags *diags, const char *name, const char *text,
+		   size_t len)
 {
-	pai_k8s_options k = o->k8s;
-
-	if (!o->k8s_set)
+	if (!o->f.target)
 		return pai_job_convert(res, rlen, diags, name, text, len,
-				       &o->job, o->to);
-	k.user = cli_default_user(ctx->user);
-	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->job, &k);
+				       &o->f.job, o->to);
+	return pai_job_to_k8s(res, rlen, diags, name, text, len, &o->f.job,
+			      &o->f.k8s);
 }
 
 int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT,
-			 PAI_FORMAT_AUTO,
-			 PAI_K8S_OPTIONS_INIT,
-			 0,
-			 0,
-			 NULL,
-			 0};
+	struct opts o = {CLI_FACTS_INIT, PAI_FORMAT_AUTO, NULL, 0};
 	cli_conn *conn = NULL;
 	pai_diags *diags = NULL;
 	char *text = NULL, *res = NULL;
@@ -184,13 +168,16 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
-	st = EXIT_OK;
-	/* a Kubernetes target: the cluster's facts under the flags' */
-	if (o.to == PAI_FORMAT_AUTO &&
-	    (st = cli_k8s_defaults(ctx, &o.k8s, o.given, &conn)))
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_error(ctx, EXIT_USAGE,
+				 "-o json is not one of convert's outputs: it "
+				 "writes the format --to names (--to v1 is "
+				 "JSON)");
+	/* the cluster's facts under the flags': on a Kubernetes cluster
+	 * its engine is the target */
+	if ((st = cli_job_facts(ctx, &o.f, &conn)))
 		return st;
-	o.k8s_set |= conn && conn->k8s;
-	if (o.to == PAI_FORMAT_AUTO && !o.k8s_set)
+	if (o.to == PAI_FORMAT_AUTO && !o.f.target)
 		st = cli_error(ctx, EXIT_USAGE,
 			       "--to v1, v2, volcano, paddlejob, jobset or "
 			       "pytorchjob is required");
@@ -208,7 +195,7 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	err = convert(ctx, &o, &res, &rlen, diags, name, text, len);
+	err = convert(&o, &res, &rlen, diags, name, text, len);
 	cli_print_diags(stderr, diags, 0);
 	if (err == PAI_ESYNTAX || err == PAI_EINVALID)
 		st = EXIT_INVALID;

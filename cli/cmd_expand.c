@@ -7,64 +7,101 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FS_URI = 256, OPT_TARGET };
+enum { OPT_DEFAULT_FS = 256, OPT_TARGET };
 
 const cli_opt cli_expand_opts[] = {
-    {"fs-uri", OPT_FS_URI, "URI", NULL,
-     "the cluster's HDFS URI, for $PAI_DEFAULT_FS_URI"},
-    {"role", 'r', "ROLE", NULL, "show only the tasks of this task role"},
-    {"index", 'i', "INDEX", NULL,
-     "show only the task with this index (from 0)"},
+    {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
+     "the cluster's default file system, for $PAI_DEFAULT_FS_URI (e.g. "
+     "hdfs://namenode:9000)"},
     {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob|slurm",
      "each task as the pod of 'paictl convert --to KIND' sees it, or as "
      "a Slurm job's task"},
     CLI_JOB_OPTS,
+    CLI_OLD("fs-uri", OPT_DEFAULT_FS, "URI", "--default-fs"),
+    CLI_OLD("role", 'r', "ROLE", "ROLE"),
+    CLI_OLD("index", 'i', "INDEX", "INDEX"),
     CLI_OPT_END};
 
 struct opts {
-	pai_job_options job;
-	const char *fs_uri, *role;
-	long long index; /* -1: every index */
-	pai_k8s_options k8s;
-	int target; /* --target: k8s.kind is set */
-	int slurm;  /* --target slurm */
+	cli_facts f; /* f.target: each task as its pod (--target) */
+	const char *role;
+	long long index;     /* -1: every index */
+	int slurm;	     /* --target slurm, or a Slurm cluster's profile */
+	const char *workdir; /* a Slurm profile's; NULL: "<workdir>" */
 };
+
+/* A task's INDEX: a number from 0. */
+static int task_index(cli_ctx *ctx, const char *arg, long long *index)
+{
+	char *end;
+
+	errno = 0;
+	*index = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno || *index < 0 ||
+	    !(*arg >= '0' && *arg <= '9'))
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid task index '%s' (0, 1, ...)", arg);
+	return 0;
+}
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	char *end;
-	int st = cli_job_opt(ctx, key, arg, &o->job);
+	int st = cli_job_opt(ctx, key, arg, &o->f);
 
 	if (st >= 0)
 		return st;
 	switch (key) {
-	case OPT_FS_URI: o->fs_uri = arg; return 0;
+	case OPT_DEFAULT_FS:
+		o->f.k8s.fs_uri = *arg ? arg : NULL;
+		o->f.given |= CLI_GIVEN_FS;
+		return 0;
 	case OPT_TARGET:
-		o->target = 1;
-		o->slurm = 0;
-		if (strcmp(arg, "slurm") == 0) {
-			o->target = 0;
-			o->slurm = 1;
-		} else if (pai_k8s_kind_from_name(&o->k8s.kind, arg))
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown target '%s' (use volcano, "
-					 "paddlejob, jobset, pytorchjob or slurm)",
-					 arg);
+		o->slurm = strcmp(arg, "slurm") == 0;
+		if (o->slurm) {
+			o->f.target = 0;
+			o->f.given |= CLI_GIVEN_KIND;
+		} else if (cli_k8s_target(&o->f, arg) < 0)
+			return cli_error(
+			    ctx, EXIT_USAGE,
+			    "unknown target '%s' (use volcano, "
+			    "paddlejob, jobset, pytorchjob or slurm)",
+			    arg);
 		return 0;
 	case 'r': o->role = arg; return 0;
-	case 'i':
-		errno = 0;
-		o->index = strtoll(arg, &end, 10);
-		if (!*arg || *end || errno || o->index < 0 ||
-		    !(*arg >= '0' && *arg <= '9'))
-			return cli_error(ctx, EXIT_USAGE,
-					 "invalid index '%s' (expected a task "
-					 "index from 0)",
-					 arg);
-		return 0;
+	case 'i': return task_index(ctx, arg, &o->index);
 	}
 	return EXIT_USAGE;
+}
+
+/* The operands FILE [ROLE [INDEX]] (ROLE and INDEX also as the old
+ * -r/--role and -i/--index): 0, or the usage status after saying
+ * why. */
+static int operands(cli_ctx *ctx, int argc, char **argv, int first,
+		    struct opts *o)
+{
+	int n = argc - first;
+
+	if (n < 1)
+		return cli_error(ctx, EXIT_USAGE,
+				 "no job config given; try 'paictl expand "
+				 "job.json' ('-' reads standard input)");
+	if (n > 3)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unexpected argument '%s'; one job config at "
+				 "a time, then ROLE and INDEX",
+				 argv[first + 3]);
+	if (n > 1 && o->role)
+		return cli_error(ctx, EXIT_USAGE,
+				 "the role is given twice: '%s' and -r '%s'",
+				 argv[first + 1], o->role);
+	if (n > 2 && o->index >= 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "the index is given twice: '%s' and -i %lld",
+				 argv[first + 2], o->index);
+	if (n > 1)
+		o->role = argv[first + 1];
+	return n > 2 ? task_index(ctx, argv[first + 2], &o->index) : 0;
 }
 
 /* A value on one line: verbatim, or in bash's $'...' form when it holds
@@ -338,9 +375,9 @@ static int show_task(const pai_job *job, size_t r, size_t i,
 
 	if ((err = pai_job_role(&ro, job, r)))
 		return err;
-	err = o->target ? pai_k8s_expand_task(&env, job, r, i, &o->k8s)
+	err = o->f.target ? pai_k8s_expand_task(&env, job, r, i, &o->f.k8s)
 	      : o->slurm
-		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, NULL)
+		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, o->workdir)
 		  : pai_expand_task(&env, job, r, i, eo);
 	if (!err && json) {
 		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
@@ -403,51 +440,51 @@ static int show(cli_ctx *ctx, const pai_job *job, const char *file,
 /* --target: what the conversion says of the job replaces what the
  * parse did (it parses too); PAI_EINVALID when it would convert
  * nothing. */
-static int k8s_diags(const cli_ctx *ctx, struct opts *o, pai_diags **diags,
-		     const char *name, const char *text, size_t len)
+static int k8s_diags(struct opts *o, pai_diags **diags, const char *name,
+		     const char *text, size_t len)
 {
 	pai_diags *d = NULL;
 	char *res = NULL;
 	int err;
 
-	o->k8s.user = cli_default_user(ctx->user);
 	if ((err = pai_diags_new(&d)))
 		return err;
-	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->job, &o->k8s);
+	err = pai_job_to_k8s(&res, NULL, d, name, text, len, &o->f.job,
+			     &o->f.k8s);
 	free(res);
 	pai_diags_free(*diags);
 	*diags = d;
 	return err;
 }
 
-static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
-		       struct opts *op);
+static int expand_file(cli_ctx *ctx, const char *path, struct opts *op);
 
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT, NULL, NULL, -1,
-			 PAI_K8S_OPTIONS_INIT, 0, 0};
+	struct opts o = {CLI_FACTS_INIT, NULL, -1, 0, NULL};
 	cli_conn *conn = NULL;
 	int first, st;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
-	/* --target: the pods as submit makes them on the chosen cluster */
-	o.k8s.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
-	if (o.target &&
-	    (st = cli_k8s_defaults(ctx, &o.k8s,
-				   CLI_K8S_KIND | (o.fs_uri ? CLI_K8S_FS : 0),
-				   &conn)))
+	if ((st = operands(ctx, argc, argv, first, &o)))
 		return st;
-	st = expand_file(ctx, argc, argv, first, &o);
+	/* the chosen cluster's facts; on a Kubernetes cluster, the pods as
+	 * submit makes them, on a Slurm cluster its batch jobs' tasks */
+	if ((st = cli_job_facts(ctx, &o.f, &conn)))
+		return st;
+	if (conn->slurm && !(o.f.given & CLI_GIVEN_KIND)) {
+		o.slurm = 1;
+		o.workdir = conn->slurm_cfg.workdir;
+	}
+	st = expand_file(ctx, argv[first], &o);
 	cli_conn_free(conn);
 	return st;
 }
 
 /* cmd_expand() once the options are read. */
-static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
-		       struct opts *op)
+static int expand_file(cli_ctx *ctx, const char *path, struct opts *op)
 {
 	struct opts o = *op;
 	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
@@ -458,25 +495,17 @@ static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
 	size_t len = 0;
 	int st, err;
 
-	if (first >= argc)
-		return cli_error(ctx, EXIT_USAGE,
-				 "no job config given; try 'paictl expand "
-				 "job.json' ('-' reads standard input)");
-	if (argc - first > 1)
-		return cli_error(ctx, EXIT_USAGE,
-				 "one job config at a time, not %d",
-				 argc - first);
-	name = strcmp(argv[first], "-") == 0 ? "<stdin>" : argv[first];
-	st = cli_read_input(ctx, argv[first], &text, &len);
+	name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	st = cli_read_input(ctx, path, &text, &len);
 	if (st)
 		return st;
 	if (pai_diags_new(&diags)) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	err = pai_job_parse(&job, diags, name, text, len, &o.job);
-	if (!err && o.target)
-		err = k8s_diags(ctx, &o, &diags, name, text, len);
+	err = pai_job_parse(&job, diags, name, text, len, &o.f.job);
+	if (!err && o.f.target)
+		err = k8s_diags(&o, &diags, name, text, len);
 	if (err == PAI_ENOMEM) {
 		st = cli_error(ctx, EXIT_FAILURE_, "'%s': out of memory", name);
 		goto out;
@@ -489,8 +518,8 @@ static int expand_file(cli_ctx *ctx, int argc, char **argv, int first,
 		st = cli_exit_status(err);
 		goto out;
 	}
-	eo.user = cli_default_user(ctx->user);
-	eo.fs_uri = o.fs_uri && *o.fs_uri ? o.fs_uri : NULL;
+	eo.user = o.f.k8s.user;
+	eo.fs_uri = o.f.k8s.fs_uri;
 	st = show(ctx, job, name, &o, &eo);
 out:
 	pai_job_free(job);

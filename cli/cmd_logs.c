@@ -6,16 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_STDERR = 256, OPT_ALL, OPT_TAIL, OPT_PREVIOUS };
+enum { OPT_STREAM = 256, OPT_STDERR, OPT_ALL, OPT_TAIL, OPT_PREVIOUS };
 
 const cli_opt cli_logs_opts[] = {
-    {"stderr", OPT_STDERR, NULL, NULL, "the tasks' standard error"},
-    {"all", OPT_ALL, NULL, NULL,
-     "standard output and error, as the task wrote them"},
+    {"stream", OPT_STREAM, "NAME", "all|stdout|stderr",
+     "all: standard output and error as the task wrote them (the "
+     "default), stdout or stderr"},
     {"tail", OPT_TAIL, "N", NULL, "only the last N lines of each task"},
     {"follow", 'f', NULL, NULL, "keep printing new lines until the tasks end"},
     {"previous", OPT_PREVIOUS, NULL, NULL,
      "Kubernetes: the log of the container's run before its last restart"},
+    CLI_OLD("stderr", OPT_STDERR, NULL, "--stream stderr"),
+    CLI_OLD("all", OPT_ALL, NULL, "--stream all"),
     CLI_OPT_END};
 
 /* Following, within the budget of pace.c: a round a second while the
@@ -29,28 +31,43 @@ const cli_opt cli_logs_opts[] = {
 #define FOLLOW_GIVE_UP_MS (5 * 60 * 1000)
 
 struct opts {
-	const char *file; /* user.pai.stdout ... */
-	long tail;	  /* -1: everything */
+	const char *stream; /* all, stdout, stderr, previous */
+	int given;	    /* --stream (or an old spelling of it) */
+	long tail;	    /* -1: everything */
 	int follow;
 };
+
+/* --stream NAME, or --previous: one log at a time. */
+static int stream_opt(cli_ctx *ctx, struct opts *o, const char *want)
+{
+	if (strcmp(want, "all") != 0 && strcmp(want, "stdout") != 0 &&
+	    strcmp(want, "stderr") != 0 && strcmp(want, "previous") != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown stream '%s' (use all, stdout or "
+				 "stderr)",
+				 want);
+	if (o->given && strcmp(o->stream, want) != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "one log at a time: --stream %s or %s%s, not "
+				 "both",
+				 o->stream,
+				 strcmp(want, "previous") == 0 ? "--"
+							       : "--stream ",
+				 want);
+	o->stream = want;
+	o->given = 1;
+	return 0;
+}
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	const char *want;
 	char *end;
 
 	switch (key) {
-	case OPT_STDERR:
-	case OPT_ALL:
-		want = key == OPT_ALL ? "user.pai.all" : "user.pai.stderr";
-		if (strcmp(o->file, "user.pai.stdout") != 0 &&
-		    strcmp(o->file, want) != 0)
-			return cli_error(ctx, EXIT_USAGE,
-					 "--stderr and --all exclude each "
-					 "other");
-		o->file = want;
-		return 0;
+	case OPT_STREAM: return stream_opt(ctx, o, arg);
+	case OPT_STDERR: return stream_opt(ctx, o, "stderr");
+	case OPT_ALL: return stream_opt(ctx, o, "all");
 	case OPT_TAIL:
 		errno = 0;
 		o->tail = strtol(arg, &end, 10);
@@ -61,13 +78,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 					 arg);
 		return 0;
 	case 'f': o->follow = 1; return 0;
-	case OPT_PREVIOUS:
-		if (strcmp(o->file, "user.pai.stdout") != 0)
-			return cli_error(ctx, EXIT_USAGE,
-					 "--previous is one log: not with "
-					 "--stderr or --all");
-		o->file = "previous";
-		return 0;
+	case OPT_PREVIOUS: return stream_opt(ctx, o, "previous");
 	}
 	return EXIT_USAGE;
 }
@@ -76,6 +87,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 struct tlog {
 	char *role;
 	long index;
+	const char *stream; /* which of the task's logs */
 	char *key; /* the attempt's log as the status names it */
 	char *url; /* where it is read; NULL: no log yet (the task waits) */
 	long long off;
@@ -90,6 +102,9 @@ struct out {
 	const struct opts *o;
 	int prefix; /* several tasks: "role-index | " */
 	const char *stream;
+	/* the cluster keeps no log of both streams (Slurm): each task's
+	 * stdout and stderr, the latter's lines marked */
+	int split;
 	int failed; /* writing stdout failed */
 };
 
@@ -154,7 +169,7 @@ static void put_line(struct out *w, const struct tlog *t, const char *a,
 		if (u)
 			o = json_pack("{s:s,s:i,s:s,s:s%}", "role", t->role,
 				      "index", (int)t->index, "stream",
-				      w->stream, "line", u, ulen);
+				      t->stream, "line", u, ulen);
 		free(line);
 		free(u);
 		if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0 ||
@@ -163,7 +178,13 @@ static void put_line(struct out *w, const struct tlog *t, const char *a,
 		json_decref(o);
 		return;
 	}
-	if (w->prefix && printf("%s-%ld | ", t->role, t->index) < 0)
+	if (w->prefix && printf("%s-%ld ", t->role, t->index) < 0)
+		w->failed = 1;
+	if (w->split && strcmp(t->stream, "stderr") == 0 &&
+	    fputs("stderr ", stdout) == EOF)
+		w->failed = 1;
+	if ((w->prefix || (w->split && strcmp(t->stream, "stderr") == 0)) &&
+	    fputs("| ", stdout) == EOF)
 		w->failed = 1;
 	if ((alen && fwrite(a, 1, alen, stdout) != alen) ||
 	    (blen && fwrite(b, 1, blen, stdout) != blen) ||
@@ -206,7 +227,8 @@ static void finish(struct out *w, struct tlog *t)
 	if (t->plen)
 		/* alone, the text as it is; among others, a line of its own */
 		put_line(w, t, t->part, t->plen, "", 0,
-			 w->prefix || w->ctx->output == CLI_OUT_JSON);
+			 w->prefix || w->split ||
+			     w->ctx->output == CLI_OUT_JSON);
 	t->plen = 0;
 	t->done = 1;
 }
@@ -269,7 +291,7 @@ static int set_url(struct out *w, cli_conn *conn, struct tlog *t,
 
 	if (!ti->log_url || (t->key && strcmp(t->key, ti->log_url) == 0))
 		return PAI_OK;
-	err = pai_task_log_url(&url, conn->client, info, ti, w->stream, 0);
+	err = pai_task_log_url(&url, conn->client, info, ti, t->stream, 0);
 	if (err == PAI_ENOTFOUND)
 		return PAI_OK; /* not there yet: next time */
 	if (err)
@@ -303,7 +325,7 @@ static int pull_fresh(struct out *w, cli_conn *conn, struct tlog *t,
 	int r = pull(w, conn, t);
 
 	if (r != PAI_EFORBIDDEN || !info || !ti ||
-	    pai_task_log_url(&url, conn->client, info, ti, w->stream, 0))
+	    pai_task_log_url(&url, conn->client, info, ti, t->stream, 0))
 		return r;
 	free(t->url);
 	t->url = url;
@@ -657,11 +679,14 @@ static int parse_target(cli_ctx *ctx, int argc, char **argv, int first,
 	return EXIT_OK;
 }
 
-/* The tasks tg names, in tl (*nt of them): 0, or the exit status. */
+/* The logs of the tasks tg names, in tl (*nt of them; two a task when
+ * w->split): 0, or the exit status. */
 static int select_tasks(cli_ctx *ctx, const pai_job_info *info,
-			const struct target *tg, struct tlog *tl, size_t *nt)
+			const struct target *tg, const struct out *w,
+			struct tlog *tl, size_t *nt)
 {
 	size_t i, n = pai_job_info_task_count(info);
+	int s;
 
 	for (i = 0; i < n; i++) {
 		const pai_task_info *ti = pai_job_info_task(info, i);
@@ -671,21 +696,22 @@ static int select_tasks(cli_ctx *ctx, const pai_job_info *info,
 		     !pai_job_info_role_is(info, ti->role, tg->role)) ||
 		    (tg->index >= 0 && ti->index != tg->index))
 			continue;
-		tl[*nt].role = strdup(ti->role);
-		tl[*nt].index = ti->index;
-		if (!tl[(*nt)++].role)
-			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+		for (s = 0; s <= w->split; s++) {
+			tl[*nt].stream = !w->split ? w->stream
+					 : s	   ? "stderr"
+						   : "stdout";
+			tl[*nt].role = strdup(ti->role);
+			tl[*nt].index = ti->index;
+			if (!tl[(*nt)++].role)
+				return cli_error(ctx, EXIT_FAILURE_,
+						 "out of memory");
+		}
 	}
 	if (*nt)
 		return EXIT_OK;
-	if (tg->role && tg->index >= 0)
-		return cli_error(ctx, EXIT_NOTFOUND,
-				 "job '%s' has no task %s-%ld", tg->ref,
-				 tg->role, tg->index);
 	if (tg->role)
-		return cli_error(ctx, EXIT_NOTFOUND,
-				 "job '%s' has no task role '%s'", tg->ref,
-				 tg->role);
+		return cli_no_task(ctx, EXIT_NOTFOUND, tg->ref, info, tg->role,
+				   tg->index);
 	return cli_error(ctx, EXIT_NOTFOUND, "job '%s' has no tasks", tg->ref);
 }
 
@@ -710,6 +736,9 @@ static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
 			   PAI_EAUTH &&
 		       cli_relogin(ctx, conn, err))
 			;
+		if (err == PAI_ENOTFOUND && w->split &&
+		    strcmp(tl[i].stream, "stderr") == 0)
+			continue; /* nothing written to it */
 		if (err < 0) {
 			st = cli_fail(ctx, conn, err,
 				      "cannot read the log of %s-%ld",
@@ -729,18 +758,17 @@ static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
 	return st;
 }
 
-/* The output of nt tasks' logs: which stream, prefixed when several. */
+/* The output of the tasks' logs: which stream; split where the stream is
+ * not given and the cluster keeps no log of both (Slurm: a task's
+ * standard output and error are two files). */
 static void start_output(struct out *w, cli_ctx *ctx, const struct opts *o,
-			 size_t nt)
+			 const cli_conn *conn)
 {
 	memset(w, 0, sizeof(*w));
 	w->ctx = ctx;
 	w->o = o;
-	w->prefix = nt > 1;
-	w->stream = strcmp(o->file, "user.pai.stdout") == 0   ? "stdout"
-		    : strcmp(o->file, "user.pai.stderr") == 0 ? "stderr"
-		    : strcmp(o->file, "previous") == 0	      ? "previous"
-							      : "all";
+	w->stream = o->stream;
+	w->split = !o->given && conn->slurm;
 }
 
 static void free_tlogs(struct tlog *tl, size_t nt)
@@ -758,7 +786,7 @@ static void free_tlogs(struct tlog *tl, size_t nt)
 
 int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {"user.pai.stdout", -1, 0};
+	struct opts o = {"all", 0, -1, 0};
 	struct target tg = {NULL, NULL, -1};
 	struct out w;
 	cli_conn *conn = NULL;
@@ -782,16 +810,17 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 		st = cli_fail(ctx, conn, err, "cannot get job '%s'", tg.ref);
 		goto out;
 	}
-	tl = calloc(pai_job_info_task_count(info) + 1, sizeof(*tl));
+	start_output(&w, ctx, &o, conn);
+	tl = calloc(pai_job_info_task_count(info) * 2 + 1, sizeof(*tl));
 	if (!tl) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	if ((st = select_tasks(ctx, info, &tg, tl, &nt)))
+	if ((st = select_tasks(ctx, info, &tg, &w, tl, &nt)))
 		goto out;
-	start_output(&w, ctx, &o, nt);
-	st = o.follow && strcmp(w.stream, "stderr") != 0 &&
-		     strcmp(w.stream, "previous") != 0
+	w.prefix = nt > (size_t)(1 + w.split); /* several tasks */
+	/* a cluster's own streams carry the whole log */
+	st = o.follow && !w.split && strcmp(w.stream, "all") == 0
 		 ? follow_streams(ctx, conn, &w, tl, nt, info)
 		 : -1;
 	if (st < 0)

@@ -18,6 +18,7 @@ enum {
 	OPT_GRACE,
 	OPT_CAPACITY,
 	OPT_NO_SSH,
+	OPT_NO_CGROUP,
 	OPT_BACKGROUND,
 	OPT_STATUS,
 	OPT_STOP
@@ -41,6 +42,9 @@ const cli_opt cli_serve_opts[] = {
      "once it answers (log: DIR/server.log)"},
     {"no-ssh", OPT_NO_SSH, NULL, NULL,
      "start no sshd for tasks, even when openssh-server is installed"},
+    {"no-cgroup", OPT_NO_CGROUP, NULL, NULL,
+     "make no cgroup per task: find a task's processes as its monitor's "
+     "descendants only"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
      "time between SIGTERM and SIGKILL when stopping (default 10)"},
     {"status", OPT_STATUS, NULL, NULL,
@@ -66,6 +70,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_USERS: o->users_file = arg; return 0;
 	case OPT_CAPACITY: o->capacity = arg; return 0;
 	case OPT_NO_SSH: o->no_ssh = 1; return 0;
+	case OPT_NO_CGROUP: o->no_cgroup = 1; return 0;
 	case OPT_BACKGROUND: o->log_to_state = 1; return 0;
 	case OPT_STATUS:
 	case OPT_STOP: ctl_action = key; return 0;
@@ -80,6 +85,21 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	}
 	return EXIT_USAGE;
+}
+
+/* The socket, for whoever started us; with -o json, and whether this
+ * start started it ("started": false when one ran already, as the
+ * lock on the state directory tells). */
+static int started(cli_ctx *ctx, const char *socket, int now)
+{
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_finish(ctx, cli_print_json(json_pack(
+					   "{s:s,s:b}", "socket", socket,
+					   "started", now)) < 0
+					   ? EXIT_FAILURE_
+					   : EXIT_OK);
+	printf("%s\n", socket);
+	return cli_finish(ctx, EXIT_OK);
 }
 
 /* --background: the server runs in a new session and reports on a
@@ -127,11 +147,8 @@ static int background(cli_ctx *ctx, srv_options *o)
 	close(p[0]);
 	line[len] = '\0';
 	line[strcspn(line, "\n")] = '\0';
-	if (strncmp(line, "ok ", 3) == 0 || strncmp(line, "running ", 8) == 0) {
-		/* the socket, for whoever started us */
-		printf("%s\n", strchr(line, ' ') + 1);
-		return cli_finish(ctx, EXIT_OK);
-	}
+	if (strncmp(line, "ok ", 3) == 0 || strncmp(line, "running ", 8) == 0)
+		return started(ctx, strchr(line, ' ') + 1, line[0] == 'o');
 	if (strncmp(line, "usage ", 6) == 0)
 		return cli_error(ctx, EXIT_USAGE, "%s", line + 6);
 	return cli_error(ctx, EXIT_FAILURE_, "%s",
@@ -146,7 +163,7 @@ static int print_probe(const cli_ctx *ctx, const struct srv_probe *p,
 	json_t *o;
 
 	if (ctx->output == CLI_OUT_JSON) {
-		o = json_pack("{s:b,s:s}", "running", running, "state_dir",
+		o = json_pack("{s:b,s:s}", "running", running, "stateDir",
 			      p->state_dir);
 		if (o && running) {
 			json_object_set_new(o, "pid", json_integer(p->pid));
@@ -188,6 +205,15 @@ static int control(cli_ctx *ctx, const srv_options *o)
 	st = srv_stop_running(o->state_dir, 30000, &p, err, sizeof(err));
 	if (st < 0)
 		return cli_error(ctx, EXIT_FAILURE_, "%s", err);
+	if (ctx->output == CLI_OUT_JSON) {
+		json_t *j = json_pack("{s:b,s:s}", "stopped", st, "stateDir",
+				      p.state_dir);
+
+		if (j && st)
+			json_object_set_new(j, "pid", json_integer(p.pid));
+		return cli_finish(ctx,
+				  cli_print_json(j) < 0 ? EXIT_FAILURE_ : 0);
+	}
 	if (ctx->quiet)
 		;
 	else if (st)
@@ -220,6 +246,11 @@ int cmd_serve(cli_ctx *ctx, int argc, char **argv)
 		return control(ctx, &o);
 	if (o.log_to_state)
 		return background(ctx, &o);
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_error(ctx, EXIT_USAGE,
+				 "-o json is for --status, --stop and "
+				 "--background: in the foreground the server "
+				 "prints only its log, on standard error");
 	st = srv_run(&o, err, sizeof(err));
 	if (st < 0)
 		return cli_error(ctx, st == -2 ? EXIT_USAGE : EXIT_FAILURE_,

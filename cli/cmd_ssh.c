@@ -221,9 +221,10 @@ static int find_task(cli_ctx *ctx, const char *ref, const pai_job_info *info,
 	k = role ? pai_job_info_find_task(info, role, index) : -1;
 	if (k >= 0)
 		*task = pai_job_info_task(info, (size_t)k);
+	if (!*task && !role)
+		return cli_error(ctx, EXIT_SSH, "job '%s' has no tasks", ref);
 	if (!*task)
-		return cli_error(ctx, EXIT_SSH, "job '%s' has no task %s-%ld",
-				 ref, role ? role : "(none)", index);
+		return cli_no_task(ctx, EXIT_SSH, ref, info, role, index);
 	if ((*task)->state != PAI_STATE_RUNNING)
 		return cli_error(
 		    ctx, EXIT_SSH, "task %s-%ld of job '%s' is %s, not running",
@@ -270,6 +271,10 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv,
 	st = cli_parse(ctx, dashdash, argv, on_opt, a, &first);
 	if (st >= 0)
 		return st == EXIT_OK ? -1 : EXIT_SSH;
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_error(ctx, EXIT_SSH,
+				 "-o json is not for ssh: what it prints is "
+				 "the task's");
 	if (first >= dashdash)
 		return cli_error(ctx, EXIT_SSH,
 				 "no job given; try 'paictl ssh JOB'");

@@ -39,43 +39,81 @@ static void put_value(const char *s)
 	putchar('"');
 }
 
-static void put_line(const char *name, const char *value)
+/* One host's block: the Host name, then keyword and value pairs. */
+struct block {
+	char host[512], port[24];
+	const char *key[8], *value[8];
+	size_t n;
+};
+
+static void add(struct block *b, const char *key, const char *value)
 {
-	printf("    %s ", name);
-	put_value(value);
-	putchar('\n');
+	b->key[b->n] = key;
+	b->value[b->n++] = value;
 }
 
 /* The block of container c, of task t (NULL: none known), logged in to
  * as user with the key of id, the known_hosts file known. */
-static void put_block(const char *user, const char *name,
-		      const pai_ssh_container *c, const pai_task_info *t,
-		      const cli_identity *id, const char *known)
+static void make_block(struct block *b, const char *user, const char *name,
+		       const pai_ssh_container *c, const pai_task_info *t,
+		       const cli_identity *id, const char *known)
 {
 	const char *alias = cli_ssh_host_alias(c->id);
-	char port[24];
 
+	b->n = 0;
 	if (t)
-		printf("Host %s-%s-%ld\n", name, t->role, t->index);
+		snprintf(b->host, sizeof(b->host), "%s-%s-%ld", name, t->role,
+			 t->index);
 	else
-		printf("Host %s-%s\n", name, alias ? alias : c->ip);
-	snprintf(port, sizeof(port), "%ld", c->port);
-	put_line("HostName", c->ip);
-	put_line("Port", port);
-	put_line("User", user);
+		snprintf(b->host, sizeof(b->host), "%s-%s", name,
+			 alias ? alias : c->ip);
+	snprintf(b->port, sizeof(b->port), "%ld", c->port);
+	add(b, "HostName", c->ip);
+	add(b, "Port", b->port);
+	add(b, "User", user);
 	if (id->key) {
 		/* the agent's keys too where the user's own key is the one:
 		 * OpenSSH offers both then */
-		put_line("IdentityFile", id->key);
+		add(b, "IdentityFile", id->key);
 		if (!id->own)
-			put_line("IdentitiesOnly", "yes");
+			add(b, "IdentitiesOnly", "yes");
 	}
-	put_line("UserKnownHostsFile", known);
+	add(b, "UserKnownHostsFile", known);
 	/* the names paictl ssh records keys under, and its policy: trust
 	 * on first use, never a changed key */
 	if (alias)
-		put_line("HostKeyAlias", alias);
-	put_line("StrictHostKeyChecking", "accept-new");
+		add(b, "HostKeyAlias", alias);
+	add(b, "StrictHostKeyChecking", "accept-new");
+}
+
+static void put_block(const struct block *b)
+{
+	size_t i;
+
+	printf("Host %s\n", b->host);
+	for (i = 0; i < b->n; i++) {
+		printf("    %s ", b->key[i]);
+		put_value(b->value[i]);
+		putchar('\n');
+	}
+}
+
+/* -o json: the block as an object, OpenSSH's keywords as its keys, and
+ * the task it reaches; NULL when out of memory. */
+static json_t *block_json(const struct block *b, const pai_task_info *t)
+{
+	json_t *o = json_pack("{s:s,s:s?,s:o}", "Host", b->host, "role",
+			      t ? t->role : NULL, "index",
+			      t ? json_integer(t->index) : json_null());
+	size_t i;
+
+	for (i = 0; o && i < b->n; i++)
+		if (json_object_set_new(o, b->key[i],
+					json_string(b->value[i])) < 0) {
+			json_decref(o);
+			o = NULL;
+		}
+	return o;
 }
 
 /* The job's SSH containers and status (to name the tasks); a libpai
@@ -95,6 +133,50 @@ static int get_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 	return err;
 }
 
+/* Every reachable task's block, as text or as one JSON array: 0, or
+ * the exit status after saying why. */
+static int put_blocks(const cli_ctx *ctx, const cli_conn *conn,
+		      const char *ref, const char *name,
+		      const pai_ssh_info *ssh, const pai_job_info *info,
+		      const cli_identity *id, const char *known)
+{
+	json_t *out = json_array();
+	size_t i, shown = 0;
+	int st = EXIT_OK;
+
+	if (!out)
+		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
+		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
+		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
+		struct block b;
+
+		if (!c || !c->ip || !c->id)
+			continue;
+		/* the cluster's user where it names one (Slurm's) */
+		make_block(&b,
+			   pai_ssh_info_user(ssh) ? pai_ssh_info_user(ssh)
+						  : cli_ssh_user(conn),
+			   name, c, t, id, known);
+		if (ctx->output == CLI_OUT_JSON)
+			json_array_append_new(out, block_json(&b, t));
+		else {
+			if (shown)
+				putchar('\n');
+			put_block(&b);
+		}
+		shown++;
+	}
+	if (!shown)
+		st = cli_error(ctx, EXIT_NOTFOUND,
+			       "no task of job '%s' can be reached yet", ref);
+	else if (ctx->output == CLI_OUT_JSON &&
+		 cli_print_json(json_incref(out)) < 0)
+		st = EXIT_FAILURE_;
+	json_decref(out);
+	return st;
+}
+
 int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 {
 	cli_conn *conn = NULL;
@@ -103,7 +185,6 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	char *user = NULL, *name = NULL, *known = NULL;
 	const char *identity = NULL;
 	cli_identity id = {NULL, 0, 0, 0};
-	size_t i, shown = 0;
 	int first, st, err;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &identity, &first);
@@ -123,26 +204,10 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	if (st)
 		goto out;
 	known = cli_known_hosts_path(conn);
-	if (!known) {
-		st = cli_error(ctx, EXIT_FAILURE_,
+	st = known ? put_blocks(ctx, conn, argv[first], name, ssh, info, &id,
+				known)
+		   : cli_error(ctx, EXIT_FAILURE_,
 			       "no HOME: set HOME or XDG_STATE_HOME");
-		goto out;
-	}
-	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
-		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
-
-		if (!c || !c->ip || !c->id)
-			continue;
-		if (shown++)
-			putchar('\n');
-		put_block(pai_ssh_info_user(ssh) ? pai_ssh_info_user(ssh)
-						  : cli_ssh_user(conn),
-			  name, c, cli_task_of(info, c->id), &id, known);
-	}
-	if (!shown)
-		st = cli_error(ctx, EXIT_NOTFOUND,
-			       "no task of job '%s' can be reached yet",
-			       argv[first]);
 out:
 	free(id.key);
 	free(known);

@@ -7,17 +7,32 @@
 #include <string.h>
 #include <unistd.h>
 
+enum { OPT_FORCE = 256 };
+
 const cli_opt cli_ssh_key_opts[] = {
-    {"output-file", 'O', "FILE", NULL,
+    {"out", 'O', "FILE", NULL,
      "save the key as FILE (default: under the state directory)"},
+    {"force", OPT_FORCE, NULL, NULL,
+     "replace FILE if it holds another key"},
+    CLI_OLD("output-file", 'O', "FILE", "--out"),
     CLI_OPT_END};
+
+struct opts {
+	const char *file;
+	int force;
+};
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
+	struct opts *o = data;
+
 	(void)ctx;
-	if (key != 'O')
+	if (key == 'O')
+		o->file = arg;
+	else if (key == OPT_FORCE)
+		o->force = 1;
+	else
 		return EXIT_USAGE;
-	*(const char **)data = arg;
 	return 0;
 }
 
@@ -26,14 +41,16 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
  * so. *path new ("" for the ssh-agent's keys). 0, or the exit status. */
 static int which_key(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 		     const char *user, const char *name, const char *ref,
-		     const char *file, char **path)
+		     const struct opts *o, char **path)
 {
 	cli_identity id;
 	int st, existed = 0;
 
 	*path = NULL;
-	if (pai_ssh_info_key_url(ssh) || file) {
-		st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, ref, file, 0,
+	if (pai_ssh_info_key_url(ssh) || o->file) {
+		st = cli_ssh_key_fetch(ctx, conn, ssh, user, name, ref, o->file,
+				       o->force ? CLI_KEY_REPLACE
+						: CLI_KEY_FETCH,
 				       path, &existed);
 		if (!st && existed && ctx->verbose)
 			cli_error(ctx, 0, "'%s' holds this key already", *path);
@@ -98,14 +115,14 @@ static int print_access(const cli_ctx *ctx, const cli_conn *conn,
 
 int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 {
-	const char *file = NULL;
+	struct opts o = {NULL, 0};
 	cli_conn *conn = NULL;
 	pai_ssh_info *ssh = NULL;
 	pai_job_info *info = NULL;
 	char *user = NULL, *name = NULL, *path = NULL;
 	int first, st, err;
 
-	st = cli_parse(ctx, argc, argv, on_opt, &file, &first);
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
@@ -119,7 +136,7 @@ int cmd_ssh_key(cli_ctx *ctx, int argc, char **argv)
 			      argv[first]);
 		goto out;
 	}
-	if ((st = which_key(ctx, conn, ssh, user, name, argv[first], file,
+	if ((st = which_key(ctx, conn, ssh, user, name, argv[first], &o,
 			    &path)))
 		goto out;
 	/* the job's status names each container's task */

@@ -74,8 +74,10 @@ static void print_fields(const pai_job_info *info)
 	field("exit code:", has_exit ? buf : NULL);
 	if (diag && *diag)
 		field("reason:", diag);
-	if (warn && *warn)
-		field("warnings:", warn);
+	/* a note a line */
+	for (; warn && *warn; warn += strcspn(warn, "\n") + (warn[strcspn(warn, "\n")] != 0))
+		printf("%-11s %.*s\n", "warnings:", (int)strcspn(warn, "\n"),
+		       warn);
 }
 
 /* The columns of the tasks' table: paictl's, and what Kubernetes tells

@@ -5,21 +5,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_WAIT = 256 };
+enum { OPT_WAIT = 256, OPT_TIMEOUT };
 
 const cli_opt cli_stop_opts[] = {
     {"wait", OPT_WAIT, NULL, NULL,
      "wait until the job has stopped and print its final state"},
+    {"timeout", OPT_TIMEOUT, "SECONDS", NULL,
+     "with --wait: give up after SECONDS (exit 8)"},
     CLI_OPT_END};
+
+struct opts {
+	int wait;
+	double timeout; /* -1: none */
+};
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
-	(void)ctx;
-	(void)arg;
-	if (key != OPT_WAIT)
+	struct opts *o = data;
+
+	if (key == OPT_WAIT)
+		o->wait = 1;
+	else if (key == OPT_TIMEOUT)
+		return cli_timeout_opt(ctx, arg, &o->timeout);
+	else
 		return EXIT_USAGE;
-	*(int *)data = 1;
 	return 0;
+}
+
+/* The job's final state (NULL: not waited for): a line, or JSON
+ * {name, user, state} (null then). */
+static int print_state(const cli_ctx *ctx, const char *user,
+		       const char *name, const char *state)
+{
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_print_json(json_pack("{s:s,s:s,s:s?}", "name", name,
+						"user", user, "state",
+						state)) < 0
+			   ? EXIT_FAILURE_
+			   : EXIT_OK;
+	if (state)
+		printf("%s\n", state);
+	return EXIT_OK;
 }
 
 int cmd_stop(cli_ctx *ctx, int argc, char **argv)
@@ -27,11 +53,14 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 	cli_conn *conn = NULL;
 	pai_state final;
 	char *user = NULL, *name = NULL;
-	int first, st, err, wait = 0;
+	struct opts o = {0, -1};
+	int first, st, err;
 
-	st = cli_parse(ctx, argc, argv, on_opt, &wait, &first);
+	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
+	if (o.timeout >= 0 && !o.wait)
+		return cli_error(ctx, EXIT_USAGE, "--timeout goes with --wait");
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
 	if (st)
 		goto out;
@@ -57,20 +86,18 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 			  "'%s' cannot be stopped there (%s), only deleted: "
 			  "it is deleted, and its pods and their logs with it",
 			  argv[first], pai_k8s_kind_name(conn->kube.kind));
-	if (!wait)
+	if (!o.wait) {
+		/* asked, not known to be stopped: no state yet */
+		st = print_state(ctx, user, name, NULL);
 		goto out;
+	}
 	/* stopped is what was asked for: whatever the job's end, 0; a
 	 * deleted job's end is its being gone */
 	conn->deleted = pai_job_stop_deleted(conn->client);
-	if ((st = cli_wait_job(ctx, conn, user, name, -1, &final, NULL)))
+	if ((st = cli_wait_job(ctx, conn, user, name, o.timeout, &final,
+			       NULL)))
 		goto out;
-	if (ctx->output == CLI_OUT_JSON) {
-		if (cli_print_json(json_pack("{s:s,s:s,s:s}", "name", name,
-					     "user", user, "state",
-					     pai_state_name(final))) < 0)
-			st = EXIT_FAILURE_;
-	} else
-		printf("%s\n", pai_state_name(final));
+	st = print_state(ctx, user, name, pai_state_name(final));
 out:
 	free(user);
 	free(name);

@@ -16,8 +16,8 @@ enum {
 	OPT_WAIT,
 	OPT_NO_VALIDATE,
 	OPT_SKIP_EXISTING,
-	OPT_DIALECT,
-	OPT_NO_SSH_KEY
+	OPT_NO_SSH_KEY,
+	OPT_TIMEOUT
 };
 
 const cli_opt cli_submit_opts[] = {
@@ -31,14 +31,15 @@ const cli_opt cli_submit_opts[] = {
      "print the requests (token masked) and send nothing"},
     {"wait", OPT_WAIT, NULL, NULL,
      "wait for the jobs to end: exit 0 when all succeeded, 9 otherwise"},
+    {"timeout", OPT_TIMEOUT, "SECONDS", NULL,
+     "with --wait: give up after SECONDS (exit 8), the jobs going on"},
     {"no-validate", OPT_NO_VALIDATE, NULL, NULL,
      "leave the checks to the cluster"},
     {"skip-existing", OPT_SKIP_EXISTING, NULL, NULL,
      "a job of that name exists already: not an error"},
-    {"dialect", 'd', "NAME", "openpai|scm",
-     "the cluster's rules (default: the profile's)"},
     {"no-ssh-key", OPT_NO_SSH_KEY, NULL, NULL,
      "v1.x clusters: do not add your SSH public key to the job"},
+    CLI_JOB_OPTS,
     CLI_OPT_END};
 
 struct opts {
@@ -46,7 +47,8 @@ struct opts {
 	char **env; /* "KEY=VALUE", borrowed from argv */
 	size_t nenv;
 	int unique, dry_run, wait, no_validate, skip_existing, no_ssh_key;
-	int dialect; /* -1: the profile's */
+	double timeout; /* --wait's, for all the jobs; -1: none */
+	cli_facts f;	/* the rules, the options' over the profile's */
 };
 
 /* At least one word character, as the server requires of jobEnvs keys. */
@@ -94,8 +96,10 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	struct opts *o = data;
 	const char *eq;
 	char **v;
-	pai_dialect d;
+	int st = cli_job_opt(ctx, key, arg, &o->f);
 
+	if (st >= 0)
+		return st;
 	switch (key) {
 	case OPT_NAME:
 		if (!job_name_ok(arg))
@@ -129,14 +133,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_NO_VALIDATE: o->no_validate = 1; return 0;
 	case OPT_SKIP_EXISTING: o->skip_existing = 1; return 0;
 	case OPT_NO_SSH_KEY: o->no_ssh_key = 1; return 0;
-	case 'd':
-		if (pai_dialect_from_name(&d, arg))
-			return cli_error(ctx, EXIT_USAGE,
-					 "unknown dialect '%s' (use openpai "
-					 "or scm)",
-					 arg);
-		o->dialect = (int)d;
-		return 0;
+	case OPT_TIMEOUT: return cli_timeout_opt(ctx, arg, &o->timeout);
 	}
 	return EXIT_USAGE;
 }
@@ -238,9 +235,9 @@ static int still_there(const pai_diags *edited, const pai_diag *d)
 /* The file's warnings, at their places in the file; but a variable that
  * --env now defines is no longer unknown. */
 static void print_warnings(const struct opts *o, const struct item *it,
-			   const pai_diags *diags, pai_dialect dialect)
+			   const pai_diags *diags)
 {
-	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_job_options jo = o->f.job;
 	pai_diags *edited = NULL;
 	pai_job *job = NULL;
 	char *text = NULL;
@@ -248,7 +245,8 @@ static void print_warnings(const struct opts *o, const struct item *it,
 
 	if (o->nenv && pai_diags_new(&edited) == PAI_OK &&
 	    (text = json_dumps(it->config, JSON_INDENT(2)))) {
-		jo.dialect = dialect;
+		/* the config as sent: JSON, whatever it was read from */
+		jo.format = PAI_FORMAT_AUTO;
 		if (pai_job_parse(&job, edited, it->file, text, strlen(text),
 				  &jo) != PAI_OK) {
 			pai_diags_free(edited);
@@ -273,9 +271,8 @@ static void print_warnings(const struct opts *o, const struct item *it,
 
 /* Reads and validates one file into it->job; prints the diagnostics. */
 static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
-		const char *path, pai_dialect dialect, unsigned long long ms)
+		const char *path, unsigned long long ms)
 {
-	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
 	pai_diags *diags = NULL;
 	json_t *raw = NULL;
 	char *text = NULL;
@@ -290,8 +287,7 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 		free(text);
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	}
-	jo.dialect = dialect;
-	err = pai_job_parse(&it->job, diags, it->file, text, len, &jo);
+	err = pai_job_parse(&it->job, diags, it->file, text, len, &o->f.job);
 	if (err == PAI_EINVALID && o->no_validate) {
 		/* the cluster decides: the config as data, JSON or YAML */
 		pai_diags *scratch = NULL;
@@ -321,7 +317,7 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
 	} else {
 		st = apply(ctx, o, it, raw ? raw : pai_job_config(it->job), ms);
 		if (!st && !raw && !ctx->quiet)
-			print_warnings(o, it, diags, dialect);
+			print_warnings(o, it, diags);
 	}
 	json_decref(raw);
 	pai_diags_free(diags);
@@ -333,7 +329,8 @@ static int load(const cli_ctx *ctx, const struct opts *o, struct item *it,
  * cluster whose API is not known yet is taken to speak the config's:
  * a dry run sends nothing, not even that question. */
 static int print_request(const cli_ctx *ctx, const cli_conn *conn,
-			 const struct item *it, json_t *out)
+			 const struct opts *o, const struct item *it,
+			 json_t *out)
 {
 	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
 	char *method = NULL, *url = NULL, *ctype = NULL, *body = NULL;
@@ -348,7 +345,7 @@ static int print_request(const cli_ctx *ctx, const cli_conn *conn,
 				       : PAI_API_V1);
 	so.ssh_public_key = it->ssh_key;
 	so.source_name = it->file;
-	so.dialect = conn->dialect;
+	so.dialect = o->f.job.dialect;
 	err = pai_submit_request(&method, &url, &ctype, &body, &len,
 				 conn->client, conn->user, it->config, &so);
 	if (err) {
@@ -436,7 +433,7 @@ static char *user_public_key(void)
 
 /* Every file read and validated: 0, else the status (nothing is sent). */
 static int load_all(cli_ctx *ctx, const struct opts *o, struct item *items,
-		    size_t n, char **files, pai_dialect dialect)
+		    size_t n, char **files)
 {
 	unsigned long long ms;
 	struct timespec ts;
@@ -447,7 +444,7 @@ static int load_all(cli_ctx *ctx, const struct opts *o, struct item *items,
 	ms = (unsigned long long)ts.tv_sec * 1000 +
 	     (unsigned long long)ts.tv_nsec / 1000000;
 	for (i = 0; i < n; i++) {
-		int s = load(ctx, o, &items[i], files[i], dialect, ms + i);
+		int s = load(ctx, o, &items[i], files[i], ms + i);
 
 		if (s && (!st || s != EXIT_INVALID))
 			st = s;
@@ -457,8 +454,8 @@ static int load_all(cli_ctx *ctx, const struct opts *o, struct item *items,
 	return st;
 }
 
-static int dry_run(cli_ctx *ctx, cli_conn *conn, struct item *items,
-		   size_t n, json_t *out)
+static int dry_run(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		   struct item *items, size_t n, json_t *out)
 {
 	size_t i;
 	int st;
@@ -468,7 +465,7 @@ static int dry_run(cli_ctx *ctx, cli_conn *conn, struct item *items,
 	for (i = 0; i < n; i++) {
 		if (i && ctx->output == CLI_OUT_TEXT)
 			putchar('\n');
-		if ((st = print_request(ctx, conn, &items[i], out)))
+		if ((st = print_request(ctx, conn, o, &items[i], out)))
 			return st;
 	}
 	if (ctx->output == CLI_OUT_JSON && cli_print_json(json_incref(out)) < 0)
@@ -504,6 +501,14 @@ static int took(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 		code = pai_client_error_code(conn->client);
 		s = cli_fail(ctx, conn, err, "cannot submit '%s' as '%s'",
 			     it->file, it->name);
+		if (err == PAI_ECONFLICT)
+			cli_error(ctx, s,
+				  "a job's name is used once: --unique adds "
+				  "a suffix to it, --skip-existing takes the "
+				  "job there for this one, 'paictl delete %s' "
+				  "frees the name once the job has ended (where "
+				  "the cluster can delete jobs)",
+				  it->name);
 		/* the cluster's validator said no (--no-validate) */
 		if (err == PAI_EINVALID ||
 		    (code && (strcmp(code, "InvalidParametersError") == 0 ||
@@ -518,6 +523,28 @@ static int took(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 			  "job is there with this config: submitted",
 			  it->name);
 	return EXIT_OK;
+}
+
+/* The local cluster says in a job's status what this machine does not
+ * give it (its image, requests beyond the machine): said at submit, a
+ * warning a line. */
+static void local_notes(cli_ctx *ctx, cli_conn *conn, const struct item *it)
+{
+	pai_job_info *info = NULL;
+	const char *w, *nl;
+
+	if ((!conn->local && !conn->socket) || ctx->quiet ||
+	    pai_job_get(&info, conn->client, conn->user, it->name))
+		goto out;
+	w = json_string_value(json_object_get(
+	    json_object_get(pai_job_info_json(info), "jobStatus"),
+	    "localWarnings"));
+	for (; w && *w; w = *nl ? nl + 1 : nl) {
+		nl = w + strcspn(w, "\n");
+		cli_warn(ctx, "job '%s': %.*s", it->name, (int)(nl - w), w);
+	}
+out:
+	pai_job_info_free(info);
 }
 
 /* Every item's submission, several in flight (pai_submit_batch()),
@@ -562,13 +589,15 @@ static int on_submitted(void *data, size_t i, int err, int recovered)
 		/* a script reading names sees each one at once */
 		fflush(stdout);
 	}
+	if (it->submitted)
+		local_notes(sd->ctx, sd->conn, it);
 	return PAI_BATCH_GO;
 }
 
 /* Each item's options: its key, its name for diagnostics, its own
  * diagnostics. 0, or the status. */
-static int options_of(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
-		      struct sending *sd, size_t n)
+static int options_of(cli_ctx *ctx, const struct opts *o, struct sending *sd,
+		      size_t n)
 {
 	pai_submit_options init = PAI_SUBMIT_OPTIONS_INIT;
 	size_t i;
@@ -577,8 +606,7 @@ static int options_of(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 		sd->so[i] = init;
 		sd->so[i].ssh_public_key = sd->items[i].ssh_key;
 		sd->so[i].source_name = sd->items[i].file;
-		sd->so[i].dialect =
-		    o->dialect >= 0 ? (pai_dialect)o->dialect : conn->dialect;
+		sd->so[i].dialect = o->f.job.dialect;
 		if (pai_diags_new(&sd->so[i].diags))
 			return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	}
@@ -600,7 +628,7 @@ static int send_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 	configs = calloc(n, sizeof(*configs));
 	if (!sd.so || !sop || !configs)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
-	else if (!(st = options_of(ctx, conn, o, &sd, n))) {
+	else if (!(st = options_of(ctx, o, &sd, n))) {
 		for (i = 0; i < n; i++) {
 			sop[i] = &sd.so[i];
 			configs[i] = items[i].config;
@@ -619,10 +647,34 @@ static int send_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
 	return st;
 }
 
-/* --wait: 0 when all succeeded, EXIT_JOB_FAILED, or why waiting failed */
-static int wait_all(cli_ctx *ctx, cli_conn *conn, struct item *items,
-		    size_t n)
+/* Waiting was given up (Ctrl-C, --timeout): the jobs not waited for
+ * go on, and the user is told how to stop each. */
+static void going_on(const cli_ctx *ctx, const struct item *items, size_t n)
 {
+	char opts[512];
+	size_t i;
+
+	if (ctx->quiet)
+		return;
+	snprintf(opts, sizeof(opts), "%s%s%s%s%s%s", ctx->cluster ? " -c " : "",
+		 ctx->cluster ? ctx->cluster : "", ctx->uri ? " --uri " : "",
+		 ctx->uri ? ctx->uri : "", ctx->user ? " -u " : "",
+		 ctx->user ? ctx->user : "");
+	for (i = 0; i < n; i++)
+		if (items[i].submitted || items[i].existing)
+			cli_error(ctx, 0,
+				  "job '%s' goes on; 'paictl%s stop %s' stops "
+				  "it",
+				  items[i].name, opts, items[i].name);
+}
+
+/* --wait, within --timeout for all: 0 when all succeeded,
+ * EXIT_JOB_FAILED, or why waiting failed */
+static int wait_all(cli_ctx *ctx, cli_conn *conn, const struct opts *o,
+		    struct item *items, size_t n)
+{
+	long long start = cli_now_ms();
+	double left = o->timeout;
 	int failed = 0, s;
 	size_t i;
 
@@ -631,10 +683,16 @@ static int wait_all(cli_ctx *ctx, cli_conn *conn, struct item *items,
 
 		if (!it->submitted && !it->existing)
 			continue;
-		s = cli_wait_job(ctx, conn, conn->user, it->name, -1,
+		if (o->timeout >= 0) {
+			left = o->timeout - (double)(cli_now_ms() - start) / 1000;
+			left = left > 0 ? left : 0;
+		}
+		s = cli_wait_job(ctx, conn, conn->user, it->name, left,
 				 &it->final, NULL);
-		if (s)
+		if (s) {
+			going_on(ctx, items + i, n - i);
 			return s;
+		}
 		it->waited = 1;
 		if (cli_final_status(it->final))
 			failed = 1;
@@ -654,12 +712,15 @@ static int print_items(cli_conn *conn, struct item *items, size_t n,
 	return cli_print_json(json_incref(out)) < 0 ? EXIT_FAILURE_ : EXIT_OK;
 }
 
-/* The arguments as one list of files: 0, else the usage status. */
+/* The options that go together, and the arguments as one list of
+ * files: 0, else the usage status. */
 static int check_files(cli_ctx *ctx, const struct opts *o, size_t n,
 		       char **files)
 {
 	size_t i, nstdin = 0;
 
+	if (o->timeout >= 0 && !o->wait)
+		return cli_error(ctx, EXIT_USAGE, "--timeout goes with --wait");
 	if (!n)
 		return cli_error(ctx, EXIT_USAGE,
 				 "no job config given; try 'paictl submit "
@@ -688,24 +749,25 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 	int first, st, s;
 
 	memset(&o, 0, sizeof(o));
-	o.dialect = -1;
+	o.timeout = -1;
+	o.f = (cli_facts)CLI_FACTS_INIT;
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		goto out_opts;
 	n = (size_t)(argc - first);
 	if ((st = check_files(ctx, &o, n, argv + first)))
 		goto out_opts;
-	/* who and where, before anything is read: the profile's dialect */
+	/* who and where, before anything is read: the profile's facts */
 	if ((st = cli_resolve(ctx, &conn)))
 		goto out_opts;
+	cli_facts_take(&o.f, conn);
 	items = calloc(n, sizeof(*items));
 	out = json_array();
 	if (!items || !out) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	st = load_all(ctx, &o, items, n, argv + first,
-		      o.dialect >= 0 ? (pai_dialect)o.dialect : conn->dialect);
+	st = load_all(ctx, &o, items, n, argv + first);
 	if (st)
 		goto out;
 	if (!o.no_ssh_key)
@@ -713,14 +775,14 @@ int cmd_submit(cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < n; i++)
 		items[i].ssh_key = key;
 	if (o.dry_run) {
-		st = dry_run(ctx, conn, items, n, out);
+		st = dry_run(ctx, conn, &o, items, n, out);
 		goto out;
 	}
 	if ((st = cli_connect(ctx, conn)))
 		goto out;
 	st = send_all(ctx, conn, &o, items, n);
 	if (o.wait && !st)
-		st = wait_all(ctx, conn, items, n);
+		st = wait_all(ctx, conn, &o, items, n);
 	if (ctx->output == CLI_OUT_JSON && (s = print_items(conn, items, n, out)) &&
 	    !st)
 		st = s;

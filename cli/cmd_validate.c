@@ -13,14 +13,14 @@ const cli_opt cli_validate_opts[] = {
     CLI_OPT_END};
 
 struct opts {
-	pai_job_options job;
+	cli_facts f;
 	int strict;
 };
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	struct opts *o = data;
-	int st = cli_job_opt(ctx, key, arg, &o->job);
+	int st = cli_job_opt(ctx, key, arg, &o->f);
 
 	if (st >= 0)
 		return st;
@@ -47,6 +47,27 @@ static int worse(int a, int b)
 	return rank(b) > rank(a) ? b : a;
 }
 
+/* The text judged by every rule of the cluster it is for: for a
+ * Kubernetes cluster also what its conversion refuses, as submit
+ * would. */
+static int judge(const struct opts *o, pai_diags *diags, const char *name,
+		 const char *text, size_t len)
+{
+	pai_job *job = NULL;
+	char *res = NULL;
+	int err;
+
+	if (!o->f.target) {
+		err = pai_job_parse(&job, diags, name, text, len, &o->f.job);
+		pai_job_free(job);
+		return err;
+	}
+	err = pai_job_to_k8s(&res, NULL, diags, name, text, len, &o->f.job,
+			     &o->f.k8s);
+	free(res);
+	return err;
+}
+
 /* Validates the file at path ("-": standard input), its diagnostics
  * added to diags; its exit status. */
 static int validate(const cli_ctx *ctx, const struct opts *o, pai_diags *diags,
@@ -55,16 +76,14 @@ static int validate(const cli_ctx *ctx, const struct opts *o, pai_diags *diags,
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	size_t from = pai_diags_count(diags), len = 0, k;
 	size_t errors = 0, warnings = 0;
-	pai_job *job = NULL;
 	char *text = NULL;
 	int err, st;
 
 	st = cli_read_input(ctx, path, &text, &len);
 	if (st)
 		return st;
-	err = pai_job_parse(&job, diags, name, text, len, &o->job);
+	err = judge(o, diags, name, text, len);
 	free(text);
-	pai_job_free(job);
 	if (err && err != PAI_ESYNTAX && err != PAI_EINVALID)
 		return cli_error(ctx, EXIT_FAILURE_, "'%s': %s", name,
 				 pai_strerror(err));
@@ -89,7 +108,8 @@ static int validate(const cli_ctx *ctx, const struct opts *o, pai_diags *diags,
 
 int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {PAI_JOB_OPTIONS_INIT, 0};
+	struct opts o = {CLI_FACTS_INIT, 0};
+	cli_conn *conn = NULL;
 	pai_diags *diags = NULL;
 	int first, st, status = EXIT_OK, i, nstdin = 0;
 
@@ -105,8 +125,13 @@ int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 	if (nstdin > 1)
 		return cli_error(ctx, EXIT_USAGE,
 				 "standard input ('-') can be read only once");
-	if (pai_diags_new(&diags))
+	/* the chosen cluster's rules, as submit judges the config */
+	if ((st = cli_job_facts(ctx, &o.f, &conn)))
+		return st;
+	if (pai_diags_new(&diags)) {
+		cli_conn_free(conn);
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
+	}
 	for (i = first; i < argc; i++)
 		status = worse(status, validate(ctx, &o, diags, argv[i]));
 	if (ctx->output == CLI_OUT_JSON) {
@@ -119,5 +144,6 @@ int cmd_validate(cli_ctx *ctx, int argc, char **argv)
 		json_decref(arr);
 	}
 	pai_diags_free(diags);
+	cli_conn_free(conn);
 	return cli_finish(ctx, status);
 }

@@ -14,17 +14,9 @@ const cli_opt cli_wait_opts[] = {
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
-	double *timeout = data;
-	char *end;
-
 	if (key != OPT_TIMEOUT)
 		return EXIT_USAGE;
-	*timeout = strtod(arg, &end);
-	if (!*arg || *end || !(*timeout >= 0) || *timeout > 1e9)
-		return cli_error(ctx, EXIT_USAGE,
-				 "invalid --timeout '%s' (seconds, 0 or more)",
-				 arg);
-	return 0;
+	return cli_timeout_opt(ctx, arg, data);
 }
 
 int cmd_wait(cli_ctx *ctx, int argc, char **argv)

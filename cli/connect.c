@@ -465,14 +465,17 @@ static void set_endpoint(cli_conn *c, const char *uri)
 }
 
 /* -u, $PAICTL_USER, the profile's, then the login name; or NULL. */
-static const char *choose_user(const cli_ctx *ctx, const pai_profile *prof)
+static const char *choose_user(const cli_ctx *ctx, const pai_profile *prof,
+			       cli_conn *c)
 {
 	const char *user = ctx->user ? ctx->user : env("PAICTL_USER");
 
 	if (!user && prof && prof->user)
 		user = prof->user;
-	if (!user)
+	if (!user && !(user = env("USER"))) {
 		user = default_user();
+		c->user_guessed = 1;
+	}
 	return user;
 }
 
@@ -505,6 +508,18 @@ static void set_settings(const cli_ctx *ctx, cli_conn *c,
 
 int cli_resolve(cli_ctx *ctx, cli_conn **out)
 {
+	int st = cli_resolve_profile(ctx, out);
+
+	/* the token: --token-file, $PAICTL_TOKEN, then `paictl login`'s */
+	if (!st && (st = resolve_token(ctx, *out))) {
+		cli_conn_free(*out);
+		*out = NULL;
+	}
+	return st;
+}
+
+int cli_resolve_profile(cli_ctx *ctx, cli_conn **out)
+{
 	pai_config *cfg = NULL;
 	struct choice ch = {NULL, NULL, NULL};
 	const char *user;
@@ -522,7 +537,7 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 		goto out;
 	if (!c->k8s)
 		set_endpoint(c, ch.uri);
-	user = choose_user(ctx, ch.prof);
+	user = choose_user(ctx, ch.prof, c);
 	if (!user) {
 		st = cli_error(ctx, EXIT_USAGE,
 			       "who are you? give --user or set USER");
@@ -534,9 +549,6 @@ int cli_resolve(cli_ctx *ctx, cli_conn **out)
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
 	}
-	/* the token: --token-file, $PAICTL_TOKEN, then `paictl login`'s */
-	if ((st = resolve_token(ctx, c)))
-		goto out;
 	*out = c;
 	c = NULL;
 	st = EXIT_OK;
@@ -578,13 +590,15 @@ static char *local_socket(const char *state)
 	return sock;
 }
 
-/* Runs our own binary as `paictl serve --background` (no shell) and
- * returns the socket it prints. The server's lock on its state
- * directory makes a concurrent start report the running one. */
-static int start_local(cli_ctx *ctx, char **sock)
+/* Runs our own binary as `paictl serve --background -o json` (no
+ * shell) and returns the socket it prints, and whether it started the
+ * server: the server's lock on its state directory makes a concurrent
+ * start report the running one instead. */
+static int start_local(cli_ctx *ctx, char **sock, int *started)
 {
-	char *argv[] = {"paictl", "serve", "--background", NULL};
+	char *argv[] = {"paictl", "serve", "--background", "-o", "json", NULL};
 	char buf[4096];
+	json_t *o;
 	size_t n = 0;
 	ssize_t r;
 	int p[2], status;
@@ -619,20 +633,25 @@ static int start_local(cli_ctx *ctx, char **sock)
 		n += r > 0 ? (size_t)r : 0;
 	close(p[0]);
 	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !*buf)
+	o = json_loads(buf, 0, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+	    !json_string_value(json_object_get(o, "socket"))) {
+		json_decref(o);
 		return cli_error(ctx, EXIT_UNREACHABLE,
 				 "cannot start the local cluster");
-	*sock = strdup(buf);
+	}
+	*sock = strdup(json_string_value(json_object_get(o, "socket")));
+	*started = json_is_true(json_object_get(o, "started"));
+	json_decref(o);
 	return *sock ? EXIT_OK : cli_error(ctx, EXIT_FAILURE_, "out of memory");
 }
 
 static int connect_local(cli_ctx *ctx, cli_conn *c)
 {
 	char *state = cli_state_dir(), *dir = NULL, *sock = NULL;
-	int st = EXIT_OK;
+	int st = EXIT_OK, started = 0;
 
 	if (!state)
 		return cli_error(ctx, EXIT_FAILURE_,
@@ -652,10 +671,11 @@ static int connect_local(cli_ctx *ctx, cli_conn *c)
 		if (ctx->verbose)
 			cli_error(ctx, 0, "starting the local cluster in '%s'",
 				  dir);
-		st = start_local(ctx, &sock);
+		st = start_local(ctx, &sock, &started);
 		if (st)
 			goto out;
-		if (!ctx->quiet)
+		/* a command started at the same time may have started it */
+		if (started && !ctx->quiet)
 			cli_error(ctx, 0,
 				  "started the local cluster (log: "
 				  "%s/server.log)",
@@ -925,29 +945,4 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
 	if (st)
 		return st;
 	return cli_job_ref(ctx, *conn, argv[first], user, name);
-}
-
-int cli_k8s_defaults(cli_ctx *ctx, pai_k8s_options *o, unsigned given,
-		     cli_conn **conn)
-{
-	const pai_k8s_cluster *k;
-	int st;
-
-	*conn = NULL;
-	if ((st = cli_resolve(ctx, conn)))
-		return st;
-	if (!(*conn)->k8s)
-		return EXIT_OK;
-	k = &(*conn)->kube;
-	if (!(given & CLI_K8S_KIND))
-		o->kind = k->kind;
-	if (!(given & CLI_K8S_NS))
-		o->ns = k->ns;
-	if (!(given & CLI_K8S_QUEUE))
-		o->queue = k->queue;
-	if (!(given & CLI_K8S_SCHED))
-		o->scheduler = k->scheduler;
-	if (!(given & CLI_K8S_FS))
-		o->fs_uri = k->fs_uri;
-	return EXIT_OK;
 }

@@ -1,49 +1,119 @@
 /* job_file.c - what every command that reads a job config shares: its
- * options (--dialect, --format and --scheduler, parsed in one place),
- * reading the file, and printing its diagnostics like a compiler */
+ * options (--dialect, --format and --scheduler, parsed in one place) and
+ * the chosen cluster's facts beneath them, reading the file, and
+ * printing its diagnostics like a compiler */
 #include "cli.h"
 #include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int cli_job_opt(cli_ctx *ctx, int key, const char *arg, pai_job_options *o)
+int cli_sched_from_name(cli_sched *out, const char *name)
 {
+	static const char *const names[] = {"hived", "volcano", "default"};
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*out = (cli_sched)(CLI_SCHED_HIVED + i);
+			return 0;
+		}
+	return -1;
+}
+
+/* --scheduler: HiveD's v2 rules or not, and a Kubernetes target's
+ * scheduler (HiveD is none of Kubernetes': Volcano, the default). */
+static void set_scheduler(cli_facts *f, cli_sched s)
+{
+	f->sched = s;
+	f->given |= CLI_GIVEN_SCHED;
+	f->job.scheduler =
+	    s == CLI_SCHED_HIVED ? PAI_SCHEDULER_HIVED : PAI_SCHEDULER_DEFAULT;
+	f->k8s.scheduler = s == CLI_SCHED_DEFAULT ? PAI_K8S_SCHED_DEFAULT
+						  : PAI_K8S_SCHED_VOLCANO;
+}
+
+int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f)
+{
+	cli_sched s;
+
 	switch (key) {
 	case 'd':
-		if (pai_dialect_from_name(&o->dialect, arg))
+		if (pai_dialect_from_name(&f->job.dialect, arg))
 			return cli_error(ctx, EXIT_USAGE,
 					 "unknown dialect '%s' (use openpai "
 					 "or scm)",
 					 arg);
+		f->given |= CLI_GIVEN_DIALECT;
 		return 0;
 	case CLI_OPT_FORMAT:
-		if (pai_format_from_name(&o->format, arg))
+		if (pai_format_from_name(&f->job.format, arg))
 			return cli_error(ctx, EXIT_USAGE,
 					 "unknown format '%s' (use v1, v2 or "
 					 "auto)",
 					 arg);
 		return 0;
 	case CLI_OPT_SCHEDULER:
-		if (pai_scheduler_from_name(&o->scheduler, arg))
+		if (cli_sched_from_name(&s, arg))
 			return cli_error(ctx, EXIT_USAGE,
-					 "unknown scheduler '%s' (use hived "
-					 "or default)",
+					 "unknown scheduler '%s' (use hived, "
+					 "volcano or default)",
 					 arg);
+		set_scheduler(f, s);
 		return 0;
 	}
 	return -1;
 }
 
-const char *cli_default_user(const char *given)
+int cli_k8s_target(cli_facts *f, const char *kind)
 {
-	const char *u = given;
+	if (pai_k8s_kind_from_name(&f->k8s.kind, kind))
+		return -1;
+	f->target = 1;
+	f->given |= CLI_GIVEN_KIND;
+	return 0;
+}
 
-	if (!u || !*u)
-		u = getenv("PAICTL_USER");
-	if (!u || !*u)
-		u = getenv("USER");
-	return u && *u ? u : NULL;
+/* A Kubernetes cluster's facts, where the options said nothing: its
+ * engine is the target. */
+static void k8s_facts(cli_facts *f, const pai_k8s_cluster *k)
+{
+	if (!(f->given & CLI_GIVEN_KIND)) {
+		f->k8s.kind = k->kind;
+		f->target = 1;
+	}
+	if (!(f->given & CLI_GIVEN_NS))
+		f->k8s.ns = k->ns;
+	if (!(f->given & CLI_GIVEN_QUEUE))
+		f->k8s.queue = k->queue;
+	if (!(f->given & CLI_GIVEN_SCHED))
+		f->k8s.scheduler = k->scheduler;
+	if (!(f->given & CLI_GIVEN_FS))
+		f->k8s.fs_uri = k->fs_uri;
+}
+
+void cli_facts_take(cli_facts *f, cli_conn *conn)
+{
+	if (!(f->given & CLI_GIVEN_DIALECT))
+		f->job.dialect = conn->dialect;
+	f->k8s.user = conn->user_guessed ? NULL : conn->user;
+	if (!conn->k8s)
+		return;
+	k8s_facts(f, &conn->kube);
+	/* and the other way: what submit sends follows the options too */
+	if (f->given & CLI_GIVEN_SCHED)
+		conn->kube.scheduler = f->k8s.scheduler;
+}
+
+int cli_job_facts(cli_ctx *ctx, cli_facts *f, cli_conn **conn)
+{
+	int st;
+
+	*conn = NULL;
+	if ((st = cli_resolve_profile(ctx, conn)))
+		return st;
+	cli_facts_take(f, *conn);
+	return EXIT_OK;
 }
 
 /* The largest job config read, in MiB: far above any real one (bench/

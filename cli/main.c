@@ -11,7 +11,7 @@
 static const cli_cmd commands[] = {
     {"validate", cmd_validate, cli_validate_opts, "FILE...",
      "check job configs against the cluster's rules"},
-    {"expand", cmd_expand, cli_expand_opts, "FILE",
+    {"expand", cmd_expand, cli_expand_opts, "FILE [ROLE [INDEX]]",
      "show each task's environment and command"},
     {"convert", cmd_convert, cli_convert_opts, "FILE",
      "convert a job config between v1 JSON and protocol-v2 YAML"},
@@ -24,6 +24,8 @@ static const cli_cmd commands[] = {
     {"logs", cmd_logs, cli_logs_opts, "JOB [ROLE [INDEX]]",
      "print or follow the logs of a job's tasks"},
     {"stop", cmd_stop, cli_stop_opts, "JOB", "stop a job"},
+    {"delete", cmd_delete, cli_delete_opts, "JOB...",
+     "delete jobs that have ended, freeing their names"},
     {"ssh-key", cmd_ssh_key, cli_ssh_key_opts, "JOB",
      "save a job's SSH key and show how to reach its tasks"},
     {"ssh", cmd_ssh, cli_ssh_opts, "JOB [ROLE [INDEX]] [-- COMMAND [ARG...]]",
@@ -50,7 +52,58 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (c = commands; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f, "  %-10s %s\n  %-10s %s\n", "help",
+		"show the commands, or a command's usage and options",
+		"version", "show paictl's version");
 	fprintf(f, "\nRun 'paictl COMMAND --help' for a command's options.\n");
+}
+
+/* --version, and the global options after it (-o json): "paictl
+ * VERSION", or {"version": VERSION}. */
+static const cli_opt no_opts[] = {CLI_OPT_END};
+static const cli_cmd version_cmd = {"version", NULL, no_opts, "",
+				    "show paictl's version"};
+
+static int version(cli_ctx *ctx, int argc, char **argv)
+{
+	int first, st;
+
+	ctx->cmd = "version";
+	ctx->command = &version_cmd;
+	if ((st = cli_parse(ctx, argc, argv, NULL, NULL, &first)) >= 0)
+		return st;
+	if (first < argc)
+		return cli_error(ctx, EXIT_USAGE, "unexpected argument '%s'",
+				 argv[first]);
+	if (ctx->output == CLI_OUT_JSON)
+		return cli_finish(ctx, cli_print_json(json_pack(
+					   "{s:s}", "version", PAI_VERSION)) < 0
+					   ? EXIT_FAILURE_
+					   : EXIT_OK);
+	printf("paictl %s\n", PAI_VERSION);
+	return cli_finish(ctx, EXIT_OK);
+}
+
+/* An unknown command: the nearest name, as git says it, else the list. */
+static int unknown_command(cli_ctx *ctx, const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 2];
+	const char *best;
+	size_t n = 0;
+	const cli_cmd *c;
+
+	for (c = commands; c->name; c++)
+		names[n++] = c->name;
+	names[n++] = "help";
+	names[n++] = "version";
+	best = pai_suggest(name, names, n);
+	if (best)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown command '%s'; did you mean '%s'?",
+				 name, best);
+	cli_error(ctx, EXIT_USAGE, "unknown command '%s'", name);
+	usage(stderr);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -84,12 +137,13 @@ int main(int argc, char **argv)
 		return cmd_complete(&ctx, argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			cmd = cli_find_command(commands, argv[2]);
+		if (argc > 2 && strcmp(argv[1], "help") == 0 &&
+		    strcmp(argv[2], "help") != 0) {
+			cmd = strcmp(argv[2], "version") == 0
+				  ? &version_cmd
+				  : cli_find_command(commands, argv[2]);
 			if (!cmd)
-				return cli_error(&ctx, EXIT_USAGE,
-						 "unknown command '%s'",
-						 argv[2]);
+				return unknown_command(&ctx, argv[2]);
 			cli_help(stdout, cmd);
 			return cli_finish(&ctx, EXIT_OK);
 		}
@@ -97,16 +151,11 @@ int main(int argc, char **argv)
 		return cli_finish(&ctx, EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 ||
-	    strcmp(argv[1], "version") == 0) {
-		printf("paictl %s\n", PAI_VERSION);
-		return cli_finish(&ctx, EXIT_OK);
-	}
+	    strcmp(argv[1], "version") == 0)
+		return version(&ctx, argc - 1, argv + 1);
 	cmd = cli_find_command(commands, argv[1]);
-	if (!cmd) {
-		cli_error(&ctx, EXIT_USAGE, "unknown command '%s'", argv[1]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!cmd)
+		return unknown_command(&ctx, argv[1]);
 	ctx.cmd = cmd->name;
 	ctx.command = cmd;
 	return cmd->fn(&ctx, argc - 1, argv + 1);

@@ -119,12 +119,55 @@ static void build(struct option *lopts, size_t maxl, char *sopts, size_t maxs,
 	memset(&lopts[n], 0, sizeof(*lopts));
 }
 
-static int unknown(const cli_ctx *ctx, char **argv, const char *see)
+/* The option of own and global whose long name is nearest to word
+ * ("--fs-ur", "--fs-ur=x"), as "--name"; an old spelling's nearness
+ * suggests what it stands for. NULL when none is near. */
+static const char *nearest(const char *word, const cli_opt *own)
 {
+	static char said[72];
+	const cli_opt *tables[2] = {own, cli_global_opts}, *o, *of[96];
+	const char *names[96], *best;
+	char key[64];
+	size_t n = 0, len, i;
+	int t;
+
+	if (strncmp(word, "--", 2) != 0)
+		return NULL;
+	len = strcspn(word + 2, "=");
+	if (len >= sizeof(key))
+		return NULL;
+	memcpy(key, word + 2, len);
+	key[len] = '\0';
+	for (t = 0; t < 2; t++)
+		for (o = tables[t]; o && o->name && n < 96; o++) {
+			of[n] = o;
+			names[n++] = o->name;
+		}
+	if (!(best = pai_suggest(key, names, n)))
+		return NULL;
+	for (i = 0; names[i] != best; i++)
+		;
+	if (cli_opt_old(of[i]))
+		return strncmp(of[i]->values, "--", 2) == 0 ? of[i]->values
+							   : NULL;
+	snprintf(said, sizeof(said), "--%s", best);
+	return said;
+}
+
+static int unknown(const cli_ctx *ctx, char **argv, const cli_opt *own,
+		   const char *see)
+{
+	const char *best;
+
 	if (optopt && optopt < 256)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown option '-%c'; see '%s --help'",
 				 optopt, see);
+	best = nearest(argv[optind - 1], own);
+	if (best)
+		return cli_error(ctx, EXIT_USAGE,
+				 "unknown option '%s'; did you mean '%s'?",
+				 argv[optind - 1], best);
 	return cli_error(ctx, EXIT_USAGE,
 			 "unknown option '%s'; see '%s --help'",
 			 argv[optind - 1], see);
@@ -149,7 +192,7 @@ int cli_parse(cli_ctx *ctx, int argc, char **argv,
 					 "option '%s' needs a value",
 					 argv[optind - 1]);
 		if (c == '?')
-			return unknown(ctx, argv, see);
+			return unknown(ctx, argv, cmd->opts, see);
 		if (c == 'h' && !find_key(cmd->opts, 'h')) {
 			cli_help(stdout, cmd);
 			return cli_finish(ctx, EXIT_OK);
@@ -186,7 +229,7 @@ int cli_parse_leading(cli_ctx *ctx, int *argc, char ***argv)
 				optind--;
 				break;
 			}
-			return unknown(ctx, *argv, "paictl");
+			return unknown(ctx, *argv, NULL, "paictl");
 		}
 		if (c == 'h')
 			return CLI_HELP_ASKED;
@@ -217,8 +260,8 @@ static void print_opts(FILE *f, const cli_opt *opts, const cli_opt *skip)
 	int n;
 
 	for (o = opts; o->name; o++) {
-		if (skip &&
-		    (find_name(skip, o->name) || find_key(skip, o->key)))
+		if (cli_opt_old(o) || (skip && (find_name(skip, o->name) ||
+					find_key(skip, o->key))))
 			continue;
 		if (o->key > 0 && o->key < 256)
 			n = snprintf(left, sizeof(left), "-%c, --%s", o->key,
@@ -230,6 +273,27 @@ static void print_opts(FILE *f, const cli_opt *opts, const cli_opt *skip)
 				 o->argname);
 		fprintf(f, "  %-26s %s\n", left, o->help);
 	}
+}
+
+/* "Old spellings, still accepted: -r/--role (ROLE), --fs-uri
+ * (--default-fs)": one line, unlike the options above it. */
+static void print_old(FILE *f, const cli_opt *opts)
+{
+	const cli_opt *o;
+	const char *sep = "\nOld spellings, still accepted: ";
+
+	for (o = opts; o->name; o++) {
+		if (!cli_opt_old(o))
+			continue;
+		if (o->key > 0 && o->key < 256)
+			fprintf(f, "%s-%c/--%s (%s)", sep, o->key, o->name,
+				o->values);
+		else
+			fprintf(f, "%s--%s (%s)", sep, o->name, o->values);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputc('\n', f);
 }
 
 void cli_help(FILE *f, const cli_cmd *cmd)
@@ -246,4 +310,5 @@ void cli_help(FILE *f, const cli_cmd *cmd)
 	}
 	fprintf(f, "\nGlobal options (before or after the command):\n");
 	print_opts(f, cli_global_opts, cmd->opts);
+	print_old(f, cmd->opts);
 }

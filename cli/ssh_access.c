@@ -39,9 +39,10 @@ char *cli_sh_quote(const char *s)
 	return q;
 }
 
-/* Saves the key at path: a different key there is never replaced. */
+/* Saves the key at path: a different key there is replaced only when
+ * asked to (replace). */
 static int save(const cli_ctx *ctx, const char *path, const char *data,
-		size_t len, int *existed)
+		size_t len, int replace, int *existed)
 {
 	char *old = NULL;
 	size_t olen = 0;
@@ -54,20 +55,22 @@ static int save(const cli_ctx *ctx, const char *path, const char *data,
 
 		explicit_bzero(old, olen);
 		free(old);
-		if (!same)
+		if (!same && !replace)
 			return cli_error(ctx, EXIT_CONFLICT,
 					 "'%s' holds a different key; not "
-					 "replacing it (remove it, or give "
-					 "-O FILE)",
+					 "replacing it (give --force, or "
+					 "--out FILE)",
 					 path);
-		*existed = 1;
-		return EXIT_OK;
+		*existed = same;
+		if (same)
+			return EXIT_OK;
 	}
-	if (err != PAI_ENOTFOUND)
+	if (err != PAI_OK && err != PAI_ENOTFOUND)
 		return cli_error(ctx, cli_exit_status(err),
 				 "cannot read '%s': %s", path,
 				 e ? strerror(e) : pai_strerror(err));
-	err = pai_file_write_atomic(path, data, len, 0400, PAI_WRITE_EXCLUSIVE);
+	err = pai_file_write_atomic(path, data, len, 0400,
+				    replace ? 0 : PAI_WRITE_EXCLUSIVE);
 	if (err == PAI_ECONFLICT)
 		return cli_error(ctx, EXIT_CONFLICT,
 				 "'%s' appeared meanwhile; not replacing it",
@@ -121,7 +124,7 @@ static int key_path(const cli_ctx *ctx, const cli_conn *conn, const char *user,
 		if (!state)
 			return cli_error(ctx, EXIT_FAILURE_,
 					 "no HOME: set HOME or XDG_STATE_HOME, "
-					 "or give -O FILE");
+					 "or give --out FILE");
 		if (asprintf(dir, "%s/keys/%s", state, conn->cluster) < 0)
 			*dir = NULL;
 		free(state);
@@ -135,7 +138,7 @@ static int key_path(const cli_ctx *ctx, const cli_conn *conn, const char *user,
 
 int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 		      const char *user, const char *name, const char *ref,
-		      const char *file, int reuse, char **path_out,
+		      const char *file, int how, char **path_out,
 		      int *existed)
 {
 	char *key = NULL, *path = NULL, *dir = NULL;
@@ -148,7 +151,7 @@ int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 	if (st)
 		goto out;
 	/* a job's key never changes: the cached one saves a download */
-	if (reuse && access(path, R_OK) == 0) {
+	if (how == CLI_KEY_REUSE && access(path, R_OK) == 0) {
 		*existed = 1;
 		goto done;
 	}
@@ -174,7 +177,7 @@ int cli_ssh_key_fetch(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 			       dir, strerror(errno));
 		goto out;
 	}
-	st = save(ctx, path, key, klen, existed);
+	st = save(ctx, path, key, klen, how == CLI_KEY_REPLACE, existed);
 	if (st)
 		goto out;
 done:
@@ -220,7 +223,8 @@ int cli_ssh_identity(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 	if (pai_ssh_info_key_url(ssh)) {
 		id->agent = 0; /* the job's key is the one */
 		return cli_ssh_key_fetch(ctx, conn, ssh, user, name, ref, NULL,
-					 1, &id->key, &id->existed);
+					 CLI_KEY_REUSE, &id->key,
+					 &id->existed);
 	}
 	/* no key of the job's own (OpenPAI v1.x): the tasks let in the
 	 * user's, from the job's ssh plugin */

@@ -238,6 +238,18 @@ static int next_status(cli_ctx *ctx, cli_conn *conn, struct waiting *w,
 	return 0;
 }
 
+int cli_timeout_opt(cli_ctx *ctx, const char *arg, double *timeout_s)
+{
+	char *end;
+
+	*timeout_s = strtod(arg, &end);
+	if (!*arg || *end || !(*timeout_s >= 0) || *timeout_s > 1e9)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid --timeout '%s' (seconds, 0 or more)",
+				 arg);
+	return 0;
+}
+
 int cli_wait_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 		 const char *name, double timeout_s, pai_state *final,
 		 pai_job_info **out)

@@ -69,6 +69,16 @@ typedef enum pai_error {
 const char *pai_strerror(int err);
 
 /**
+ * "Did you mean": the one of the @p n @p names nearest to @p word, as
+ * libpai's diagnostics suggest a field's name (a case-insensitive edit
+ * distance of at most a third of the word's length plus one, and 3; the
+ * first of equals); NULL when none is that near. Borrowed from
+ * @p names.
+ */
+const char *pai_suggest(const char *word, const char *const *names,
+			size_t n);
+
+/**
  * Reads a whole file into memory. @p path "-" is not special here: the
  * caller reads standard input itself and passes the bytes to
  * pai_job_parse(). On failure returns PAI_ENOTFOUND (ENOENT, ENOTDIR),
@@ -339,7 +349,7 @@ typedef struct pai_placement {
 typedef struct pai_expand_options {
 	unsigned version;   /**< PAI_EXPAND_OPTIONS_VERSION */
 	const char *user;   /**< the submitting user; NULL: "<user>" */
-	const char *fs_uri; /**< the cluster's HDFS URI; NULL: "<fs-uri>" */
+	const char *fs_uri; /**< the cluster's HDFS URI; NULL: "<default-fs>" */
 	const pai_placement
 	    *placement; /**< NULL: everything placed is a placeholder */
 } pai_expand_options;
@@ -853,6 +863,17 @@ int pai_job_stop(pai_client *c, const char *user, const char *name);
  * and the job's pods and their logs go with it; else 0.
  */
 int pai_job_stop_deleted(const pai_client *c);
+
+/**
+ * Deletes @p user's job @p name, which has ended, so that its name can
+ * be used again: on paictl's local cluster its record, files and logs;
+ * on OpenPAI v0.x its framework (DELETE /api/v1/user/USER/jobs/NAME);
+ * on Kubernetes its Volcano Job or PaddleJob, the ConfigMap going with
+ * it by its ownerReference. PAI_ECONFLICT when the job has not ended
+ * (stop it first); PAI_ENOTFOUND; PAI_ENOTSUP where the cluster has no
+ * way to delete a job (OpenPAI v1.x), the detail saying so.
+ */
+int pai_job_delete(pai_client *c, const char *user, const char *name);
 
 /**
  * The status of @p user's job @p name once it has changed after @p last

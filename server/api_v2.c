@@ -118,6 +118,7 @@ static enum MHD_Result store(struct srv *s, struct MHD_Connection *c,
 		return res;
 	}
 	j->pj = pj;
+	srv_note_job(s, j); /* what this machine does not give it */
 	err = srv_add_job(s, j, rq->body, rq->len);
 	if (err == 0)
 		return h_reply_json(

@@ -133,10 +133,12 @@ static enum MHD_Result refuse_job(struct MHD_Connection *c,
 static enum MHD_Result store_job(struct srv *s, struct MHD_Connection *c,
 				 struct srv_job *j, const struct req *rq)
 {
-	json_t *answer = h_job_detail(j, h_conn_host(c));
+	json_t *answer;
 	enum MHD_Result res;
 	int err;
 
+	srv_note_job(s, j); /* in the answer too */
+	answer = h_job_detail(j, h_conn_host(c));
 	if (!answer) {
 		srv_job_free(j);
 		return h_reply_error(c, 500, "UnknownError", "out of memory");
@@ -467,7 +469,7 @@ struct call {
 	struct req *rq;
 	char **seg;
 	size_t n;
-	bool get, post, put;
+	bool get, post, put, del;
 };
 
 static enum MHD_Result not_found(const struct call *k)
@@ -529,7 +531,40 @@ static enum MHD_Result job_ssh(struct srv *s, struct MHD_Connection *c,
 	return res;
 }
 
-/* /api/v1/user/:user/jobs[/:job]: the list, submission, status */
+/* DELETE of a job, as v0.17 answers it (202); one that has not ended is
+ * refused (409): stop it first. */
+static enum MHD_Result delete_job(struct srv *s, struct MHD_Connection *c,
+				  const char *user, const char *name)
+{
+	struct srv_job *j;
+	enum MHD_Result res;
+	char *gone = NULL;
+
+	pthread_mutex_lock(&s->lock);
+	j = srv_find_job(s, user, name);
+	if (!j)
+		res = h_no_job(c, name);
+	else if (j->state == ST_WAITING || j->state == ST_RUNNING)
+		res = h_reply_error(c, 409, "ConflictJobError",
+				    "Job %s is %s: stop it first.", name,
+				    srv_state_name(j->state));
+	else if (srv_delete_job(s, j, &gone) < 0)
+		res = h_reply_error(c, 500, "UnknownError",
+				    "cannot delete job %s: %s", name,
+				    strerror(errno));
+	else
+		res = h_reply_json(c, 202,
+				   json_pack("{s:s++}", "message",
+					     "deleted job ", name,
+					     " successfully"));
+	pthread_mutex_unlock(&s->lock);
+	if (gone)
+		srv_rmtree(gone);
+	free(gone);
+	return res;
+}
+
+/* /api/v1/user/:user/jobs[/:job]: the list, submission, status, delete */
 static enum MHD_Result user_jobs(const struct call *k)
 {
 	const char *user = k->seg[3];
@@ -547,6 +582,10 @@ static enum MHD_Result user_jobs(const struct call *k)
 			   : res;
 	if (k->n == 6 && k->get)
 		return job_status(k->l->s, k->c, k->rq, user, k->seg[5]);
+	if (k->n == 6 && k->del)
+		return h_authorize(k->l, k->c, user, &res) == 0
+			   ? delete_job(k->l->s, k->c, user, k->seg[5])
+			   : res;
 	return not_allowed(k);
 }
 
@@ -638,10 +677,7 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 			     struct req *rq)
 {
 	char *copy = strdup(url), *seg[16];
-	struct call k = {l,	 c,    url,
-			 method, rq,   seg,
-			 0,	 false, false,
-			 false};
+	struct call k = {l, c, url, method, rq, seg, 0, false, false, false, false};
 	enum MHD_Result res;
 
 	if (!copy)
@@ -656,6 +692,7 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	k.get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 	k.post = strcmp(method, "POST") == 0;
 	k.put = strcmp(method, "PUT") == 0;
+	k.del = strcmp(method, "DELETE") == 0;
 	if (k.n >= 2 && strcmp(seg[0], "api") == 0 && strcmp(seg[1], "v2") == 0)
 		res = h_v2_route(l, c, seg, k.n, method, url, rq);
 	else if (k.n >= 1 && strcmp(seg[0], "log-manager") == 0)

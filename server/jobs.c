@@ -11,7 +11,8 @@
  *       status                       pids, then the exit status
  *       user.pai.stdout, .stderr, .all   from the first byte logged
  * A job directory appears by renaming a complete temporary directory,
- * so a restart sees a job entirely or not at all.
+ * so a restart sees a job entirely or not at all; a deleted one goes by
+ * a rename to .del-<user>~<job> first.
  */
 #include "srv_int.h"
 
@@ -632,6 +633,39 @@ out:
 	return ret;
 }
 
+/* Takes ended job j off the list and out of the state directory: its
+ * directory renamed away (*gone, for the caller to remove once the
+ * lock is let go: logs can be large), and the records log written anew
+ * without it before this returns, so that a job given its name later
+ * never meets its records. Lock held (let go while the log is
+ * written). 0, or -1 (errno) with nothing changed. */
+int srv_delete_job(struct srv *s, struct srv_job *j, char **gone)
+{
+	size_t i;
+
+	*gone = srv_printf("%s/.del-%s", s->jobs_dir, j->key);
+	if (!*gone)
+		return -1;
+	if (rename(j->dir, *gone) < 0) {
+		free(*gone);
+		*gone = NULL;
+		return -1;
+	}
+	srv_fsync_dir(s->jobs_dir);
+	for (i = 0; i < s->njobs && s->jobs[i] != j; i++)
+		;
+	if (i < s->njobs)
+		memmove(&s->jobs[i], &s->jobs[i + 1],
+			(s->njobs - i - 1) * sizeof(*s->jobs));
+	s->njobs--;
+	s->rec_live -= j->rec_len;
+	srv_log(s, "'%s': deleted", j->key);
+	srv_job_free(j);
+	s->rec_compact = true;
+	srv_flush(s);
+	return 0;
+}
+
 /* ---- loading ------------------------------------------------------- */
 
 static long long get_int(json_t *o, const char *k, long long dflt)
@@ -944,8 +978,10 @@ static void load_entry(struct srv *s, json_t *records, const char *name)
 	bool from_log;
 
 	if (name[0] == '.') {
-		/* an unfinished submission: never acknowledged */
-		if (strncmp(name, ".new-", 5) == 0 &&
+		/* an unfinished submission (never acknowledged), or a
+		 * deleted job's files not yet removed */
+		if ((strncmp(name, ".new-", 5) == 0 ||
+		     strncmp(name, ".del-", 5) == 0) &&
 		    (dir = srv_printf("%s/%s", s->jobs_dir, name)))
 			srv_rmtree(dir);
 		free(dir);

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,7 +258,8 @@ struct spawn {
 	const char *sshd, *sshd_log; /* sshd: NULL for none */
 	char **sshd_argv;
 	int fd_null;
-	int fd_ssh; /* listening on the task's ssh port, or -1 */
+	int fd_ssh;	      /* listening on the task's ssh port, or -1 */
+	const char *tree_base; /* where its cgroup goes, or NULL */
 };
 
 #define MAX_SESSIONS 32
@@ -368,18 +370,27 @@ static unsigned long long self_start(void)
 	return v;
 }
 
+/* The longest line part a stream keeps back from user.pai.all. */
+#define PART_MAX 4096
+
 /* A monitor's state: the task, its outputs, its sshd sessions. */
 struct monitor {
 	const struct spawn *sp;
 	int sfd;     /* SIGTERM and SIGINT, to pass on to the task */
 	int status;  /* the status file, or -1 */
 	int logs[3]; /* user.pai.stdout, .stderr, .all: -1 until written */
+	/* each stream's line begun and not ended, kept from
+	 * user.pai.all until its newline, so that the other stream's
+	 * lines never land inside it */
+	char part[2][PART_MAX];
+	size_t plen[2];
 	pid_t pid;   /* the task; -1 when it could not start */
 	int st;	     /* its wait status */
 	bool exited;
 	long drain_until; /* once it exited: its output read until then */
 	pid_t sess[MAX_SESSIONS];
 	int nsess;
+	struct srv_tree tree; /* every process the task started */
 };
 
 /* The monitor's own session, descriptors and signals; the task's
@@ -391,12 +402,14 @@ static void monitor_init(struct monitor *m, const struct spawn *sp)
 
 	m->sp = sp;
 	m->logs[0] = m->logs[1] = m->logs[2] = -1;
+	m->plen[0] = m->plen[1] = 0;
 	m->pid = -1;
 	m->st = 0;
 	m->exited = false;
 	m->drain_until = 0;
 	m->nsess = 0;
 	setsid();
+	srv_tree_init(&m->tree, sp->tree_base);
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
@@ -433,6 +446,7 @@ static void start_task(struct monitor *m, int *out, int *err)
 	m->pid = fork();
 	if (m->pid == 0) {
 		setpgid(0, 0);
+		srv_tree_enter(&m->tree);
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
 		reset_signals();
@@ -471,8 +485,29 @@ static void write_pids(const struct monitor *m)
 	write_all(m->status, line, n);
 }
 
+/* Stream i's bytes into user.pai.all a line at a time: what ends with
+ * a newline goes now, after the part kept before; the rest is kept
+ * (written as it is once PART_MAX is reached, or the stream ends). */
+static void to_all(struct monitor *m, int i, const char *p, size_t n)
+{
+	size_t last = n;
+
+	while (last > 0 && p[last - 1] != '\n')
+		last--;
+	if (last > 0 || m->plen[i] + n > PART_MAX) {
+		write_all(m->logs[2], m->part[i], m->plen[i]);
+		m->plen[i] = 0;
+		if (last == 0)
+			last = n;
+		write_all(m->logs[2], p, last);
+	}
+	memcpy(m->part[i] + m->plen[i], p + last, n - last);
+	m->plen[i] += n - last;
+}
+
 /* Copies what the task wrote to pfd[0] (stdout) and pfd[1] (stderr)
- * into its logs; a stream that ended is closed (its fd set to -1). */
+ * into its logs; a stream that ended is closed (its fd set to -1), the
+ * last line it began written out. */
 static void copy_output(struct monitor *m, struct pollfd *pfd)
 {
 	char buf[16384];
@@ -488,6 +523,8 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 		if (got <= 0) {
 			close(pfd[i].fd);
 			pfd[i].fd = -1;
+			write_all(m->logs[2], m->part[i], m->plen[i]);
+			m->plen[i] = 0;
 			continue;
 		}
 		/* a log file appears with its first byte: most tasks write
@@ -497,20 +534,26 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 		if (m->logs[2] < 0)
 			m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
 		write_all(m->logs[i], buf, (size_t)got);
-		write_all(m->logs[2], buf, (size_t)got);
+		to_all(m, i, buf, (size_t)got);
 	}
 }
 
 /* The server never signals a task itself: it signals the monitor, which
- * knows the task's process group. SIGTERM is passed on as SIGTERM and
- * SIGINT means SIGKILL. Both are blocked in the monitor (inherited from
- * the server), so they wait in the signalfd until the task exists. */
+ * knows the task's processes: its process group, and all it started
+ * however they detached, ssh sessions included (tree.c). SIGTERM is
+ * passed on as SIGTERM and SIGINT means SIGKILL. Both are blocked in
+ * the monitor (inherited from the server), so they wait in the
+ * signalfd until the task exists. */
 static void pass_signals(const struct monitor *m)
 {
 	struct signalfd_siginfo si;
+	int sig;
 
-	while (read(m->sfd, &si, sizeof(si)) == sizeof(si))
-		kill(-m->pid, si.ssi_signo == SIGINT ? SIGKILL : SIGTERM);
+	while (read(m->sfd, &si, sizeof(si)) == sizeof(si)) {
+		sig = si.ssi_signo == SIGINT ? SIGKILL : SIGTERM;
+		kill(-m->pid, sig);
+		srv_tree_signal(&m->tree, sig);
+	}
 }
 
 /* sshd in inetd mode: one per connection on the task's ssh port (fd),
@@ -527,6 +570,8 @@ static void accept_ssh(struct monitor *m, int fd)
 		pid_t c = fork();
 
 		if (c == 0) {
+			/* a session is the task's: it ends with it */
+			srv_tree_enter(&m->tree);
 			dup2(conn, 0);
 			dup2(conn, 1);
 			if (lfd >= 0)
@@ -557,10 +602,11 @@ static void reap_children(struct monitor *m)
 			continue;
 		}
 		/* The task is its main process, as in a container: whatever
-		 * it left behind goes with it. */
+		 * it left behind goes with it, detached or not. */
 		m->st = wst;
 		m->exited = true;
 		kill(-m->pid, SIGKILL);
+		srv_tree_signal(&m->tree, SIGKILL);
 		m->drain_until = mono_ms() + 2000;
 	}
 }
@@ -589,6 +635,10 @@ static void watch_task(struct monitor *m, int out, int err)
 		if (m->exited && mono_ms() > m->drain_until)
 			break;
 	}
+	/* a stream still open (held by what the task left): its last
+	 * line as it is */
+	write_all(m->logs[2], m->part[0], m->plen[0]);
+	write_all(m->logs[2], m->part[1], m->plen[1]);
 	if (!m->exited) {
 		while (waitpid(m->pid, &m->st, 0) < 0 && errno == EINTR)
 			;
@@ -596,14 +646,17 @@ static void watch_task(struct monitor *m, int out, int err)
 	}
 }
 
-/* Ends the ssh sessions with the task, writes its exit status and
- * exits. */
+/* Ends what is left of the task and its ssh sessions, writes its exit
+ * status and exits. */
 static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 {
 	char line[64];
 	size_t n;
 	int i, code;
 
+	/* nothing of the task outlives it, ssh sessions included (their
+	 * own waits below then find them reaped) */
+	srv_tree_end(&m->tree);
 	for (i = 0; i < m->nsess; i++)
 		kill(m->sess[i], SIGTERM);
 	for (i = 0; i < m->nsess; i++)
@@ -867,6 +920,7 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		if (s->sshd && !j->no_ssh)
 			prepare_sshd(s, j, t, &b);
 		b.sp.fd_null = s->null_fd;
+		b.sp.tree_base = s->tree_base;
 		mon = fork();
 		if (mon == 0)
 			monitor_main(&b.sp);
@@ -919,12 +973,6 @@ static void begin_attempt(struct srv *s, struct srv_job *j)
 		}
 		t->state = ST_RUNNING;
 		t->monitor = 0;
-	}
-	if (!s->image_noted &&
-	    json_object_get(pai_job_config(j->pj), "image")) {
-		srv_log(s, "tasks run on this host: a job's 'image' is not "
-			   "used by the local cluster");
-		s->image_noted = true;
 	}
 	j->state = ST_RUNNING;
 	if (!j->launched)
@@ -1052,32 +1100,83 @@ static int popcount(unsigned long long v)
 	return __builtin_popcountll(v);
 }
 
-/* Without --capacity every job runs; say which requests this machine
- * cannot meet, once per job, in its status and the server's log. */
-static void note_resources(struct srv *s, struct srv_job *j)
+/* Without --capacity every job runs: the requests this machine cannot
+ * meet, in res ("" for none). */
+static void note_resources(struct srv *s, struct srv_job *j, char *res,
+			   size_t len)
 {
 	long long cpus, mem, gpus;
-	char buf[512];
+	char *buf = res;
 	int n = 0;
 
-	if (j->warnings)
-		return;
 	job_request(j, &cpus, &mem, &gpus);
 	if (cpus > s->host_cpus)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+		n += snprintf(buf + n, len - (size_t)n,
 			      "%s%lld CPUs (this machine has %lld)",
 			      n ? ", " : "", cpus, s->host_cpus);
-	if (mem > s->host_mem_mb)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+	if (mem > s->host_mem_mb && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
 			      "%s%lld MB of memory (this machine has %lld)",
 			      n ? ", " : "", mem, s->host_mem_mb);
-	if (gpus > s->host_gpus)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      "%s%lld GPUs (this machine has %lld)",
-			      n ? ", " : "", gpus, s->host_gpus);
-	if (!n)
+	if (gpus > s->host_gpus && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			 "%s%lld GPU%s (this machine has %lld)", n ? ", " : "",
+			 gpus, gpus == 1 ? "" : "s", s->host_gpus);
+}
+
+/* The image the job's tasks would run in: a v0.x config's "image", or
+ * protocol v2's first dockerimage prerequisite; NULL when none. */
+static const char *image_of(const pai_job *pj)
+{
+	json_t *cfg = pai_job_config(pj), *p;
+	const char *type;
+	size_t i;
+
+	if (json_is_string(json_object_get(cfg, "image")))
+		return json_string_value(json_object_get(cfg, "image"));
+	json_array_foreach(json_object_get(cfg, "prerequisites"), i, p)
+	{
+		type = json_string_value(json_object_get(p, "type"));
+		if (type && strcmp(type, "dockerimage") == 0 &&
+		    json_is_string(json_object_get(p, "uri")))
+			return json_string_value(json_object_get(p, "uri"));
+	}
+	return NULL;
+}
+
+/* What this machine does not give the job, a note a line in
+ * j->warnings (its status's localWarnings; paictl submit says them):
+ * that its tasks run here, not in its image, and, without --capacity,
+ * the requests the machine cannot meet. Once per job, at its
+ * submission (or its first scheduling, for a job of an older server). */
+void srv_note_job(struct srv *s, struct srv_job *j)
+{
+	const struct passwd *pw = getpwuid(getuid());
+	const char *image = j->pj ? image_of(j->pj) : NULL;
+	char res[512] = "";
+
+	if (j->warnings || !j->pj)
 		return;
-	j->warnings = srv_printf("the job asks for %s; running it anyway", buf);
+	if (!s->capped)
+		note_resources(s, j, res, sizeof(res));
+	j->warnings = srv_printf(
+	    "%s%s%s%s%s%s", *res ? "the job asks for " : "", res,
+	    *res ? "; the local cluster runs it anyway" : "",
+	    *res && image ? "\n" : "",
+	    image ? "its tasks run on this machine as " : "",
+	    image ? (pw && pw->pw_name ? pw->pw_name : "this user") : "");
+	if (j->warnings && image) {
+		char *all = srv_printf("%s, not in the image '%s': a command "
+				       "such as 'apt install' runs for real",
+				       j->warnings, image);
+
+		free(j->warnings);
+		j->warnings = all;
+	}
+	if (j->warnings && !*j->warnings) {
+		free(j->warnings);
+		j->warnings = NULL;
+	}
 	if (j->warnings)
 		srv_log(s, "'%s': %s", j->key, j->warnings);
 }
@@ -1183,7 +1282,7 @@ void srv_schedule(struct srv *s)
 			if (r == 0)
 				break; /* first in, first out */
 		} else
-			note_resources(s, j);
+			srv_note_job(s, j);
 		/* a few at a time: srv_launch holds the lock */
 		if (started++ == 4) {
 			srv_wake(s);
@@ -1409,6 +1508,10 @@ static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 	struct status st;
 	int code = -1;
 
+	/* a monitor that ended well removed its cgroup; a killed one
+	 * could not */
+	if (t->monitor > 0)
+		srv_tree_forget(s->tree_base, t->monitor);
 	t->completed = srv_now_ms();
 	t->monitor = 0;
 	if (dir && (read_status(dir, &st) & STATUS_EXIT))

@@ -18,11 +18,12 @@ typedef struct srv_options {
 	 * once listening, "running SOCKET" when another server holds the
 	 * state directory, "usage MESSAGE" or "error MESSAGE" */
 	int ready_fd;
+	int no_cgroup; /* tasks' processes by descendants, no cgroups */
 } srv_options;
 
 #define SRV_OPTIONS_INIT                                                       \
 	{                                                                      \
-		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1               \
+		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1, 0            \
 	}
 
 /* Runs the local cluster until SIGTERM or SIGINT. Returns 0 after a

@@ -285,6 +285,7 @@ static void srv_free(struct srv *s)
 	free(s->jobs_dir);
 	free(s->sock_path);
 	free(s->host_key);
+	free(s->tree_base);
 	if (s->wake[0] >= 0)
 		close(s->wake[0]);
 	if (s->wake[1] >= 0)
@@ -444,6 +445,13 @@ static int set_up(struct srv *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* each task in a cgroup of its own where the machine gives one */
+	s->tree_base = s->opt.no_cgroup ? NULL : srv_tree_base();
+	srv_tree_sweep(s->tree_base);
+	srv_log(s, "tasks' processes: %s%s",
+		s->tree_base ? "a cgroup each, under " : "the monitors' "
+							 "descendants",
+		s->tree_base ? s->tree_base : "");
 	return 0;
 }
 

@@ -130,6 +130,7 @@ struct srv {
 	int null_fd;
 	const char *bash;
 	const char *sshd, *keygen; /* NULL: no ssh for tasks */
+	char *tree_base;	   /* srv_tree_base(), or NULL */
 	char *host_key;
 	char **base_env;
 	size_t nbase_env;
@@ -138,7 +139,6 @@ struct srv {
 	bool capped; /* --capacity: FIFO admission */
 	long long cap_cpus, cap_mem_mb, cap_gpus, used_cpus, used_mem_mb;
 	unsigned long long gpu_used;
-	bool image_noted;
 	/* requests held by the long-poll (wait.c), under lock */
 	struct srv_waiter *waiters;
 	size_t nwaiters, capwaiters;
@@ -177,6 +177,7 @@ int srv_load_jobs(struct srv *s);
 void srv_job_reparse(struct srv *s, struct srv_job *j);
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name);
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len);
+int srv_delete_job(struct srv *s, struct srv_job *j, char **gone);
 char *srv_attempt_dir(const struct srv_job *j);
 char *srv_task_dir(const struct srv_job *j, const struct srv_task *t);
 char *srv_container_id(const struct srv_job *j, const struct srv_task *t);
@@ -189,12 +190,39 @@ void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);
 void srv_check_deadlines(struct srv *s);
 void srv_launch(struct srv *s);
+/* What this machine does not give job j, noted in j->warnings once:
+ * at its submission (http.c, api_v2.c), before it is added. */
+void srv_note_job(struct srv *s, struct srv_job *j);
 int srv_stop_job(struct srv *s, struct srv_job *j, const char *why);
 int srv_ssh_enable(struct srv *s, struct srv_job *j);
 /* After srv_load_jobs: the jobs that may still run get their config
  * again, and the running ones their tasks back (re-adopted). */
 void srv_resume_jobs(struct srv *s);
 long srv_next_timeout(struct srv *s);
+
+/* tree.c: every process of a task, however it detached */
+struct srv_tree {
+	char dir[512]; /* the task's cgroup; "": none, descendants only */
+};
+/* Where the monitors can make their tasks' cgroups (the server's own
+ * cgroup v2, when one can be made there), or NULL. */
+char *srv_tree_base(void);
+/* In the server: a gone monitor's cgroup emptied and removed; the
+ * empty ones of gone monitors removed (at start). */
+void srv_tree_forget(const char *base, pid_t monitor);
+void srv_tree_sweep(const char *base);
+/* In the monitor (async-signal-safe, as below): it becomes the child
+ * subreaper of what the task starts, and makes the task's cgroup under
+ * base (NULL: none). */
+void srv_tree_init(struct srv_tree *t, const char *base);
+/* In a child of the monitor before it runs anything: into the cgroup. */
+void srv_tree_enter(const struct srv_tree *t);
+/* sig to every process of the task (the cgroup's, and the monitor's
+ * descendants): how many were signalled. */
+int srv_tree_signal(const struct srv_tree *t, int sig);
+/* Kills them all until none is left (a bounded wait), reaps the
+ * orphans and removes the cgroup. */
+void srv_tree_end(struct srv_tree *t);
 
 /* ssh.c */
 int srv_ssh_init(struct srv *s);

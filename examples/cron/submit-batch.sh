@@ -91,7 +91,7 @@ for f in "$dir"/*.json; do
 		;;
 	9)
 		name=$(head -n 1 "$out")
-		alert "$f: job '$name' ended FAILED or STOPPED (paictl logs '$name' --stderr)"
+		alert "$f: job '$name' ended FAILED or STOPPED (paictl logs '$name')"
 		worse 9
 		;;
 	*)

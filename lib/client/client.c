@@ -359,6 +359,36 @@ int pai_job_stop(pai_client *c, const char *user, const char *name)
 	return api->job_stop(api, c, user, name);
 }
 
+int pai_job_delete(pai_client *c, const char *user, const char *name)
+{
+	const struct pai__api *api;
+	pai_job_info *info = NULL;
+	pai_state state;
+	int err;
+
+	if (!c)
+		return PAI_EINVAL;
+	if ((err = job_api(&api, c, user, name)))
+		return err;
+	if (!api->job_delete)
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"the cluster's API (%s) has no request "
+					"that deletes a job: a name stays "
+					"taken there",
+					pai_api_name(api->id));
+	/* only a job that has ended: deleting a running one would stop it
+	 * on some clusters, and not on others */
+	if ((err = api->job_get(&info, api, c, user, name)))
+		return err;
+	state = pai_job_info_state(info);
+	pai_job_info_free(info);
+	if (!pai_state_is_final(state))
+		return pai__client_fail(c, PAI_ECONFLICT, 0, NULL,
+					"job '%s' is %s: stop it first", name,
+					pai_state_name(state));
+	return api->job_delete(api, c, user, name);
+}
+
 int pai_job_get_changed(pai_job_info **out, pai_client *c, const char *user,
 			const char *name, const pai_job_info *last,
 			long timeout_ms)

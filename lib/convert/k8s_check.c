@@ -310,13 +310,13 @@ static void refs(struct pai__k8s_conv *c, size_t r)
 			if (at && !v2(c))
 				off = pai__src_string_offset(&c->src, at->off,
 							     ref[j].at);
-			if (v && strstr(v, "<fs-uri>"))
+			if (v && strstr(v, "<default-fs>"))
 				pai__buf_printf(&b,
 						"$%s has no value on "
 						"Kubernetes without a default "
 						"file system: give its URI "
-						"(--fs-uri, or 'cluster add "
-						"--default-fs')",
+						"(--default-fs, or 'cluster "
+						"add --default-fs')",
 						name);
 			else
 				pai__buf_printf(&b,

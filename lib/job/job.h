@@ -38,8 +38,11 @@ struct pai__job_format {
 	int (*read)(json_t **root, pai__pos *pos, pai__src *src,
 		    pai_diags *diags, const char *name, const char *text,
 		    size_t len);
-	/* Every rule of the format, each problem added to diags; on PAI_OK
-	 * *config (a new reference) is what build() reads. */
+	/* Every rule of the format, each problem added to diags. *config
+	 * (a new reference) is what build() reads: on PAI_OK, and on
+	 * PAI_EINVALID too when what build() and the runtime's reference
+	 * check read did parse (the problems are elsewhere), so that those
+	 * checks run as well; NULL otherwise. */
 	int (*validate)(json_t **config, pai_diags *diags, pai__src *src,
 			const pai__pos *pos, json_t *root,
 			const pai_job_options *opts);
@@ -64,8 +67,9 @@ bool pai__role_has_port(const struct pai__role *r, const char *label);
 /* ---- OpenPAI v0.x's rules (validate.c) ------------------------------- */
 
 /* Checks root against every rule of the dialect, adding diagnostics.
- * On PAI_OK sets *normalized (new reference) to the config as it is
- * submitted; on PAI_EINVALID (some error found) leaves it NULL. */
+ * Sets *normalized (new reference) to the config as it is submitted,
+ * whatever the result, when root is an object (valid on PAI_OK only),
+ * else leaves it NULL. */
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		  const pai__pos *pos, json_t *root, pai_dialect dialect);
 
@@ -77,9 +81,14 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 /* Checks a loaded protocol-v2 document as the v1.8.0 rest-server does on
  * POST /api/v2/jobs (reference/protocol-v2-rules.md, every step), adding
  * every problem to diags. PAI_OK when the server would accept it,
- * PAI_EINVALID when it would refuse it (or crash on it), PAI_ENOMEM. */
-int pai__validate_v2(pai_diags *diags, pai__src *src, const pai__pos *pos,
-		     json_t *root, pai_scheduler scheduler);
+ * PAI_EINVALID when it would refuse it (or crash on it), PAI_ENOMEM.
+ * *checked (new reference, or NULL) is the document the steps after the
+ * schema checked: root, or what did parse of it (root without the
+ * members the schema refused) on PAI_EINVALID; NULL when they could not
+ * run. */
+int pai__validate_v2(json_t **checked, pai_diags *diags, pai__src *src,
+		     const pai__pos *pos, json_t *root,
+		     pai_scheduler scheduler);
 
 /* Mustache 2.3.2 with the tags "<%" "%>", as the rest-server parses and
  * renders a role's commands (template.c). */

@@ -28,13 +28,64 @@ static int read_v1(json_t **root, pai__pos *pos, pai__src *src,
 	return err ? err : pai__src_parse(root, pos, src, diags);
 }
 
+/* Whether member (".name") begins path q, as a whole member. */
+static bool member_of(const char *q, const char *member)
+{
+	size_t n = strlen(member);
+
+	return strncmp(q, member, n) == 0 &&
+	       (q[n] == '\0' || q[n] == '.' || q[n] == '[');
+}
+
+/* Whether an error at path leaves alone what build() and the reference
+ * check read: the job's name and jobEnvs, the task roles' list, and
+ * each role's name, command, taskNumber and portList. */
+static bool elsewhere(const char *path)
+{
+	static const char *const read[] = {".name", ".command", ".taskNumber",
+					    ".portList", NULL};
+	const char *q;
+	size_t i;
+
+	if (!*path || member_of(path, "jobName") ||
+	    member_of(path, "jobEnvs") || strcmp(path, "taskRoles") == 0)
+		return false;
+	if (strncmp(path, "taskRoles[", 10) != 0)
+		return true;
+	q = strchr(path, ']');
+	if (!q || !*++q)
+		return false;
+	for (i = 0; read[i]; i++)
+		if (member_of(q, read[i]))
+			return false;
+	return true;
+}
+
 /* The rules of the dialect; the config as submitted is root, normalized
- * in place. */
+ * in place. With errors, the config still goes to build() and the
+ * reference check when they are all elsewhere. */
 static int validate_v1(json_t **config, pai_diags *diags, pai__src *src,
 		       const pai__pos *pos, json_t *root,
 		       const pai_job_options *opts)
 {
-	return pai__validate(config, diags, src, pos, root, opts->dialect);
+	size_t i, from = pai_diags_count(diags);
+	int err = pai__validate(config, diags, src, pos, root, opts->dialect);
+
+	for (i = from; err == PAI_EINVALID && *config &&
+		       i < pai_diags_count(diags);
+	     i++) {
+		const pai_diag *d = pai_diags_get(diags, i);
+
+		if (d->severity == PAI_SEVERITY_ERROR && !elsewhere(d->path)) {
+			json_decref(*config);
+			*config = NULL;
+		}
+	}
+	if (err && err != PAI_EINVALID) {
+		json_decref(*config);
+		*config = NULL;
+	}
+	return err;
 }
 
 /* Reads the typed view of an already validated, normalized config. */

@@ -169,15 +169,13 @@ static int read_v2(json_t **root, pai__pos *pos, pai__src *src,
 }
 
 /* Every step of the server's check; the model is built from the loaded
- * document itself. */
+ * document itself (what did parse of it when it has errors). */
 static int validate_v2(json_t **config, pai_diags *diags, pai__src *src,
 		       const pai__pos *pos, json_t *root,
 		       const pai_job_options *opts)
 {
-	int err = pai__validate_v2(diags, src, pos, root, opts->scheduler);
-
-	*config = err ? NULL : json_incref(root);
-	return err;
+	return pai__validate_v2(config, diags, src, pos, root,
+				opts->scheduler);
 }
 
 const struct pai__job_format pai__job_format_v2 = {

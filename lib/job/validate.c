@@ -425,6 +425,13 @@ static bool unknown_member(struct ctx *c, const pai__pos *m,
 			   "unknown field \"%s\" in %s: it belongs to the scm "
 			   "dialect (--dialect scm)",
 			   clip(&q, m->key), what);
+	else if (fields == top_fields && strcmp(m->key, "name") == 0)
+		/* protocol v2's word, in a v0.x config */
+		key_report(c, m, sev, fp, "unknown-field",
+			   "unknown field \"name\" in %s; did you mean "
+			   "\"jobName\"? (a v1 config names its job "
+			   "\"jobName\", a protocol-v2 one \"name\")",
+			   what);
 	else if (s)
 		key_report(c, m, sev, fp, "unknown-field",
 			   "unknown field \"%s\" in %s; did you mean \"%s\"?",
@@ -1006,7 +1013,7 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		c.err = PAI_ENOMEM;
 
 	err = c.err ? c.err : c.errors ? PAI_EINVALID : PAI_OK;
-	if (!err) {
+	if (!c.err) {
 		*normalized = norm;
 		norm = NULL;
 	}

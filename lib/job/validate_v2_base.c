@@ -29,6 +29,23 @@ static void put_path(pai__buf *b, const struct v2_path *p)
 	pai__buf_release(&up);
 }
 
+/* p as a list of its keys and indices, root first; NULL when out of
+ * memory. */
+static json_t *path_list(const struct v2_path *p)
+{
+	json_t *l = json_array(), *v;
+
+	for (; l && p; p = p->up) {
+		v = p->key ? json_string(p->key)
+			   : json_integer((json_int_t)p->idx);
+		if (json_array_insert_new(l, 0, v) < 0) {
+			json_decref(l);
+			return NULL;
+		}
+	}
+	return l;
+}
+
 static void v2_vreport(struct v2_ctx *c, size_t off, const struct v2_path *p,
 		       const char *rule, const char *fmt, va_list ap)
 {
@@ -37,6 +54,8 @@ static void v2_vreport(struct v2_ctx *c, size_t off, const struct v2_path *p,
 	c->errors++;
 	if (c->err)
 		return;
+	if (c->cuts && json_array_append_new(c->cuts, path_list(p)))
+		c->err = PAI_ENOMEM;
 	put_path(&path, p);
 	pai__buf_putc(&path, '\0');
 	pai__buf_vprintf(&msg, fmt, ap);

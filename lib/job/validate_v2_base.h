@@ -14,6 +14,10 @@ struct v2_ctx {
 	pai_scheduler scheduler;
 	size_t errors;
 	int err; /* PAI_ENOMEM once an allocation failed */
+	/* where each error is, as a list of keys and indices, while the
+	 * schema is checked (validate_v2.c leaves those members out so
+	 * that the later steps check what did parse); NULL: not kept */
+	json_t *cuts;
 };
 
 /* A diagnostic's path, as a chain up to the root (NULL), turned into text

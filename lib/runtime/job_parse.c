@@ -7,6 +7,25 @@
 
 #include <string.h>
 
+/* The job built from config and its commands checked against the
+ * runtime: err (PAI_EINVALID for a config with errors, whose job is
+ * then dropped) unless this fails worse. */
+static int checked(pai_job **job, int err, pai_diags *diags, pai__src *src,
+		   const pai__pos *pos, json_t *config,
+		   const struct pai__job_format *fmt, const pai_job_options *o)
+{
+	int e = fmt->build(job, config, o);
+
+	if (!e)
+		e = pai__runtime_of(*job)->check_references(diags, src, pos,
+							    *job);
+	if (err || e) {
+		pai_job_free(*job);
+		*job = NULL;
+	}
+	return e == PAI_ENOMEM || !err ? e : err;
+}
+
 static int parse(pai_job **out, pai_diags *diags, const char *name,
 		 const char *text, size_t len, const pai_job_options *o)
 {
@@ -23,11 +42,10 @@ static int parse(pai_job **out, pai_diags *diags, const char *name,
 	err = fmt->read(&root, &pos, &src, diags, name, text, len);
 	if (!err)
 		err = fmt->validate(&config, diags, &src, &pos, root, o);
-	if (!err)
-		err = fmt->build(&job, config, o);
-	if (!err)
-		err = pai__runtime_of(job)->check_references(diags, &src, &pos,
-							     job);
+	/* an invalid config's references are checked too, on what did
+	 * parse: every problem at once */
+	if (config && (!err || err == PAI_EINVALID))
+		err = checked(&job, err, diags, &src, &pos, config, fmt, o);
 	if (!err) {
 		*out = job;
 		job = NULL;

@@ -384,7 +384,7 @@ enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
 static int unknown_here(const char *v)
 {
 	static const char *const marks[] = {
-	    "<fs-uri>",	       "<user>",
+	    "<default-fs>",	       "<user>",
 	    "<md5:",	       "<framework-",
 	    "<configmap-uid>", "<task-role-uid:",
 	    "<task-uid:",      "<task-attempt-id:",

@@ -25,7 +25,7 @@
  * own variables, so a jobEnvs key named like a PAI_ variable wins, as a
  * second `export` would.
  *
- * What only the cluster knows shows as a placeholder: <user>, <fs-uri>,
+ * What only the cluster knows shows as a placeholder: <user>, <default-fs>,
  * <ip:worker-1>, <container-id:worker-1>, <work-dir:worker-1>, and
  * <port:worker-1:ssh>, or <port:worker-1:tb#2> for port 2 of a label
  * with several ports. */

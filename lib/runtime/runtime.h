@@ -52,7 +52,7 @@ static inline const char *pai__opt_user(const pai_expand_options *o)
 /* The cluster's HDFS URI, or a placeholder. */
 static inline const char *pai__opt_fs_uri(const pai_expand_options *o)
 {
-	return o && o->fs_uri && *o->fs_uri ? o->fs_uri : "<fs-uri>";
+	return o && o->fs_uri && *o->fs_uri ? o->fs_uri : "<default-fs>";
 }
 
 /* ---- a task's environment (env.c) ------------------------------------ */

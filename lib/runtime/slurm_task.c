@@ -179,9 +179,9 @@ void pai__slurm_tasks_release(struct pai__slurm_tasks *t)
 static int unknown_here(const char *v)
 {
 	static const char *const marks[] = {
-	    "<fs-uri>",	    "<md5:",	       "<framework-",
-	    "<configmap-uid>", "<task-role-uid:", "<task-uid:",
-	    "<task-attempt-id:", "<gpus:",	       NULL};
+	    "<default-fs>",	 "<md5:",	    "<framework-",
+	    "<configmap-uid>",	 "<task-role-uid:", "<task-uid:",
+	    "<task-attempt-id:", "<gpus:",	    NULL};
 	size_t m;
 
 	for (m = 0; marks[m]; m++)

@@ -57,6 +57,20 @@ const char *pai__closest_name(const pai__closest *cl)
 	return cl->dist <= limit ? cl->best : NULL;
 }
 
+const char *pai_suggest(const char *word, const char *const *names,
+			size_t n)
+{
+	pai__closest cl = PAI__CLOSEST_INIT(word);
+	size_t i;
+
+	if (!word || !names)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (names[i] && strcmp(names[i], word) != 0)
+			pai__closest_add(&cl, names[i]);
+	return pai__closest_name(&cl);
+}
+
 /* Longest name pai__edit_distance() compares: twice the longest that
  * the reference checks suggest a spelling for. */
 #define EDIT_MAX 128

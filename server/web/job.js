@@ -8,7 +8,7 @@ import {h, fill, pill, stateOf, timeEl, since, isFinal, copyButton,
 import {logView} from './log.js';
 
 export function showJob(main, session, user, name) {
-  const view = {job: null, task: null, file: 'stdout', log: null, logUrl: ''};
+  const view = {job: null, task: null, file: 'all', log: null, logUrl: ''};
   const live = h('span', {class: 'live', role: 'status'}, 'Connecting…');
   const title = h('div', {class: 'title'}, h('h1', {}, name));
   const actions = h('div', {class: 'actions'});
@@ -161,7 +161,7 @@ export function showJob(main, session, user, name) {
     const ssh = sshLine(t);
     fill(logHead,
       h('h2', {id: 'log-h'}, 'Log of ', h('span', {class: 'mono'}, `${t.role}-${t.taskIndex}`)),
-      h('div', {role: 'tablist', class: 'tabs', 'aria-label': 'Which log'}, tab('stdout'), tab('stderr')),
+      h('div', {role: 'tablist', class: 'tabs', 'aria-label': 'Which log'}, tab('all'), tab('stdout'), tab('stderr')),
       h('div', {class: 'ssh'}, h('code', {}, ssh), copyButton(ssh)),
       url ? h('a', {class: 'raw', href: url, target: '_blank', rel: 'noopener'}, 'Raw') : null);
     if (url === view.logUrl) return;

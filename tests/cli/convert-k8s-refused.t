@@ -28,7 +28,7 @@ job.json:4:4: warning: taskRoles[0].name: role 'a_b' is the task 'a-b' on Kubern
 job.json:5:4: error: taskRoles[0].minFailedTaskCount: minimum failed tasks above 1: a Volcano Job fails at its first failed pod, or fails at the end when any pod failed; it cannot count failures [k8s-min-failed]
      5 |    "minFailedTaskCount": 2, "command": "cat $PAI_OUTPUT_DIR/x"},
        |    ^
-job.json:5:45: error: taskRoles[0].command: $PAI_OUTPUT_DIR has no value on Kubernetes without a default file system: give its URI (--fs-uri, or 'cluster add --default-fs') [k8s-variable]
+job.json:5:45: error: taskRoles[0].command: $PAI_OUTPUT_DIR has no value on Kubernetes without a default file system: give its URI (--default-fs, or 'cluster add --default-fs') [k8s-variable]
      5 |    "minFailedTaskCount": 2, "command": "cat $PAI_OUTPUT_DIR/x"},
        |                                             ^
 job.json:7:4: error: taskRoles[1].minSucceededTaskCount: a Volcano Job ends after some of its pods succeeded (minSuccess) only counting the pods of all roles; below the task number it needs a job of one role [k8s-min-succeeded]

@@ -21,7 +21,7 @@ TIME run started: jobs
 TIME jobs/a-ok.json: ok-SUFFIX
 TIME jobs/a-ok.json: ok
 TIME jobs/b-fails.json: fails-SUFFIX
-TIME jobs/b-fails.json: job 'fails-SUFFIX' ended FAILED or STOPPED (paictl logs 'fails-SUFFIX' --stderr)
+TIME jobs/b-fails.json: job 'fails-SUFFIX' ended FAILED or STOPPED (paictl logs 'fails-SUFFIX')
 TIME jobs/c-invalid.json: jobs/c-invalid.json:1:51: error: taskRoles: must list at least one task role [min-task-roles]
 TIME jobs/c-invalid.json:      1 | {"jobName":"invalid","image":"debian","taskRoles":[]}
 TIME jobs/c-invalid.json:        |                                                   ^
@@ -30,5 +30,5 @@ TIME run ended: 3 config(s), exit 3
 exit 0
 TIME another run holds jobs/.submit-batch.lock: nothing done
 === stderr
-submit-batch: jobs/b-fails.json: job 'fails-SUFFIX' ended FAILED or STOPPED (paictl logs 'fails-SUFFIX' --stderr)
+submit-batch: jobs/b-fails.json: job 'fails-SUFFIX' ended FAILED or STOPPED (paictl logs 'fails-SUFFIX')
 submit-batch: jobs/c-invalid.json: invalid config, skipped (paictl validate 'jobs/c-invalid.json' says why)

@@ -1,5 +1,5 @@
 # an index past the role's tasks: exit 4
-run: paictl expand tensorflow-distributed.json --role worker --index 2
+run: paictl expand tensorflow-distributed.json worker 2
 exit: 4
 copy: examples/tensorflow-distributed.json
 === stdout

@@ -1,5 +1,5 @@
 # -o json for one task, placeholders for what placement decides
-run: paictl expand -o json -u bob tensorflow-distributed.json --role ps_server --index 0
+run: paictl expand -o json -u bob tensorflow-distributed.json ps_server 0
 exit: 0
 copy: examples/tensorflow-distributed.json
 === stdout
@@ -8,9 +8,9 @@ copy: examples/tensorflow-distributed.json
   "user": "bob",
   "dirs": {
     "authFile": "",
-    "dataDir": "<fs-uri>/path/tensorflow-distributed-jobguid/data",
-    "outputDir": "<fs-uri>/path/tensorflow-distributed-jobguid/output",
-    "codeDir": "<fs-uri>/path/tensorflow-distributed-jobguid/code"
+    "dataDir": "<default-fs>/path/tensorflow-distributed-jobguid/data",
+    "outputDir": "<default-fs>/path/tensorflow-distributed-jobguid/output",
+    "codeDir": "<default-fs>/path/tensorflow-distributed-jobguid/code"
   },
   "tasks": [
     {
@@ -20,10 +20,10 @@ copy: examples/tensorflow-distributed.json
         "PAI_JOB_NAME": "tensorflow-distributed-jobguid",
         "PAI_USER_NAME": "bob",
         "PAI_USERNAME": "bob",
-        "PAI_DEFAULT_FS_URI": "<fs-uri>",
-        "PAI_DATA_DIR": "<fs-uri>/path/tensorflow-distributed-jobguid/data",
-        "PAI_OUTPUT_DIR": "<fs-uri>/path/tensorflow-distributed-jobguid/output",
-        "PAI_CODE_DIR": "<fs-uri>/path/tensorflow-distributed-jobguid/code",
+        "PAI_DEFAULT_FS_URI": "<default-fs>",
+        "PAI_DATA_DIR": "<default-fs>/path/tensorflow-distributed-jobguid/data",
+        "PAI_OUTPUT_DIR": "<default-fs>/path/tensorflow-distributed-jobguid/output",
+        "PAI_CODE_DIR": "<default-fs>/path/tensorflow-distributed-jobguid/code",
         "PAI_JOB_VC_NAME": "your_virtual_cluster",
         "PAI_JOB_TASK_COUNT": "4",
         "PAI_TASKS_NUM": "4",
@@ -90,7 +90,7 @@ copy: examples/tensorflow-distributed.json
         "batch_size": "32",
         "job_model": "resnet20"
       },
-      "command": "pip --quiet install scipy && python code/tf_cnn_benchmarks.py --local_parameter_device=cpu --batch_size=32 --model=resnet20 --variable_update=parameter_server --data_dir=<fs-uri>/path/tensorflow-distributed-jobguid/data --data_name=cifar10 --train_dir=<fs-uri>/path/tensorflow-distributed-jobguid/output --ps_hosts=<ip:ps_server-0>:<port:ps_server-0:http>,<ip:ps_server-1>:<port:ps_server-1:http> --worker_hosts=<ip:worker-0>:<port:worker-0:http>,<ip:worker-1>:<port:worker-1:http> --job_name=ps --task_index=0"
+      "command": "pip --quiet install scipy && python code/tf_cnn_benchmarks.py --local_parameter_device=cpu --batch_size=32 --model=resnet20 --variable_update=parameter_server --data_dir=<default-fs>/path/tensorflow-distributed-jobguid/data --data_name=cifar10 --train_dir=<default-fs>/path/tensorflow-distributed-jobguid/output --ps_hosts=<ip:ps_server-0>:<port:ps_server-0:http>,<ip:ps_server-1>:<port:ps_server-1:http> --worker_hosts=<ip:worker-0>:<port:worker-0:http>,<ip:worker-1>:<port:worker-1:http> --job_name=ps --task_index=0"
     }
   ]
 }

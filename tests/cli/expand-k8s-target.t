@@ -1,6 +1,6 @@
 # expand --target: a task as the converted pod sees it, DNS names for
 # IPs, fixed ports, no $PAI_DEFAULT_FS_URI (no HDFS on Kubernetes)
-run: paictl --user alice expand --target paddlejob -r worker -i 1 job.json | grep -E '^PAI_(TASK_ROLE_ps_HOST_LIST|CONTAINER_HOST_IP|CONTAINER_ID|TASK_INDEX|DEFAULT_FS_URI|USER_NAME)='
+run: paictl --user alice expand --target paddlejob job.json worker 1 | grep -E '^PAI_(TASK_ROLE_ps_HOST_LIST|CONTAINER_HOST_IP|CONTAINER_ID|TASK_INDEX|DEFAULT_FS_URI|USER_NAME)='
 === file job.json
 {"jobName": "wd", "image": "paddle", "taskRoles": [
  {"name": "ps", "taskNumber": 2, "cpuNumber": 1, "memoryMB": 512, "gpuNumber": 0, "command": "true"},

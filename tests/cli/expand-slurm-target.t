@@ -1,7 +1,7 @@
 # expand --target slurm: a task as paictl's Slurm batch job gives it:
 # its directory under the work directory, placeholders for the node's
 # address and the ports (chosen at submission), no $PAI_DEFAULT_FS_URI
-run: paictl --user alice expand --target slurm -r worker -i 1 job.json | grep -E '^PAI_(TASK_ROLE_ps_HOST_LIST|CONTAINER_HOST_IP|WORK_DIR|TASK_INDEX|DEFAULT_FS_URI|USER_NAME)='
+run: paictl --user alice expand --target slurm job.json worker 1 | grep -E '^PAI_(TASK_ROLE_ps_HOST_LIST|CONTAINER_HOST_IP|WORK_DIR|TASK_INDEX|DEFAULT_FS_URI|USER_NAME)='
 === file job.json
 {"jobName": "wd", "image": "paddle", "taskRoles": [
  {"name": "ps", "taskNumber": 2, "cpuNumber": 1, "memoryMB": 512, "gpuNumber": 0, "command": "true"},

@@ -1,5 +1,5 @@
 # a role the job does not have: exit 4, naming the roles it has
-run: paictl expand tensorflow-distributed.json --role wroker
+run: paictl expand tensorflow-distributed.json wroker
 exit: 4
 copy: examples/tensorflow-distributed.json
 === stdout

@@ -1,6 +1,6 @@
 # the protocol-v2 example on a v1.x cluster: one client's environment
 # (the runtime's names, FC_*, no v0.x dirs) and its rendered command
-run: paictl expand hello-distributed.yaml --role client --index 1 --user alice --scheduler default
+run: paictl expand hello-distributed.yaml client 1 --user alice --scheduler default
 exit: 0
 copy: examples/hello-distributed.yaml
 === stdout

@@ -1,6 +1,6 @@
 # protocol v2 under HiveD (the default scheduler option): GPU envs from
 # the pod's cell isolation, no --user (placeholders), a v0.x variable
-run: env -u PAICTL_USER -u USER paictl expand hived.yaml --index 1
+run: env -u PAICTL_USER -u USER paictl expand hived.yaml trainer 1
 exit: 0
 === file hived.yaml
 protocolVersion: 2

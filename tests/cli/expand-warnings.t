@@ -1,5 +1,5 @@
 # references no task has: warnings on stderr, expansion on stdout
-run: paictl expand warn.json --user carol --index 1
+run: paictl expand warn.json worker 1 --user carol
 exit: 0
 copy: tests/cli/data/warn.json
 === stdout
@@ -7,16 +7,16 @@ jobName: warnings-only
 user: carol
 authFile:
 dataDir:
-outputDir: <fs-uri>/Output/carol/warnings-only
+outputDir: <default-fs>/Output/carol/warnings-only
 codeDir:
 
 == worker-1 (role worker, index 1 of 2)
 PAI_JOB_NAME=warnings-only
 PAI_USER_NAME=carol
 PAI_USERNAME=carol
-PAI_DEFAULT_FS_URI=<fs-uri>
+PAI_DEFAULT_FS_URI=<default-fs>
 PAI_DATA_DIR=
-PAI_OUTPUT_DIR=<fs-uri>/Output/carol/warnings-only
+PAI_OUTPUT_DIR=<default-fs>/Output/carol/warnings-only
 PAI_CODE_DIR=
 PAI_JOB_VC_NAME=default
 PAI_JOB_TASK_COUNT=2

@@ -1,5 +1,5 @@
 # one task of the distributed example: environment and command
-run: paictl expand tensorflow-distributed.json --role worker --index 1 --user alice --fs-uri hdfs://nn:9000
+run: paictl expand tensorflow-distributed.json worker 1 --user alice --default-fs hdfs://nn:9000
 exit: 0
 copy: examples/tensorflow-distributed.json
 === stdout

@@ -30,3 +30,4 @@ exit 7
 1
 === stderr
 paictl: submit: cannot submit 'job.yaml' as 'job': job 'job' exists already (submitted before)
+paictl: submit: a job's name is used once: --unique adds a suffix to it, --skip-existing takes the job there for this one, 'paictl delete job' frees the name once the job has ended (where the cluster can delete jobs)

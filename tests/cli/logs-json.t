@@ -1,5 +1,6 @@
-# logs -o json: one object per line, for scripts (--all: both streams)
-run: paictl -u alice logs -o json --all one
+# logs -o json: one object per line, for scripts (both streams, the
+# default)
+run: paictl -u alice logs -o json one
 === setup
 paictl serve --background --no-ssh >/dev/null
 paictl -u alice submit -q --wait one.json >/dev/null

@@ -1,5 +1,6 @@
-# logs: every task, each line prefixed role-index; a last line without
-# its newline still gets one of its own
+# logs: every task, each line prefixed role-index, standard output and
+# error as the task wrote them (a line never cut by the other stream's);
+# a last line without its newline still gets one of its own
 run: paictl -u alice logs two
 === setup
 paictl serve --background --no-ssh >/dev/null
@@ -10,8 +11,10 @@ paictl -u alice submit -q --wait two.json >/dev/null
 w-0 | line 1 of 0
 w-0 | line 2 of 0
 w-0 | line 3 of 0
+w-0 | err 0
 w-0 | no newline 0
 w-1 | line 1 of 1
 w-1 | line 2 of 1
 w-1 | line 3 of 1
+w-1 | err 1
 w-1 | no newline 1

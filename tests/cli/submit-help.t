@@ -11,10 +11,13 @@ Options:
       --unique               append a short time-based suffix to the job name
       --dry-run              print the requests (token masked) and send nothing
       --wait                 wait for the jobs to end: exit 0 when all succeeded, 9 otherwise
+      --timeout SECONDS      with --wait: give up after SECONDS (exit 8), the jobs going on
       --no-validate          leave the checks to the cluster
       --skip-existing        a job of that name exists already: not an error
-  -d, --dialect NAME         the cluster's rules (default: the profile's)
       --no-ssh-key           v1.x clusters: do not add your SSH public key to the job
+  -d, --dialect NAME         v1 configs: the cluster's rules, openpai or scm (default: the cluster's)
+      --format FORMAT        v1 (JSON), v2 (protocol YAML) or auto (the default)
+      --scheduler NAME       the cluster's scheduler: hived (OpenPAI's, whose v2 rules apply by default), volcano or default (Kubernetes)
 
 Global options (before or after the command):
   -c, --cluster NAME         the cluster profile ($PAICTL_CLUSTER)

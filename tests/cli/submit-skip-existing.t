@@ -1,5 +1,5 @@
 # --skip-existing: an existing job is a success, said on stderr (cron)
-run: paictl -u alice submit hello.json >/dev/null && paictl -u alice submit --skip-existing -o json hello.json
+run: paictl -u alice submit -q hello.json >/dev/null && paictl -u alice submit --skip-existing -o json hello.json
 === setup
 paictl serve --background --no-ssh >/dev/null
 === file hello.json

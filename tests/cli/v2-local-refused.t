@@ -43,4 +43,5 @@ exit 4
 === stderr
 paictl: submit: cannot submit 'vc.yaml' as 'vc': User alice is not allowed to do operation in gpu
 paictl: submit: cannot submit 'ok.yaml' as 'ok': Job alice~ok already exists
+paictl: submit: a job's name is used once: --unique adds a suffix to it, --skip-existing takes the job there for this one, 'paictl delete ok' frees the name once the job has ended (where the cluster can delete jobs)
 paictl: status: cannot get job 'nope': Job alice~nope is not found

@@ -1,7 +1,7 @@
 # the local cluster in v2 mode (a profile with --api v2, over TCP with a
 # token, as a v1.x cluster): a YAML job runs, its role "ps_server" is
 # reported by its framework name and found by either name, in completions too
-run: paictl submit --no-ssh-key --wait job.yaml 2>/dev/null && paictl status job | sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}/TIME/; /^(ROLE|ps)/s/ +/ /g; s/:[0-9]+/:PORT/g' && paictl logs job ps_server 0 && paictl logs job psserver && paictl -o json status job >status.json; jq -c '[(.taskRoles | keys), (.taskRoles.psserver.taskStatuses[0].containerPorts | map_values(type)), .taskRoles.psserver.taskStatuses[0].containerLog]' status.json; paictl __complete logs job ''; paictl __complete logs job ps_server ''
+run: paictl submit --no-ssh-key --wait job.yaml 2>/dev/null && paictl status job | sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}/TIME/; /^(ROLE|ps)/s/ +/ /g; s/:[0-9]+/:PORT/g; /^warnings:/d' && paictl logs job ps_server 0 && paictl logs job psserver && paictl -o json status job >status.json; jq -c '[(.taskRoles | keys), (.taskRoles.psserver.taskStatuses[0].containerPorts | map_values(type)), .taskRoles.psserver.taskStatuses[0].containerLog]' status.json; paictl __complete logs job ''; paictl __complete logs job ps_server ''
 timeout: 30
 === setup
 printf 'alice:secret123\n' >users

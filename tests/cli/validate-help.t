@@ -6,9 +6,9 @@ usage: paictl validate [OPTIONS] FILE...
 Check job configs against the cluster's rules.
 
 Options:
-  -d, --dialect NAME         v1 configs: the cluster's rules, openpai (the default) or scm
+  -d, --dialect NAME         v1 configs: the cluster's rules, openpai or scm (default: the cluster's)
       --format FORMAT        v1 (JSON), v2 (protocol YAML) or auto (the default)
-      --scheduler NAME       v2 configs: the cluster's scheduler, hived (the default) or default
+      --scheduler NAME       the cluster's scheduler: hived (OpenPAI's, whose v2 rules apply by default), volcano or default (Kubernetes)
       --strict               treat warnings as errors
 
 Global options (before or after the command):

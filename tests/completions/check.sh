@@ -64,6 +64,7 @@ stop_server() {
 	return 0
 }
 cleanup() {
+	paictl stop --wait -q long >/dev/null 2>&1
 	stop_server
 	rm -rf "$dir"
 }
@@ -170,9 +171,13 @@ J
 cat >train.json <<'J'
 {"jobName":"train","image":"debian","taskRoles":[{"name":"worker","taskNumber":2,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"},{"name":"ps","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}
 J
+cat >long.json <<'J'
+{"jobName":"long","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 60"}]}
+J
 paictl submit -q --wait hello.json >/dev/null 2>&1
 paictl submit -q --wait train.json >/dev/null 2>&1
-rm hello.json train.json
+paictl submit -q long.json >/dev/null 2>&1
+rm hello.json train.json long.json
 
 # ---- paictl __complete itself
 check "__complete: commands" "$(paictl __complete st)" "status stop"
@@ -188,8 +193,17 @@ check "__complete: list --state" "$(paictl __complete list --state r)" \
     "running"
 check "__complete: files" "$(paictl __complete submit '' | tr ' ' '\n')" \
     "__files__:*.json *.yaml *.yml"
-check "__complete: jobs" "$(paictl __complete status '')" "hello train"
-check "__complete: web's jobs" "$(paictl __complete web '')" "hello train"
+check "__complete: jobs" "$(paictl __complete status '')" "hello train long"
+check "__complete: stop: the jobs that run" \
+    "$(paictl __complete stop '')" "long"
+check "__complete: delete: the jobs that have ended, every operand" \
+    "$(paictl __complete delete hello '')" "hello train"
+check "__complete: -c: the built-in local too" \
+    "$(paictl __complete -c '')" "local"
+check "__complete: cluster use: local; remove: not" \
+    "$(paictl __complete cluster use ''; echo -; paictl __complete cluster remove '')" \
+    "local -"
+check "__complete: web's jobs" "$(paictl __complete web '')" "hello train long"
 check "__complete: user~job" "$(paictl __complete wait "$(id -un)~t")" \
     "$(id -un)~train"
 check "__complete: roles" "$(paictl __complete logs train '')" "worker ps"
@@ -198,6 +212,15 @@ check "__complete: after options" \
     "$(paictl __complete logs -f --tail 5 train p)" "ps"
 check "__complete: ssh's remote command" \
     "$(paictl __complete ssh train -- '')" ""
+cat >sub/tf.json <<'J'
+{"jobName":"tf","image":"debian","taskRoles":[{"name":"worker","taskNumber":2,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"},{"name":"ps","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}
+J
+check "__complete: expand's roles, from the file" \
+    "$(paictl __complete expand sub/tf.json '')" "worker ps"
+check "__complete: expand's indices" \
+    "$(paictl __complete expand -o json sub/tf.json worker '')" "0 1"
+check "__complete: old spellings not offered" \
+    "$(paictl __complete expand --f)" "--format"
 check "__complete: cluster verbs" "$(paictl __complete cluster '')" \
     "add list remove use"
 check "__complete: unknown command" "$(paictl __complete nope '')" ""
@@ -240,9 +263,9 @@ check "bash: validate *.json" \
 check "bash: --config FILE" \
     "$(bash_complete 'paictl --config n' paictl --config n)" "notes.txt"
 check "bash: job names" "$(bash_complete 'paictl status ' paictl status '')" \
-    "hello train"
+    "hello train long"
 check "bash: user~job" \
-    "$(bash_complete "paictl stop $(id -un)~h" paictl stop "$(id -un)~h")" \
+    "$(bash_complete "paictl delete $(id -un)~h" paictl delete "$(id -un)~h")" \
     "$(id -un)~hello"
 check "bash: roles" "$(bash_complete 'paictl logs train ' paictl logs train '')" \
     "worker ps"
@@ -259,7 +282,7 @@ check "fish: --dialect values" "$(fish_complete 'paictl submit --dialect ')" \
     "openpai scm"
 check "fish: submit *.json" "$(fish_complete 'paictl submit ')" \
     "a.json b.json c.yaml sub/"
-check "fish: job names" "$(fish_complete 'paictl stop ')" "hello train"
+check "fish: job names" "$(fish_complete 'paictl stop ')" "long"
 check "fish: --output=" "$(fish_complete 'paictl list --output=t')" \
     "--output=text"
 check "fish: roles" "$(fish_complete 'paictl logs train ')" "worker ps"
@@ -277,7 +300,7 @@ check "zsh: --dialect values" "$(zsh_complete 'paictl expand --dialect ')" \
     "openpai scm"
 check "zsh: submit *.json" "$(zsh_complete 'paictl submit ')" \
     "a.json b.json c.yaml sub"
-check "zsh: job names" "$(zsh_complete 'paictl status ')" "hello train"
+check "zsh: job names" "$(zsh_complete 'paictl status ')" "hello train long"
 check "zsh: roles" "$(zsh_complete 'paictl ssh train ')" "worker ps"
 
 echo "completions: $passed passed, $failed failed"

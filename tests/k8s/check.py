@@ -57,7 +57,7 @@ EVENTS = {"*", "PodFailed", "PodEvicted", "PodPending", "Unknown",
           "TaskCompleted", "TaskFailed", "JobUpdated"}
 ACTIONS = {"AbortJob", "RestartJob", "RestartTask", "RestartPod",
            "TerminateJob", "CompleteJob", "ResumeJob"}
-UNKNOWN_ON_K8S = ("<fs-uri>", "<user>", "<md5:", "<framework-",
+UNKNOWN_ON_K8S = ("<default-fs>", "<user>", "<md5:", "<framework-",
                   "<configmap-uid>", "<task-role-uid:", "<task-uid:",
                   "<task-attempt-id:", "<gpus:")
 

@@ -129,8 +129,8 @@ def pod_env(k, logs_json):
 
 
 def expected_env(k, path, role, index):
-    r = k.run("expand", path, "--target", "volcano", "--role", role,
-              "--index", str(index), "-o", "json")
+    r = k.run("expand", path, role, str(index), "--target", "volcano",
+              "-o", "json")
     return json.loads(r.stdout)["tasks"][0]["env"]
 
 
@@ -400,9 +400,11 @@ def t_follow(c):
     check("logs -f -o json of an ended task",
           len(ls) == 40 and ls[0]["line"] == "line 1 of 1" and
           ls[0]["role"] == "main", ls[:2])
-    r = k.run("logs", "--stderr", "talk")
-    check("logs --stderr: one stream on Kubernetes, said so",
-          r.returncode == 1 and "one log" in r.stderr, r.stderr)
+    for stream in ("stderr", "stdout"):
+        r = k.run("logs", "--stream", stream, "talk")
+        check("logs --stream %s: one stream on Kubernetes, said so" % stream,
+              r.returncode == 1 and "one log" in r.stderr and
+              "--stream " + stream in r.stderr, r.stderr)
     r = k.run("logs", "--tail", "2", "talk", "main", "0")
     check("logs --tail", r.stdout == "line 39 of 0\nline 40 of 0\n",
           r.stdout)
@@ -491,6 +493,42 @@ def t_stop(c):
           r.returncode == 0, r.stderr)
     r = k.run("stop", "nope")
     check("stop of no job: exit 4", r.returncode == 4, r.stderr)
+    k.close()
+
+
+def t_delete(c):
+    """delete: a job that runs is refused; one that has ended goes, its
+    Volcano Job at once and its ConfigMap with it (the garbage
+    collector), and its name can be used again."""
+    k = Case(c, "delete")
+    k.file("d.json", job("gone", [("main", 1, "sleep 30")]))
+    k.run("submit", "d.json")
+    r = k.run("delete", "gone")
+    check("delete of a running job: exit 7, stop it first",
+          r.returncode == 7 and "stop it first" in r.stderr,
+          (r.returncode, r.stderr))
+    k.run("stop", "--wait", "gone")
+    r = k.run("-o", "json", "delete", "gone")
+    check("delete of a stopped job: exit 0, said in JSON",
+          r.returncode == 0 and json.loads(r.stdout or "[]") ==
+          [{"name": "gone", "user": "alice"}], (r.returncode, r.stdout,
+                                                r.stderr))
+    check("delete: the Volcano Job is gone",
+          "gone" not in [j["metadata"]["name"] for j in k.jobs()],
+          [j["metadata"]["name"] for j in k.jobs()])
+    deadline, cms = time.time() + 20, ["?"]
+    while time.time() < deadline and cms:
+        cms = [m["metadata"]["name"] for m in c.client.get(
+            "/api/v1/namespaces/%s/configmaps" % k.ns)["items"]
+            if m["metadata"]["name"].startswith("gone")]
+        time.sleep(0.5)
+    check("delete: the ConfigMap goes with it, by its ownerReference",
+          not cms, cms)
+    k.file("q.json", job("gone", [("main", 1, "true")]))
+    r = k.run("submit", "--wait", "q.json")
+    check("delete: the name is free again", r.returncode == 0, r.stderr)
+    r = k.run("delete", "nope")
+    check("delete of no job: exit 4", r.returncode == 4, r.stderr)
     k.close()
 
 
@@ -946,8 +984,8 @@ def task_map(st):
 
 def target_env(k, path, target, role, index):
     """expand --target's environment of a task."""
-    r = k.run("expand", path, "--target", target, "--role", role,
-              "--index", str(index), "-o", "json")
+    r = k.run("expand", path, role, str(index), "--target", target,
+              "-o", "json")
     return json.loads(r.stdout)["tasks"][0]["env"]
 
 
@@ -1663,8 +1701,8 @@ def t_wire_batch(c):
 
 
 CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start,
-         t_follow, t_previous, t_stop, t_exec, t_lost_answer, t_untold,
-         t_leftover, t_conflict, t_invalid, t_namespace_forbidden,
+         t_follow, t_previous, t_stop, t_delete, t_exec, t_lost_answer,
+         t_untold, t_leftover, t_conflict, t_invalid, t_namespace_forbidden,
          t_exec_plugin, t_kubeconfigs, t_paddlejob, t_profiles]
 CASES += [t_jobset, t_jobset_ends, t_jobset_stop, t_jobset_kueue,
           t_jobset_lost_answer, t_pytorchjob, t_pytorchjob_stop]

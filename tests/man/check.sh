@@ -6,8 +6,10 @@
 # For every command that 'paictl --help' lists: each option that
 # 'paictl CMD --help' prints (short and long name) is an item of the OPTIONS
 # of man/paictl-CMD.1 or of the GLOBAL OPTIONS of man/paictl.1, and each
-# item of man/paictl-CMD.1's OPTIONS is in that --help: the options tables
-# drive --help, so this is what keeps the pages from drifting. Also: every
+# item of man/paictl-CMD.1's OPTIONS is in that --help; the old spellings
+# its last line names are the items of the page's COMPATIBILITY: the
+# options tables drive --help, so this is what keeps the pages from
+# drifting. Also: every
 # rule id of lib/ is in paictl-job(5) and the other way round; every
 # page is clean for 'mandoc -Tlint -Wwarning', paictl(1) lists every
 # command and renders, and the examples on the pages that need no cluster
@@ -37,6 +39,14 @@ help_opts() {
 		-e 's/^  *--\([a-z][a-z0-9-]*\).*/- \1/p' | sort -u
 }
 
+# "SHORT LONG" per old spelling on the "Old spellings, still accepted:"
+# line of a --help text: "-r/--role (ROLE), --fs-uri (--default-fs)"
+old_opts() {
+	sed -n 's/^Old spellings, still accepted: //p' | tr ',' '\n' |
+		sed -n -e 's/^ *-\([A-Za-z0-9]\)\/--\([a-z][a-z0-9-]*\) .*/\1 \2/p' \
+			-e 's/^ *--\([a-z][a-z0-9-]*\) .*/- \1/p' | sort -u
+}
+
 # "SHORT LONG" lines as "-d/--dialect --strict"
 names() {
 	awk '{ printf "%s%s--%s", (NR > 1 ? " " : ""), ($1 == "-" ? "" : "-" $1 "/"), $2 }'
@@ -62,6 +72,17 @@ man_opts() {
 	}' "$1" | sort -u
 }
 
+# listed CMD: paictl(1) lists the command among its COMMANDS
+listed() {
+	if awk -v c="$1" '/^\.Sh / { on = ($0 == ".Sh COMMANDS") }
+		on && $1 == ".It" && $2 == "Cm" && $3 == c { f = 1 }
+		END { exit !f }' man/paictl.1; then
+		pass
+	else
+		fail "$1: not among the COMMANDS of paictl.1"
+	fi
+}
+
 commands=$("$PAICTL" --help | awk '/^Commands:/ { on = 1; next }
 	on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
 if [ -z "$commands" ]; then
@@ -73,6 +94,11 @@ man_opts man/paictl.1 "GLOBAL OPTIONS" >"$tmp/global"
 : >"$tmp/all-help"
 
 for cmd in $commands; do
+	# help and version are paictl(1)'s own: listed among its COMMANDS
+	case $cmd in help | version)
+		listed "$cmd"
+		continue
+	esac
 	page=man/paictl-$cmd.1
 	if [ ! -f "$page" ]; then
 		fail "$cmd: no $page"
@@ -107,14 +133,28 @@ for cmd in $commands; do
 	else
 		pass
 	fi
-	# paictl(1) lists it
-	if awk -v c="$cmd" '/^\.Sh / { on = ($0 == ".Sh COMMANDS") }
-		on && $1 == ".It" && $2 == "Cm" && $3 == c { f = 1 }
-		END { exit !f }' man/paictl.1; then
+	# the SYNOPSIS shows each option of its own
+	awk '/^Options:/ { on = 1; next } /^Global options/ { on = 0 } on' \
+		"$tmp/help" | help_opts >"$tmp/own"
+	sed -n '/^\.Sh SYNOPSIS/,/^\.Sh DESCRIPTION/p' "$page" >"$tmp/syn"
+	while read -r short long; do
+		if grep -qE "Fl (\\\\-$long|$short)( |\$)" "$tmp/syn"; then
+			pass
+		else
+			fail "$cmd: --$long not in $page SYNOPSIS"
+		fi
+	done <"$tmp/own"
+	# its old spellings (the last line of --help) are the items of
+	# its page's COMPATIBILITY, and the other way round
+	old_opts <"$tmp/help" >"$tmp/ho"
+	man_opts "$page" COMPATIBILITY >"$tmp/mo"
+	if cmp -s "$tmp/ho" "$tmp/mo"; then
 		pass
 	else
-		fail "$cmd: not among the COMMANDS of paictl.1"
+		fail "$cmd: old spellings in --help:" $(names <"$tmp/ho") \
+			"but in $page COMPATIBILITY:" $(names <"$tmp/mo")
 	fi
+	listed "$cmd"
 done
 
 # each global option of paictl(1) is one that some command accepts
@@ -195,6 +235,39 @@ for rule in $(cat "$tmp/rules-man"); do
 		pass
 	else
 		fail "man/paictl-job.5: rule id '$rule' is not in lib/"
+	fi
+done
+
+# the exit statuses: error.h's, and 130 (Ctrl-C), in paictl(1) and in
+# README.md's table
+sed -n 's/^[[:space:]]*EXIT_[A-Z_]* = \([0-9][0-9]*\).*/\1/p' cli/error.h |
+	sort -n >"$tmp/codes"
+echo 130 >>"$tmp/codes"
+sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /s/^\.It \([0-9][0-9]*\)$/\1/p' man/paictl.1 \
+	>"$tmp/codes-man"
+sed -n '/^## Exit statuses/,/^## /s/^| \([0-9][0-9]*\) |.*/\1/p' README.md \
+	>"$tmp/codes-readme"
+for f in codes-man codes-readme; do
+	if cmp -s "$tmp/codes" "$tmp/$f"; then
+		pass
+	else
+		fail "exit statuses in $f:" $(cat "$tmp/$f") "but error.h and 130:" \
+			$(cat "$tmp/codes")
+	fi
+done
+
+# README.md's validate examples print what validate prints, for the
+# files of tests/man/readme/
+for f in job.json job.yaml; do
+	sed -n "/^\\$ paictl validate $f\$/,/^\`\`\`/p" README.md | sed '1d;$d' \
+		>"$tmp/readme-out"
+	(cd tests/man/readme && "$PAICTL" --color=never validate "$f") \
+		>/dev/null 2>"$tmp/real-out"
+	if [ -s "$tmp/readme-out" ] && cmp -s "$tmp/readme-out" "$tmp/real-out"; then
+		pass
+	else
+		fail "README.md's 'paictl validate $f' differs from what it prints:"
+		diff "$tmp/readme-out" "$tmp/real-out"
 	fi
 done
 

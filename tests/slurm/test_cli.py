@@ -14,6 +14,7 @@ makes slurmctld forget finished jobs (MinJobAge). One line per check,
 `ok` or `FAIL`, and a summary; exit 1 on a failure. Loopback only; every
 process started is stopped (stop.sh).
 """
+import glob
 import json
 import os
 import re
@@ -107,9 +108,11 @@ def lines_of(out):
 # ---- a two-role job of different cpus to SUCCEEDED, $PAI_* in every task ---
 
 def task_env(logs_json):
-    """role-index -> {NAME: value} from `logs -o json` lines."""
+    """role-index -> {NAME: value} from `logs -o json` lines (stdout's)."""
     out = {}
     for ln in logs_json:
+        if ln["stream"] != "stdout":
+            continue
         n, _, v = ln["line"].partition("=")
         out.setdefault("%s-%d" % (ln["role"], ln["index"]), {})[n] = v
     return out
@@ -157,8 +160,8 @@ def t_two_roles(c):
         bad, compared = [], 0
         for key, got in env.items():
             role, idx = key.rsplit("-", 1)
-            want = json.loads(k.run("expand", path, "--target", "slurm",
-                                    "--role", role, "--index", idx, "-o",
+            want = json.loads(k.run("expand", path, role, idx, "--target",
+                                    "slurm", "-o",
                                     "json").stdout)["tasks"][0]["env"]
             want = {e["name"]: e["value"] for e in want} \
                 if isinstance(want, list) else want
@@ -184,8 +187,18 @@ def t_two_roles(c):
         nums = re.findall(r"\d+", ",".join(allports))
         check("two roles: no two tasks take one port", len(nums) ==
               len(set(nums)) == 6, allports)
-        r = k.run("logs", "two", "worker", "0", "--stderr")
-        check("two roles: logs --stderr", r.stdout == "err\n", r.stdout)
+        r = k.run("logs", "two", "worker", "0", "--stream", "stderr")
+        check("two roles: logs --stream stderr", r.stdout == "err\n",
+              r.stdout)
+        r = k.run("logs", "two", "worker", "0")
+        check("two roles: logs shows both files, stderr's lines marked",
+              r.returncode == 0 and
+              r.stdout.splitlines()[-1:] == ["stderr | err"] and
+              "PAI_TASK_INDEX=0" in r.stdout.splitlines(), r.stdout)
+        r = k.run("logs", "two", "worker", "0", "-o", "json")
+        check("two roles: logs -o json names each line's stream",
+              [(x["stream"], x["line"]) for x in lines_of(r.stdout)
+               if x["stream"] == "stderr"] == [("stderr", "err")], r.stdout)
         r = k.run("status", "two")
         check("two roles: status in text", r.returncode == 0 and
               re.search(r"state:\s+SUCCEEDED", r.stdout) and
@@ -296,6 +309,10 @@ def t_name_in_use(c):
         check("stop: status STOPPED (CANCELLED)",
               st["jobStatus"]["state"] == "STOPPED" and
               st["jobStatus"]["subState"] == "CANCELLED", st["jobStatus"])
+        r = k.run("delete", "inuse")
+        check("delete: refused in words: the name frees itself",
+              r.returncode == 1 and "MinJobAge" in r.stderr,
+              (r.returncode, r.stderr))
     finally:
         k.close()
 
@@ -344,6 +361,11 @@ def t_logs_follow(c):
         path = k.file("j.json", job("follow", [("w", 2, cmd, 1)]))
         r = k.run("submit", path)
         check("logs -f: submitted", r.returncode == 0, r.stderr)
+        d = os.path.join(c.work, "follow")
+        check("submit: the job's directory made before the job runs, so "
+              "that logs -f waits for the logs in it",
+              os.path.isdir(d) and len(os.listdir(d)) == 1,
+              os.listdir(c.work))
         r = k.run("logs", "-f", "follow", "w", "1", timeout=60)
         check("logs -f: every line once, to the end", r.returncode == 0 and
               r.stdout == "".join("line %d\n" % i for i in range(1, 6)),
@@ -435,6 +457,9 @@ def t_refused(c):
         check("unknown partition: refused in words, exit 1",
               r.returncode == 1 and "Invalid partition" in r.stderr,
               (r.returncode, r.stderr))
+        check("unknown partition: no job directory left behind",
+              not os.path.exists(os.path.join(c.work, "refusedjob")),
+              os.listdir(c.work))
     finally:
         k.close()
 
@@ -473,6 +498,12 @@ def t_sftp_logs(c):
         check("elsewhere: each task RUNNING on its node, from Slurm alone",
               ts and all(t.get("containerNodeName", "").startswith("n")
                          for t in ts), ts)
+        # Slurm says RUNNING once the batch script runs; the task's own
+        # directory comes with its step, a moment later
+        for _ in range(100):
+            if glob.glob(os.path.join(c.work, "remote", "*", "b-0")):
+                break
+            time.sleep(0.1)
         r = k.run("ssh", "remote", "b", "0", "--", "exit 4", pre=hide)
         check("elsewhere: ssh to the task's node", r.returncode == 4,
               (r.returncode, r.stderr))

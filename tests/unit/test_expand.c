@@ -320,9 +320,9 @@ static void test_dirs_substitution(void **state)
 
 	/* unknown user and URI: placeholders */
 	assert_int_equal(pai_expand_dirs(&d, job, NULL), PAI_OK);
-	assert_string_equal(pai_dirs_output_dir(d), "<fs-uri>/Output/<user>/t");
+	assert_string_equal(pai_dirs_output_dir(d), "<default-fs>/Output/<user>/t");
 	assert_string_equal(pai_dirs_data_dir(d),
-			    "<fs-uri>/<user>/<user>/t/$PAI_USERNAMEX/"
+			    "<default-fs>/<user>/<user>/t/$PAI_USERNAMEX/"
 			    "$PAI_USER_NAME_2/$PAI_JOB_NAMES/t.x");
 	pai_dirs_free(d);
 	pai_job_free(job);
@@ -574,9 +574,9 @@ static void test_aliases_equal_primaries(void **state)
 			}
 			/* defaults: placeholders for the user and the URI */
 			assert_env(env, "PAI_USER_NAME", "<user>");
-			assert_env(env, "PAI_DEFAULT_FS_URI", "<fs-uri>");
+			assert_env(env, "PAI_DEFAULT_FS_URI", "<default-fs>");
 			assert_env(env, "PAI_DATA_DIR",
-				   "<fs-uri>" TF_DIR "/data");
+				   "<default-fs>" TF_DIR "/data");
 			pai_env_free(env);
 		}
 	}
@@ -663,7 +663,7 @@ static void test_placement(void **state)
 	assert_string_equal(
 	    pai_env_command(env),
 	    TF_CMD_HEAD_USER(
-		"<fs-uri>") "--ps_hosts=10.0.0.1:30000,<ip:ps_server-1>:30100"
+		"<default-fs>") "--ps_hosts=10.0.0.1:30000,<ip:ps_server-1>:30100"
 			    " --worker_hosts=10.0.1.1:31000,10.0.1.2:31100 "
 			    "--job_name=worker --task_index=0");
 	pai_env_free(env);

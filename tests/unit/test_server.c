@@ -1136,6 +1136,39 @@ static void test_frameworks_vcs_users(void **state)
 	remove_tree(sv.dir);
 }
 
+/* Whether the cgroup a monitor made for its task (server/tree.c) is
+ * still there: the cgroup v2 of this process, where the server's
+ * monitors make theirs, from mountinfo and /proc/self/cgroup. */
+static int monitor_cgroup_left(pid_t mon)
+{
+	char line[4096], mnt[1024] = "", own[1024] = "", path[3000];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char *p;
+	int i;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, " - cgroup2 ")) {
+			for (p = line, i = 0; p && i < 4; i++)
+				if ((p = strchr(p, ' ')))
+					p++;
+			if (p)
+				sscanf(p, "%1023s", mnt);
+		}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/cgroup", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "0::", 3) == 0)
+			sscanf(line + 3, "%1023s", own);
+	if (f)
+		fclose(f);
+	if (!*mnt)
+		return 0;
+	snprintf(path, sizeof(path), "%s%s/paictl-task-%ld", mnt,
+		 strcmp(own, "/") ? own : "", (long)mon);
+	return access(path, F_OK) == 0;
+}
+
 /* SIGKILL the server mid-job: the task keeps running under its monitor,
  * no log line is lost, and the restarted server sees it finish. */
 static void test_server_killed(void **state)
@@ -1143,6 +1176,7 @@ static void test_server_killed(void **state)
 	struct server sv;
 	json_t *o, *rec;
 	char *cfg, *log, path[256], want[4096];
+	pid_t mon = 0, pg = 0;
 	int i, n = 0;
 
 	(void)state;
@@ -1167,7 +1201,6 @@ static void test_server_killed(void **state)
 	assert_string_equal(json_string_value(json_object_get(rec, "state")),
 			    "RUNNING");
 	{
-		pid_t mon = 0, pg = 0;
 		FILE *f;
 
 		snprintf(path, sizeof(path),
@@ -1219,6 +1252,9 @@ static void test_server_killed(void **state)
 	assert_string_equal(log, "started\n");
 	free(log);
 	json_decref(o);
+	/* the killed monitor could not remove its task's cgroup: the
+	 * server that found it gone did */
+	assert_false(monitor_cgroup_left(mon));
 	stop_server(&sv);
 	remove_tree(sv.dir);
 }

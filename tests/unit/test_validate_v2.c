@@ -65,10 +65,20 @@ static int parse(const char *text)
 	return pai__src_parse(&T.root, &T.pos, &T.src, T.diags);
 }
 
+/* pai__validate_v2(), the document it checked dropped */
+static int validate(pai_scheduler s)
+{
+	json_t *checked = NULL;
+	int rc = pai__validate_v2(&checked, T.diags, &T.src, &T.pos, T.root, s);
+
+	json_decref(checked);
+	return rc;
+}
+
 static int run(const char *text, pai_scheduler s)
 {
 	assert_int_equal(parse(text), PAI_OK);
-	T.rc = pai__validate_v2(T.diags, &T.src, &T.pos, T.root, s);
+	T.rc = validate(s);
 	return T.rc;
 }
 
@@ -473,17 +483,33 @@ static void test_ykinds(void **state)
 	assert_int_equal(parse(JOB(", \"version\": 1", "")), PAI_OK);
 	p = (pai__pos *)pai__pos_member(&T.pos, "version");
 	p->ykind = PAI__YK_DATE;
-	assert_int_equal(
-	    pai__validate_v2(T.diags, &T.src, &T.pos, T.root, HIVED),
-	    PAI_EINVALID);
+	assert_int_equal(validate(HIVED), PAI_EINVALID);
 	assert_string_equal(pai_diags_get(T.diags, 0)->rule, "type");
 	/* .inf is an integer to ajv 6 */
 	assert_int_equal(parse(JOB(", \"jobRetryCount\": 0.0", "")), PAI_OK);
 	p = (pai__pos *)pai__pos_member(&T.pos, "jobRetryCount");
 	p->ykind = PAI__YK_NONFINITE;
-	assert_int_equal(
-	    pai__validate_v2(T.diags, &T.src, &T.pos, T.root, HIVED), PAI_OK);
+	assert_int_equal(validate(HIVED), PAI_OK);
 	release();
+}
+
+/* Every step runs, the later ones on what did parse: an unknown field
+ * (left out) does not hide a dangling reference, which hides no
+ * template error; an item of a list refused stops the later steps, as
+ * they need the schema's shape (and an item cannot be left out). */
+static void test_every_step(void **state)
+{
+	(void)state;
+	refuse(JOB5("", ", \"defaults\": {\"deployment\": \"none\"}",
+		    ", \"comands\": []", "", "\"echo <% $secrets.x\""),
+	       HIVED, "unknown-field", "taskRoles.w.comands");
+	refuse(T.text, HIVED, "v2-deployment-missing", "defaults.deployment");
+	refuse(T.text, HIVED, "v2-template-unclosed", "taskRoles.w.commands");
+	assert_int_equal(pai_diags_count(T.diags), 3);
+	refuse(JOB5("", ", \"defaults\": {\"deployment\": \"none\"}", "",
+		    "", "1"),
+	       HIVED, "type", "taskRoles.w.commands[0]");
+	assert_int_equal(pai_diags_count(T.diags), 1);
 }
 
 /* A 2,000-role job is judged in linear time. */
@@ -1593,6 +1619,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_hived_groups, teardown),
 	    cmocka_unit_test_teardown(test_job_model, teardown),
 	    cmocka_unit_test_teardown(test_ykinds, teardown),
+	    cmocka_unit_test_teardown(test_every_step, teardown),
 	    cmocka_unit_test_teardown(test_many_roles, teardown),
 	    cmocka_unit_test(test_corpus_examples),
 	    cmocka_unit_test(test_corpus_variations),

@@ -172,6 +172,13 @@ test('a failed job shows its diagnostics and its stderr, as text', async () => {
   await p.goto(`${base}/job/${user}/broken`);
   await p.waitForSelector('.diag:not([hidden]) pre');
   assert.match(await p.$eval('.diag pre', (e) => e.textContent), /exited with 3/);
+  // the log shown first is both streams, as paictl logs shows them
+  await p.click('.tasks button:has-text("View log")');
+  await p.waitForFunction(() => document.querySelector('.log') &&
+    document.querySelector('.log').textContent.includes('ValueError'));
+  assert.equal(await p.$eval('button[role=tab][aria-selected=true]', (e) => e.textContent), 'all');
+  await p.click('button[role=tab]:has-text("stdout")');
+  await p.waitForFunction(() => !(document.querySelector('.log')?.textContent ?? 'ValueError').includes('ValueError'));
   await p.click('button[role=tab]:has-text("stderr")');
   await p.waitForFunction(() => document.querySelector('.log').textContent.includes('ValueError'));
   assert.equal(await p.$eval('.log', (e) => e.textContent), 'ValueError: <i>bad</i> shape\n');

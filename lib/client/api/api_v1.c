@@ -159,6 +159,17 @@ static int v1_task_log_url(char **url, const struct pai__api *api,
 	return PAI_OK;
 }
 
+/* DELETE of the job's route, as v0.17's rest-server takes it from the
+ * job's owner or an admin (controllers/job.js remove): 202; the
+ * launcher's framework goes, and the name is free again. */
+static int v1_job_delete(const struct pai__api *api, pai_client *c,
+			 const char *user, const char *name)
+{
+	/* not retried: a second DELETE after a lost answer would say 404 */
+	return pai__openpai_job_call(api, c, user, name, NULL, "DELETE", NULL,
+				     0);
+}
+
 #define V1_OPERATIONS                                                          \
 	.openpai = &routes, .cluster_info = pai__openpai_cluster_info,         \
 	.login = pai__openpai_login,                                           \
@@ -168,7 +179,7 @@ static int v1_task_log_url(char **url, const struct pai__api *api,
 	.job_get = pai__openpai_job_get, .jobs_list = pai__openpai_jobs_list,  \
 	.job_config = pai__openpai_job_config,                                 \
 	.job_stop = pai__openpai_job_stop, .job_ssh = v1_job_ssh,              \
-	.task_log_url = v1_task_log_url
+	.task_log_url = v1_task_log_url, .job_delete = v1_job_delete
 
 const struct pai__api pai__api_v1 = {
     .id = PAI_API_V1,

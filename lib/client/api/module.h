@@ -115,6 +115,10 @@ struct pai__api {
 	int (*task_exec)(int *exit_status, const struct pai__api *api,
 			 pai_client *c, const pai_job_info *job,
 			 const pai_task_info *task, const pai_exec_options *o);
+	/* See pai_job_delete(): a job that has ended (client.c has read
+	 * its status) deleted, as the cluster's own request does it. */
+	int (*job_delete)(const struct pai__api *api, pai_client *c,
+			  const char *user, const char *name);
 	/* See pai_log_read(), for the URLs this module's task_log_url
 	 * gives where they are no HTTP (Slurm: files in the job's
 	 * directory, here or over SFTP). NULL: logs.c reads them. */

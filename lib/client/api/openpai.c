@@ -232,14 +232,20 @@ int pai__openpai_job_config(char **text, size_t *len,
 	return err;
 }
 
-int pai__openpai_job_stop(const struct pai__api *api, pai_client *c,
-			  const char *user, const char *name)
+int pai__openpai_job_call(const struct pai__api *api, pai_client *c,
+			  const char *user, const char *name,
+			  const char *suffix, const char *method,
+			  const char *json_body, int safe)
 {
-	static const char body[] = "{\"value\":\"STOP\"}";
-	char *url = api->openpai->job_url(c, user, name, "/executionType");
-	/* idempotent: safe to retry */
-	pai__request rq = {
-	    "PUT", url, body, sizeof(body) - 1, "application/json", NULL, 1, 0};
+	char *url = api->openpai->job_url(c, user, name, suffix);
+	pai__request rq = {method,
+			   url,
+			   json_body,
+			   json_body ? strlen(json_body) : 0,
+			   json_body ? "application/json" : NULL,
+			   NULL,
+			   safe,
+			   0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err;
 
@@ -249,4 +255,12 @@ int pai__openpai_job_stop(const struct pai__api *api, pai_client *c,
 	pai__response_release(&rs);
 	free(url);
 	return err;
+}
+
+int pai__openpai_job_stop(const struct pai__api *api, pai_client *c,
+			  const char *user, const char *name)
+{
+	/* idempotent: safe to retry */
+	return pai__openpai_job_call(api, c, user, name, "/executionType",
+				     "PUT", "{\"value\":\"STOP\"}", 1);
 }

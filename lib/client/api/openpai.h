@@ -67,5 +67,12 @@ int pai__openpai_job_config(char **text, size_t *len,
 			    const char *user, const char *name);
 int pai__openpai_job_stop(const struct pai__api *api, pai_client *c,
 			  const char *user, const char *name);
+/* method on the job's route (with suffix, or NULL), with a JSON body
+ * or none; safe: it may be sent again. The answer's status is all it
+ * gives. */
+int pai__openpai_job_call(const struct pai__api *api, pai_client *c,
+			  const char *user, const char *name,
+			  const char *suffix, const char *method,
+			  const char *json_body, int safe);
 
 #endif /* PAI_OPENPAI_H */

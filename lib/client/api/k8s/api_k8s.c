@@ -1,8 +1,8 @@
 /* api_k8s.c - a Kubernetes cluster as an API module: its table, and the
  * operations that are a request or two (the server's version, the stored
- * Job, stop as the kind's engine does it, log locations; login and SSH
- * keys, which Kubernetes has not). The rest is in the k8s_*.c files
- * beside it (k8s_api.h). */
+ * Job, stop as the kind's engine does it, delete, log locations; login
+ * and SSH keys, which Kubernetes has not). The rest is in the k8s_*.c
+ * files beside it (k8s_api.h). */
 #include "k8s_api.h"
 
 #include <stdio.h>
@@ -48,6 +48,16 @@ static int no_ssh(pai_ssh_info **out, const struct pai__api *api, pai_client *c,
 	    name);
 }
 
+/* The Job of user's job name, for the operations on a job (the user is
+ * the namespace's business, and the Job's labels'). */
+static int the_job(json_t **job, const struct pai__api *api, pai_client *c,
+		   const char *user, const char *name)
+{
+	(void)api;
+	(void)user;
+	return pai__k8s_find_job(job, c, name);
+}
+
 /* The stored config: the Job as the server keeps it. */
 static int job_config(char **text, size_t *len, const struct pai__api *api,
 		      pai_client *c, const char *user, const char *name)
@@ -55,9 +65,7 @@ static int job_config(char **text, size_t *len, const struct pai__api *api,
 	json_t *job = NULL;
 	int err;
 
-	(void)api;
-	(void)user;
-	if ((err = pai__k8s_find_job(&job, c, name)))
+	if ((err = the_job(&job, api, c, user, name)))
 		return err;
 	*text = json_dumps(job, JSON_INDENT(2));
 	json_decref(job);
@@ -70,7 +78,7 @@ static int job_config(char **text, size_t *len, const struct pai__api *api,
 /* ---- stop ------------------------------------------------------------ */
 
 /* Deleted, Background: the garbage collector (or the operator) takes
- * its pods. */
+ * its pods, and the ConfigMap the Job owns. */
 int pai__k8s_delete_job(pai_client *c, json_t *job)
 {
 	const char *name =
@@ -113,10 +121,8 @@ static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 	pai_state s;
 	int err;
 
-	(void)api;
-	(void)user;
 	pai__k8s_of(c)->stop_deleted = 0;
-	if ((err = pai__k8s_find_job(&job, c, name)))
+	if ((err = the_job(&job, api, c, user, name)))
 		return err;
 	s = pai__k8s_job_state(c, job);
 	if (pai_state_is_final(s) || s == PAI_STATE_STOPPING)
@@ -127,10 +133,26 @@ static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 	return err;
 }
 
+/* pai_job_delete(): the job's object (whatever its kind) deleted in the
+ * background, its pods and the ConfigMap it owns going with it by the
+ * garbage collector. */
+static int job_delete(const struct pai__api *api, pai_client *c,
+		      const char *user, const char *name)
+{
+	json_t *job = NULL;
+	int err;
+
+	if ((err = the_job(&job, api, c, user, name)))
+		return err;
+	err = pai__k8s_delete_job(c, job);
+	json_decref(job);
+	return err;
+}
+
 /* ---- logs ------------------------------------------------------------ */
 
 /* The pod log endpoint of task (§6): the pod's one log, standard output
- * and error as one stream. */
+ * and error as one stream ("all"; "previous": the run before). */
 static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 			const pai_job_info *job, const pai_task_info *task,
 			const char *stream, int tail)
@@ -144,11 +166,12 @@ static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 
 	(void)api;
 	(void)tail;
-	if (strcmp(stream, "stderr") == 0)
+	if (strcmp(stream, "stderr") == 0 || strcmp(stream, "stdout") == 0)
 		return pai__client_fail(
 		    c, PAI_ENOTSUP, 0, NULL,
 		    "on Kubernetes a container's standard output and error "
-		    "are one log: leave out --stderr");
+		    "are one log: leave out --stream %s",
+		    stream);
 	if (!pod || !pai__json_str(t, "containerLog"))
 		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL,
 					"task %s-%ld has no pod (yet)",
@@ -186,4 +209,5 @@ const struct pai__api pai__api_k8s = {
     .job_changed = pai__k8s_job_changed,
     .logs_follow = pai__k8s_logs_follow,
     .task_exec = pai__k8s_task_exec,
+    .job_delete = job_delete,
 };

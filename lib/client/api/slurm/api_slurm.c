@@ -92,6 +92,22 @@ static int job_stop(const struct pai__api *api, pai_client *c, const char *user,
 	return err;
 }
 
+/* pai_job_delete(): slurmrestd has no request that makes slurmctld
+ * forget a job, and none is needed: it forgets an ended one by itself,
+ * and the name is free again then (slurm_submit.c's conflict()). */
+static int job_delete(const struct pai__api *api, pai_client *c,
+		      const char *user, const char *name)
+{
+	(void)api;
+	(void)user;
+	return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+				"Slurm has no request that deletes a job: "
+				"slurmctld forgets '%s' by itself once it has "
+				"ended for MinJobAge (300 s by default), and "
+				"the name is free again then",
+				name);
+}
+
 /* The log of one task: its directory's file, here or over SFTP. */
 static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 			const pai_job_info *job, const pai_task_info *task,
@@ -104,7 +120,8 @@ static int task_log_url(char **url, const struct pai__api *api, pai_client *c,
 		return pai__client_fail(
 		    c, PAI_ENOTSUP, 0, NULL,
 		    "on Slurm a task's output and error are two files, and "
-		    "there is no earlier run: give --stderr, or neither");
+		    "there is no earlier run: give --stream stdout or "
+		    "stderr, or neither for both");
 	if (!task->log_url)
 		return pai__client_fail(c, PAI_ENOTFOUND, 0, NULL,
 					"task %s-%ld has not started", task->role,
@@ -259,4 +276,5 @@ const struct pai__api pai__api_slurm = {
     .task_exec = NULL, /* SSH to the node instead */
     .log_read = pai__slurm_log_read,
     .poll_ms = 1800,
+    .job_delete = job_delete,
 };

@@ -10,7 +10,9 @@
 
 #include "convert/convert.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,6 +418,29 @@ static int begin(struct sub *s, pai_diags **own, pai_client *c,
 	return PAI_OK;
 }
 
+/* The job's directory (<workdir>/<name>/<sub>), made before the job is
+ * posted where this machine sees the work directory, as the job's
+ * script makes it (mkdir -p, the umask's mode): a status read before
+ * the script runs then tells a task that has not started from one whose
+ * directory is elsewhere (slurm_status.c gives the latter a log), and
+ * 'submit && logs -f' waits for the log. undo: removed again, where
+ * nothing went in (a job not made). */
+static void job_dir(const struct sub *s, int undo)
+{
+	char *parent = s->jobdir ? strdup(s->jobdir) : NULL, *slash;
+
+	if (parent && (slash = strrchr(parent, '/')) && slash != parent &&
+	    pai__slurm_seen(pai__slurm_of(s->c)->workdir)) {
+		*slash = '\0';
+		if (undo) {
+			rmdir(s->jobdir);
+			rmdir(parent);
+		} else if (mkdir(parent, 0777) == 0 || errno == EEXIST)
+			mkdir(s->jobdir, 0777);
+	}
+	free(parent);
+}
+
 int pai__slurm_submit(const struct pai__api *api, pai_client *c,
 		      const char *user, json_t *config,
 		      const pai_submit_options *o, int *recovered)
@@ -428,8 +453,11 @@ int pai__slurm_submit(const struct pai__api *api, pai_client *c,
 	(void)api;
 	if (!(err = begin(&s, &own, c, user, config, o)) &&
 	    !(err = pai__slurm_known(&jobs, c, KNOWN_MAX_AGE_MS)) &&
-	    !(err = prepare(&s, config, o, jobs)))
-		err = post(&s, &rec);
+	    !(err = prepare(&s, config, o, jobs))) {
+		job_dir(&s, 0);
+		if ((err = post(&s, &rec)))
+			job_dir(&s, 1);
+	}
 	if (!err && recovered)
 		*recovered = rec;
 	sub_release(&s);

@@ -1,0 +1,404 @@
+/* tree.c - every process a task started, however it detached (setsid,
+ * a double fork, nohup, an ssh session's shell): the task's own cgroup
+ * v2 where the machine lets the local cluster make one, else the
+ * descendants of the task's monitor, which is their child subreaper so
+ * that an orphan comes back to it rather than to init. Stopping a task
+ * or its end ends them all, as a container's end does.
+ *
+ * The server finds where cgroups can be made once (srv_tree_base); the
+ * rest runs in the monitor, a child forked from a threaded server:
+ * async-signal-safe calls only (no stdio, no malloc, no opendir). */
+#include "srv_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The most processes a scan of /proc looks at: far above what a task
+ * starts (a machine with more only has its later pids unseen). */
+#define SCAN_MAX 32768
+
+/* ---- in the server ---------------------------------------------------- */
+
+/* The mount point of the cgroup v2 hierarchy, from mountinfo's line
+ * "... MOUNTPOINT ... - cgroup2 ...": new string, or NULL. */
+static char *cgroup2_mount(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], *mnt = NULL, *p, *q;
+	int i;
+
+	while (f && !mnt && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, " - cgroup2 "))
+			continue;
+		/* the fifth field */
+		for (p = line, i = 0; p && i < 4; i++)
+			if ((p = strchr(p, ' ')))
+				p++;
+		if (p && (q = strchr(p, ' ')))
+			mnt = strndup(p, (size_t)(q - p));
+	}
+	if (f)
+		fclose(f);
+	return mnt;
+}
+
+/* The server's own cgroup v2, from /proc/self/cgroup's "0::PATH". */
+static char *own_cgroup(void)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[4096], *path = NULL;
+
+	while (f && !path && fgets(line, sizeof(line), f))
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			path = strdup(line + 3);
+		}
+	if (f)
+		fclose(f);
+	return path;
+}
+
+char *srv_tree_base(void)
+{
+	char *mnt = cgroup2_mount(), *own = own_cgroup(), *base = NULL;
+	char *probe = NULL;
+
+	if (mnt && own)
+		base = srv_printf("%s%s", mnt, strcmp(own, "/") ? own : "");
+	if (base)
+		probe = srv_printf("%s/paictl-probe-%ld", base, (long)getpid());
+	/* a cgroup made and removed: the machine gives us one */
+	if (!probe || mkdir(probe, 0755) < 0 || rmdir(probe) < 0) {
+		free(base);
+		base = NULL;
+	}
+	free(probe);
+	free(mnt);
+	free(own);
+	return base;
+}
+
+/* ---- in the monitor: async-signal-safe from here on -------------------- */
+
+/* dst = a + b + c (NULL: none), within len; 0, or -1 when too long. */
+static int join3(char *dst, size_t len, const char *a, const char *b,
+		 const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = c ? strlen(c) : 0;
+
+	if (na + nb + nc >= len)
+		return -1;
+	memcpy(dst, a, na);
+	memcpy(dst + na, b, nb);
+	memcpy(dst + na + nb, c ? c : "", nc);
+	dst[na + nb + nc] = '\0';
+	return 0;
+}
+
+/* The decimal digits of v into buf (at least 24 bytes). */
+static void decimal(char *buf, long v)
+{
+	char tmp[24];
+	size_t n = 0, i = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (n > 0)
+		buf[i++] = tmp[--n];
+	buf[i] = '\0';
+}
+
+void srv_tree_init(struct srv_tree *t, const char *base)
+{
+	char name[64], path[sizeof(t->dir) + 32];
+
+	t->dir[0] = '\0';
+	/* an orphan of the task's comes back here, not to init */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	if (!base)
+		return;
+	memcpy(name, "/paictl-task-", 14);
+	decimal(name + 13, (long)getpid());
+	if (join3(t->dir, sizeof(t->dir), base, name, NULL) < 0 ||
+	    mkdir(t->dir, 0755) < 0 ||
+	    join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
+	    access(path, W_OK) < 0) {
+		if (t->dir[0])
+			rmdir(t->dir);
+		t->dir[0] = '\0';
+	}
+}
+
+void srv_tree_enter(const struct srv_tree *t)
+{
+	char path[sizeof(t->dir) + 32];
+	int fd;
+
+	if (!t->dir[0] ||
+	    join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0)
+		return;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* "0": the writer itself; if the machine refuses, the monitor's
+	 * descendants still find it */
+	if (fd >= 0) {
+		if (write(fd, "0", 1) < 0) {
+			/* nothing more to do */
+		}
+		close(fd);
+	}
+}
+
+/* The number s begins with (no sign): strtol may read the locale. */
+static long number(const char *s)
+{
+	long v = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (*s - '0');
+	return v;
+}
+
+/* The pid and parent of each process of /proc (at most SCAN_MAX);
+ * their number. */
+struct proc {
+	pid_t pid, ppid;
+};
+
+static struct proc procs[SCAN_MAX];
+
+/* The parent pid from /proc/PID/stat (field 4, after the comm in
+ * parentheses); 0 when gone, -1 for a zombie. */
+static pid_t parent_of(const char *pid)
+{
+	char path[64], buf[512], *p = NULL;
+	ssize_t n, i;
+	pid_t pp = 0;
+	int fd;
+
+	if (join3(path, sizeof(path), "/proc/", pid, "/stat") < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (i = n - 1; i > 0 && !p; i--)
+		if (buf[i] == ')')
+			p = buf + i;
+	if (!p || p + 4 >= buf + n)
+		return 0;
+	if (p[2] == 'Z' || p[2] == 'X')
+		return -1;
+	for (p += 4; *p >= '0' && *p <= '9' && p < buf + n; p++)
+		pp = pp * 10 + (*p - '0');
+	return pp;
+}
+
+/* Every live process of the machine and its parent, from /proc. */
+static size_t scan(void)
+{
+	char buf[8192];
+	size_t n = 0;
+	long got, off;
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	while (fd >= 0 &&
+	       (got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (off = 0; off < got && n < SCAN_MAX;) {
+			/* struct linux_dirent64: ino, off, reclen, type,
+			 * name */
+			unsigned short reclen;
+			const char *name = buf + off + 19;
+			pid_t pp;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			off += reclen;
+			if (*name < '1' || *name > '9')
+				continue;
+			if ((pp = parent_of(name)) > 0) {
+				procs[n].pid = (pid_t)number(name);
+				procs[n++].ppid = pp;
+			}
+		}
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+/* sig to every live descendant of this process (the monitor): their
+ * number. A process found twice by the passes is signalled twice,
+ * which does no harm. */
+static int signal_descendants(int sig)
+{
+	static pid_t mine[SCAN_MAX];
+	size_t n = scan(), nm = 1, i, k;
+	int changed = 1, hit = 0;
+
+	mine[0] = getpid();
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			if (!procs[i].pid)
+				continue;
+			for (k = 0; k < nm && mine[k] != procs[i].ppid; k++)
+				;
+			if (k == nm || nm == SCAN_MAX)
+				continue;
+			mine[nm++] = procs[i].pid;
+			procs[i].pid = 0;
+			changed = 1;
+		}
+	}
+	for (k = 1; k < nm; k++)
+		if (kill(mine[k], sig) == 0)
+			hit++;
+	return hit;
+}
+
+/* SIGKILL to every process of the cgroup dir at once, where the kernel
+ * has cgroup.kill. */
+static void kill_cgroup(const char *dir)
+{
+	char path[600];
+	int fd;
+
+	if (join3(path, sizeof(path), dir, "/cgroup.kill", NULL) == 0 &&
+	    (fd = open(path, O_WRONLY | O_CLOEXEC)) >= 0) {
+		if (write(fd, "1", 1) < 0) {
+			/* the processes below are signalled one by one */
+		}
+		close(fd);
+	}
+}
+
+/* sig to every process of the task's cgroup (SIGKILL: cgroup.kill
+ * too): how many it held. */
+static int signal_cgroup(const struct srv_tree *t, int sig)
+{
+	char path[sizeof(t->dir) + 32], buf[4096];
+	size_t kept = 0, i, start;
+	ssize_t got;
+	int fd, hit = 0;
+
+	if (sig == SIGKILL)
+		kill_cgroup(t->dir);
+	if (join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return hit;
+	/* a pid a line; one cut at the buffer's end is kept for the next
+	 * read */
+	while ((got = read(fd, buf + kept, sizeof(buf) - kept)) > 0) {
+		got += (ssize_t)kept;
+		for (i = start = 0; i < (size_t)got; i++) {
+			if (buf[i] != '\n')
+				continue;
+			buf[i] = '\0';
+			if (number(buf + start) > 1) {
+				/* listed: alive, or dying of cgroup.kill */
+				kill((pid_t)number(buf + start), sig);
+				hit++;
+			}
+			start = i + 1;
+		}
+		kept = (size_t)got - start;
+		memmove(buf, buf + start, kept);
+		if (kept == sizeof(buf))
+			kept = 0; /* no line is this long */
+	}
+	close(fd);
+	return hit;
+}
+
+int srv_tree_signal(const struct srv_tree *t, int sig)
+{
+	int hit = t->dir[0] ? signal_cgroup(t, sig) : 0;
+
+	/* the cgroup holds what the task started; the descendants also
+	 * what escaped it, or all when there is none */
+	return hit + signal_descendants(sig);
+}
+
+static void reap(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = {0, ms * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+void srv_tree_end(struct srv_tree *t)
+{
+	int i;
+
+	/* what a dying process forks meanwhile is found by the next round:
+	 * until a round finds none left (its orphans reaped here) */
+	for (i = 0; i < 50 && srv_tree_signal(t, SIGKILL) > 0; i++) {
+		nap_ms(20);
+		reap();
+	}
+	reap();
+	for (i = 0; t->dir[0] && i < 50 && rmdir(t->dir) < 0 &&
+		    errno == EBUSY;
+	     i++)
+		nap_ms(20);
+	t->dir[0] = '\0';
+}
+
+/* ---- in the server again: after a monitor ----------------------------- */
+
+/* A task's cgroup whose monitor is gone (killed before it could clean
+ * up): what is left in it killed, and it removed once they have gone
+ * (a second at most, else by the next start's sweep). */
+void srv_tree_forget(const char *base, pid_t monitor)
+{
+	char *dir = base ? srv_printf("%s/paictl-task-%ld", base,
+				      (long)monitor)
+			 : NULL;
+	int i;
+
+	if (dir && access(dir, F_OK) == 0) {
+		kill_cgroup(dir);
+		for (i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
+			nap_ms(10);
+	}
+	free(dir);
+}
+
+/* The empty cgroups of monitors that are gone, left by a killed one
+ * (any server's: an empty cgroup is no one's loss). */
+void srv_tree_sweep(const char *base)
+{
+	DIR *d = base ? opendir(base) : NULL;
+	struct dirent *e;
+	char *dir;
+	long pid;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "paictl-task-", 12) != 0)
+			continue;
+		pid = atol(e->d_name + 12);
+		if (pid <= 1 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		/* rmdir fails on a cgroup that still holds a process */
+		if ((dir = srv_printf("%s/%s", base, e->d_name)))
+			rmdir(dir);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+}
