@@ -232,6 +232,15 @@ void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
 /* One of them. */
 void cli_print_diag(FILE *f, const pai_diag *d);
 
+/* ---- signals.c: Ctrl-C, and the clock the loops measure by --------- */
+
+/* Set by Ctrl-C once cli_connect() installed its handler. */
+extern volatile int cli_interrupt;
+/* Sleeps ms milliseconds; returns 1 when Ctrl-C interrupted it. */
+int cli_sleep_ms(long ms);
+/* Milliseconds on a monotonic clock. */
+long long cli_now_ms(void);
+
 /* ---- connect.c: which cluster, as whom, over what ------------------- */
 
 /* Where the token came from (what to say when it is refused). */
@@ -330,13 +339,6 @@ char *cli_state_dir(void);
 int cli_mkdirs(const char *path);
 /* Loads the profiles; prints why on failure and returns the status. */
 int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path);
-
-/* Set by Ctrl-C once cli_connect() installed its handler. */
-extern volatile int cli_interrupt;
-/* Sleeps ms milliseconds; returns 1 when Ctrl-C interrupted it. */
-int cli_sleep_ms(long ms);
-/* Milliseconds on a monotonic clock. */
-long long cli_now_ms(void);
 
 /* For the commands that take one JOB operand (argv[first]): checks there
  * is exactly one, connects, and splits it into *user and *name. Returns 0

@@ -1,12 +1,12 @@
 /* connect.c - which cluster, as whom: flag > environment > profile >
  * built-in default; the local cluster is started on first use */
 #include "cli.h"
+#include "connect_int.h"
 #include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +14,9 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
-
-volatile int cli_interrupt;
 
 /* The profile that needs no configuration: the local cluster. */
 #define LOCAL_NAME "local"
@@ -61,46 +58,6 @@ static char *join(const char *a, const char *b)
 		memcpy(p + la, b, lb + 1);
 	}
 	return p;
-}
-
-long long cli_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int cli_sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	/* the handler has no SA_RESTART: Ctrl-C ends the sleep */
-	while (!cli_interrupt && nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-	return cli_interrupt != 0;
-}
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	cli_interrupt = 1;
-	/* a second Ctrl-C kills at once, for whoever does not want to wait */
-	signal(SIGINT, SIG_DFL);
-}
-
-static void catch_sigint(void)
-{
-	struct sigaction sa, old;
-
-	/* a background job of a non-interactive shell ignores Ctrl-C: so
-	 * do we, as the shell meant */
-	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
 }
 
 char *cli_config_path(const cli_ctx *ctx)
@@ -776,7 +733,7 @@ static int new_client(cli_ctx *ctx, cli_conn *c)
 		o.trace_data = NULL;
 	}
 	o.interrupt = &cli_interrupt;
-	catch_sigint();
+	cli_catch_sigint();
 	if (c->k8s)
 		return new_k8s_client(ctx, c, &o);
 	if (c->slurm) {
