@@ -232,6 +232,18 @@ void cli_print_diags(FILE *f, const pai_diags *diags, size_t from);
 /* One of them. */
 void cli_print_diag(FILE *f, const pai_diag *d);
 
+/* ---- paths.c: paictl's files --------------------------------------- */
+
+/* Files: the profiles ($PAICTL_CONFIG, $XDG_CONFIG_HOME/paictl/
+ * config.json) and paictl's state directory ($XDG_STATE_HOME/paictl).
+ * New strings (caller frees); NULL when there is no HOME either. */
+char *cli_config_path(const cli_ctx *ctx);
+char *cli_state_dir(void);
+/* mkdir -p with mode 0700 for the directories that are created. */
+int cli_mkdirs(const char *path);
+/* Loads the profiles; prints why on failure and returns the status. */
+int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path);
+
 /* ---- signals.c: Ctrl-C, and the clock the loops measure by --------- */
 
 /* Set by Ctrl-C once cli_connect() installed its handler. */
@@ -329,16 +341,6 @@ int cli_relogin(cli_ctx *ctx, cli_conn *conn, int err);
  * again after a 401) and returns the exit status for err. */
 int cli_fail(const cli_ctx *ctx, const cli_conn *conn, int err,
 	     const char *what, ...) __attribute__((format(printf, 4, 5)));
-
-/* Files: the profiles ($PAICTL_CONFIG, $XDG_CONFIG_HOME/paictl/
- * config.json) and paictl's state directory ($XDG_STATE_HOME/paictl).
- * New strings (caller frees); NULL when there is no HOME either. */
-char *cli_config_path(const cli_ctx *ctx);
-char *cli_state_dir(void);
-/* mkdir -p with mode 0700 for the directories that are created. */
-int cli_mkdirs(const char *path);
-/* Loads the profiles; prints why on failure and returns the status. */
-int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path);
 
 /* For the commands that take one JOB operand (argv[first]): checks there
  * is exactly one, connects, and splits it into *user and *name. Returns 0

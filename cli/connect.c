@@ -21,13 +21,6 @@ extern char **environ;
 /* The profile that needs no configuration: the local cluster. */
 #define LOCAL_NAME "local"
 
-static const char *env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : NULL;
-}
-
 static char *xstrdup(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -46,100 +39,6 @@ static char *strdup_printf(const char *fmt, ...)
 		s = NULL;
 	va_end(ap);
 	return s;
-}
-
-static char *join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *p = malloc(la + lb + 1);
-
-	if (p) {
-		memcpy(p, a, la);
-		memcpy(p + la, b, lb + 1);
-	}
-	return p;
-}
-
-char *cli_config_path(const cli_ctx *ctx)
-{
-	const char *x = env("XDG_CONFIG_HOME"), *home = env("HOME");
-
-	if (ctx->config)
-		return strdup(ctx->config);
-	if (env("PAICTL_CONFIG"))
-		return strdup(env("PAICTL_CONFIG"));
-	if (x && *x == '/')
-		return join(x, "/paictl/config.json");
-	if (home)
-		return join(home, "/.config/paictl/config.json");
-	return NULL;
-}
-
-char *cli_state_dir(void)
-{
-	const char *x = env("XDG_STATE_HOME"), *home = env("HOME");
-
-	/* the local cluster keeps its state in <this>/local, as
-	 * `paictl serve` does by default */
-	if (x && *x == '/')
-		return join(x, "/paictl");
-	if (home)
-		return join(home, "/.local/state/paictl");
-	return NULL;
-}
-
-int cli_mkdirs(const char *path)
-{
-	char *p = strdup(path), *q;
-	int ret = 0;
-
-	if (!p)
-		return -1;
-	for (q = p + 1;; q++) {
-		if (*q != '/' && *q != '\0')
-			continue;
-		if (q[-1] != '/') {
-			char c = *q;
-
-			*q = '\0';
-			if (mkdir(p, 0700) < 0 && errno != EEXIST)
-				ret = -1;
-			*q = c;
-		}
-		if (!*q)
-			break;
-	}
-	free(p);
-	return ret;
-}
-
-int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path)
-{
-	char *p = cli_config_path(ctx), *detail = NULL;
-	int err;
-
-	*out = NULL;
-	if (path)
-		*path = NULL;
-	if (!p)
-		return cli_error(ctx, EXIT_FAILURE_,
-				 "no HOME: set HOME, XDG_CONFIG_HOME or "
-				 "--config");
-	err = pai_config_load(out, &detail, p);
-	if (err) {
-		int st = err == PAI_EACCES ? EXIT_AUTH : EXIT_FAILURE_;
-
-		cli_error(ctx, st, "%s", detail ? detail : pai_strerror(err));
-		free(detail);
-		free(p);
-		return st;
-	}
-	free(detail);
-	if (path)
-		*path = p;
-	else
-		free(p);
-	return EXIT_OK;
 }
 
 /* Records the API the client found in the profile, so that it is asked
@@ -266,8 +165,8 @@ static const char *default_user(void)
 {
 	const struct passwd *pw;
 
-	if (env("USER"))
-		return env("USER");
+	if (cli_env("USER"))
+		return cli_env("USER");
 	pw = getpwuid(getuid());
 	return pw ? pw->pw_name : NULL;
 }
@@ -293,8 +192,8 @@ static int resolve_token(const cli_ctx *ctx, cli_conn *c)
 		c->token_file = strdup(ctx->token_file);
 		return EXIT_OK;
 	}
-	if (env("PAICTL_TOKEN")) {
-		c->token = strdup(env("PAICTL_TOKEN"));
+	if (cli_env("PAICTL_TOKEN")) {
+		c->token = strdup(cli_env("PAICTL_TOKEN"));
 		c->token_source = CLI_TOKEN_ENV;
 		return EXIT_OK;
 	}
@@ -327,7 +226,7 @@ static int resolve_token(const cli_ctx *ctx, cli_conn *c)
 /* --uri or $PAICTL_URI: a profile's name may come with another URI */
 static int uri_given(const cli_ctx *ctx)
 {
-	return ctx->uri || env("PAICTL_URI");
+	return ctx->uri || cli_env("PAICTL_URI");
 }
 
 /* What the flags, the environment and the profiles choose: a profile's
@@ -381,8 +280,8 @@ static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 static int choose_cluster(const cli_ctx *ctx, const pai_config *cfg,
 			  cli_conn *c, struct choice *ch)
 {
-	ch->uri = ctx->uri ? ctx->uri : env("PAICTL_URI");
-	ch->name = ctx->cluster ? ctx->cluster : env("PAICTL_CLUSTER");
+	ch->uri = ctx->uri ? ctx->uri : cli_env("PAICTL_URI");
+	ch->name = ctx->cluster ? ctx->cluster : cli_env("PAICTL_CLUSTER");
 	if (!ch->name && !ch->uri)
 		ch->name = pai_config_current(cfg) ? pai_config_current(cfg)
 						   : LOCAL_NAME;
@@ -425,11 +324,11 @@ static void set_endpoint(cli_conn *c, const char *uri)
 static const char *choose_user(const cli_ctx *ctx, const pai_profile *prof,
 			       cli_conn *c)
 {
-	const char *user = ctx->user ? ctx->user : env("PAICTL_USER");
+	const char *user = ctx->user ? ctx->user : cli_env("PAICTL_USER");
 
 	if (!user && prof && prof->user)
 		user = prof->user;
-	if (!user && !(user = env("USER"))) {
+	if (!user && !(user = cli_env("USER"))) {
 		user = default_user();
 		c->user_guessed = 1;
 	}
@@ -537,11 +436,11 @@ static int answers(const char *path)
 /* The socket that server.json names, else the default one. */
 static char *local_socket(const char *state)
 {
-	char *info = join(state, "/server.json"), *sock = NULL;
+	char *info = cli_join(state, "/server.json"), *sock = NULL;
 	json_t *o = info ? json_load_file(info, 0, NULL) : NULL;
 	const char *s = json_string_value(json_object_get(o, "socket"));
 
-	sock = s ? strdup(s) : join(state, "/api.sock");
+	sock = s ? strdup(s) : cli_join(state, "/api.sock");
 	json_decref(o);
 	free(info);
 	return sock;
@@ -613,7 +512,7 @@ static int connect_local(cli_ctx *ctx, cli_conn *c)
 	if (!state)
 		return cli_error(ctx, EXIT_FAILURE_,
 				 "no HOME: set HOME or XDG_STATE_HOME");
-	dir = join(state, "/local");
+	dir = cli_join(state, "/local");
 	sock = dir ? local_socket(dir) : NULL;
 	if (!sock) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");

@@ -6,6 +6,14 @@
 
 #include "cli.h"
 
+/* ---- paths.c -------------------------------------------------------- */
+
+/* getenv(name), or NULL where it is unset or empty. */
+const char *cli_env(const char *name);
+/* The string a followed by b: new (caller frees), NULL when out of
+ * memory. */
+char *cli_join(const char *a, const char *b);
+
 /* ---- signals.c ------------------------------------------------------ */
 
 /* Installs the Ctrl-C handler that sets cli_interrupt: once, with the
