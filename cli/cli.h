@@ -332,16 +332,6 @@ int cli_slurm_client(cli_ctx *ctx, cli_conn *c,
 		     const pai_client_options *o);
 void cli_slurm_conn_release(cli_conn *c);
 
-/* After a call on conn->client failed with err: 1 when it is worth
- * calling again because paictl just logged in with $PAICTL_PASSWORD
- * (after a 401, once per run), else 0. */
-int cli_relogin(cli_ctx *ctx, cli_conn *conn, int err);
-
-/* Prints "paictl: CMD: WHAT: <the cluster's reason>" (and how to log in
- * again after a 401) and returns the exit status for err. */
-int cli_fail(const cli_ctx *ctx, const cli_conn *conn, int err,
-	     const char *what, ...) __attribute__((format(printf, 4, 5)));
-
 /* For the commands that take one JOB operand (argv[first]): checks there
  * is exactly one, connects, and splits it into *user and *name. Returns 0
  * or an exit status after saying why; *conn may be set either way (the
@@ -352,6 +342,18 @@ int cli_open_job(cli_ctx *ctx, int argc, char **argv, int first,
  * prints why on failure and returns EXIT_USAGE. */
 int cli_job_ref(const cli_ctx *ctx, const cli_conn *conn, const char *ref,
 		char **user, char **name);
+
+/* ---- fail.c: a call on the cluster failed --------------------------- */
+
+/* After a call on conn->client failed with err: 1 when it is worth
+ * calling again because paictl just logged in with $PAICTL_PASSWORD
+ * (after a 401, once per run), else 0. */
+int cli_relogin(cli_ctx *ctx, cli_conn *conn, int err);
+
+/* Prints "paictl: CMD: WHAT: <the cluster's reason>" (and how to log in
+ * again after a 401) and returns the exit status for err. */
+int cli_fail(const cli_ctx *ctx, const cli_conn *conn, int err,
+	     const char *what, ...) __attribute__((format(printf, 4, 5)));
 
 /* ---- task_ref.c: a job's task named ROLE [INDEX] (logs, ssh) ------- */
 
