@@ -6,6 +6,12 @@
 
 #include "cli.h"
 
+/* ---- token_source.c ------------------------------------------------- */
+
+/* c's token and c->token_source, for the cluster cli_resolve_profile()
+ * chose: 0, or the exit status after saying why. */
+int cli_resolve_token(const cli_ctx *ctx, cli_conn *c);
+
 /* ---- paths.c -------------------------------------------------------- */
 
 /* getenv(name), or NULL where it is unset or empty. */
