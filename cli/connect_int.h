@@ -6,6 +6,13 @@
 
 #include "cli.h"
 
+/* ---- local_cluster.c ------------------------------------------------ */
+
+/* c->socket: the local cluster's, which is started (`paictl serve
+ * --background`) when nothing answers there; never while completing.
+ * 0, or the exit status after saying why. */
+int cli_connect_local(cli_ctx *ctx, cli_conn *c);
+
 /* ---- token_source.c ------------------------------------------------- */
 
 /* c's token and c->token_source, for the cluster cli_resolve_profile()
