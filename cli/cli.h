@@ -255,6 +255,11 @@ long long cli_now_ms(void);
 
 /* ---- connect.c: which cluster, as whom, over what ------------------- */
 
+/* Over the files it is made from: the choice of cluster and user and
+ * cli_conn_free() (profile.c), the token (token_source.c), the local
+ * cluster (local_cluster.c), a Slurm cluster's parts (connect_slurm.c);
+ * what they share and no command needs: connect_int.h. */
+
 /* Where the token came from (what to say when it is refused). */
 typedef enum {
 	CLI_TOKEN_NONE = 0,

@@ -1,8 +1,9 @@
-/* connect_slurm.c - a Slurm cluster's connection, beside connect.c's
- * others: the profile's settings, the JWT (--token-file, the profile's
- * token file, else $SLURM_JWT, what `scontrol token` prints), the
- * client as the user (-u, else the login name), and SFTP access to the
- * job directories with the keys and known_hosts `paictl ssh` uses. */
+/* connect_slurm.c - a Slurm cluster's connection, beside the others'
+ * (profile.c, token_source.c, connect.c): the profile's settings, the
+ * JWT (--token-file, the profile's token file, else $SLURM_JWT, what
+ * `scontrol token` prints), the client as the user (-u, else the login
+ * name), and SFTP access to the job directories with the keys and
+ * known_hosts `paictl ssh` uses. */
 #include "cli.h"
 #include "error.h"
 
