@@ -38,7 +38,7 @@ static bool port_used(struct srv *s, unsigned p)
 	return s->port_used[p / 8] & (1u << (p % 8));
 }
 
-static void port_mark(struct srv *s, unsigned p, bool used)
+static void run_port_mark(struct srv *s, unsigned p, bool used)
 {
 	if (!p || p > 65535)
 		return;
@@ -72,7 +72,7 @@ static unsigned try_bind(unsigned p)
 
 /* A port free on this machine and not given to another task: from
  * begin_at upwards when the config says so, else any. */
-static unsigned port_take(struct srv *s, long long begin_at)
+static unsigned run_port_take(struct srv *s, long long begin_at)
 {
 	unsigned p;
 	int tries;
@@ -80,7 +80,7 @@ static unsigned port_take(struct srv *s, long long begin_at)
 	if (begin_at > 0) {
 		for (p = (unsigned)begin_at; p <= 65535; p++)
 			if (!port_used(s, p) && try_bind(p) == p) {
-				port_mark(s, p, true);
+				run_port_mark(s, p, true);
 				return p;
 			}
 		return 0;
@@ -88,7 +88,7 @@ static unsigned port_take(struct srv *s, long long begin_at)
 	for (tries = 0; tries < 64; tries++) {
 		p = try_bind(0);
 		if (p && !port_used(s, p)) {
-			port_mark(s, p, true);
+			run_port_mark(s, p, true);
 			return p;
 		}
 	}
@@ -96,7 +96,7 @@ static unsigned port_take(struct srv *s, long long begin_at)
 }
 
 /* The task's ssh port, held by its monitor from the start. */
-static int listen_on(unsigned p)
+static int run_listen_on(unsigned p)
 {
 	struct sockaddr_in a;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
@@ -116,13 +116,13 @@ static int listen_on(unsigned p)
 	return fd;
 }
 
-static void task_ports_release(struct srv *s, struct srv_job *j,
-			       struct srv_task *t)
+static void run_task_ports_release(struct srv *s, struct srv_job *j,
+				   struct srv_task *t)
 {
 	size_t k;
 
 	for (k = 0; k < j->roles[t->role].nports; k++)
-		port_mark(s, t->ports[k], false);
+		run_port_mark(s, t->ports[k], false);
 }
 
 /* ---- placement for pai_expand_task ---------------------------------- */
@@ -186,7 +186,7 @@ static unsigned pl_port(void *d, size_t role, size_t index, size_t k, size_t n)
 	return t->ports[off + n];
 }
 
-static void place_free(struct place *pl)
+static void run_place_free(struct place *pl)
 {
 	size_t i;
 
@@ -203,8 +203,8 @@ static void place_free(struct place *pl)
 
 /* Where the tasks of j's current attempt are, for pai_expand_task:
  * their ids and directories (ports are the tasks' own). */
-static int place_init(struct place *pl, struct srv *s, struct srv_job *j,
-		      pai_placement *pm, pai_expand_options *eo)
+static int run_place_init(struct place *pl, struct srv *s, struct srv_job *j,
+			  pai_placement *pm, pai_expand_options *eo)
 {
 	size_t i;
 
@@ -675,7 +675,7 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 	line[n++] = '\n';
 	/* Logs are not synced: a killed server loses no page cache. The
 	 * exit status is the record of the task: status, line 2, one
-	 * write, synced; a reader takes it only whole (read_status). */
+	 * write, synced; a reader takes it only whole (run_read_status). */
 	if (m->status >= 0) {
 		if (m->pid <= 0) { /* no line 1 yet */
 			static const char none[] = "0 0 0\n";
@@ -691,7 +691,7 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 
 /* A task's monitor, in the child the server forked (async-signal-safe
  * calls only). */
-static __attribute__((noreturn)) void monitor_main(const struct spawn *sp)
+static __attribute__((noreturn)) void run_monitor_main(const struct spawn *sp)
 {
 	struct monitor m;
 	int out = -1, err = -1;
@@ -765,13 +765,13 @@ static void free_strv(char **v)
 	free(v);
 }
 
-static void task_set_diag(struct srv_task *t, const char *msg)
+static void srv_task_set_diag(struct srv_task *t, const char *msg)
 {
 	free(t->diag);
 	t->diag = msg ? strdup(msg) : NULL;
 }
 
-static unsigned long long proc_start(pid_t pid, char *state)
+static unsigned long long run_proc_start(pid_t pid, char *state)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long v = 0;
@@ -803,7 +803,7 @@ static unsigned long long proc_start(pid_t pid, char *state)
 	return v;
 }
 
-/* What spawn_task makes for one task's monitor (sp points into it). */
+/* What run_spawn_task makes for one task's monitor (sp points into it). */
 struct spawn_buf {
 	struct spawn sp;
 	pai_env *env;
@@ -893,7 +893,7 @@ static void prepare_sshd(struct srv *s, struct srv_job *j, struct srv_task *t,
 	t->ssh_files =
 	    j->ssh && port && srv_ssh_task_files(s, j, t, port, b->env) == 0;
 	if (port && b->sshd_cfg && b->sshd_log && (!j->ssh || t->ssh_files) &&
-	    (b->sp.fd_ssh = listen_on(port)) >= 0) {
+	    (b->sp.fd_ssh = run_listen_on(port)) >= 0) {
 		b->sshd_argv[0] = (char *)s->sshd;
 		b->sshd_argv[4] = b->sshd_cfg;
 		b->sp.sshd = s->sshd;
@@ -907,8 +907,8 @@ static void prepare_sshd(struct srv *s, struct srv_job *j, struct srv_task *t,
 }
 
 /* Starts one task; on failure marks it FAILED with the reason. */
-static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
-		       struct place *pl, const pai_expand_options *eo)
+static void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
+			   struct place *pl, const pai_expand_options *eo)
 {
 	struct spawn_buf b;
 	const char *why;
@@ -923,12 +923,12 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		b.sp.tree_base = s->tree_base;
 		mon = fork();
 		if (mon == 0)
-			monitor_main(&b.sp);
+			run_monitor_main(&b.sp);
 		if (mon < 0)
 			why = "cannot fork";
 		else {
 			t->monitor = mon;
-			t->mon_start = proc_start(mon, NULL);
+			t->mon_start = run_proc_start(mon, NULL);
 			t->adopted = false;
 			t->state = ST_RUNNING;
 			t->started = srv_now_ms();
@@ -940,13 +940,13 @@ static void spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		t->state = ST_FAILED;
 		t->exit_code = -1;
 		t->completed = srv_now_ms();
-		task_set_diag(t, why);
+		srv_task_set_diag(t, why);
 	}
 	spawn_buf_release(&b);
 }
 
-static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
-static void attempt_over(struct srv *s, struct srv_job *j);
+static void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
+static void run_attempt_over(struct srv *s, struct srv_job *j);
 
 /* Takes j's next attempt: ports chosen, job and tasks RUNNING. Its
  * record is written (srv_flush) before srv_launch forks anything: a
@@ -966,7 +966,7 @@ static void begin_attempt(struct srv *s, struct srv_job *j)
 			if (pai_job_port(&pp, j->pj, t->role, k) != PAI_OK)
 				pp.begin_at = 0;
 			for (n = 0; n < r->counts[k]; n++, off++)
-				t->ports[off] = port_take(
+				t->ports[off] = run_port_take(
 				    s, pp.begin_at > 0
 					   ? pp.begin_at + (long long)n
 					   : 0);
@@ -998,15 +998,15 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 		for (i = 0; i < j->ntasks; i++) {
 			j->tasks[i].state = ST_STOPPED;
 			j->tasks[i].completed = srv_now_ms();
-			task_ports_release(s, j, &j->tasks[i]);
+			run_task_ports_release(s, j, &j->tasks[i]);
 		}
-		attempt_over(s, j);
+		run_attempt_over(s, j);
 		return;
 	}
 	memset(&pl, 0, sizeof(pl));
-	if (place_init(&pl, s, j, &pm, &eo) == 0)
+	if (run_place_init(&pl, s, j, &pm, &eo) == 0)
 		for (i = 0; i < j->ntasks; i++)
-			spawn_task(s, j, &j->tasks[i], &pl, &eo);
+			run_spawn_task(s, j, &j->tasks[i], &pl, &eo);
 	/* A task that could not start counts as failed at once. */
 	for (i = 0; i < j->ntasks; i++) {
 		struct srv_task *t = &j->tasks[i];
@@ -1014,17 +1014,17 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 		if (t->state == ST_RUNNING && !t->monitor) {
 			t->state = ST_FAILED;
 			t->completed = srv_now_ms();
-			task_set_diag(t, "the task could not be started");
+			srv_task_set_diag(t, "the task could not be started");
 		}
 		if (t->state == ST_FAILED)
-			task_ports_release(s, j, t);
+			run_task_ports_release(s, j, t);
 	}
 	for (i = 0; i < j->ntasks && j->state == ST_RUNNING &&
 		    j->attempt == attempt;
 	     i++)
 		if (j->tasks[i].state == ST_FAILED)
-			evaluate(s, j, &j->tasks[i]);
-	place_free(&pl);
+			run_evaluate(s, j, &j->tasks[i]);
+	run_place_free(&pl);
 }
 
 /* Lets j's running tasks accept ssh logins: makes the key pair if it
@@ -1054,7 +1054,7 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 	if (i == j->ntasks)
 		return 0;
 	memset(&pl, 0, sizeof(pl));
-	if (place_init(&pl, s, j, &pm, &eo) < 0)
+	if (run_place_init(&pl, s, j, &pm, &eo) < 0)
 		ret = -1;
 	for (i = 0; ret == 0 && i < j->ntasks; i++) {
 		struct srv_task *t = &j->tasks[i];
@@ -1076,14 +1076,14 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 		}
 		pai_env_free(env);
 	}
-	place_free(&pl);
+	run_place_free(&pl);
 	return ret;
 }
 
 /* ---- resources ------------------------------------------------------ */
 
-static void job_request(const struct srv_job *j, long long *cpus,
-			long long *mem, long long *gpus)
+static void run_job_request(const struct srv_job *j, long long *cpus,
+			    long long *mem, long long *gpus)
 {
 	size_t r;
 
@@ -1109,7 +1109,7 @@ static void note_resources(struct srv *s, struct srv_job *j, char *res,
 	char *buf = res;
 	int n = 0;
 
-	job_request(j, &cpus, &mem, &gpus);
+	run_job_request(j, &cpus, &mem, &gpus);
 	if (cpus > s->host_cpus)
 		n += snprintf(buf + n, len - (size_t)n,
 			      "%s%lld CPUs (this machine has %lld)",
@@ -1183,13 +1183,13 @@ void srv_note_job(struct srv *s, struct srv_job *j)
 
 /* --capacity: 1 when the whole request fits now (and is taken), 0 when
  * it must wait, -1 when it can never fit. */
-static int admit(struct srv *s, struct srv_job *j)
+static int run_admit(struct srv *s, struct srv_job *j)
 {
 	long long cpus, mem, gpus;
 	size_t i;
 	int g;
 
-	job_request(j, &cpus, &mem, &gpus);
+	run_job_request(j, &cpus, &mem, &gpus);
 	if (cpus > s->cap_cpus || mem > s->cap_mem_mb || gpus > s->cap_gpus)
 		return -1;
 	if (s->used_cpus + cpus > s->cap_cpus ||
@@ -1214,14 +1214,14 @@ static int admit(struct srv *s, struct srv_job *j)
 	return 1;
 }
 
-static void release(struct srv *s, struct srv_job *j)
+static void run_release(struct srv *s, struct srv_job *j)
 {
 	long long cpus, mem, gpus;
 	size_t i;
 
 	if (!j->holds)
 		return;
-	job_request(j, &cpus, &mem, &gpus);
+	run_job_request(j, &cpus, &mem, &gpus);
 	s->used_cpus -= cpus;
 	s->used_mem_mb -= mem;
 	/* tasks keep their masks: the status shows what they had */
@@ -1231,14 +1231,14 @@ static void release(struct srv *s, struct srv_job *j)
 }
 
 /* After a restart: a running job holds what it held. */
-static void rehold(struct srv *s, struct srv_job *j)
+static void run_rehold(struct srv *s, struct srv_job *j)
 {
 	long long cpus, mem, gpus;
 	size_t i;
 
 	if (!s->capped || !j->holds)
 		return;
-	job_request(j, &cpus, &mem, &gpus);
+	run_job_request(j, &cpus, &mem, &gpus);
 	s->used_cpus += cpus;
 	s->used_mem_mb += mem;
 	for (i = 0; i < j->ntasks; i++)
@@ -1257,11 +1257,11 @@ void srv_schedule(struct srv *s)
 		if (j->state != ST_WAITING || j->stop || !j->pj)
 			continue;
 		if (s->capped) {
-			r = j->holds ? 1 : admit(s, j);
+			r = j->holds ? 1 : run_admit(s, j);
 			if (r < 0) {
 				long long c, m, g;
 
-				job_request(j, &c, &m, &g);
+				run_job_request(j, &c, &m, &g);
 				j->state = ST_FAILED;
 				j->completed = srv_now_ms();
 				free(j->diag);
@@ -1294,7 +1294,7 @@ void srv_schedule(struct srv *s)
 
 /* ---- completion ------------------------------------------------------ */
 
-static size_t live_tasks(const struct srv_job *j)
+static size_t run_live_tasks(const struct srv_job *j)
 {
 	size_t i, n = 0;
 
@@ -1303,12 +1303,12 @@ static size_t live_tasks(const struct srv_job *j)
 	return n;
 }
 
-static bool monitor_alive(const struct srv_task *t);
+static bool run_monitor_alive(const struct srv_task *t);
 
 /* SIGTERM or SIGKILL to every running task, through its monitor. A
  * monitor of an earlier server is signalled only if it is still the
  * same process (its pid could have been reused). */
-static void signal_tasks(struct srv_job *j, int sig)
+static void run_signal_tasks(struct srv_job *j, int sig)
 {
 	size_t i;
 
@@ -1316,7 +1316,7 @@ static void signal_tasks(struct srv_job *j, int sig)
 		struct srv_task *t = &j->tasks[i];
 
 		if (t->state != ST_RUNNING || t->monitor <= 0 ||
-		    (t->adopted && !monitor_alive(t)))
+		    (t->adopted && !run_monitor_alive(t)))
 			continue;
 		kill(t->monitor, sig == SIGKILL ? SIGINT : SIGTERM);
 	}
@@ -1329,7 +1329,7 @@ static void reset_attempt(struct srv *s, struct srv_job *j)
 	for (i = 0; i < j->ntasks; i++) {
 		struct srv_task *t = &j->tasks[i];
 
-		task_ports_release(s, j, t);
+		run_task_ports_release(s, j, t);
 		memset(t->ports, 0,
 		       j->roles[t->role].nports * sizeof(*t->ports));
 		t->state = ST_WAITING;
@@ -1339,12 +1339,12 @@ static void reset_attempt(struct srv *s, struct srv_job *j)
 		t->adopted = false;
 		t->started = t->completed = 0;
 		t->gpus = 0;
-		task_set_diag(t, NULL);
+		srv_task_set_diag(t, NULL);
 	}
 }
 
 /* Every task of the attempt has ended: the job ends, or retries. */
-static void attempt_over(struct srv *s, struct srv_job *j)
+static void run_attempt_over(struct srv *s, struct srv_job *j)
 {
 	int outcome = j->stop	    ? ST_STOPPED
 		      : j->deciding ? j->outcome
@@ -1352,7 +1352,7 @@ static void attempt_over(struct srv *s, struct srv_job *j)
 
 	j->deciding = false;
 	j->kill_at = 0;
-	release(s, j);
+	run_release(s, j);
 	srv_wake(s); /* what it held may start a waiting job */
 	if (outcome == ST_SUCCEEDED && j->exit_code < 0)
 		j->exit_code = 0;
@@ -1392,14 +1392,14 @@ static void decide(struct srv *s, struct srv_job *j, int outcome,
 	j->trigger_index = t ? (long)t->index : -1;
 	free(j->diag);
 	j->diag = why ? strdup(why) : NULL;
-	if (live_tasks(j)) {
-		signal_tasks(j, SIGTERM);
+	if (run_live_tasks(j)) {
+		run_signal_tasks(j, SIGTERM);
 		j->kill_at = srv_now_ms() + s->opt.grace_ms;
 	}
 }
 
 /* Applies the roles' completion policy after task t ended. */
-static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
+static void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 {
 	const struct srv_role *r = &j->roles[t->role];
 	long long failed = 0, succeeded = 0;
@@ -1433,8 +1433,8 @@ static void evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 			decide(s, j, ST_SUCCEEDED, t, why);
 		}
 	}
-	if (!live_tasks(j))
-		attempt_over(s, j);
+	if (!run_live_tasks(j))
+		run_attempt_over(s, j);
 }
 
 /* What a task's monitor wrote in `status`: line 1 "task-pid
@@ -1472,7 +1472,7 @@ static int parse_status(const char *text, struct status *st, bool exit_only)
 	return got;
 }
 
-static int read_status(const char *dir, struct status *st)
+static int run_read_status(const char *dir, struct status *st)
 {
 	char *path = srv_printf("%s/status", dir), *text = NULL;
 	size_t len = 0;
@@ -1501,8 +1501,8 @@ static int read_status(const char *dir, struct status *st)
 }
 
 /* Task t's monitor is gone; its status says how the task ended. */
-static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
-		       const char *lost)
+static void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
+			   const char *lost)
 {
 	char *dir = srv_task_dir(j, t);
 	struct status st;
@@ -1514,7 +1514,7 @@ static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 		srv_tree_forget(s->tree_base, t->monitor);
 	t->completed = srv_now_ms();
 	t->monitor = 0;
-	if (dir && (read_status(dir, &st) & STATUS_EXIT))
+	if (dir && (run_read_status(dir, &st) & STATUS_EXIT))
 		code = st.code;
 	if (code >= 0) {
 		t->exit_code = code;
@@ -1527,14 +1527,14 @@ static void task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 	} else {
 		t->exit_code = code;
 		t->state = j->stop || j->deciding ? ST_STOPPED : ST_FAILED;
-		task_set_diag(t, code == -1 && !lost
-				     ? "the task could not be started"
-				 : lost ? lost
-					: "the task's monitor died");
+		srv_task_set_diag(t, code == -1 && !lost
+					 ? "the task could not be started"
+				     : lost ? lost
+					    : "the task's monitor died");
 	}
 	free(dir);
-	task_ports_release(s, j, t);
-	evaluate(s, j, t);
+	run_task_ports_release(s, j, t);
+	run_evaluate(s, j, t);
 }
 
 void srv_reap(struct srv *s)
@@ -1555,25 +1555,26 @@ void srv_reap(struct srv *s)
 				    j->tasks[k].state == ST_RUNNING)
 					break;
 			if (k < j->ntasks) {
-				task_ended(s, j, &j->tasks[k],
-					   WIFEXITED(st) &&
-						   WEXITSTATUS(st) ==
-						       MONITOR_NO_DIR
-					       ? "cannot create the task's "
-						 "directory"
-					       : NULL);
+				run_task_ended(s, j, &j->tasks[k],
+					       WIFEXITED(st) &&
+						       WEXITSTATUS(st) ==
+							   MONITOR_NO_DIR
+						   ? "cannot create the task's "
+						     "directory"
+						   : NULL);
 				break;
 			}
 		}
 	}
 }
 
-static bool monitor_alive(const struct srv_task *t)
+static bool run_monitor_alive(const struct srv_task *t)
 {
 	char state = 0;
 
 	return t->monitor > 0 && t->mon_start &&
-	       proc_start(t->monitor, &state) == t->mon_start && state != 'Z';
+	       run_proc_start(t->monitor, &state) == t->mon_start &&
+	       state != 'Z';
 }
 
 /* The monitor's pid and start time, from the status it wrote. */
@@ -1582,7 +1583,7 @@ static void read_pid_file(struct srv_job *j, struct srv_task *t)
 	char *dir = srv_task_dir(j, t);
 	struct status st;
 
-	if (dir && (read_status(dir, &st) & STATUS_PID) && st.mon > 1) {
+	if (dir && (run_read_status(dir, &st) & STATUS_PID) && st.mon > 1) {
 		t->monitor = (pid_t)st.mon;
 		t->mon_start = st.start;
 	}
@@ -1594,7 +1595,7 @@ static void kill_by_pid_file(const char *dir)
 {
 	struct status st;
 
-	if (dir && (read_status(dir, &st) & STATUS_PID) && st.pg > 1)
+	if (dir && (run_read_status(dir, &st) & STATUS_PID) && st.pg > 1)
 		kill(-(pid_t)st.pg, SIGKILL);
 }
 
@@ -1616,19 +1617,20 @@ void srv_poll_adopted(struct srv *s)
 			if (t->state != ST_RUNNING || !t->adopted)
 				continue;
 			dir = srv_task_dir(j, t);
-			done = dir && (read_status(dir, &st) & STATUS_EXIT);
+			done = dir && (run_read_status(dir, &st) & STATUS_EXIT);
 			if (!done && !t->monitor)
 				kill_by_pid_file(dir);
 			free(dir);
-			if (done || !monitor_alive(t))
-				task_ended(s, j, t,
-					   done ? NULL
-					   : t->monitor
-					       ? "the task's monitor vanished "
-						 "while the local cluster was "
-						 "down; its outcome is unknown"
-					       : "the local cluster stopped "
-						 "while starting the task");
+			if (done || !run_monitor_alive(t))
+				run_task_ended(
+				    s, j, t,
+				    done ? NULL
+				    : t->monitor
+					? "the task's monitor vanished "
+					  "while the local cluster was "
+					  "down; its outcome is unknown"
+					: "the local cluster stopped "
+					  "while starting the task");
 		}
 	}
 }
@@ -1646,19 +1648,19 @@ static void recover_job(struct srv *s, struct srv_job *j)
 			if (!t->monitor)
 				read_pid_file(j, t);
 			for (n = 0; n < j->roles[t->role].nports; n++)
-				port_mark(s, t->ports[n], true);
+				run_port_mark(s, t->ports[n], true);
 		}
 	}
-	rehold(s, j);
+	run_rehold(s, j);
 	srv_log(s, "'%s': re-adopting %zu running task%s", j->key,
-		live_tasks(j), live_tasks(j) == 1 ? "" : "s");
+		run_live_tasks(j), run_live_tasks(j) == 1 ? "" : "s");
 	if (j->stop || j->deciding) {
-		signal_tasks(j, SIGTERM);
+		run_signal_tasks(j, SIGTERM);
 		j->kill_at = srv_now_ms() + s->opt.grace_ms;
 	}
 	srv_poll_adopted(s);
-	if (j->state == ST_RUNNING && !live_tasks(j))
-		attempt_over(s, j);
+	if (j->state == ST_RUNNING && !run_live_tasks(j))
+		run_attempt_over(s, j);
 }
 
 void srv_resume_jobs(struct srv *s)
@@ -1686,15 +1688,15 @@ int srv_stop_job(struct srv *s, struct srv_job *j, const char *why)
 	free(j->diag);
 	j->diag = strdup(why);
 	srv_log(s, "'%s': stopping", j->key);
-	if (j->state == ST_WAITING || !live_tasks(j)) {
-		release(s, j);
+	if (j->state == ST_WAITING || !run_live_tasks(j)) {
+		run_release(s, j);
 		j->state = ST_STOPPED;
 		j->completed = srv_now_ms();
 		pai_job_free(j->pj);
 		j->pj = NULL;
 		return 0;
 	}
-	signal_tasks(j, SIGTERM);
+	run_signal_tasks(j, SIGTERM);
 	j->kill_at = srv_now_ms() + s->opt.grace_ms;
 	return 0;
 }
@@ -1708,7 +1710,7 @@ void srv_check_deadlines(struct srv *s)
 		struct srv_job *j = s->jobs[i];
 
 		if (j->state == ST_RUNNING && j->kill_at && now >= j->kill_at) {
-			signal_tasks(j, SIGKILL);
+			run_signal_tasks(j, SIGKILL);
 			j->kill_at = 0;
 		}
 	}
