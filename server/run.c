@@ -765,12 +765,6 @@ static void free_strv(char **v)
 	free(v);
 }
 
-static void srv_task_set_diag(struct srv_task *t, const char *msg)
-{
-	free(t->diag);
-	t->diag = msg ? strdup(msg) : NULL;
-}
-
 static unsigned long long run_proc_start(pid_t pid, char *state)
 {
 	char path[64], buf[1024], *p;
