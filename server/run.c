@@ -13,7 +13,7 @@
  * (srv_flush), and a begun attempt's tasks are forked only once its
  * record is on disk (srv_launch).
  */
-#include "srv_int.h"
+#include "run_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,104 +26,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---- ports ---------------------------------------------------------- */
-
-static bool port_used(struct srv *s, unsigned p)
-{
-	return s->port_used[p / 8] & (1u << (p % 8));
-}
-
-static void run_port_mark(struct srv *s, unsigned p, bool used)
-{
-	if (!p || p > 65535)
-		return;
-	if (used)
-		s->port_used[p / 8] |= (unsigned char)(1u << (p % 8));
-	else
-		s->port_used[p / 8] &= (unsigned char)~(1u << (p % 8));
-}
-
-/* Binds 127.0.0.1:p (0: any) to learn that it is free; returns the port
- * or 0. The socket is closed at once: the task binds it itself. */
-static unsigned try_bind(unsigned p)
-{
-	struct sockaddr_in a;
-	socklen_t alen = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	unsigned got = 0;
-
-	if (fd < 0)
-		return 0;
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a.sin_port = htons((unsigned short)p);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&a, &alen) == 0)
-		got = ntohs(a.sin_port);
-	close(fd);
-	return got;
-}
-
-/* A port free on this machine and not given to another task: from
- * begin_at upwards when the config says so, else any. */
-static unsigned run_port_take(struct srv *s, long long begin_at)
-{
-	unsigned p;
-	int tries;
-
-	if (begin_at > 0) {
-		for (p = (unsigned)begin_at; p <= 65535; p++)
-			if (!port_used(s, p) && try_bind(p) == p) {
-				run_port_mark(s, p, true);
-				return p;
-			}
-		return 0;
-	}
-	for (tries = 0; tries < 64; tries++) {
-		p = try_bind(0);
-		if (p && !port_used(s, p)) {
-			run_port_mark(s, p, true);
-			return p;
-		}
-	}
-	return 0;
-}
-
-/* The task's ssh port, held by its monitor from the start. */
-static int run_listen_on(unsigned p)
-{
-	struct sockaddr_in a;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-
-	if (fd < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a.sin_port = htons((unsigned short)p);
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
-	    listen(fd, 16) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static void run_task_ports_release(struct srv *s, struct srv_job *j,
-				   struct srv_task *t)
-{
-	size_t k;
-
-	for (k = 0; k < j->roles[t->role].nports; k++)
-		run_port_mark(s, t->ports[k], false);
-}
 
 /* ---- placement for pai_expand_task ---------------------------------- */
 

@@ -1,0 +1,21 @@
+/* run_int.h - the local cluster's task runner (run.c, run_*.c): what its
+ * files share. Internal to them; the rest of server/ calls the runner
+ * through srv_int.h. */
+#ifndef RUN_INT_H
+#define RUN_INT_H
+
+#include "srv_int.h"
+
+/* ---- ports (run_ports.c) -------------------------------------------- */
+
+void run_port_mark(struct srv *s, unsigned p, bool used);
+/* A port free on this machine and not given to another task: from
+ * begin_at upwards when the config says so, else any; 0 when none. */
+unsigned run_port_take(struct srv *s, long long begin_at);
+/* Listens on 127.0.0.1:p, the task's ssh port: the socket, or -1. */
+int run_listen_on(unsigned p);
+/* t's ports given back, for other tasks to take. */
+void run_task_ports_release(struct srv *s, struct srv_job *j,
+			    struct srv_task *t);
+
+#endif /* RUN_INT_H */
