@@ -18,4 +18,20 @@ int run_listen_on(unsigned p);
 void run_task_ports_release(struct srv *s, struct srv_job *j,
 			    struct srv_task *t);
 
+/* ---- placement (run_place.c) ---------------------------------------- */
+
+struct place {
+	struct srv *s;
+	struct srv_job *j;
+	char **ids, **work;
+	char *fs;
+};
+
+void run_place_free(struct place *pl);
+/* Where the tasks of j's current attempt are, for pai_expand_task:
+ * pm and eo filled to point at pl. 0, or -1 (out of memory: free pl
+ * with run_place_free all the same). */
+int run_place_init(struct place *pl, struct srv *s, struct srv_job *j,
+		   pai_placement *pm, pai_expand_options *eo);
+
 #endif /* RUN_INT_H */
