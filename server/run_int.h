@@ -34,4 +34,26 @@ void run_place_free(struct place *pl);
 int run_place_init(struct place *pl, struct srv *s, struct srv_job *j,
 		   pai_placement *pm, pai_expand_options *eo);
 
+/* ---- the monitor (run_monitor.c) ------------------------------------ */
+
+/* What a task's monitor needs, all made before the fork. */
+struct spawn {
+	const char *bash;
+	char **argv, **envp;
+	const char *dirs[3]; /* attempt, task and working directories */
+	const char *work, *status_path;
+	const char *log_path[3]; /* user.pai.stdout, .stderr, .all */
+	const char *sshd, *sshd_log; /* sshd: NULL for none */
+	char **sshd_argv;
+	int fd_null;
+	int fd_ssh;	      /* listening on the task's ssh port, or -1 */
+	const char *tree_base; /* where its cgroup goes, or NULL */
+};
+
+#define MONITOR_NO_DIR 3 /* the monitor's exit status: no directory */
+
+/* A task's monitor, in the child the server forked (async-signal-safe
+ * calls only); it exits when the task has ended. */
+__attribute__((noreturn)) void run_monitor_main(const struct spawn *sp);
+
 #endif /* RUN_INT_H */
