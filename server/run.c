@@ -15,7 +15,6 @@
  */
 #include "run_int.h"
 
-#include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -90,38 +89,6 @@ static void free_strv(char **v)
 	for (i = 0; v && v[i]; i++)
 		free(v[i]);
 	free(v);
-}
-
-static unsigned long long run_proc_start(pid_t pid, char *state)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long v = 0;
-	ssize_t n;
-	int fd, field;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p)
-		return 0;
-	p += 2; /* field 3, the state */
-	if (state)
-		*state = *p;
-	for (field = 3; field < 22 && p; field++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (p)
-		v = strtoull(p, NULL, 10);
-	return v;
 }
 
 /* What run_spawn_task makes for one task's monitor (sp points into it). */
@@ -624,8 +591,6 @@ static size_t run_live_tasks(const struct srv_job *j)
 	return n;
 }
 
-static bool run_monitor_alive(const struct srv_task *t);
-
 /* SIGTERM or SIGKILL to every running task, through its monitor. A
  * monitor of an earlier server is signalled only if it is still the
  * same process (its pid could have been reused). */
@@ -758,69 +723,6 @@ static void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 		run_attempt_over(s, j);
 }
 
-/* What a task's monitor wrote in `status`: line 1 "task-pid
- * monitor-pid monitor-start" once the task started, line 2 "code
- * signal" when it ended; a line counts only whole. A task directory of
- * an earlier version has `pid` and `exit` instead. Returns what was
- * read: STATUS_PID, STATUS_EXIT, both or neither. */
-enum { STATUS_PID = 1, STATUS_EXIT = 2 };
-
-struct status {
-	long pg, mon;
-	unsigned long long start;
-	int code;
-};
-
-static int parse_status(const char *text, struct status *st, bool exit_only)
-{
-	const char *nl = strchr(text, '\n');
-	int got = 0;
-	char end;
-
-	if (!nl)
-		return 0;
-	if (!exit_only) {
-		if (sscanf(text, "%ld %ld %llu%c", &st->pg, &st->mon,
-			   &st->start, &end) == 4 &&
-		    end == '\n')
-			got |= STATUS_PID;
-		text = nl + 1;
-		if (!strchr(text, '\n'))
-			return got;
-	}
-	if (sscanf(text, "%d %*d%c", &st->code, &end) == 2 && end == '\n')
-		got |= STATUS_EXIT;
-	return got;
-}
-
-static int run_read_status(const char *dir, struct status *st)
-{
-	char *path = srv_printf("%s/status", dir), *text = NULL;
-	size_t len = 0;
-	int got = 0, err = PAI_ENOMEM;
-
-	memset(st, 0, sizeof(*st));
-	st->code = -1;
-	if (path && (err = pai_file_read(&text, &len, NULL, path)) == PAI_OK)
-		got = parse_status(text, st, false);
-	else if (err == PAI_ENOTFOUND) {
-		/* the layout before `status` */
-		free(path);
-		path = srv_printf("%s/pid", dir);
-		if (path && pai_file_read(&text, &len, NULL, path) == PAI_OK)
-			got = parse_status(text, st, false) & STATUS_PID;
-		free(path);
-		free(text);
-		text = NULL;
-		path = srv_printf("%s/exit", dir);
-		if (path && pai_file_read(&text, &len, NULL, path) == PAI_OK)
-			got |= parse_status(text, st, true);
-	}
-	free(text);
-	free(path);
-	return got;
-}
-
 /* Task t's monitor is gone; its status says how the task ended. */
 static void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 			   const char *lost)
@@ -887,15 +789,6 @@ void srv_reap(struct srv *s)
 			}
 		}
 	}
-}
-
-static bool run_monitor_alive(const struct srv_task *t)
-{
-	char state = 0;
-
-	return t->monitor > 0 && t->mon_start &&
-	       run_proc_start(t->monitor, &state) == t->mon_start &&
-	       state != 'Z';
 }
 
 /* The monitor's pid and start time, from the status it wrote. */

@@ -56,4 +56,26 @@ struct spawn {
  * calls only); it exits when the task has ended. */
 __attribute__((noreturn)) void run_monitor_main(const struct spawn *sp);
 
+/* ---- what a monitor tells (run_status.c) ---------------------------- */
+
+/* What a task's monitor wrote in `status`: line 1 "task-pid
+ * monitor-pid monitor-start" once the task started, line 2 "code
+ * signal" when it ended; a line counts only whole. A task directory of
+ * an earlier version has `pid` and `exit` instead. Returns what was
+ * read: STATUS_PID, STATUS_EXIT, both or neither. */
+enum { STATUS_PID = 1, STATUS_EXIT = 2 };
+
+struct status {
+	long pg, mon;
+	unsigned long long start;
+	int code;
+};
+int run_read_status(const char *dir, struct status *st);
+/* The start time of process pid (field 22 of /proc/PID/stat), its
+ * state letter in *state (NULL: not wanted); 0 when it is gone. */
+unsigned long long run_proc_start(pid_t pid, char *state);
+/* Whether t's monitor is still the process it was (its pid could have
+ * been reused since), and not a zombie. */
+bool run_monitor_alive(const struct srv_task *t);
+
 #endif /* RUN_INT_H */
