@@ -78,4 +78,17 @@ unsigned long long run_proc_start(pid_t pid, char *state);
  * been reused since), and not a zombie. */
 bool run_monitor_alive(const struct srv_task *t);
 
+/* ---- resources (run_resources.c) ------------------------------------ */
+
+/* The CPUs, MB of memory and GPUs that all j's tasks ask for. */
+void run_job_request(const struct srv_job *j, long long *cpus,
+		     long long *mem, long long *gpus);
+/* --capacity: 1 when the whole request fits now (and is taken), 0 when
+ * it must wait, -1 when it can never fit. */
+int run_admit(struct srv *s, struct srv_job *j);
+/* What j holds given back (none held: nothing). */
+void run_release(struct srv *s, struct srv_job *j);
+/* After a restart: a running job holds what it held. */
+void run_rehold(struct srv *s, struct srv_job *j);
+
 #endif /* RUN_INT_H */
