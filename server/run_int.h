@@ -91,4 +91,11 @@ void run_release(struct srv *s, struct srv_job *j);
 /* After a restart: a running job holds what it held. */
 void run_rehold(struct srv *s, struct srv_job *j);
 
+/* ---- starting a task (run_spawn.c) ---------------------------------- */
+
+/* Starts task t of j's attempt, placed by pl and eo (run_place_init);
+ * on failure marks it FAILED with the reason. */
+void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
+		    struct place *pl, const pai_expand_options *eo);
+
 #endif /* RUN_INT_H */
