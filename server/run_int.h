@@ -98,4 +98,20 @@ void run_rehold(struct srv *s, struct srv_job *j);
 void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		    struct place *pl, const pai_expand_options *eo);
 
+/* ---- the end of tasks and attempts (run_end.c) ---------------------- */
+
+/* How many of j's tasks run. */
+size_t run_live_tasks(const struct srv_job *j);
+/* SIGTERM or SIGKILL (sig) to every running task of j, through its
+ * monitor. */
+void run_signal_tasks(struct srv_job *j, int sig);
+/* Every task of j's attempt has ended: the job ends, or retries. */
+void run_attempt_over(struct srv *s, struct srv_job *j);
+/* Applies the roles' completion policy after task t ended. */
+void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
+/* Task t's monitor is gone; its status says how the task ended (lost:
+ * why it is not known, or NULL). */
+void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
+		    const char *lost);
+
 #endif /* RUN_INT_H */
