@@ -1,4 +1,7 @@
-/* run.c - the local cluster's processes: ports, tasks, completion
+/* run.c - the local cluster's task runner: which waiting job starts
+ * (srv_schedule; first in, first out under --capacity), its attempt
+ * begun (ports taken, the RUNNING record to be written) and then, once
+ * that record is on disk, launched (srv_launch).
  *
  * Every task runs under a monitor: a process forked from the server
  * (never exec'd; it uses only async-signal-safe calls) that starts
@@ -12,14 +15,23 @@
  * thread with the lock held; records are written without it
  * (srv_flush), and a begun attempt's tasks are forked only once its
  * record is on disk (srv_launch).
+ *
+ * The runner's files, an idea each, from the bottom up (run_int.h
+ * holds what they share; tree.c, every process of a task):
+ *   run_ports.c      the tasks' ports
+ *   run_place.c      where an attempt's tasks are, for pai_expand_task
+ *   run_monitor.c    the monitor, after fork: async-signal-safe only
+ *   run_status.c     what a monitor tells: `status`, /proc/PID/stat
+ *   run_resources.c  --capacity's admission, a job's warnings
+ *   run_spawn.c      a task started: its monitor forked
+ *   run_end.c        reaping, the completion policy, stops, retries
+ *   run_recover.c    an earlier server's tasks taken back
+ *   run.c            scheduling and launching
  */
 #include "run_int.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* Takes j's next attempt: ports chosen, job and tasks RUNNING. Its
  * record is written (srv_flush) before srv_launch forks anything: a

@@ -186,7 +186,7 @@ char *srv_container_id(const struct srv_job *j, const struct srv_task *t);
 bool srv_ssh_port(const struct srv_job *j, const struct srv_task *t,
 		  unsigned *port);
 
-/* run.c: processes */
+/* the task runner: run.c, run_*.c (run.c says which file holds what) */
 void srv_schedule(struct srv *s);
 void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);
