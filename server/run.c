@@ -74,7 +74,7 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 {
 	pai_expand_options eo;
 	pai_placement pm;
-	struct place pl;
+	struct run_place pl;
 	size_t i;
 	int attempt = j->attempt;
 

@@ -158,7 +158,7 @@ void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 		    const char *lost)
 {
 	char *dir = srv_task_dir(j, t);
-	struct status st;
+	struct run_status st;
 	int code = -1;
 
 	/* a monitor that ended well removed its cgroup; a killed one

@@ -20,24 +20,24 @@ void run_task_ports_release(struct srv *s, struct srv_job *j,
 
 /* ---- placement (run_place.c) ---------------------------------------- */
 
-struct place {
+struct run_place {
 	struct srv *s;
 	struct srv_job *j;
 	char **ids, **work;
 	char *fs;
 };
 
-void run_place_free(struct place *pl);
+void run_place_free(struct run_place *pl);
 /* Where the tasks of j's current attempt are, for pai_expand_task:
  * pm and eo filled to point at pl. 0, or -1 (out of memory: free pl
  * with run_place_free all the same). */
-int run_place_init(struct place *pl, struct srv *s, struct srv_job *j,
+int run_place_init(struct run_place *pl, struct srv *s, struct srv_job *j,
 		   pai_placement *pm, pai_expand_options *eo);
 
 /* ---- the monitor (run_monitor.c) ------------------------------------ */
 
 /* What a task's monitor needs, all made before the fork. */
-struct spawn {
+struct run_spawn {
 	const char *bash;
 	char **argv, **envp;
 	const char *dirs[3]; /* attempt, task and working directories */
@@ -54,7 +54,7 @@ struct spawn {
 
 /* A task's monitor, in the child the server forked (async-signal-safe
  * calls only); it exits when the task has ended. */
-__attribute__((noreturn)) void run_monitor_main(const struct spawn *sp);
+__attribute__((noreturn)) void run_monitor_main(const struct run_spawn *sp);
 
 /* ---- what a monitor tells (run_status.c) ---------------------------- */
 
@@ -65,12 +65,13 @@ __attribute__((noreturn)) void run_monitor_main(const struct spawn *sp);
  * read: STATUS_PID, STATUS_EXIT, both or neither. */
 enum { STATUS_PID = 1, STATUS_EXIT = 2 };
 
-struct status {
+struct run_status {
 	long pg, mon;
 	unsigned long long start;
 	int code;
 };
-int run_read_status(const char *dir, struct status *st);
+
+int run_read_status(const char *dir, struct run_status *st);
 /* The start time of process pid (field 22 of /proc/PID/stat), its
  * state letter in *state (NULL: not wanted); 0 when it is gone. */
 unsigned long long run_proc_start(pid_t pid, char *state);
@@ -96,7 +97,7 @@ void run_rehold(struct srv *s, struct srv_job *j);
 /* Starts task t of j's attempt, placed by pl and eo (run_place_init);
  * on failure marks it FAILED with the reason. */
 void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
-		    struct place *pl, const pai_expand_options *eo);
+		    struct run_place *pl, const pai_expand_options *eo);
 
 /* ---- the end of tasks and attempts (run_end.c) ---------------------- */
 

@@ -9,7 +9,7 @@
  * system calls such as pipe2, signalfd, accept4 and close_range). No
  * malloc, no stdio, no locale, nothing that could wait for a lock that
  * another thread of the server held at the fork. What the monitor
- * needs is made before the fork (struct spawn); what it calls outside
+ * needs is made before the fork (struct run_spawn); what it calls outside
  * this file is the monitor's half of tree.c, under the same rule. */
 #include "run_int.h"
 
@@ -137,7 +137,7 @@ static unsigned long long self_start(void)
 
 /* A monitor's state: the task, its outputs, its sshd sessions. */
 struct monitor {
-	const struct spawn *sp;
+	const struct run_spawn *sp;
 	int sfd;     /* SIGTERM and SIGINT, to pass on to the task */
 	int status;  /* the status file, or -1 */
 	int logs[3]; /* user.pai.stdout, .stderr, .all: -1 until written */
@@ -157,7 +157,7 @@ struct monitor {
 
 /* The monitor's own session, descriptors and signals; the task's
  * directories and its status file. */
-static void monitor_init(struct monitor *m, const struct spawn *sp)
+static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 {
 	int keep[2] = {sp->fd_null, sp->fd_ssh}, i;
 	sigset_t mask;
@@ -200,7 +200,7 @@ static void start_task(struct monitor *m, int *out, int *err)
 	static const char nobash[] = "paictl serve: cannot run bash\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
-	const struct spawn *sp = m->sp;
+	const struct run_spawn *sp = m->sp;
 	int po[2] = {-1, -1}, pe[2] = {-1, -1};
 
 	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0)
@@ -323,7 +323,7 @@ static void pass_signals(const struct monitor *m)
 static void accept_ssh(struct monitor *m, int fd)
 {
 	static char *sshd_env[] = {"PATH=/usr/sbin:/usr/bin:/bin", NULL};
-	const struct spawn *sp = m->sp;
+	const struct run_spawn *sp = m->sp;
 	int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 
 	if (conn >= 0 && m->nsess < MAX_SESSIONS) {
@@ -453,7 +453,7 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 
 /* A task's monitor, in the child the server forked (async-signal-safe
  * calls only). */
-__attribute__((noreturn)) void run_monitor_main(const struct spawn *sp)
+__attribute__((noreturn)) void run_monitor_main(const struct run_spawn *sp)
 {
 	struct monitor m;
 	int out = -1, err = -1;

@@ -27,7 +27,7 @@ static const char *pl_ip(void *d, size_t role, size_t index)
 
 static const char *pl_id(void *d, size_t role, size_t index)
 {
-	struct place *p = d;
+	struct run_place *p = d;
 	struct srv_task *t = task_at(p->j, role, index);
 
 	return t ? p->ids[t - p->j->tasks] : NULL;
@@ -35,7 +35,7 @@ static const char *pl_id(void *d, size_t role, size_t index)
 
 static const char *pl_work(void *d, size_t role, size_t index)
 {
-	struct place *p = d;
+	struct run_place *p = d;
 	struct srv_task *t = task_at(p->j, role, index);
 
 	return t ? p->work[t - p->j->tasks] : NULL;
@@ -43,7 +43,7 @@ static const char *pl_work(void *d, size_t role, size_t index)
 
 static unsigned pl_port(void *d, size_t role, size_t index, size_t k, size_t n)
 {
-	struct place *p = d;
+	struct run_place *p = d;
 	struct srv_task *t = task_at(p->j, role, index);
 	const struct srv_role *r;
 	size_t i, off = 0;
@@ -58,7 +58,7 @@ static unsigned pl_port(void *d, size_t role, size_t index, size_t k, size_t n)
 	return t->ports[off + n];
 }
 
-void run_place_free(struct place *pl)
+void run_place_free(struct run_place *pl)
 {
 	size_t i;
 
@@ -75,7 +75,7 @@ void run_place_free(struct place *pl)
 
 /* Where the tasks of j's current attempt are, for pai_expand_task:
  * their ids and directories (ports are the tasks' own). */
-int run_place_init(struct place *pl, struct srv *s, struct srv_job *j,
+int run_place_init(struct run_place *pl, struct srv *s, struct srv_job *j,
 		   pai_placement *pm, pai_expand_options *eo)
 {
 	size_t i;

@@ -12,7 +12,7 @@
 static void read_pid_file(struct srv_job *j, struct srv_task *t)
 {
 	char *dir = srv_task_dir(j, t);
-	struct status st;
+	struct run_status st;
 
 	if (dir && (run_read_status(dir, &st) & STATUS_PID) && st.mon > 1) {
 		t->monitor = (pid_t)st.mon;
@@ -24,7 +24,7 @@ static void read_pid_file(struct srv_job *j, struct srv_task *t)
 /* A task whose start was cut short: its group, if it got one, goes. */
 static void kill_by_pid_file(const char *dir)
 {
-	struct status st;
+	struct run_status st;
 
 	if (dir && (run_read_status(dir, &st) & STATUS_PID) && st.pg > 1)
 		kill(-(pid_t)st.pg, SIGKILL);
@@ -41,7 +41,7 @@ void srv_poll_adopted(struct srv *s)
 
 		for (k = 0; j->state == ST_RUNNING && k < j->ntasks; k++) {
 			struct srv_task *t = &j->tasks[k];
-			struct status st;
+			struct run_status st;
 			char *dir;
 			bool done;
 

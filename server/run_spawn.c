@@ -78,7 +78,7 @@ static void free_strv(char **v)
 
 /* What run_spawn_task makes for one task's monitor (sp points into it). */
 struct spawn_buf {
-	struct spawn sp;
+	struct run_spawn sp;
 	pai_env *env;
 	char *dir, *adir, *paths[4], *cmd;
 	char *argv[4];
@@ -117,7 +117,7 @@ static void spawn_buf_release(struct spawn_buf *b)
 /* The task's files, environment and command, in b; NULL, or why the
  * task cannot start. */
 static const char *prepare_task(struct srv *s, struct srv_job *j,
-				struct srv_task *t, struct place *pl,
+				struct srv_task *t, struct run_place *pl,
 				const pai_expand_options *eo,
 				struct spawn_buf *b)
 {
@@ -181,7 +181,7 @@ static void prepare_sshd(struct srv *s, struct srv_job *j, struct srv_task *t,
 
 /* Starts one task; on failure marks it FAILED with the reason. */
 void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
-		    struct place *pl, const pai_expand_options *eo)
+		    struct run_place *pl, const pai_expand_options *eo)
 {
 	struct spawn_buf b;
 	const char *why;
@@ -226,7 +226,7 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j)
 {
 	pai_expand_options eo;
 	pai_placement pm;
-	struct place pl;
+	struct run_place pl;
 	size_t i;
 	int ret = 0;
 

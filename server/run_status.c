@@ -42,7 +42,7 @@ unsigned long long run_proc_start(pid_t pid, char *state)
 	return v;
 }
 
-static int parse_status(const char *text, struct status *st, bool exit_only)
+static int parse_status(const char *text, struct run_status *st, bool exit_only)
 {
 	const char *nl = strchr(text, '\n');
 	int got = 0;
@@ -64,7 +64,7 @@ static int parse_status(const char *text, struct status *st, bool exit_only)
 	return got;
 }
 
-int run_read_status(const char *dir, struct status *st)
+int run_read_status(const char *dir, struct run_status *st)
 {
 	char *path = srv_printf("%s/status", dir), *text = NULL;
 	size_t len = 0;
