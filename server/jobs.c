@@ -61,6 +61,12 @@ void srv_job_free(struct srv_job *j)
 	free(j);
 }
 
+void srv_task_set_diag(struct srv_task *t, const char *msg)
+{
+	free(t->diag);
+	t->diag = msg ? strdup(msg) : NULL;
+}
+
 /* Allocates the tasks of every role, all WAITING. */
 static int make_tasks(struct srv_job *j)
 {

@@ -167,6 +167,8 @@ void srv_write_info(struct srv *s);
 /* jobs.c: the model, its records on disk */
 int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user);
 void srv_job_free(struct srv_job *j);
+/* t's diagnostics: a copy of msg (NULL: none). */
+void srv_task_set_diag(struct srv_task *t, const char *msg);
 json_t *srv_job_record(const struct srv_job *j);
 void srv_flush(struct srv *s);
 /* Reads the jobs of the state directory, oldest first; then
@@ -184,7 +186,7 @@ char *srv_container_id(const struct srv_job *j, const struct srv_task *t);
 bool srv_ssh_port(const struct srv_job *j, const struct srv_task *t,
 		  unsigned *port);
 
-/* run.c: processes */
+/* the task runner: run.c, run_*.c (run.c says which file holds what) */
 void srv_schedule(struct srv *s);
 void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);

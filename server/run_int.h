@@ -1,0 +1,118 @@
+/* run_int.h - the local cluster's task runner (run.c, run_*.c): what its
+ * files share. Internal to them; the rest of server/ calls the runner
+ * through srv_int.h. */
+#ifndef RUN_INT_H
+#define RUN_INT_H
+
+#include "srv_int.h"
+
+/* ---- ports (run_ports.c) -------------------------------------------- */
+
+void run_port_mark(struct srv *s, unsigned p, bool used);
+/* A port free on this machine and not given to another task: from
+ * begin_at upwards when the config says so, else any; 0 when none. */
+unsigned run_port_take(struct srv *s, long long begin_at);
+/* Listens on 127.0.0.1:p, the task's ssh port: the socket, or -1. */
+int run_listen_on(unsigned p);
+/* t's ports given back, for other tasks to take. */
+void run_task_ports_release(struct srv *s, struct srv_job *j,
+			    struct srv_task *t);
+
+/* ---- placement (run_place.c) ---------------------------------------- */
+
+struct run_place {
+	struct srv *s;
+	struct srv_job *j;
+	char **ids, **work;
+	char *fs;
+};
+
+void run_place_free(struct run_place *pl);
+/* Where the tasks of j's current attempt are, for pai_expand_task:
+ * pm and eo filled to point at pl. 0, or -1 (out of memory: free pl
+ * with run_place_free all the same). */
+int run_place_init(struct run_place *pl, struct srv *s, struct srv_job *j,
+		   pai_placement *pm, pai_expand_options *eo);
+
+/* ---- the monitor (run_monitor.c) ------------------------------------ */
+
+/* What a task's monitor needs, all made before the fork. */
+struct run_spawn {
+	const char *bash;
+	char **argv, **envp;
+	const char *dirs[3]; /* attempt, task and working directories */
+	const char *work, *status_path;
+	const char *log_path[3]; /* user.pai.stdout, .stderr, .all */
+	const char *sshd, *sshd_log; /* sshd: NULL for none */
+	char **sshd_argv;
+	int fd_null;
+	int fd_ssh;	      /* listening on the task's ssh port, or -1 */
+	const char *tree_base; /* where its cgroup goes, or NULL */
+};
+
+#define MONITOR_NO_DIR 3 /* the monitor's exit status: no directory */
+
+/* A task's monitor, in the child the server forked (async-signal-safe
+ * calls only); it exits when the task has ended. */
+__attribute__((noreturn)) void run_monitor_main(const struct run_spawn *sp);
+
+/* ---- what a monitor tells (run_status.c) ---------------------------- */
+
+/* What a task's monitor wrote in `status`: line 1 "task-pid
+ * monitor-pid monitor-start" once the task started, line 2 "code
+ * signal" when it ended; a line counts only whole. A task directory of
+ * an earlier version has `pid` and `exit` instead. Returns what was
+ * read: STATUS_PID, STATUS_EXIT, both or neither. */
+enum { STATUS_PID = 1, STATUS_EXIT = 2 };
+
+struct run_status {
+	long pg, mon;
+	unsigned long long start;
+	int code;
+};
+
+int run_read_status(const char *dir, struct run_status *st);
+/* The start time of process pid (field 22 of /proc/PID/stat), its
+ * state letter in *state (NULL: not wanted); 0 when it is gone. */
+unsigned long long run_proc_start(pid_t pid, char *state);
+/* Whether t's monitor is still the process it was (its pid could have
+ * been reused since), and not a zombie. */
+bool run_monitor_alive(const struct srv_task *t);
+
+/* ---- resources (run_resources.c) ------------------------------------ */
+
+/* The CPUs, MB of memory and GPUs that all j's tasks ask for. */
+void run_job_request(const struct srv_job *j, long long *cpus,
+		     long long *mem, long long *gpus);
+/* --capacity: 1 when the whole request fits now (and is taken), 0 when
+ * it must wait, -1 when it can never fit. */
+int run_admit(struct srv *s, struct srv_job *j);
+/* What j holds given back (none held: nothing). */
+void run_release(struct srv *s, struct srv_job *j);
+/* After a restart: a running job holds what it held. */
+void run_rehold(struct srv *s, struct srv_job *j);
+
+/* ---- starting a task (run_spawn.c) ---------------------------------- */
+
+/* Starts task t of j's attempt, placed by pl and eo (run_place_init);
+ * on failure marks it FAILED with the reason. */
+void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
+		    struct run_place *pl, const pai_expand_options *eo);
+
+/* ---- the end of tasks and attempts (run_end.c) ---------------------- */
+
+/* How many of j's tasks run. */
+size_t run_live_tasks(const struct srv_job *j);
+/* SIGTERM or SIGKILL (sig) to every running task of j, through its
+ * monitor. */
+void run_signal_tasks(struct srv_job *j, int sig);
+/* Every task of j's attempt has ended: the job ends, or retries. */
+void run_attempt_over(struct srv *s, struct srv_job *j);
+/* Applies the roles' completion policy after task t ended. */
+void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t);
+/* Task t's monitor is gone; its status says how the task ended (lost:
+ * why it is not known, or NULL). */
+void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
+		    const char *lost);
+
+#endif /* RUN_INT_H */

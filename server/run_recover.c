@@ -1,0 +1,109 @@
+/* run_recover.c - the tasks of an earlier server: a restarted server
+ * takes back the running ones (their ports, the resources their job
+ * holds, their monitors found again by the pids in `status`) and, as
+ * their monitors are not its children, learns of their end by reading
+ * `status` again (srv_poll_adopted, from the main loop) */
+#include "run_int.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+/* The monitor's pid and start time, from the status it wrote. */
+static void read_pid_file(struct srv_job *j, struct srv_task *t)
+{
+	char *dir = srv_task_dir(j, t);
+	struct run_status st;
+
+	if (dir && (run_read_status(dir, &st) & STATUS_PID) && st.mon > 1) {
+		t->monitor = (pid_t)st.mon;
+		t->mon_start = st.start;
+	}
+	free(dir);
+}
+
+/* A task whose start was cut short: its group, if it got one, goes. */
+static void kill_by_pid_file(const char *dir)
+{
+	struct run_status st;
+
+	if (dir && (run_read_status(dir, &st) & STATUS_PID) && st.pg > 1)
+		kill(-(pid_t)st.pg, SIGKILL);
+}
+
+/* Tasks of an earlier server: their monitor is not our child, so its
+ * status file is the only news. */
+void srv_poll_adopted(struct srv *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		for (k = 0; j->state == ST_RUNNING && k < j->ntasks; k++) {
+			struct srv_task *t = &j->tasks[k];
+			struct run_status st;
+			char *dir;
+			bool done;
+
+			if (t->state != ST_RUNNING || !t->adopted)
+				continue;
+			dir = srv_task_dir(j, t);
+			done = dir && (run_read_status(dir, &st) & STATUS_EXIT);
+			if (!done && !t->monitor)
+				kill_by_pid_file(dir);
+			free(dir);
+			if (done || !run_monitor_alive(t))
+				run_task_ended(
+				    s, j, t,
+				    done ? NULL
+				    : t->monitor
+					? "the task's monitor vanished "
+					  "while the local cluster was "
+					  "down; its outcome is unknown"
+					: "the local cluster stopped "
+					  "while starting the task");
+		}
+	}
+}
+
+/* Takes back the running tasks of j, started by an earlier server. */
+static void recover_job(struct srv *s, struct srv_job *j)
+{
+	size_t k, n;
+
+	for (k = 0; k < j->ntasks; k++) {
+		struct srv_task *t = &j->tasks[k];
+
+		if (t->state == ST_RUNNING) {
+			t->adopted = true;
+			if (!t->monitor)
+				read_pid_file(j, t);
+			for (n = 0; n < j->roles[t->role].nports; n++)
+				run_port_mark(s, t->ports[n], true);
+		}
+	}
+	run_rehold(s, j);
+	srv_log(s, "'%s': re-adopting %zu running task%s", j->key,
+		run_live_tasks(j), run_live_tasks(j) == 1 ? "" : "s");
+	if (j->stop || j->deciding) {
+		run_signal_tasks(j, SIGTERM);
+		j->kill_at = srv_now_ms() + s->opt.grace_ms;
+	}
+	srv_poll_adopted(s);
+	if (j->state == ST_RUNNING && !run_live_tasks(j))
+		run_attempt_over(s, j);
+}
+
+void srv_resume_jobs(struct srv *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (j->state == ST_WAITING || j->state == ST_RUNNING)
+			srv_job_reparse(s, j);
+		if (j->state == ST_RUNNING)
+			recover_job(s, j);
+	}
+}

@@ -1,0 +1,102 @@
+/* run_status.c - what the server learns of a task's monitor, its own
+ * child or an earlier server's: the pids and the exit status that the
+ * monitor wrote to `status` (run_monitor.c), and whether the monitor is
+ * still the process it was (/proc/PID/stat) */
+#include "run_int.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+unsigned long long run_proc_start(pid_t pid, char *state)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v = 0;
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	p += 2; /* field 3, the state */
+	if (state)
+		*state = *p;
+	for (field = 3; field < 22 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		v = strtoull(p, NULL, 10);
+	return v;
+}
+
+static int parse_status(const char *text, struct run_status *st, bool exit_only)
+{
+	const char *nl = strchr(text, '\n');
+	int got = 0;
+	char end;
+
+	if (!nl)
+		return 0;
+	if (!exit_only) {
+		if (sscanf(text, "%ld %ld %llu%c", &st->pg, &st->mon,
+			   &st->start, &end) == 4 &&
+		    end == '\n')
+			got |= STATUS_PID;
+		text = nl + 1;
+		if (!strchr(text, '\n'))
+			return got;
+	}
+	if (sscanf(text, "%d %*d%c", &st->code, &end) == 2 && end == '\n')
+		got |= STATUS_EXIT;
+	return got;
+}
+
+int run_read_status(const char *dir, struct run_status *st)
+{
+	char *path = srv_printf("%s/status", dir), *text = NULL;
+	size_t len = 0;
+	int got = 0, err = PAI_ENOMEM;
+
+	memset(st, 0, sizeof(*st));
+	st->code = -1;
+	if (path && (err = pai_file_read(&text, &len, NULL, path)) == PAI_OK)
+		got = parse_status(text, st, false);
+	else if (err == PAI_ENOTFOUND) {
+		/* the layout before `status` */
+		free(path);
+		path = srv_printf("%s/pid", dir);
+		if (path && pai_file_read(&text, &len, NULL, path) == PAI_OK)
+			got = parse_status(text, st, false) & STATUS_PID;
+		free(path);
+		free(text);
+		text = NULL;
+		path = srv_printf("%s/exit", dir);
+		if (path && pai_file_read(&text, &len, NULL, path) == PAI_OK)
+			got |= parse_status(text, st, true);
+	}
+	free(text);
+	free(path);
+	return got;
+}
+
+bool run_monitor_alive(const struct srv_task *t)
+{
+	char state = 0;
+
+	return t->monitor > 0 && t->mon_start &&
+	       run_proc_start(t->monitor, &state) == t->mon_start &&
+	       state != 'Z';
+}
