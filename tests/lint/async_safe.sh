@@ -1,0 +1,40 @@
+#!/bin/sh
+# tests/lint/async_safe.sh - the monitor (server/run_monitor.c) runs
+# after fork in the child of a threaded server, so it may call only
+# async-signal-safe functions. This reads what its object file calls
+# (nm -u) and fails on anything outside the list below: a malloc,
+# printf or getenv that slips in is named here, not found as a rare
+# deadlock of the local cluster.
+#
+# usage: sh tests/lint/async_safe.sh build/server/run_monitor.o
+set -u
+obj=${1:?usage: async_safe.sh OBJECT}
+
+# POSIX's async-signal-safe functions that the monitor uses, Linux
+# system calls of the same kind, the compiler's memcpy/memset and errno,
+# and the monitor's half of server/tree.c (under the same rule there)
+allowed='__errno_location _exit accept4 chdir clock_gettime close
+close_range dup2 execve fork fsync getpid kill memcpy memset mkdir open
+pipe2 poll read setpgid setsid sigaction sigaddset sigdelset sigemptyset
+sigfillset signalfd sigprocmask srv_tree_end srv_tree_enter srv_tree_init
+srv_tree_signal waitpid write'
+
+[ -f "$obj" ] || {
+	echo "async_safe: $obj: no such file (make first)" >&2
+	exit 2
+}
+bad=
+for sym in $(nm -u "$obj" | awk '{print $2}'); do
+	case " $(echo $allowed) " in
+	*" $sym "*) ;;
+	*) bad="$bad $sym" ;;
+	esac
+done
+if [ -n "$bad" ]; then
+	echo "async_safe: $obj calls what is not async-signal-safe" \
+		"after fork:$bad" >&2
+	echo "async_safe: make it before the fork (struct run_spawn), or" \
+		"add it to tests/lint/async_safe.sh if POSIX lists it" >&2
+	exit 1
+fi
+echo "async_safe: $(nm -u "$obj" | wc -l) calls of $obj, all async-signal-safe"
