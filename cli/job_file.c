@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_sched_from_name(cli_sched *out, const char *name)
 {
@@ -127,8 +128,9 @@ int cli_read_input(const cli_ctx *ctx, const char *path, char **out,
 	const size_t max = (size_t)CONFIG_MAX_MIB << 20;
 	int e = 0, err;
 
+	/* standard input as it is: /dev/stdin cannot reopen a socket */
 	if (strcmp(path, "-") == 0)
-		err = pai_file_read_max(out, len, &e, "/dev/stdin", max);
+		err = pai_fd_read_max(out, len, &e, STDIN_FILENO, max);
 	else
 		err = pai_file_read_max(out, len, &e, path, max);
 	if (!err)

@@ -100,6 +100,15 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path);
 int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
 		      size_t max);
 
+/**
+ * pai_file_read_max() of an open descriptor, read from where it stands
+ * to its end (standard input: a pipe, a terminal, a socket, which
+ * /dev/stdin cannot always reopen). @p fd stays open; the caller
+ * closes it.
+ */
+int pai_fd_read_max(char **out, size_t *len, int *sys_errno, int fd,
+		    size_t max);
+
 /* ------------------------------------------------------------------ */
 /* Diagnostics                                                         */
 /* ------------------------------------------------------------------ */

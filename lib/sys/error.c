@@ -134,34 +134,20 @@ static int read_bounded(int fd, const struct stat *st, size_t max, char **data,
 	return 0;
 }
 
-int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
-		      size_t max)
+/* fd's bytes, or its stat's refusal, into the outputs (set empty by
+ * the callers): a PAI_* code, with *e the errno behind it. */
+static int read_fd(char **out, size_t *len, int *e, int fd,
+		   const struct stat *st, size_t max)
 {
-	struct stat st;
 	char *data = NULL;
 	size_t n = 0;
-	int fd, err = PAI_OK, e = 0;
+	int err = PAI_OK;
 
-	if (out)
-		*out = NULL;
-	if (len)
-		*len = 0;
-	if (sys_errno)
-		*sys_errno = 0;
-	if (!out || !path)
-		return PAI_EINVAL;
-	fd = open_bounded(path, max, &st, &e, &err);
-	if (fd >= 0) {
-		e = read_bounded(fd, &st, max, &data, &n);
-		if (!e && n > max)
-			err = PAI_ETOOBIG;
-		close(fd);
-	}
-	if (e) {
-		err = pai__from_errno(e);
-		if (sys_errno)
-			*sys_errno = e;
-	}
+	*e = read_bounded(fd, st, max, &data, &n);
+	if (*e)
+		err = pai__from_errno(*e);
+	else if (n > max)
+		err = PAI_ETOOBIG;
 	if (!err) {
 		*out = data;
 		data = NULL;
@@ -169,5 +155,62 @@ int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
 			*len = n;
 	}
 	free(data);
+	return err;
+}
+
+static void read_start(char **out, size_t *len, int *sys_errno)
+{
+	if (out)
+		*out = NULL;
+	if (len)
+		*len = 0;
+	if (sys_errno)
+		*sys_errno = 0;
+}
+
+int pai_file_read_max(char **out, size_t *len, int *sys_errno, const char *path,
+		      size_t max)
+{
+	struct stat st;
+	int fd, err = PAI_OK, e = 0;
+
+	read_start(out, len, sys_errno);
+	if (!out || !path)
+		return PAI_EINVAL;
+	fd = open_bounded(path, max, &st, &e, &err);
+	if (fd >= 0) {
+		err = read_fd(out, len, &e, fd, &st, max);
+		close(fd);
+	} else if (e) {
+		err = pai__from_errno(e);
+	}
+	if (e && sys_errno)
+		*sys_errno = e;
+	return err;
+}
+
+int pai_fd_read_max(char **out, size_t *len, int *sys_errno, int fd,
+		    size_t max)
+{
+	struct stat st;
+	int err, e = 0;
+
+	read_start(out, len, sys_errno);
+	if (!out || fd < 0)
+		return PAI_EINVAL;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	if (e) {
+		if (sys_errno)
+			*sys_errno = e;
+		return pai__from_errno(e);
+	}
+	/* a regular file's size says nothing of what is left past its
+	 * offset: it is read to its end, bounded as a pipe is */
+	err = read_fd(out, len, &e, fd, &st, max);
+	if (e && sys_errno)
+		*sys_errno = e;
 	return err;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1530,6 +1531,53 @@ static void test_file_read_max(void **state)
 			 PAI_EINVAL);
 }
 
+/* pai_fd_read_max(): an open descriptor from where it stands (a socket
+ * here, which /dev/stdin cannot reopen), bounded as a pipe is, and
+ * left open. */
+static void test_fd_read_max(void **state)
+{
+	char *out = tmpdir;
+	size_t len = 99;
+	int e = -1, sv[2], fd;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], "{\"a\": 1}", 9), 9);
+	close(sv[0]);
+	assert_int_equal(pai_fd_read_max(&out, &len, &e, sv[1], 9), PAI_OK);
+	assert_int_equal(e, 0);
+	assert_int_equal(len, 9);
+	assert_string_equal(out, "{\"a\": 1}");
+	free(out);
+	/* still open: at its end now */
+	assert_int_equal(pai_fd_read_max(&out, &len, &e, sv[1], 9), PAI_OK);
+	assert_int_equal(len, 0);
+	free(out);
+	close(sv[1]);
+
+	/* a regular file past its offset; the bound counts what is left */
+	write_file("ten.json", LIT("{\"a\": 12}\n"));
+	fd = open(tmp_path("ten.json"), O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(lseek(fd, 4, SEEK_SET), 4);
+	assert_int_equal(pai_fd_read_max(&out, &len, &e, fd, 5), PAI_ETOOBIG);
+	assert_null(out);
+	assert_int_equal(e, 0);
+	assert_int_equal(lseek(fd, 4, SEEK_SET), 4);
+	assert_int_equal(pai_fd_read_max(&out, &len, &e, fd, 6), PAI_OK);
+	assert_int_equal(len, 6);
+	assert_string_equal(out, ": 12}\n");
+	free(out);
+	close(fd);
+
+	fd = open(tmpdir, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(pai_fd_read_max(&out, &len, &e, fd, 10), PAI_EISDIR);
+	assert_int_equal(e, EISDIR);
+	close(fd);
+	assert_int_equal(pai_fd_read_max(&out, &len, &e, -1, 10), PAI_EINVAL);
+}
+
 /* A regular file is refused from its size: a sparse terabyte returns at
  * once, where reading it would take hours. */
 static void test_file_read_max_by_size(void **state)
@@ -1657,6 +1705,7 @@ int main(void)
 	    cmocka_unit_test(test_file_read_unreadable),
 	    cmocka_unit_test(test_file_read_pipe),
 	    cmocka_unit_test(test_file_read_max),
+	    cmocka_unit_test(test_fd_read_max),
 	    cmocka_unit_test(test_file_read_max_by_size),
 	    cmocka_unit_test(test_file_read_max_endless),
 	    cmocka_unit_test(test_file_read_max_pipe_exact),
