@@ -411,9 +411,9 @@ int pai__k8s_is_job_env(const pai_job *job, const char *name)
 static int keep(pai_env *to, json_t *dropped, const struct pai__k8s *k,
 		const char *n, const char *v)
 {
-	char *nn, *vv;
+	const struct pai__k8s_own *own = pai__k8s_own_env(k, n);
 
-	if (pai__k8s_own_env(k->kind, n))
+	if (own && !own->job_wins)
 		return PAI_OK;
 	if (!pai__k8s_is_job_env(k->job, n) &&
 	    (strncmp(n, "PAI_", 4) || unknown_here(v)))
@@ -421,59 +421,92 @@ static int keep(pai_env *to, json_t *dropped, const struct pai__k8s *k,
 			       json_object_set_new(dropped, n, json_string(v))
 			   ? PAI_ENOMEM
 			   : PAI_OK;
-	nn = strdup(n);
-	vv = strdup(v);
-	if (!nn || !vv) {
-		free(nn);
-		free(vv);
-		return PAI_ENOMEM;
+	return pai__env_put(to, n, v, false);
+}
+
+/* The runtime's environment of pod i of role r (or with `current` only
+ * its variables that differ between tasks), placed as the pods are. */
+static int runtime_env(pai_env **all, struct pai__k8s *k, size_t r, size_t i,
+		       int current)
+{
+	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
+
+	eo.user = k->o.user;
+	/* a default file system given: its variables are the pods' too */
+	eo.fs_uri = k->o.fs_uri;
+	eo.placement = &k->pl;
+	if (current)
+		return pai__expand_current(all, k->job, r, i, &eo);
+	return pai_expand_task(all, k->job, r, i, &eo);
+}
+
+/* What a pod gets of the runtime's environment all (keep()), and its
+ * command. */
+static int pod_vars(pai_env **out, json_t *dropped, struct pai__k8s *k,
+		    const pai_env *all)
+{
+	pai_env *env = pai__env_new();
+	size_t j, n = pai_env_count(all);
+	char *cmd;
+	int err = env ? PAI_OK : PAI_ENOMEM;
+
+	for (j = 0; !err && j < n; j++)
+		err = keep(env, dropped, k, pai_env_name(all, j),
+			   pai_env_value(all, j));
+	if (!err) {
+		cmd = strdup(pai_env_command(all) ? pai_env_command(all) : "");
+		err = cmd ? pai__env_set_command(env, cmd) : PAI_ENOMEM;
 	}
-	return pai__env_set(to, nn, vv, 0);
+	if (!err && k->scratch.oom)
+		err = PAI_ENOMEM; /* a placement answer was lost */
+	if (err) {
+		pai_env_free(env);
+		return err;
+	}
+	*out = env;
+	return PAI_OK;
 }
 
 int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
 		     size_t r, size_t i, int current)
 {
-	pai_expand_options eo = PAI_EXPAND_OPTIONS_INIT;
-	pai_env *all = NULL, *env = pai__env_new();
-	size_t j, n;
-	char *cmd;
+	pai_env *all = NULL;
 	int err;
 
 	*out = NULL;
-	eo.user = k->o.user;
-	/* a default file system given: its variables are the pods' too */
-	eo.fs_uri = k->o.fs_uri;
-	eo.placement = &k->pl;
-	if (dropped)
-		*dropped = json_object();
-	if (!env || (dropped && !*dropped))
-		err = PAI_ENOMEM;
-	else if (current)
-		err = pai__expand_current(&all, k->job, r, i, &eo);
-	else
-		err = pai_expand_task(&all, k->job, r, i, &eo);
-	n = pai_env_count(all);
-	for (j = 0; !err && j < n; j++)
-		err = keep(env, dropped ? *dropped : NULL, k,
-			   pai_env_name(all, j), pai_env_value(all, j));
+	if (dropped && !(*dropped = json_object()))
+		return PAI_ENOMEM;
+	err = runtime_env(&all, k, r, i, current);
+	if (!err)
+		err = pod_vars(out, dropped ? *dropped : NULL, k, all);
+	pai_env_free(all);
+	if (err && dropped) {
+		json_decref(*dropped);
+		*dropped = NULL;
+	}
+	return err;
+}
+
+/* env, the pod's environment of pod i of role r, and all, the runtime's,
+ * with what the controller sets in the pod itself, and the command with
+ * those in it as in all (where a jobEnv of a name the controller sets
+ * gave way to the controller's value). */
+static int with_own_vars(pai_env *env, pai_env *all, struct pai__k8s *k,
+			 size_t r, size_t i)
+{
+	char *cmd = NULL;
+	int err = pai__k8s_own_vars(env, all, k, r, i);
+
+	if (!err)
+		err = pai__shown_command(&cmd, k->job, r);
+	if (!err)
+		err = pai__env_finish(all, cmd);
+	free(cmd);
 	if (!err) {
-		cmd = strdup(pai_env_command(all) ? pai_env_command(all) : "");
+		cmd = strdup(pai_env_command(all));
 		err = cmd ? pai__env_set_command(env, cmd) : PAI_ENOMEM;
 	}
-	pai_env_free(all);
-	if (!err && k->scratch.oom)
-		err = PAI_ENOMEM; /* a placement answer was lost */
-	if (err) {
-		pai_env_free(env);
-		if (dropped) {
-			json_decref(*dropped);
-			*dropped = NULL;
-		}
-		return err;
-	}
-	*out = env;
-	return PAI_OK;
+	return err;
 }
 
 int pai__env_shared(json_t **shared, const pai_job *job, const pai_env *all,
@@ -516,6 +549,7 @@ int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k)
 int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_k8s_options *opts)
 {
+	pai_env *all = NULL;
 	struct pai__k8s k;
 	int err;
 
@@ -526,7 +560,16 @@ int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 		return PAI_EINVAL;
 	err = pai__k8s_init(&k, job, opts);
 	if (!err)
-		err = pai__k8s_pod_env(out, NULL, &k, role, index, 0);
+		err = runtime_env(&all, &k, role, index, 0);
+	if (!err)
+		err = pod_vars(out, NULL, &k, all);
+	if (!err)
+		err = with_own_vars(*out, all, &k, role, index);
+	if (err) {
+		pai_env_free(*out);
+		*out = NULL;
+	}
+	pai_env_free(all);
 	pai__k8s_release(&k);
 	return err;
 }
