@@ -1,10 +1,11 @@
 /* runtime.h - what a task sees: the table of runtimes (runtimes.c) with
  * one file per runtime (openpai_v0x.c, openpai_v1x.c), the Kubernetes
- * pods built on them (k8s_pod.c) with what their controllers set
- * besides (k8s_own.c), the environment table (env.c) and bash
- * scanner (bash.c) they share, the v0.x server's directories (dirs.c),
- * and pai_job_parse() (job_parse.c), which ends with a runtime's check.
- * Runtimes read the job model (job/), never its parsers. */
+ * pods built on them (k8s_names.c, k8s_pod.c) with what their
+ * controllers set besides (k8s_own.c), the environment table (env.c)
+ * and bash scanner (bash.c) they share, the v0.x server's directories
+ * (dirs.c), and pai_job_parse() (job_parse.c), which ends with a
+ * runtime's check. Runtimes read the job model (job/), never its
+ * parsers. */
 #ifndef PAI_RUNTIME_H
 #define PAI_RUNTIME_H
 
@@ -210,11 +211,11 @@ struct pai__k8s_own {
 const struct pai__k8s_kind *pai__k8s_kind_of(pai_k8s_kind id);
 const struct pai__k8s_kind *pai__k8s_kind_at(size_t i);
 
-/* ---- Kubernetes pods (k8s_pod.c) ------------------------------------- */
+/* ---- Kubernetes pods: their names and ports (k8s_names.c) ------------ */
 
 /* The pods of a job converted for Kubernetes: the job's own runtime with
- * a placement of DNS names and fixed ports, less what Kubernetes cannot
- * give. */
+ * a placement of DNS names and fixed ports (k8s_names.c), less what
+ * Kubernetes cannot give (k8s_pod.c). */
 
 /* Where each role's pods are and what they are called. */
 struct pai__k8s_role {
@@ -245,6 +246,28 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 		  const pai_k8s_options *o);
 void pai__k8s_release(struct pai__k8s *k);
 
+/* The DNS name of pod i of role r, into k->scratch. */
+const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
+
+/* ---- what a kind's controller sets in its pods (k8s_own.c) ---------- */
+
+/* The entry of k's controller that sets the variable name in the job's
+ * pods, or NULL. */
+const struct pai__k8s_own *pai__k8s_own_env(const struct pai__k8s *k,
+					    const char *name);
+/* The names the controller of kind (0: none) sets in the pods of job,
+ * as a names-only set (*out NULL for none). When the job's roles are
+ * not the kind's tasks (which the conversion refuses), the row's names
+ * that are not per task, as if they were. */
+int pai__k8s_own_names(pai_env **out, const pai_job *job, pai_k8s_kind kind);
+/* What the controller sets in pod i of role r, in its order: appended to
+ * env, marked as its (but where the job's own wins), and to all, the
+ * runtime's whole environment. */
+int pai__k8s_own_vars(pai_env *env, pai_env *all, struct pai__k8s *k,
+		      size_t r, size_t i);
+
+/* ---- Kubernetes pods: their environment (k8s_pod.c) ------------------ */
+
 /* How a variable of a pod's environment gets its value. */
 enum pai__k8s_var {
 	PAI__K8S_STATIC,   /* the same in every pod of the role */
@@ -270,29 +293,9 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
  * left for the caller to release, even on failure. */
 int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k);
 
-/* The DNS name of pod i of role r, into k->scratch. */
-const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
-
 /* Whether name is one of the job's jobEnvs (v1 configs only): a pod gets
  * those as they are. */
 int pai__k8s_is_job_env(const pai_job *job, const char *name);
-
-/* ---- what a kind's controller sets in its pods (k8s_own.c) ---------- */
-
-/* The entry of k's controller that sets the variable name in the job's
- * pods, or NULL. */
-const struct pai__k8s_own *pai__k8s_own_env(const struct pai__k8s *k,
-					    const char *name);
-/* The names the controller of kind (0: none) sets in the pods of job,
- * as a names-only set (*out NULL for none). When the job's roles are
- * not the kind's tasks (which the conversion refuses), the row's names
- * that are not per task, as if they were. */
-int pai__k8s_own_names(pai_env **out, const pai_job *job, pai_k8s_kind kind);
-/* What the controller sets in pod i of role r, in its order: appended to
- * env, marked as its (but where the job's own wins), and to all, the
- * runtime's whole environment. */
-int pai__k8s_own_vars(pai_env *env, pai_env *all, struct pai__k8s *k,
-		      size_t r, size_t i);
 
 /* What the tasks of a job share (Kubernetes pods, Slurm tasks): the
  * variables of one task's environment all, less those about the task
