@@ -183,7 +183,8 @@ typedef struct cli_facts {
 	cli_sched sched; /* --scheduler */
 	unsigned given;	 /* CLI_GIVEN_*: what the options said */
 	int target;	 /* k8s.kind is the target: given, or the engine of
-			    a Kubernetes cluster's profile */
+			    a Kubernetes cluster's profile (job.k8s_kind
+			    then says it too) */
 } cli_facts;
 
 enum {
@@ -207,6 +208,9 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f);
 /* A Kubernetes target named (convert --to, expand --target): 0, or -1
  * when kind is no Kubernetes kind (pai_k8s_kind_from_name). */
 int cli_k8s_target(cli_facts *f, const char *kind);
+/* Another target named (convert --to v2, expand --target slurm): none
+ * of Kubernetes, whatever the profile's engine. */
+void cli_no_k8s_target(cli_facts *f);
 
 struct cli_conn;
 /* What the options did not say of *f, from the chosen cluster's profile

@@ -98,7 +98,7 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 {
 	if (cli_k8s_target(&o->f, arg) == 0)
 		return 0;
-	o->f.given |= CLI_GIVEN_KIND;
+	cli_no_k8s_target(&o->f);
 	if (pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown format '%s' (use v1, v2, volcano, "

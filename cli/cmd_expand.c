@@ -58,10 +58,9 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	case OPT_TARGET:
 		o->slurm = strcmp(arg, "slurm") == 0;
-		if (o->slurm) {
-			o->f.target = 0;
-			o->f.given |= CLI_GIVEN_KIND;
-		} else if (cli_k8s_target(&o->f, arg) < 0)
+		if (o->slurm)
+			cli_no_k8s_target(&o->f);
+		else if (cli_k8s_target(&o->f, arg) < 0)
 			return cli_error(
 			    ctx, EXIT_USAGE,
 			    "unknown target '%s' (use volcano, "
@@ -218,17 +217,36 @@ static json_t *head_json(const pai_job *job, const char *user,
 	    pai_dirs_output_dir(dirs), "codeDir", pai_dirs_code_dir(dirs));
 }
 
-static void print_task(const pai_role *ro, size_t index, const pai_env *env)
+/* The variables of env that its pod's controller sets (controller 1),
+ * or the others, each on a line after indent. */
+static void print_vars(const pai_env *env, int controller, const char *indent)
+{
+	size_t i;
+
+	for (i = 0; i < pai_env_count(env); i++) {
+		if (pai_env_by_controller(env, i) != controller)
+			continue;
+		printf("%s%s=", indent, pai_env_name(env, i));
+		print_value(stdout, pai_env_value(env, i));
+		putchar('\n');
+	}
+}
+
+/* A task: its variables, then (for --target) those its pod's controller
+ * sets, apart and indented, since paictl does not set them, then its
+ * command. */
+static void print_task(const pai_role *ro, size_t index, const pai_env *env,
+		       const struct opts *o)
 {
 	const char *c = pai_env_command(env);
-	size_t i;
 
 	printf("\n== %s-%zu (role %s, index %zu of %lld)\n", ro->name, index,
 	       ro->name, index, ro->task_number);
-	for (i = 0; i < pai_env_count(env); i++) {
-		printf("%s=", pai_env_name(env, i));
-		print_value(stdout, pai_env_value(env, i));
-		putchar('\n');
+	print_vars(env, 0, "");
+	if (o->f.target) {
+		printf("set by the %s controller:\n",
+		       pai_k8s_kind_name(o->f.k8s.kind));
+		print_vars(env, 1, "  ");
 	}
 	/* the command indented, so that its lines cannot pass for ours */
 	fputs("command:\n  ", stdout);
@@ -240,23 +258,45 @@ static void print_task(const pai_role *ro, size_t index, const pai_env *env)
 	putchar('\n');
 }
 
-static json_t *task_json(const pai_role *ro, size_t index, const pai_env *env)
+/* The variables of env that its pod's controller sets (controller 1),
+ * or the others, as a new object; NULL when out of memory. */
+static json_t *vars_json(const pai_env *env, int controller)
 {
-	json_t *t = NULL, *e = json_object();
+	json_t *e = json_object();
 	size_t i;
 
-	if (!e)
-		return NULL;
-	for (i = 0; i < pai_env_count(env); i++)
-		if (json_object_set_new(e, pai_env_name(env, i),
-					json_string(pai_env_value(env, i))) < 0)
-			goto out;
+	for (i = 0; e && i < pai_env_count(env); i++)
+		if (pai_env_by_controller(env, i) == controller &&
+		    json_object_set_new(e, pai_env_name(env, i),
+					json_string(pai_env_value(env, i))) <
+			0) {
+			json_decref(e);
+			e = NULL;
+		}
+	return e;
+}
+
+/* A task as JSON; for --target, "controllerEnv" holds what its pod's
+ * controller sets. */
+static json_t *task_json(const pai_role *ro, size_t index, const pai_env *env,
+			 const struct opts *o)
+{
+	json_t *t = NULL, *e = vars_json(env, 0), *own = NULL;
+
+	if (!e || (o->f.target && !(own = vars_json(env, 1))))
+		goto out;
 	t = json_pack("{s:s, s:I, s:o, s:s}", "role", ro->name, "index",
 		      (json_int_t)index, "env", e, "command",
 		      pai_env_command(env));
 	e = NULL; /* json_pack's "o" took it, even on failure */
+	if (t && own && json_object_set_new(t, "controllerEnv", own) < 0) {
+		json_decref(t);
+		t = NULL;
+	}
+	own = NULL; /* json_object_set_new() took it, even on failure */
 out:
 	json_decref(e);
+	json_decref(own);
 	return t;
 }
 
@@ -380,14 +420,14 @@ static int show_task(const pai_job *job, size_t r, size_t i,
 		  ? pai_slurm_expand_task(&env, job, r, i, eo->user, o->workdir)
 		  : pai_expand_task(&env, job, r, i, eo);
 	if (!err && json) {
-		err = (t = task_json(&ro, i, env)) ? PAI_OK : PAI_ENOMEM;
+		err = (t = task_json(&ro, i, env, o)) ? PAI_OK : PAI_ENOMEM;
 		if (!err)
 			fputs(shown ? ",\n    " : ",\n  \"tasks\": [\n    ",
 			      stdout);
 		if (!err && dump_indented(t, 4) < 0)
 			err = PAI_ENOMEM;
 	} else if (!err) {
-		print_task(&ro, i, env);
+		print_task(&ro, i, env, o);
 	}
 	json_decref(t);
 	pai_env_free(env);

@@ -66,23 +66,39 @@ int cli_job_opt(cli_ctx *ctx, int key, const char *arg, cli_facts *f)
 	return -1;
 }
 
+/* kind the target: the pods', whose controller's own variables the
+ * commands may use */
+static void set_target(cli_facts *f, pai_k8s_kind kind)
+{
+	f->k8s.kind = kind;
+	f->job.k8s_kind = (int)kind;
+	f->target = 1;
+}
+
 int cli_k8s_target(cli_facts *f, const char *kind)
 {
-	if (pai_k8s_kind_from_name(&f->k8s.kind, kind))
+	pai_k8s_kind k;
+
+	if (pai_k8s_kind_from_name(&k, kind))
 		return -1;
-	f->target = 1;
+	set_target(f, k);
 	f->given |= CLI_GIVEN_KIND;
 	return 0;
+}
+
+void cli_no_k8s_target(cli_facts *f)
+{
+	f->target = 0;
+	f->job.k8s_kind = 0;
+	f->given |= CLI_GIVEN_KIND;
 }
 
 /* A Kubernetes cluster's facts, where the options said nothing: its
  * engine is the target. */
 static void k8s_facts(cli_facts *f, const pai_k8s_cluster *k)
 {
-	if (!(f->given & CLI_GIVEN_KIND)) {
-		f->k8s.kind = k->kind;
-		f->target = 1;
-	}
+	if (!(f->given & CLI_GIVEN_KIND))
+		set_target(f, k->kind);
 	if (!(f->given & CLI_GIVEN_NS))
 		f->k8s.ns = k->ns;
 	if (!(f->given & CLI_GIVEN_QUEUE))

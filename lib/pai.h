@@ -217,18 +217,28 @@ int pai_scheduler_from_name(pai_scheduler *out, const char *name);
 const char *pai_scheduler_name(pai_scheduler scheduler);
 
 typedef struct pai_job_options {
-	unsigned version; /**< PAI_JOB_OPTIONS_VERSION (1 or 2) */
+	unsigned version; /**< PAI_JOB_OPTIONS_VERSION (1, 2 or 3) */
 	pai_dialect dialect; /**< v1 configs only */
 	/* since version 2: */
 	pai_format format;	 /**< PAI_FORMAT_AUTO: detect */
 	pai_scheduler scheduler; /**< v2 configs only */
+	/* since version 3: */
+	/**
+	 * The Kubernetes kind whose pods the tasks are, a pai_k8s_kind (0:
+	 * none, the cluster's own runtime only): the variables its
+	 * controller sets in the pods itself (a PyTorchJob's MASTER_ADDR,
+	 * RANK...; see pai_k8s_expand_task()) count as defined where the
+	 * commands' references are checked. pai_job_to_k8s() sets it from
+	 * its own options.
+	 */
+	int k8s_kind;
 } pai_job_options;
 
-#define PAI_JOB_OPTIONS_VERSION 2
+#define PAI_JOB_OPTIONS_VERSION 3
 #define PAI_JOB_OPTIONS_INIT                                                   \
 	{                                                                      \
 		PAI_JOB_OPTIONS_VERSION, PAI_DIALECT_OPENPAI,                  \
-		    PAI_FORMAT_AUTO, PAI_SCHEDULER_HIVED                       \
+		    PAI_FORMAT_AUTO, PAI_SCHEDULER_HIVED, 0                    \
 	}
 
 /** A parsed, valid job config. */
@@ -244,7 +254,8 @@ typedef struct pai_job pai_job;
  * have warnings); PAI_ESYNTAX when the text is not well-formed JSON and
  * PAI_EINVALID when it breaks a rule (*out stays NULL in both cases and
  * the reasons are in @p diags); PAI_ENOMEM; PAI_EINVAL for a NULL
- * argument or an options version this library does not know.
+ * argument, an options version this library does not know or a
+ * k8s_kind that is none.
  *
  * @param out  caller frees with pai_job_free()
  * @param text need not be NUL-terminated; not retained
@@ -409,6 +420,13 @@ const char *pai_env_value(const pai_env *env, size_t i);
 const char *pai_env_get(const pai_env *env, const char *name);
 /** The expanded command. Borrowed; valid until pai_env_free(). */
 const char *pai_env_command(const pai_env *env);
+/**
+ * 1 when variable @p i of @p env is one that a Kubernetes kind's own
+ * controller sets in the pod itself, neither the job nor the runtime
+ * (pai_k8s_expand_task(): a PyTorchJob's MASTER_ADDR and RANK, Volcano's
+ * VC_TASK_INDEX...); 0 otherwise, and when @p i is out of range.
+ */
+int pai_env_by_controller(const pai_env *env, size_t i);
 
 /**
  * The command a task of role @p role runs, as the cluster hands it to
@@ -488,8 +506,14 @@ int pai_job_to_k8s(char **out, size_t *len, pai_diags *diags,
  * pod that pai_job_to_k8s() writes sees them: the pod's DNS name stands
  * for its IP, the working directory is a placeholder, and what
  * Kubernetes cannot give ($PAI_DEFAULT_FS_URI and the dirs on it, the
- * v1.x framework's ids) is absent. It does not check that the job can be
- * converted; pai_job_to_k8s() does. Caller frees with pai_env_free().
+ * v1.x framework's ids) is absent. After the pod's own come the
+ * variables the kind's controller sets in it (pai_env_by_controller()
+ * says which), as it would set them: a PyTorchJob's MASTER_ADDR,
+ * MASTER_PORT, WORLD_SIZE, RANK and PET_*, Volcano's VC_TASK_INDEX and
+ * VC_<TASK>_HOSTS..., a PaddleJob's PADDLE_*, an Indexed Job's
+ * JOB_COMPLETION_INDEX; the command sees them too. It does not check
+ * that the job can be converted; pai_job_to_k8s() does. Caller frees
+ * with pai_env_free().
  */
 int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_k8s_options *opts);

@@ -116,7 +116,9 @@ struct pai__k8s_writer {
 	int port_names;	       /* the ports are named ("p10000"): the
 				* controller makes a Service of them */
 	const char *no_queue;  /* a virtual cluster that no queue says */
-	const char *own_env_msg; /* a jobEnv its controller sets itself */
+	/* a jobEnv its controller sets after the pod's own (NULL: it
+	 * sets none so, k8s_kinds.c) */
+	const char *own_env_msg;
 	/* What the kind cannot say of the config, or says differently:
 	 * its completion rules, retries, roles (after the common checks,
 	 * c->retry and c->unlimited set). */

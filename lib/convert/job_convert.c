@@ -30,23 +30,6 @@ static int check_output(const char *name, const char *text, size_t len,
 	return err;
 }
 
-static int complete_options(pai_job_options *o, const pai_job_options *opts)
-{
-	pai_job_options dflt = PAI_JOB_OPTIONS_INIT;
-
-	*o = dflt;
-	if (!opts)
-		return PAI_OK;
-	if (opts->version < 1 || opts->version > PAI_JOB_OPTIONS_VERSION)
-		return PAI_EINVAL;
-	o->dialect = opts->dialect;
-	if (opts->version >= 2) {
-		o->format = opts->format;
-		o->scheduler = opts->scheduler;
-	}
-	return PAI_OK;
-}
-
 int pai_job_convert(char **out, size_t *len, pai_diags *diags, const char *name,
 		    const char *text, size_t text_len,
 		    const pai_job_options *opts, pai_format to)
@@ -64,7 +47,7 @@ int pai_job_convert(char **out, size_t *len, pai_diags *diags, const char *name,
 	if (!out || !diags || !name || !text ||
 	    (to != PAI_FORMAT_V1 && to != PAI_FORMAT_V2))
 		return PAI_EINVAL;
-	err = complete_options(&o, opts);
+	err = pai__job_options(&o, opts);
 	if (err)
 		return err;
 	err = pai_job_parse(&job, diags, name, text, text_len, &o);

@@ -387,14 +387,19 @@ int pai__k8s_manifests(json_t **out, pai_diags *diags, const char *name,
 {
 	pai_job *job = NULL;
 	struct pai__k8s_conv c;
+	pai_job_options jo;
 	int err;
 
 	*out = NULL;
-	if (!diags || !name || !text || !writer_of(opts))
+	if (!diags || !name || !text || !writer_of(opts) ||
+	    pai__job_options(&jo, jopts))
 		return PAI_EINVAL;
+	/* the commands checked against the pods: the controller's own
+	 * variables are theirs */
+	jo.k8s_kind = (int)opts->kind;
 	memset(&c, 0, sizeof(c));
 	c.w = writer_of(opts);
-	err = pai_job_parse(&job, diags, name, text, text_len, jopts);
+	err = pai_job_parse(&job, diags, name, text, text_len, &jo);
 	if (!err)
 		err = pai__k8s_conv_init(&c, diags, job, name, text, text_len,
 					 opts);

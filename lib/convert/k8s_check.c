@@ -416,8 +416,8 @@ static void dropped_common(struct pai__k8s_conv *c)
 			     PAI__RULE_K8S_QUEUE, c->w->no_queue);
 }
 
-/* A jobEnv the kind's controller sets itself (a PyTorchJob's
- * MASTER_ADDR...): the pods get the controller's. */
+/* A jobEnv the kind's controller sets after the pod's own (a
+ * PyTorchJob's MASTER_ADDR...): the pods get the controller's. */
 static void own_env(struct pai__k8s_conv *c)
 {
 	json_t *envs = json_object_get(pai_job_config(c->k.job), "jobEnvs");
@@ -431,8 +431,9 @@ static void own_env(struct pai__k8s_conv *c)
 	{
 		pai__buf b = PAI__BUF_INIT;
 		const pai__pos *e = at ? pai__pos_member(at, name) : NULL;
+		const struct pai__k8s_own *own = pai__k8s_own_env(&c->k, name);
 
-		if (!pai__k8s_own_env(c->k.kind, name))
+		if (!own || own->job_wins)
 			continue;
 		pai__buf_printf(&b, "jobEnvs.%s", name);
 		pai__k8s_say(c, key_off(e ? e : at), WARN,

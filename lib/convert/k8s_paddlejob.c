@@ -69,6 +69,10 @@ const struct pai__k8s_writer pai__k8s_paddlejob = {
     .restart = "Never",
     .no_queue = "the job goes to the queue 'default', not to its virtual "
 		"cluster (give --queue NAME for a Volcano queue that exists)",
+    .own_env_msg = "dropped: the Paddle operator sets this variable in "
+		   "every pod itself (POD_IP, PADDLE_TRAINER_ID, "
+		   "TRAINING_ROLE, PADDLE_TRAINING_ROLE), and its value is "
+		   "the one the pods see",
     .check = check,
     .object = object,
 };

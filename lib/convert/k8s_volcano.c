@@ -83,6 +83,10 @@ const struct pai__k8s_writer pai__k8s_volcano = {
     .restart = "Never",
     .no_queue = "the job goes to the queue 'default', not to its virtual "
 		"cluster (give --queue NAME for a Volcano queue that exists)",
+    .own_env_msg = "dropped: Volcano's env and svc plugins set this "
+		   "variable in every pod themselves (VC_TASK_INDEX, "
+		   "VK_TASK_INDEX, VC_<TASK>_HOSTS, VC_<TASK>_NUM), and their "
+		   "value is the one the pods see",
     .check = check,
     .object = object,
 };

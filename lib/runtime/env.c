@@ -114,6 +114,7 @@ int pai__env_set(pai_env *e, char *name, char *value, long long count)
 	e->v[e->n].value = value;
 	e->v[e->n].count = count;
 	e->v[e->n].dead = false;
+	e->v[e->n].controller = false;
 	s->i = ++e->n;
 	s->hash = h;
 	return PAI_OK;
@@ -121,6 +122,23 @@ fail:
 	free(name);
 	free(value);
 	return PAI_ENOMEM;
+}
+
+int pai__env_put(pai_env *e, const char *name, const char *value,
+		 bool controller)
+{
+	char *n = strdup(name), *v = strdup(value);
+	int err;
+
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return PAI_ENOMEM;
+	}
+	err = pai__env_set(e, n, v, 0);
+	if (!err)
+		e->v[e->n - 1].controller = controller;
+	return err;
 }
 
 int pai__env_add_once(pai_env *e, const char *name, size_t n)
@@ -181,6 +199,11 @@ const char *pai_env_name(const pai_env *env, size_t i)
 const char *pai_env_value(const pai_env *env, size_t i)
 {
 	return env && i < env->n ? env->v[i].value : NULL;
+}
+
+int pai_env_by_controller(const pai_env *env, size_t i)
+{
+	return env && i < env->n && env->v[i].controller;
 }
 
 const char *pai_env_get(const pai_env *env, const char *name)

@@ -8,17 +8,22 @@
 #include <string.h>
 
 /* The job built from config and its commands checked against the
- * runtime: err (PAI_EINVALID for a config with errors, whose job is
- * then dropped) unless this fails worse. */
+ * runtime, and for pods, what their controller sets besides: err
+ * (PAI_EINVALID for a config with errors, whose job is then dropped)
+ * unless this fails worse. */
 static int checked(pai_job **job, int err, pai_diags *diags, pai__src *src,
 		   const pai__pos *pos, json_t *config,
 		   const struct pai__job_format *fmt, const pai_job_options *o)
 {
+	pai_env *given = NULL;
 	int e = fmt->build(job, config, o);
 
 	if (!e)
+		e = pai__k8s_own_names(&given, *job, (pai_k8s_kind)o->k8s_kind);
+	if (!e)
 		e = pai__runtime_of(*job)->check_references(diags, src, pos,
-							    *job);
+							    *job, given);
+	pai_env_free(given);
 	if (err || e) {
 		pai_job_free(*job);
 		*job = NULL;
@@ -59,24 +64,37 @@ static int parse(pai_job **out, pai_diags *diags, const char *name,
 	return err;
 }
 
+int pai__job_options(pai_job_options *o, const pai_job_options *opts)
+{
+	pai_job_options dflt = PAI_JOB_OPTIONS_INIT;
+
+	*o = dflt;
+	if (!opts)
+		return PAI_OK;
+	/* a caller of an older version knows only its version's members */
+	if (opts->version < 1 || opts->version > PAI_JOB_OPTIONS_VERSION)
+		return PAI_EINVAL;
+	o->dialect = opts->dialect;
+	if (opts->version >= 2) {
+		o->format = opts->format;
+		o->scheduler = opts->scheduler;
+	}
+	if (opts->version >= 3)
+		o->k8s_kind = opts->k8s_kind;
+	if (o->k8s_kind && !pai__k8s_kind_of((pai_k8s_kind)o->k8s_kind))
+		return PAI_EINVAL;
+	return PAI_OK;
+}
+
 int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
 		  const char *text, size_t len, const pai_job_options *opts)
 {
-	pai_job_options o = PAI_JOB_OPTIONS_INIT;
+	pai_job_options o;
 
 	if (out)
 		*out = NULL;
-	if (!out || (!text && len))
+	if (!out || (!text && len) || pai__job_options(&o, opts))
 		return PAI_EINVAL;
-	if (opts) {
-		/* version 1 callers know only the dialect */
-		if (opts->version == 1)
-			o.dialect = opts->dialect;
-		else if (opts->version == PAI_JOB_OPTIONS_VERSION)
-			o = *opts;
-		else
-			return PAI_EINVAL;
-	}
 	if (!name)
 		name = "<config>";
 	if (!text)

@@ -10,19 +10,108 @@
 
 static const char *const paddle_tasks[] = {"ps", "worker", "heter", NULL};
 static const char *const pytorch_tasks[] = {"master", "worker", NULL};
-/* what the PyTorchJob operator sets in every container (its envvar.go,
- * master.go): never a job's */
-static const char *const pytorch_env[] = {"PYTHONUNBUFFERED",
-					  "MASTER_PORT",
-					  "PET_MASTER_PORT",
-					  "MASTER_ADDR",
-					  "PET_MASTER_ADDR",
-					  "WORLD_SIZE",
-					  "RANK",
-					  "PET_NODE_RANK",
-					  "PET_NPROC_PER_NODE",
-					  "PET_NNODES",
-					  NULL};
+/* Volcano's env plugin (env.go) appends each pod's index twice, its svc
+ * plugin (svc.go; its ConfigMap <job>-svc by configMapKeyRef) each task's
+ * host names and their count; the order of the plugins varies. */
+static const struct pai__k8s_own volcano_env[] = {
+    {.name = "VK_TASK_INDEX", .value = PAI__K8S_OWN_INDEX},
+    {.name = "VC_TASK_INDEX", .value = PAI__K8S_OWN_INDEX},
+    {.name = "VC_",
+     .after = "_HOSTS",
+     .value = PAI__K8S_OWN_HOSTS,
+     .text = "",
+     .per_task = 1},
+    {.name = "VC_",
+     .after = "_NUM",
+     .value = PAI__K8S_OWN_COUNT,
+     .per_task = 1},
+    {.name = NULL}};
+
+/* The Paddle operator (paddlejob_helper.go constructPod) appends these to
+ * the first container; with intranet Service, as paictl writes, the pod's
+ * "IP" is its name. The rest come by envFrom from its ConfigMap
+ * (constructConfigMap), under the container's own: endpoints at
+ * PADDLE_PORT 2379, PaddleCloud's. */
+static const char *const paddle_roles[] = {"PSERVER", "TRAINER", "HETER"};
+static const struct pai__k8s_own paddle_env[] = {
+    {.name = "POD_IP", .value = PAI__K8S_OWN_HOST},
+    {.name = "PADDLE_TRAINER_ID", .value = PAI__K8S_OWN_INDEX},
+    {.name = "TRAINING_ROLE",
+     .value = PAI__K8S_OWN_BY_TASK,
+     .by_task = paddle_roles},
+    {.name = "PADDLE_TRAINING_ROLE",
+     .value = PAI__K8S_OWN_BY_TASK,
+     .by_task = paddle_roles},
+    {.name = "PADDLE_PSERVERS_IP_PORT_LIST",
+     .value = PAI__K8S_OWN_HOSTS,
+     .text = ":2379",
+     .of = "ps",
+     .job_wins = 1},
+    {.name = "PADDLE_TRAINER_ENDPOINTS",
+     .value = PAI__K8S_OWN_HOSTS,
+     .text = ":2379",
+     .of = "worker",
+     .job_wins = 1},
+    {.name = "PADDLE_TRAINERS",
+     .value = PAI__K8S_OWN_HOSTS,
+     .text = "",
+     .of = "worker",
+     .job_wins = 1},
+    {.name = "PADDLE_TRAINERS_NUM",
+     .value = PAI__K8S_OWN_COUNT,
+     .of = "worker",
+     .job_wins = 1},
+    {.name = "PADDLE_HETER_ENDPOINTS",
+     .value = PAI__K8S_OWN_HOSTS,
+     .text = ":2379",
+     .of = "heter",
+     .job_wins = 1},
+    {.name = "PADDLE_PORT",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "2379",
+     .job_wins = 1},
+    {.name = "TRAINER_PORTS_NUM",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "20",
+     .job_wins = 1},
+    {.name = NULL}};
+
+/* The Job controller gives every container of an Indexed Job's pods its
+ * index (a fieldRef on the completion-index annotation), unless the
+ * container has that variable; JobSet itself adds none. */
+static const struct pai__k8s_own jobset_env[] = {
+    {.name = "JOB_COMPLETION_INDEX",
+     .value = PAI__K8S_OWN_INDEX,
+     .job_wins = 1},
+    {.name = NULL}};
+
+/* What training-operator v1.9.0 appends to every container of a
+ * PyTorchJob (pytorch/envvar.go setPodEnv, master.go) without an
+ * elasticPolicy, as paictl writes them: for a job with a Master, its
+ * port and its pod's name (the Service of that name), the world size
+ * and the pod's rank; PET_NPROC_PER_NODE as the defaulting leaves
+ * nprocPerNode, "auto" (paictl sets none), which also makes the world
+ * size the pod count. MASTER_PORT is the master's "pytorch" container's
+ * port named pytorchjob-port: paictl names its ports p<port>, so it is
+ * the one the defaulting adds, 23456. */
+static const struct pai__k8s_own pytorch_env[] = {
+    {.name = "PYTHONUNBUFFERED", .value = PAI__K8S_OWN_TEXT, .text = "1"},
+    {.name = "MASTER_PORT",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "23456",
+     .of = "master"},
+    {.name = "PET_MASTER_PORT",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "23456",
+     .of = "master"},
+    {.name = "MASTER_ADDR", .value = PAI__K8S_OWN_FIRST, .of = "master"},
+    {.name = "PET_MASTER_ADDR", .value = PAI__K8S_OWN_FIRST, .of = "master"},
+    {.name = "WORLD_SIZE", .value = PAI__K8S_OWN_PODS, .of = "master"},
+    {.name = "RANK", .value = PAI__K8S_OWN_RANK, .of = "master"},
+    {.name = "PET_NODE_RANK", .value = PAI__K8S_OWN_RANK, .of = "master"},
+    {.name = "PET_NPROC_PER_NODE", .value = PAI__K8S_OWN_TEXT, .text = "auto"},
+    {.name = "PET_NNODES", .value = PAI__K8S_OWN_PODS},
+    {.name = NULL}};
 
 static const struct pai__k8s_kind kinds[] = {
     {
@@ -35,6 +124,7 @@ static const struct pai__k8s_kind kinds[] = {
 	.infix = "",
 	.subdomain = 1,
 	.index_ref = "metadata.labels['volcano.sh/task-index']",
+	.own_env = volcano_env,
     },
     {
 	.id = PAI_K8S_PADDLEJOB,
@@ -48,6 +138,7 @@ static const struct pai__k8s_kind kinds[] = {
 	.infix = "",
 	/* appended to the template's env: a line of bash reads it */
 	.index_var = "PADDLE_TRAINER_ID",
+	.own_env = paddle_env,
     },
     {
 	.id = PAI_K8S_JOBSET,
@@ -64,6 +155,7 @@ static const struct pai__k8s_kind kinds[] = {
 	/* the Job controller's, which its JOB_COMPLETION_INDEX reads */
 	.index_ref =
 	    "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+	.own_env = jobset_env,
     },
     {
 	.id = PAI_K8S_PYTORCHJOB,
@@ -112,14 +204,4 @@ const char *pai_k8s_kind_name(pai_k8s_kind kind)
 	const struct pai__k8s_kind *k = pai__k8s_kind_of(kind);
 
 	return k ? k->name : "unknown";
-}
-
-int pai__k8s_own_env(const struct pai__k8s_kind *kind, const char *name)
-{
-	size_t i;
-
-	for (i = 0; kind->own_env && kind->own_env[i]; i++)
-		if (strcmp(name, kind->own_env[i]) == 0)
-			return 1;
-	return 0;
 }

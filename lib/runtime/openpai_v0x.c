@@ -763,6 +763,7 @@ struct known {
 	bool *role_done;      /* roles whose names shared and families hold */
 	pai__buf key;	      /* scratch */
 	size_t budget;	      /* edit-distance cells left for suggestions */
+	const pai_env *given; /* names the tasks get from where they run */
 };
 
 /* The family that name belongs to, trying each run of digits as the
@@ -1079,6 +1080,9 @@ static void nearest(struct known *kn, struct best *b, const char *form,
 	for (i = 0; i < pai__nshell_vars; i++)
 		consider(kn, b, form, n, pai__shell_vars[i],
 			 strlen(pai__shell_vars[i]));
+	for (i = 0; i < pai_env_count(kn->given); i++)
+		consider(kn, b, form, n, pai_env_name(kn->given, i),
+			 strlen(pai_env_name(kn->given, i)));
 }
 
 #define MAX_REWRITES 3
@@ -1265,14 +1269,15 @@ out:
 }
 
 /* Whether the tasks of the role being checked lack name: neither the
- * cluster nor jobEnvs define it, the command does not assign it, and it
- * is no shell variable (a PAI_ name always counts). */
+ * cluster (a pod's controller too) nor jobEnvs define it, the command
+ * does not assign it, and it is no shell variable (a PAI_ name always
+ * counts). */
 static bool unknown_ref(struct known *kn, const pai_env *assigned,
 			const char *name, size_t n)
 {
 	bool pai = n > 4 && strncmp(name, "PAI_", 4) == 0;
 
-	if (is_known(kn, name, n))
+	if (pai__env_has(kn->given, name, n) || is_known(kn, name, n))
 		return false;
 	return !pai__env_has(assigned, name, n) &&
 	       (pai || !pai__is_shell_var(name, n));
@@ -1393,7 +1398,8 @@ out:
 }
 
 static int check_references(pai_diags *diags, pai__src *src,
-			    const pai__pos *pos, const pai_job *job)
+			    const pai__pos *pos, const pai_job *job,
+			    const pai_env *given)
 {
 	const pai__pos *roles = pai__pos_member(pos, "taskRoles");
 	size_t r, nroles = pai_job_role_count(job);
@@ -1409,6 +1415,7 @@ static int check_references(pai_diags *diags, pai__src *src,
 	if (r == nroles)
 		return PAI_OK; /* no command references anything */
 	kn.job = job;
+	kn.given = given;
 	kn.gen = &g;
 	kn.current_role = SIZE_MAX;
 	kn.budget = SUGGEST_BUDGET;
@@ -1453,5 +1460,6 @@ const struct pai__runtime pai__runtime_v0x = {
     .expand_task = expand_task,
     .expand_current = expand_current,
     .entrypoint = entrypoint,
+    .shown_command = entrypoint, /* the command as written */
     .check_references = check_references,
 };

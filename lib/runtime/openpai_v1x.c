@@ -1227,6 +1227,7 @@ struct check {
 	pai_diags *diags;
 	pai__src *src;
 	size_t warned;
+	const pai_env *given; /* names the tasks get from where they run */
 };
 
 /* The names whose presence depends on the role (gen_task_role's device
@@ -1272,23 +1273,29 @@ static bool known(struct check *c, const char *name, size_t n)
 	return false;
 }
 
+static void nearer(const char *name, size_t n, const char *k, size_t *best,
+		   const char **found)
+{
+	size_t d = pai__edit_distance(name, n, k, strlen(k), *best - 1);
+
+	if (d < *best) {
+		*best = d;
+		*found = k;
+	}
+}
+
 static void hint_suggest(struct check *c, pai__buf *b, const char *name,
 			 size_t n)
 {
-	size_t i, best = n < 4 ? 1 : n < 8 ? 2 : n < 16 ? 3 : 4, d;
+	size_t i, best = n < 4 ? 1 : n < 8 ? 2 : n < 16 ? 3 : 4;
 	const char *found = NULL;
 
 	if (n > MAX_SUGGEST_NAME)
 		return;
-	for (i = 0; i < pai_env_count(c->g->env); i++) {
-		const char *k = pai_env_name(c->g->env, i);
-
-		d = pai__edit_distance(name, n, k, strlen(k), best - 1);
-		if (d < best) {
-			best = d;
-			found = k;
-		}
-	}
+	for (i = 0; i < pai_env_count(c->g->env); i++)
+		nearer(name, n, pai_env_name(c->g->env, i), &best, &found);
+	for (i = 0; i < pai_env_count(c->given); i++)
+		nearer(name, n, pai_env_name(c->given, i), &best, &found);
 	if (found)
 		pai__buf_printf(b, " (did you mean $%s?)", found);
 }
@@ -1614,6 +1621,7 @@ static int warn_unknown(struct check *c, const struct sources *s,
 			    r->len > 4 && strncmp(r->name, "PAI_", 4) == 0;
 
 			if (known(c, r->name, r->len) ||
+			    pai__env_has(c->given, r->name, r->len) ||
 			    pai__env_has(assigned, r->name, r->len) ||
 			    (!pai && pai__is_shell_var(r->name, r->len)))
 				continue;
@@ -1659,7 +1667,8 @@ static int check_role(struct check *c, const pai__pos *pos)
 }
 
 static int check_references(pai_diags *diags, pai__src *src,
-			    const pai__pos *pos, const pai_job *job)
+			    const pai__pos *pos, const pai_job *job,
+			    const pai_env *given)
 {
 	struct check c;
 	struct gen g;
@@ -1673,6 +1682,7 @@ static int check_references(pai_diags *diags, pai__src *src,
 		return PAI_OK;
 	memset(&c, 0, sizeof(c));
 	c.job = job;
+	c.given = given;
 	c.diags = diags;
 	c.src = src;
 	c.g = &g;
@@ -1698,9 +1708,16 @@ static int role_entrypoint(char **out, const pai_job *job, size_t role)
 	return entrypoint(out, job, role, true);
 }
 
+/* The same as expand_task() shows it: the secrets masked. */
+static int shown_entrypoint(char **out, const pai_job *job, size_t role)
+{
+	return entrypoint(out, job, role, false);
+}
+
 const struct pai__runtime pai__runtime_v1x = {
     .expand_task = expand_task,
     .expand_current = expand_current,
     .entrypoint = role_entrypoint,
+    .shown_command = shown_entrypoint,
     .check_references = check_references,
 };

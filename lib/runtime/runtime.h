@@ -1,9 +1,11 @@
 /* runtime.h - what a task sees: the table of runtimes (runtimes.c) with
- * one file per runtime (openpai_v0x.c, openpai_v1x.c) and the Kubernetes
- * pods built on them (k8s_pod.c), the environment table (env.c) and bash
- * scanner (bash.c) they share, the v0.x server's directories (dirs.c),
- * and pai_job_parse() (job_parse.c), which ends with a runtime's check.
- * Runtimes read the job model (job/), never its parsers. */
+ * one file per runtime (openpai_v0x.c, openpai_v1x.c), the Kubernetes
+ * pods built on them (k8s_names.c, k8s_pod.c) with what their
+ * controllers set besides (k8s_own.c), the environment table (env.c)
+ * and bash scanner (bash.c) they share, the v0.x server's directories
+ * (dirs.c), and pai_job_parse() (job_parse.c), which ends with a
+ * runtime's check. Runtimes read the job model (job/), never its
+ * parsers. */
 #ifndef PAI_RUNTIME_H
 #define PAI_RUNTIME_H
 
@@ -24,10 +26,16 @@ struct pai__runtime {
 			      size_t index, const pai_expand_options *opts);
 	/* The command the role's tasks hand to bash (pai.h). */
 	int (*entrypoint)(char **out, const pai_job *job, size_t role);
+	/* The command expand_task() substitutes the environment into (a v2
+	 * job's secrets masked). */
+	int (*shown_command)(char **out, const pai_job *job, size_t role);
 	/* Warnings about references in a valid job's commands that its
-	 * tasks will not have, each at its place in src. */
+	 * tasks will not have, each at its place in src; given (a set of
+	 * names, may be NULL): what the tasks get besides, from where they
+	 * run (a Kubernetes controller's own variables). */
 	int (*check_references)(pai_diags *diags, pai__src *src,
-				const pai__pos *pos, const pai_job *job);
+				const pai__pos *pos, const pai_job *job,
+				const pai_env *given);
 };
 
 extern const struct pai__runtime pai__runtime_v0x; /* openpai_v0x.c */
@@ -40,6 +48,13 @@ const struct pai__runtime *pai__runtime_of(const pai_job *job);
 /* The job's runtime's expand_current. */
 int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 			size_t index, const pai_expand_options *opts);
+/* The job's runtime's shown_command. */
+int pai__shown_command(char **out, const pai_job *job, size_t role);
+
+/* A caller's pai_job_options (NULL: the defaults) in this version's
+ * struct (job_parse.c): PAI_EINVAL for a version this library does not
+ * know, or a k8s_kind that is none. */
+int pai__job_options(pai_job_options *o, const pai_job_options *opts);
 
 /* ---- what every runtime reads of pai_expand_options ------------------ */
 
@@ -66,6 +81,7 @@ struct var {
 	char *value;	 /* names only: NULL, or a task family's role */
 	long long count; /* a task family's task count, or a role index */
 	bool dead;	 /* replaced by a later definition */
+	bool controller; /* set by a Kubernetes controller in the pod */
 };
 
 struct slot {
@@ -88,6 +104,10 @@ pai_env *pai__env_new(void);
  * a later definition replaces an earlier one and takes its own place.
  * PAI_OK or PAI_ENOMEM. */
 int pai__env_set(pai_env *env, char *name, char *value, long long count);
+/* pai__env_set() of copies of name and value; controller: marked as
+ * what a Kubernetes controller sets in the pod (pai_env_by_controller()). */
+int pai__env_put(pai_env *env, const char *name, const char *value,
+		 bool controller);
 /* The live entry of name[0..n), or NULL. */
 const struct var *pai__env_find(const pai_env *env, const char *name, size_t n);
 bool pai__env_has(const pai_env *env, const char *name, size_t n);
@@ -146,24 +166,56 @@ struct pai__k8s_kind {
 	/* Where a pod finds its index: a fieldRef path, else a variable
 	 * the controller gives the container (read by a line of bash). */
 	const char *index_ref, *index_var;
-	/* The variables the controller sets in every container itself,
-	 * NULL-terminated (or NULL): a job's own of those names are not
-	 * given to the pods, where they would not count. */
-	const char *const *own_env;
+	/* The variables the controller sets in every pod itself, in its
+	 * order, up to one without a name (or NULL: none): what a command
+	 * may use as if the job set them (k8s_own.c). */
+	const struct pai__k8s_own *own_env;
 };
 
-/* 1 when the controller of kind sets the variable name itself. */
-int pai__k8s_own_env(const struct pai__k8s_kind *kind, const char *name);
+/* How the controller gives a variable of its own its value; "about" is
+ * the role the variable speaks of (its `of`, or each role with
+ * per_task). */
+enum pai__k8s_own_value {
+	PAI__K8S_OWN_TEXT,   /* text */
+	PAI__K8S_OWN_INDEX,  /* the pod's index */
+	PAI__K8S_OWN_RANK,   /* the pod's index, plus 1 outside `about`
+			      * (a PyTorchJob's master 0, worker i: i+1) */
+	PAI__K8S_OWN_PODS,   /* the job's pod count */
+	PAI__K8S_OWN_HOST,   /* the pod's own DNS name */
+	PAI__K8S_OWN_FIRST,  /* the DNS name of pod 0 of `about` */
+	PAI__K8S_OWN_HOSTS,  /* the DNS names of the pods of `about`, by
+			      * index, each followed by text, joined by
+			      * commas */
+	PAI__K8S_OWN_COUNT,  /* the pod count of `about` */
+	PAI__K8S_OWN_BY_TASK /* by_task[t] in a pod of the kind's task t */
+};
+
+struct pai__k8s_own {
+	/* the name; with per_task its start, then the role's task name in
+	 * upper case, '-' as '_', then after (Volcano's VC_<TASK>_HOSTS) */
+	const char *name, *after;
+	enum pai__k8s_own_value value;
+	const char *text;
+	const char *const *by_task; /* parallel to the kind's tasks */
+	/* set only when the job has a role of this task, its `about` */
+	const char *of;
+	/* one variable for each role of the job, about that role */
+	int per_task;
+	/* a job's own variable of the name is the one the pod sees: the
+	 * controller fills in what the container lacks (envFrom, or "unless
+	 * it has one") rather than appending after it */
+	int job_wins;
+};
 
 /* The row of kind id, or NULL; the i-th row, or NULL past the last. */
 const struct pai__k8s_kind *pai__k8s_kind_of(pai_k8s_kind id);
 const struct pai__k8s_kind *pai__k8s_kind_at(size_t i);
 
-/* ---- Kubernetes pods (k8s_pod.c) ------------------------------------- */
+/* ---- Kubernetes pods: their names and ports (k8s_names.c) ------------ */
 
 /* The pods of a job converted for Kubernetes: the job's own runtime with
- * a placement of DNS names and fixed ports, less what Kubernetes cannot
- * give. */
+ * a placement of DNS names and fixed ports (k8s_names.c), less what
+ * Kubernetes cannot give (k8s_pod.c). */
 
 /* Where each role's pods are and what they are called. */
 struct pai__k8s_role {
@@ -194,6 +246,28 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 		  const pai_k8s_options *o);
 void pai__k8s_release(struct pai__k8s *k);
 
+/* The DNS name of pod i of role r, into k->scratch. */
+const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
+
+/* ---- what a kind's controller sets in its pods (k8s_own.c) ---------- */
+
+/* The entry of k's controller that sets the variable name in the job's
+ * pods, or NULL. */
+const struct pai__k8s_own *pai__k8s_own_env(const struct pai__k8s *k,
+					    const char *name);
+/* The names the controller of kind (0: none) sets in the pods of job,
+ * as a names-only set (*out NULL for none). When the job's roles are
+ * not the kind's tasks (which the conversion refuses), the row's names
+ * that are not per task, as if they were. */
+int pai__k8s_own_names(pai_env **out, const pai_job *job, pai_k8s_kind kind);
+/* What the controller sets in pod i of role r, in its order: appended to
+ * env, marked as its (but where the job's own wins), and to all, the
+ * runtime's whole environment. */
+int pai__k8s_own_vars(pai_env *env, pai_env *all, struct pai__k8s *k,
+		      size_t r, size_t i);
+
+/* ---- Kubernetes pods: their environment (k8s_pod.c) ------------------ */
+
 /* How a variable of a pod's environment gets its value. */
 enum pai__k8s_var {
 	PAI__K8S_STATIC,   /* the same in every pod of the role */
@@ -218,9 +292,6 @@ int pai__k8s_pod_env(pai_env **out, json_t **dropped, struct pai__k8s *k,
  * and, as pai__k8s_pod_env() says them, those the pods do not get; both
  * left for the caller to release, even on failure. */
 int pai__k8s_shared_env(json_t **shared, json_t **dropped, struct pai__k8s *k);
-
-/* The DNS name of pod i of role r, into k->scratch. */
-const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);
 
 /* Whether name is one of the job's jobEnvs (v1 configs only): a pod gets
  * those as they are. */

@@ -80,6 +80,12 @@ int pai__expand_current(pai_env **out, const pai_job *job, size_t role,
 						    opts);
 }
 
+int pai__shown_command(char **out, const pai_job *job, size_t role)
+{
+	*out = NULL;
+	return pai__runtime_of(job)->shown_command(out, job, role);
+}
+
 int pai_job_role_entrypoint(char **out, const pai_job *job, size_t role)
 {
 	if (out)

@@ -334,7 +334,8 @@ PYTORCH_INDEX = "metadata.labels['training.kubeflow.org/replica-index']"
 
 def volcano_pods(job):
     """(task, count, template, pod and DNS name of i, the fields of pod
-    i, the plugins' variables of pod i)."""
+    i, the plugins' variables of pod i: those appended to its env, those
+    under it)."""
     name = job["metadata"]["name"]
     tasks = [(t["name"], t["replicas"], t["template"])
              for t in job["spec"]["tasks"]]
@@ -349,8 +350,28 @@ def volcano_pods(job):
             p = "%s-%s-%d" % (name, t, i)
             return p, "%s.%s" % (p, name), {
                 "metadata.labels['volcano.sh/task-index']": str(i)}, dict(
-                    hosts, VC_TASK_INDEX=str(i), VK_TASK_INDEX=str(i))
+                    hosts, VC_TASK_INDEX=str(i), VK_TASK_INDEX=str(i)), {}
         yield t, n, tmpl, pod
+
+
+def paddle_configmap(job):
+    """The operator's ConfigMap (constructConfigMap) with intranet
+    Service: each type's endpoints at PADDLE_PORT, PaddleCloud's 2379."""
+    name, spec = job["metadata"]["name"], job["spec"]
+
+    def hosts(t, tail):
+        return ",".join("%s-%s-%d%s" % (name, t, i, tail)
+                        for i in range(spec[t]["replicas"]))
+    data = {"TRAINER_PORTS_NUM": "20", "PADDLE_PORT": "2379"}
+    if "ps" in spec:
+        data["PADDLE_PSERVERS_IP_PORT_LIST"] = hosts("ps", ":2379")
+    if "worker" in spec:
+        data["PADDLE_TRAINER_ENDPOINTS"] = hosts("worker", ":2379")
+        data["PADDLE_TRAINERS"] = hosts("worker", "")
+        data["PADDLE_TRAINERS_NUM"] = str(spec["worker"]["replicas"])
+    if "heter" in spec:
+        data["PADDLE_HETER_ENDPOINTS"] = hosts("heter", ":2379")
+    return data
 
 
 def paddle_pods(job):
@@ -361,10 +382,11 @@ def paddle_pods(job):
 
         def pod(i, t=t):
             p = "%s-%s-%d" % (name, t, i)
+            role = {"ps": "PSERVER", "worker": "TRAINER", "heter": "HETER"}[t]
             return p, p, {}, {
                 "POD_IP": p, "PADDLE_TRAINER_ID": str(i),
-                "TRAINING_ROLE": {"ps": "PSERVER", "worker": "TRAINER",
-                                  "heter": "HETER"}[t]}
+                "TRAINING_ROLE": role, "PADDLE_TRAINING_ROLE": role}, \
+                paddle_configmap(job)
         yield t, job["spec"][t]["replicas"], \
             job["spec"][t]["template"], pod
 
@@ -373,7 +395,8 @@ def jobset_pods(job):
     """The Job controller's pods of each replicated Job (replicas 1): a
     generated name, the hostname <job>-<index> under the JobSet's
     subdomain, the completion index annotation and JOB_COMPLETION_INDEX
-    (k8s pkg/controller/job indexed_job_utils.go)."""
+    unless the container has it (k8s pkg/controller/job
+    indexed_job_utils.go)."""
     name = job["metadata"]["name"]
     for r in job["spec"]["replicatedJobs"]:
         js = r["template"]["spec"]
@@ -381,7 +404,7 @@ def jobset_pods(job):
         def pod(i, t=r["name"]):
             host = "%s-%s-0-%d" % (name, t, i)
             return host + "-x7k2q", "%s.%s" % (host, name), \
-                {JOBSET_INDEX: str(i)}, {"JOB_COMPLETION_INDEX": str(i)}
+                {JOBSET_INDEX: str(i)}, {}, {"JOB_COMPLETION_INDEX": str(i)}
         yield r["name"], js["completions"], js["template"], pod
 
 
@@ -404,15 +427,15 @@ def pytorch_pods(job):
                 "PET_MASTER_PORT": "23456", "MASTER_ADDR": master,
                 "PET_MASTER_ADDR": master, "WORLD_SIZE": str(total),
                 "RANK": rank, "PET_NODE_RANK": rank,
-                "PET_NPROC_PER_NODE": "auto", "PET_NNODES": str(total)}
+                "PET_NPROC_PER_NODE": "auto", "PET_NNODES": str(total)}, {}
         yield rt.lower(), reps[rt]["replicas"], reps[rt]["template"], pod
 
 
 def pods(docs):
     """(role, task or type, index, pod name, dns name, template spec,
     the fields the downward API gives, the plugins' or the controller's
-    variables, the ConfigMaps) of every pod worth checking: the first two
-    and the last of each role."""
+    variables appended to the env and those under it, the ConfigMaps) of
+    every pod worth checking: the first two and the last of each role."""
     cm = {}
     for d in docs:
         if d["kind"] == "ConfigMap":
@@ -423,8 +446,8 @@ def pods(docs):
     for t, n, tmpl, pod in each(job):
         role = tmpl["metadata"]["annotations"]["paictl/task-role"]
         for i in sorted({0, min(1, n - 1), n - 1}):
-            name, dns, fields, plug = pod(i)
-            yield role, t, i, name, dns, tmpl, fields, plug, cm
+            name, dns, fields, plug, under = pod(i)
+            yield role, t, i, name, dns, tmpl, fields, plug, under, cm
 
 
 class MissingConfig(Exception):
@@ -474,7 +497,7 @@ def container_env(c, configmaps, field):
     return env
 
 
-def pod_env(tmpl, pod, dns, fields, plug, cm):
+def pod_env(tmpl, pod, dns, fields, plug, under, cm):
     fields = dict(fields, **{"metadata.name": pod, "status.podIP": dns})
 
     def field(path):
@@ -482,7 +505,8 @@ def pod_env(tmpl, pod, dns, fields, plug, cm):
         if path.startswith(("metadata.labels[", "metadata.annotations[")):
             return fields.get(path, "")
         return fields[path]
-    env = container_env(tmpl["spec"]["containers"][0], cm, field)
+    env = dict(under)
+    env.update(container_env(tmpl["spec"]["containers"][0], cm, field))
     env.update(plug)
     return env
 
@@ -547,6 +571,25 @@ def expand(paictl_args, path):
     return {(t["role"], t["index"]): t for t in json.loads(p.stdout)["tasks"]}
 
 
+def check_own(at, task, got, *set_by):
+    """expand --target's controllerEnv: what the pod's controller sets,
+    each as the pod has it, and all of it (set_by: lists of names)."""
+    own = task.get("controllerEnv")
+    if own is None:
+        fail(at, "expand --target shows no controllerEnv")
+        return
+    for k, v in own.items():
+        if got.get(k) != v:
+            fail(at, "%s is %r in the pod, %r in expand's controllerEnv"
+                 % (k, got.get(k), v))
+        if k in task["env"]:
+            fail(at, "%s both in env and in controllerEnv" % k)
+    missing = sorted({k for names in set_by for k in names} - set(own))
+    if missing:
+        fail(at, "set by the controller, not in controllerEnv: %s"
+             % missing[:5])
+
+
 def check_pods(where, path, kind, docs, source_cmds, args):
     target = expand(args + ["--target", kind], path)
     plain = expand(args, path)
@@ -554,12 +597,13 @@ def check_pods(where, path, kind, docs, source_cmds, args):
         fail(where, "expand failed")
         return 0
     binding, n = {}, 0
-    for role, task, i, pod, dns, tmpl, fields, plug, cm in pods(docs):
+    for role, task, i, pod, dns, tmpl, fields, plug, under, cm in \
+            pods(docs):
         at = "%s %s-%d" % (where, role, i)
         binding["<ip:%s-%d>" % (role, i)] = dns
         binding["<container-id:%s-%d>" % (role, i)] = \
             target[(role, i)]["env"].get("PAI_CONTAINER_ID", pod)
-        env = pod_env(tmpl, pod, dns, fields, plug, cm)
+        env = pod_env(tmpl, pod, dns, fields, plug, under, cm)
         script = kubelet(tmpl["spec"]["containers"][0]["args"][0], env)
         got, wd = run_preamble(script, env)
         want = target[(role, i)]["env"]
@@ -572,6 +616,8 @@ def check_pods(where, path, kind, docs, source_cmds, args):
         extra = [k for k in got if k.startswith("PAI_") and k not in want]
         if extra:
             fail(at, "variables only in the pod: %s" % extra[:5])
+        check_own(at, target[(role, i)], got, plug,
+                  [k for k in under if k not in want])
         cmd = script[script.index(MARK) + len(MARK):]
         if role in source_cmds and source_cmds[role] != cmd:
             fail(at, "the command is not the config's byte for byte")

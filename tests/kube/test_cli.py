@@ -116,6 +116,8 @@ def lines_of(out):
 # ---- a two-role job with ports to SUCCEEDED, $PAI_* right in every pod -----
 
 ENV_CMD = "env | grep -E '^(PAI_|LR=)' | sort"
+# and Volcano's plugins' VC_TASK_INDEX, VC_<TASK>_HOSTS...
+VC_ENV_CMD = "env | grep -E '^(PAI_|LR=|VC_|VK_)' | sort"
 
 
 def pod_env(k, logs_json):
@@ -157,7 +159,7 @@ def t_two_roles(c):
         ("server", 2, ENV_CMD,
          [{"label": "http", "beginAt": 0, "portNumber": 1},
           {"label": "grpc", "beginAt": 7000, "portNumber": 2}]),
-        ("worker", 1, ENV_CMD)], jobEnvs={"LR": "0.5"})
+        ("worker", 1, VC_ENV_CMD)], jobEnvs={"LR": "0.5"})
     path = k.file("two.json", cfg)
     r = k.run("submit", "--wait", "two.json")
     check("two roles: submit --wait exits 0", r.returncode == 0,
@@ -186,6 +188,13 @@ def t_two_roles(c):
                           t["containerIp"])
         check("two roles: $PAI_* of %s as expand says" % key, not bad,
               bad)
+        if role == "worker":
+            vc = {n: v for n, v in got.get(key, {}).items()
+                  if n.startswith(("VC_", "VK_"))}
+            want = target_own(k, path, "volcano", role, int(idx))
+            check("two roles: Volcano's variables of %s as expand "
+                  "--target's controllerEnv says" % key, vc == want,
+                  (vc, want))
     check("two roles: jobEnvs in every pod",
           len(got) == 3 and all(got[x].get("LR") == "0.5" for x in got),
           got)
@@ -989,6 +998,13 @@ def target_env(k, path, target, role, index):
     return json.loads(r.stdout)["tasks"][0]["env"]
 
 
+def target_own(k, path, target, role, index):
+    """expand --target's variables its controller sets in a task's pod."""
+    r = k.run("expand", path, role, str(index), "--target", target,
+              "-o", "json")
+    return json.loads(r.stdout)["tasks"][0]["controllerEnv"]
+
+
 def generated_name_matches(got, want):
     """A JobSet's pods have names their Job completes: expand shows the
     letters as '?'; want with got's letters where they match."""
@@ -1251,9 +1267,13 @@ def t_jobset_lost_answer(c):
 
 # ---- a PyTorchJob profile ---------------------------------------------------------
 
+# the operator's variables, each line "own NAME=VALUE"
+OWN_CMD = "env | grep -E '^(PYTHONUNBUFFERED|MASTER_ADDR|MASTER_PORT|" \
+    "WORLD_SIZE|RANK|PET_[A-Z_]+)=' | sort | sed 's/^/own /'"
 DDP_MASTER = "echo master $RANK/$WORLD_SIZE $MASTER_ADDR:$MASTER_PORT " \
-    "$PAI_TASK_ROLE_worker_HOST_LIST; " + ENV_CMD
-DDP_WORKER = "echo worker $PAI_TASK_INDEX rank $RANK $MASTER_ADDR; " + ENV_CMD
+    "$PAI_TASK_ROLE_worker_HOST_LIST; " + ENV_CMD + "; " + OWN_CMD
+DDP_WORKER = "echo worker $PAI_TASK_INDEX rank $RANK $MASTER_ADDR; " + \
+    ENV_CMD + "; " + OWN_CMD
 
 
 def t_pytorchjob(c):
@@ -1271,6 +1291,8 @@ def t_pytorchjob(c):
           (r.returncode, r.stderr))
     check("PyTorchJob: a jobEnv the operator sets, dropped and said",
           "jobEnvs.RANK: dropped" in r.stderr, r.stderr)
+    check("PyTorchJob: the operator's variables are no unknown ones",
+          "unknown-variable" not in r.stderr, r.stderr)
     ptj = k.jobs(PTJ)
     check("PyTorchJob: it is one, Master and Worker, Succeeded",
           [j["metadata"]["name"] for j in ptj] == ["ddp"] and
@@ -1280,7 +1302,7 @@ def t_pytorchjob(c):
               for x in ptj[0]["status"].get("conditions", [])), ptj)
     logs = lines_of(k.run("logs", "-o", "json", "ddp").stdout)
     said = sorted(x["line"] for x in logs if not x["line"].startswith(
-        ("PAI_", "LR=")))
+        ("PAI_", "LR=", "own ")))
     check("PyTorchJob: the operator's variables in every pod", said == [
         "master 0/3 ddp-master-0:23456 ddp-worker-0:10000,"
         "ddp-worker-1:10000", "worker 0 rank 1 ddp-master-0",
@@ -1299,6 +1321,13 @@ def t_pytorchjob(c):
             k, path, "pytorchjob", role, int(idx)), t["containerIp"])
         check("PyTorchJob: $PAI_* of %s as expand --target says" % key,
               not bad, bad)
+        own = dict(x["line"][4:].split("=", 1) for x in logs if
+                   x["line"].startswith("own ") and
+                   "%s-%d" % (x["role"], x["index"]) == key)
+        want = target_own(k, path, "pytorchjob", role, int(idx))
+        check("PyTorchJob: the operator's variables of %s as expand "
+              "--target's controllerEnv says" % key, own == want,
+              (own, want))
     r = k.run("status", "ddp")
     check("PyTorchJob: status text", re.search(
         r"master\s+0\s+SUCCEEDED\s.*\s0\s+ddp-master-0\s+paictl-standin",

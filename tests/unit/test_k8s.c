@@ -260,6 +260,317 @@ static void test_expand_target(void **state)
 	pai_diags_free(d);
 }
 
+/* A job of a PyTorchJob's shape whose commands use the operator's
+ * variables and Volcano's. */
+static const char torch_job[] =
+    "{\"jobName\": \"ddp\", \"image\": \"pytorch\",\n"
+    " \"jobEnvs\": {\"RANK\": \"99\", \"PADDLE_PORT\": \"7\"},\n"
+    " \"taskRoles\": [\n"
+    "  {\"name\": \"master\", \"taskNumber\": 1, \"cpuNumber\": 1,\n"
+    "   \"memoryMB\": 512, \"gpuNumber\": 0,\n"
+    "   \"command\": \"echo $RANK/$WORLD_SIZE $MASTER_ADDR:$MASTER_PORT\"},\n"
+    "  {\"name\": \"worker\", \"taskNumber\": 2, \"cpuNumber\": 1,\n"
+    "   \"memoryMB\": 512, \"gpuNumber\": 0,\n"
+    "   \"command\": \"echo $PET_NNODES $VC_TASK_INDEX $VC_WORKER_HOSTS "
+    "$VC_PS_HOSTS $JOB_COMPLETION_INDEX $PADDLE_TRAINERS\"}]}\n";
+
+/* The names of the unknown-variable warnings of torch_job parsed for
+ * pods of kind, in order, space-separated. */
+static void unknown_refs(char *out, size_t size, int kind)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_diags *d;
+	pai_job *job = NULL;
+	size_t i;
+
+	jo.k8s_kind = kind;
+	out[0] = '\0';
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai_job_parse(&job, d, "job.json", torch_job,
+				       strlen(torch_job), &jo),
+			 PAI_OK);
+	for (i = 0; i < pai_diags_count(d); i++) {
+		const pai_diag *g = pai_diags_get(d, i);
+		const char *v = strchr(g->message, '$');
+
+		assert_string_equal(g->rule, "unknown-variable");
+		assert_non_null(v);
+		snprintf(out + strlen(out), size - strlen(out), "%s%.*s",
+			 i ? " " : "", (int)strcspn(v + 1, " "), v + 1);
+	}
+	pai_job_free(job);
+	pai_diags_free(d);
+}
+
+/* A reference to what the pods' controller sets is no unknown variable
+ * for that kind's pods, and is one for another kind's. */
+static void test_own_env_known(void **state)
+{
+	char got[512];
+
+	(void)state;
+	unknown_refs(got, sizeof(got), PAI_K8S_PYTORCHJOB);
+	assert_string_equal(got, "VC_TASK_INDEX VC_WORKER_HOSTS VC_PS_HOSTS "
+				 "JOB_COMPLETION_INDEX PADDLE_TRAINERS");
+	unknown_refs(got, sizeof(got), PAI_K8S_VOLCANO);
+	/* (a jobEnv RANK is the job's own there) */
+	assert_string_equal(got, "WORLD_SIZE MASTER_ADDR MASTER_PORT "
+				 "PET_NNODES VC_PS_HOSTS JOB_COMPLETION_INDEX "
+				 "PADDLE_TRAINERS");
+	unknown_refs(got, sizeof(got), PAI_K8S_JOBSET);
+	assert_string_equal(got, "WORLD_SIZE MASTER_ADDR MASTER_PORT "
+				 "PET_NNODES VC_TASK_INDEX VC_WORKER_HOSTS "
+				 "VC_PS_HOSTS PADDLE_TRAINERS");
+	unknown_refs(got, sizeof(got), PAI_K8S_PADDLEJOB);
+	/* roles that are no PaddleJob's: what its operator sets whatever
+	 * the roles (the conversion refuses them) */
+	assert_string_equal(got, "WORLD_SIZE MASTER_ADDR MASTER_PORT "
+				 "PET_NNODES VC_TASK_INDEX VC_WORKER_HOSTS "
+				 "VC_PS_HOSTS JOB_COMPLETION_INDEX");
+	unknown_refs(got, sizeof(got), 0);
+	assert_string_equal(got, "WORLD_SIZE MASTER_ADDR MASTER_PORT "
+				 "PET_NNODES VC_TASK_INDEX VC_WORKER_HOSTS "
+				 "VC_PS_HOSTS JOB_COMPLETION_INDEX "
+				 "PADDLE_TRAINERS");
+}
+
+/* The conversion checks the references against its own kind's pods,
+ * and a near miss of the operator's names is hinted at. */
+static void test_own_env_convert(void **state)
+{
+	static const char typo[] =
+	    "{\"jobName\": \"ddp\", \"image\": \"pytorch\",\n"
+	    " \"taskRoles\": [\n"
+	    "  {\"name\": \"master\", \"taskNumber\": 1, \"cpuNumber\": 1,\n"
+	    "   \"memoryMB\": 512, \"gpuNumber\": 0,\n"
+	    "   \"command\": \"echo $RANK $MASTER_ADRR\"},\n"
+	    "  {\"name\": \"worker\", \"taskNumber\": 1, \"cpuNumber\": 1,\n"
+	    "   \"memoryMB\": 512, \"gpuNumber\": 0,\n"
+	    "   \"command\": \"true\"}]}\n";
+	pai_diags *d;
+	int err;
+	char *y = convert(typo, PAI_K8S_PYTORCHJOB, &d, &err);
+
+	(void)state;
+	assert_int_equal(err, PAI_OK);
+	assert_int_equal(pai_diags_count(d), 1);
+	assert_string_equal(pai_diags_get(d, 0)->rule, "unknown-variable");
+	assert_non_null(strstr(pai_diags_get(d, 0)->message,
+			       "$MASTER_ADRR is set by neither"));
+	assert_non_null(strstr(pai_diags_get(d, 0)->message,
+			       "(did you mean $MASTER_ADDR?)"));
+	free(y);
+	pai_diags_free(d);
+	y = convert(typo, PAI_K8S_VOLCANO, &d, &err);
+	assert_int_equal(err, PAI_OK);
+	assert_int_equal(pai_diags_count(d), 2); /* $RANK too */
+	free(y);
+	pai_diags_free(d);
+}
+
+/* The controller's variables of a pod, marked, in order, as "N=V;". */
+static void own_vars(char *out, size_t size, const pai_env *env)
+{
+	size_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < pai_env_count(env); i++)
+		if (pai_env_by_controller(env, i))
+			snprintf(out + strlen(out), size - strlen(out),
+				 "%s=%s;", pai_env_name(env, i),
+				 pai_env_value(env, i));
+}
+
+static pai_env *pod_env(const pai_job *job, pai_k8s_kind kind, size_t r,
+			size_t i)
+{
+	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
+	pai_env *env = NULL;
+
+	o.kind = kind;
+	assert_int_equal(pai_k8s_expand_task(&env, job, r, i, &o), PAI_OK);
+	return env;
+}
+
+/* Each pod as the operator sets it up: its variables after the pod's
+ * own, marked as its, the command reading them; a jobEnv it overrides
+ * gone, one it leaves (the PaddleJob's ConfigMap's) kept. */
+static void test_own_env_expand(void **state)
+{
+	pai_diags *d;
+	pai_job *job = NULL;
+	pai_env *env;
+	char got[1024];
+
+	(void)state;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai_job_parse(&job, d, "job.json", torch_job,
+				       strlen(torch_job), NULL),
+			 PAI_OK);
+	env = pod_env(job, PAI_K8S_PYTORCHJOB, 0, 0);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(got,
+			    "PYTHONUNBUFFERED=1;MASTER_PORT=23456;"
+			    "PET_MASTER_PORT=23456;MASTER_ADDR=ddp-master-0;"
+			    "PET_MASTER_ADDR=ddp-master-0;WORLD_SIZE=3;"
+			    "RANK=0;PET_NODE_RANK=0;PET_NPROC_PER_NODE=auto;"
+			    "PET_NNODES=3;");
+	assert_string_equal(pai_env_command(env),
+			    "echo 0/3 ddp-master-0:23456");
+	assert_false(pai_env_by_controller(env, 0));
+	assert_false(pai_env_by_controller(env, pai_env_count(env)));
+	assert_false(pai_env_by_controller(NULL, 0));
+	pai_env_free(env);
+	env = pod_env(job, PAI_K8S_PYTORCHJOB, 1, 1);
+	own_vars(got, sizeof(got), env);
+	assert_non_null(strstr(got, ";WORLD_SIZE=3;RANK=2;PET_NODE_RANK=2;"));
+	assert_string_equal(pai_env_get(env, "RANK"), "2"); /* not 99 */
+	assert_string_equal(pai_env_command(env),
+			    "echo 3 $VC_TASK_INDEX $VC_WORKER_HOSTS "
+			    "$VC_PS_HOSTS $JOB_COMPLETION_INDEX "
+			    "$PADDLE_TRAINERS");
+	pai_env_free(env);
+	env = pod_env(job, PAI_K8S_VOLCANO, 1, 1);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(got, "VK_TASK_INDEX=1;VC_TASK_INDEX=1;"
+				 "VC_MASTER_HOSTS=ddp-master-0.ddp;"
+				 "VC_MASTER_NUM=1;VC_WORKER_HOSTS=ddp-worker-0."
+				 "ddp,ddp-worker-1.ddp;VC_WORKER_NUM=2;");
+	assert_string_equal(pai_env_get(env, "RANK"), "99");
+	pai_env_free(env);
+	env = pod_env(job, PAI_K8S_JOBSET, 1, 1);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(got, "JOB_COMPLETION_INDEX=1;");
+	pai_env_free(env);
+	pai_job_free(job);
+	assert_int_equal(pai_job_parse(&job, d, "job.json", ps_job,
+				       strlen(ps_job), NULL),
+			 PAI_OK);
+	env = pod_env(job, PAI_K8S_PADDLEJOB, 1, 2);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(
+	    got, "POD_IP=wide-and-deep-worker-2;PADDLE_TRAINER_ID=2;"
+		 "TRAINING_ROLE=TRAINER;PADDLE_TRAINING_ROLE=TRAINER;"
+		 "PADDLE_PSERVERS_IP_PORT_LIST=wide-and-deep-ps-0:2379,"
+		 "wide-and-deep-ps-1:2379;PADDLE_TRAINER_ENDPOINTS="
+		 "wide-and-deep-worker-0:2379,wide-and-deep-worker-1:2379,"
+		 "wide-and-deep-worker-2:2379;PADDLE_TRAINERS=wide-and-deep-"
+		 "worker-0,wide-and-deep-worker-1,wide-and-deep-worker-2;"
+		 "PADDLE_TRAINERS_NUM=3;PADDLE_PORT=2379;"
+		 "TRAINER_PORTS_NUM=20;");
+	pai_env_free(env);
+	pai_job_free(job);
+	pai_diags_free(d);
+}
+
+/* What the pod's own env says wins over the Paddle operator's ConfigMap
+ * and the Job controller's index: the job's, unmarked. */
+static void test_own_env_job_wins(void **state)
+{
+	static const char one[] =
+	    "{\"jobName\": \"one\", \"image\": \"paddle\",\n"
+	    " \"jobEnvs\": {\"PADDLE_PORT\": \"7\", "
+	    "\"JOB_COMPLETION_INDEX\": \"8\"},\n"
+	    " \"taskRoles\": [\n"
+	    "  {\"name\": \"trainer\", \"taskNumber\": 1, \"cpuNumber\": 1,\n"
+	    "   \"memoryMB\": 512, \"gpuNumber\": 0,\n"
+	    "   \"command\": \"echo $PADDLE_PORT $JOB_COMPLETION_INDEX\"}]}\n";
+	pai_diags *d;
+	pai_job *job = NULL;
+	pai_env *env;
+	char got[1024];
+
+	(void)state;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(
+	    pai_job_parse(&job, d, "job.json", one, strlen(one), NULL),
+	    PAI_OK);
+	env = pod_env(job, PAI_K8S_PADDLEJOB, 0, 0);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(
+	    got, "POD_IP=one-worker-0;PADDLE_TRAINER_ID=0;"
+		 "TRAINING_ROLE=TRAINER;PADDLE_TRAINING_ROLE=TRAINER;"
+		 "PADDLE_TRAINER_ENDPOINTS=one-worker-0:2379;"
+		 "PADDLE_TRAINERS=one-worker-0;PADDLE_TRAINERS_NUM=1;"
+		 "TRAINER_PORTS_NUM=20;");
+	assert_string_equal(pai_env_get(env, "PADDLE_PORT"), "7");
+	assert_string_equal(pai_env_command(env), "echo 7 8");
+	pai_env_free(env);
+	env = pod_env(job, PAI_K8S_JOBSET, 0, 0);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(got, "");
+	assert_string_equal(pai_env_command(env), "echo 7 8");
+	pai_env_free(env);
+	pai_job_free(job);
+	pai_diags_free(d);
+}
+
+/* Every allocation of a pod's environment with its operator's, and of a
+ * check against them, failed in turn: PAI_ENOMEM and nothing, or the
+ * same. */
+static void test_own_env_out_of_memory(void **state)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
+	pai_diags *d;
+	pai_job *job = NULL, *again;
+	pai_env *env;
+	long n;
+	int err, failed;
+
+	(void)state;
+	o.kind = PAI_K8S_VOLCANO;
+	jo.k8s_kind = PAI_K8S_PYTORCHJOB;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai_job_parse(&job, d, "job.json", torch_job,
+				       strlen(torch_job), NULL),
+			 PAI_OK);
+	for (n = 0;; n++) {
+		env = NULL;
+		again = NULL;
+		alloc_fail_begin(n, 0);
+		err = pai_k8s_expand_task(&env, job, 1, 1, &o);
+		if (!err)
+			err = pai_job_parse(&again, d, "job.json", torch_job,
+					    strlen(torch_job), &jo);
+		failed = alloc_fail_end();
+		if (err == PAI_OK)
+			assert_string_equal(pai_env_get(env, "VC_WORKER_NUM"),
+					    "2");
+		else if (err != PAI_ENOMEM)
+			fail_msg("allocation %ld: error %d", n, err);
+		pai_env_free(env);
+		pai_job_free(again);
+		if (!failed)
+			break;
+	}
+	pai_job_free(job);
+	pai_diags_free(d);
+}
+
+/* Options for a kind that is none are refused; a caller of version 2
+ * (no k8s_kind) is still served. */
+static void test_own_env_options(void **state)
+{
+	pai_job_options jo = PAI_JOB_OPTIONS_INIT;
+	pai_diags *d;
+	pai_job *job = NULL;
+
+	(void)state;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	jo.k8s_kind = 99;
+	assert_int_equal(pai_job_parse(&job, d, "job.json", torch_job,
+				       strlen(torch_job), &jo),
+			 PAI_EINVAL);
+	jo.version = 2; /* its struct ends before k8s_kind */
+	assert_int_equal(pai_job_parse(&job, d, "job.json", torch_job,
+				       strlen(torch_job), &jo),
+			 PAI_OK);
+	assert_int_equal(pai_diags_count(d), 9);
+	pai_job_free(job);
+	pai_diags_free(d);
+}
+
 static void test_bad_arguments(void **state)
 {
 	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
@@ -334,6 +645,12 @@ int main(void)
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_long_names),
 	    cmocka_unit_test(test_expand_target),
+	    cmocka_unit_test(test_own_env_known),
+	    cmocka_unit_test(test_own_env_convert),
+	    cmocka_unit_test(test_own_env_expand),
+	    cmocka_unit_test(test_own_env_options),
+	    cmocka_unit_test(test_own_env_job_wins),
+	    cmocka_unit_test(test_own_env_out_of_memory),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_out_of_memory),
 	};
