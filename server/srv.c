@@ -320,6 +320,20 @@ static size_t count_running(struct srv *s)
 	return n;
 }
 
+/* struct srv's open_web: the pages' listener for `paictl web` */
+static int open_web(struct srv *s, unsigned *port, char *err, size_t errlen)
+{
+	int st;
+
+	pthread_mutex_lock(&s->lock);
+	st = srv_web_listen(s, err, errlen);
+	*port = s->web_port;
+	pthread_mutex_unlock(&s->lock);
+	if (st == 0)
+		srv_write_info(s);
+	return st;
+}
+
 static void srv_init(struct srv *s, const srv_options *opts)
 {
 	memset(s, 0, sizeof(*s));
@@ -328,6 +342,7 @@ static void srv_init(struct srv *s, const srv_options *opts)
 	s->rec_fd = s->inotify_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->save_lock, NULL);
+	s->open_web = open_web;
 }
 
 /* The machine, and the option values: 0, or -2 for a usage error. */

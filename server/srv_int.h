@@ -122,6 +122,12 @@ struct srv {
 	 * on the first request for a login link; under lock */
 	struct MHD_Daemon *web_d;
 	unsigned web_port;
+	/* starts that listener if it does not run and says where it is
+	 * (server.json too): 0 with *port, or -1 with err. srv.c, which
+	 * owns the listeners, sets it; the pages' API (web_api.c), below
+	 * it, calls it. Not under lock. */
+	int (*open_web)(struct srv *s, unsigned *port, char *err,
+			size_t errlen);
 	/* inotify, for the long-poll on a task's log (wait.c); -1: none */
 	int inotify_fd;
 	int wake[2];

@@ -190,25 +190,28 @@ static enum MHD_Result make_link(struct listener *l, struct MHD_Connection *c)
 {
 	struct srv *s = l->s;
 	char err[256], secret[65];
+	enum MHD_Result res;
 	unsigned port;
 	int st;
 
+	/* the links are kept under the server's lock */
 	pthread_mutex_lock(&s->lock);
-	st = s->web_d ? 0 : srv_web_listen(s, err, sizeof(err));
-	if (st == 0 && h_link_new(secret) < 0) {
-		st = -1;
-		snprintf(err, sizeof(err), "cannot make a secret");
-	}
-	port = s->web_port;
+	st = h_link_new(secret);
 	pthread_mutex_unlock(&s->lock);
 	if (st < 0)
+		return h_reply_error(c, 500, "UnknownError",
+				     "cannot make a secret");
+	if (s->open_web(s, &port, err, sizeof(err)) < 0) {
+		explicit_bzero(secret, sizeof(secret));
 		return h_reply_error(c, 500, "UnknownError", "%s", err);
-	srv_write_info(s);
-	return h_reply_json(
+	}
+	res = h_reply_json(
 	    c, 200,
 	    json_pack("{s:o,s:s,s:i}", "url",
 		      json_sprintf("http://127.0.0.1:%u", port), "token",
 		      secret, "expiresInSeconds", WEB_LINK_MS / 1000));
+	explicit_bzero(secret, sizeof(secret));
+	return res;
 }
 
 enum MHD_Result h_web_api(struct listener *l, struct MHD_Connection *c,

@@ -3,12 +3,39 @@
  * (against DNS rebinding), its Origin when it would change something
  * on a session's cookie (against CSRF), and on paictl web's listener a
  * session or a token. The problems Jupyter's server met, answered as it
- * answers them. */
+ * answers them. Also which paths are the pages', and the headers every
+ * answer of theirs carries: a Content-Security-Policy of default-src
+ * 'self' with no inline script, and Trusted Types, so that nothing a
+ * job wrote can become HTML. */
 #include "web_int.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+/* innerHTML and its kin throw under require-trusted-types-for: the
+ * pages build everything from text (server/web/ui.js). */
+#define CSP                                                                    \
+	"default-src 'self'; object-src 'none'; base-uri 'none'; "            \
+	"form-action 'self'; frame-ancestors 'none'; "                         \
+	"require-trusted-types-for 'script'; trusted-types 'none'"
+
+bool h_web_url(const char *url)
+{
+	return strcmp(url, "/") == 0 || strcmp(url, "/submit") == 0 ||
+	       strncmp(url, "/job/", 5) == 0 || strncmp(url, "/web/", 5) == 0;
+}
+
+void h_web_headers(struct MHD_Response *r)
+{
+	MHD_add_response_header(r, "Content-Security-Policy", CSP);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(r, "Cross-Origin-Opener-Policy", "same-origin");
+	MHD_add_response_header(r, "Cross-Origin-Resource-Policy",
+				"same-origin");
+}
 
 /* Whether host ("127.0.0.1:8080") names listener l. A loopback
  * listener is reached by its address or as localhost; one on another

@@ -43,6 +43,10 @@ int h_web_gate(struct listener *l, struct MHD_Connection *c,
 	       const char *method, const char *url, enum MHD_Result *res);
 /* Whether the request has a valid session or token (takes the lock). */
 bool h_web_signed_in(const struct listener *l, struct MHD_Connection *c);
+/* Whether url is the pages': "/", "/submit", "/job/...", "/web/...". */
+bool h_web_url(const char *url);
+/* The headers every answer of the pages has: CSP and the like. */
+void h_web_headers(struct MHD_Response *r);
 
 /* ---- web_login.c -------------------------------------------------- */
 
@@ -62,13 +66,9 @@ int h_session_owner(struct srv *s, struct srv_token *tok);
 
 /* ---- web_pages.c -------------------------------------------------- */
 
-/* Whether url is the pages': "/", "/submit", "/job/...", "/web/...". */
-bool h_web_url(const char *url);
 enum MHD_Result h_web_route(struct listener *l, struct MHD_Connection *c,
 			    const char *url, const char *method,
 			    struct req *rq);
-/* The headers every answer of the pages has: CSP and the like. */
-void h_web_headers(struct MHD_Response *r);
 
 /* ---- web_api.c ---------------------------------------------------- */
 

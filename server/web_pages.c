@@ -1,39 +1,14 @@
 /* web_pages.c - the local cluster's pages and their files (web_int.h):
  * one page (server/web/index.html) for every path a person visits, its
- * scripts and styles, all compiled in, with the headers that keep a
- * browser to them: a Content-Security-Policy of default-src 'self' with
- * no inline script, and Trusted Types, so that nothing a job wrote can
- * become HTML. A visit with a login link's secret (?token=) trades it
- * for a session and comes back without it. */
+ * scripts and styles, all compiled in, each sent with the headers that
+ * keep a browser to them (web_gate.c's h_web_headers). A visit with a
+ * login link's secret (?token=) trades it for a session and comes back
+ * without it. */
 #include "web_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* innerHTML and its kin throw under require-trusted-types-for: the
- * pages build everything from text (server/web/ui.js). */
-#define CSP                                                                    \
-	"default-src 'self'; object-src 'none'; base-uri 'none'; "            \
-	"form-action 'self'; frame-ancestors 'none'; "                         \
-	"require-trusted-types-for 'script'; trusted-types 'none'"
-
-bool h_web_url(const char *url)
-{
-	return strcmp(url, "/") == 0 || strcmp(url, "/submit") == 0 ||
-	       strncmp(url, "/job/", 5) == 0 || strncmp(url, "/web/", 5) == 0;
-}
-
-void h_web_headers(struct MHD_Response *r)
-{
-	MHD_add_response_header(r, "Content-Security-Policy", CSP);
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(r, "X-Frame-Options", "DENY");
-	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(r, "Cross-Origin-Opener-Policy", "same-origin");
-	MHD_add_response_header(r, "Cross-Origin-Resource-Policy",
-				"same-origin");
-}
 
 static const struct web_asset *asset(const char *name)
 {
