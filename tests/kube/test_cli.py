@@ -1474,7 +1474,9 @@ def client_cert_kubeconfig(c, k, user, rules):
 def t_wire_refused_streams(c):
     """A stream the server refuses (RBAC) says why in the server's
     words, as a refused request does: the Status's message, never its
-    JSON."""
+    JSON; directly, and through a proxy that writes the answers' header
+    lines in odd case and spacing (a watch, a log followed, exec's
+    upgrade)."""
     k = Case(c, "refused")
     k.file("r.json", job("talker", [("main", 1, "echo hi; sleep 60")]))
     k.run("submit", "r.json")
@@ -1496,14 +1498,32 @@ def t_wire_refused_streams(c):
     while time.time() < deadline and "RUNNING" not in k.run(
             "status", "talker").stdout:
         time.sleep(0.3)
-    r = k.run("-c", "nolog", "logs", "-f", "talker", timeout=60)
-    check("a refused log stream: exit 5, the Status's message",
-          r.returncode == 5 and 'cannot get resource "pods/log"' in
-          r.stderr and '"kind"' not in r.stderr, (r.returncode, r.stderr))
-    r = k.run("-c", "nowatch", "wait", "talker", timeout=60)
-    check("a refused watch: exit 5, the Status's message",
-          r.returncode == 5 and 'cannot watch resource "jobs"' in
-          r.stderr and '"kind"' not in r.stderr, (r.returncode, r.stderr))
+
+    def refused(how, nolog, nowatch):
+        r = k.run("-c", nolog, "logs", "-f", "talker", timeout=60)
+        check("a refused log stream%s: exit 5, the Status's message" % how,
+              r.returncode == 5 and 'cannot get resource "pods/log"' in
+              r.stderr and '"kind"' not in r.stderr,
+              (r.returncode, r.stderr))
+        r = k.run("-c", nowatch, "wait", "talker", timeout=60)
+        check("a refused watch%s: exit 5, the Status's message" % how,
+              r.returncode == 5 and 'cannot watch resource "jobs"' in
+              r.stderr and '"kind"' not in r.stderr,
+              (r.returncode, r.stderr))
+        r = k.run("-c", nolog, "ssh", "talker", "--", "true", timeout=60)
+        check("a refused exec%s: exit 255, the Status's message" % how,
+              r.returncode == 255 and 'resource "pods/exec"' in r.stderr
+              and "forbidden" in r.stderr and '"kind"' not in r.stderr,
+              (r.returncode, r.stderr))
+
+    refused("", "nolog", "nowatch")
+    # the same users, impersonated by the admin's token through a proxy
+    # (a client certificate ends at a TLS-terminating one)
+    with proxy_profile(c, k, "mnolog", mangle=True,
+                       user={"token": c.token, "as": "nolog"}), \
+            proxy_profile(c, k, "mnowatch", mangle=True,
+                          user={"token": c.token, "as": "nowatch"}):
+        refused(" (headers in odd case and spacing)", "mnolog", "mnowatch")
     k.run("stop", "talker")
     k.close()
 
