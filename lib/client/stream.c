@@ -64,7 +64,8 @@ static int on_progress(void *data, curl_off_t a, curl_off_t b, curl_off_t c,
 	(void)b;
 	(void)c;
 	(void)d;
-	if (s->o.silence_ms > 0 && pai__now_ms() - s->heard >= s->o.silence_ms) {
+	if (s->o.silence_ms > 0 &&
+	    pai__now_ms() - s->heard >= s->o.silence_ms) {
 		s->silent = 1;
 		return 1;
 	}
@@ -159,9 +160,9 @@ void pai__stream_free(pai__stream *s)
 static int silent(pai__stream *s)
 {
 	char *host = pai__url_host(s->url);
-	int err = pai__client_fail(s->c, PAI_EUNREACHABLE, 0, NULL,
-				   "%s: no answer for %ld s", host ? host : s->url,
-				   (s->o.silence_ms + 999) / 1000);
+	int err = pai__client_fail(
+	    s->c, PAI_EUNREACHABLE, 0, NULL, "%s: no answer for %ld s",
+	    host ? host : s->url, (s->o.silence_ms + 999) / 1000);
 
 	free(host);
 	return err;

@@ -15,7 +15,7 @@
 typedef struct pai__stream pai__stream;
 
 typedef struct pai__stream_opts {
-	long max_ms;	 /* the whole transfer; 0: none */
+	long max_ms; /* the whole transfer; 0: none */
 	/* no byte for this long ends it (within a second); 0: none */
 	long silence_ms;
 	/* each piece of a 2xx body; non-zero stops the transfer (not an

@@ -34,11 +34,11 @@
 
 /* What the server answers each request with. */
 enum mode {
-	M_OK,	       /* 200, a body of its own length, the connection kept */
-	M_QUIET_BODY,  /* 200 chunked, one chunk, then nothing */
-	M_SILENT,      /* nothing at all */
-	M_REFUSED,     /* 403, a Status, its head in odd case and spacing */
-	M_SWITCHING    /* 101, then nothing */
+	M_OK,	      /* 200, a body of its own length, the connection kept */
+	M_QUIET_BODY, /* 200 chunked, one chunk, then nothing */
+	M_SILENT,     /* nothing at all */
+	M_REFUSED,    /* 403, a Status, its head in odd case and spacing */
+	M_SWITCHING   /* 101, then nothing */
 };
 
 struct srv {
@@ -267,9 +267,8 @@ static void test_keepalive(void **state)
 	rq.url = pai__url(c, "/api/v1/namespaces/ns/pods");
 	assert_int_equal(pai__http(c, &rq, &rs), PAI_OK);
 	assert_int_equal(rs.status, 200);
-	assert_int_equal(curl_easy_getinfo(c->curl, CURLINFO_ACTIVESOCKET,
-					   &sock),
-			 CURLE_OK);
+	assert_int_equal(
+	    curl_easy_getinfo(c->curl, CURLINFO_ACTIVESOCKET, &sock), CURLE_OK);
 	assert_int_not_equal(sock, CURL_SOCKET_BAD);
 	keeps_alive((int)sock);
 	pai__response_release(&rs);
@@ -297,19 +296,21 @@ static int discard(void *data, const char *p, size_t n)
 	return 0;
 }
 
-/* Runs a stream of path to its end on a multi handle: its
- * pai__stream_done, the seconds it took in *took. */
-static int run_stream(pai_client *c, const char *path, long silence_ms,
-		      double *took, long *status)
+/* A log followed from the server answering as mode says, run to its end
+ * on a multi handle: its pai__stream_done, the seconds it took in *took,
+ * the answer's status in *status. */
+static int follow(pai_client *c, int mode, long silence_ms, double *took,
+		  long *status)
 {
 	pai__stream_opts so = {0, silence_ms, discard, NULL};
 	pai__stream *s = NULL;
 	CURLM *m = curl_multi_init();
 	CURLMsg *msg;
-	char *url = pai__url(c, path);
+	char *url = pai__url(c, "/api/v1/namespaces/ns/pods/p/log?follow=true");
 	double t0 = test_now_s();
 	int running = 1, left, cc = -1, again = 0, err;
 
+	srv.mode = mode;
 	assert_non_null(m);
 	assert_int_equal(pai__stream_new(&s, c, url, &so), PAI_OK);
 	curl_multi_add_handle(m, pai__stream_handle(s));
@@ -342,21 +343,14 @@ static void test_stream_silence(void **state)
 	c = client();
 	/* an answer begun, then silence (a connection frozen mid-stream):
 	 * ended within a second of the limit, for the caller to resume */
-	srv.mode = M_QUIET_BODY;
-	assert_int_equal(run_stream(c, "/api/v1/namespaces/ns/pods/p/log?"
-				       "follow=true",
-				    2000, &took, &status),
-			 PAI_OK);
+	assert_int_equal(follow(c, M_QUIET_BODY, 2000, &took, &status), PAI_OK);
 	assert_int_equal(status, 200);
 	/* libcurl's own low speed verdict, on a speed averaged over
 	 * seconds, would come some 5 s late */
 	assert_true(took >= 1.9);
 	assert_true(took < 5);
 	/* no answer at all: a failure that says so */
-	srv.mode = M_SILENT;
-	assert_int_equal(run_stream(c, "/api/v1/namespaces/ns/pods/p/log?"
-				       "follow=true",
-				    2000, &took, &status),
+	assert_int_equal(follow(c, M_SILENT, 2000, &took, &status),
 			 PAI_EUNREACHABLE);
 	assert_true(took >= 1.9);
 	assert_true(took < 5);
@@ -372,10 +366,7 @@ static void test_stream_refused(void **state)
 
 	(void)state;
 	c = client();
-	srv.mode = M_REFUSED;
-	assert_int_equal(run_stream(c, "/api/v1/namespaces/ns/pods/p/log?"
-				       "follow=true",
-				    0, &took, &status),
+	assert_int_equal(follow(c, M_REFUSED, 0, &took, &status),
 			 PAI_EFORBIDDEN);
 	assert_int_equal(status, 403);
 	/* the Status's message and reason, as for a REST answer */
