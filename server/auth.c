@@ -170,36 +170,61 @@ static const struct srv_user *check_creds(struct srv *s,
 	return NULL;
 }
 
+/* Token i forgotten: its user freed, the last one moved into its place,
+ * and the place the last one left wiped, so that no copy of a token
+ * outlives it. The lock is held. */
+static void forget_token(struct srv *s, size_t i)
+{
+	free(s->tokens[i].user);
+	s->tokens[i] = s->tokens[--s->ntokens];
+	explicit_bzero(&s->tokens[s->ntokens], sizeof(s->tokens[0]));
+}
+
+/* Room for one more token: a new array, the old one wiped before it is
+ * freed (realloc would free it as it is). 0 or -1. The lock is held. */
+static int grow_tokens(struct srv *s)
+{
+	struct srv_token *v = malloc((s->ntokens + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	if (s->ntokens) {
+		memcpy(v, s->tokens, s->ntokens * sizeof(*v));
+		explicit_bzero(s->tokens, s->ntokens * sizeof(*v));
+	}
+	free(s->tokens);
+	s->tokens = v;
+	return 0;
+}
+
 /* Keeps a new token, expired ones forgotten. 0 or -1. */
 int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
 		struct srv_token *tok)
 {
-	struct srv_token *v;
 	size_t i;
+	int ret;
 
 	memset(tok, 0, sizeof(*tok));
-	if (srv_random_hex(tok->token, 32) < 0 || !(tok->user = strdup(user)))
+	if (srv_random_hex(tok->token, 32) < 0 || !(tok->user = strdup(user))) {
+		explicit_bzero(tok->token, sizeof(tok->token));
 		return -1;
+	}
 	tok->admin = admin;
 	tok->expires = srv_now_ms() + secs * 1000;
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < s->ntokens;)
-		if (s->tokens[i].expires <= srv_now_ms()) {
-			free(s->tokens[i].user);
-			s->tokens[i] = s->tokens[--s->ntokens];
-		} else
+		if (s->tokens[i].expires <= srv_now_ms())
+			forget_token(s, i);
+		else
 			i++;
-	v = realloc(s->tokens, (s->ntokens + 1) * sizeof(*v));
-	if (v) {
-		s->tokens = v;
+	if ((ret = grow_tokens(s)) == 0)
 		s->tokens[s->ntokens++] = *tok;
-	}
 	pthread_mutex_unlock(&s->lock);
-	if (!v) {
+	if (ret < 0) {
 		free(tok->user);
-		return -1;
+		explicit_bzero(tok->token, sizeof(tok->token));
 	}
-	return 0;
+	return ret;
 }
 
 void h_drop_token(struct srv *s, const char *token)
@@ -208,10 +233,7 @@ void h_drop_token(struct srv *s, const char *token)
 
 	for (i = 0; i < s->ntokens; i++)
 		if (strcmp(s->tokens[i].token, token) == 0) {
-			free(s->tokens[i].user);
-			explicit_bzero(s->tokens[i].token,
-				       sizeof(s->tokens[i].token));
-			s->tokens[i] = s->tokens[--s->ntokens];
+			forget_token(s, i);
 			return;
 		}
 }
@@ -228,10 +250,8 @@ const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
 				     "the body is not a JSON object");
 	else
 		u = check_creds(l->s, c, &cr, res);
-	if (cr.pass)
-		explicit_bzero(cr.pass, strlen(cr.pass));
 	free(cr.user);
-	free(cr.pass);
+	srv_free_secret(cr.pass);
 	if (u && h_add_token(l->s, u->name, u->admin, cr.secs, tok) < 0) {
 		*res = h_reply_error(c, 500, "UnknownError",
 				     "cannot make a token");
@@ -248,11 +268,12 @@ enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 	enum MHD_Result res = MHD_NO;
 
 	u = h_login(l, c, rq, &tok, &res);
-	if (u)
-		res =
-		    h_reply_json(c, 200,
-				 json_pack("{s:s,s:s,s:b}", "token", tok.token,
-					   "user", u->name, "admin", u->admin));
+	if (!u)
+		return res;
+	res = h_reply_json(c, 200,
+			   json_pack("{s:s,s:s,s:b}", "token", tok.token,
+				     "user", u->name, "admin", u->admin));
+	explicit_bzero(tok.token, sizeof(tok.token));
 	return res;
 }
 

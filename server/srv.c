@@ -110,6 +110,7 @@ static int load_users(struct srv *s, const char *path, char *err, size_t errlen)
 oom:
 	snprintf(err, errlen, "out of memory");
 out:
+	explicit_bzero(line, sizeof(line)); /* it held a password */
 	fclose(f);
 	return ret;
 }
@@ -272,11 +273,13 @@ static void srv_free(struct srv *s)
 	free(s->jobs);
 	for (i = 0; i < s->nusers; i++) {
 		free(s->users[i].name);
-		free(s->users[i].password);
+		srv_free_secret(s->users[i].password);
 	}
 	free(s->users);
 	for (i = 0; i < s->ntokens; i++)
 		free(s->tokens[i].user);
+	if (s->tokens)
+		explicit_bzero(s->tokens, s->ntokens * sizeof(*s->tokens));
 	free(s->tokens);
 	for (i = 0; i < s->nbase_env; i++)
 		free(s->base_env[i]);

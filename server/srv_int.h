@@ -164,6 +164,9 @@ bool srv_safe_name(const char *s);
 const char *srv_state_name(int st);
 int srv_state_from_name(const char *name);
 int srv_random_hex(char *out, size_t nbytes);
+/* A password or token wiped (explicit_bzero, which the compiler keeps),
+ * then freed; NULL: nothing. */
+void srv_free_secret(char *secret);
 /* Wakes the main loop (srv_run): there is work for it. */
 void srv_wake(struct srv *s);
 

@@ -182,7 +182,15 @@ int srv_random_hex(char *out, size_t nbytes)
 	for (i = 0; i < nbytes; i++)
 		sprintf(out + 2 * i, "%02x", b[i]);
 	out[2 * nbytes] = '\0';
+	explicit_bzero(b, sizeof(b)); /* the bytes of a token */
 	return 0;
+}
+
+void srv_free_secret(char *secret)
+{
+	if (secret)
+		explicit_bzero(secret, strlen(secret));
+	free(secret);
 }
 
 void srv_wake(struct srv *s)

@@ -20,7 +20,8 @@ struct pai__stream {
 	pai__stream_opts o;
 	pai__response rs; /* the head; a failure's body */
 	int stopped;	  /* on_data said stop */
-	int timed_out;
+	int silent;	  /* nothing came for o.silence_ms */
+	long long heard;  /* when a byte last came (pai__now_ms) */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -28,6 +29,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 {
 	pai__stream *s = data;
 
+	s->heard = pai__now_ms();
 	pai__response_header(&s->rs, p, size * n);
 	return size * n;
 }
@@ -37,6 +39,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *data)
 	pai__stream *s = data;
 	size_t len = size * n;
 
+	s->heard = pai__now_ms();
 	if (!s->rs.status)
 		curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &s->rs.status);
 	if (s->rs.status < 200 || s->rs.status >= 300) {
@@ -61,6 +64,11 @@ static int on_progress(void *data, curl_off_t a, curl_off_t b, curl_off_t c,
 	(void)b;
 	(void)c;
 	(void)d;
+	if (s->o.silence_ms > 0 &&
+	    pai__now_ms() - s->heard >= s->o.silence_ms) {
+		s->silent = 1;
+		return 1;
+	}
 	return s->c->interrupt && *s->c->interrupt;
 }
 
@@ -97,13 +105,17 @@ static int setup(pai__stream *s)
 	if (s->o.max_ms > 0)
 		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, s->o.max_ms);
 	if (s->o.silence_ms > 0) {
-		/* less than a byte a second for that long: silent */
+		/* on_progress ends it silence_ms after the last byte. A low
+		 * speed limit makes libcurl call it every second however
+		 * quiet the connection (its own verdict, on a speed averaged
+		 * over seconds, would come some seconds late) */
 		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
 		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
-				 (s->o.silence_ms + 999) / 1000);
+				 (s->o.silence_ms + 999) / 1000 + 10);
 	}
 	pai__response_release(&s->rs);
-	s->stopped = s->timed_out = 0;
+	s->stopped = s->silent = 0;
+	s->heard = pai__now_ms();
 	s->errbuf[0] = '\0';
 	trace_open(s);
 	return PAI_OK;
@@ -144,6 +156,18 @@ void pai__stream_free(pai__stream *s)
 	free(s);
 }
 
+/* Silent past its limit before its answer came. */
+static int silent(pai__stream *s)
+{
+	char *host = pai__url_host(s->url);
+	int err = pai__client_fail(
+	    s->c, PAI_EUNREACHABLE, 0, NULL, "%s: no answer for %ld s",
+	    host ? host : s->url, (s->o.silence_ms + 999) / 1000);
+
+	free(host);
+	return err;
+}
+
 int pai__stream_done(pai__stream *s, int cc, int *again)
 {
 	pai__request rq = {"GET", s->url, NULL, 0, NULL, NULL, 1, 0};
@@ -153,17 +177,18 @@ int pai__stream_done(pai__stream *s, int cc, int *again)
 	*again = 0;
 	if (s->stopped)
 		return PAI_OK;
+	if (!s->rs.status)
+		curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &s->rs.status);
+	if (cc != CURLE_OK && s->rs.status / 100 == 2 &&
+	    (cc != CURLE_ABORTED_BY_CALLBACK || s->silent))
+		/* cut, or silent past its limit, mid-body: this one's end,
+		 * for the caller to resume */
+		return PAI_OK;
+	if (cc == CURLE_ABORTED_BY_CALLBACK && s->silent)
+		return silent(s);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return pai__client_fail(s->c, PAI_EINTR, 0, NULL,
 					"interrupted");
-	if (!s->rs.status)
-		curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &s->rs.status);
-	if (cc != CURLE_OK && s->rs.status / 100 == 2) {
-		/* cut, or silent past its limit, mid-body: this one's end,
-		 * for the caller to resume */
-		s->timed_out = cc == CURLE_OPERATION_TIMEDOUT;
-		return PAI_OK;
-	}
 	if (cc != CURLE_OK && !s->rs.status)
 		return pai__transfer_error(s->c, s->h, s->url, cc,
 					   s->conn.via_socket, s->errbuf);
@@ -180,21 +205,6 @@ int pai__stream_done(pai__stream *s, int cc, int *again)
 	return err ? err : PAI_EPROTOCOL;
 }
 
-int pai__stream_run(pai__stream *s)
-{
-	int err, again;
-
-	do {
-		CURLcode cc;
-
-		if ((err = pai__hold(s->c)))
-			return err;
-		cc = curl_easy_perform(s->h);
-		err = pai__stream_done(s, (int)cc, &again);
-	} while (!err && again);
-	return err;
-}
-
 CURL *pai__stream_handle(pai__stream *s)
 {
 	return s->h;
@@ -203,9 +213,4 @@ CURL *pai__stream_handle(pai__stream *s)
 long pai__stream_status(const pai__stream *s)
 {
 	return s->rs.status;
-}
-
-int pai__stream_timed_out(const pai__stream *s)
-{
-	return s->timed_out;
 }

@@ -191,6 +191,9 @@ static int tcp_connect(pai_ssh *s)
 		    s->port, timed_out ? "timed out" : strerror(e));
 	/* libssh2 waits on blocking sockets itself, within its timeout */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	/* a session whose peer went away without a word ends, as every
+	 * connection of paictl's does */
+	pai__tcp_keepalive(fd);
 	s->fd = fd;
 	return PAI_OK;
 }

@@ -1,12 +1,10 @@
 /* curl_opts.c - what every connection of paictl's asks of libcurl,
  * whichever layer makes it (REST, a stream, exec's upgrade): the
- * defaults, the CAs it trusts, and TCP keepalive. One rule each, so
- * that no transfer trusts more, or notices less, than another. */
+ * defaults, the CAs it trusts, and TCP keepalive (keepalive.c's, as
+ * every connection's), no connection reused once idle past its first
+ * probe. One rule each, so that no transfer trusts more, or notices
+ * less, than another. */
 #include "dl_curl.h"
-
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 
 void pai__curl_defaults(CURL *h)
 {
@@ -54,28 +52,22 @@ int pai__curl_trust(CURL *h, const char *ca_file, const void *ca_blob,
 	}
 }
 
-/* Probes after this much silence, this far apart, this many before the
- * connection counts as dead: a peer gone without a word (a NAT entry
- * or a load balancer that forgot the connection) is noticed within a
- * minute. */
-#define KEEPIDLE_S  30
-#define KEEPINTVL_S 10
-#define KEEPCNT	    3
-
+/* The sockets libcurl makes: keepalive's limits, all of them (libcurl
+ * has no option for the count). */
 static int on_socket(void *data, curl_socket_t fd, curlsocktype purpose)
 {
-	int n = KEEPCNT;
-
 	(void)data;
 	if (purpose == CURLSOCKTYPE_IPCXN)
-		setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &n, sizeof(n));
+		pai__tcp_keepalive((int)fd);
 	return CURL_SOCKOPT_OK;
 }
 
 void pai__curl_keepalive(CURL *h)
 {
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPIDLE, (long)KEEPIDLE_S);
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, (long)KEEPINTVL_S);
 	curl_easy_setopt(h, CURLOPT_SOCKOPTFUNCTION, on_socket);
+	/* a connection idle for as long as keepalive waits before its
+	 * first probe is not used again: it may have died without a word
+	 * meanwhile, and a request on it would wait out the stall timeout
+	 * before it is sent again on a new one */
+	curl_easy_setopt(h, CURLOPT_MAXAGE_CONN, (long)PAI__KEEPIDLE_S);
 }

@@ -88,8 +88,9 @@ void pai__curl_defaults(CURL *h);
  * PAI_ENOMEM. */
 int pai__curl_trust(CURL *h, const char *ca_file, const void *ca_blob,
 		    size_t ca_len, int insecure);
-/* TCP keepalive: a connection whose peer went away silently is noticed
- * within about a minute. */
+/* TCP keepalive (pai__tcp_keepalive): a connection whose peer went away
+ * silently is noticed within about a minute; one idle for
+ * PAI__KEEPIDLE_S is not used again. */
 void pai__curl_keepalive(CURL *h);
 
 #endif /* PAI_DL_CURL_H */

@@ -44,6 +44,19 @@ int pai__random(void *out, size_t n);
 /* CLOCK_MONOTONIC in ms: what every timeout and backoff counts on. */
 long long pai__now_ms(void);
 
+/* ---- TCP keepalive (keepalive.c) ------------------------------------- */
+
+/* Probes after this much silence, this far apart, this many before the
+ * connection counts as dead: a peer gone without a word is noticed
+ * within a minute. */
+#define PAI__KEEPIDLE_S	 30
+#define PAI__KEEPINTVL_S 10
+#define PAI__KEEPCNT	 3
+
+/* TCP keepalive on socket fd, with the limits above (a socket that is
+ * not TCP's is left as it is). */
+void pai__tcp_keepalive(int fd);
+
 /* ---- secrets (secret.c) ---------------------------------------------- */
 
 /* explicit_bzero: a wipe the compiler keeps, where memset before free()

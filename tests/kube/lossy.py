@@ -12,7 +12,11 @@ misbehaves on purpose, as networks between a user and a cluster do
   more either way, no FIN, no RST, as a NAT entry or a load balancer
   that forgot the connection; connections made afterwards work;
 - it can show a certificate signed by a CA of the caller's (`sign`),
-  for a CA the machine trusts but the kubeconfig does not name.
+  for a CA the machine trusts but the kubeconfig does not name;
+- it can write every answer's header lines as HTTP allows but few
+  servers do (`mangle`): names in any case, no blank or several blanks
+  and tabs around values, so that a client reads them whatever their
+  spacing or case.
 
 Requests are relayed as they come: answers read whole, streams (chunked
 bodies: watches, logs followed) chunk by chunk, upgrades (exec's
@@ -90,6 +94,18 @@ def is_stream(path):
         q.get("follow", [""])[0] == "true"
 
 
+def mangled(i, line):
+    """Header line i as HTTP allows but few servers write it: the name
+    in upper, lower or alternating case, the value after no blank or
+    after several blanks and tabs, and blanks after it."""
+    name, _, value = line.partition(": ")
+    name = (name.upper(), name.lower(),
+            "".join(ch.upper() if j % 2 else ch.lower()
+                    for j, ch in enumerate(name)))[i % 3]
+    return name + ":" + ("", " \t  ", "\t")[i % 3] + value + \
+        ("", "  ", " \t")[(i + 1) % 3]
+
+
 class Gone(Exception):
     """The connection is frozen, closed, or the proxy stops."""
 
@@ -126,9 +142,10 @@ def header(hdrs, name):
 
 class Proxy:
     def __init__(self, server, ca, d, lose=(), clock_s=0, sign=None,
-                 slow=(), refuse=()):
+                 slow=(), refuse=(), mangle=False):
         self.server, self.ca, self.lose = server, ca, list(lose)
         self.clock_s = clock_s
+        self.mangle = mangle
         self.tls = d is not None
         # (method, path regex, seconds): such requests wait that long
         # before they go on, as behind a slow admission webhook
@@ -353,6 +370,8 @@ class Proxy:
             if k.lower() not in HOP:
                 out.append("%s: %s" % (k, v))
         out.append(framing)
+        if self.mangle:
+            out[1:] = [mangled(i, ln) for i, ln in enumerate(out[1:])]
         return ("\r\n".join(out) + "\r\n\r\n").encode("latin-1")
 
     def whole(self, us, uhdrs, buf):

@@ -1,11 +1,12 @@
 /* k8s_api.h - the Kubernetes module (api_k8s.c, its table) and its parts,
  * one idea each:
  *
- *   k8s_client.c  the client: its kubeconfig and credential, and what
- *                 each exchange gets of them (http.h's struct pai__wire)
- *   k8s_rest.c    requests to the API server: paths, JSON, and its
- *                 answers judged (Status bodies into the client's
- *                 detail, 422's causes kept)
+ *   k8s_client.c  the client: its kubeconfig and credential, what each
+ *                 exchange gets of them and how a failed answer reads
+ *                 (http.h's struct pai__wire: a Status into the
+ *                 client's detail)
+ *   k8s_rest.c    requests to the API server: paths, JSON, a failure's
+ *                 Status kept for the caller (422's causes)
  *   k8s_submit.c  a submission: ConfigMap, Job, owner; lost answers
  *   k8s_status.c  a Job, its pods and events as paictl's status JSON
  *                 (the shape OpenPAI's APIs send, status.h), and lists
@@ -53,6 +54,14 @@ struct pai__k8s_client {
 
 /* The state of client c (made by pai_client_new_k8s()). */
 struct pai__k8s_client *pai__k8s_of(pai_client *c);
+/* The client's detail from an answer that is not a 2xx (whatever
+ * carried it: REST, a stream, an upgrade), as §2.3 says to show it: the
+ * Status's message and reason; a group the server does not serve named
+ * as such (where is the request's path or URL). *st filled (release
+ * it); the error is pai__kube_status_error()'s. The module's wire
+ * judge (struct pai__wire). */
+int pai__k8s_judge(pai_client *c, const char *method, const char *where,
+		   const pai__response *rs, pai__kube_status *st);
 
 
 /* ---- the kinds of job object (k8s_kinds.c, engine_*.c) ---------------- */
@@ -180,14 +189,6 @@ typedef struct pai__k8s_ans {
  */
 int pai__k8s_call(json_t **out, pai_client *c, const pai__k8s_rq *rq,
 		  pai__k8s_ans *ans);
-/* The client's detail from an answer that is not a 2xx (whatever
- * carried it: REST, a stream, an upgrade), as §2.3 says to show it: the
- * Status's message and reason; a group the server does not serve named
- * as such (where is the request's path or URL). *st filled (release
- * it); the error is pai__kube_status_error()'s. The module's wire
- * judge (struct pai__wire). */
-int pai__k8s_judge(pai_client *c, const char *method, const char *where,
-		   const pai__response *rs, pai__kube_status *st);
 void pai__k8s_ans_release(pai__k8s_ans *ans);
 
 /* GET path: the object (new). */

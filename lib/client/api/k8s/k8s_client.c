@@ -3,12 +3,15 @@
  * (kube_cred.c: token files re-read, plugins run when their token
  * expires or a 401 says it is stale), and what each exchange gets of
  * both, through http.h's struct pai__wire: TLS (kube_curl.c) and the
- * header lines. Nothing of them reaches a trace: the Authorization line
- * is masked there (trace.c), certificates never leave libcurl. */
+ * header lines; and how a failed answer reads, whatever carried it (a
+ * Status's message and reason, §2.3; a group not served named as such).
+ * Nothing of them reaches a trace: the Authorization line is masked
+ * there (trace.c), certificates never leave libcurl. */
 #include "k8s_api.h"
 
 #include "sys/dl_curl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,6 +63,46 @@ static int wire_unauthorized(void *data, unsigned long gen)
 	struct pai__k8s_client *k = data;
 
 	return pai__kube_cred_unauthorized(k->cred, gen);
+}
+
+/* "G/V" of a path or URL's "/apis/G/V/...", for the message of a group
+ * not served. */
+static void group_of(char *out, size_t len, const char *where)
+{
+	const char *p = strstr(where, "/apis/"), *e;
+
+	p = p ? p + 6 : "";
+	e = strchr(p, '/');
+	e = e ? strchr(e + 1, '/') : NULL;
+	snprintf(out, len, "%.*s", (int)(e ? e - p : (long)strcspn(p, "?")), p);
+}
+
+int pai__k8s_judge(pai_client *c, const char *method, const char *where,
+		   const pai__response *rs, pai__kube_status *st)
+{
+	char group[128];
+	int err;
+
+	if (pai__kube_status_parse(
+		st, rs->status, rs->content_type,
+		rs->body.data ? rs->body.data : "", rs->body.len,
+		rs->retry_after_ms > 0
+		    ? (long)((rs->retry_after_ms + 999) / 1000)
+		    : -1))
+		return pai__client_oom(c);
+	err = pai__kube_status_error(st);
+	if (st->body == PAI__KB_NOT_FOUND) {
+		group_of(group, sizeof(group), where);
+		return pai__client_fail(c, err, rs->status, "NotServed",
+					"the API server does not serve %s: is "
+					"its CRD installed?",
+					*group ? group : where);
+	}
+	if (st->message && *st->message)
+		return pai__client_fail(c, err, rs->status, st->reason, "%s",
+					st->message);
+	return pai__client_fail(c, err, rs->status, st->reason,
+				"%s %s: HTTP %ld", method, where, rs->status);
 }
 
 static int wire_judge(void *data, pai_client *c, const pai__request *rq,

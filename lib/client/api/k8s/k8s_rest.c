@@ -1,15 +1,14 @@
 /* k8s_rest.c - requests to the API server (§2): the paths of the
- * namespace's collections, JSON bodies, and answers judged: a Status
- * becomes the client's detail (its message; §2.3), the plain-text 404 of
- * a group the server does not serve says which CRD is missing, and a
- * failure's Status is kept for the caller (422's causes, AlreadyExists).
- * Retries (429, 5xx, Retry-After) and the 401 renewal are http.c's. */
+ * namespace's collections, JSON bodies, and a failure judged by the
+ * client's wire (k8s_client.c: a Status's message and reason become the
+ * client's detail), its Status kept for the caller (422's causes,
+ * AlreadyExists). Retries (429, 5xx, Retry-After) and the 401 renewal
+ * are http.c's. */
 #include "k8s_api.h"
 
 #include "convert/convert.h"
 #include "text/text.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,47 +74,6 @@ void pai__k8s_ans_release(pai__k8s_ans *ans)
 {
 	if (ans)
 		pai__kube_status_release(&ans->st);
-}
-
-/* "G/V" of a path or URL's "/apis/G/V/...", for the message of a group
- * not served. */
-static void group_of(char *out, size_t len, const char *where)
-{
-	const char *p = strstr(where, "/apis/"), *e;
-
-	p = p ? p + 6 : "";
-	e = strchr(p, '/');
-	e = e ? strchr(e + 1, '/') : NULL;
-	snprintf(out, len, "%.*s", (int)(e ? e - p : (long)strcspn(p, "?")),
-		 p);
-}
-
-int pai__k8s_judge(pai_client *c, const char *method, const char *where,
-		   const pai__response *rs, pai__kube_status *st)
-{
-	char group[128];
-	int err;
-
-	if (pai__kube_status_parse(
-		st, rs->status, rs->content_type,
-		rs->body.data ? rs->body.data : "", rs->body.len,
-		rs->retry_after_ms > 0
-		    ? (long)((rs->retry_after_ms + 999) / 1000)
-		    : -1))
-		return pai__client_oom(c);
-	err = pai__kube_status_error(st);
-	if (st->body == PAI__KB_NOT_FOUND) {
-		group_of(group, sizeof(group), where);
-		return pai__client_fail(c, err, rs->status, "NotServed",
-					"the API server does not serve %s: is "
-					"its CRD installed?",
-					*group ? group : where);
-	}
-	if (st->message && *st->message)
-		return pai__client_fail(c, err, rs->status, st->reason, "%s",
-					st->message);
-	return pai__client_fail(c, err, rs->status, st->reason,
-				"%s %s: HTTP %ld", method, where, rs->status);
 }
 
 /* The 2xx body as JSON into *out (when out). */

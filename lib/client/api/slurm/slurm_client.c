@@ -24,11 +24,10 @@ struct pai__slurm_client *pai__slurm_of(pai_client *c)
 	return c->wire_data;
 }
 
+/* A secret of the client's wiped, freed and forgotten. */
 static void wipe(char **s)
 {
-	if (*s)
-		explicit_bzero(*s, strlen(*s));
-	free(*s);
+	pai__free_secret(*s);
 	*s = NULL;
 }
 
@@ -85,29 +84,19 @@ static int read_token(pai_client *c, const char *path, char **out)
 
 /* ---- struct pai__wire ------------------------------------------------ */
 
-/* "Name: value" onto *hdrs; -1 when out of memory. The line is wiped. */
-static int header(struct curl_slist **hdrs, const char *name, const char *v)
+/* "Name: value" onto conn's header lines (wiped when they are freed),
+ * the line made here wiped too: PAI_OK, or PAI_ENOMEM with the detail. */
+static int header(pai_client *c, pai__conn *conn, const char *name,
+		  const char *v)
 {
-	struct curl_slist *l;
-	char *line = NULL;
+	pai__buf line = PAI__BUF_INIT;
+	int err;
 
-	if (asprintf(&line, "%s: %s", name, v) < 0)
-		return -1;
-	l = curl_slist_append(*hdrs, line);
-	wipe(&line);
-	if (!l)
-		return -1;
-	*hdrs = l;
-	return 0;
-}
-
-/* A header value: no control character, nothing that ends the line. */
-static int printable(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
-			return 0;
-	return 1;
+	pai__buf_printf(&line, "%s: %s", name, v);
+	err = line.oom ? pai__client_oom(c)
+		       : pai__conn_header(c, conn, line.data);
+	pai__buf_wipe(&line);
+	return err;
 }
 
 /* The token (read again from its file each time) and the user, as
@@ -130,14 +119,12 @@ static int wire_prepare(void *data, pai_client *c, CURL *h, pai__conn *conn)
 				    "no Slurm token: give --token-file "
 				    "FILE, or set SLURM_JWT (what "
 				    "'scontrol token' prints)");
-	if (!printable(s->token))
+	if (!pai__header_safe(s->token))
 		err = pai__client_fail(c, PAI_EAUTH, 0, NULL,
 				       "the Slurm token holds a control "
 				       "character");
-	else if (header(&conn->hdrs, "X-SLURM-USER-NAME", s->user) ||
-		 header(&conn->hdrs, "X-SLURM-USER-TOKEN", s->token))
-		err = pai__client_oom(c);
-	else
+	else if (!(err = header(c, conn, "X-SLURM-USER-NAME", s->user)) &&
+		 !(err = header(c, conn, "X-SLURM-USER-TOKEN", s->token)))
 		err = pai__conn_header(c, conn, "Accept: application/json");
 	wipe(&s->token);
 	return err;
@@ -231,7 +218,7 @@ int pai_client_new_slurm(pai_client **out, char **detail,
 	if (!out || !opts || opts->version != PAI_CLIENT_OPTIONS_VERSION ||
 	    !s || s->version != PAI_SLURM_CLUSTER_VERSION)
 		return PAI_EINVAL;
-	if (!s->user || !*s->user || !printable(s->user))
+	if (!s->user || !*s->user || !pai__header_safe(s->user))
 		return say(detail, PAI_EINVAL, "a Slurm client needs a user");
 	if (!(st = calloc(1, sizeof(*st))))
 		return PAI_ENOMEM;

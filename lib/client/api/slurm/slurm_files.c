@@ -248,6 +248,7 @@ static void sftp_options(CURL *h, struct sftp_read *x, const char *url,
 	curl_easy_setopt(h, CURLOPT_SSH_KEYFUNCTION, on_host_key);
 	curl_easy_setopt(h, CURLOPT_SSH_KEYDATA, x);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+	pai__curl_keepalive(h);
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, c->stall_timeout_s);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
