@@ -1,6 +1,7 @@
 /* base64.c - standard base64 (RFC 4648 §4): encoded for the WebSocket
  * handshake, a Basic credential and host key fingerprints; decoded as
- * Go's encoding/json decodes a []byte (a kubeconfig's -data fields) */
+ * Go's encoding/json decodes a []byte (a kubeconfig's -data fields).
+ * And base64url without padding (§5, as a JWT's parts are) decoded. */
 #include "sys.h"
 
 #include <stdlib.h>
@@ -101,4 +102,40 @@ bad:
 	pai__wipe(o, n / 4 * 3 + 4); /* what came so far may be a key's */
 	free(o);
 	return PAI_EINVAL;
+}
+
+static const char b64url[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+int pai__base64url_decode(unsigned char **out, size_t *len, const char *in,
+			  size_t n)
+{
+	size_t cap = n / 4 * 3 + 3, i, k = 0;
+	unsigned acc = 0, bits = 0;
+	const char *p;
+	unsigned char *o;
+
+	*out = NULL;
+	*len = 0;
+	/* no encoding ends with a single character of a group */
+	if (n % 4 == 1)
+		return PAI_EINVAL;
+	if (!(o = malloc(cap)))
+		return PAI_ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!in[i] || !(p = strchr(b64url, in[i]))) {
+			pai__wipe(o, cap);
+			free(o);
+			return PAI_EINVAL;
+		}
+		acc = ((acc << 6) | (unsigned)(p - b64url)) & 0xfff;
+		if ((bits += 6) >= 8) {
+			bits -= 8;
+			o[k++] = (unsigned char)(acc >> bits);
+		}
+	}
+	o[k] = '\0';
+	*out = o;
+	*len = k;
+	return PAI_OK;
 }

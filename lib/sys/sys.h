@@ -36,6 +36,11 @@ void pai__base64_encode(char *out, const void *in, size_t n);
  * may be a secret), PAI_ENOMEM. */
 int pai__base64_decode(unsigned char **out, size_t *len, const char *in,
 		       size_t n);
+/* Decodes base64url without padding (RFC 4648 §5, RFC 7515's, as a
+ * JWT's parts are): only the url alphabet, no '='. *out new and
+ * NUL-terminated, *len its length; PAI_EINVAL, PAI_ENOMEM. */
+int pai__base64url_decode(unsigned char **out, size_t *len, const char *in,
+			  size_t n);
 
 /* ---- random bytes, the clock (random.c, clock.c) -------------------- */
 

@@ -38,6 +38,20 @@ static void test_base64_sha1(void **state)
 	assert_int_equal(pai__base64_decode(&d, &n, "", 0), PAI_OK);
 	assert_int_equal(n, 0);
 	free(d);
+	/* base64url without padding, as a JWT's parts: 3f 3e ff fb,
+	 * "Pz7/+w==" in standard base64 */
+	assert_int_equal(pai__base64url_decode(&d, &n, "Pz7_-w", 6), PAI_OK);
+	assert_int_equal(n, 4);
+	assert_memory_equal(d, "?>\xff\xfb", 4);
+	free(d);
+	assert_int_equal(pai__base64url_decode(&d, &n, "eyJleHAiOjF9", 12),
+			 PAI_OK);
+	assert_string_equal((char *)d, "{\"exp\":1}");
+	free(d);
+	assert_int_equal(pai__base64url_decode(&d, &n, "YW+I", 4), PAI_EINVAL);
+	assert_null(d);
+	assert_int_equal(pai__base64url_decode(&d, &n, "YWI=", 4), PAI_EINVAL);
+	assert_int_equal(pai__base64url_decode(&d, &n, "YWIxY", 5), PAI_EINVAL);
 	pai__sha1(sha, "abc", 3);
 	pai__base64_encode(out, sha, 20);
 	assert_string_equal(out, "qZk+NkcGgWq6PiVxeFDCbJzQ2J0=");
