@@ -434,6 +434,19 @@ def t_bad_token(c):
         check("bad token: exit 5, in words", r.returncode == 5 and
               "token" in r.stderr and "scontrol token" in r.stderr,
               (r.returncode, r.stderr))
+        # an expired token: said with the time its payload names
+        r = subprocess.run(["scontrol", "token", "lifespan=1"],
+                           env=dict(os.environ, **c.env),
+                           capture_output=True, text=True, timeout=30)
+        short = r.stdout.strip().split("=", 1)[-1]
+        time.sleep(2.5)
+        k.file("token", "SLURM_JWT=%s\n" % short, 0o600)
+        r = k.run("status", "whatever")
+        check("expired token: exit 5, says when it expired",
+              r.returncode == 5 and
+              re.search(r"token expired at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC",
+                        r.stderr) is not None,
+              (r.returncode, r.stderr))
         os.chmod(k.token, 0o644)
         r = k.run("list")
         check("token file others can read: refused, exit 5",

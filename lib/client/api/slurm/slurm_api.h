@@ -48,6 +48,9 @@ struct pai__slurm_client {
 	char *jwt;
 	/* the token of the exchange under way, wiped by finish */
 	char *token;
+	/* the expiry its payload named (seconds since 1970), 0: none;
+	 * what a refusal says of an expired token */
+	long long token_exp;
 };
 
 /* The state of client c (made by pai_client_new_slurm()). */

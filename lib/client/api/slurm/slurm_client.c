@@ -99,6 +99,24 @@ static int header(pai_client *c, pai__conn *conn, const char *name,
 	return err;
 }
 
+/* The token's expiry (its payload's "exp"), or 0 when it says none. */
+static long long token_exp(const char *tok)
+{
+	const char *p = tok ? strchr(tok, '.') : NULL;
+	unsigned char *payload = NULL;
+	long long exp = 0;
+	json_t *o = NULL;
+	size_t n;
+
+	if (p && pai__base64url_decode(&payload, &n, p + 1,
+				       strcspn(p + 1, ".")) == PAI_OK)
+		o = json_loadb((const char *)payload, n, 0, NULL);
+	pai__json_integer(json_object_get(o, "exp"), &exp);
+	json_decref(o);
+	free(payload);
+	return exp;
+}
+
 /* The token (read again from its file each time) and the user, as
  * slurmrestd's JWT authentication wants them; the token wiped once it
  * is in the connection's header lines. Called one lane at a time. */
@@ -126,6 +144,8 @@ static int wire_prepare(void *data, pai_client *c, CURL *h, pai__conn *conn)
 	else if (!(err = header(c, conn, "X-SLURM-USER-NAME", s->user)) &&
 		 !(err = header(c, conn, "X-SLURM-USER-TOKEN", s->token)))
 		err = pai__conn_header(c, conn, "Accept: application/json");
+	/* kept for the words of a refusal: the token is gone by then */
+	s->token_exp = token_exp(s->token);
 	wipe(&s->token);
 	return err;
 }

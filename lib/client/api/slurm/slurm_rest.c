@@ -68,39 +68,12 @@ static int served(const char **v, pai_client *c)
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* The token's expiry (its payload's "exp"), or 0 when it says none. */
-static long long token_exp(const char *tok)
-{
-	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-				  "qrstuvwxyz0123456789-_";
-	const char *p = tok ? strchr(tok, '.') : NULL, *q;
-	pai__buf out = PAI__BUF_INIT;
-	unsigned acc = 0, bits = 0;
-	long long exp = 0;
-	json_t *o;
-
-	for (p = p ? p + 1 : ""; *p && *p != '.'; p++) {
-		if (!(q = strchr(b64, *p)) || !*q)
-			break;
-		acc = (acc << 6) | (unsigned)(q - b64);
-		if ((bits += 6) >= 8) {
-			bits -= 8;
-			pai__buf_putc(&out, (char)((acc >> bits) & 0xff));
-		}
-	}
-	o = out.data ? json_loadb(out.data, out.len, 0, NULL) : NULL;
-	pai__json_integer(json_object_get(o, "exp"), &exp);
-	json_decref(o);
-	pai__buf_release(&out);
-	return exp;
-}
-
 /* A 500 of error -1 (slurmctld refused what slurmrestd asked as the
  * user): the token, expired or not valid here. */
 static int bad_token(pai_client *c, long status, const char *what)
 {
 	struct pai__slurm_client *s = pai__slurm_of(c);
-	long long exp = token_exp(s->token);
+	long long exp = s->token_exp;
 	char when[64] = "";
 	time_t t = (time_t)exp;
 	struct tm tm;
