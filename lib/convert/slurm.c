@@ -16,6 +16,7 @@
 
 #define RULE_ENV_NAME "slurm-env-name"
 #define RULE_IMAGE    "slurm-image"
+#define RULE_RETRY    "slurm-retry"
 
 /* [A-Za-z_][A-Za-z0-9_]*: what bash can export */
 static int shell_name(const char *s)
@@ -547,6 +548,28 @@ int pai__slurm_image_warning(pai_diags *diags, const char *source,
 			     "nodes as they are (a profile with --pyxis runs "
 			     "them in it)",
 			     img)
+		   ? PAI_ENOMEM
+		   : PAI_OK;
+}
+
+int pai__slurm_retry_warning(pai_diags *diags, const char *source,
+			     const pai_job *job)
+{
+	pai__src src = source_named(source);
+	json_t *cfg = pai_job_config(job);
+	const char *key = "retryCount";
+	json_t *n = json_object_get(cfg, key);
+
+	if (!n) /* protocol v2 */
+		n = json_object_get(cfg, key = "jobRetryCount");
+	if (!json_is_integer(n) || json_integer_value(n) <= 0)
+		return PAI_OK;
+	return pai__diag_add(diags, &src, PAI__NO_OFFSET, PAI_SEVERITY_WARNING,
+			     key, RULE_RETRY,
+			     "%s %lld is not kept: Slurm runs the job once, "
+			     "and requeues it only when a node fails, never "
+			     "for a task that failed",
+			     key, (long long)json_integer_value(n))
 		   ? PAI_ENOMEM
 		   : PAI_OK;
 }

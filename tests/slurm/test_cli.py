@@ -214,11 +214,15 @@ def t_failing_task(c):
     k = Case(c, "fail")
     try:
         path = k.file("f.json", job("fail9", [
-            ("main", 2, "[ $PAI_TASK_INDEX = 1 ] && exit 9; sleep 30", 1)]))
+            ("main", 2, "[ $PAI_TASK_INDEX = 1 ] && exit 9; sleep 30", 1)],
+            retryCount=2))
         t0 = time.time()
         r = k.run("submit", "--wait", path)
         check("failing task: submit --wait exits 9 (FAILED)",
               r.returncode == 9, (r.returncode, r.stderr))
+        check("failing task: retryCount 2 said not to be kept (slurm-retry)",
+              "retryCount 2 is not kept" in r.stderr and
+              "slurm-retry" in r.stderr, r.stderr)
         check("failing task: the others are not waited for",
               time.time() - t0 < 25, time.time() - t0)
         st = json.loads(k.run("status", "fail9", "-o", "json").stdout)
