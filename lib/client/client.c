@@ -11,15 +11,6 @@
 
 /* ---- the handle ------------------------------------------------------- */
 
-static int dup_opt(char **out, const char *s)
-{
-	*out = NULL;
-	if (!s)
-		return 0;
-	*out = strdup(s);
-	return *out ? 0 : -1;
-}
-
 /* A token goes into a header line: no control characters, no spaces. */
 static int valid_token(const char *t)
 {
@@ -57,10 +48,10 @@ int pai_client_new(pai_client **out, const pai_client_options *opts)
 	pthread_mutex_init(&c->own.lock, NULL);
 	pthread_mutex_init(&c->own.out, NULL);
 	pthread_mutex_init(&c->own.mod, NULL);
-	if (dup_opt(&c->uri, uri) < 0 ||
-	    dup_opt(&c->unix_socket, opts->unix_socket) < 0 ||
-	    dup_opt(&c->own.token, opts->token) < 0 ||
-	    dup_opt(&c->ca_file, opts->ca_file) < 0) {
+	if (pai__strdup_opt(&c->uri, uri) < 0 ||
+	    pai__strdup_opt(&c->unix_socket, opts->unix_socket) < 0 ||
+	    pai__strdup_opt(&c->own.token, opts->token) < 0 ||
+	    pai__strdup_opt(&c->ca_file, opts->ca_file) < 0) {
 		err = PAI_ENOMEM;
 		goto out;
 	}
@@ -113,10 +104,11 @@ int pai__client_lane(pai_client **out, pai_client *c)
 	l->rng ^= (uint64_t)(uintptr_t)l << 1;
 	if (!l->rng)
 		l->rng = 1;
-	if (dup_opt(&l->uri, c->uri) < 0 || dup_opt(&l->scheme, c->scheme) < 0 ||
-	    dup_opt(&l->host, c->host) < 0 ||
-	    dup_opt(&l->unix_socket, c->unix_socket) < 0 ||
-	    dup_opt(&l->ca_file, c->ca_file) < 0 ||
+	if (pai__strdup_opt(&l->uri, c->uri) < 0 ||
+	    pai__strdup_opt(&l->scheme, c->scheme) < 0 ||
+	    pai__strdup_opt(&l->host, c->host) < 0 ||
+	    pai__strdup_opt(&l->unix_socket, c->unix_socket) < 0 ||
+	    pai__strdup_opt(&l->ca_file, c->ca_file) < 0 ||
 	    !(l->curl = curl_easy_init())) {
 		pai_client_free(l);
 		return PAI_ENOMEM;

@@ -38,12 +38,6 @@ static int valid(const pai_k8s_cluster *k)
 	       (!k->context || *k->context);
 }
 
-static int dup_opt(char **out, const char *s)
-{
-	*out = s ? strdup(s) : NULL;
-	return !s || *out ? 0 : -1;
-}
-
 int pai__k8s_prof_set(struct pai__k8s_prof *dst, const pai_k8s_cluster *src)
 {
 	struct pai__k8s_prof k;
@@ -53,9 +47,11 @@ int pai__k8s_prof_set(struct pai__k8s_prof *dst, const pai_k8s_cluster *src)
 	memset(&k, 0, sizeof(k));
 	k.kind = src->kind;
 	k.scheduler = src->scheduler;
-	if (dup_opt(&k.kubeconfig, src->kubeconfig) ||
-	    dup_opt(&k.context, src->context) || dup_opt(&k.ns, src->ns) ||
-	    dup_opt(&k.queue, src->queue) || dup_opt(&k.fs_uri, src->fs_uri)) {
+	if (pai__strdup_opt(&k.kubeconfig, src->kubeconfig) ||
+	    pai__strdup_opt(&k.context, src->context) ||
+	    pai__strdup_opt(&k.ns, src->ns) ||
+	    pai__strdup_opt(&k.queue, src->queue) ||
+	    pai__strdup_opt(&k.fs_uri, src->fs_uri)) {
 		pai__k8s_prof_release(&k);
 		return PAI_ENOMEM;
 	}

@@ -44,12 +44,6 @@ static int valid(const pai_slurm_cluster *s)
 	       s->ssh_port <= 65535;
 }
 
-static int dup_opt(char **out, const char *s)
-{
-	*out = s ? strdup(s) : NULL;
-	return !s || *out ? 0 : -1;
-}
-
 int pai__slurm_prof_set(struct pai__slurm_prof *dst,
 			const pai_slurm_cluster *src)
 {
@@ -61,11 +55,12 @@ int pai__slurm_prof_set(struct pai__slurm_prof *dst,
 	s.ssh_port = src->ssh_port;
 	s.pyxis = src->pyxis ? 1 : 0;
 	s.vc_partition = src->vc_partition ? 1 : 0;
-	if (dup_opt(&s.token_file, src->token_file) ||
-	    dup_opt(&s.partition, src->partition) ||
-	    dup_opt(&s.account, src->account) || dup_opt(&s.qos, src->qos) ||
-	    dup_opt(&s.workdir, src->workdir) ||
-	    dup_opt(&s.ssh_host, src->ssh_host)) {
+	if (pai__strdup_opt(&s.token_file, src->token_file) ||
+	    pai__strdup_opt(&s.partition, src->partition) ||
+	    pai__strdup_opt(&s.account, src->account) ||
+	    pai__strdup_opt(&s.qos, src->qos) ||
+	    pai__strdup_opt(&s.workdir, src->workdir) ||
+	    pai__strdup_opt(&s.ssh_host, src->ssh_host)) {
 		pai__slurm_prof_release(&s);
 		return PAI_ENOMEM;
 	}

@@ -1,5 +1,5 @@
 /* buf.c - a growable byte buffer that remembers allocation failure, and
- * strings made safe to quote with it */
+ * strings made safe to quote with it, or copied when set */
 #include "sys.h"
 
 #include <stdio.h>
@@ -127,4 +127,10 @@ char *pai__escape_controls(const char *s)
 		}
 	}
 	return pai__buf_detach(&b);
+}
+
+int pai__strdup_opt(char **out, const char *s)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out ? 0 : -1;
 }

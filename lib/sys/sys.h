@@ -107,6 +107,10 @@ void pai__buf_wipe(pai__buf *b);
  * or NULL when out of memory. */
 char *pai__escape_controls(const char *s);
 
+/* *out a copy of s, or NULL for a NULL s (an option left unset): 0, or
+ * -1 when out of memory. */
+int pai__strdup_opt(char **out, const char *s);
+
 /* ---- memory in blocks (arena.c) ------------------------------------- */
 
 /* Memory handed out in blocks and freed all at once: a position tree of

@@ -185,22 +185,18 @@ static const struct pai__wire slurm_wire = {wire_prepare, wire_unauthorized,
 
 /* ---- the client -------------------------------------------------------- */
 
-static int dup_opt(char **out, const char *s)
-{
-	*out = s ? strdup(s) : NULL;
-	return !s || *out ? 0 : -1;
-}
-
 /* st's copy of the profile's facts. */
 static int keep_facts(struct pai__slurm_client *st, const pai_slurm_cluster *s)
 {
 	static const pai_slurm_cluster init = PAI_SLURM_CLUSTER_INIT;
 
-	if (dup_opt(&st->token_file, s->token_file) ||
-	    dup_opt(&st->partition, s->partition) ||
-	    dup_opt(&st->account, s->account) || dup_opt(&st->qos, s->qos) ||
-	    dup_opt(&st->workdir, s->workdir) ||
-	    dup_opt(&st->ssh_host, s->ssh_host) || dup_opt(&st->user, s->user))
+	if (pai__strdup_opt(&st->token_file, s->token_file) ||
+	    pai__strdup_opt(&st->partition, s->partition) ||
+	    pai__strdup_opt(&st->account, s->account) ||
+	    pai__strdup_opt(&st->qos, s->qos) ||
+	    pai__strdup_opt(&st->workdir, s->workdir) ||
+	    pai__strdup_opt(&st->ssh_host, s->ssh_host) ||
+	    pai__strdup_opt(&st->user, s->user))
 		return PAI_ENOMEM;
 	st->s = init;
 	st->s.token_file = st->token_file;
@@ -271,8 +267,9 @@ int pai_client_set_sftp(pai_client *c, const pai_ssh_options *o)
 	if (c->api != PAI_API_SLURM)
 		return PAI_OK; /* no cluster else reads files so */
 	s = pai__slurm_of(c);
-	if (dup_opt(&user, o->user) || dup_opt(&key, o->key_file) ||
-	    dup_opt(&known, o->known_hosts)) {
+	if (pai__strdup_opt(&user, o->user) ||
+	    pai__strdup_opt(&key, o->key_file) ||
+	    pai__strdup_opt(&known, o->known_hosts)) {
 		free(user);
 		free(key);
 		free(known);
