@@ -26,6 +26,9 @@ const char *cli_env(const char *name);
 /* The string a followed by b: new (caller frees), NULL when out of
  * memory. */
 char *cli_join(const char *a, const char *b);
+/* A copy of s, NULL for a NULL s (a setting left unset); out of memory
+ * sets *oom, so that a caller copying many checks once. */
+char *cli_dup_opt(const char *s, int *oom);
 
 /* ---- signals.c ------------------------------------------------------ */
 

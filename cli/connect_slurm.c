@@ -4,20 +4,11 @@
  * `scontrol token` prints), the client as the user (-u, else the login
  * name), and SFTP access to the job directories with the keys and
  * known_hosts `paictl ssh` uses. */
-#include "cli.h"
+#include "connect_int.h"
 #include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static char *dup_opt(const char *s, int *oom)
-{
-	char *d = s ? strdup(s) : NULL;
-
-	if (s && !d)
-		*oom = 1;
-	return d;
-}
 
 int cli_slurm_choose(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 		     const char *name)
@@ -30,12 +21,12 @@ int cli_slurm_choose(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 				 name);
 	c->slurm = 1;
 	c->slurm_cfg = s;
-	c->slurm_cfg.token_file = dup_opt(s.token_file, &oom);
-	c->slurm_cfg.partition = dup_opt(s.partition, &oom);
-	c->slurm_cfg.account = dup_opt(s.account, &oom);
-	c->slurm_cfg.qos = dup_opt(s.qos, &oom);
-	c->slurm_cfg.workdir = dup_opt(s.workdir, &oom);
-	c->slurm_cfg.ssh_host = dup_opt(s.ssh_host, &oom);
+	c->slurm_cfg.token_file = cli_dup_opt(s.token_file, &oom);
+	c->slurm_cfg.partition = cli_dup_opt(s.partition, &oom);
+	c->slurm_cfg.account = cli_dup_opt(s.account, &oom);
+	c->slurm_cfg.qos = cli_dup_opt(s.qos, &oom);
+	c->slurm_cfg.workdir = cli_dup_opt(s.workdir, &oom);
+	c->slurm_cfg.ssh_host = cli_dup_opt(s.ssh_host, &oom);
 	if (oom)
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	return EXIT_OK;

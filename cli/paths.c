@@ -1,6 +1,8 @@
 /* paths.c - paictl's files: where the profiles and the state directory
  * are (flag, environment, XDG, HOME), directories made 0700, and the
- * profiles loaded with the reason said when they cannot be */
+ * profiles loaded with the reason said when they cannot be; and the
+ * string helpers the connection's files share (cli_env, cli_join,
+ * cli_dup_opt) */
 #include "cli.h"
 #include "connect_int.h"
 #include "error.h"
@@ -109,4 +111,13 @@ int cli_load_config(const cli_ctx *ctx, pai_config **out, char **path)
 	else
 		free(p);
 	return EXIT_OK;
+}
+
+char *cli_dup_opt(const char *s, int *oom)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*oom = 1;
+	return d;
 }

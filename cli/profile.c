@@ -123,15 +123,6 @@ struct choice {
 	const pai_profile *prof; /* NULL: none (an ad-hoc URI, or local) */
 };
 
-static char *dup_opt(const char *s, int *oom)
-{
-	char *d = s ? strdup(s) : NULL;
-
-	if (s && !d)
-		*oom = 1;
-	return d;
-}
-
 /* A Kubernetes cluster's profile: its kubeconfig, not a URI, says where
  * (and what its credentials are). 0 or the exit status. */
 static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
@@ -151,11 +142,11 @@ static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 				 ch->name);
 	c->k8s = 1;
 	c->kube = k;
-	c->kube.kubeconfig = dup_opt(k.kubeconfig, &oom);
-	c->kube.context = dup_opt(k.context, &oom);
-	c->kube.ns = dup_opt(k.ns, &oom);
-	c->kube.queue = dup_opt(k.queue, &oom);
-	c->kube.fs_uri = dup_opt(k.fs_uri, &oom);
+	c->kube.kubeconfig = cli_dup_opt(k.kubeconfig, &oom);
+	c->kube.context = cli_dup_opt(k.context, &oom);
+	c->kube.ns = cli_dup_opt(k.ns, &oom);
+	c->kube.queue = cli_dup_opt(k.queue, &oom);
+	c->kube.fs_uri = cli_dup_opt(k.fs_uri, &oom);
 	c->uri = strdup("kubernetes:"); /* for messages only */
 	if (oom || !c->uri)
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
