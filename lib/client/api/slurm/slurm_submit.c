@@ -9,6 +9,7 @@
 #include "slurm_api.h"
 
 #include "convert/convert.h"
+#include "job/job.h" /* pai__config_is_v2 */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,8 +88,7 @@ static int parse(struct sub *s, json_t *config, const pai_submit_options *o)
 	if (!text)
 		return pai__client_oom(s->c);
 	jo.dialect = o->dialect;
-	jo.format = json_object_get(config, "protocolVersion") ? PAI_FORMAT_V2
-							      : PAI_FORMAT_V1;
+	jo.format = pai__config_is_v2(config) ? PAI_FORMAT_V2 : PAI_FORMAT_V1;
 	err = pai_job_parse(&s->job, s->diags, src, text, strlen(text), &jo);
 	free(text);
 	if (err == PAI_ENOMEM)
