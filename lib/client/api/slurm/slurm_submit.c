@@ -12,7 +12,6 @@
 #include "job/job.h" /* pai__config_is_v2 */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,17 +49,16 @@ static void sub_release(struct sub *s)
 	json_decref(s->body);
 }
 
-/* 8 random bytes (for the submission's id and the ports' place). */
+/* 8 random bytes (for the submission's id and the ports' place): the
+ * kernel's (pai__random()), or where it gives none, the time's and the
+ * process's. */
 static unsigned long long random64(void)
 {
 	unsigned long long r = 0;
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0 || read(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+	if (pai__random(&r, sizeof(r)))
 		r = (unsigned long long)time(NULL) * 2654435761u ^
 		    (unsigned long long)getpid() ^ (unsigned long long)clock();
-	if (fd >= 0)
-		close(fd);
 	return r;
 }
 
