@@ -44,13 +44,11 @@ static int valid(const pai_slurm_cluster *s)
 	       s->ssh_port <= 65535;
 }
 
-int pai__slurm_prof_set(struct pai__slurm_prof *dst,
-			const pai_slurm_cluster *src)
+int pai__slurm_prof_copy(struct pai__slurm_prof *dst,
+			 const pai_slurm_cluster *src)
 {
 	struct pai__slurm_prof s;
 
-	if (!src || !valid(src))
-		return PAI_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.ssh_port = src->ssh_port;
 	s.pyxis = src->pyxis ? 1 : 0;
@@ -67,6 +65,14 @@ int pai__slurm_prof_set(struct pai__slurm_prof *dst,
 	pai__slurm_prof_release(dst);
 	*dst = s;
 	return PAI_OK;
+}
+
+int pai__slurm_prof_set(struct pai__slurm_prof *dst,
+			const pai_slurm_cluster *src)
+{
+	if (!src || !valid(src))
+		return PAI_EINVAL;
+	return pai__slurm_prof_copy(dst, src);
 }
 
 void pai__slurm_prof_get(pai_slurm_cluster *out,

@@ -14,6 +14,10 @@ struct pai__slurm_prof {
 };
 
 void pai__slurm_prof_release(struct pai__slurm_prof *s);
+/* *dst as src says, unchecked (copied; dst released first on success
+ * only). PAI_ENOMEM. */
+int pai__slurm_prof_copy(struct pai__slurm_prof *dst,
+			 const pai_slurm_cluster *src);
 /* *dst as src says (copied; dst released first on success only).
  * PAI_EINVAL for a version or value that cannot be, PAI_ENOMEM. */
 int pai__slurm_prof_set(struct pai__slurm_prof *dst,

@@ -25,13 +25,14 @@
 
 #include "client/api/module.h"
 #include "client/api/status.h"
+#include "client/config_slurm.h"
 
 /* ---- the client (slurm_client.c) ------------------------------------ */
 
 /* A Slurm client's state: pai_client.wire_data. */
 struct pai__slurm_client {
-	pai_slurm_cluster s; /* the strings owned, below */
-	char *token_file, *partition, *account, *qos, *workdir, *ssh_host;
+	pai_slurm_cluster s; /* its strings those of prof and user */
+	struct pai__slurm_prof prof;
 	char *user;
 	/* the plugin version spoken ("v0.0.38"); NULL until found */
 	char *version;

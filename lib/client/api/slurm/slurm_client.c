@@ -127,8 +127,8 @@ static int wire_prepare(void *data, pai_client *c, CURL *h, pai__conn *conn)
 
 	(void)h;
 	wipe(&s->token);
-	if (s->token_file) {
-		if ((err = read_token(c, s->token_file, &s->token)))
+	if (s->s.token_file) {
+		if ((err = read_token(c, s->s.token_file, &s->token)))
 			return err;
 	} else if (!s->jwt || !(s->token = strdup(s->jwt)))
 		return s->jwt ? pai__client_oom(c)
@@ -166,12 +166,7 @@ static void wire_free(void *data)
 	wipe(&s->token);
 	wipe(&s->jwt);
 	json_decref(s->known);
-	free(s->token_file);
-	free(s->partition);
-	free(s->account);
-	free(s->qos);
-	free(s->workdir);
-	free(s->ssh_host);
+	pai__slurm_prof_release(&s->prof);
 	free(s->user);
 	free(s->version);
 	free(s->sftp_user);
@@ -185,29 +180,16 @@ static const struct pai__wire slurm_wire = {wire_prepare, wire_unauthorized,
 
 /* ---- the client -------------------------------------------------------- */
 
-/* st's copy of the profile's facts. */
+/* st's copy of the profile's facts (config_slurm.c's, as a profile
+ * keeps them), and st->s what it says. */
 static int keep_facts(struct pai__slurm_client *st, const pai_slurm_cluster *s)
 {
-	static const pai_slurm_cluster init = PAI_SLURM_CLUSTER_INIT;
-
-	if (pai__strdup_opt(&st->token_file, s->token_file) ||
-	    pai__strdup_opt(&st->partition, s->partition) ||
-	    pai__strdup_opt(&st->account, s->account) ||
-	    pai__strdup_opt(&st->qos, s->qos) ||
-	    pai__strdup_opt(&st->workdir, s->workdir) ||
-	    pai__strdup_opt(&st->ssh_host, s->ssh_host) ||
+	if (pai__slurm_prof_copy(&st->prof, s) ||
 	    pai__strdup_opt(&st->user, s->user))
 		return PAI_ENOMEM;
-	st->s = init;
-	st->s.token_file = st->token_file;
-	st->s.partition = st->partition;
-	st->s.account = st->account;
-	st->s.qos = st->qos;
-	st->s.workdir = st->workdir;
-	st->s.ssh_host = st->ssh_host;
-	st->s.ssh_port = s->ssh_port ? s->ssh_port : 22;
-	st->s.pyxis = s->pyxis;
-	st->s.vc_partition = s->vc_partition;
+	pai__slurm_prof_get(&st->s, &st->prof);
+	if (!st->s.ssh_port)
+		st->s.ssh_port = 22;
 	st->s.user = st->user;
 	return PAI_OK;
 }

@@ -23,7 +23,7 @@
 
 char *pai__slurm_jobdir(pai_client *c, const char *name, const char *sub)
 {
-	const char *w = pai__slurm_of(c)->workdir;
+	const char *w = pai__slurm_of(c)->s.workdir;
 	char *d = NULL;
 
 	if (!w || asprintf(&d, "%s/%s/%s", w, name, sub) < 0)
@@ -66,7 +66,7 @@ json_t *pai__slurm_record(const char *dir, const char *file)
 
 int pai__slurm_latest(char **sub, pai_client *c, const char *name)
 {
-	const char *w = pai__slurm_of(c)->workdir;
+	const char *w = pai__slurm_of(c)->s.workdir;
 	char *dir = NULL, *best = NULL;
 	struct dirent *e;
 	json_t *rec;
@@ -106,10 +106,10 @@ char *pai__slurm_task_url(pai_client *c, const char *taskdir)
 
 	/* without an SSH host, the files where they should be here: a
 	 * read says what is missing */
-	if (pai__slurm_seen(taskdir) || !s->ssh_host) {
+	if (pai__slurm_seen(taskdir) || !s->s.ssh_host) {
 		if (asprintf(&u, "file://%s/", taskdir) < 0)
 			u = NULL;
-	} else if (asprintf(&u, "sftp://%s:%ld%s/", s->ssh_host,
+	} else if (asprintf(&u, "sftp://%s:%ld%s/", s->s.ssh_host,
 			    s->s.ssh_port, taskdir) < 0)
 		u = NULL;
 	return u;
@@ -151,7 +151,7 @@ static int read_local(char **data, size_t *len, long long *next,
 					"machine: give the profile an SSH "
 					"host that sees '%s' (cluster add "
 					"--ssh-host)",
-					pai__slurm_of(c)->workdir);
+					pai__slurm_of(c)->s.workdir);
 	if (fd < 0)
 		return pai__client_fail(c, errno == ENOENT ? PAI_ENOTFOUND
 							   : PAI_EIO,

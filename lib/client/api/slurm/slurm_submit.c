@@ -221,17 +221,17 @@ static int make_body(struct sub *s, unsigned long long nports)
 	so.user = s->user;
 	so.name = s->name;
 	so.subid = s->subid;
-	so.workdir = sc->workdir;
+	so.workdir = sc->s.workdir;
 	so.jobdir = s->jobdir;
 	so.comment = s->note;
 	so.roles = s->roles;
-	so.partition = sc->partition;
-	so.account = sc->account;
-	so.qos = sc->qos;
+	so.partition = sc->s.partition;
+	so.account = sc->s.account;
+	so.qos = sc->s.qos;
 	so.port_base = nports ? s->lo : 0;
 	so.mark = mark;
 	so.source = s->source;
-	if (sc->s.vc_partition && !sc->partition)
+	if (sc->s.vc_partition && !sc->s.partition)
 		so.partition = vc_of(s->job);
 	if ((err = pai__slurm_image_warning(s->diags, s->source, s->job,
 					    sc->s.pyxis, &so.image)) ||
@@ -254,7 +254,7 @@ static int prepare(struct sub *s, json_t *config, const pai_submit_options *o,
 	unsigned long long nports = 0;
 	int err;
 
-	if (!pai__slurm_of(s->c)->workdir)
+	if (!pai__slurm_of(s->c)->s.workdir)
 		return pai__client_fail(s->c, PAI_EINVAL, 0, NULL,
 					"the cluster's profile has no working "
 					"directory: add one with 'paictl "
@@ -429,7 +429,7 @@ static void job_dir(const struct sub *s, int undo)
 	char *parent = s->jobdir ? strdup(s->jobdir) : NULL, *slash;
 
 	if (parent && (slash = strrchr(parent, '/')) && slash != parent &&
-	    pai__slurm_seen(pai__slurm_of(s->c)->workdir)) {
+	    pai__slurm_seen(pai__slurm_of(s->c)->s.workdir)) {
 		*slash = '\0';
 		if (undo) {
 			rmdir(s->jobdir);
