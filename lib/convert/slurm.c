@@ -21,15 +21,10 @@
 /* [A-Za-z_][A-Za-z0-9_]*: what bash can export */
 static int shell_name(const char *s)
 {
-	size_t i;
-
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-	      *s == '_'))
+	if (!pai__is_name_char((unsigned char)*s) || (*s >= '0' && *s <= '9'))
 		return 0;
-	for (i = 1; s[i]; i++)
-		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+	while (*++s)
+		if (!pai__is_name_char((unsigned char)*s))
 			return 0;
 	return 1;
 }
