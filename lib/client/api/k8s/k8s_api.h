@@ -44,6 +44,8 @@ struct pai__k8s_client {
 	 * queue, scheduler, fs_uri; user set per submission */
 	pai_k8s_options o;
 	char *queue, *fs_uri; /* o's, owned */
+	/* the engine of o.kind, found once (pai__k8s_engine()) */
+	const struct pai__k8s_engine *engine;
 	/* the backoff of the watches the waits of this client open one
 	 * after the other (k8s_watch.c): a wait asked again goes on from
 	 * the last one's */
