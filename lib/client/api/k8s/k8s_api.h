@@ -130,6 +130,9 @@ int pai__k8s_owned_by(json_t *job, json_t *obj);
 int pai__k8s_number(const char *s, long *out);
 /* Deletes job (Background: the garbage collector takes its pods). */
 int pai__k8s_delete_job(pai_client *c, json_t *job);
+/* A stop that deletes job (a kind with no stop of its own), as
+ * pai_job_stop_deleted() then says. */
+int pai__k8s_stop_by_delete(pai_client *c, json_t *job);
 /* Merge-patches job with patch (borrowed): *out the object as stored
  * after (new; may be NULL). */
 int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job,
