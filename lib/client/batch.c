@@ -4,9 +4,9 @@
  * http.h) in a thread of its own, so that a cluster's latency is paid
  * once per few jobs. Every API module gets it, since it is the
  * submission as the module makes it, once it says its state is safe in
- * lanes (struct pai__api.lanes); until then its batches go one by one. The caller is told of each in
- * the order given, in its own thread, with the client's detail that
- * submission's. */
+ * lanes (struct pai__api.lanes); until then its batches go one by one.
+ * The caller is told of each in the order given, in its own thread,
+ * with the client's detail that submission's. */
 #include "api.h"
 
 #include <pthread.h>

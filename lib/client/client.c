@@ -47,7 +47,6 @@ int pai_client_new(pai_client **out, const pai_client_options *opts)
 	c->sh = &c->own;
 	pthread_mutex_init(&c->own.lock, NULL);
 	pthread_mutex_init(&c->own.out, NULL);
-	pthread_mutex_init(&c->own.mod, NULL);
 	if (pai__strdup_opt(&c->uri, uri) < 0 ||
 	    pai__strdup_opt(&c->unix_socket, opts->unix_socket) < 0 ||
 	    pai__strdup_opt(&c->own.token, opts->token) < 0 ||
@@ -137,7 +136,6 @@ void pai_client_free(pai_client *c)
 		pai__free_secret(c->own.token);
 		pthread_mutex_destroy(&c->own.lock);
 		pthread_mutex_destroy(&c->own.out);
-		pthread_mutex_destroy(&c->own.mod);
 	}
 	free(c);
 }

@@ -3,6 +3,7 @@
  * (namespace, engine, queue, scheduler, default file system), checked
  * as Kubernetes checks names. See config_k8s.h. */
 #include "config_k8s.h"
+#include "json_values.h"
 #include "text/text.h"
 
 #include "runtime/runtime.h"
@@ -83,24 +84,14 @@ static char *why_of(const char *name, const char *what)
 	return s;
 }
 
-/* Member key of o as a string into *v (borrowed): absent or null is
- * NULL; -1 for another type. */
-static int str_member(const char **v, json_t *o, const char *key)
-{
-	json_t *m = json_object_get(o, key);
-
-	*v = json_string_value(m);
-	return !m || json_is_null(m) || *v ? 0 : -1;
-}
-
 /* engine and scheduler, by their names. */
 static int read_names(pai_k8s_cluster *k, json_t *o, const char *name,
 		      char **why)
 {
 	const char *engine, *sched;
 
-	if (str_member(&engine, o, "engine") ||
-	    str_member(&sched, o, "scheduler")) {
+	if (pai__json_str_member(&engine, o, "engine") ||
+	    pai__json_str_member(&sched, o, "scheduler")) {
 		*why = why_of(name, "engine and scheduler must be strings");
 		return PAI_ESYNTAX;
 	}
@@ -130,11 +121,11 @@ int pai__k8s_prof_read(struct pai__k8s_prof *k, json_t *o, const char *name,
 		*why = why_of(name, "(the member) must be an object");
 		return PAI_ESYNTAX;
 	}
-	if (str_member(&c.kubeconfig, o, "kubeconfig") ||
-	    str_member(&c.context, o, "context") ||
-	    str_member(&c.ns, o, "namespace") ||
-	    str_member(&c.queue, o, "queue") ||
-	    str_member(&c.fs_uri, o, "defaultFs")) {
+	if (pai__json_str_member(&c.kubeconfig, o, "kubeconfig") ||
+	    pai__json_str_member(&c.context, o, "context") ||
+	    pai__json_str_member(&c.ns, o, "namespace") ||
+	    pai__json_str_member(&c.queue, o, "queue") ||
+	    pai__json_str_member(&c.fs_uri, o, "defaultFs")) {
 		*why = why_of(name, "kubeconfig, context, namespace, queue and "
 				    "defaultFs must be strings");
 		return PAI_ESYNTAX;
@@ -150,24 +141,20 @@ int pai__k8s_prof_read(struct pai__k8s_prof *k, json_t *o, const char *name,
 	return err;
 }
 
-/* Sets key to s when s is set; -1 when out of memory. */
-static int put(json_t *o, const char *key, const char *s)
-{
-	return s ? json_object_set_new(o, key, json_string(s)) : 0;
-}
-
 json_t *pai__k8s_prof_json(const struct pai__k8s_prof *k)
 {
 	json_t *o = json_object();
 
-	if (!o || put(o, "kubeconfig", k->kubeconfig) ||
-	    put(o, "context", k->context) || put(o, "namespace", k->ns) ||
-	    put(o, "engine", pai_k8s_kind_name(k->kind)) ||
-	    put(o, "queue", k->queue) ||
-	    put(o, "scheduler",
-		k->scheduler == PAI_K8S_SCHED_DEFAULT ? "default"
-						      : "volcano") ||
-	    put(o, "defaultFs", k->fs_uri)) {
+	if (!o || pai__json_put_str(o, "kubeconfig", k->kubeconfig) ||
+	    pai__json_put_str(o, "context", k->context) ||
+	    pai__json_put_str(o, "namespace", k->ns) ||
+	    pai__json_put_str(o, "engine", pai_k8s_kind_name(k->kind)) ||
+	    pai__json_put_str(o, "queue", k->queue) ||
+	    pai__json_put_str(o, "scheduler",
+			      k->scheduler == PAI_K8S_SCHED_DEFAULT
+				  ? "default"
+				  : "volcano") ||
+	    pai__json_put_str(o, "defaultFs", k->fs_uri)) {
 		json_decref(o);
 		return NULL;
 	}

@@ -3,6 +3,7 @@
  * Pyxis), where the jobs' directories are (workdir) and how they are
  * reached from elsewhere (sshHost, sshPort). See config_slurm.h. */
 #include "config_slurm.h"
+#include "json_values.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,16 +102,6 @@ static char *why_of(const char *name, const char *what)
 	return s;
 }
 
-/* Member key of o as a string into *v (borrowed): absent or null is
- * NULL; -1 for another type. */
-static int str_member(const char **v, json_t *o, const char *key)
-{
-	json_t *m = json_object_get(o, key);
-
-	*v = json_string_value(m);
-	return !m || json_is_null(m) || *v ? 0 : -1;
-}
-
 /* A boolean member into *v: absent is 0; -1 for another type. */
 static int bool_member(int *v, json_t *o, const char *key)
 {
@@ -153,12 +144,12 @@ int pai__slurm_prof_read(struct pai__slurm_prof *s, json_t *o,
 		*why = why_of(name, "(the member) must be an object");
 		return PAI_ESYNTAX;
 	}
-	if (str_member(&c.token_file, o, "tokenFile") ||
-	    str_member(&c.partition, o, "partition") ||
-	    str_member(&c.account, o, "account") ||
-	    str_member(&c.qos, o, "qos") ||
-	    str_member(&c.workdir, o, "workdir") ||
-	    str_member(&c.ssh_host, o, "sshHost")) {
+	if (pai__json_str_member(&c.token_file, o, "tokenFile") ||
+	    pai__json_str_member(&c.partition, o, "partition") ||
+	    pai__json_str_member(&c.account, o, "account") ||
+	    pai__json_str_member(&c.qos, o, "qos") ||
+	    pai__json_str_member(&c.workdir, o, "workdir") ||
+	    pai__json_str_member(&c.ssh_host, o, "sshHost")) {
 		*why = why_of(name, "tokenFile, partition, account, qos, "
 				    "workdir and sshHost must be strings");
 		return PAI_ESYNTAX;
@@ -175,20 +166,16 @@ int pai__slurm_prof_read(struct pai__slurm_prof *s, json_t *o,
 	return err;
 }
 
-/* Sets key to v when v is set; -1 when out of memory. */
-static int put(json_t *o, const char *key, const char *v)
-{
-	return v ? json_object_set_new(o, key, json_string(v)) : 0;
-}
-
 json_t *pai__slurm_prof_json(const struct pai__slurm_prof *s)
 {
 	json_t *o = json_object();
 
-	if (!o || put(o, "tokenFile", s->token_file) ||
-	    put(o, "partition", s->partition) ||
-	    put(o, "account", s->account) || put(o, "qos", s->qos) ||
-	    put(o, "workdir", s->workdir) || put(o, "sshHost", s->ssh_host) ||
+	if (!o || pai__json_put_str(o, "tokenFile", s->token_file) ||
+	    pai__json_put_str(o, "partition", s->partition) ||
+	    pai__json_put_str(o, "account", s->account) ||
+	    pai__json_put_str(o, "qos", s->qos) ||
+	    pai__json_put_str(o, "workdir", s->workdir) ||
+	    pai__json_put_str(o, "sshHost", s->ssh_host) ||
 	    (s->ssh_port &&
 	     json_object_set_new(o, "sshPort", json_integer(s->ssh_port))) ||
 	    json_object_set_new(o, "pyxis", json_boolean(s->pyxis)) ||

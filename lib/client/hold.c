@@ -20,16 +20,6 @@ void pai__unlock(pai_client *c)
 	pthread_mutex_unlock(&c->sh->lock);
 }
 
-void pai__module_lock(pai_client *c)
-{
-	pthread_mutex_lock(&c->sh->mod);
-}
-
-void pai__module_unlock(pai_client *c)
-{
-	pthread_mutex_unlock(&c->sh->mod);
-}
-
 void pai__trace(pai_client *c, const char *line)
 {
 	if (!c->trace)

@@ -78,9 +78,6 @@ struct pai__shared {
 	pthread_mutex_t lock;
 	/* the trace and on_retry_after: one caller's line at a time */
 	pthread_mutex_t out;
-	/* an API module's own state that its calls change (a cache), for
-	 * the lanes of a batch (pai__module_lock) */
-	pthread_mutex_t mod;
 	/* No request goes out before this time (pai__now_ms(); 0: none):
 	 * the end of the last wait a server named (Retry-After of a 429
 	 * or 503), whose status is held_by. Every request of every call
@@ -158,12 +155,6 @@ int pai__client_lane(pai_client **out, pai_client *c);
  * uncontended, it costs nothing worth saying). */
 void pai__lock(pai_client *c);
 void pai__unlock(pai_client *c);
-/* An API module's state that its calls change, one lane of a batch at a
- * time (struct pai__api.lanes): no other lock of the client's is taken
- * while it is held but the seam's own, briefly (a request may be made
- * under it). */
-void pai__module_lock(pai_client *c);
-void pai__module_unlock(pai_client *c);
 /* A line to the client's trace, one at a time across lanes; NULL
  * trace: nothing. */
 void pai__trace(pai_client *c, const char *line);

@@ -10,6 +10,19 @@ const char *pai__json_str(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+int pai__json_str_member(const char **v, json_t *o, const char *key)
+{
+	json_t *m = json_object_get(o, key);
+
+	*v = json_string_value(m);
+	return !m || json_is_null(m) || *v ? 0 : -1;
+}
+
+int pai__json_put_str(json_t *o, const char *key, const char *v)
+{
+	return v ? json_object_set_new(o, key, json_string(v)) : 0;
+}
+
 int pai__json_integer(json_t *v, long long *out)
 {
 	const char *s;

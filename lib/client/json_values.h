@@ -11,6 +11,13 @@ const char *pai__json_str(json_t *o, const char *key);
 /* An integer given as a number or a numeric string; 0 when neither. */
 int pai__json_integer(json_t *v, long long *out);
 
+/* Member key of o (a file's object) as a string into *v (borrowed):
+ * absent or null is NULL; 0, or -1 for another type. */
+int pai__json_str_member(const char **v, json_t *o, const char *key);
+/* Sets member key of o to v when v is set (NULL: left out): 0, or -1
+ * when out of memory. */
+int pai__json_put_str(json_t *o, const char *key, const char *v);
+
 /* json_loadb() that tells a lack of memory from bad text: PAI_OK with
  * *out new, PAI_ENOMEM, or PAI_ESYNTAX with *e saying where. */
 int pai__json_loadb(json_t **out, json_error_t *e, const char *text, size_t len,

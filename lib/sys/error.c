@@ -63,6 +63,15 @@ int pai_file_read(char **out, size_t *len, int *sys_errno, const char *path)
 	return pai_file_read_max(out, len, sys_errno, path, SIZE_MAX);
 }
 
+/* fd's fstat into st: 0, or an errno (EISDIR for a directory, which
+ * has no bytes to read). */
+static int stat_readable(int fd, struct stat *st)
+{
+	if (fstat(fd, st) < 0)
+		return errno;
+	return S_ISDIR(st->st_mode) ? EISDIR : 0;
+}
+
 /* path opened for reading and its fstat: the descriptor, or -1 with *e
  * an errno, or *err PAI_ETOOBIG for a regular file over max (refused
  * before a byte is read). */
@@ -75,14 +84,11 @@ static int open_bounded(const char *path, size_t max, struct stat *st, int *e,
 		*e = errno;
 		return -1;
 	}
-	if (fstat(fd, st) < 0)
-		*e = errno;
-	else if (S_ISDIR(st->st_mode))
-		*e = EISDIR;
-	else if (S_ISREG(st->st_mode) && (uintmax_t)st->st_size > max)
+	if (!(*e = stat_readable(fd, st))) {
+		if (!S_ISREG(st->st_mode) || (uintmax_t)st->st_size <= max)
+			return fd;
 		*err = PAI_ETOOBIG;
-	else
-		return fd;
+	}
 	close(fd);
 	return -1;
 }
@@ -198,11 +204,7 @@ int pai_fd_read_max(char **out, size_t *len, int *sys_errno, int fd,
 	read_start(out, len, sys_errno);
 	if (!out || fd < 0)
 		return PAI_EINVAL;
-	if (fstat(fd, &st) < 0)
-		e = errno;
-	else if (S_ISDIR(st.st_mode))
-		e = EISDIR;
-	if (e) {
+	if ((e = stat_readable(fd, &st))) {
 		if (sys_errno)
 			*sys_errno = e;
 		return pai__from_errno(e);

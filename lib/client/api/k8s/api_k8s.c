@@ -95,6 +95,14 @@ int pai__k8s_delete_job(pai_client *c, json_t *job)
 	return err;
 }
 
+int pai__k8s_stop_by_delete(pai_client *c, json_t *job)
+{
+	int err = pai__k8s_delete_job(c, job);
+
+	pai__k8s_of(c)->stop_deleted = err == PAI_OK;
+	return err;
+}
+
 int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job, json_t *patch)
 {
 	const char *name =

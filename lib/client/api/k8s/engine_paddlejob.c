@@ -55,11 +55,8 @@ static int pod_task(json_t *pod, pai__buf *task, long *index)
 
 static int stop(pai_client *c, json_t *job, const char *name)
 {
-	int err = pai__k8s_delete_job(c, job);
-
 	(void)name;
-	pai__k8s_of(c)->stop_deleted = err == PAI_OK;
-	return err;
+	return pai__k8s_stop_by_delete(c, job);
 }
 
 static const char *queue(json_t *job)

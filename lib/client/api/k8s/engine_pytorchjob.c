@@ -98,11 +98,8 @@ static int stop(pai_client *c, json_t *job, const char *name)
 	err = patch ? pai__k8s_patch_job(&got, c, job, patch)
 		    : pai__client_oom(c);
 	/* the field dropped: a CRD (an operator) older than suspend */
-	if (!err &&
-	    !json_is_true(json_object_get(run_policy(got), "suspend"))) {
-		err = pai__k8s_delete_job(c, job);
-		pai__k8s_of(c)->stop_deleted = err == PAI_OK;
-	}
+	if (!err && !json_is_true(json_object_get(run_policy(got), "suspend")))
+		err = pai__k8s_stop_by_delete(c, job);
 	json_decref(patch);
 	json_decref(got);
 	return err;

@@ -44,6 +44,8 @@ struct pai__k8s_client {
 	 * queue, scheduler, fs_uri; user set per submission */
 	pai_k8s_options o;
 	char *queue, *fs_uri; /* o's, owned */
+	/* the engine of o.kind, found once (pai__k8s_engine()) */
+	const struct pai__k8s_engine *engine;
 	/* the backoff of the watches the waits of this client open one
 	 * after the other (k8s_watch.c): a wait asked again goes on from
 	 * the last one's */
@@ -128,6 +130,9 @@ int pai__k8s_owned_by(json_t *job, json_t *obj);
 int pai__k8s_number(const char *s, long *out);
 /* Deletes job (Background: the garbage collector takes its pods). */
 int pai__k8s_delete_job(pai_client *c, json_t *job);
+/* A stop that deletes job (a kind with no stop of its own), as
+ * pai_job_stop_deleted() then says. */
+int pai__k8s_stop_by_delete(pai_client *c, json_t *job);
 /* Merge-patches job with patch (borrowed): *out the object as stored
  * after (new; may be NULL). */
 int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job,

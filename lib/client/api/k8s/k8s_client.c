@@ -181,6 +181,7 @@ static int set_facts(struct pai__k8s_client *st, const pai_k8s_cluster *k)
 
 	st->o = init;
 	st->o.kind = k->kind;
+	st->engine = pai__k8s_engine_of(k->kind);
 	st->o.scheduler = k->scheduler;
 	st->o.ns = st->cfg->namespace;
 	if ((k->queue && !(st->queue = strdup(k->queue))) ||
@@ -194,7 +195,7 @@ static int set_facts(struct pai__k8s_client *st, const pai_k8s_cluster *k)
 static int check(const pai_k8s_cluster *k)
 {
 	return k && k->version == PAI_K8S_CLUSTER_VERSION &&
-	       pai__k8s_kind_of(k->kind) &&
+	       pai__k8s_kind_of(k->kind) && pai__k8s_engine_of(k->kind) &&
 	       (k->scheduler == PAI_K8S_SCHED_VOLCANO ||
 		k->scheduler == PAI_K8S_SCHED_DEFAULT);
 }

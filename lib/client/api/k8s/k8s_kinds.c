@@ -24,11 +24,8 @@ const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind)
 
 const struct pai__k8s_engine *pai__k8s_engine(pai_client *c)
 {
-	const struct pai__k8s_engine *e =
-	    pai__k8s_engine_of(pai__k8s_of(c)->o.kind);
-
 	/* pai_client_new_k8s() took only a kind that has one */
-	return e ? e : engines[0];
+	return pai__k8s_of(c)->engine;
 }
 
 /* ---- states ----------------------------------------------------------- */

@@ -94,20 +94,18 @@ static int body_json(json_t **out, pai_client *c, const pai__k8s_rq *rq,
 				rq->method, rq->path, je.text);
 }
 
-/* 1 when a second copy of rq, which libcurl may send by itself on a
- * reused connection that died, does no harm the module cannot tell: a
- * create of a named object is refused (409 AlreadyExists, and
- * k8s_submit.c reads the object back by its submission id), a merge
- * patch or a delete does the same again. Not a generateName create,
- * nor a PUT (a second one meets 409 Conflict though the first was
- * carried out). */
+/* 1 when rq, not safe, may still go on a reused connection: a second
+ * copy of it, which libcurl may send by itself when that connection
+ * dies before any answer, does no harm the module cannot tell. A create
+ * of a named object is such (refused, 409 AlreadyExists, and
+ * k8s_submit.c reads the object back by its submission id); not a
+ * generateName create, nor a PUT (a second one meets 409 Conflict
+ * though the first was carried out). A merge patch or a delete is safe
+ * (rq->safe): it goes on a reused connection without this. */
 static int reusable(const pai__k8s_rq *rq)
 {
 	json_t *meta = json_object_get(rq->body, "metadata");
 
-	if (strcmp(rq->method, "PATCH") == 0 ||
-	    strcmp(rq->method, "DELETE") == 0)
-		return 1;
 	return strcmp(rq->method, "POST") == 0 &&
 	       pai__json_str(meta, "name") &&
 	       !json_object_get(meta, "generateName");
