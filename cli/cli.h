@@ -238,6 +238,8 @@ void cli_print_diag(FILE *f, const pai_diag *d);
 
 /* ---- paths.c: paictl's files --------------------------------------- */
 
+/* getenv(name), or NULL where it is unset or empty. */
+const char *cli_env(const char *name);
 /* Files: the profiles ($PAICTL_CONFIG, $XDG_CONFIG_HOME/paictl/
  * config.json) and paictl's state directory ($XDG_STATE_HOME/paictl).
  * New strings (caller frees); NULL when there is no HOME either. */

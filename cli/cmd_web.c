@@ -30,13 +30,6 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	return 0;
 }
 
-static int set(const char *var)
-{
-	const char *v = getenv(var);
-
-	return v && *v;
-}
-
 /* Whether prog is an executable file in a directory of $PATH. */
 static int on_path(const char *prog)
 {
@@ -160,7 +153,8 @@ int cmd_web(cli_ctx *ctx, int argc, char **argv)
 	snprintf(link, sizeof(link), "%s%s?token=%s", base, page, secret);
 	explicit_bzero(secret, sizeof(secret));
 	st = print_link(ctx, link);
-	if (!st && !no_open && (set("DISPLAY") || set("WAYLAND_DISPLAY")))
+	if (!st && !no_open &&
+	    (cli_env("DISPLAY") || cli_env("WAYLAND_DISPLAY")))
 		open_link(ctx, link);
 	explicit_bzero(link, sizeof(link));
 	st = cli_finish(ctx, st);

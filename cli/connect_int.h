@@ -21,8 +21,6 @@ int cli_resolve_token(const cli_ctx *ctx, cli_conn *c);
 
 /* ---- paths.c -------------------------------------------------------- */
 
-/* getenv(name), or NULL where it is unset or empty. */
-const char *cli_env(const char *name);
 /* The string a followed by b: new (caller frees), NULL when out of
  * memory. */
 char *cli_join(const char *a, const char *b);

@@ -87,8 +87,7 @@ static int set_sftp(const cli_ctx *ctx, cli_conn *c)
 		free(dir);
 		so.user = c->user;
 		so.key_file = key;
-		so.use_agent =
-		    getenv("SSH_AUTH_SOCK") && *getenv("SSH_AUTH_SOCK");
+		so.use_agent = cli_env("SSH_AUTH_SOCK") != NULL;
 		so.known_hosts = known;
 		err = pai_client_set_sftp(c->client, &so);
 	}

@@ -56,10 +56,8 @@ static char *local_socket(const char *state)
 static int start_local(cli_ctx *ctx, char **sock, int *started)
 {
 	char *argv[] = {"paictl", "serve", "--background", "-o", "json", NULL};
-	char buf[4096];
+	char *buf = NULL;
 	json_t *o;
-	size_t n = 0;
-	ssize_t r;
 	int p[2], status;
 	pid_t pid;
 
@@ -86,15 +84,13 @@ static int start_local(cli_ctx *ctx, char **sock, int *started)
 		_exit(127);
 	}
 	close(p[1]);
-	while (n < sizeof(buf) - 1 &&
-	       ((r = read(p[0], buf + n, sizeof(buf) - 1 - n)) > 0 ||
-		(r < 0 && errno == EINTR)))
-		n += r > 0 ? (size_t)r : 0;
+	/* one short JSON object: more (or a failed read) is no answer */
+	pai_fd_read_max(&buf, NULL, NULL, p[0], 4095);
 	close(p[0]);
-	buf[n] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	o = json_loads(buf, 0, NULL);
+	o = buf ? json_loads(buf, 0, NULL) : NULL;
+	free(buf);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
 	    !json_string_value(json_object_get(o, "socket"))) {
 		json_decref(o);

@@ -5,10 +5,8 @@
  * owner too). OpenPAI's JavaScript SDK asks them. */
 #include "http_int.h"
 
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static json_t *resources(long long cpu, long long mem_mb, long long gpu)
 {
@@ -84,7 +82,6 @@ enum MHD_Result h_v2_vcs(struct listener *l, struct MHD_Connection *c,
 static bool known_user(const struct srv *s, const char *name, bool tcp,
 		       bool *admin)
 {
-	struct passwd *pw;
 	size_t i;
 
 	*admin = false;
@@ -93,8 +90,7 @@ static bool known_user(const struct srv *s, const char *name, bool tcp,
 			*admin = s->users[i].admin;
 			return true;
 		}
-	return !tcp && (pw = getpwuid(getuid())) && pw->pw_name &&
-	       strcmp(pw->pw_name, name) == 0;
+	return !tcp && s->owner && strcmp(s->owner, name) == 0;
 }
 
 /* GET /api/v2/users/{name} */

@@ -2,11 +2,9 @@
  * a caller may do, and the login routes (http_int.h) */
 #include "http_int.h"
 
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 const struct srv_token *h_find_token(const struct listener *l,
 				     struct MHD_Connection *c)
@@ -282,7 +280,6 @@ char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
 		  enum MHD_Result *res)
 {
 	const struct srv_token *t;
-	struct passwd *pw;
 	char *who = NULL;
 
 	pthread_mutex_lock(&l->s->lock);
@@ -292,8 +289,8 @@ char *h_v2_caller(struct listener *l, struct MHD_Connection *c,
 	pthread_mutex_unlock(&l->s->lock);
 	if (who || t)
 		return who;
-	if (!l->tcp && (pw = getpwuid(getuid())) && pw->pw_name)
-		return strdup(pw->pw_name);
+	if (!l->tcp && l->s->owner)
+		return strdup(l->s->owner);
 	*res = h_reply_error(
 	    c, 401, "UnauthorizedUserError", "%s",
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization")

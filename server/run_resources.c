@@ -5,11 +5,9 @@
  * here and not in its image */
 #include "run_int.h"
 
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void run_job_request(const struct srv_job *j, long long *cpus,
 		     long long *mem, long long *gpus)
@@ -80,7 +78,6 @@ static const char *image_of(const pai_job *pj)
  * submission (or its first scheduling, for a job of an older server). */
 void srv_note_job(struct srv *s, struct srv_job *j)
 {
-	const struct passwd *pw = getpwuid(getuid());
 	const char *image = j->pj ? image_of(j->pj) : NULL;
 	char res[512] = "";
 
@@ -88,12 +85,12 @@ void srv_note_job(struct srv *s, struct srv_job *j)
 		return;
 	if (!s->capped)
 		note_resources(s, j, res, sizeof(res));
-	j->warnings = srv_printf(
-	    "%s%s%s%s%s%s", *res ? "the job asks for " : "", res,
-	    *res ? "; the local cluster runs it anyway" : "",
-	    *res && image ? "\n" : "",
-	    image ? "its tasks run on this machine as " : "",
-	    image ? (pw && pw->pw_name ? pw->pw_name : "this user") : "");
+	j->warnings =
+	    srv_printf("%s%s%s%s%s%s", *res ? "the job asks for " : "", res,
+		       *res ? "; the local cluster runs it anyway" : "",
+		       *res && image ? "\n" : "",
+		       image ? "its tasks run on this machine as " : "",
+		       image ? (s->owner ? s->owner : "this user") : "");
 	if (j->warnings && image) {
 		char *all = srv_printf("%s, not in the image '%s': a command "
 				       "such as 'apt install' runs for real",

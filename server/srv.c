@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,7 @@ static void srv_free(struct srv *s)
 	free(s->sock_path);
 	free(s->host_key);
 	free(s->tree_base);
+	free(s->owner);
 	if (s->wake[0] >= 0)
 		close(s->wake[0]);
 	if (s->wake[1] >= 0)
@@ -435,6 +437,8 @@ static int catch_signals(struct srv *s, char *err, size_t errlen)
  * users, the main loop's pipe and signals, sshd. 0 or -1. */
 static int set_up(struct srv *s, char *err, size_t errlen)
 {
+	const struct passwd *pw;
+
 	if (s->opt.log_to_state && !start_log(s, err, errlen))
 		return -1;
 	s->bash = access("/bin/bash", X_OK) == 0       ? "/bin/bash"
@@ -443,6 +447,11 @@ static int set_up(struct srv *s, char *err, size_t errlen)
 	if (!s->bash) {
 		snprintf(err, errlen,
 			 "tasks need bash, which is not installed");
+		return -1;
+	}
+	if ((pw = getpwuid(getuid())) && pw->pw_name &&
+	    !(s->owner = strdup(pw->pw_name))) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	if (base_env(s) < 0) {

@@ -137,6 +137,9 @@ struct srv {
 	const char *bash;
 	const char *sshd, *keygen; /* NULL: no ssh for tasks */
 	char *tree_base;	   /* srv_tree_base(), or NULL */
+	/* the user the server runs as (its Unix socket's, the web link's),
+	 * looked up once before any thread: NULL when unknown */
+	char *owner;
 	char *host_key;
 	char **base_env;
 	size_t nbase_env;

@@ -282,8 +282,10 @@ static struct srv_job *job_of(struct srv *s, const struct srv_waiter *w)
 	return srv_find_job(s, user, tilde + 1);
 }
 
-/* 1 when waiter w is to be answered now. */
-static bool due(struct srv *s, const struct srv_waiter *w, long long now)
+/* 1 when waiter w is to be answered now. list[32]: the list's ETag,
+ * made for the first list waiter of a pass ("" until then). */
+static bool due(struct srv *s, const struct srv_waiter *w, long long now,
+		char *list)
 {
 	struct srv_job *j;
 	char etag[32];
@@ -291,8 +293,9 @@ static bool due(struct srv *s, const struct srv_waiter *w, long long now)
 	if (now >= w->deadline)
 		return true;
 	if (w->kind == W_LIST) {
-		h_list_etag(s, etag, sizeof(etag));
-		return strcmp(etag, w->since) != 0;
+		if (!*list)
+			h_list_etag(s, list, 32);
+		return strcmp(list, w->since) != 0;
 	}
 	j = job_of(s, w);
 	if (w->kind == W_LOG)
@@ -322,12 +325,13 @@ static void drop_waiter(struct srv *s, size_t i)
 long srv_wake_waiters(struct srv *s, bool all)
 {
 	long long now = srv_now_ms(), next = -1;
+	char list[32] = "";
 	size_t i = 0;
 
 	while (i < s->nwaiters) {
 		struct srv_waiter *w = &s->waiters[i];
 
-		if (!all && !due(s, w, now)) {
+		if (!all && !due(s, w, now, list)) {
 			if (next < 0 || w->deadline - now < next)
 				next = w->deadline - now;
 			i++;

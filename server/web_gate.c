@@ -98,14 +98,15 @@ bool h_web_signed_in(const struct listener *l, struct MHD_Connection *c)
 int h_web_gate(struct listener *l, struct MHD_Connection *c,
 	       const char *method, const char *url, enum MHD_Result *res)
 {
-	const char *host =
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-	bool cookie =
-	    !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization") &&
-	    MHD_lookup_connection_value(c, MHD_COOKIE_KIND, l->cookie);
+	const char *host;
+	bool cookie;
 
 	if (!l->tcp)
 		return 0;
+	host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+	cookie =
+	    !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization") &&
+	    MHD_lookup_connection_value(c, MHD_COOKIE_KIND, l->cookie);
 	if (host && !host_ok(l, host)) {
 		*res = h_reply_error(c, 403, "ForbiddenHostError",
 				     "Host '%s' is not this server's (%s:%u "

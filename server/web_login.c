@@ -5,10 +5,8 @@
  * them, a login form's for the account it named. */
 #include "web_int.h"
 
-#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The links handed out and not used: a ring, under the server's lock.
  * More at once than a person opens. */
@@ -83,12 +81,8 @@ void h_session_cookie(const struct listener *l, struct MHD_Response *r,
 
 int h_session_owner(struct srv *s, struct srv_token *tok)
 {
-	struct passwd pw, *found = NULL;
-	char buf[4096];
-
-	/* getpwuid's buffer is shared by every listener's thread */
-	if (getpwuid_r(getuid(), &pw, buf, sizeof(buf), &found) != 0 || !found)
+	if (!s->owner)
 		return -1;
 	/* all the Unix socket may do: every user's jobs */
-	return h_add_token(s, pw.pw_name, true, WEB_SESSION_S, tok);
+	return h_add_token(s, s->owner, true, WEB_SESSION_S, tok);
 }
