@@ -111,8 +111,8 @@ extern const struct pai__k8s_engine pai__k8s_pytorchjob_engine;
 void pai__k8s_spec_role(struct pai__k8s_spec_role *r, const char *task,
 			json_t *spec, long dflt);
 
-/* The engine of c's profile (never NULL: the profile's kind is one),
- * and of kind (NULL: none). */
+/* The engine of c's profile (never NULL: the profile's kind is one;
+ * k8s_kinds.c), and of kind (NULL: none; k8s_engines.c). */
 const struct pai__k8s_engine *pai__k8s_engine(pai_client *c);
 const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind);
 

@@ -1,26 +1,13 @@
 /* k8s_kinds.c - the kinds of job object a Kubernetes profile runs, each
- * an engine (engine_*.c) found once here by the profile's kind; what
- * every kind shares of reading one: its phase as paictl's state (the
- * table of §8 and the issues' phases), and the key that ties a pod to
- * its task (its task and index, as its controller marks them). */
+ * an engine (engine_*.c; the client's found once by k8s_engines.c when
+ * it is made); what every kind shares of reading one: its phase as
+ * paictl's state (the table of §8 and the issues' phases), and the key
+ * that ties a pod to its task (its task and index, as its controller
+ * marks them). */
 #include "k8s_api.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const struct pai__k8s_engine *const engines[] = {
-    &pai__k8s_volcano_engine, &pai__k8s_paddlejob_engine,
-    &pai__k8s_jobset_engine, &pai__k8s_pytorchjob_engine};
-
-const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
-		if (engines[i]->id == kind)
-			return engines[i];
-	return NULL;
-}
 
 const struct pai__k8s_engine *pai__k8s_engine(pai_client *c)
 {
