@@ -1,7 +1,10 @@
 /* cmd_web.c - paictl web: the local cluster's pages in a browser. Starts
  * the local cluster if it does not run, asks it for a login link (it
  * then serves its pages on 127.0.0.1: server/web_api.c), prints the
- * link, and opens it where there is a display. */
+ * link, and opens it where there is a display: through a file of the
+ * user's alone that redirects to it (as Jupyter's *-open.html), so that
+ * the link's secret is in no process's argv, which any local user may
+ * read in /proc. */
 #include "cli.h"
 #include "error.h"
 #include "../server/server.h"
@@ -46,10 +49,91 @@ static int on_path(const char *prog)
 	return 0;
 }
 
-/* xdg-open url, no shell, and not waited for: a browser that was not
- * running may stay in its foreground as long as it runs. */
+/* The file that opens the link: $XDG_RUNTIME_DIR/paictl/web-open.html,
+ * else in the state directory; new, its directory made (0700). */
+static char *join(const char *a, const char *b)
+{
+	size_t n = a ? strlen(a) + strlen(b) + 1 : 0;
+	char *s = n ? malloc(n) : NULL;
+
+	if (s)
+		snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+static char *open_file_path(void)
+{
+	const char *run = cli_env("XDG_RUNTIME_DIR");
+	char *dir = run && *run == '/' ? join(run, "/paictl")
+				       : cli_state_dir();
+	char *path = dir && cli_mkdirs(dir) == 0
+			 ? join(dir, "/web-open.html")
+			 : NULL;
+
+	free(dir);
+	return path;
+}
+
+/* s with &, <, > and " as HTML's character references, in out. */
+static void html_escape(char *out, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s && n + 7 < len; s++) {
+		const char *r = *s == '&'   ? "&amp;"
+				: *s == '<' ? "&lt;"
+				: *s == '>' ? "&gt;"
+				: *s == '"' ? "&quot;"
+					    : NULL;
+
+		if (r)
+			n += (size_t)snprintf(out + n, len - n, "%s", r);
+		else
+			out[n++] = *s;
+	}
+	out[n] = '\0';
+}
+
+/* A page, mode 0600 and written atomically, that sends its browser on
+ * to url; its path (new), or NULL after a warning. */
+static char *write_open_file(const cli_ctx *ctx, const char *url)
+{
+	char esc[2048], html[6144], *path = open_file_path();
+	int n, err;
+
+	if (!path) {
+		cli_warn(ctx, "cannot open a browser: no directory for its "
+			      "page; open the link above");
+		return NULL;
+	}
+	html_escape(esc, sizeof(esc), url);
+	n = snprintf(html, sizeof(html),
+		     "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+		     "<meta http-equiv=\"refresh\" content=\"0;url=%s\">"
+		     "<title>paictl web</title></head>\n<body><p>Opening "
+		     "<a href=\"%s\">the local cluster's pages</a>.</p>"
+		     "</body></html>\n",
+		     esc, esc);
+	err = pai_file_write_atomic(path, html, (size_t)n, 0600,
+				    PAI_WRITE_NO_DIRSYNC);
+	explicit_bzero(esc, sizeof(esc));
+	explicit_bzero(html, sizeof(html));
+	if (err) {
+		cli_warn(ctx, "cannot open a browser: cannot write '%s': %s; "
+			      "open the link above",
+			 path, pai_strerror(err));
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* xdg-open url by way of write_open_file's page, no shell, and not
+ * waited for: a browser that was not running may stay in its
+ * foreground as long as it runs. */
 static void open_link(const cli_ctx *ctx, const char *url)
 {
+	char *file;
 	pid_t pid;
 	int st, null;
 
@@ -58,6 +142,8 @@ static void open_link(const cli_ctx *ctx, const char *url)
 			      "xdg-utils); open the link above");
 		return;
 	}
+	if (!(file = write_open_file(ctx, url)))
+		return;
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
@@ -70,7 +156,7 @@ static void open_link(const cli_ctx *ctx, const char *url)
 			dup2(null, 1);
 			dup2(null, 2);
 		}
-		execlp("xdg-open", "xdg-open", url, (char *)NULL);
+		execlp("xdg-open", "xdg-open", file, (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0)
@@ -78,6 +164,7 @@ static void open_link(const cli_ctx *ctx, const char *url)
 	else
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
+	free(file);
 }
 
 /* The page to open: the jobs, or JOB's (which must exist). 0 or the
