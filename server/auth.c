@@ -6,31 +6,83 @@
 #include <string.h>
 #include <strings.h>
 
-const struct srv_token *h_find_token(const struct listener *l,
-				     struct MHD_Connection *c)
+bool h_same_secret(const char *a, const char *b)
 {
-	const struct srv *s = l->s;
-	const char *h =
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
+
+	/* as long as b, whatever a is; a's bytes over and over */
+	for (i = 0; la && i < lb; i++)
+		d |= (unsigned char)(a[i % la] ^ b[i]);
+	return d == 0 && la;
+}
+
+bool h_token_alive(const struct srv_token *t, long long now)
+{
+	return t->expires > now && (!t->session || now - t->used < WEB_IDLE_MS);
+}
+
+/* The live token that is secret, or NULL; every one looked at, in a
+ * time that does not tell which matched. Under the lock. */
+static struct srv_token *token_of(struct srv *s, const char *secret)
+{
+	struct srv_token *found = NULL;
 	long long now = srv_now_ms();
 	size_t i;
 
-	if (!h && l->cookie[0])
-		/* the web pages' session: a token in a cookie */
+	for (i = 0; i < s->ntokens; i++)
+		if (h_same_secret(s->tokens[i].token, secret) &&
+		    h_token_alive(&s->tokens[i], now))
+			found = &s->tokens[i];
+	return found;
+}
+
+/* The session whose cookie the request has, its key not looked at:
+ * only to tell the pages' 401 from their 200. Under the lock. */
+const struct srv_token *h_find_cookie(const struct listener *l,
+				      struct MHD_Connection *c)
+{
+	const char *v = l->cookie[0] ? MHD_lookup_connection_value(
+					   c, MHD_COOKIE_KIND, l->cookie)
+				     : NULL;
+	const struct srv_token *t = v ? token_of(l->s, v) : NULL;
+
+	return t && t->session ? t : NULL;
+}
+
+const struct srv_token *h_find_token(const struct listener *l,
+				     struct MHD_Connection *c)
+{
+	const char *h =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+	const char *key = NULL;
+	struct srv_token *t;
+	bool cookie = false;
+
+	if (!h && l->cookie[0]) {
+		/* the web pages' session: a token in a cookie, which a
+		 * browser sends to every port of the host, and its key in
+		 * a header, which only the pages send */
 		h = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, l->cookie);
-	else if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+		key = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						  WEB_KEY_HEADER);
+		cookie = true;
+	} else if (!h || strncasecmp(h, "Bearer ", 7) != 0)
 		return NULL;
 	else
 		h += 7;
 	while (h && *h == ' ')
 		h++;
-	if (!h || !*h)
+	if (!h || !*h || !(t = token_of(l->s, h)))
 		return NULL;
-	for (i = 0; i < s->ntokens; i++)
-		if (strcmp(s->tokens[i].token, h) == 0 &&
-		    s->tokens[i].expires > now)
-			return &s->tokens[i];
-	return NULL;
+	/* a session is no bearer token: its cookie is what another port
+	 * may have been sent */
+	if (t->session != cookie ||
+	    (cookie && !(key && h_same_secret(t->key, key))))
+		return NULL;
+	if (t->session)
+		t->used = srv_now_ms();
+	return t;
 }
 
 /* 0 when the caller may act as user (NULL: anyone); else replies. */
@@ -155,7 +207,7 @@ static const struct srv_user *check_creds(struct srv *s,
 	}
 	for (i = 0; i < s->nusers; i++)
 		if (strcmp(s->users[i].name, cr->user) == 0) {
-			if (strcmp(s->users[i].password, cr->pass) == 0)
+			if (h_same_secret(s->users[i].password, cr->pass))
 				return &s->users[i];
 			/* v0.17 and v1.x alike; the v1 document's
 			 * "IncorrectPassworkError" is its typo */
@@ -195,23 +247,16 @@ static int grow_tokens(struct srv *s)
 	return 0;
 }
 
-/* Keeps a new token, expired ones forgotten. 0 or -1. */
-int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
-		struct srv_token *tok)
+/* Keeps tok, expired ones forgotten. 0 or -1. Takes the lock. */
+static int keep_token(struct srv *s, struct srv_token *tok)
 {
+	long long now = srv_now_ms();
 	size_t i;
 	int ret;
 
-	memset(tok, 0, sizeof(*tok));
-	if (srv_random_hex(tok->token, 32) < 0 || !(tok->user = strdup(user))) {
-		explicit_bzero(tok->token, sizeof(tok->token));
-		return -1;
-	}
-	tok->admin = admin;
-	tok->expires = srv_now_ms() + secs * 1000;
 	pthread_mutex_lock(&s->lock);
 	for (i = 0; i < s->ntokens;)
-		if (s->tokens[i].expires <= srv_now_ms())
+		if (!h_token_alive(&s->tokens[i], now))
 			forget_token(s, i);
 		else
 			i++;
@@ -220,24 +265,58 @@ int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
 	pthread_mutex_unlock(&s->lock);
 	if (ret < 0) {
 		free(tok->user);
-		explicit_bzero(tok->token, sizeof(tok->token));
+		explicit_bzero(tok, sizeof(*tok));
 	}
 	return ret;
 }
 
-void h_drop_token(struct srv *s, const char *token)
+/* A new token (and with session, its key) for user in tok. 0 or -1. */
+static int new_token(struct srv_token *tok, const char *user, bool admin,
+		     long long secs, bool session)
+{
+	memset(tok, 0, sizeof(*tok));
+	if (srv_random_hex(tok->token, 32) < 0 ||
+	    (session && srv_random_hex(tok->key, 32) < 0) ||
+	    !(tok->user = strdup(user))) {
+		explicit_bzero(tok, sizeof(*tok));
+		return -1;
+	}
+	tok->admin = admin;
+	tok->session = session;
+	tok->used = srv_now_ms();
+	tok->expires = tok->used + secs * 1000;
+	return 0;
+}
+
+int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
+		struct srv_token *tok)
+{
+	if (new_token(tok, user, admin, secs, false) < 0)
+		return -1;
+	return keep_token(s, tok);
+}
+
+int h_add_session(struct srv *s, const char *user, bool admin,
+		  struct srv_token *tok)
+{
+	if (new_token(tok, user, admin, WEB_SESSION_S, true) < 0)
+		return -1;
+	return keep_token(s, tok);
+}
+
+void h_drop_token(struct srv *s, const struct srv_token *t)
 {
 	size_t i;
 
 	for (i = 0; i < s->ntokens; i++)
-		if (strcmp(s->tokens[i].token, token) == 0) {
+		if (&s->tokens[i] == t) {
 			forget_token(s, i);
 			return;
 		}
 }
 
 const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
-			       const struct req *rq, struct srv_token *tok,
+			       const struct req *rq, long long *secs,
 			       enum MHD_Result *res)
 {
 	const struct srv_user *u = NULL;
@@ -248,13 +327,9 @@ const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
 				     "the body is not a JSON object");
 	else
 		u = check_creds(l->s, c, &cr, res);
+	*secs = cr.secs;
 	free(cr.user);
 	srv_free_secret(cr.pass);
-	if (u && h_add_token(l->s, u->name, u->admin, cr.secs, tok) < 0) {
-		*res = h_reply_error(c, 500, "UnknownError",
-				     "cannot make a token");
-		u = NULL;
-	}
 	return u;
 }
 
@@ -264,10 +339,14 @@ enum MHD_Result h_post_token(struct listener *l, struct MHD_Connection *c,
 	const struct srv_user *u;
 	struct srv_token tok;
 	enum MHD_Result res = MHD_NO;
+	long long secs;
 
-	u = h_login(l, c, rq, &tok, &res);
+	u = h_login(l, c, rq, &secs, &res);
 	if (!u)
 		return res;
+	if (h_add_token(l->s, u->name, u->admin, secs, &tok) < 0)
+		return h_reply_error(c, 500, "UnknownError",
+				     "cannot make a token");
 	res = h_reply_json(c, 200,
 			   json_pack("{s:s,s:s,s:b}", "token", tok.token,
 				     "user", u->name, "admin", u->admin));

@@ -19,6 +19,7 @@
 	X(MHD_create_response_from_buffer)                                     \
 	X(MHD_create_response_from_fd_at_offset64)                             \
 	X(MHD_destroy_response)                                                \
+	X(MHD_get_connection_info)                                             \
 	X(MHD_lookup_connection_value)                                         \
 	X(MHD_queue_response)                                                  \
 	X(MHD_resume_connection)                                               \
@@ -44,6 +45,7 @@ int srv_mhd_load(char *err, size_t errlen);
 #define MHD_create_response_from_fd_at_offset64                                \
 	(mhd_fns.p_MHD_create_response_from_fd_at_offset64)
 #define MHD_destroy_response (mhd_fns.p_MHD_destroy_response)
+#define MHD_get_connection_info (mhd_fns.p_MHD_get_connection_info)
 #define MHD_lookup_connection_value (mhd_fns.p_MHD_lookup_connection_value)
 #define MHD_queue_response (mhd_fns.p_MHD_queue_response)
 #define MHD_resume_connection	    (mhd_fns.p_MHD_resume_connection)

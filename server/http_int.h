@@ -57,22 +57,42 @@ enum MHD_Result h_no_job(struct MHD_Connection *c, const char *name);
 
 /* ---- who asks (auth.c) ---------------------------------------------- */
 
-/* The token of the request's Authorization header, else of its session
- * cookie (web_gate.c has checked where it came from), or NULL; under
- * the server's lock. */
+/* A web page's session (web_int.h): how long it lasts at most (its
+ * cookie's Max-Age too), and idle; the header with its key. */
+#define WEB_SESSION_S (7 * 24 * 3600)
+#define WEB_IDLE_MS (12LL * 3600 * 1000)
+#define WEB_KEY_HEADER "X-Paictl-Session"
+
+/* Whether secrets a and b are the same (not empty), in a time that
+ * depends on b's length alone, not on where they differ. */
+bool h_same_secret(const char *a, const char *b);
+/* Whether t is good at now (ms): not expired, and a session not idle. */
+bool h_token_alive(const struct srv_token *t, long long now);
+/* The token of the request's Authorization header, else the session of
+ * its cookie with that session's key in WEB_KEY_HEADER (a session is
+ * no bearer token, nor a token a session), or NULL; a session's use is
+ * noted. Under the server's lock. */
 const struct srv_token *h_find_token(const struct listener *l,
 				     struct MHD_Connection *c);
 /* A new token for user, good for secs, in tok (tok->user is the
  * table's); 0 or -1. Takes the lock. */
 int h_add_token(struct srv *s, const char *user, bool admin, long long secs,
 		struct srv_token *tok);
-/* Forgets token; under the lock. */
-void h_drop_token(struct srv *s, const char *token);
+/* A new session for user in tok (its key in tok->key); 0 or -1. Takes
+ * the lock. */
+int h_add_session(struct srv *s, const char *user, bool admin,
+		  struct srv_token *tok);
+/* The session of the request's cookie, its key not asked: only for
+ * telling the pages' 401 from their 200. Under the lock. */
+const struct srv_token *h_find_cookie(const struct listener *l,
+				      struct MHD_Connection *c);
+/* Forgets t, one of s's tokens; under the lock. */
+void h_drop_token(struct srv *s, const struct srv_token *t);
 /* The account a login's body (JSON or a form: username, password,
- * expiration) names with its password, and a new token for it in tok;
- * NULL after replying why not, as the login routes do. */
+ * expiration) names with its password, and in *secs the life it asks
+ * for a token; NULL after replying why not, as the login routes do. */
 const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
-			       const struct req *rq, struct srv_token *tok,
+			       const struct req *rq, long long *secs,
 			       enum MHD_Result *res);
 /* 0 when the caller may act as user (NULL: anyone); else replies. */
 int h_authorize(struct listener *l, struct MHD_Connection *c,

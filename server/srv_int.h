@@ -90,6 +90,12 @@ struct srv_token {
 	char *user;
 	bool admin;
 	long long expires; /* ms */
+	/* a web page's session (web_login.c): good only as its cookie and
+	 * with its key beside it, in a header no other port's page can
+	 * send; and only until idle for WEB_IDLE_MS since its last use */
+	bool session;
+	char key[65];
+	long long used; /* ms */
 };
 
 struct srv_waiter;

@@ -78,24 +78,30 @@ static enum MHD_Result login(struct listener *l, struct MHD_Connection *c,
 	const struct srv_user *u;
 	struct srv_token tok;
 	enum MHD_Result res = MHD_NO;
+	long long secs;
+	json_t *o;
 
-	if (!(u = h_login(l, c, rq, &tok, &res)))
+	if (!(u = h_login(l, c, rq, &secs, &res)))
 		return res;
-	res = reply(l, c, 200,
-		    json_pack("{s:s,s:b}", "user", u->name, "admin", u->admin),
-		    true, tok.token);
-	explicit_bzero(tok.token, sizeof(tok.token));
+	if (h_add_session(l->s, u->name, u->admin, &tok) < 0)
+		return h_reply_error(c, 500, "UnknownError",
+				     "cannot make a session");
+	/* the key for the page alone: what it sends in WEB_KEY_HEADER */
+	o = json_pack("{s:s,s:b,s:s}", "user", u->name, "admin", u->admin,
+		      "key", tok.key);
+	res = reply(l, c, 200, o, true, tok.token);
+	explicit_bzero(&tok, sizeof(tok));
 	return res;
 }
 
 static enum MHD_Result logout(struct listener *l, struct MHD_Connection *c)
 {
-	const char *v = MHD_lookup_connection_value(c, MHD_COOKIE_KIND,
-						    l->cookie);
+	const struct srv_token *t;
 
 	pthread_mutex_lock(&l->s->lock);
-	if (v)
-		h_drop_token(l->s, v);
+	t = h_find_token(l, c);
+	if (t && t->session)
+		h_drop_token(l->s, t);
 	pthread_mutex_unlock(&l->s->lock);
 	return reply(l, c, 200, json_object(), true, NULL);
 }

@@ -29,9 +29,8 @@ extern const struct web_asset web_assets[];
 
 /* The header a page's request carries that a cross-site form cannot. */
 #define WEB_HEADER "X-Paictl-Web"
-/* How long a login link is good for, and a session. */
+/* How long a login link is good for (a session's: http_int.h). */
 #define WEB_LINK_MS  (2 * 60 * 1000)
-#define WEB_SESSION_S (7 * 24 * 3600)
 
 /* ---- web_gate.c --------------------------------------------------- */
 

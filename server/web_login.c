@@ -1,8 +1,9 @@
 /* web_login.c - how a browser signs in to the local cluster's pages
  * (web_int.h): the one-time secret of a `paictl web` link, traded for a
- * session; the session's cookie. A session is a REST token (auth.c): a
- * link's for the user who runs the server, as its Unix socket serves
- * them, a login form's for the account it named. */
+ * session; the session's cookie. A session (auth.c) is a token in a
+ * cookie with a key beside it that the page holds and sends in a
+ * header: a link's for the user who runs the server, as its Unix socket
+ * serves them, a login form's for the account it named. */
 #include "web_int.h"
 
 #include <stdio.h>
@@ -31,27 +32,13 @@ int h_link_new(char *out)
 	return 0;
 }
 
-/* a and b (64 hex digits each) compared in a time that does not tell
- * how much of them agrees */
-static bool same_secret(const char *a, const char *b)
-{
-	unsigned char d = 0;
-	size_t i;
-
-	if (strlen(a) != 64 || strlen(b) != 64)
-		return false;
-	for (i = 0; i < 64; i++)
-		d |= (unsigned char)(a[i] ^ b[i]);
-	return d == 0;
-}
-
 bool h_link_take(const char *secret)
 {
 	long long now = srv_now_ms();
 	size_t i;
 
 	for (i = 0; secret && i < LINKS; i++)
-		if (links[i].secret[0] && same_secret(links[i].secret, secret)) {
+		if (links[i].secret[0] && h_same_secret(links[i].secret, secret)) {
 			bool ok = links[i].expires > now;
 
 			/* good once, in time or not */
@@ -66,11 +53,12 @@ void h_session_cookie(const struct listener *l, struct MHD_Response *r,
 {
 	char v[200];
 
-	/* no Max-Age: gone with the browser; the token may outlive it */
+	/* gone from the browser when the session ends on the server, and
+	 * no use without its key (h_find_token) */
 	if (token)
 		snprintf(v, sizeof(v),
-			 "%s=%s; HttpOnly; SameSite=Strict; Path=/", l->cookie,
-			 token);
+			 "%s=%s; HttpOnly; SameSite=Strict; Path=/; Max-Age=%d",
+			 l->cookie, token, WEB_SESSION_S);
 	else
 		snprintf(v, sizeof(v),
 			 "%s=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0",
@@ -84,5 +72,5 @@ int h_session_owner(struct srv *s, struct srv_token *tok)
 	if (!s->owner)
 		return -1;
 	/* all the Unix socket may do: every user's jobs */
-	return h_add_token(s, s->owner, true, WEB_SESSION_S, tok);
+	return h_add_session(s, s->owner, true, tok);
 }

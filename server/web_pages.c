@@ -6,6 +6,7 @@
  * without it. */
 #include "web_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,27 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *name)
 	return send_static(c, 200, a, "no-cache", etag);
 }
 
+/* url as a Location: percent-encoded, every byte but letters, digits,
+ * "-._~" and '/', as it came (MHD decoded it); then "#key=" and key. */
+static void location(char *out, size_t len, const char *url, const char *key)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = 0;
+
+	for (; *url && n + 4 < len - 72; url++) {
+		unsigned char ch = (unsigned char)*url;
+
+		if (isalnum(ch) || strchr("-._~/", ch)) {
+			out[n++] = (char)ch;
+			continue;
+		}
+		out[n++] = '%';
+		out[n++] = hex[ch >> 4];
+		out[n++] = hex[ch & 15];
+	}
+	snprintf(out + n, len - n, "#key=%s", key);
+}
+
 /* A visit with a login link's secret: a session, and the same page
  * again without the secret (303), so that it stays in no history. An
  * unknown, used or late secret: the page, 401, which says so. */
@@ -74,6 +96,7 @@ static enum MHD_Result trade_link(struct listener *l, struct MHD_Connection *c,
 	struct MHD_Response *r;
 	struct srv_token tok;
 	enum MHD_Result res;
+	char where[3 * 2048 + 80];
 	bool ok;
 
 	pthread_mutex_lock(&l->s->lock);
@@ -86,8 +109,12 @@ static enum MHD_Result trade_link(struct listener *l, struct MHD_Connection *c,
 	if (!r)
 		return MHD_NO;
 	h_session_cookie(l, r, tok.token);
-	explicit_bzero(tok.token, sizeof(tok.token));
-	MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, url);
+	/* the session's key for the page, in a fragment: never sent to a
+	 * server, and the page takes it out of the address */
+	location(where, sizeof(where), url, tok.key);
+	explicit_bzero(&tok, sizeof(tok));
+	MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, where);
+	explicit_bzero(where, sizeof(where));
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	h_web_headers(r);
 	res = MHD_queue_response(c, 303, r);
@@ -104,10 +131,17 @@ static enum MHD_Result page(struct listener *l, struct MHD_Connection *c,
 	const char *secret =
 	    MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
 
+	bool in;
+
 	if (secret)
 		return trade_link(l, c, url, secret);
-	return send_static(c, h_web_signed_in(l, c) ? 200 : 401,
-			   asset("index.html"), "no-store", NULL);
+	/* the page holds nothing: the session's key is asked of what it
+	 * fetches, which a visit cannot send */
+	pthread_mutex_lock(&l->s->lock);
+	in = h_find_cookie(l, c) != NULL;
+	pthread_mutex_unlock(&l->s->lock);
+	return send_static(c, in ? 200 : 401, asset("index.html"), "no-store",
+			   NULL);
 }
 
 enum MHD_Result h_web_route(struct listener *l, struct MHD_Connection *c,

@@ -1,7 +1,14 @@
 // api.js - the pages talk to the local cluster's own REST APIs (v1 and
-// its /web/api/ routes), signed in by the session cookie. Every request
-// carries the X-Paictl-Web header, which a cross-site form cannot send;
-// the server refuses a change made without it or the page's Origin.
+// its /web/api/ routes), signed in by the session cookie and the
+// session's key beside it. A browser sends the cookie to every port of
+// the host, a job's servers' too; the key only these pages hold (this
+// origin's localStorage), and every request carries it in the
+// X-Paictl-Session header: the server takes the cookie without it for
+// nothing. The key comes once, in the address's fragment after a login
+// link (taken out of the address at once), or in the login form's
+// answer. Every request carries the X-Paictl-Web header too, which a
+// cross-site form cannot send; the server refuses a change made without
+// it or the page's Origin.
 //
 // Live updates come from the long-poll (?wait=MS&since=ETAG): the
 // server answers when something changed, or after MS. follow() never
@@ -19,12 +26,30 @@ export class ApiError extends Error {
   }
 }
 
+const KEY = 'paictl-session-key';
+
+// The key a login link's redirect left in the fragment (#key=HEX): kept,
+// and the address without it.
+(function takeKey() {
+  const m = /^#key=([0-9a-f]{64})$/.exec(location.hash);
+  if (!m) return;
+  localStorage.setItem(KEY, m[1]);
+  history.replaceState(null, '', location.pathname + location.search);
+})();
+
+// The session's key, from the login form's answer; null: forgotten.
+export function setSessionKey(key) {
+  if (key) localStorage.setItem(KEY, key);
+  else localStorage.removeItem(KEY);
+}
+
 const listeners = new Set();
 // fn(err) for every answer that says the session is gone (401).
 export function onSignedOut(fn) { listeners.add(fn); }
 
 export async function request(method, path, {body, type, headers} = {}) {
-  const h = {'X-Paictl-Web': '1', ...(headers || {})};
+  const h = {'X-Paictl-Web': '1', 'X-Paictl-Session': localStorage.getItem(KEY) || '',
+    ...(headers || {})};
   if (type) h['Content-Type'] = type;
   const r = await fetch(path, {method, headers: h, body,
     credentials: 'same-origin', cache: 'no-store', redirect: 'error'});

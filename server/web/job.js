@@ -2,10 +2,20 @@
 // role's tasks (state, IP, ports by label, exit code, times), a task's
 // log, the `paictl ssh` line for it, the config as it was given, and
 // Stop. Kept current through the long-poll on the job's status.
-import {follow, json, jobPath, ApiError} from './api.js';
+import {follow, json, request, jobPath, ApiError} from './api.js';
 import {h, fill, pill, stateOf, timeEl, since, isFinal, copyButton,
   confirmDialog, banner} from './ui.js';
 import {logView} from './log.js';
+
+// A log as plain text in a tab of its own: fetched with the session's
+// key (a plain visit of its URL carries the cookie alone, not enough).
+async function openRaw(url) {
+  const r = await request('GET', url);
+  const blob = new Blob([await r.arrayBuffer()], {type: 'text/plain; charset=utf-8'});
+  const u = URL.createObjectURL(blob);
+  window.open(u, '_blank', 'noopener');
+  setTimeout(() => URL.revokeObjectURL(u), 60000);
+}
 
 export function showJob(main, session, user, name) {
   const view = {job: null, task: null, file: 'all', log: null, logUrl: ''};
@@ -163,7 +173,8 @@ export function showJob(main, session, user, name) {
       h('h2', {id: 'log-h'}, 'Log of ', h('span', {class: 'mono'}, `${t.role}-${t.taskIndex}`)),
       h('div', {role: 'tablist', class: 'tabs', 'aria-label': 'Which log'}, tab('all'), tab('stdout'), tab('stderr')),
       h('div', {class: 'ssh'}, h('code', {}, ssh), copyButton(ssh)),
-      url ? h('a', {class: 'raw', href: url, target: '_blank', rel: 'noopener'}, 'Raw') : null);
+      url ? h('a', {class: 'raw', href: url, target: '_blank', rel: 'noopener',
+        onclick: (e) => { e.preventDefault(); openRaw(url); }}, 'Raw') : null);
     if (url === view.logUrl) return;
     if (view.log) view.log.stop();
     view.logUrl = url;

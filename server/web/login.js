@@ -1,7 +1,7 @@
 // login.js - signing in: with the login form of `paictl serve --listen
 // ADDR --users FILE`'s accounts, or, on paictl web's own listener, with
 // the link it prints (good once, for two minutes).
-import {json} from './api.js';
+import {json, setSessionKey} from './api.js';
 import {h, fill} from './ui.js';
 
 export function showSignIn(main, kind) {
@@ -33,8 +33,9 @@ function passwordForm(main) {
     e.preventDefault();
     err.textContent = '';
     try {
-      await json('POST', '/web/api/login', {type: 'application/json',
+      const r = await json('POST', '/web/api/login', {type: 'application/json',
         body: JSON.stringify({username: user.value, password: pass.value})});
+      setSessionKey(r.data.key);
       location.reload();
     } catch (ex) {
       err.textContent = ex.message;

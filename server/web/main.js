@@ -1,7 +1,7 @@
 // main.js - the local cluster's pages (paictl web): who is signed in,
 // then the page the path names: / (the jobs), /job/USER/NAME (a job),
 // /submit. Links are plain links: every page is a page of its own.
-import {json, request, onSignedOut} from './api.js';
+import {json, request, onSignedOut, setSessionKey} from './api.js';
 import {h, fill, banner, tick} from './ui.js';
 import {showList} from './list.js';
 import {showJob} from './job.js';
@@ -22,6 +22,7 @@ function who(s) {
   const out = s.login === 'password' ? h('button', {type: 'button', class: 'button small ghost',
     onclick: async () => {
       await json('POST', '/web/api/logout').catch(() => {});
+      setSessionKey(null);
       location.assign('/');
     }}, 'Sign out') : null;
   return fill(box, h('span', {class: 'user', title: s.admin ? 'may act on every job' : null}, s.user), out);

@@ -100,6 +100,24 @@ function loginLink(home, jobRef) {
   return {link, base: new URL(link).origin};
 }
 
+// paictl web as it opens a browser: with a display, and a stand-in
+// xdg-open that records its argv. {argv, file, link}: what the opener
+// was given, the file it was given, the link paictl printed.
+function openedLink(home, jobRef) {
+  const bin = path.join(home.dir, 'opener-bin');
+  const rec = path.join(home.dir, 'opener-argv');
+  fs.mkdirSync(bin, {recursive: true});
+  fs.rmSync(rec, {force: true});
+  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$0" "$@" >"${rec}"\n`,
+    {mode: 0o755});
+  const r = paictl(home, ['web', ...(jobRef ? [jobRef] : [])],
+    {env: {DISPLAY: ':0', PATH: `${bin}:${process.env.PATH}`}});
+  if (r.status !== 0) throw new Error(`paictl web: ${r.status} ${r.stderr}`);
+  for (let i = 0; i < 100 && !fs.existsSync(rec); i++) execFileSync('sleep', ['0.1']);
+  const argv = fs.readFileSync(rec, 'utf8').trim().split('\n');
+  return {argv, file: argv[argv.length - 1], link: r.stdout.trim()};
+}
+
 function jobState(home, ref) {
   const r = paictl(home, ['status', '-o', 'json', ref]);
   return r.status === 0 ? JSON.parse(r.stdout).jobStatus.state : null;
@@ -165,14 +183,16 @@ function raw(base, method, pathname, {headers = {}, body} = {}) {
   });
 }
 
-// The session cookie a login link gives: "name=value".
+// The session a login link gives: its cookie "name=value", and its
+// key (from the redirect's fragment) for the X-Paictl-Session header.
 async function sessionCookie(home, jobRef) {
   const {link, base} = loginLink(home, jobRef);
   const u = new URL(link);
   const r = await raw(base, 'GET', u.pathname + u.search);
   const set = [].concat(r.headers['set-cookie'] || [])[0] || '';
-  return {cookie: set.split(';')[0], base, response: r, link};
+  const key = (/#key=([0-9a-f]{64})$/.exec(r.headers.location || '') || [])[1];
+  return {cookie: set.split(';')[0], key, base, response: r, link};
 }
 
 module.exports = {PAICTL, makeHome, paictl, stateDir, startServer, stopServer, job, submit,
-  loginLink, jobState, until, browser, shot, raw, sessionCookie, sleep};
+  loginLink, openedLink, jobState, until, browser, shot, raw, sessionCookie, sleep};

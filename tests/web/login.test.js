@@ -54,18 +54,29 @@ test('the pages ask to sign in; a wrong password is said, the right one signs in
   const [c] = await b.ctx.cookies(base);
   assert.equal(c.httpOnly, true);
   assert.equal(c.sameSite, 'Strict');
-  // the session's token is a REST token of alice's
-  const me = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Authorization: `Bearer ${c.value}`}});
+  // the session's cookie is no REST token, and no session without the
+  // key the page holds (which another port's server is never sent)
+  const key = await p.evaluate(() => localStorage.getItem('paictl-session-key'));
+  assert.match(key, /^[0-9a-f]{64}$/);
+  const bearer = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Authorization: `Bearer ${c.value}`}});
+  assert.equal(bearer.status, 401);
+  const alone = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Cookie: `${c.name}=${c.value}`}});
+  assert.equal(alone.status, 401);
+  const me = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Cookie: `${c.name}=${c.value}`,
+    'X-Paictl-Session': key}});
   assert.equal(me.status, 200);
 });
 
 test('signing out ends the session, for the REST API too', async () => {
   const p = b.page;
   const [c] = await b.ctx.cookies(base);
+  const key = await p.evaluate(() => localStorage.getItem('paictl-session-key'));
   await p.click('#who button');
   await p.waitForSelector('form.signin');
-  const after = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Authorization: `Bearer ${c.value}`}});
+  const after = await H.raw(base, 'GET', '/api/v2/jobs', {headers: {Cookie: `${c.name}=${c.value}`,
+    'X-Paictl-Session': key}});
   assert.equal(after.status, 401);
+  assert.equal(await p.evaluate(() => localStorage.getItem('paictl-session-key')), null);
 });
 
 test('the REST API keeps its rules: v1 reads need no token, a link is no login here', async () => {

@@ -6,9 +6,10 @@
 'use strict';
 const {test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const H = require('./harness.js');
 
-let home, server, b, base, user;
+let home, server, b, base, user, opened;
 
 // a job that writes, slowly, HTML among its lines
 const CHATTY = 'echo "<script>alert(\'log\')</script><b id=bold>not bold</b>"; ' +
@@ -25,9 +26,11 @@ before(async () => {
     H.jobState(home, 'hello') === 'SUCCEEDED' && H.jobState(home, 'broken') === 'FAILED');
   user = JSON.parse(H.paictl(home, ['status', '-o', 'json', 'hello']).stdout).jobStatus.username;
   b = await H.browser(home);
-  const {link} = H.loginLink(home);
-  base = new URL(link).origin;
-  await b.page.goto(link);
+  // as paictl web opens it: a file that redirects to the link
+  opened = H.openedLink(home);
+  base = new URL(opened.link).origin;
+  await b.page.goto(`file://${opened.file}`);
+  await b.page.waitForURL(`${base}/`);
 });
 
 after(async () => {
@@ -46,9 +49,21 @@ async function rowState(page, name) {
   return page.$eval(`tr[data-job="${user}~${name}"] .pill`, (e) => e.textContent).catch(() => null);
 }
 
-test('the login link signs in and leaves the address without its secret', async () => {
+test('the opener\'s argv holds no secret; its file is 0600 and signs in', async () => {
+  const secret = new URL(opened.link).searchParams.get('token');
+  assert.match(secret, /^[0-9a-f]{64}$/);
+  assert.ok(!opened.argv.join(' ').includes(secret), 'the secret is in the opener\'s argv');
+  assert.equal(opened.argv.length, 2);
+  assert.equal(fs.statSync(opened.file).mode & 0o777, 0o600);
+  assert.ok(fs.readFileSync(opened.file, 'utf8').includes(opened.link));
+  await b.page.waitForSelector('tr[data-job]');
+});
+
+test('the login link signs in and leaves the address without its secret, nor its key', async () => {
   assert.equal(new URL(b.page.url()).pathname, '/');
   assert.equal(new URL(b.page.url()).search, '');
+  assert.equal(new URL(b.page.url()).hash, '');
+  assert.match(await b.page.evaluate(() => localStorage.getItem('paictl-session-key')), /^[0-9a-f]{64}$/);
   const [c] = await b.ctx.cookies(base);
   assert.match(c.name, /^paictl_session_\d+$/);
   assert.equal(c.httpOnly, true);
@@ -281,7 +296,9 @@ test('in the browser, the CSP refuses HTML from strings and inline script', asyn
 });
 
 test('nothing was loaded from another host, and nothing went wrong', async () => {
-  const hosts = new Set(b.requests.map((u) => new URL(u).host));
+  // but for the opener's file, which sent the browser here
+  const hosts = new Set(b.requests.filter((u) => u !== `file://${opened.file}`)
+    .map((u) => new URL(u).host));
   assert.deepEqual([...hosts], [new URL(base).host]);
   assert.deepEqual(b.problems, []);
 });

@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const H = require('./harness.js');
 
-let home, server, base, cookie, user, logPath;
+let home, server, base, cookie, key, user, logPath;
 
 before(async () => {
   home = H.makeHome();
@@ -19,7 +19,7 @@ before(async () => {
   H.submit(home, 'sleeper', 'echo first; sleep 60');
   H.submit(home, 'victim', 'sleep 60');
   await H.until('sleeper to run', () => H.jobState(home, 'sleeper') === 'RUNNING');
-  ({cookie, base} = await H.sessionCookie(home));
+  ({cookie, key, base} = await H.sessionCookie(home));
   const st = JSON.parse(H.paictl(home, ['status', '-o', 'json', 'sleeper']).stdout);
   user = st.jobStatus.username;
   logPath = new URL(st.taskRoles.main.taskStatuses[0].containerLog).pathname + 'user.pai.stdout';
@@ -31,7 +31,7 @@ after(async () => {
   assert.equal(await H.stopServer(home, server), 0);
 });
 
-const withCookie = (extra = {}) => ({headers: {Cookie: cookie, ...extra}});
+const withCookie = (extra = {}) => ({headers: {Cookie: cookie, 'X-Paictl-Session': key, ...extra}});
 
 test('no session: the API, the logs and the pages answer 401', async () => {
   const paths = ['/api/v1/jobs', '/api/v2/jobs', `/api/v1/user/${user}/jobs/sleeper`,
@@ -46,11 +46,34 @@ test('no session: the API, the logs and the pages answer 401', async () => {
   // the page that says so holds no job
   const page = await H.raw(base, 'GET', '/');
   assert.ok(!page.body.includes('sleeper'));
-  // a token is as good as a session: the same REST token
+});
+
+test('the cookie alone, as a job\'s server on another port receives it, reads and changes nothing', async () => {
+  // a browser sends the cookie to every port of the host; the key only
+  // the pages send
   const token = cookie.split('=')[1];
-  const r = await H.raw(base, 'GET', '/api/v1/jobs', {headers: {Authorization: `Bearer ${token}`}});
-  assert.equal(r.status, 200);
-  assert.ok(JSON.parse(r.body).some((j) => j.name === 'sleeper'));
+  const reads = ['/api/v1/jobs', '/api/v2/jobs', `/api/v1/user/${user}/jobs/sleeper`, logPath,
+    `/web/api/config/${user}/sleeper`, '/web/api/session'];
+  for (const p of reads) {
+    const replay = await H.raw(base, 'GET', p, {headers: {Cookie: cookie}});
+    assert.equal(replay.status, 401, `${p} with the cookie alone`);
+    assert.ok(!replay.body.includes('sleeper'), p);
+    const wrong = await H.raw(base, 'GET', p, withCookie({'X-Paictl-Session': 'f'.repeat(64)}));
+    assert.equal(wrong.status, 401, `${p} with another key`);
+    assert.equal((await H.raw(base, 'GET', p, withCookie())).status, 200, `${p} with the key`);
+    // nor is the cookie's value a bearer token, with or without the key
+    const bearer = await H.raw(base, 'GET', p, {headers: {Authorization: `Bearer ${token}`,
+      'X-Paictl-Session': key}});
+    assert.equal(bearer.status, 401, `${p} with the cookie's value as a token`);
+  }
+  const stop = await H.raw(base, 'PUT', `/api/v1/user/${user}/jobs/sleeper/executionType`,
+    {headers: {Cookie: cookie, 'Content-Type': 'application/json', 'X-Paictl-Web': '1'},
+      body: '{"value":"STOP"}'});
+  assert.ok(stop.status === 401 || stop.status === 403, `stop: ${stop.status}`);
+  assert.equal(H.jobState(home, 'sleeper'), 'RUNNING');
+  // the cookie ends when the session does: at its Max-Age
+  const {response} = await H.sessionCookie(home);
+  assert.match([].concat(response.headers['set-cookie'])[0], /; Max-Age=604800$/);
 });
 
 test('a login link works once; its cookie is HttpOnly, SameSite=Strict, Path=/', async () => {
@@ -60,9 +83,9 @@ test('a login link works once; its cookie is HttpOnly, SameSite=Strict, Path=/',
   assert.match(u.search, /^\?token=[0-9a-f]{64}$/);
   const first = await H.raw(base, 'GET', u.pathname + u.search);
   assert.equal(first.status, 303);
-  assert.equal(first.headers.location, `/job/${user}/sleeper`);
+  assert.match(first.headers.location, new RegExp(`^/job/${user}/sleeper#key=[0-9a-f]{64}$`));
   const set = [].concat(first.headers['set-cookie'])[0];
-  assert.match(set, /^paictl_session_\d+=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Path=\/$/);
+  assert.match(set, /^paictl_session_\d+=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+$/);
   const again = await H.raw(base, 'GET', u.pathname + u.search);
   assert.equal(again.status, 401);
   assert.equal(again.headers['set-cookie'], undefined);
@@ -84,7 +107,7 @@ test('another Host is refused (DNS rebinding), even with the session', async () 
 
 test('a change from another site is refused (CSRF); from the page it is made', async () => {
   const put = (headers) => H.raw(base, 'PUT', `/api/v1/user/${user}/jobs/victim/executionType`,
-    {headers: {Cookie: cookie, 'Content-Type': 'application/json', ...headers},
+    {headers: {Cookie: cookie, 'X-Paictl-Session': key, 'Content-Type': 'application/json', ...headers},
       body: '{"value":"STOP"}'});
   for (const h of [{Origin: 'http://evil.example'}, {Origin: 'null'}, {},
     {Origin: `http://localhost:${Number(new URL(base).port) + 1}`}]) {
