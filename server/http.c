@@ -682,12 +682,6 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 
 	if (!copy)
 		return MHD_NO;
-	/* a browser's request: where it comes from, and for whom (the web
-	 * pages' rules, web_gate.c) */
-	if (h_web_gate(l, c, method, url, &res) < 0) {
-		free(copy);
-		return res;
-	}
 	k.n = split(copy, seg, 16);
 	k.get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 	k.post = strcmp(method, "POST") == 0;
@@ -708,18 +702,60 @@ static enum MHD_Result route(struct listener *l, struct MHD_Connection *c,
 	return res;
 }
 
-/* A request's first call: its struct req in *con_cls, and a body too
- * large refused early. */
-static enum MHD_Result begin_request(struct MHD_Connection *c, void **con_cls)
+/* The routes that sign in: a stranger's body goes there alone. */
+static bool login_url(const char *url)
+{
+	return strcmp(url, "/api/v1/token") == 0 ||
+	       strcmp(url, "/api/v2/authn/basic/login") == 0 ||
+	       strcmp(url, "/web/api/login") == 0;
+}
+
+/* The most of a body the caller may send: over TCP, one with no token
+ * nor session sends a login's at most; 401 at once for a body it
+ * announces beyond that to another route. 0, or -1 after replying. */
+static int body_limit(struct listener *l, struct MHD_Connection *c,
+		      const char *url, unsigned long long announced,
+		      struct req *rq, enum MHD_Result *res)
+{
+	bool known;
+
+	rq->limit = SRV_MAX_BODY;
+	if (!l->tcp)
+		return 0;
+	pthread_mutex_lock(&l->s->lock);
+	known = h_find_token(l, c) != NULL;
+	pthread_mutex_unlock(&l->s->lock);
+	if (known)
+		return 0;
+	rq->limit = STRANGER_MAX_BODY;
+	if (announced <= STRANGER_MAX_BODY || login_url(url))
+		return 0;
+	*res = h_reply_error(c, 401, "UnauthorizedUserError",
+			     "Guest is not allowed to do this operation.");
+	return -1;
+}
+
+/* A request's first call, before any of its body is read: its struct
+ * req in *con_cls; the web gate (Host, Origin, session: web_gate.c);
+ * and a body too large refused, so that no stranger makes the server
+ * hold bodies. */
+static enum MHD_Result begin_request(struct listener *l,
+				     struct MHD_Connection *c, const char *url,
+				     const char *method, void **con_cls)
 {
 	const char *cl = MHD_lookup_connection_value(
 	    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	unsigned long long len = cl ? strtoull(cl, NULL, 10) : 0;
 	struct req *rq = calloc(1, sizeof(*rq));
+	enum MHD_Result res;
 
 	if (!rq)
 		return MHD_NO;
 	*con_cls = rq;
-	if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
+	if (h_web_gate(l, c, method, url, &res) < 0 ||
+	    body_limit(l, c, url, len, rq, &res) < 0)
+		return res;
+	if (len > rq->limit) {
 		const char *ex = MHD_lookup_connection_value(
 		    c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
 
@@ -729,10 +765,10 @@ static enum MHD_Result begin_request(struct MHD_Connection *c, void **con_cls)
 		 * it: closing on a client still sending would reset the
 		 * connection and lose the answer. */
 		if ((ex && strcasecmp(ex, "100-continue") == 0) ||
-		    strtoull(cl, NULL, 10) > 16 * SRV_MAX_BODY)
+		    len > 16ULL * rq->limit)
 			return h_reply_error(
 			    c, 413, "RequestEntityTooLargeError",
-			    "the request body exceeds %u bytes", SRV_MAX_BODY);
+			    "the request body exceeds %zu bytes", rq->limit);
 	}
 	return MHD_YES;
 }
@@ -741,7 +777,7 @@ static enum MHD_Result begin_request(struct MHD_Connection *c, void **con_cls)
 static enum MHD_Result take_upload(struct req *rq, const char *upload,
 				   size_t *upload_size)
 {
-	if (!rq->too_big && rq->len + *upload_size > SRV_MAX_BODY) {
+	if (!rq->too_big && rq->len + *upload_size > rq->limit) {
 		rq->too_big = true;
 		free(rq->body);
 		rq->body = NULL;
@@ -771,13 +807,13 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 
 	(void)version;
 	if (!rq)
-		return begin_request(c, con_cls);
+		return begin_request(l, c, url, method, con_cls);
 	if (*upload_size)
 		return take_upload(rq, upload, upload_size);
 	if (rq->too_big)
 		return h_reply_error(c, 413, "RequestEntityTooLargeError",
-				     "the request body exceeds %u bytes",
-				     SRV_MAX_BODY);
+				     "the request body exceeds %zu bytes",
+				     rq->limit);
 	return route(l, c, url, method, rq);
 }
 

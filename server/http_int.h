@@ -23,10 +23,14 @@ struct listener {
 	char cookie[32];
 };
 
+/* The most of a body a caller with no token nor session sends: a
+ * login's (http.c). */
+#define STRANGER_MAX_BODY (16u * 1024)
+
 /* One request's body, as it arrived. */
 struct req {
 	char *body;
-	size_t len;
+	size_t len, limit;
 	bool too_big;
 	bool held;  /* its connection suspended by wait.c */
 	bool woken; /* ...and resumed: answer now */

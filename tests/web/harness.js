@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
+const net = require('node:net');
 
 const PAICTL = process.env.PAICTL || path.resolve(__dirname, '../../build/paictl');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -183,6 +184,28 @@ function raw(base, method, pathname, {headers = {}, body} = {}) {
   });
 }
 
+// A request that announces a body of length bytes and sends none of
+// it: the status the server answers with, or null when it has not
+// answered within ms (it waits for the body).
+function announce(base, method, pathname, length, headers = {}, ms = 3000) {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(Number(u.port), u.hostname);
+    let data = '';
+    const timer = setTimeout(() => { sock.destroy(); resolve(null); }, ms);
+    sock.on('error', (e) => { clearTimeout(timer); reject(e); });
+    sock.on('data', (c) => {
+      data += c.toString('latin1');
+      const m = /^HTTP\/1\.[01] (\d+)/.exec(data);
+      if (m) { clearTimeout(timer); sock.destroy(); resolve(Number(m[1])); }
+    });
+    const lines = [`${method} ${pathname} HTTP/1.1`, `Host: ${u.host}`, `Content-Length: ${length}`,
+      'Content-Type: application/json',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    sock.write(`${lines.join('\r\n')}\r\n\r\n`);
+  });
+}
+
 // The session a login link gives: its cookie "name=value", and its
 // key (from the redirect's fragment) for the X-Paictl-Session header.
 async function sessionCookie(home, jobRef) {
@@ -195,4 +218,4 @@ async function sessionCookie(home, jobRef) {
 }
 
 module.exports = {PAICTL, makeHome, paictl, stateDir, startServer, stopServer, job, submit,
-  loginLink, openedLink, jobState, until, browser, shot, raw, sessionCookie, sleep};
+  loginLink, openedLink, jobState, until, browser, shot, raw, announce, sessionCookie, sleep};

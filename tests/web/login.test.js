@@ -86,6 +86,10 @@ test('the REST API keeps its rules: v1 reads need no token, a link is no login h
     body: JSON.stringify({username: 'bob', password: 'other-pw'})});
   assert.equal(login.status, 200);
   assert.equal((await H.raw(base, 'GET', `/?token=${'a'.repeat(64)}`)).status, 401);
+  // a stranger's body is refused before it is read: a submit's at once
+  // (401), a login's beyond what a login sends (413)
+  assert.equal(await H.announce(base, 'POST', '/api/v1/user/bob/jobs', 1024 * 1024), 401);
+  assert.equal(await H.announce(base, 'POST', '/api/v1/token', 1024 * 1024), 413);
   // a loopback listener refuses another Host too
   const r = await H.raw(base, 'GET', '/api/v1/jobs', {headers: {Host: 'evil.example'}});
   assert.equal(r.status, 403);

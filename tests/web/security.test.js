@@ -127,6 +127,30 @@ test('a change from another site is refused (CSRF); from the page it is made', a
   await H.until('victim to stop', () => H.jobState(home, 'victim') === 'STOPPED');
 });
 
+test('a stranger\'s request is refused before its body is read, never held', async () => {
+  const mb = 1024 * 1024; // under the body limit (4 MiB)
+  const jobs = `/api/v1/user/${user}/jobs`;
+  // no session: 401 at once, not after the body
+  assert.equal(await H.announce(base, 'POST', jobs, mb), 401);
+  assert.equal(await H.announce(base, 'POST', '/api/v2/jobs', mb), 401);
+  assert.equal(await H.announce(base, 'POST', '/web/api/validate', mb, {'X-Paictl-Web': '1'}), 401);
+  // the cookie alone (as another port's server has it): the same
+  assert.equal(await H.announce(base, 'POST', jobs, mb, {Cookie: cookie, 'X-Paictl-Web': '1'}), 401);
+  // another Host, another Origin: 403 at once
+  assert.equal(await H.announce(base, 'POST', jobs, mb, {Cookie: cookie, 'X-Paictl-Session': key,
+    Host: 'evil.example'}), 403);
+  assert.equal(await H.announce(base, 'POST', jobs, mb, {Cookie: cookie, 'X-Paictl-Session': key,
+    Origin: 'http://evil.example'}), 403);
+  // a login's body, bounded for strangers: one far beyond it, 413 at once
+  assert.equal(await H.announce(base, 'POST', '/web/api/login', mb, {'X-Paictl-Web': '1'}), 413);
+  // signed in, a body beyond the limit is still answered at once
+  assert.equal(await H.announce(base, 'POST', jobs, 500 * mb, {Cookie: cookie,
+    'X-Paictl-Session': key, 'X-Paictl-Web': '1'}), 413);
+  // and one within it is waited for (the server reads it)
+  assert.equal(await H.announce(base, 'POST', jobs, mb, {Cookie: cookie, 'X-Paictl-Session': key,
+    'X-Paictl-Web': '1'}, 1000), null);
+});
+
 test('the pages: CSP default-src \'self\', no inline script, and text only', async () => {
   for (const p of ['/', '/submit', `/job/${user}/sleeper`, '/web/main.js', '/web/app.css']) {
     const r = await H.raw(base, 'GET', p, withCookie());
