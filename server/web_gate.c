@@ -60,7 +60,7 @@ static bool safe_method(const char *method)
 }
 
 /* Whether a request that changes something comes from the pages
- * themselves: its Origin is the Host it was sent to; or, from a client
+ * themselves: its Origin (http or https) is the Host it was sent to; or, from a client
  * that sends no Origin, it has WEB_HEADER, which a cross-site form
  * cannot send, nor a cross-site script without a CORS preflight that
  * is never granted. */
@@ -72,8 +72,14 @@ static bool same_origin(struct MHD_Connection *c, const char *host)
 	if (!origin)
 		return MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						   WEB_HEADER) != NULL;
-	return host && strncmp(origin, "http://", 7) == 0 &&
-	       strcasecmp(origin + 7, host) == 0;
+	/* https too: behind a proxy that ends TLS and passes Host on */
+	if (strncmp(origin, "http://", 7) == 0)
+		origin += 7;
+	else if (strncmp(origin, "https://", 8) == 0)
+		origin += 8;
+	else
+		return false;
+	return host && strcasecmp(origin, host) == 0;
 }
 
 /* What needs no session on paictl web's listener: the pages (which say

@@ -91,6 +91,17 @@ test('a login link works once; its cookie is HttpOnly, SameSite=Strict, Path=/',
   assert.equal(again.headers['set-cookie'], undefined);
   const guess = await H.raw(base, 'GET', `/?token=${'a'.repeat(64)}`);
   assert.equal(guess.status, 401);
+  // the redirect goes to the path as it came, percent-encoded: no byte
+  // of it makes a header of its own
+  for (const [sent, back] of [['/job/x%20y/%3Cz%3E', '/job/x%20y/%3Cz%3E'],
+    ['/job/a%0d%0aSet-Cookie:%20planted=1/b', '/job/a%0D%0ASet-Cookie%3A%20planted%3D1/b'],
+    ['/job/%C3%A9t%C3%A9/n', '/job/%C3%A9t%C3%A9/n']]) {
+    const secret = new URL(H.loginLink(home).link).searchParams.get('token');
+    const r = await H.raw(base, 'GET', `${sent}?token=${secret}`);
+    assert.equal(r.status, 303, sent);
+    assert.equal(r.headers.location.replace(/#key=[0-9a-f]{64}$/, ''), back, sent);
+    assert.ok(![].concat(r.headers['set-cookie']).some((c) => c.startsWith('planted')), sent);
+  }
 });
 
 test('another Host is refused (DNS rebinding), even with the session', async () => {
@@ -123,6 +134,8 @@ test('a change from another site is refused (CSRF); from the page it is made', a
     withCookie({Origin: 'http://evil.example'}))).status, 403);
   assert.equal(H.jobState(home, 'victim'), 'RUNNING');
   assert.equal(H.paictl(home, ['status', 'planted']).status, 4);
+  // from the page, served as http or (behind a proxy that ends TLS) https
+  assert.equal((await put({Origin: base.replace(/^http:/, 'https:')})).status, 202);
   assert.equal((await put({Origin: base})).status, 202);
   await H.until('victim to stop', () => H.jobState(home, 'victim') === 'STOPPED');
 });
