@@ -400,7 +400,7 @@ static bool log_token_ok(const char *token, const char *key)
 	size_t i;
 
 	for (i = 0; token && *token && i < LOG_TOKENS; i++)
-		if (strcmp(log_tokens[i].token, token) == 0)
+		if (h_same_secret(log_tokens[i].token, token))
 			return strcmp(log_tokens[i].key, key) == 0 &&
 			       log_tokens[i].expires > srv_now_ms();
 	return false;

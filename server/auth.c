@@ -183,13 +183,27 @@ static int read_creds(struct creds *cr, const struct req *rq)
 	return 0;
 }
 
-/* The user whose password cr gives, or NULL after replying. */
+/* The account named user, or NULL. */
+static const struct srv_user *user_of(const struct srv *s, const char *user)
+{
+	size_t i;
+
+	for (i = 0; i < s->nusers; i++)
+		if (strcmp(s->users[i].name, user) == 0)
+			return &s->users[i];
+	return NULL;
+}
+
+/* The user whose password cr gives, or NULL after replying: 400 as the
+ * real servers answer, 429 while wrong passwords of that account from
+ * that address are throttled (auth_throttle.c). */
 static const struct srv_user *check_creds(struct srv *s,
 					  struct MHD_Connection *c,
 					  const struct creds *cr,
 					  enum MHD_Result *res)
 {
-	size_t i;
+	const struct srv_user *u;
+	long long wait;
 
 	if (!cr->user || !cr->pass) {
 		*res = h_reply_error(c, 400, "InvalidParametersError",
@@ -205,18 +219,24 @@ static const struct srv_user *check_creds(struct srv *s,
 				     "characters long]");
 		return NULL;
 	}
-	for (i = 0; i < s->nusers; i++)
-		if (strcmp(s->users[i].name, cr->user) == 0) {
-			if (h_same_secret(s->users[i].password, cr->pass))
-				return &s->users[i];
-			/* v0.17 and v1.x alike; the v1 document's
-			 * "IncorrectPassworkError" is its typo */
-			*res = h_reply_error(c, 400, "IncorrectPasswordError",
-					     "Password is incorrect.");
-			return NULL;
-		}
-	*res = h_reply_error(c, 400, "NoUserError", "User %s is not found.",
-			     cr->user);
+	if ((wait = h_throttle_wait(s, c, cr->user)) > 0) {
+		*res = h_reply_throttled(c, wait);
+		return NULL;
+	}
+	u = user_of(s, cr->user);
+	if (u && h_same_secret(u->password, cr->pass)) {
+		h_throttle_note(s, c, cr->user, true);
+		return u;
+	}
+	h_throttle_note(s, c, cr->user, false);
+	if (u)
+		/* v0.17 and v1.x alike; the v1 document's
+		 * "IncorrectPassworkError" is its typo */
+		*res = h_reply_error(c, 400, "IncorrectPasswordError",
+				     "Password is incorrect.");
+	else
+		*res = h_reply_error(c, 400, "NoUserError",
+				     "User %s is not found.", cr->user);
 	return NULL;
 }
 

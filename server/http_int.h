@@ -98,6 +98,19 @@ void h_drop_token(struct srv *s, const struct srv_token *t);
 const struct srv_user *h_login(struct listener *l, struct MHD_Connection *c,
 			       const struct req *rq, long long *secs,
 			       enum MHD_Result *res);
+/* ---- wrong passwords slowed down (auth_throttle.c) ------------------ */
+
+/* ms until account user may try a password from c's address; 0: now.
+ * Takes the lock. */
+long long h_throttle_wait(struct srv *s, struct MHD_Connection *c,
+			  const char *user);
+/* A try of user's password from c's address: right clears the count,
+ * a wrong one adds to it. Takes the lock. */
+void h_throttle_note(struct srv *s, struct MHD_Connection *c,
+		     const char *user, bool right);
+/* 429 TooManyRequestsError with Retry-After: wait (ms) in seconds. */
+enum MHD_Result h_reply_throttled(struct MHD_Connection *c, long long wait);
+
 /* 0 when the caller may act as user (NULL: anyone); else replies. */
 int h_authorize(struct listener *l, struct MHD_Connection *c,
 		const char *user, enum MHD_Result *res);

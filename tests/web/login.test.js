@@ -23,7 +23,8 @@ function freePort() {
 before(async () => {
   home = H.makeHome();
   const users = path.join(home.dir, 'users');
-  fs.writeFileSync(users, 'alice:s3cret-pw\nbob:other-pw\n', {mode: 0o600});
+  fs.writeFileSync(users, 'alice:s3cret-pw\nbob:other-pw\ncarol:carols-pw\ndave:daves-pw\n',
+    {mode: 0o600});
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = await H.startServer(home, ['--listen', `127.0.0.1:${port}`, '--users', users]);
@@ -93,4 +94,37 @@ test('the REST API keeps its rules: v1 reads need no token, a link is no login h
   // a loopback listener refuses another Host too
   const r = await H.raw(base, 'GET', '/api/v1/jobs', {headers: {Host: 'evil.example'}});
   assert.equal(r.status, 403);
+});
+
+test('wrong passwords meet 429 with a growing Retry-After; the right one gets in after it', async () => {
+  const login = (route, username, password) => H.raw(base, 'POST', route, {headers:
+    {'Content-Type': 'application/json', 'X-Paictl-Web': '1'},
+  body: JSON.stringify({username, password})});
+  const v1 = '/api/v1/token';
+  for (let i = 0; i < 6; i++) assert.equal((await login(v1, 'carol', 'wrong-pw')).status, 400, `try ${i}`);
+  let r = await login(v1, 'carol', 'carols-pw');
+  assert.equal(r.status, 429);
+  assert.equal(r.headers['retry-after'], '1');
+  assert.equal(JSON.parse(r.body).code, 'TooManyRequestsError');
+  // another account from the same address is not slowed down
+  assert.equal((await login(v1, 'bob', 'other-pw')).status, 200);
+  await H.sleep(1100);
+  assert.equal((await login(v1, 'carol', 'wrong-pw')).status, 400);
+  r = await login(v1, 'carol', 'carols-pw');
+  assert.equal(r.status, 429);
+  assert.equal(r.headers['retry-after'], '2', 'the wait grows');
+  await H.sleep(2100);
+  assert.equal((await login(v1, 'carol', 'carols-pw')).status, 200);
+  // which clears the count
+  for (let i = 0; i < 5; i++) assert.equal((await login(v1, 'carol', 'wrong-pw')).status, 400);
+  // the three login routes count together, unknown accounts too
+  for (let i = 0; i < 6; i++) {
+    assert.equal((await login('/api/v2/authn/basic/login', 'dave', 'wrong-pw')).status, 400);
+  }
+  assert.equal((await login('/web/api/login', 'dave', 'daves-pw')).status, 429);
+  assert.equal((await login(v1, 'dave', 'daves-pw')).status, 429);
+  for (let i = 0; i < 6; i++) assert.equal((await login(v1, 'nobody', 'wrong-pw')).status, 400);
+  assert.equal((await login(v1, 'nobody', 'wrong-pw')).status, 429);
+  await H.sleep(1100);
+  assert.equal((await login('/web/api/login', 'dave', 'daves-pw')).status, 200);
 });
