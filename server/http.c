@@ -6,8 +6,10 @@
  * One MHD daemon per listener (the Unix socket, and TCP with --listen),
  * each with its own polling thread; every handler takes the server's
  * lock, so handlers never race with the main loop that runs processes.
- * Over TCP every mutating call needs a bearer token; on the Unix
- * socket, whose directory only the owner may enter, none is asked.
+ * Over TCP every mutating call needs a bearer token (or a web page's
+ * session), and a caller with neither may send a login's body at most;
+ * on the Unix socket, whose directory only the owner may enter, none is
+ * asked.
  */
 #include "http_int.h"
 #include "web_int.h"
@@ -960,8 +962,10 @@ static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 }
 
 /* l's address, for web_gate.c: what a Host header may name, and the
- * name of its session cookie (one per port: a browser sends a cookie
- * to every port of a host). */
+ * name of its session cookie, after the port so that two listeners'
+ * cookies do not clash; the name keeps nothing from another port's
+ * server, which a browser sends every cookie of the host (the session's
+ * key does: auth.c). */
 static void set_address(struct listener *l, const char *addr, unsigned port)
 {
 	struct in_addr a;

@@ -2,8 +2,9 @@
  * before any route of a TCP listener answers it (web_int.h): its Host
  * (against DNS rebinding), its Origin when it would change something
  * on a session's cookie (against CSRF), and on paictl web's listener a
- * session or a token. The problems Jupyter's server met, answered as it
- * answers them. Also which paths are the pages', and the headers every
+ * session (a cookie and its key: auth.c) or a token. It runs on a
+ * request's first call, before any of its body is read (http.c). Also
+ * which paths are the pages', and the headers every
  * answer of theirs carries: a Content-Security-Policy of default-src
  * 'self' with no inline script, and Trusted Types, so that nothing a
  * job wrote can become HTML. */

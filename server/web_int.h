@@ -4,9 +4,12 @@
  * use (web_api.c). The pages themselves are server/web/, compiled in
  * (web_assets.c, made by server/web/embed.sh). Internal to server/.
  *
- * A session is a REST token (auth.c) in an HttpOnly, SameSite=Strict
- * cookie named after the listener's port, so that the pages call the
- * same REST APIs as every client. The listener `paictl web` starts on
+ * A session (auth.c) is a token in an HttpOnly, SameSite=Strict cookie
+ * and a key the page holds and sends in WEB_KEY_HEADER: a browser sends
+ * the cookie to every port of the host (its name, after the port, keeps
+ * two listeners apart, no more), so the cookie alone is nothing, and a
+ * session is no bearer token. The pages call the same REST APIs as
+ * every client. The listener `paictl web` starts on
  * 127.0.0.1 asks a session or a token of every request; the one of
  * --listen keeps OpenPAI's rules for its API, and its pages need a
  * session too (a login form, with --users). On both, a Host that is
