@@ -237,3 +237,42 @@ test('paictl web: the local cluster only; JOB must exist; the URL in serve --sta
   const status = H.paictl(home, ['serve', '--status', '-o', 'json']);
   assert.equal(JSON.parse(status.stdout).web, base);
 });
+
+// The local cluster under libfaketime, whose clock moves when the test
+// writes an offset ("+11h") to a file: a session's idle end and its
+// end with the cookie's Max-Age, without waiting days.
+const FAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+test('a session ends after 12 h unused, and after 7 days (the cookie\'s Max-Age) in any case', async () => {
+  assert.ok(fs.existsSync(FAKETIME), `no ${FAKETIME} (Debian package libfaketime: make test-deps)`);
+  const h = H.makeHome();
+  const clock = path.join(h.dir, 'faketime');
+  fs.writeFileSync(clock, '+0\n');
+  const r = H.paictl(h, ['serve', '--background', '--no-ssh'], {env: {LD_PRELOAD: FAKETIME,
+    FAKETIME_TIMESTAMP_FILE: clock, FAKETIME_NO_CACHE: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1'}});
+  assert.equal(r.status, 0, r.stderr);
+  try {
+    const at = async (hours) => { fs.writeFileSync(clock, `+${hours * 3600}\n`); await H.sleep(200); };
+    const asks = async (s) => (await H.raw(s.base, 'GET', '/web/api/session',
+      {headers: {Cookie: s.cookie, 'X-Paictl-Session': s.key || ''}})).status;
+    const idle = await H.sessionCookie(h);
+    assert.equal(await asks(idle), 200);
+    await at(11);
+    assert.equal(await asks(idle), 200, 'used after 11 h');
+    await at(22.5);
+    assert.equal(await asks(idle), 200, '11.5 h after its last use');
+    await at(34.6);
+    assert.equal(await asks(idle), 401, '12.1 h after its last use');
+    // used every 11 h, it lasts as long as its cookie: 7 days
+    const week = await H.sessionCookie(h);
+    for (let t = 35; t < 34.6 + 7 * 24 - 1; t += 11) {
+      await at(t);
+      assert.equal(await asks(week), 200, `at ${t} h`);
+    }
+    await at(34.6 + 7 * 24 + 0.1);
+    assert.equal(await asks(week), 401, 'after 7 days');
+  } finally {
+    fs.writeFileSync(clock, '+0\n');
+    await H.stopServer(h, null);
+  }
+});
