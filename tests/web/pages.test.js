@@ -140,6 +140,16 @@ test('a running task\'s log grows without a reload, and its HTML is text', async
   await H.shot(p, 'job-1400x900');
 });
 
+test('Raw opens the log as plain text, fetched with the session\'s key', async () => {
+  const p = b.page;
+  const [raw] = await Promise.all([b.ctx.waitForEvent('page'), p.click('a.raw')]);
+  await raw.waitForLoadState();
+  await H.until('the raw log', async () => (await raw.textContent('body')).includes('step 1 loss='));
+  assert.match(raw.url(), /^blob:http:\/\/127\.0\.0\.1:\d+\//);
+  assert.equal(await raw.$('#bold'), null, 'the log\'s HTML became elements');
+  await raw.close();
+});
+
 test('scrolled up, the log keeps its place while it grows', async () => {
   const p = b.page;
   await p.$eval('.log', (e) => { e.scrollTop = 0; });
@@ -296,9 +306,10 @@ test('in the browser, the CSP refuses HTML from strings and inline script', asyn
 });
 
 test('nothing was loaded from another host, and nothing went wrong', async () => {
-  // but for the opener's file, which sent the browser here
-  const hosts = new Set(b.requests.filter((u) => u !== `file://${opened.file}`)
-    .map((u) => new URL(u).host));
+  // but for the opener's file, which sent the browser here, and the
+  // raw log's blob, of the pages' own origin
+  const hosts = new Set(b.requests.filter((u) => u !== `file://${opened.file}` &&
+    !u.startsWith(`blob:${base}/`)).map((u) => new URL(u).host));
   assert.deepEqual([...hosts], [new URL(base).host]);
   assert.deepEqual(b.problems, []);
 });
