@@ -12,7 +12,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -125,29 +124,12 @@ void h_throttle_note(struct srv *s, struct MHD_Connection *c,
 
 enum MHD_Result h_reply_throttled(struct MHD_Connection *c, long long wait)
 {
-	char secs[24], *text;
-	struct MHD_Response *r;
-	enum MHD_Result res;
-	json_t *o;
+	char secs[24];
 
 	snprintf(secs, sizeof(secs), "%lld", (wait + 999) / 1000);
-	o = json_pack("{s:s,s:s++}", "code", "TooManyRequestsError", "message",
-		      "too many wrong passwords: try again in ", secs,
-		      " s");
-	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	if (!text)
-		return MHD_NO;
-	r = MHD_create_response_from_buffer(strlen(text), text,
-					    MHD_RESPMEM_MUST_FREE);
-	if (!r) {
-		free(text);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				"application/json; charset=utf-8");
-	MHD_add_response_header(r, "Retry-After", secs);
-	res = MHD_queue_response(c, 429, r);
-	MHD_destroy_response(r);
-	return res;
+	return h_reply_header(
+	    c, 429,
+	    json_pack("{s:s,s:s++}", "code", "TooManyRequestsError", "message",
+		      "too many wrong passwords: try again in ", secs, " s"),
+	    "Retry-After", secs);
 }

@@ -47,6 +47,9 @@ enum MHD_Result h_reply_json(struct MHD_Connection *c, unsigned status,
 /* 200 with j's status o (stolen) and j's ETag (wait.c). */
 enum MHD_Result h_reply_job(struct MHD_Connection *c, const struct srv_job *j,
 			    json_t *o);
+/* status with o (stolen) and the header name: value. */
+enum MHD_Result h_reply_header(struct MHD_Connection *c, unsigned status,
+			       json_t *o, const char *name, const char *value);
 /* 200 with o (stolen) and the ETag etag. */
 enum MHD_Result h_reply_etag(struct MHD_Connection *c, json_t *o,
 			     const char *etag);

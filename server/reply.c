@@ -23,10 +23,10 @@ json_t *h_container_id(const struct srv_job *j, const struct srv_task *t)
 	return v;
 }
 
-/* Takes body; etag NULL: no ETag header. */
+/* Takes body; with name, a header name: value too. */
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 			     const char *type, char *body, size_t len,
-			     const char *etag)
+			     const char *name, const char *value)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -39,8 +39,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	/* a browser takes every answer as its type says, never as HTML */
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	if (etag)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
+	if (name)
+		MHD_add_response_header(r, name, value);
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -49,7 +49,7 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 enum MHD_Result h_reply_raw(struct MHD_Connection *c, unsigned status,
 			    const char *type, char *body, size_t len)
 {
-	return reply(c, status, type, body, len, NULL);
+	return reply(c, status, type, body, len, NULL, NULL);
 }
 
 enum MHD_Result h_reply_job(struct MHD_Connection *c, const struct srv_job *j,
@@ -63,19 +63,25 @@ enum MHD_Result h_reply_job(struct MHD_Connection *c, const struct srv_job *j,
 		return MHD_NO;
 	h_job_etag(j, etag, sizeof(etag));
 	return reply(c, 200, "application/json; charset=utf-8", text,
-		     strlen(text), etag);
+		     strlen(text), MHD_HTTP_HEADER_ETAG, etag);
 }
 
 enum MHD_Result h_reply_etag(struct MHD_Connection *c, json_t *o,
 			     const char *etag)
+{
+	return h_reply_header(c, 200, o, MHD_HTTP_HEADER_ETAG, etag);
+}
+
+enum MHD_Result h_reply_header(struct MHD_Connection *c, unsigned status,
+			       json_t *o, const char *name, const char *value)
 {
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 
 	json_decref(o);
 	if (!text)
 		return MHD_NO;
-	return reply(c, 200, "application/json; charset=utf-8", text,
-		     strlen(text), etag);
+	return reply(c, status, "application/json; charset=utf-8", text,
+		     strlen(text), name, value);
 }
 
 /* Steals o. */
