@@ -3,11 +3,11 @@
  * (against DNS rebinding), its Origin when it would change something
  * on a session's cookie (against CSRF), and on paictl web's listener a
  * session (a cookie and its key: auth.c) or a token. It runs on a
- * request's first call, before any of its body is read (http.c). Also
- * which paths are the pages', and the headers every
- * answer of theirs carries: a Content-Security-Policy of default-src
- * 'self' with no inline script, and Trusted Types, so that nothing a
- * job wrote can become HTML. */
+ * request's first call, before any of its body is read (http.c).
+ * Also which paths are the pages', and the headers every answer of
+ * theirs carries: a Content-Security-Policy of default-src 'self' with
+ * no inline script, and Trusted Types, so that nothing a job wrote can
+ * become HTML. */
 #include "web_int.h"
 
 #include <stdio.h>

@@ -9,8 +9,8 @@
  * the cookie to every port of the host (its name, after the port, keeps
  * two listeners apart, no more), so the cookie alone is nothing, and a
  * session is no bearer token. The pages call the same REST APIs as
- * every client. The listener `paictl web` starts on
- * 127.0.0.1 asks a session or a token of every request; the one of
+ * every client. The listener `paictl web` starts on 127.0.0.1 asks a
+ * session or a token of every request (before its body); the one of
  * --listen keeps OpenPAI's rules for its API, and its pages need a
  * session too (a login form, with --users). On both, a Host that is
  * not the listener's is refused (DNS rebinding), and a request that
