@@ -49,8 +49,7 @@ static int on_path(const char *prog)
 	return 0;
 }
 
-/* The file that opens the link: $XDG_RUNTIME_DIR/paictl/web-open.html,
- * else in the state directory; new, its directory made (0700). */
+/* a then b, new */
 static char *join(const char *a, const char *b)
 {
 	size_t n = a ? strlen(a) + strlen(b) + 1 : 0;
@@ -61,17 +60,28 @@ static char *join(const char *a, const char *b)
 	return s;
 }
 
-static char *open_file_path(void)
+/* dir/web-open.html, dir made (0700) if need be; new, or NULL. Takes
+ * dir. */
+static char *open_file_in(char *dir)
 {
-	const char *run = cli_env("XDG_RUNTIME_DIR");
-	char *dir = run && *run == '/' ? join(run, "/paictl")
-				       : cli_state_dir();
 	char *path = dir && cli_mkdirs(dir) == 0
 			 ? join(dir, "/web-open.html")
 			 : NULL;
 
 	free(dir);
 	return path;
+}
+
+/* The file that opens the link: $XDG_RUNTIME_DIR/paictl/web-open.html,
+ * else (no such variable, or no such directory to be made) in the
+ * state directory; new. */
+static char *open_file_path(void)
+{
+	const char *run = cli_env("XDG_RUNTIME_DIR");
+	char *path = run && *run == '/' ? open_file_in(join(run, "/paictl"))
+				       : NULL;
+
+	return path ? path : open_file_in(cli_state_dir());
 }
 
 /* s with &, <, > and " as HTML's character references, in out. */
