@@ -19,7 +19,8 @@ bool h_same_secret(const char *a, const char *b)
 
 bool h_token_alive(const struct srv_token *t, long long now)
 {
-	return t->expires > now && (!t->session || now - t->used < WEB_IDLE_MS);
+	return t->expires > now &&
+	       (!t->session || now - t->used < WEB_IDLE_MS);
 }
 
 /* The live token that is secret, or NULL; every one looked at, in a

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#define THROTTLE_SLOTS 256
-#define THROTTLE_FREE 5
+#define THROTTLE_SLOTS	256
+#define THROTTLE_FREE	5
 #define THROTTLE_MAX_MS (15LL * 60 * 1000)
 
 static struct slot {
@@ -28,8 +28,8 @@ static struct slot {
 /* "ADDRESS ACCOUNT" for c's peer and user, in out[192]. */
 static void who_of(char *out, struct MHD_Connection *c, const char *user)
 {
-	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
-	    c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
 	char addr[INET6_ADDRSTRLEN] = "local";
 
@@ -68,8 +68,9 @@ static struct slot *make(const char *who, long long now)
 			best = t;
 			break;
 		}
-		if (!best || (t->until <= now && (best->until > now ||
-						   t->last < best->last)) ||
+		if (!best ||
+		    (t->until <= now &&
+		     (best->until > now || t->last < best->last)) ||
 		    (t->until > now && best->until > now &&
 		     t->until < best->until))
 			best = t;
@@ -94,8 +95,8 @@ long long h_throttle_wait(struct srv *s, struct MHD_Connection *c,
 	return wait;
 }
 
-void h_throttle_note(struct srv *s, struct MHD_Connection *c,
-		     const char *user, bool right)
+void h_throttle_note(struct srv *s, struct MHD_Connection *c, const char *user,
+		     bool right)
 {
 	char who[sizeof(slots[0].who)];
 	long long now = srv_now_ms(), wait;
@@ -115,8 +116,9 @@ void h_throttle_note(struct srv *s, struct MHD_Connection *c,
 			unsigned over = t->fails - THROTTLE_FREE - 1;
 
 			wait = over >= 20 ? THROTTLE_MAX_MS : 1000LL << over;
-			t->until = now + (wait < THROTTLE_MAX_MS ? wait
-								 : THROTTLE_MAX_MS);
+			if (wait > THROTTLE_MAX_MS)
+				wait = THROTTLE_MAX_MS;
+			t->until = now + wait;
 		}
 	}
 	pthread_mutex_unlock(&s->lock);

@@ -61,10 +61,10 @@ static bool safe_method(const char *method)
 }
 
 /* Whether a request that changes something comes from the pages
- * themselves: its Origin (http or https) is the Host it was sent to; or, from a client
- * that sends no Origin, it has WEB_HEADER, which a cross-site form
- * cannot send, nor a cross-site script without a CORS preflight that
- * is never granted. */
+ * themselves: its Origin (http or https) is the Host it was sent to;
+ * or, from a client that sends no Origin, it has WEB_HEADER, which a
+ * cross-site form cannot send, nor a cross-site script without a CORS
+ * preflight that is never granted. */
 static bool same_origin(struct MHD_Connection *c, const char *host)
 {
 	const char *origin =

@@ -38,7 +38,8 @@ bool h_link_take(const char *secret)
 	size_t i;
 
 	for (i = 0; secret && i < LINKS; i++)
-		if (links[i].secret[0] && h_same_secret(links[i].secret, secret)) {
+		if (links[i].secret[0] &&
+		    h_same_secret(links[i].secret, secret)) {
 			bool ok = links[i].expires > now;
 
 			/* good once, in time or not */
