@@ -1,10 +1,10 @@
 /* cmd_web.c - paictl web: the local cluster's pages in a browser. Starts
  * the local cluster if it does not run, asks it for a login link (it
- * then serves its pages on 127.0.0.1: server/web_api.c), prints the
- * link, and opens it where there is a display: through a file of the
- * user's alone that redirects to it (as Jupyter's *-open.html), so that
- * the link's secret is in no process's argv, which any local user may
- * read in /proc. */
+ * then serves its pages on a loopback address of their own:
+ * server/web_api.c), prints the link, and opens it where there is a
+ * display: through a file of the user's alone that redirects to it (as
+ * Jupyter's *-open.html), so that the link's secret is in no process's
+ * argv, which any local user may read in /proc. */
 #include "cli.h"
 #include "error.h"
 #include "../server/server.h"

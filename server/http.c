@@ -1010,6 +1010,28 @@ int srv_http_start(struct srv *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* A listening socket for the pages on a loopback address of their own,
+ * 127.A.B.C at random (Linux routes all of 127/8 to lo): a browser
+ * keeps cookies by host, so the session's goes to no job's server on
+ * 127.0.0.1 or localhost, nor on another such address. 127.0.0.1 where
+ * that address cannot be had. Its address in addr[64]. */
+static int web_socket(struct srv *s, char *addr, char *err, size_t errlen)
+{
+	char hex[7], spec[32];
+	unsigned long r;
+	int fd = -1;
+
+	if (srv_random_hex(hex, 3) == 0) {
+		r = strtoul(hex, NULL, 16);
+		snprintf(spec, sizeof(spec), "127.%lu.%lu.%lu:0", r >> 16,
+			 (r >> 8) & 255, (r & 255) % 254 + 1);
+		fd = tcp_socket(spec, addr, &s->web_port, err, errlen);
+	}
+	if (fd < 0)
+		fd = tcp_socket("127.0.0.1:0", addr, &s->web_port, err, errlen);
+	return fd;
+}
+
 int srv_web_listen(struct srv *s, char *err, size_t errlen)
 {
 	char addr[64];
@@ -1017,17 +1039,19 @@ int srv_web_listen(struct srv *s, char *err, size_t errlen)
 
 	if (s->web_d)
 		return 0;
-	fd = tcp_socket("127.0.0.1:0", addr, &s->web_port, err, errlen);
+	fd = web_socket(s, addr, err, errlen);
 	if (fd < 0)
 		return -1;
-	set_address(&web_l, "127.0.0.1", s->web_port);
+	set_address(&web_l, addr, s->web_port);
 	s->web_d = start_daemon(&web_l, fd);
 	if (!s->web_d) {
 		close(fd);
 		snprintf(err, errlen, "cannot start the HTTP server");
 		return -1;
 	}
-	srv_log(s, "web pages on http://127.0.0.1:%u", s->web_port);
+	snprintf(s->web_url, sizeof(s->web_url), "http://%s:%u", addr,
+		 s->web_port);
+	srv_log(s, "web pages on %s", s->web_url);
 	return 0;
 }
 

@@ -53,9 +53,10 @@ int srv_stop_running(const char *state_dir, int timeout_ms,
 		     struct srv_probe *out, char *err, size_t errlen);
 
 /* Asks the local cluster listening on the Unix socket path for a
- * login link to its web pages, which it starts serving on 127.0.0.1 if
- * it does not yet (server/web_api.c): the base URL
- * ("http://127.0.0.1:PORT") in url and a one-time secret in secret[65].
+ * login link to its web pages, which it starts serving on a loopback
+ * address of their own if it does not yet (server/web_api.c): the base
+ * URL ("http://127.A.B.C:PORT") in url and a one-time secret in
+ * secret[65].
  * 0, or -1 with the reason in err. */
 int srv_web_link(const char *path, char *url, size_t urllen, char *secret,
 		 char *err, size_t errlen);

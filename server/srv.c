@@ -232,8 +232,7 @@ void srv_write_info(struct srv *s)
 		    o, "url",
 		    json_sprintf("http://%s:%u", s->tcp_addr, s->tcp_port));
 	if (o && s->web_d)
-		json_object_set_new(
-		    o, "web", json_sprintf("http://127.0.0.1:%u", s->web_port));
+		json_object_set_new(o, "web", json_string(s->web_url));
 	text = o ? json_dumps(o, JSON_INDENT(2)) : NULL;
 	if (!text || !path ||
 	    pai_file_write_atomic(path, text, strlen(text), 0600, 0) != PAI_OK)

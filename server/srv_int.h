@@ -124,10 +124,12 @@ struct srv {
 	struct MHD_Daemon *unix_d, *tcp_d;
 	unsigned tcp_port;
 	char tcp_addr[64];
-	/* the web pages' own listener on 127.0.0.1 (paictl web), started
-	 * on the first request for a login link; under lock */
+	/* the web pages' own listener on a loopback address of theirs
+	 * (paictl web: http.c), started on the first request for a login
+	 * link, and its URL; under lock */
 	struct MHD_Daemon *web_d;
 	unsigned web_port;
+	char web_url[96];
 	/* starts that listener if it does not run and says where it is
 	 * (server.json too): 0 with *port, or -1 with err. srv.c, which
 	 * owns the listeners, sets it; the pages' API (web_api.c), below
@@ -260,8 +262,9 @@ long srv_wake_waiters(struct srv *s, bool all);
 
 /* http.c */
 int srv_http_start(struct srv *s, char *err, size_t errlen);
-/* Starts the web pages' listener on 127.0.0.1 and a free port unless it
- * runs; under the lock. 0, or -1 with the reason in err. */
+/* Starts the web pages' listener on a loopback address of theirs and a
+ * free port unless it runs (s->web_url); under the lock. 0, or -1 with
+ * the reason in err. */
 int srv_web_listen(struct srv *s, char *err, size_t errlen);
 int srv_listen_check(const char *spec, char *err, size_t errlen);
 void srv_http_stop(struct srv *s);

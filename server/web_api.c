@@ -195,7 +195,7 @@ static enum MHD_Result config(struct listener *l, struct MHD_Connection *c,
 static enum MHD_Result make_link(struct listener *l, struct MHD_Connection *c)
 {
 	struct srv *s = l->s;
-	char err[256], secret[65];
+	char err[256], secret[65], url[sizeof(s->web_url)];
 	enum MHD_Result res;
 	unsigned port;
 	int st;
@@ -211,11 +211,13 @@ static enum MHD_Result make_link(struct listener *l, struct MHD_Connection *c)
 		explicit_bzero(secret, sizeof(secret));
 		return h_reply_error(c, 500, "UnknownError", "%s", err);
 	}
-	res = h_reply_json(
-	    c, 200,
-	    json_pack("{s:o,s:s,s:i}", "url",
-		      json_sprintf("http://127.0.0.1:%u", port), "token",
-		      secret, "expiresInSeconds", WEB_LINK_MS / 1000));
+	pthread_mutex_lock(&s->lock);
+	snprintf(url, sizeof(url), "%s", s->web_url);
+	pthread_mutex_unlock(&s->lock);
+	res = h_reply_json(c, 200,
+			   json_pack("{s:s,s:s,s:i}", "url", url, "token",
+				     secret, "expiresInSeconds",
+				     WEB_LINK_MS / 1000));
 	explicit_bzero(secret, sizeof(secret));
 	return res;
 }

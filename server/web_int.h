@@ -9,8 +9,10 @@
  * the cookie to every port of the host (its name, after the port, keeps
  * two listeners apart, no more), so the cookie alone is nothing, and a
  * session is no bearer token. The pages call the same REST APIs as
- * every client. The listener `paictl web` starts on 127.0.0.1 asks a
- * session or a token of every request (before its body); the one of
+ * every client. The listener `paictl web` starts on a loopback address
+ * of its own (127.A.B.C at random: http.c), whose cookies a browser
+ * sends to no job's server on 127.0.0.1, asks a session or a token of
+ * every request (before its body); the one of
  * --listen keeps OpenPAI's rules for its API, and its pages need a
  * session too (a login form, with --users). On both, a Host that is
  * not the listener's is refused (DNS rebinding), and a request that

@@ -4,7 +4,7 @@
 # $XDG_RUNTIME_DIR/paictl) that redirects to the link, so that no argv
 # holds the link's secret, which any local user could read in
 # /proc/*/cmdline; the link in that file still signs in (303, a session)
-run: DISPLAY=:0 XDG_RUNTIME_DIR="$PWD/rt" PATH="$PWD/bin:$PATH" paictl web alice~hello >link; echo "exit $?"; for i in $(seq 100); do test -s opened && break; sleep 0.1; done; sed "s|$PWD|DIR|g" opened; grep -c '[0-9a-f]\{32\}' opened; f=$(sed "s/.* //" opened); stat -c %a "$f"; sed -n 's/.*content="0;url=\([^"]*\)".*/\1/p' "$f" >redirect; cmp link redirect && echo "redirects to the link"; sed -e 's/:[0-9][0-9]*\//:PORT\//' -e 's/token=[0-9a-f]\{64\}$/token=SECRET/' link; curl -s -o /dev/null -D - "$(cat redirect)" | tr -d '\r' | grep -i -e '^HTTP/' -e '^location:' -e '^set-cookie:' | sed 's/=[0-9a-f]\{64\};.*/=SESSION/; s/session_[0-9]*/session_PORT/; s/#key=[0-9a-f]\{64\}/#key=KEY/'
+run: DISPLAY=:0 XDG_RUNTIME_DIR="$PWD/rt" PATH="$PWD/bin:$PATH" paictl web alice~hello >link; echo "exit $?"; for i in $(seq 100); do test -s opened && break; sleep 0.1; done; sed "s|$PWD|DIR|g" opened; grep -c '[0-9a-f]\{32\}' opened; f=$(sed "s/.* //" opened); stat -c %a "$f"; sed -n 's/.*content="0;url=\([^"]*\)".*/\1/p' "$f" >redirect; cmp link redirect && echo "redirects to the link"; sed -e 's|^http://127\.[0-9]*\.[0-9]*\.[0-9]*:[0-9]*/|http://127.A.B.C:PORT/|' -e 's/token=[0-9a-f]\{64\}$/token=SECRET/' link; curl -s -o /dev/null -D - "$(cat redirect)" | tr -d '\r' | grep -i -e '^HTTP/' -e '^location:' -e '^set-cookie:' | sed 's/=[0-9a-f]\{64\};.*/=SESSION/; s/session_[0-9]*/session_PORT/; s/#key=[0-9a-f]\{64\}/#key=KEY/'
 timeout: 20
 === setup
 mkdir bin rt
@@ -21,7 +21,7 @@ DIR/bin/xdg-open DIR/rt/paictl/web-open.html
 0
 600
 redirects to the link
-http://127.0.0.1:PORT/job/alice/hello?token=SECRET
+http://127.A.B.C:PORT/job/alice/hello?token=SECRET
 HTTP/1.1 303 See Other
 Set-Cookie: paictl_session_PORT=SESSION
 Location: /job/alice/hello#key=KEY

@@ -7,9 +7,10 @@
 const {test, before, after} = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const http = require('node:http');
 const H = require('./harness.js');
 
-let home, server, b, base, user, opened;
+let home, server, b, base, user, opened, jobPort;
 
 // a job that writes, slowly, HTML among its lines
 const CHATTY = 'echo "<script>alert(\'log\')</script><b id=bold>not bold</b>"; ' +
@@ -70,6 +71,32 @@ test('the login link signs in and leaves the address without its secret, nor its
   assert.equal(c.sameSite, 'Strict');
   assert.equal(c.path, '/');
   assert.equal(await b.page.evaluate(() => document.cookie), '', 'JavaScript sees the session');
+});
+
+test('a job\'s server on 127.0.0.1, visited by the signed-in browser, is sent no session', async () => {
+  // the pages have a loopback address of their own: the browser keeps
+  // their cookie for it, and sends it to no other host
+  assert.match(new URL(base).hostname, /^127\.\d+\.\d+\.\d+$/);
+  assert.notEqual(new URL(base).hostname, '127.0.0.1');
+  const seen = [];
+  const srv = http.createServer((req, res) => {
+    seen.push(`${req.url} ${req.headers.cookie || ''}`);
+    res.end('a job\'s TensorBoard');
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  jobPort = srv.address().port;
+  const p = await b.ctx.newPage();
+  try {
+    for (const host of ['127.0.0.1', 'localhost']) {
+      await p.goto(`http://${host}:${srv.address().port}/`);
+      assert.equal(await p.textContent('body'), 'a job\'s TensorBoard');
+    }
+  } finally {
+    await p.close();
+    srv.close();
+  }
+  assert.equal(seen.filter((r) => r.startsWith('/ ')).length, 2, seen.join('; '));
+  assert.ok(seen.every((r) => !r.includes('paictl_session')), seen.join('; '));
 });
 
 test('the list shows the jobs submitted and their states, in words', async () => {
@@ -145,7 +172,7 @@ test('Raw opens the log as plain text, fetched with the session\'s key', async (
   const [raw] = await Promise.all([b.ctx.waitForEvent('page'), p.click('a.raw')]);
   await raw.waitForLoadState();
   await H.until('the raw log', async () => (await raw.textContent('body')).includes('step 1 loss='));
-  assert.match(raw.url(), /^blob:http:\/\/127\.0\.0\.1:\d+\//);
+  assert.ok(raw.url().startsWith(`blob:${base}/`), raw.url());
   assert.equal(await raw.$('#bold'), null, 'the log\'s HTML became elements');
   await raw.close();
 });
@@ -306,10 +333,12 @@ test('in the browser, the CSP refuses HTML from strings and inline script', asyn
 });
 
 test('nothing was loaded from another host, and nothing went wrong', async () => {
-  // but for the opener's file, which sent the browser here, and the
-  // raw log's blob, of the pages' own origin
+  // but for the opener's file, which sent the browser here, the raw
+  // log's blob, of the pages' own origin, and the job's server the test
+  // visited
   const hosts = new Set(b.requests.filter((u) => u !== `file://${opened.file}` &&
-    !u.startsWith(`blob:${base}/`)).map((u) => new URL(u).host));
+    !u.startsWith(`blob:${base}/`)).map((u) => new URL(u).host)
+    .filter((h) => h !== `127.0.0.1:${jobPort}` && h !== `localhost:${jobPort}`));
   assert.deepEqual([...hosts], [new URL(base).host]);
   assert.deepEqual(b.problems, []);
 });
