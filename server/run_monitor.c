@@ -353,8 +353,10 @@ static void reap_children(struct monitor *m)
 	}
 }
 
-/* Until the task's outputs end (or, once it exited, a little longer):
- * its output copied, signals passed on, ssh connections served. */
+/* Until the task exits (and, its outputs still open then, a little
+ * longer): its output copied, signals passed on, ssh connections
+ * served. A task that closed its outputs long before it exits is still
+ * stopped and served (both streams' fds -1: poll skips them). */
 static void watch_task(struct monitor *m, int out, int err)
 {
 	struct pollfd pfd[4];
@@ -364,7 +366,8 @@ static void watch_task(struct monitor *m, int out, int err)
 	pfd[2].fd = m->sfd;
 	pfd[3].fd = m->sp->sshd ? m->sp->fd_ssh : -1;
 	pfd[0].events = pfd[1].events = pfd[2].events = pfd[3].events = POLLIN;
-	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+	while (!m->exited || ((pfd[0].fd >= 0 || pfd[1].fd >= 0) &&
+			      mono_ms() <= m->drain_until)) {
 		int r = poll(pfd, 4, 100);
 
 		if (r > 0)
@@ -374,18 +377,11 @@ static void watch_task(struct monitor *m, int out, int err)
 		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents)
 			accept_ssh(m, pfd[3].fd);
 		reap_children(m);
-		if (m->exited && mono_ms() > m->drain_until)
-			break;
 	}
 	/* a stream still open (held by what the task left): its last
 	 * line as it is */
 	run_logs_end(&m->copy, 0);
 	run_logs_end(&m->copy, 1);
-	if (!m->exited) {
-		while (waitpid(m->pid, &m->st, 0) < 0 && errno == EINTR)
-			;
-		kill(-m->pid, SIGKILL);
-	}
 }
 
 /* Ends what is left of the task and its ssh sessions, writes its exit
