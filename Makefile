@@ -293,7 +293,7 @@ check-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= job yaml response logs known_hosts profiles kubeconfig \
-	kube_wire k8s_api slurm_api
+	kube_wire k8s_api slurm_api run_logs
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -315,6 +315,9 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/transport.c \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
 		$(if $(filter response logs k8s_api slurm_api,$*),tests/fuzz/transport.c) \
 		$(FUZZ_DIR)/libpai.a $(PKG_LIBS)
+
+# the local cluster's log copy, compiled into its target
+$(FUZZ_DIR)/fuzz_run_logs: server/run_logs.c server/run_logs.h
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_DIR) \
