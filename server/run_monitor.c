@@ -174,7 +174,7 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 	m->drain_until = 0;
 	m->nsess = 0;
 	setsid();
-	srv_tree_init(&m->tree, sp->tree_base);
+	srv_tree_init(&m->tree, sp->tree_base, self_start());
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
