@@ -207,7 +207,7 @@ static pid_t parent_of(const char *pid)
 		return 0;
 	if (p[2] == 'Z' || p[2] == 'X')
 		return -1;
-	for (p += 4; *p >= '0' && *p <= '9' && p < buf + n; p++)
+	for (p += 4; p < buf + n && *p >= '0' && *p <= '9'; p++)
 		pp = pp * 10 + (*p - '0');
 	return pp;
 }
