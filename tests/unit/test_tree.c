@@ -17,21 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The unit itself, internal to server/: compiled in here, with the one
- * helper of server/util.c it needs. */
+/* The unit itself, internal to server/, and server/util.c for its
+ * srv_printf: compiled in here. */
 #include "../../server/tree.c"
-
-char *srv_printf(const char *fmt, ...)
-{
-	char *p = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&p, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : p;
-}
+#include "../../server/util.c"
 
 static char *base;
 
