@@ -10,7 +10,8 @@
  * malloc, no stdio, no locale, nothing that could wait for a lock that
  * another thread of the server held at the fork. What the monitor
  * needs is made before the fork (struct run_spawn); what it calls outside
- * this file is the monitor's half of tree.c, under the same rule. */
+ * this file is the monitor's half of tree.c and the log copy of
+ * run_logs.c, under the same rule. */
 #include "run_int.h"
 #include "run_logs.h"
 
