@@ -283,8 +283,9 @@ check-asan:
 # (Range, YARN's HTML pages, redirects), known_hosts, paictl's own
 # profile and token files, kubeconfig files, what a Kubernetes API
 # server sends (Status bodies, watch and log streams, WebSocket frames;
-# Jobs, pods, events and lists as the Kubernetes module reads them), and
-# what slurmrestd sends (jobs, nodes, errors of both shapes).
+# Jobs, pods, events and lists as the Kubernetes module reads them),
+# what slurmrestd sends (jobs, nodes, errors of both shapes), and a
+# task's output as the local cluster copies it into its logs.
 # `make fuzz` runs each for FUZZ_SECONDS from its seeds (tests/fuzz/
 # seeds/, plus the examples and corpus) with its dictionary, keeps its
 # corpus in build/fuzz/corpus/ and any crash, leak or sanitizer report
