@@ -283,8 +283,9 @@ check-asan:
 # (Range, YARN's HTML pages, redirects), known_hosts, paictl's own
 # profile and token files, kubeconfig files, what a Kubernetes API
 # server sends (Status bodies, watch and log streams, WebSocket frames;
-# Jobs, pods, events and lists as the Kubernetes module reads them), and
-# what slurmrestd sends (jobs, nodes, errors of both shapes).
+# Jobs, pods, events and lists as the Kubernetes module reads them),
+# what slurmrestd sends (jobs, nodes, errors of both shapes), and a
+# task's output as the local cluster copies it into its logs.
 # `make fuzz` runs each for FUZZ_SECONDS from its seeds (tests/fuzz/
 # seeds/, plus the examples and corpus) with its dictionary, keeps its
 # corpus in build/fuzz/corpus/ and any crash, leak or sanitizer report
@@ -293,7 +294,7 @@ check-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= job yaml response logs known_hosts profiles kubeconfig \
-	kube_wire k8s_api slurm_api
+	kube_wire k8s_api slurm_api run_logs
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -316,6 +317,9 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/transport.c \
 		$(if $(filter response logs k8s_api slurm_api,$*),tests/fuzz/transport.c) \
 		$(FUZZ_DIR)/libpai.a $(PKG_LIBS)
 
+# the local cluster's log copy, compiled into its target
+$(FUZZ_DIR)/fuzz_run_logs: server/run_logs.c server/run_logs.h
+
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_DIR) \
 		$(FUZZ_TARGETS)
@@ -332,8 +336,9 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 
-lint: $(BUILD)/server/run_monitor.o
+lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_logs.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o
+	sh tests/lint/async_safe.sh $(BUILD)/server/run_logs.o
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--std=c11 -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
 		--inline-suppr lib cli $(wildcard server/*.c)

@@ -209,10 +209,15 @@ static json_t *task_ports(const struct srv_role *sr, const struct srv_task *t)
 		size_t len = 0;
 
 		buf[0] = '\0';
-		for (n = 0; n < sr->counts[k]; n++, off++)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-						"%s%u", n ? "," : "",
-						t->ports[off]);
+		/* at most 100 ports a label (jobs.c) fit; should more come,
+		 * the list stops rather than snprintf at buf + len beyond buf,
+		 * and the label is left out */
+		for (n = 0; n < sr->counts[k]; n++)
+			if (len < sizeof(buf))
+				len += (size_t)snprintf(
+				    buf + len, sizeof(buf) - len, "%s%u",
+				    n ? "," : "", t->ports[off + n]);
+		off += sr->counts[k];
 		if (len < sizeof(buf))
 			json_object_set_new(ports, sr->labels[k],
 					    json_string(buf));

@@ -164,7 +164,7 @@ void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 	/* a monitor that ended well removed its cgroup; a killed one
 	 * could not */
 	if (t->monitor > 0)
-		srv_tree_forget(s->tree_base, t->monitor);
+		srv_tree_forget(s->tree_base, t->monitor, t->mon_start);
 	t->completed = srv_now_ms();
 	t->monitor = 0;
 	if (dir && (run_read_status(dir, &st) & STATUS_EXIT))

@@ -10,8 +10,10 @@
  * malloc, no stdio, no locale, nothing that could wait for a lock that
  * another thread of the server held at the fork. What the monitor
  * needs is made before the fork (struct run_spawn); what it calls outside
- * this file is the monitor's half of tree.c, under the same rule. */
+ * this file is the monitor's half of tree.c and the log copy of
+ * run_logs.c, under the same rule. */
 #include "run_int.h"
+#include "run_logs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,20 +134,13 @@ static unsigned long long self_start(void)
 	return v;
 }
 
-/* The longest line part a stream keeps back from user.pai.all. */
-#define PART_MAX 4096
-
 /* A monitor's state: the task, its outputs, its sshd sessions. */
 struct monitor {
 	const struct run_spawn *sp;
 	int sfd;     /* SIGTERM and SIGINT, to pass on to the task */
 	int status;  /* the status file, or -1 */
 	int logs[3]; /* user.pai.stdout, .stderr, .all: -1 until written */
-	/* each stream's line begun and not ended, kept from
-	 * user.pai.all until its newline, so that the other stream's
-	 * lines never land inside it */
-	char part[2][PART_MAX];
-	size_t plen[2];
+	struct run_logs copy; /* what goes to them (run_logs.c) */
 	pid_t pid;   /* the task; -1 when it could not start */
 	int st;	     /* its wait status */
 	bool exited;
@@ -154,6 +149,15 @@ struct monitor {
 	int nsess;
 	struct srv_tree tree; /* every process the task started */
 };
+
+/* run_logs' writes, to the log files. */
+static void write_log(void *ctx, int log, int from, const char *p, size_t n)
+{
+	struct monitor *m = ctx;
+
+	(void)from;
+	write_all(m->logs[log], p, n);
+}
 
 /* The monitor's own session, descriptors and signals; the task's
  * directories and its status file. */
@@ -164,14 +168,14 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 
 	m->sp = sp;
 	m->logs[0] = m->logs[1] = m->logs[2] = -1;
-	m->plen[0] = m->plen[1] = 0;
+	run_logs_init(&m->copy, write_log, m);
 	m->pid = -1;
 	m->st = 0;
 	m->exited = false;
 	m->drain_until = 0;
 	m->nsess = 0;
 	setsid();
-	srv_tree_init(&m->tree, sp->tree_base);
+	srv_tree_init(&m->tree, sp->tree_base, self_start());
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
@@ -247,29 +251,8 @@ static void write_pids(const struct monitor *m)
 	write_all(m->status, line, n);
 }
 
-/* Stream i's bytes into user.pai.all a line at a time: what ends with
- * a newline goes now, after the part kept before; the rest is kept
- * (written as it is once PART_MAX is reached, or the stream ends). */
-static void to_all(struct monitor *m, int i, const char *p, size_t n)
-{
-	size_t last = n;
-
-	while (last > 0 && p[last - 1] != '\n')
-		last--;
-	if (last > 0 || m->plen[i] + n > PART_MAX) {
-		write_all(m->logs[2], m->part[i], m->plen[i]);
-		m->plen[i] = 0;
-		if (last == 0)
-			last = n;
-		write_all(m->logs[2], p, last);
-	}
-	memcpy(m->part[i] + m->plen[i], p + last, n - last);
-	m->plen[i] += n - last;
-}
-
 /* Copies what the task wrote to pfd[0] (stdout) and pfd[1] (stderr)
- * into its logs; a stream that ended is closed (its fd set to -1), the
- * last line it began written out. */
+ * into its logs; a stream that ended is closed (its fd set to -1). */
 static void copy_output(struct monitor *m, struct pollfd *pfd)
 {
 	char buf[16384];
@@ -285,8 +268,7 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 		if (got <= 0) {
 			close(pfd[i].fd);
 			pfd[i].fd = -1;
-			write_all(m->logs[2], m->part[i], m->plen[i]);
-			m->plen[i] = 0;
+			run_logs_end(&m->copy, i);
 			continue;
 		}
 		/* a log file appears with its first byte: most tasks write
@@ -295,8 +277,7 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 			m->logs[i] = open(m->sp->log_path[i], LOG_FLAGS, 0600);
 		if (m->logs[2] < 0)
 			m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
-		write_all(m->logs[i], buf, (size_t)got);
-		to_all(m, i, buf, (size_t)got);
+		run_logs_copy(&m->copy, i, buf, (size_t)got);
 	}
 }
 
@@ -373,8 +354,10 @@ static void reap_children(struct monitor *m)
 	}
 }
 
-/* Until the task's outputs end (or, once it exited, a little longer):
- * its output copied, signals passed on, ssh connections served. */
+/* Until the task exits (and, its outputs still open then, a little
+ * longer): its output copied, signals passed on, ssh connections
+ * served. A task that closed its outputs long before it exits is still
+ * stopped and served (both streams' fds -1: poll skips them). */
 static void watch_task(struct monitor *m, int out, int err)
 {
 	struct pollfd pfd[4];
@@ -384,7 +367,8 @@ static void watch_task(struct monitor *m, int out, int err)
 	pfd[2].fd = m->sfd;
 	pfd[3].fd = m->sp->sshd ? m->sp->fd_ssh : -1;
 	pfd[0].events = pfd[1].events = pfd[2].events = pfd[3].events = POLLIN;
-	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+	while (!m->exited || ((pfd[0].fd >= 0 || pfd[1].fd >= 0) &&
+			      mono_ms() <= m->drain_until)) {
 		int r = poll(pfd, 4, 100);
 
 		if (r > 0)
@@ -394,18 +378,11 @@ static void watch_task(struct monitor *m, int out, int err)
 		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents)
 			accept_ssh(m, pfd[3].fd);
 		reap_children(m);
-		if (m->exited && mono_ms() > m->drain_until)
-			break;
 	}
 	/* a stream still open (held by what the task left): its last
 	 * line as it is */
-	write_all(m->logs[2], m->part[0], m->plen[0]);
-	write_all(m->logs[2], m->part[1], m->plen[1]);
-	if (!m->exited) {
-		while (waitpid(m->pid, &m->st, 0) < 0 && errno == EINTR)
-			;
-		kill(-m->pid, SIGKILL);
-	}
+	run_logs_end(&m->copy, 0);
+	run_logs_end(&m->copy, 1);
 }
 
 /* Ends what is left of the task and its ssh sessions, writes its exit

@@ -82,6 +82,12 @@ static int load_users(struct srv *s, const char *path, char *err, size_t errlen)
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
+		else if (!feof(f)) {
+			/* its rest would be read as a line of its own */
+			snprintf(err, errlen, "%s:%u: line too long (at most %zu "
+				 "bytes)", path, lineno, sizeof(line) - 2);
+			goto out;
+		}
 		if (!*line || *line == '#')
 			continue;
 		pass = strchr(line, ':');

@@ -229,14 +229,18 @@ struct srv_tree {
 /* Where the monitors can make their tasks' cgroups (the server's own
  * cgroup v2, when one can be made there), or NULL. */
 char *srv_tree_base(void);
-/* In the server: a gone monitor's cgroup emptied and removed; the
- * empty ones of gone monitors removed (at start). */
-void srv_tree_forget(const char *base, pid_t monitor);
+/* In the server: the cgroup of a gone monitor (its pid and start time)
+ * emptied and removed; the empty ones of gone monitors removed (at
+ * start). */
+void srv_tree_forget(const char *base, pid_t monitor,
+		     unsigned long long start);
 void srv_tree_sweep(const char *base);
 /* In the monitor (async-signal-safe, as below): it becomes the child
  * subreaper of what the task starts, and makes the task's cgroup under
- * base (NULL: none). */
-void srv_tree_init(struct srv_tree *t, const char *base);
+ * base (NULL: none), named after its pid and start time (the monitor's
+ * own, field 22 of /proc/self/stat). */
+void srv_tree_init(struct srv_tree *t, const char *base,
+		   unsigned long long start);
 /* In a child of the monitor before it runs anything: into the cgroup. */
 void srv_tree_enter(const struct srv_tree *t);
 /* sig to every process of the task (the cgroup's, and the monitor's

@@ -120,23 +120,31 @@ static void decimal(char *buf, long v)
 	buf[i] = '\0';
 }
 
-void srv_tree_init(struct srv_tree *t, const char *base)
+void srv_tree_init(struct srv_tree *t, const char *base,
+		   unsigned long long start)
 {
 	char name[64], path[sizeof(t->dir) + 32];
+	size_t n;
 
 	t->dir[0] = '\0';
 	/* an orphan of the task's comes back here, not to init */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (!base)
 		return;
+	/* "/paictl-task-PID-START": a pid is reused, the pair is not */
 	memcpy(name, "/paictl-task-", 14);
 	decimal(name + 13, (long)getpid());
+	n = strlen(name);
+	name[n++] = '-';
+	decimal(name + n, (long)start);
 	if (join3(t->dir, sizeof(t->dir), base, name, NULL) < 0 ||
-	    mkdir(t->dir, 0755) < 0 ||
-	    join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
+	    mkdir(t->dir, 0755) < 0) {
+		t->dir[0] = '\0'; /* not ours to remove */
+		return;
+	}
+	if (join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
 	    access(path, W_OK) < 0) {
-		if (t->dir[0])
-			rmdir(t->dir);
+		rmdir(t->dir);
 		t->dir[0] = '\0';
 	}
 }
@@ -199,7 +207,7 @@ static pid_t parent_of(const char *pid)
 		return 0;
 	if (p[2] == 'Z' || p[2] == 'X')
 		return -1;
-	for (p += 4; *p >= '0' && *p <= '9' && p < buf + n; p++)
+	for (p += 4; p < buf + n && *p >= '0' && *p <= '9'; p++)
 		pp = pp * 10 + (*p - '0');
 	return pp;
 }
@@ -363,14 +371,22 @@ void srv_tree_end(struct srv_tree *t)
 
 /* A task's cgroup whose monitor is gone (killed before it could clean
  * up): what is left in it killed, and it removed once they have gone
- * (a second at most, else by the next start's sweep). */
-void srv_tree_forget(const char *base, pid_t monitor)
+ * (a second at most, else by the next start's sweep). The cgroup is the
+ * one of that monitor, its pid and start time: another monitor that has
+ * its pid now has its own. A monitor of a version before the start time
+ * was in the name has "paictl-task-PID". */
+void srv_tree_forget(const char *base, pid_t monitor,
+		     unsigned long long start)
 {
-	char *dir = base ? srv_printf("%s/paictl-task-%ld", base,
-				      (long)monitor)
+	char *dir = base ? srv_printf("%s/paictl-task-%ld-%llu", base,
+				      (long)monitor, start)
 			 : NULL;
 	int i;
 
+	if (dir && access(dir, F_OK) < 0) {
+		free(dir);
+		dir = srv_printf("%s/paictl-task-%ld", base, (long)monitor);
+	}
 	if (dir && access(dir, F_OK) == 0) {
 		kill_cgroup(dir);
 		for (i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
@@ -391,7 +407,7 @@ void srv_tree_sweep(const char *base)
 	while (d && (e = readdir(d))) {
 		if (strncmp(e->d_name, "paictl-task-", 12) != 0)
 			continue;
-		pid = atol(e->d_name + 12);
+		pid = atol(e->d_name + 12); /* PID-START, or PID */
 		if (pid <= 1 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		/* rmdir fails on a cgroup that still holds a process */

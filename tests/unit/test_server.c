@@ -968,27 +968,27 @@ static void test_stop_ignoring_sigterm(void **state)
 		      NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
-	/* running, and the trap is set */
+	/* running, and the trap set in both tasks (the exit status checked
+	 * below is task 0's: SIGTERM before its trap ended it with 143) */
 	for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(25)) {
-		char *log;
+		int i, ready = 0;
 
 		o = job_status(&sv, "u", "stubborn");
-		if (o && strcmp(job_state(o), "RUNNING") == 0 &&
-		    strcmp(json_string_value(json_object_get(
-			       json_array_get(tasks_of(o, "main"), 1),
-			       "taskState")),
-			   "RUNNING") == 0) {
-			log = fetch_log(&sv,
-					json_array_get(tasks_of(o, "main"), 1),
-					"user.pai.stdout");
-			if (strstr(log, "ready")) {
-				free(log);
-				json_decref(o);
-				break;
-			}
+		for (i = 0; o && i < 2; i++) {
+			json_t *t = json_array_get(tasks_of(o, "main"), i);
+			char *log;
+
+			if (strcmp(json_string_value(json_object_get(
+				       t, "taskState")),
+				   "RUNNING") != 0)
+				continue;
+			log = fetch_log(&sv, t, "user.pai.stdout");
+			ready += strstr(log, "ready") != NULL;
 			free(log);
 		}
 		json_decref(o);
+		if (ready == 2)
+			break;
 	}
 	t0 = test_now_s();
 	assert_int_equal(call(&sv, "PUT",
@@ -1136,10 +1136,11 @@ static void test_frameworks_vcs_users(void **state)
 	remove_tree(sv.dir);
 }
 
-/* Whether the cgroup a monitor made for its task (server/tree.c) is
- * still there: the cgroup v2 of this process, where the server's
- * monitors make theirs, from mountinfo and /proc/self/cgroup. */
-static int monitor_cgroup_left(pid_t mon)
+/* Whether the cgroup a monitor made for its task (server/tree.c, named
+ * after the monitor's pid and start time) is still there: the cgroup v2
+ * of this process, where the server's monitors make theirs, from
+ * mountinfo and /proc/self/cgroup. */
+static int monitor_cgroup_left(pid_t mon, unsigned long long start)
 {
 	char line[4096], mnt[1024] = "", own[1024] = "", path[3000];
 	FILE *f = fopen("/proc/self/mountinfo", "r");
@@ -1164,8 +1165,8 @@ static int monitor_cgroup_left(pid_t mon)
 		fclose(f);
 	if (!*mnt)
 		return 0;
-	snprintf(path, sizeof(path), "%s%s/paictl-task-%ld", mnt,
-		 strcmp(own, "/") ? own : "", (long)mon);
+	snprintf(path, sizeof(path), "%s%s/paictl-task-%ld-%llu", mnt,
+		 strcmp(own, "/") ? own : "", (long)mon, start);
 	return access(path, F_OK) == 0;
 }
 
@@ -1177,6 +1178,7 @@ static void test_server_killed(void **state)
 	json_t *o, *rec;
 	char *cfg, *log, path[256], want[4096];
 	pid_t mon = 0, pg = 0;
+	unsigned long long mon_start = 0;
 	int i, n = 0;
 
 	(void)state;
@@ -1207,7 +1209,8 @@ static void test_server_killed(void **state)
 			 "%s/jobs/u~orphan/attempt-0/main-0/status", sv.dir);
 		f = fopen(path, "r");
 		assert_non_null(f);
-		assert_int_equal(fscanf(f, "%d %d", &pg, &mon), 2);
+		assert_int_equal(
+		    fscanf(f, "%d %d %llu", &pg, &mon, &mon_start), 3);
 		fclose(f);
 		assert_true(mon > 0 && pg > 0);
 		kill(mon, SIGKILL);
@@ -1254,7 +1257,7 @@ static void test_server_killed(void **state)
 	json_decref(o);
 	/* the killed monitor could not remove its task's cgroup: the
 	 * server that found it gone did */
-	assert_false(monitor_cgroup_left(mon));
+	assert_false(monitor_cgroup_left(mon, mon_start));
 	stop_server(&sv);
 	remove_tree(sv.dir);
 }

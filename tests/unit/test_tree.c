@@ -1,0 +1,211 @@
+/* test_tree.c - the local cluster's task cgroups (server/tree.c), on the
+ * machine's real cgroup v2, under this test's own cgroup (skipped, with
+ * a line, where none can be made). A gone monitor's cgroup is found by
+ * its pid and start time: the record of a monitor whose pid another one
+ * has now (pids are reused) never reaches the other's processes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The unit itself, internal to server/, and server/util.c for its
+ * srv_printf: compiled in here. */
+#include "../../server/tree.c"
+#include "../../server/util.c"
+
+static char *base;
+
+/* Field 22 of /proc/PID/stat, the start time; 0 when gone. */
+static unsigned long long proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (!(p = strrchr(buf, ')')))
+		return 0;
+	for (p += 2, field = 3; field < 22 && p; field++)
+		if ((p = strchr(p, ' ')))
+			p++;
+	return p ? strtoull(p, NULL, 10) : 0;
+}
+
+/* Whether pid is listed in the cgroup dir. */
+static bool in_cgroup(const char *dir, pid_t pid)
+{
+	char path[600], line[32];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	if (!(f = fopen(path, "re")))
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = atol(line) == (long)pid;
+	fclose(f);
+	return found;
+}
+
+/* Waits up to 5 s for pid to leave the cgroup dir (or the dir to go). */
+static bool left_cgroup(const char *dir, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 500 && in_cgroup(dir, pid); i++)
+		usleep(10000);
+	return !in_cgroup(dir, pid);
+}
+
+/* A monitor as run_monitor.c makes one: its cgroup (named after its pid
+ * and start), a task in it that waits; the cgroup's path and the task's
+ * pid come back on fd. It exits when its task has gone. */
+static void monitor(int fd)
+{
+	struct srv_tree t;
+	pid_t task;
+	char c;
+	int p[2];
+
+	srv_tree_init(&t, base, proc_start(getpid()));
+	if (!t.dir[0] || pipe(p) < 0)
+		_exit(1);
+	task = fork();
+	if (task == 0) {
+		srv_tree_enter(&t);
+		if (write(p[1], "x", 1) < 0)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	if (task < 0 || read(p[0], &c, 1) != 1)
+		_exit(1);
+	if (write(fd, &task, sizeof(task)) < 0 ||
+	    write(fd, t.dir, sizeof(t.dir)) < 0)
+		_exit(1);
+	waitpid(task, NULL, 0);
+	_exit(0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	base = srv_tree_base();
+	if (!base)
+		fprintf(stderr, "test_tree: no cgroup v2 can be made here: "
+				"its tests are skipped\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(base);
+	return 0;
+}
+
+/* The record of a monitor that had this pid before (another start
+ * time): forgetting it leaves this monitor's task alone; forgetting
+ * this monitor ends its task and removes its cgroup. */
+static void test_forget_pid_reused(void **state)
+{
+	char dir[sizeof(((struct srv_tree *)0)->dir)];
+	unsigned long long start;
+	pid_t mon, task;
+	int p[2];
+
+	(void)state;
+	if (!base)
+		skip();
+	assert_int_equal(pipe(p), 0);
+	mon = fork();
+	assert_true(mon >= 0);
+	if (mon == 0)
+		monitor(p[1]);
+	close(p[1]);
+	assert_int_equal(read(p[0], &task, sizeof(task)), sizeof(task));
+	assert_int_equal(read(p[0], dir, sizeof(dir)), sizeof(dir));
+	close(p[0]);
+	start = proc_start(mon);
+	assert_true(start > 0);
+	assert_true(in_cgroup(dir, task));
+
+	srv_tree_forget(base, mon, start - 1);
+	srv_tree_forget(base, mon, start + 1);
+	usleep(100000);
+	assert_true(in_cgroup(dir, task));
+	assert_int_equal(kill(task, 0), 0);
+
+	srv_tree_forget(base, mon, start);
+	assert_true(left_cgroup(dir, task));
+	assert_int_equal(waitpid(mon, NULL, 0), mon);
+	srv_tree_forget(base, mon, start); /* gone: nothing */
+	assert_int_not_equal(access(dir, F_OK), 0);
+}
+
+/* A cgroup of a monitor before the start time was in its name
+ * ("paictl-task-PID") is still found by its pid. */
+static void test_forget_earlier_name(void **state)
+{
+	char *dir, c;
+	pid_t task;
+	int p[2], i;
+
+	(void)state;
+	if (!base)
+		skip();
+	/* a pid no process has (above any pid_max) */
+	dir = srv_printf("%s/paictl-task-%ld", base, 99999999L);
+	assert_non_null(dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(pipe(p), 0);
+	task = fork();
+	assert_true(task >= 0);
+	if (task == 0) {
+		struct srv_tree t;
+
+		snprintf(t.dir, sizeof(t.dir), "%s", dir);
+		srv_tree_enter(&t);
+		if (write(p[1], "x", 1) < 0)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	close(p[1]);
+	assert_true(in_cgroup(dir, task));
+	srv_tree_forget(base, 99999999, 12345);
+	assert_int_equal(waitpid(task, NULL, 0), task);
+	for (i = 0; i < 100 && access(dir, F_OK) == 0; i++) {
+		rmdir(dir);
+		usleep(10000);
+	}
+	assert_int_not_equal(access(dir, F_OK), 0);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_forget_pid_reused),
+	    cmocka_unit_test(test_forget_earlier_name),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
