@@ -249,7 +249,8 @@ static void set_method(CURL *h, const pai__request *rq)
 }
 
 /* After a transfer that completed: its status and redirect into rs. */
-static int read_answer(pai_client *c, pai__response *rs)
+static int read_answer(pai_client *c, const pai__request *rq,
+		       pai__response *rs)
 {
 	char *redirect = NULL;
 
@@ -258,7 +259,9 @@ static int read_answer(pai_client *c, pai__response *rs)
 		CURLE_OK &&
 	    redirect && !(rs->location = strdup(redirect)))
 		return pai__client_oom(c);
-	if (c->trace)
+	if (c->trace && rq->secret)
+		pai__trace_secret(pai__trace_to, c, "< ", rs->body.len);
+	else if (c->trace)
 		pai__trace_body(pai__trace_to, c, "< ", rs->body.data,
 				rs->body.len);
 	return PAI_OK;
@@ -287,7 +290,7 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	if (*ccp != CURLE_OK)
 		err = attempt_error(c, rq, &x, *ccp, conn->via_socket);
 	else
-		err = read_answer(c, rs);
+		err = read_answer(c, rq, rs);
 	/* the handle must not point at this call's headers */
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(h, CURLOPT_CONNECT_TO, NULL);

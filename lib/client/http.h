@@ -175,6 +175,9 @@ typedef struct pai__request {
 	 * named object: the second is refused, 409, and the module reads
 	 * the object back by its submission id) */
 	int reuse;
+	/* the answer's body is a secret (a private key): -vv shows its
+	 * size only */
+	int secret;
 } pai__request;
 
 typedef struct pai__response {

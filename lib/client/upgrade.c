@@ -407,7 +407,7 @@ static int attempt(pai_client *c, const char *url, const char *const *headers,
 int pai__upgrade(pai_client *c, const char *url, const char *const *headers,
 		 size_t nheaders, long timeout_ms, pai__upgraded *up)
 {
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	long long named;
 	int err;

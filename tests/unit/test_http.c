@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "pai.h"
+#include "client/trace.h"
 #include "fake_openpai.h"
 #include "testutil.h"
 
@@ -227,6 +228,35 @@ static void test_busy_post_holds_the_next_call(void **state)
 	json_decref(cfg);
 }
 
+static void trace_into(void *data, const char *line)
+{
+	strncat(data, line, 1023 - strlen(data));
+	strncat(data, "\n", 1023 - strlen(data));
+}
+
+/* A body that holds a private key, whoever sends it (a download, a
+ * Secret's data as text): its size traced, never its lines; any other
+ * body as it is, secrets masked */
+static void test_trace_key_body(void **state)
+{
+	static const char key[] = "{\"note\": \"x\", \"k\": \"-----BEGIN OPENSSH "
+				  "PRIVATE KEY-----\\nb3BlbnNzaC1rZXk=\\n\"}\n";
+	static const char pem[] = "-----BEGIN RSA PRIVATE KEY-----\n"
+				  "MIIEowIBAAKCAQEA\n"
+				  "-----END RSA PRIVATE KEY-----\n";
+	char out[1024] = "";
+
+	(void)state;
+	pai__trace_body(trace_into, out, "< ", key, strlen(key));
+	pai__trace_body(trace_into, out, "< ", pem, strlen(pem));
+	pai__trace_body(trace_into, out, "< ", "{\"a\": 1}", 8);
+	pai__trace_secret(trace_into, out, "< ", 7);
+	assert_string_equal(out, "< [78 bytes of secret body not shown]\n"
+				 "< [79 bytes of secret body not shown]\n"
+				 "< {\"a\": 1}\n"
+				 "< [7 bytes of secret body not shown]\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +264,7 @@ int main(void)
 	    cmocka_unit_test(test_retry_after_date),
 	    cmocka_unit_test(test_retry_after_too_long),
 	    cmocka_unit_test(test_busy_post_holds_the_next_call),
+	    cmocka_unit_test(test_trace_key_body),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

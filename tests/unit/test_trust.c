@@ -152,7 +152,7 @@ static int openpai_get(const void *arg)
 	const char *ca = arg;
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_client *c = NULL;
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	char uri[64];
 	int err;

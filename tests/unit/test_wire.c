@@ -254,7 +254,7 @@ static void keeps_alive(int fd)
 static void test_keepalive(void **state)
 {
 	pai_client *c;
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	pai__upgraded up;
 	curl_socket_t sock = CURL_SOCKET_BAD;

@@ -35,7 +35,9 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 		       const char *user, const char *password,
 		       long expiration_s)
 {
-	pai__request rq = {"POST", NULL, NULL, 0, "application/json", NULL, 0, 0};
+	/* the answer is the token: never traced */
+	pai__request rq = {"POST", NULL, NULL, 0, "application/json",
+			   NULL,   0,	 0,    1};
 	pai__response rs = PAI__RESPONSE_INIT;
 	json_t *body = json_pack("{s:s,s:s}", "username", user, "password",
 				 password),
@@ -98,7 +100,8 @@ int pai__openpai_post_job(const struct pai__api *api, pai_client *c,
 			  const pai__submit_rq *sub, int *maybe_created)
 {
 	pai__request rq = {
-	    "POST", sub->url, sub->body, sub->len, sub->content_type, NULL, 0, 0};
+	    "POST", sub->url, sub->body, sub->len, sub->content_type,
+	    NULL,   0,	      0,	 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err, refused;
 
@@ -245,6 +248,7 @@ int pai__openpai_job_call(const struct pai__api *api, pai_client *c,
 			   json_body ? "application/json" : NULL,
 			   NULL,
 			   safe,
+			   0,
 			   0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err;
