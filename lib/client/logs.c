@@ -249,7 +249,7 @@ static int http_log_read(char **data, size_t *len, long long *next,
 	struct log_read r = {.c = c,
 			     .url = url,
 			     .offset = offset,
-			     .rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0},
+			     .rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0, 0},
 			     .rs = PAI__RESPONSE_INIT,
 			     .text = PAI__BUF_INIT};
 	const char *p = NULL;
