@@ -181,16 +181,15 @@ static int check_block(const cli_ctx *ctx, const char *ref,
 
 	if (!cli_ssh_host_alias(b->host)) {
 		char shown[96];
+		const char *what = t ? "name of a task role" : "task's address";
 
-		escaped(shown, sizeof(shown),
-			t ? t->role : b->value[0] ? b->value[0] : "");
+		escaped(shown, sizeof(shown), t ? t->role : b->value[0]);
 		return cli_error(ctx, EXIT_FAILURE_,
 				 "job '%s': the cluster's %s (\"%s\") makes no "
 				 "Host name of letters, digits and ._-~:@+=%% "
 				 "alone, one that matches this task and no "
 				 "other host: not written",
-				 ref, t ? "name of a task role" : "task's address",
-				 shown);
+				 ref, what, shown);
 	}
 	for (i = 0; i < b->n; i++)
 		if ((st = check_value(ctx, ref, b->key[i], b->value[i],

@@ -249,8 +249,7 @@ static void set_method(CURL *h, const pai__request *rq)
 }
 
 /* After a transfer that completed: its status and redirect into rs. */
-static int read_answer(pai_client *c, const pai__request *rq,
-		       pai__response *rs)
+static int read_answer(pai_client *c, const pai__request *rq, pai__response *rs)
 {
 	char *redirect = NULL;
 
