@@ -465,6 +465,83 @@ static void test_jobset_phases(void **state)
 			 PAI_STATE_WAITING);
 }
 
+/* A JobSet's status with replicated Jobs of these replicas and
+ * completions (as the server says them): pai_job_get's result, its
+ * task count in *tasks, its detail in why. */
+static int jobset_sized(const char *rjobs_json, size_t *tasks, char *why,
+			size_t len)
+{
+	struct api a;
+	fake_server *f = NULL;
+	pai_client *c;
+	pai_job_info *info = NULL;
+	char job[1024];
+	int err;
+
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"js\",\"uid\":\"u2\"},"
+		 "\"spec\":{\"replicatedJobs\":[%s]},\"status\":{}}",
+		 rjobs_json);
+	memset(&a, 0, sizeof(a));
+	a.jobs = JOBSETS;
+	a.job = job;
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+	c = client_of(f, PAI_K8S_JOBSET);
+	err = pai_job_get(&info, c, "alice", "js");
+	*tasks = info ? pai_job_info_task_count(info) : 0;
+	snprintf(why, len, "%s", pai_client_error(c) ? pai_client_error(c) : "");
+	pai_job_info_free(info);
+	pai_client_free(c);
+	fake_stop(f);
+	return err;
+}
+
+#define RJOB(name, replicas, completions)                                      \
+	"{\"name\":\"" name "\",\"replicas\":" replicas ",\"template\":"    \
+	"{\"spec\":{\"completions\":" completions "}}}"
+
+/* Replicas and completions are the server's: each one and their sums
+ * checked against the maxima (4096 roles, 65536 tasks) before they are
+ * added or allocated for. Three replicas that wrap a 64-bit sum to 2
+ * made a buffer of 3 roles, then wrote 2^63 of them. */
+static void test_jobset_counts(void **state)
+{
+	char why[256];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(jobset_sized(RJOB("a", "4096", "1"), &n, why,
+				      sizeof(why)),
+			 PAI_OK);
+	assert_int_equal(n, 4096);
+	assert_int_equal(jobset_sized(RJOB("a", "4096", "1") "," RJOB("b", "1",
+									"1"),
+				      &n, why, sizeof(why)),
+			 PAI_EPROTOCOL);
+	assert_string_equal(why, "the job names more than 4096 roles");
+	assert_int_equal(
+	    jobset_sized(RJOB("a", "9223372036854775807", "1") "," RJOB(
+			     "b", "9223372036854775807", "1") "," RJOB("c", "4",
+								       "1"),
+			 &n, why, sizeof(why)),
+	    PAI_EPROTOCOL);
+	assert_string_equal(why, "the job names more than 4096 roles");
+	/* tasks: a role's pods, and all roles' together */
+	assert_int_equal(jobset_sized(RJOB("a", "2", "32768"), &n, why,
+				      sizeof(why)),
+			 PAI_OK);
+	assert_int_equal(n, 65536);
+	assert_int_equal(jobset_sized(RJOB("a", "2", "32768") "," RJOB("b", "1",
+									 "1"),
+				      &n, why, sizeof(why)),
+			 PAI_EPROTOCOL);
+	assert_string_equal(why, "the job names more than 65536 tasks");
+	assert_int_equal(jobset_sized(RJOB("a", "1", "9223372036854775807"),
+				      &n, why, sizeof(why)),
+			 PAI_EPROTOCOL);
+	assert_string_equal(why, "the job names more than 65536 tasks");
+}
+
 static const char pytorchjob[] =
     "{\"metadata\":{\"name\":\"ddp\",\"uid\":\"u3\"},\"spec\":"
     "{\"pytorchReplicaSpecs\":{\"Master\":{\"replicas\":1},\"Worker\":"
@@ -606,6 +683,7 @@ int main(void)
 	    cmocka_unit_test(test_status),
 	    cmocka_unit_test(test_jobset),
 	    cmocka_unit_test(test_jobset_phases),
+	    cmocka_unit_test(test_jobset_counts),
 	    cmocka_unit_test(test_pytorchjob_stop),
 	    cmocka_unit_test(test_submit),
 	    cmocka_unit_test(test_submit_refused),
