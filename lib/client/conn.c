@@ -47,7 +47,7 @@ int pai__conn_header(pai_client *c, pai__conn *conn, const char *line)
  * client may renew it meanwhile). */
 static int token_header(pai_client *c, pai__conn *conn)
 {
-	pai__buf line = PAI__BUF_INIT;
+	pai__buf line = PAI__SECRET_BUF_INIT;
 	int err = PAI_OK;
 
 	pai__lock(c);

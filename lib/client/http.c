@@ -70,6 +70,9 @@ static size_t on_write(char *p, size_t size, size_t n, void *ptr)
 		x->too_big = 1;
 		return 0;
 	}
+	/* a key, a token: wiped as the body grows and when released */
+	if (x->rq->secret)
+		x->rs->body.secret = 1;
 	pai__buf_put(&x->rs->body, p, len);
 	return x->rs->body.oom ? 0 : len;
 }

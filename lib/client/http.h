@@ -175,8 +175,9 @@ typedef struct pai__request {
 	 * named object: the second is refused, 409, and the module reads
 	 * the object back by its submission id) */
 	int reuse;
-	/* the answer's body is a secret (a private key): -vv shows its
-	 * size only */
+	/* the answer's body is a secret (a private key, a token): -vv
+	 * shows its size only, and the body is wiped as it grows and when
+	 * released */
 	int secret;
 } pai__request;
 

@@ -50,7 +50,7 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 	if (body && expiration_s > 0)
 		json_object_set_new(body, "expiration",
 				    json_integer(expiration_s));
-	text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	text = body ? pai__json_dumps_secret(body, JSON_COMPACT) : NULL;
 	if (!url || !text) {
 		err = body ? pai__client_oom(c)
 			   : pai__client_fail(c, PAI_EINVAL, 0, NULL,
@@ -73,6 +73,8 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 out:
 	pai__free_secret(text); /* the password */
 	free(url);
+	pai__json_wipe_str(body, "password");
+	pai__json_wipe_str(answer, "token");
 	json_decref(body);
 	json_decref(answer);
 	pai__response_release(&rs);

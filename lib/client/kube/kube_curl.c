@@ -187,7 +187,7 @@ static int values_safe(const pai__kube_config *cfg, const pai__kube_auth *auth)
 static int each_header(const pai__kube_config *cfg, const pai__kube_auth *auth,
 		       int host, int (*put)(void *, const char *), void *data)
 {
-	pai__buf b = PAI__BUF_INIT;
+	pai__buf b = PAI__SECRET_BUF_INIT; /* the token, as it grows */
 	size_t i;
 	int ret = PAI_OK;
 
