@@ -675,6 +675,35 @@ static void test_submit_refused(void **state)
 	pai_diags_free(d);
 }
 
+/* A config that converts to no objects for a reason other than a rule
+ * (here, too many tasks to write each one's environment) is said as
+ * what it is, not as "out of memory"; nothing is sent. */
+static void test_submit_too_big(void **state)
+{
+	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
+	fake_server *f = NULL;
+	json_t *cfg = config();
+	struct api a;
+	pai_client *c;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	json_object_set_new(json_array_get(json_object_get(cfg, "taskRoles"), 0),
+			    "taskNumber", json_integer(1000000));
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+	c = client(f);
+	so.source_name = "job.json";
+	assert_int_equal(pai_submit_ex(c, "alice", cfg, &so, NULL),
+			 PAI_ETOOBIG);
+	assert_string_equal(pai_client_error(c),
+			    "cannot make the Kubernetes objects of the "
+			    "config: too large");
+	assert_int_equal(seen(&a, "POST"), -1);
+	pai_client_free(c);
+	fake_stop(f);
+	json_decref(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -687,6 +716,7 @@ int main(void)
 	    cmocka_unit_test(test_pytorchjob_stop),
 	    cmocka_unit_test(test_submit),
 	    cmocka_unit_test(test_submit_refused),
+	    cmocka_unit_test(test_submit_too_big),
 	};
 	char tmpl[] = "/tmp/paictl-test-k8s-XXXXXX";
 	int st;

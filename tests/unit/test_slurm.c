@@ -144,6 +144,40 @@ static void test_body_refused(void **state)
 	pai_job_free(job);
 }
 
+/* A value that is not UTF-8 (here the user name, PAI_USER_NAME's value
+ * in every task) cannot go to slurmrestd as JSON: said as what it is,
+ * not as out of memory. */
+static void test_body_not_utf8(void **state)
+{
+	pai_job *job = parse(two_roles);
+	struct pai__slurm_submit o;
+	pai_diags *d = NULL;
+	json_t *b = NULL;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.user = "al\xffice";
+	o.name = "two";
+	o.subid = "20261128-000000-abcdef";
+	o.workdir = "/scratch/w";
+	o.jobdir = "/scratch/w/two/20261128-000000-abcdef";
+	o.comment = "paictl:1 sub=x";
+	o.roles = "ps*2,worker*1";
+	o.port_base = 20000;
+	o.mark = "\x01"
+		 "abcd";
+	o.source = "job.json";
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai__slurm_job_body(&b, d, job, &o), PAI_EINVALID);
+	assert_null(b);
+	assert_string_equal(pai_diags_get(d, 0)->rule, "slurm-utf8");
+	assert_string_equal(pai_diags_get(d, 0)->message,
+			    "the user name is not UTF-8: a Slurm job is sent "
+			    "as JSON, which cannot carry it");
+	pai_diags_free(d);
+	pai_job_free(job);
+}
+
 static void test_body_out_of_memory(void **state)
 {
 	pai_job *job = parse(two_roles);
@@ -337,6 +371,7 @@ int main(void)
 	    cmocka_unit_test(test_expand_target),
 	    cmocka_unit_test(test_body),
 	    cmocka_unit_test(test_body_refused),
+	    cmocka_unit_test(test_body_not_utf8),
 	    cmocka_unit_test(test_body_out_of_memory),
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_client_args),
