@@ -201,7 +201,8 @@ void pai__backoff_ended(pai_client *c, pai__backoff *b, int news)
 		base = b->delay < PAI__BACKOFF_CAP_MS / 2
 			   ? b->delay
 			   : PAI__BACKOFF_CAP_MS / 2;
-		wait = base + (long long)(pai__jitter(c) % (uint64_t)(base + 1));
+		wait =
+		    base + (long long)(pai__jitter(c) % (uint64_t)(base + 1));
 	}
 	b->next_at = now + wait;
 	if (b->next_at < b->opened_at + PAI__BACKOFF_MIN_MS)
