@@ -70,12 +70,14 @@ static void test_expand_target(void **state)
 }
 
 /* The body of job with the options every test here gives. */
-static int body(json_t **out, pai_diags *d, const pai_job *job)
+/* The body of job submitted as user. */
+static int body_as(json_t **out, pai_diags *d, const pai_job *job,
+		   const char *user)
 {
 	struct pai__slurm_submit o;
 
 	memset(&o, 0, sizeof(o));
-	o.user = "alice";
+	o.user = user;
 	o.name = "two";
 	o.subid = "20261128-000000-abcdef";
 	o.workdir = "/scratch/w";
@@ -86,6 +88,11 @@ static int body(json_t **out, pai_diags *d, const pai_job *job)
 	o.mark = "\x01" "abcd";
 	o.source = "job.json";
 	return pai__slurm_job_body(out, d, job, &o);
+}
+
+static int body(json_t **out, pai_diags *d, const pai_job *job)
+{
+	return body_as(out, d, job, "alice");
 }
 
 static void test_body(void **state)
@@ -150,25 +157,12 @@ static void test_body_refused(void **state)
 static void test_body_not_utf8(void **state)
 {
 	pai_job *job = parse(two_roles);
-	struct pai__slurm_submit o;
 	pai_diags *d = NULL;
 	json_t *b = NULL;
 
 	(void)state;
-	memset(&o, 0, sizeof(o));
-	o.user = "al\xffice";
-	o.name = "two";
-	o.subid = "20261128-000000-abcdef";
-	o.workdir = "/scratch/w";
-	o.jobdir = "/scratch/w/two/20261128-000000-abcdef";
-	o.comment = "paictl:1 sub=x";
-	o.roles = "ps*2,worker*1";
-	o.port_base = 20000;
-	o.mark = "\x01"
-		 "abcd";
-	o.source = "job.json";
 	assert_int_equal(pai_diags_new(&d), PAI_OK);
-	assert_int_equal(pai__slurm_job_body(&b, d, job, &o), PAI_EINVALID);
+	assert_int_equal(body_as(&b, d, job, "al\xffice"), PAI_EINVALID);
 	assert_null(b);
 	assert_string_equal(pai_diags_get(d, 0)->rule, "slurm-utf8");
 	assert_string_equal(pai_diags_get(d, 0)->message,
