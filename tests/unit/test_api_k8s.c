@@ -504,42 +504,42 @@ static int jobset_sized(const char *rjobs_json, size_t *tasks, char *why,
  * checked against the maxima (4096 roles, 65536 tasks) before they are
  * added or allocated for. Three replicas that wrap a 64-bit sum to 2
  * made a buffer of 3 roles, then wrote 2^63 of them. */
+#define MAX_INT "9223372036854775807"
+
 static void test_jobset_counts(void **state)
 {
+	static const struct {
+		const char *rjobs;
+		int err;
+		size_t tasks;	 /* when PAI_OK */
+		const char *why; /* when not */
+	} cases[] = {
+	    {RJOB("a", "4096", "1"), PAI_OK, 4096, NULL},
+	    {RJOB("a", "4096", "1") "," RJOB("b", "1", "1"), PAI_EPROTOCOL, 0,
+	     "the job names more than 4096 roles"},
+	    {RJOB("a", MAX_INT, "1") "," RJOB("b", MAX_INT, "1") "," RJOB(
+		 "c", "4", "1"),
+	     PAI_EPROTOCOL, 0, "the job names more than 4096 roles"},
+	    /* tasks: a role's pods, and all roles' together */
+	    {RJOB("a", "2", "32768"), PAI_OK, 65536, NULL},
+	    {RJOB("a", "2", "32768") "," RJOB("b", "1", "1"), PAI_EPROTOCOL, 0,
+	     "the job names more than 65536 tasks"},
+	    {RJOB("a", "1", MAX_INT), PAI_EPROTOCOL, 0,
+	     "the job names more than 65536 tasks"},
+	};
 	char why[256];
-	size_t n;
+	size_t i, n;
 
 	(void)state;
-	assert_int_equal(jobset_sized(RJOB("a", "4096", "1"), &n, why,
-				      sizeof(why)),
-			 PAI_OK);
-	assert_int_equal(n, 4096);
-	assert_int_equal(jobset_sized(RJOB("a", "4096", "1") "," RJOB("b", "1",
-									"1"),
-				      &n, why, sizeof(why)),
-			 PAI_EPROTOCOL);
-	assert_string_equal(why, "the job names more than 4096 roles");
-	assert_int_equal(
-	    jobset_sized(RJOB("a", "9223372036854775807", "1") "," RJOB(
-			     "b", "9223372036854775807", "1") "," RJOB("c", "4",
-								       "1"),
-			 &n, why, sizeof(why)),
-	    PAI_EPROTOCOL);
-	assert_string_equal(why, "the job names more than 4096 roles");
-	/* tasks: a role's pods, and all roles' together */
-	assert_int_equal(jobset_sized(RJOB("a", "2", "32768"), &n, why,
-				      sizeof(why)),
-			 PAI_OK);
-	assert_int_equal(n, 65536);
-	assert_int_equal(jobset_sized(RJOB("a", "2", "32768") "," RJOB("b", "1",
-									 "1"),
-				      &n, why, sizeof(why)),
-			 PAI_EPROTOCOL);
-	assert_string_equal(why, "the job names more than 65536 tasks");
-	assert_int_equal(jobset_sized(RJOB("a", "1", "9223372036854775807"),
-				      &n, why, sizeof(why)),
-			 PAI_EPROTOCOL);
-	assert_string_equal(why, "the job names more than 65536 tasks");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(
+		    jobset_sized(cases[i].rjobs, &n, why, sizeof(why)),
+		    cases[i].err);
+		if (cases[i].err == PAI_OK)
+			assert_int_equal(n, cases[i].tasks);
+		else
+			assert_string_equal(why, cases[i].why);
+	}
 }
 
 static const char pytorchjob[] =
