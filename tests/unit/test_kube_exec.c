@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "client/api/k8s/k8s_api.h"
+#include "alloc_fail.h"
 #include "testutil.h"
 
 #include <arpa/inet.h>
@@ -410,7 +411,12 @@ static void test_v4(void **state)
 
 	(void)state;
 	start(&s, S_V4);
+	/* the request holds the credential: no copy left as it grows */
+	alloc_watch = "Bearer old-token";
+	alloc_watch_hits = 0;
 	assert_int_equal(open_exec(&c, &s, 1), PAI_OK);
+	alloc_watch = NULL;
+	assert_int_equal(alloc_watch_hits, 0);
 	assert_non_null(strstr(
 	    s.request, "GET /prefix/api/v1/namespaces/ns/pods/pod-0/exec?"
 		       "command=sh&command=-c&command=echo%20hi%3B%20exit%203&"
