@@ -428,7 +428,8 @@ static void put_option_value(cli_ctx *ctx, const cli_cmd *cmd, const char *cur)
 	char name[80];
 	const cli_opt *o;
 
-	if ((size_t)(eq - cur) >= sizeof(name))
+	/* room for the name, '=' and the NUL */
+	if ((size_t)(eq - cur) + 2 > sizeof(name))
 		return;
 	memcpy(name, cur, (size_t)(eq - cur));
 	name[eq - cur] = '\0';

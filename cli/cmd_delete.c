@@ -29,8 +29,8 @@ static int delete_one(cli_ctx *ctx, cli_conn *conn, const char *ref,
 	} else if (ctx->output == CLI_OUT_JSON)
 		json_array_append_new(out, json_pack("{s:s,s:s}", "name", name,
 						     "user", user));
-	else if (!ctx->quiet)
-		cli_error(ctx, 0, "deleted job '%s'", ref);
+	else
+		cli_note(ctx, "deleted job '%s'", ref);
 	free(user);
 	free(name);
 	return st;

@@ -192,8 +192,15 @@ static void put_line(struct out *w, const struct tlog *t, const char *a,
 		w->failed = 1;
 }
 
+/* The most of a line held back until its newline comes: a task that
+ * writes none (a progress bar redrawn after \r) cannot grow it past
+ * this; what would is shown then as the line so far. */
+#define LINE_HELD_MAX ((size_t)1 << 20)
+
 /* Prints the complete lines of data (after what was kept of t's last
- * line); keeps the rest until its newline comes. */
+ * line); keeps the rest until its newline comes, LINE_HELD_MAX of it:
+ * beyond, it is printed as it is alone (the line goes on), as a line
+ * of its own among others or in JSON. */
 static int emit(struct out *w, struct tlog *t, const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *nl;
@@ -202,6 +209,13 @@ static int emit(struct out *w, struct tlog *t, const char *data, size_t len)
 		put_line(w, t, t->part, t->plen, p, (size_t)(nl - p), 1);
 		t->plen = 0;
 		p = nl + 1;
+	}
+	if (p < end && t->plen + (size_t)(end - p) > LINE_HELD_MAX) {
+		put_line(w, t, t->part, t->plen, p, (size_t)(end - p),
+			 w->prefix || w->split ||
+			     w->ctx->output == CLI_OUT_JSON);
+		t->plen = 0;
+		return 0;
 	}
 	if (p < end) {
 		size_t n = (size_t)(end - p);

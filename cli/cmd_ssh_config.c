@@ -23,67 +23,179 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	return 0;
 }
 
-/* s for ssh_config: in double quotes when it has a blank or a quote */
-static void put_value(const char *s)
+/* Characters a value keeps as they are: anything else (a blank, a quote,
+ * a backslash, '#', '=', a wildcard) puts it in double quotes. */
+static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._-~:@+/,%";
+
+/* s as ssh_config(5) reads it back (OpenSSH's argv_split): in double
+ * quotes, '"' and '\\' escaped, unless every character is plain; '%'
+ * doubled where the keyword expands %-tokens (percent). No control
+ * characters: check_value refused those. */
+static void put_value(const char *s, int percent)
 {
-	if (!s[strcspn(s, " \t\"#")]) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
+	int quote = !*s || s[strspn(s, plain)];
+
+	if (quote)
+		putchar('"');
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
+		if (quote && (*s == '"' || *s == '\\'))
 			putchar('\\');
+		if (percent && *s == '%')
+			putchar('%');
 		putchar(*s);
 	}
-	putchar('"');
+	if (quote)
+		putchar('"');
 }
 
-/* One host's block: the Host name, then keyword and value pairs. */
+/* One host's block: the Host name, then keyword and value pairs, and
+ * where each value came from (for the message that refuses it). */
 struct block {
-	char host[512], port[24];
-	const char *key[8], *value[8];
+	char host[512], port[24], ip_from[640];
+	const char *key[8], *value[8], *from[8];
 	size_t n;
 };
 
-static void add(struct block *b, const char *key, const char *value)
+static void add(struct block *b, const char *key, const char *value,
+		const char *from)
 {
 	b->key[b->n] = key;
+	b->from[b->n] = from;
 	b->value[b->n++] = value;
 }
 
 /* The block of container c, of task t (NULL: none known), logged in to
- * as user with the key of id, the known_hosts file known. */
-static void make_block(struct block *b, const char *user, const char *name,
-		       const pai_ssh_container *c, const pai_task_info *t,
-		       const cli_identity *id, const char *known)
+ * as user (from: who named it) with the key of id, the known_hosts file
+ * known. */
+static void make_block(struct block *b, const char *user, const char *from,
+		       const char *name, const pai_ssh_container *c,
+		       const pai_task_info *t, const cli_identity *id,
+		       const char *known)
 {
 	const char *alias = cli_ssh_host_alias(c->id);
+	int n;
 
 	b->n = 0;
 	if (t)
-		snprintf(b->host, sizeof(b->host), "%s-%s-%ld", name, t->role,
+		n = snprintf(b->host, sizeof(b->host), "%s-%s-%ld", name,
+			     t->role, t->index);
+	else
+		n = snprintf(b->host, sizeof(b->host), "%s-%s", name,
+			     alias ? alias : c->ip);
+	if (n < 0 || (size_t)n >= sizeof(b->host))
+		b->host[0] = '\0'; /* refused as too long by check_block */
+	snprintf(b->port, sizeof(b->port), "%ld", c->port);
+	if (t)
+		snprintf(b->ip_from, sizeof(b->ip_from),
+			 "the cluster's address of task %.200s-%ld", t->role,
 			 t->index);
 	else
-		snprintf(b->host, sizeof(b->host), "%s-%s", name,
-			 alias ? alias : c->ip);
-	snprintf(b->port, sizeof(b->port), "%ld", c->port);
-	add(b, "HostName", c->ip);
-	add(b, "Port", b->port);
-	add(b, "User", user);
+		snprintf(b->ip_from, sizeof(b->ip_from),
+			 "the cluster's address of container '%.200s'", c->id);
+	add(b, "HostName", c->ip, b->ip_from);
+	add(b, "Port", b->port, NULL);
+	add(b, "User", user, from);
 	if (id->key) {
 		/* the agent's keys too where the user's own key is the one:
 		 * OpenSSH offers both then */
-		add(b, "IdentityFile", id->key);
+		add(b, "IdentityFile", id->key, "the key's path");
 		if (!id->own)
-			add(b, "IdentitiesOnly", "yes");
+			add(b, "IdentitiesOnly", "yes", NULL);
 	}
-	add(b, "UserKnownHostsFile", known);
+	add(b, "UserKnownHostsFile", known, "the known_hosts path");
 	/* the names paictl ssh records keys under, and its policy: trust
 	 * on first use, never a changed key */
 	if (alias)
-		add(b, "HostKeyAlias", alias);
-	add(b, "StrictHostKeyChecking", "accept-new");
+		add(b, "HostKeyAlias", alias, NULL);
+	add(b, "StrictHostKeyChecking", "accept-new", NULL);
+}
+
+/* The keywords whose values OpenSSH expands %-tokens in. */
+static int expands(const char *key)
+{
+	return strcmp(key, "HostName") == 0 ||
+	       strcmp(key, "IdentityFile") == 0 ||
+	       strcmp(key, "UserKnownHostsFile") == 0;
+}
+
+/* s shown in a message: C escapes, at most 80 characters of it. */
+static void escaped(char *out, size_t size, const char *s)
+{
+	size_t o = 0;
+
+	for (; *s && o + 8 < size; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '\n')
+			o += (size_t)snprintf(out + o, size - o, "\\n");
+		else if (ch < 0x20 || ch == 0x7f)
+			o += (size_t)snprintf(out + o, size - o, "\\x%02x", ch);
+		else
+			out[o++] = (char)ch;
+	}
+	if (*s)
+		o += (size_t)snprintf(out + o, size - o, "...");
+	out[o] = '\0';
+}
+
+/* A value the cluster (or the machine) chose goes into a file that ssh
+ * reads as its own config: a control character would end the line and
+ * start one the cluster wrote (a ProxyCommand). 0, or the exit status
+ * after saying why. */
+static int check_value(const cli_ctx *ctx, const char *ref, const char *key,
+		       const char *v, const char *from)
+{
+	char shown[96];
+	const char *p;
+
+	for (p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			break;
+	if (*p) {
+		escaped(shown, sizeof(shown), v);
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "job '%s': %s holds a control character "
+				 "(\"%s\"): not written as its %s",
+				 ref, from ? from : key, shown, key);
+	}
+	/* OpenSSH 10 expands %-tokens in User too, older ones do not */
+	if (strcmp(key, "User") == 0 && strchr(v, '%'))
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "job '%s': %s holds a '%%' (\"%s\"), which "
+				 "versions of OpenSSH read differently: not "
+				 "written as its User",
+				 ref, from, v);
+	return EXIT_OK;
+}
+
+/* Every value of b fit to write, and a Host name that matches this task
+ * alone (no blank, no wildcard, no '!'): 0, or the exit status after
+ * saying why. */
+static int check_block(const cli_ctx *ctx, const char *ref,
+		       const struct block *b, const pai_task_info *t)
+{
+	size_t i;
+	int st;
+
+	if (!cli_ssh_host_alias(b->host)) {
+		char shown[96];
+		const char *what = t ? "name of a task role" : "task's address";
+
+		escaped(shown, sizeof(shown), t ? t->role : b->value[0]);
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "job '%s': the cluster's %s (\"%s\") makes no "
+				 "Host name of letters, digits and ._-~:@+=%% "
+				 "alone, one that matches this task and no "
+				 "other host: not written",
+				 ref, what, shown);
+	}
+	for (i = 0; i < b->n; i++)
+		if ((st = check_value(ctx, ref, b->key[i], b->value[i],
+				      b->from[i])))
+			return st;
+	return EXIT_OK;
 }
 
 static void put_block(const struct block *b)
@@ -93,7 +205,7 @@ static void put_block(const struct block *b)
 	printf("Host %s\n", b->host);
 	for (i = 0; i < b->n; i++) {
 		printf("    %s ", b->key[i]);
-		put_value(b->value[i]);
+		put_value(b->value[i], expands(b->key[i]));
 		putchar('\n');
 	}
 }
@@ -133,32 +245,54 @@ static int get_job(cli_ctx *ctx, cli_conn *conn, const char *user,
 	return err;
 }
 
-/* Every reachable task's block, as text or as one JSON array: 0, or
- * the exit status after saying why. */
-static int put_blocks(const cli_ctx *ctx, const cli_conn *conn,
-		      const char *ref, const char *name,
-		      const pai_ssh_info *ssh, const pai_job_info *info,
-		      const cli_identity *id, const char *known)
+/* What every block is made of. */
+struct blocks_in {
+	const cli_conn *conn;
+	const char *ref, *name, *known;
+	const pai_ssh_info *ssh;
+	const pai_job_info *info;
+	const cli_identity *id;
+};
+
+/* The block of container i in *b, its task in *t: 0 when it cannot be
+ * reached (no address yet). */
+static int block_of(const struct blocks_in *in, size_t i, struct block *b,
+		    const pai_task_info **t)
 {
-	json_t *out = json_array();
-	size_t i, shown = 0;
+	const pai_ssh_container *c = pai_ssh_info_get(in->ssh, i);
+	const char *cluster_user = pai_ssh_info_user(in->ssh);
+
+	if (!c || !c->ip || !c->id)
+		return 0;
+	*t = cli_task_of(in->info, c->id);
+	/* the cluster's user where it names one (Slurm's) */
+	make_block(b, cluster_user ? cluster_user : cli_ssh_user(in->conn),
+		   cluster_user ? "the cluster's user name" : "your user name",
+		   in->name, c, *t, in->id, in->known);
+	return 1;
+}
+
+/* Every reachable task's block, as text or as one JSON array, once all
+ * of them are fit to write (nothing written otherwise): 0, or the exit
+ * status after saying why. */
+static int put_blocks(const cli_ctx *ctx, const struct blocks_in *in)
+{
+	size_t i, n = pai_ssh_info_count(in->ssh), shown = 0;
+	const pai_task_info *t;
+	json_t *out = NULL;
+	struct block b;
 	int st = EXIT_OK;
 
-	if (!out)
+	for (i = 0; i < n; i++)
+		if (block_of(in, i, &b, &t) &&
+		    (st = check_block(ctx, in->ref, &b, t)))
+			return st;
+	if (ctx->output == CLI_OUT_JSON && !(out = json_array()))
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-	for (i = 0; i < pai_ssh_info_count(ssh); i++) {
-		const pai_ssh_container *c = pai_ssh_info_get(ssh, i);
-		const pai_task_info *t = c ? cli_task_of(info, c->id) : NULL;
-		struct block b;
-
-		if (!c || !c->ip || !c->id)
+	for (i = 0; i < n; i++) {
+		if (!block_of(in, i, &b, &t))
 			continue;
-		/* the cluster's user where it names one (Slurm's) */
-		make_block(&b,
-			   pai_ssh_info_user(ssh) ? pai_ssh_info_user(ssh)
-						  : cli_ssh_user(conn),
-			   name, c, t, id, known);
-		if (ctx->output == CLI_OUT_JSON)
+		if (out)
 			json_array_append_new(out, block_json(&b, t));
 		else {
 			if (shown)
@@ -169,9 +303,9 @@ static int put_blocks(const cli_ctx *ctx, const cli_conn *conn,
 	}
 	if (!shown)
 		st = cli_error(ctx, EXIT_NOTFOUND,
-			       "no task of job '%s' can be reached yet", ref);
-	else if (ctx->output == CLI_OUT_JSON &&
-		 cli_print_json(json_incref(out)) < 0)
+			       "no task of job '%s' can be reached yet",
+			       in->ref);
+	else if (out && cli_print_json(json_incref(out)) < 0)
 		st = EXIT_FAILURE_;
 	json_decref(out);
 	return st;
@@ -185,6 +319,7 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	char *user = NULL, *name = NULL, *known = NULL;
 	const char *identity = NULL;
 	cli_identity id = {NULL, 0, 0, 0};
+	struct blocks_in in;
 	int first, st, err;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &identity, &first);
@@ -204,8 +339,8 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	if (st)
 		goto out;
 	known = cli_known_hosts_path(conn);
-	st = known ? put_blocks(ctx, conn, argv[first], name, ssh, info, &id,
-				known)
+	in = (struct blocks_in){conn, argv[first], name, known, ssh, info, &id};
+	st = known ? put_blocks(ctx, &in)
 		   : cli_error(ctx, EXIT_FAILURE_,
 			       "no HOME: set HOME or XDG_STATE_HOME");
 out:

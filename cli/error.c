@@ -43,6 +43,17 @@ void cli_warn(const cli_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_note(const cli_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx && ctx->quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg(ctx, NULL, fmt, ap);
+	va_end(ap);
+}
+
 int cli_exit_status(int err)
 {
 	switch (err) {

@@ -27,6 +27,10 @@ int cli_error(const struct cli_ctx *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void cli_warn(const struct cli_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* "paictl: CMD: message" on stderr for what was done (none with -q):
+ * a note, not an error, and no exit status. */
+void cli_note(const struct cli_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The exit status for a libpai error code. */
 int cli_exit_status(int pai_err);

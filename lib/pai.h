@@ -977,7 +977,9 @@ int pai_task_log_url(char **url, pai_client *c, const pai_job_info *job,
 /**
  * Downloads @p url into memory, following redirects (WebHDFS answers
  * with one to a data node); the bearer token is sent only to the
- * client's own host. *data new (caller frees), *len its bytes.
+ * client's own host. *data new (caller frees), *len its bytes. The
+ * body is taken for a secret (a job's private key): a trace shows its
+ * size alone.
  */
 int pai_download(char **data, size_t *len, pai_client *c, const char *url);
 

@@ -215,6 +215,9 @@ int srv_web_link(const char *path, char *url, size_t urllen, char *secret,
 			 m ? m : "HTTP error");
 	if (body)
 		explicit_bzero(buf, sizeof(buf));
+	/* jansson's copy of the secret too, before it is freed */
+	if (t)
+		explicit_bzero((char *)t, strlen(t));
 	json_decref(o);
 	return ret;
 }

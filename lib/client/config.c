@@ -99,7 +99,9 @@ static int open_private(int *fdp, char **detail, const char *path,
 	return PAI_OK;
 }
 
-static int read_fd(char **out, size_t *len, int fd)
+/* fd's bytes, at most 16 MiB; secret (a token): the buffer and the
+ * pieces read wiped as they go. */
+static int read_fd(char **out, size_t *len, int fd, int secret)
 {
 	pai__buf b = PAI__BUF_INIT;
 	char chunk[4096];
@@ -107,6 +109,7 @@ static int read_fd(char **out, size_t *len, int fd)
 
 	*out = NULL;
 	*len = 0;
+	b.secret = secret;
 	for (;;) {
 		r = read(fd, chunk, sizeof(chunk));
 		if (r < 0 && errno == EINTR)
@@ -120,6 +123,8 @@ static int read_fd(char **out, size_t *len, int fd)
 		if (r == 0)
 			break;
 		pai__buf_put(&b, chunk, (size_t)r);
+		if (secret)
+			explicit_bzero(chunk, (size_t)r);
 		if (b.len > 16 << 20) {
 			pai__buf_release(&b);
 			return PAI_ETOOBIG;
@@ -499,7 +504,7 @@ static int read_config(json_t **root, char **detail, char **why,
 	*root = NULL;
 	if ((err = open_private(&fd, detail, path, 1)) || fd < 0)
 		return err; /* no file: no profiles */
-	if ((err = read_fd(&text, &len, fd)))
+	if ((err = read_fd(&text, &len, fd, 0)))
 		*why = xprintf("cannot read '%s': %s", path, pai_strerror(err));
 	else if (len > 0 &&
 		 (err = pai__json_loadb(root, &je, text, len,
@@ -723,7 +728,7 @@ int pai_token_load(char **token, const char *dir, const char *cluster,
 		return err;
 	if ((err = open_private(&fd, NULL, path, 0)))
 		goto out;
-	if ((err = read_fd(&text, &len, fd)))
+	if ((err = read_fd(&text, &len, fd, 1)))
 		goto out;
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
 		       text[len - 1] == ' ' || text[len - 1] == '\t'))

@@ -4,6 +4,7 @@
  * timeouts and keepalive are set here and nowhere else (http.h). */
 #include "http.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,7 @@ int pai__conn_header(pai_client *c, pai__conn *conn, const char *line)
  * client may renew it meanwhile). */
 static int token_header(pai_client *c, pai__conn *conn)
 {
-	pai__buf line = PAI__BUF_INIT;
+	pai__buf line = PAI__SECRET_BUF_INIT;
 	int err = PAI_OK;
 
 	pai__lock(c);
@@ -78,6 +79,22 @@ static int credential(pai_client *c, CURL *h, pai__conn *conn)
 	return err;
 }
 
+/* The CA the user named cannot be the only one trusted: nothing is
+ * sent, rather than trust libcurl's default bundle instead. */
+static int trust_refused(pai_client *c, int err, int sys_errno)
+{
+	if (err == PAI_ENOMEM)
+		return pai__client_oom(c);
+	if (err == PAI_EACCES)
+		return pai__client_fail(c, PAI_EACCES, 0, NULL,
+					"cannot read the CA file '%s': %s",
+					c->ca_file, strerror(sys_errno));
+	return pai__client_fail(c, PAI_EACCES, 0, NULL,
+				"libcurl refused to trust the CA file '%s' "
+				"alone: nothing sent",
+				c->ca_file);
+}
+
 int pai__conn_setup(pai_client *c, CURL *h, const char *url, pai__conn *conn)
 {
 	int err;
@@ -99,9 +116,10 @@ int pai__conn_setup(pai_client *c, CURL *h, const char *url, pai__conn *conn)
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	/* --cacert: that CA, not that CA too (a module's wire sets its
 	 * own after this) */
-	pai__curl_trust(h, c->ca_file, NULL, 0, c->insecure);
+	if ((err = pai__curl_trust(h, c->ca_file, NULL, 0, c->insecure)))
+		err = trust_refused(c, err, errno);
 	/* no 100-continue round trip before a body */
-	if ((err = pai__conn_header(c, conn, "Expect:")) ||
+	if (err || (err = pai__conn_header(c, conn, "Expect:")) ||
 	    (err = credential(c, h, conn)))
 		pai__conn_release(conn);
 	return err;

@@ -186,7 +186,7 @@ void pai__backoff_opened(pai__backoff *b)
 
 void pai__backoff_ended(pai_client *c, pai__backoff *b, int news)
 {
-	long long now = pai__now_ms(), wait = 0;
+	long long now = pai__now_ms(), wait = 0, base;
 
 	if (news || now - b->opened_at >= PAI__BACKOFF_LIVED_MS)
 		b->delay = 0; /* it lived: the next one is not a retry */
@@ -195,11 +195,14 @@ void pai__backoff_ended(pai_client *c, pai__backoff *b, int news)
 		if (b->delay > PAI__BACKOFF_CAP_MS)
 			b->delay = PAI__BACKOFF_CAP_MS;
 		/* jitter as client-go's (factor 1): up to as much again,
-		 * never past the cap */
-		wait = b->delay + (long long)(pai__jitter(c) %
-					      (uint64_t)(b->delay + 1));
-		if (wait > PAI__BACKOFF_CAP_MS)
-			wait = PAI__BACKOFF_CAP_MS;
+		 * from a base held at half the cap, so that clients at the
+		 * cap still part (a wait clamped to the cap made every one
+		 * of them wait exactly the cap, together) */
+		base = b->delay < PAI__BACKOFF_CAP_MS / 2
+			   ? b->delay
+			   : PAI__BACKOFF_CAP_MS / 2;
+		wait =
+		    base + (long long)(pai__jitter(c) % (uint64_t)(base + 1));
 	}
 	b->next_at = now + wait;
 	if (b->next_at < b->opened_at + PAI__BACKOFF_MIN_MS)

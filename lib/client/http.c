@@ -70,6 +70,9 @@ static size_t on_write(char *p, size_t size, size_t n, void *ptr)
 		x->too_big = 1;
 		return 0;
 	}
+	/* a key, a token: wiped as the body grows and when released */
+	if (x->rq->secret)
+		x->rs->body.secret = 1;
 	pai__buf_put(&x->rs->body, p, len);
 	return x->rs->body.oom ? 0 : len;
 }
@@ -249,7 +252,7 @@ static void set_method(CURL *h, const pai__request *rq)
 }
 
 /* After a transfer that completed: its status and redirect into rs. */
-static int read_answer(pai_client *c, pai__response *rs)
+static int read_answer(pai_client *c, const pai__request *rq, pai__response *rs)
 {
 	char *redirect = NULL;
 
@@ -258,7 +261,9 @@ static int read_answer(pai_client *c, pai__response *rs)
 		CURLE_OK &&
 	    redirect && !(rs->location = strdup(redirect)))
 		return pai__client_oom(c);
-	if (c->trace)
+	if (c->trace && rq->secret)
+		pai__trace_secret(pai__trace_to, c, "< ", rs->body.len);
+	else if (c->trace)
 		pai__trace_body(pai__trace_to, c, "< ", rs->body.data,
 				rs->body.len);
 	return PAI_OK;
@@ -287,7 +292,7 @@ static int perform(pai_client *c, const pai__request *rq, pai__response *rs,
 	if (*ccp != CURLE_OK)
 		err = attempt_error(c, rq, &x, *ccp, conn->via_socket);
 	else
-		err = read_answer(c, rs);
+		err = read_answer(c, rq, rs);
 	/* the handle must not point at this call's headers */
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(h, CURLOPT_CONNECT_TO, NULL);

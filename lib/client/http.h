@@ -175,6 +175,10 @@ typedef struct pai__request {
 	 * named object: the second is refused, 409, and the module reads
 	 * the object back by its submission id) */
 	int reuse;
+	/* the answer's body is a secret (a private key, a token): -vv
+	 * shows its size only, and the body is wiped as it grows and when
+	 * released */
+	int secret;
 } pai__request;
 
 typedef struct pai__response {
@@ -290,8 +294,9 @@ uint64_t pai__jitter(pai_client *c);
 /*
  * The backoff of a stream opened again and again (a watch the server
  * ends, a log cut), as client-go's reflector backs off: the n-th open
- * after one that did not live waits base * 2^n, up to the cap, plus up
- * to as much again at random; a stream that lived (open for
+ * after one that did not live waits base * 2^n, up to half the cap,
+ * plus up to as much again at random (at the cap, from half of it to
+ * all of it); a stream that lived (open for
  * PAI__BACKOFF_LIVED_MS, or one that brought news) resets it. Never
  * sooner than PAI__BACKOFF_MIN_MS after the last open of the stream:
  * the budget of a loop that asks a cluster again (cli/pace.c's

@@ -10,6 +10,34 @@ const char *pai__json_str(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+void pai__json_wipe_str(json_t *o, const char *key)
+{
+	const char *s = pai__json_str(o, key);
+
+	/* jansson's own buffer: the value is never read again */
+	if (s)
+		explicit_bzero((char *)s, strlen(s));
+}
+
+static int dump_into(const char *p, size_t n, void *data)
+{
+	pai__buf *b = data;
+
+	pai__buf_put(b, p, n);
+	return b->oom ? -1 : 0;
+}
+
+char *pai__json_dumps_secret(const json_t *o, size_t flags)
+{
+	pai__buf b = PAI__SECRET_BUF_INIT;
+
+	if (json_dump_callback(o, dump_into, &b, flags) < 0) {
+		pai__buf_release(&b);
+		return NULL;
+	}
+	return pai__buf_detach(&b);
+}
+
 int pai__json_str_member(const char **v, json_t *o, const char *key)
 {
 	json_t *m = json_object_get(o, key);

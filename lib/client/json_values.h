@@ -8,6 +8,13 @@
 
 /* A string member, or NULL. */
 const char *pai__json_str(json_t *o, const char *key);
+/* The string member key of o (a password, a token) wiped in place, so
+ * that json_decref frees no copy of the secret; none: nothing. */
+void pai__json_wipe_str(json_t *o, const char *key);
+/* json_dumps of o, which holds a secret: written into a buffer that is
+ * wiped as it grows (jansson's own would be freed as it is). A new
+ * string (free with pai__free_secret), or NULL when out of memory. */
+char *pai__json_dumps_secret(const json_t *o, size_t flags);
 /* An integer given as a number or a numeric string; 0 when neither. */
 int pai__json_integer(json_t *v, long long *out);
 

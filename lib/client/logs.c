@@ -249,7 +249,7 @@ static int http_log_read(char **data, size_t *len, long long *next,
 	struct log_read r = {.c = c,
 			     .url = url,
 			     .offset = offset,
-			     .rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0},
+			     .rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0, 0},
 			     .rs = PAI__RESPONSE_INIT,
 			     .text = PAI__BUF_INIT};
 	const char *p = NULL;
@@ -291,7 +291,8 @@ static int http_log_read(char **data, size_t *len, long long *next,
 
 int pai_download(char **data, size_t *len, pai_client *c, const char *url)
 {
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
+	/* what it downloads is a job's private key: never traced */
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0, 1};
 	pai__response rs = PAI__RESPONSE_INIT;
 	char *cur = NULL;
 	int err = PAI_OK, hops;

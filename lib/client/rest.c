@@ -172,7 +172,7 @@ int pai__exchange(pai_client *c, const pai__request *rq, pai__response *rs)
 int pai__get_json_etag(json_t **out, char **etag, pai_client *c,
 		       const char *url)
 {
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err;
 
@@ -210,7 +210,7 @@ int pai__get_object(json_t **out, pai_client *c, const char *url)
 
 int pai__get_text(char **text, size_t *len, pai_client *c, const char *url)
 {
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err;
 

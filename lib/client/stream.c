@@ -170,7 +170,7 @@ static int silent(pai__stream *s)
 
 int pai__stream_done(pai__stream *s, int cc, int *again)
 {
-	pai__request rq = {"GET", s->url, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", s->url, NULL, 0, NULL, NULL, 1, 0, 0};
 	long long named;
 	int err;
 

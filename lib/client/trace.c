@@ -228,6 +228,15 @@ void pai__trace_lines(pai__trace_fn trace, void *data, const char *prefix,
 	}
 }
 
+void pai__trace_secret(pai__trace_fn trace, void *data, const char *prefix,
+		       size_t n)
+{
+	char note[64];
+
+	snprintf(note, sizeof(note), "[%zu bytes of secret body not shown]", n);
+	trace_line(trace, data, prefix, note, strlen(note));
+}
+
 void pai__trace_body(pai__trace_fn trace, void *data, const char *prefix,
 		     const char *s, size_t n)
 {
@@ -235,6 +244,12 @@ void pai__trace_body(pai__trace_fn trace, void *data, const char *prefix,
 
 	if (!n)
 		return;
+	/* a key in any form (PEM, OpenSSH's), whoever sends it: masking
+	 * members by name cannot see it */
+	if (memmem(s, n, "PRIVATE KEY", 11)) {
+		pai__trace_secret(trace, data, prefix, n);
+		return;
+	}
 	pai__trace_lines(trace, data, prefix, s,
 			 n > TRACE_BODY_MAX ? TRACE_BODY_MAX : n);
 	if (n > TRACE_BODY_MAX) {

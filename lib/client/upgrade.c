@@ -385,7 +385,7 @@ static int attempt(pai_client *c, const char *url, const char *const *headers,
 		   pai__response *rs)
 {
 	long long deadline = pai__now_ms() + timeout_ms;
-	pai__buf rq = PAI__BUF_INIT;
+	pai__buf rq = PAI__SECRET_BUF_INIT; /* the credential, as it grows */
 	int err;
 
 	if ((err = connect_to(c, url, timeout_ms, up)))
@@ -407,7 +407,7 @@ static int attempt(pai_client *c, const char *url, const char *const *headers,
 int pai__upgrade(pai_client *c, const char *url, const char *const *headers,
 		 size_t nheaders, long timeout_ms, pai__upgraded *up)
 {
-	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", url, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	long long named;
 	int err;

@@ -213,7 +213,8 @@ struct pai__slurm_submit {
 /* The body of POST .../job/submit for job: {"script", "job"} or, when
  * the roles ask for different resources, {"script", "jobs": [one per
  * role]}. *out new; PAI_EINVALID with an error in diags for a variable
- * a shell cannot export (rule "slurm-env-name"). */
+ * a shell cannot export (rule "slurm-env-name") or a value of o that is
+ * not UTF-8 (rule "slurm-utf8"). */
 int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
 			const struct pai__slurm_submit *o);
 /* The config's image: *image it for a site with Pyxis; else NULL and a

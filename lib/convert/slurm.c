@@ -17,6 +17,7 @@
 #define RULE_ENV_NAME "slurm-env-name"
 #define RULE_IMAGE    "slurm-image"
 #define RULE_RETRY    "slurm-retry"
+#define RULE_UTF8     "slurm-utf8"
 
 /* [A-Za-z_][A-Za-z0-9_]*: what bash can export */
 static int shell_name(const char *s)
@@ -118,6 +119,48 @@ static json_t *env_json(const pai_env *env)
 			return NULL;
 		}
 	return o;
+}
+
+/* 1 when s is UTF-8 throughout (NULL: nothing to check). */
+static int utf8(const char *s)
+{
+	size_t k, n = s ? strlen(s) : 0;
+
+	for (; n; s += k, n -= k)
+		if (!(k = pai__utf8_len((const unsigned char *)s, n)))
+			return 0;
+	return 1;
+}
+
+/* What the profile and cluster give a submission (the user name, the
+ * directories, the partition...) goes to slurmrestd as JSON, the user
+ * name and directories in the tasks' variables too: one that is not
+ * UTF-8 is an error in diags (PAI_EINVALID), said before anything is
+ * made of it (json_pack would fail, and that read as out of memory). */
+static int options_utf8(pai_diags *diags, const struct pai__slurm_submit *o)
+{
+	const char *const what[] = {
+	    "user name",     "job name", "working directory",
+	    "job directory", "comment",	 "partition",
+	    "account",	     "qos",	 "image"};
+	const char *const v[] = {o->user,    o->name,	 o->workdir,
+				 o->jobdir,  o->comment, o->partition,
+				 o->account, o->qos,	 o->image};
+	pai__src src = source_named(o->source);
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!utf8(v[i]))
+			return pai__diag_add(diags, &src, PAI__NO_OFFSET,
+					     PAI_SEVERITY_ERROR, NULL,
+					     RULE_UTF8,
+					     "the %s is not UTF-8: a Slurm job "
+					     "is sent as JSON, which cannot "
+					     "carry it",
+					     what[i])
+				   ? PAI_ENOMEM
+				   : PAI_EINVALID;
+	return PAI_OK;
 }
 
 /* ---- the script ---------------------------------------------------------- */
@@ -474,6 +517,8 @@ int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
 	int err;
 
 	*out = NULL;
+	if ((err = options_utf8(diags, o)))
+		return err;
 	if ((err = pai__slurm_tasks_init(&t, job)))
 		goto out;
 	t.user = o->user;

@@ -259,10 +259,13 @@ typedef struct qbuf {
 
 static const char *clip(qbuf *b, const char *s)
 {
-	size_t i = 0, k;
+	size_t i = 0, k, c;
 
+	/* at most 4 bytes a character, whatever the bytes are: the parsers
+	 * took UTF-8 only, but the buffer does not rest on it */
 	for (k = 0; s[i] && k < QUOTE_CHARS; k++)
-		for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++)
+		for (i++, c = 1; c < 4 && ((unsigned char)s[i] & 0xC0) == 0x80;
+		     i++, c++)
 			;
 	if (!s[i])
 		return s;

@@ -21,7 +21,10 @@ static int grow(pai__buf *b, size_t extra)
 	cap = b->cap ? b->cap : 64;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	p = realloc(b->data, cap);
+	/* a secret's old block wiped, not left behind by realloc */
+	p = b->secret ? pai__secret_grow(b->data, b->data ? b->len + 1 : 0,
+					 b->cap, cap)
+		      : realloc(b->data, cap);
 	if (!p)
 		goto fail;
 	b->data = p;
@@ -95,6 +98,8 @@ char *pai__buf_detach(pai__buf *b)
 
 void pai__buf_release(pai__buf *b)
 {
+	if (b->secret && b->data)
+		explicit_bzero(b->data, b->cap);
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;

@@ -6,6 +6,11 @@
  * less, than another. */
 #include "dl_curl.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 void pai__curl_defaults(CURL *h)
 {
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -16,6 +21,23 @@ void pai__curl_defaults(CURL *h)
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
+}
+
+/* 1 when path opens for reading as a regular file; else 0, errno set. */
+static int readable(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), e = 0;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	close(fd);
+	errno = e;
+	return !e;
 }
 
 int pai__curl_trust(CURL *h, const char *ca_file, const void *ca_blob,
@@ -32,6 +54,10 @@ int pai__curl_trust(CURL *h, const char *ca_file, const void *ca_blob,
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
 	if (!ca_file && !ca_blob)
 		return PAI_OK; /* the system's roots: libcurl's defaults */
+	/* a file that cannot be read is said now, whatever the scheme (and
+	 * libcurl would only find out in the handshake) */
+	if (!ca_blob && !readable(ca_file))
+		return PAI_EACCES;
 	/* that CA only: libcurl keeps its built-in CA directory
 	 * (/etc/ssl/certs) beside a CAINFO, and would trust every CA the
 	 * machine does too */

@@ -84,8 +84,10 @@ int pai__curl_load(void);
 void pai__curl_defaults(CURL *h);
 /* Verification on, trusting the system's CAs; with a CA named (a file,
  * or PEM bytes, copied), that CA only, as kubectl trusts a kubeconfig's
- * CA; insecure: no verification. PAI_OK, PAI_EINVAL (libcurl refused),
- * PAI_ENOMEM. */
+ * CA; insecure: no verification. PAI_OK, PAI_EACCES (the file cannot
+ * be read: errno says why), PAI_EINVAL (libcurl refused), PAI_ENOMEM.
+ * Any of those leaves the handle trusting more than it was asked to:
+ * fail the transfer. */
 int pai__curl_trust(CURL *h, const char *ca_file, const void *ca_blob,
 		    size_t ca_len, int insecure);
 /* TCP keepalive (pai__tcp_keepalive): a connection whose peer went away

@@ -19,6 +19,20 @@ void pai__free_secret(char *s)
 	free(s);
 }
 
+void *pai__secret_grow(void *p, size_t len, size_t cap, size_t new_cap)
+{
+	void *q = malloc(new_cap);
+
+	if (!q)
+		return NULL;
+	if (p) {
+		memcpy(q, p, len < new_cap ? len : new_cap);
+		explicit_bzero(p, cap);
+		free(p);
+	}
+	return q;
+}
+
 void pai__buf_wipe(pai__buf *b)
 {
 	if (b->data)

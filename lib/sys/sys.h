@@ -70,6 +70,11 @@ void pai__wipe(void *p, size_t n);
 /* A NUL-terminated secret (a token, a password) wiped, then freed;
  * NULL: nothing. */
 void pai__free_secret(char *s);
+/* The secret p (len bytes of it used, in a block of cap) copied into a
+ * new block of new_cap bytes, then p wiped and freed: realloc would
+ * leave the old copy behind in freed memory. NULL when out of memory
+ * (p left as it was). */
+void *pai__secret_grow(void *p, size_t len, size_t cap, size_t new_cap);
 
 /* ---- growable byte buffer (buf.c) ----------------------------------- */
 
@@ -81,11 +86,18 @@ typedef struct pai__buf {
 	size_t len;
 	size_t cap;
 	int oom;
+	/* it holds a secret (PAI__SECRET_BUF_INIT): wiped as it grows and
+	 * when it is released */
+	int secret;
 } pai__buf;
 
 #define PAI__BUF_INIT                                                          \
 	{                                                                      \
-		NULL, 0, 0, 0                                                  \
+		NULL, 0, 0, 0, 0                                               \
+	}
+#define PAI__SECRET_BUF_INIT                                                   \
+	{                                                                      \
+		NULL, 0, 0, 0, 1                                               \
 	}
 
 void pai__buf_put(pai__buf *b, const char *s, size_t n);
@@ -96,9 +108,10 @@ void pai__buf_vprintf(pai__buf *b, const char *fmt, va_list ap);
 /* The contents as a new NUL-terminated string ("" when empty), or NULL
  * when an allocation failed; the buffer is left empty either way. */
 char *pai__buf_detach(pai__buf *b);
+/* Frees the contents (wiped first when b->secret); b stays usable. */
 void pai__buf_release(pai__buf *b);
 /* pai__buf_release() of a buffer that held a secret: all of it wiped
- * first (secret.c). */
+ * first (secret.c), whether or not it was made secret. */
 void pai__buf_wipe(pai__buf *b);
 
 /* s with every control character written as a JSON escape (\n, \u001b):

@@ -122,6 +122,20 @@ reap_servers() {
 	done
 }
 
+# secrets_traced CMD DIR: for a case that traces (-vv), the files of
+# its output and directory that hold a secret: a private key, or a
+# password the cases log in with (fake-v1x's, trace-no-secrets'). The
+# keys paictl saves are in its HOME, which is not looked at.
+secrets_traced() {
+	case $1 in
+	*-vv*) ;;
+	*) return 0 ;;
+	esac
+	grep -rlE -e 'PRIVATE KEY-----|secret123|pw-s3cret-9' \
+		"$2/stdout" "$2/stderr" "$2/run" 2>/dev/null |
+		sed "s|^$2/||" | tr '\n' ' '
+}
+
 # split CASE DIR: the header into DIR/exp/{run,exit,timeout,copy}, sections
 # into DIR/exp/{setup,stdin,stdout,stderr} and DIR/run/PATH. Prints an
 # error and fails when the case file is malformed.
@@ -263,6 +277,8 @@ $(sed 's/^/    /' "$dir/setup.out")"
 		fi
 		cmp -s "$dir/exp/stdout" "$dir/stdout" || why="${why:+$why; }stdout differs"
 		cmp -s "$dir/exp/stderr" "$dir/stderr" || why="${why:+$why; }stderr differs"
+		leaks=$(secrets_traced "$cmd" "$dir")
+		[ -z "$leaks" ] || why="${why:+$why; }a -vv trace shows a secret: $leaks"
 	fi
 	if [ -f "$dir/exp/teardown" ]; then
 		if [ "$have_timeout" = 1 ]; then

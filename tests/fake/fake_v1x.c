@@ -10,6 +10,7 @@
  *
  *   fake-v1x --port-file FILE [--log FILE] [--log-times]
  *            [--scenario NAME]... [--retry-after N] [--old-job FILE]
+ *            [--container-ip TEXT]
  *
  * Listens on 127.0.0.1 (a free port, written to FILE once it answers)
  * until SIGTERM. One user, alice, password secret123. A job moves one
@@ -38,6 +39,8 @@
  *                 grows on every read of it, 37 bytes (a line cut
  *                 anywhere), as a training loop's does
  * --old-job FILE: a job of that config (YAML), submitted an hour ago.
+ * --container-ip TEXT: every running task's containerIp, as it is (a
+ * hostile cluster's, for ssh-config's tests).
  * --log FILE gets "METHOD PATH STATUS" per request, tokens masked;
  * with --log-times each line ends " +MS", the ms since the start. */
 #include "../unit/fake_openpai.h"
@@ -89,6 +92,7 @@ static struct state {
 	bool limit_status, log_times;
 	bool posted, limited, post_limited, failed_502;
 	int retry_after;
+	const char *container_ip; /* NULL: 10.0.0.N */
 	struct limit per_ip, lists, submissions;
 	long long started;
 	FILE *log;
@@ -393,8 +397,9 @@ static json_t *task_json(const struct job *j, const struct role *ro, int i,
 			      "pod-", ro->fw);
 
 	json_object_set_new(t, "containerIp",
-			    up ? json_sprintf("10.0.0.%d", 5 + n)
-			       : json_null());
+			    !up		       ? json_null()
+			    : st.container_ip ? json_string(st.container_ip)
+					       : json_sprintf("10.0.0.%d", 5 + n));
 	json_object_set_new(t, "containerNodeName",
 			    up ? json_sprintf("node-%d", n) : json_null());
 	/* ports as strings, hashed into 15000..40000 on a real cluster */
@@ -818,6 +823,8 @@ static int options(int argc, char **argv, const char **port_file)
 				return -1;
 		} else if (strcmp(argv[i], "--retry-after") == 0)
 			st.retry_after = atoi(v);
+		else if (strcmp(argv[i], "--container-ip") == 0)
+			st.container_ip = v;
 		else if (strcmp(argv[i], "--old-job") == 0) {
 			if (old_job(v) < 0)
 				return -1;
@@ -845,7 +852,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: fake-v1x --port-file FILE [--log FILE] "
 			"[--log-times] [--scenario NAME]... [--retry-after N] "
-			"[--old-job FILE]\n");
+			"[--old-job FILE] [--container-ip TEXT]\n");
 		return 2;
 	}
 	signal(SIGTERM, on_term);

@@ -6,7 +6,9 @@
 #include "alloc_fail.h"
 
 #include <jansson.h>
+#include <malloc.h>
 #include <stddef.h>
+#include <string.h>
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
@@ -42,8 +44,15 @@ void *__wrap_calloc(size_t n, size_t size)
 	return fail_now() ? NULL : __real_calloc(n, size);
 }
 
+const char *alloc_watch;
+int alloc_watch_hits;
+
 void *__wrap_realloc(void *p, size_t n)
 {
+	if (alloc_watch && p &&
+	    memmem(p, strnlen(p, malloc_usable_size(p)), alloc_watch,
+		   strlen(alloc_watch)))
+		alloc_watch_hits++;
 	return fail_now() ? NULL : __real_realloc(p, n);
 }
 

@@ -13,6 +13,13 @@ extern long alloc_fail_after;
 /* Set when an allocation has failed. */
 extern int alloc_failed;
 
+/* A string (a secret) that no block given to realloc may hold: realloc
+ * would leave the old copy behind in freed memory. Every such realloc
+ * counts in alloc_watch_hits; NULL: nothing watched. Blocks are read as
+ * NUL-terminated strings (pai__buf's are). */
+extern const char *alloc_watch;
+extern int alloc_watch_hits;
+
 /* Fails allocation n (0-based) from now on, counting jansson's too when
  * json is not 0. */
 void alloc_fail_begin(long n, int json);

@@ -465,6 +465,83 @@ static void test_jobset_phases(void **state)
 			 PAI_STATE_WAITING);
 }
 
+/* A JobSet's status with replicated Jobs of these replicas and
+ * completions (as the server says them): pai_job_get's result, its
+ * task count in *tasks, its detail in why. */
+static int jobset_sized(const char *rjobs_json, size_t *tasks, char *why,
+			size_t len)
+{
+	struct api a;
+	fake_server *f = NULL;
+	pai_client *c;
+	pai_job_info *info = NULL;
+	char job[1024];
+	int err;
+
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"js\",\"uid\":\"u2\"},"
+		 "\"spec\":{\"replicatedJobs\":[%s]},\"status\":{}}",
+		 rjobs_json);
+	memset(&a, 0, sizeof(a));
+	a.jobs = JOBSETS;
+	a.job = job;
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+	c = client_of(f, PAI_K8S_JOBSET);
+	err = pai_job_get(&info, c, "alice", "js");
+	*tasks = info ? pai_job_info_task_count(info) : 0;
+	snprintf(why, len, "%s", pai_client_error(c) ? pai_client_error(c) : "");
+	pai_job_info_free(info);
+	pai_client_free(c);
+	fake_stop(f);
+	return err;
+}
+
+#define RJOB(name, replicas, completions)                                      \
+	"{\"name\":\"" name "\",\"replicas\":" replicas ",\"template\":"    \
+	"{\"spec\":{\"completions\":" completions "}}}"
+
+/* Replicas and completions are the server's: each one and their sums
+ * checked against the maxima (4096 roles, 65536 tasks) before they are
+ * added or allocated for. Three replicas that wrap a 64-bit sum to 2
+ * made a buffer of 3 roles, then wrote 2^63 of them. */
+#define MAX_INT "9223372036854775807"
+
+static void test_jobset_counts(void **state)
+{
+	static const struct {
+		const char *rjobs;
+		int err;
+		size_t tasks;	 /* when PAI_OK */
+		const char *why; /* when not */
+	} cases[] = {
+	    {RJOB("a", "4096", "1"), PAI_OK, 4096, NULL},
+	    {RJOB("a", "4096", "1") "," RJOB("b", "1", "1"), PAI_EPROTOCOL, 0,
+	     "the job names more than 4096 roles"},
+	    {RJOB("a", MAX_INT, "1") "," RJOB("b", MAX_INT, "1") "," RJOB(
+		 "c", "4", "1"),
+	     PAI_EPROTOCOL, 0, "the job names more than 4096 roles"},
+	    /* tasks: a role's pods, and all roles' together */
+	    {RJOB("a", "2", "32768"), PAI_OK, 65536, NULL},
+	    {RJOB("a", "2", "32768") "," RJOB("b", "1", "1"), PAI_EPROTOCOL, 0,
+	     "the job names more than 65536 tasks"},
+	    {RJOB("a", "1", MAX_INT), PAI_EPROTOCOL, 0,
+	     "the job names more than 65536 tasks"},
+	};
+	char why[256];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(
+		    jobset_sized(cases[i].rjobs, &n, why, sizeof(why)),
+		    cases[i].err);
+		if (cases[i].err == PAI_OK)
+			assert_int_equal(n, cases[i].tasks);
+		else
+			assert_string_equal(why, cases[i].why);
+	}
+}
+
 static const char pytorchjob[] =
     "{\"metadata\":{\"name\":\"ddp\",\"uid\":\"u3\"},\"spec\":"
     "{\"pytorchReplicaSpecs\":{\"Master\":{\"replicas\":1},\"Worker\":"
@@ -598,6 +675,35 @@ static void test_submit_refused(void **state)
 	pai_diags_free(d);
 }
 
+/* A config that converts to no objects for a reason other than a rule
+ * (here, too many tasks to write each one's environment) is said as
+ * what it is, not as "out of memory"; nothing is sent. */
+static void test_submit_too_big(void **state)
+{
+	pai_submit_options so = PAI_SUBMIT_OPTIONS_INIT;
+	fake_server *f = NULL;
+	json_t *cfg = config();
+	struct api a;
+	pai_client *c;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	json_object_set_new(json_array_get(json_object_get(cfg, "taskRoles"), 0),
+			    "taskNumber", json_integer(1000000));
+	assert_int_equal(fake_start(&f, "127.0.0.1", handler, &a), 0);
+	c = client(f);
+	so.source_name = "job.json";
+	assert_int_equal(pai_submit_ex(c, "alice", cfg, &so, NULL),
+			 PAI_ETOOBIG);
+	assert_string_equal(pai_client_error(c),
+			    "cannot make the Kubernetes objects of the "
+			    "config: too large");
+	assert_int_equal(seen(&a, "POST"), -1);
+	pai_client_free(c);
+	fake_stop(f);
+	json_decref(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -606,9 +712,11 @@ int main(void)
 	    cmocka_unit_test(test_status),
 	    cmocka_unit_test(test_jobset),
 	    cmocka_unit_test(test_jobset_phases),
+	    cmocka_unit_test(test_jobset_counts),
 	    cmocka_unit_test(test_pytorchjob_stop),
 	    cmocka_unit_test(test_submit),
 	    cmocka_unit_test(test_submit_refused),
+	    cmocka_unit_test(test_submit_too_big),
 	};
 	char tmpl[] = "/tmp/paictl-test-k8s-XXXXXX";
 	int st;

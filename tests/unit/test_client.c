@@ -744,13 +744,13 @@ static void test_fake_html_502(void **state)
 	pai_client_free(c);
 
 	/* TLS with a CA file that cannot be read: refused before a byte
-	 * of HTTP is sent */
+	 * is sent (test_trust.c: whatever the scheme) */
 	snprintf(uri, sizeof(uri), "https://127.0.0.1:%u", fake_port(f));
 	o.uri = uri;
 	o.ca_file = "/nonexistent/ca.pem";
 	o.max_retries = 0;
 	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
-	assert_int_equal(pai_job_get(&ji, c, "alice", "x"), PAI_ETLS);
+	assert_int_equal(pai_job_get(&ji, c, "alice", "x"), PAI_EACCES);
 	assert_int_equal(pai_client_http_status(c), 0);
 	pai_client_free(c);
 	fake_stop(f);
@@ -1903,6 +1903,32 @@ static void test_config_files(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A stored token longer than a read (4096 bytes) is read into a buffer
+ * that leaves no copy of it behind as it grows. */
+static void test_long_token_left_nowhere(void **state)
+{
+	char dir[] = "/tmp/paictl-tok-XXXXXX", cmd[64], *tok = NULL;
+	char *want = malloc(10001);
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(want);
+	memset(want, 'k', 10000);
+	memcpy(want, "tok-left-nowhere-", 17);
+	want[10000] = '\0';
+	assert_int_equal(pai_token_save(dir, "prod", "alice", want), PAI_OK);
+	alloc_watch = "tok-left-nowhere-";
+	alloc_watch_hits = 0;
+	assert_int_equal(pai_token_load(&tok, dir, "prod", "alice"), PAI_OK);
+	alloc_watch = NULL;
+	assert_string_equal(tok, want);
+	assert_int_equal(alloc_watch_hits, 0);
+	free(tok);
+	free(want);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_tokens_and_atomic_writes(void **state)
 {
 	char dir[] = "/tmp/paictl-tok-XXXXXX", path[160], cmd[160];
@@ -2007,6 +2033,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_ref_and_states),
 	    cmocka_unit_test(test_config_files),
 	    cmocka_unit_test(test_tokens_and_atomic_writes),
+	    cmocka_unit_test(test_long_token_left_nowhere),
 	};
 	(void)argc;
 	if (test_find_paictl(paictl, sizeof(paictl), argv[0], "test_client") <

@@ -14,8 +14,13 @@
 #include <cmocka.h>
 
 #include "pai.h"
+#include "client/trace.h"
+#include "alloc_fail.h"
 #include "fake_openpai.h"
 #include "testutil.h"
+
+#include <jansson.h>
+#include <malloc.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +232,93 @@ static void test_busy_post_holds_the_next_call(void **state)
 	json_decref(cfg);
 }
 
+static void trace_into(void *data, const char *line)
+{
+	strncat(data, line, 1023 - strlen(data));
+	strncat(data, "\n", 1023 - strlen(data));
+}
+
+/* A body that holds a private key, whoever sends it (a download, a
+ * Secret's data as text): its size traced, never its lines; any other
+ * body as it is, secrets masked */
+static void test_trace_key_body(void **state)
+{
+	static const char key[] = "{\"note\": \"x\", \"k\": \"-----BEGIN OPENSSH "
+				  "PRIVATE KEY-----\\nb3BlbnNzaC1rZXk=\\n\"}\n";
+	static const char pem[] = "-----BEGIN RSA PRIVATE KEY-----\n"
+				  "MIIEowIBAAKCAQEA\n"
+				  "-----END RSA PRIVATE KEY-----\n";
+	char out[1024] = "";
+
+	(void)state;
+	pai__trace_body(trace_into, out, "< ", key, strlen(key));
+	pai__trace_body(trace_into, out, "< ", pem, strlen(pem));
+	pai__trace_body(trace_into, out, "< ", "{\"a\": 1}", 8);
+	pai__trace_secret(trace_into, out, "< ", 7);
+	assert_string_equal(out, "< [78 bytes of secret body not shown]\n"
+				 "< [79 bytes of secret body not shown]\n"
+				 "< {\"a\": 1}\n"
+				 "< [7 bytes of secret body not shown]\n");
+}
+
+/* ---- a login leaves no copy of the password or token ------------------ */
+
+#define LOGIN_TOKEN "tok-0123456789abcdef0123456789abcdef0123456789abcdef0123"
+#define LOGIN_PASSWORD "pw-0123456789abcdef0123456789"
+
+static void on_login(void *data, const fake_request *rq, fake_reply *rp)
+{
+	(void)data;
+	(void)rq;
+	fake_reply_set(rp, 200, "application/json",
+		       "{\"user\":\"alice\",\"token\":\"" LOGIN_TOKEN
+		       "\",\"admin\":false}");
+}
+
+static int json_frees_with_secret;
+
+/* jansson's free: a block it gives back holds neither secret (as a
+ * string: what follows a NUL is beyond reach here) */
+static void watching_free(void *p)
+{
+	size_t n = p ? strnlen(p, malloc_usable_size(p)) : 0;
+
+	if (n && (memmem(p, n, LOGIN_TOKEN, strlen(LOGIN_TOKEN)) ||
+		  memmem(p, n, LOGIN_PASSWORD, strlen(LOGIN_PASSWORD))))
+		json_frees_with_secret++;
+	free(p);
+}
+
+/* The password's JSON, the answer's body and its JSON: each wiped before
+ * it is freed or grown. */
+static void test_login_leaves_no_copy(void **state)
+{
+	fake_server *f = NULL;
+	pai_client *c;
+	json_malloc_t m;
+	json_free_t fr;
+	char *token = NULL;
+
+	(void)state;
+	assert_int_equal(fake_start(&f, "127.0.0.1", on_login, NULL), 0);
+	assert_non_null(c = fake_client(f, NULL, 0));
+	json_get_alloc_funcs(&m, &fr);
+	json_set_alloc_funcs(malloc, watching_free);
+	alloc_watch = LOGIN_TOKEN;
+	alloc_watch_hits = json_frees_with_secret = 0;
+	assert_int_equal(pai_login(&token, c, "alice", LOGIN_PASSWORD, 0),
+			 PAI_OK);
+	alloc_watch = NULL;
+	json_set_alloc_funcs(m, fr);
+	assert_string_equal(token, LOGIN_TOKEN);
+	assert_int_equal(json_frees_with_secret, 0);
+	assert_int_equal(alloc_watch_hits, 0);
+	explicit_bzero(token, strlen(token));
+	free(token);
+	pai_client_free(c);
+	fake_stop(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +326,8 @@ int main(void)
 	    cmocka_unit_test(test_retry_after_date),
 	    cmocka_unit_test(test_retry_after_too_long),
 	    cmocka_unit_test(test_busy_post_holds_the_next_call),
+	    cmocka_unit_test(test_trace_key_body),
+	    cmocka_unit_test(test_login_leaves_no_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

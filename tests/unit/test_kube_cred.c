@@ -502,6 +502,56 @@ static void test_alloc_failures(void **state)
 	pai__kube_config_free(c);
 }
 
+/* A buffer that holds a token grows without leaving the old copy behind
+ * (realloc would, in freed memory): the plugin's answer, read in
+ * pieces, the token first; the header lines, the token's first. */
+static void test_token_not_left_behind(void **state)
+{
+	static const char tok[] = "leak-me-not-0123456789abcdef0123456789";
+	char *groups[] = {"group-one-with-a-long-name", "group-two-also-long",
+			  "group-three-longer-still", "group-four"};
+	pai__kube_config *c, hc;
+	pai__kube_cred *cr;
+	pai__kube_auth a;
+	pai__kube_err e;
+	pai__buf b = PAI__SECRET_BUF_INIT, reply = PAI__BUF_INIT;
+	size_t i;
+
+	(void)state;
+	put("plugin.sh", plugin, 0700);
+	put("ca.pem", "CA", 0600);
+	put("runs", "", 0600);
+	pai__buf_printf(&reply,
+			"{\"kind\":\"ExecCredential\",\"apiVersion\":"
+			"\"client.authentication.k8s.io/v1beta1\",\"status\":"
+			"{\"token\":\"%s\"},\"pad\":\"",
+			tok);
+	for (i = 0; i < 20000; i++)
+		pai__buf_putc(&reply, 'x');
+	pai__buf_puts(&reply, "\"}");
+	put("reply.json", reply.data, 0600);
+	pai__buf_release(&reply);
+	c = config(v1beta1_user);
+	cr = cred(c, 0);
+	alloc_watch = tok;
+	alloc_watch_hits = 0;
+	assert_int_equal(pai__kube_cred_get(cr, &a, &e), PAI_OK);
+	assert_non_null(strstr(a.authorization, tok));
+
+	memset(&hc, 0, sizeof(hc));
+	hc.impersonate = "someone";
+	hc.impersonate_groups = groups;
+	hc.nimpersonate_groups = 4;
+	assert_int_equal(pai__kube_header_text(&b, &hc, &a), PAI_OK);
+	assert_non_null(strstr(b.data, tok));
+	assert_non_null(strstr(b.data, "Impersonate-Group: group-four"));
+	pai__buf_release(&b);
+	alloc_watch = NULL;
+	assert_int_equal(alloc_watch_hits, 0);
+	pai__kube_cred_free(cr);
+	pai__kube_config_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +562,7 @@ int main(void)
 	    cmocka_unit_test(test_plugin_failures),
 	    cmocka_unit_test(test_parse),
 	    cmocka_unit_test(test_alloc_failures),
+	    cmocka_unit_test(test_token_not_left_behind),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

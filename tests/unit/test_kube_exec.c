@@ -6,7 +6,8 @@
  * channel 3, v5's stdin CLOSE, a 401 retried once with a fresh token,
  * refusals in the server's words (403 raw, 500 JSON chunked), a wrong
  * accept, a masked server frame, InternalError, a lost connection, and
- * a server that reads no input: stdin is not read into memory. */
+ * a server that reads no input: stdin is not read into memory; nor are
+ * its pings answered without bound. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "client/api/k8s/k8s_api.h"
+#include "alloc_fail.h"
 #include "testutil.h"
 
 #include <arpa/inet.h>
@@ -37,7 +39,8 @@ enum scenario {
 	S_MASKED,
 	S_INTERNAL,
 	S_LOST,
-	S_DEAF
+	S_DEAF,
+	S_PINGS
 };
 
 struct srv {
@@ -245,6 +248,9 @@ static void refuse(int fd, int status)
 
 static void session(struct srv *s, int fd)
 {
+	static const char ping[126] = "ping";
+	int i;
+
 	switch (s->scenario) {
 	case S_V4: v4_session(s, fd); break;
 	case S_V5:
@@ -284,6 +290,13 @@ static void session(struct srv *s, int fd)
 		break;
 	case S_DEAF: /* reads nothing until the client goes */
 		upgrade(fd, s->request, "v4.channel.k8s.io", 1);
+		while (!s->stop)
+			usleep(20000);
+		break;
+	case S_PINGS: /* pings, 16 MiB of them, and reads nothing */
+		upgrade(fd, s->request, "v4.channel.k8s.io", 1);
+		for (i = 0; i < 16 * 8192 && !s->stop; i++)
+			frame(fd, 1, 9, ping, 125);
 		while (!s->stop)
 			usleep(20000);
 		break;
@@ -398,7 +411,12 @@ static void test_v4(void **state)
 
 	(void)state;
 	start(&s, S_V4);
+	/* the request holds the credential: no copy left as it grows */
+	alloc_watch = "Bearer old-token";
+	alloc_watch_hits = 0;
 	assert_int_equal(open_exec(&c, &s, 1), PAI_OK);
+	alloc_watch = NULL;
+	assert_int_equal(alloc_watch_hits, 0);
 	assert_non_null(strstr(
 	    s.request, "GET /prefix/api/v1/namespaces/ns/pods/pod-0/exec?"
 		       "command=sh&command=-c&command=echo%20hi%3B%20exit%203&"
@@ -595,6 +613,33 @@ static void test_input_not_hoarded(void **state)
 	stop(&s);
 }
 
+/* A peer that pings and reads nothing: the pongs queued stay within the
+ * bound stdin keeps to (1 MiB), not the 16 MiB its pings would make. */
+static void test_pongs_bounded(void **state)
+{
+	struct srv s;
+	struct client c = {0};
+	pai__kube_exec_io io = {-1, -1, -1, NULL, NULL};
+	size_t most = 0;
+	double t0;
+
+	(void)state;
+	signal(SIGPIPE, SIG_IGN);
+	start(&s, S_PINGS);
+	assert_int_equal(open_exec(&c, &s, 0), PAI_OK);
+	for (t0 = test_now_s(); test_now_s() - t0 < 3;) {
+		assert_int_equal(pai__kube_exec_pump(c.x, &io, 100, &c.e), 0);
+		if (pai__kube_exec_queued(c.x) > most)
+			most = pai__kube_exec_queued(c.x);
+	}
+	if (most > PAI__KUBE_EXEC_OUT_MAX + 256)
+		fail_msg("%zu KiB queued for a peer that takes nothing",
+			 most >> 10);
+	assert_true(most > 0); /* the pongs were queued, up to the bound */
+	close_client(&c);
+	stop(&s);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -622,6 +667,7 @@ int main(void)
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_session_failures),
 	    cmocka_unit_test(test_input_not_hoarded),
+	    cmocka_unit_test(test_pongs_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

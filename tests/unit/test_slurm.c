@@ -70,12 +70,14 @@ static void test_expand_target(void **state)
 }
 
 /* The body of job with the options every test here gives. */
-static int body(json_t **out, pai_diags *d, const pai_job *job)
+/* The body of job submitted as user. */
+static int body_as(json_t **out, pai_diags *d, const pai_job *job,
+		   const char *user)
 {
 	struct pai__slurm_submit o;
 
 	memset(&o, 0, sizeof(o));
-	o.user = "alice";
+	o.user = user;
 	o.name = "two";
 	o.subid = "20261128-000000-abcdef";
 	o.workdir = "/scratch/w";
@@ -86,6 +88,11 @@ static int body(json_t **out, pai_diags *d, const pai_job *job)
 	o.mark = "\x01" "abcd";
 	o.source = "job.json";
 	return pai__slurm_job_body(out, d, job, &o);
+}
+
+static int body(json_t **out, pai_diags *d, const pai_job *job)
+{
+	return body_as(out, d, job, "alice");
 }
 
 static void test_body(void **state)
@@ -140,6 +147,27 @@ static void test_body_refused(void **state)
 	assert_null(b);
 	assert_string_equal(pai_diags_get(d, 0)->rule, "slurm-env-name");
 	assert_string_equal(pai_diags_get(d, 0)->file, "job.json");
+	pai_diags_free(d);
+	pai_job_free(job);
+}
+
+/* A value that is not UTF-8 (here the user name, PAI_USER_NAME's value
+ * in every task) cannot go to slurmrestd as JSON: said as what it is,
+ * not as out of memory. */
+static void test_body_not_utf8(void **state)
+{
+	pai_job *job = parse(two_roles);
+	pai_diags *d = NULL;
+	json_t *b = NULL;
+
+	(void)state;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(body_as(&b, d, job, "al\xffice"), PAI_EINVALID);
+	assert_null(b);
+	assert_string_equal(pai_diags_get(d, 0)->rule, "slurm-utf8");
+	assert_string_equal(pai_diags_get(d, 0)->message,
+			    "the user name is not UTF-8: a Slurm job is sent "
+			    "as JSON, which cannot carry it");
 	pai_diags_free(d);
 	pai_job_free(job);
 }
@@ -337,6 +365,7 @@ int main(void)
 	    cmocka_unit_test(test_expand_target),
 	    cmocka_unit_test(test_body),
 	    cmocka_unit_test(test_body_refused),
+	    cmocka_unit_test(test_body_not_utf8),
 	    cmocka_unit_test(test_body_out_of_memory),
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_client_args),

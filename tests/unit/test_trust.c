@@ -16,6 +16,7 @@
 #include "client/http.h"
 #include "client/kube/kube.h"
 #include "sys/dl_curl.h"
+#include "fake_openpai.h"
 #include "testutil.h"
 
 #include <arpa/inet.h>
@@ -151,7 +152,7 @@ static int openpai_get(const void *arg)
 	const char *ca = arg;
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_client *c = NULL;
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	char uri[64];
 	int err;
@@ -256,11 +257,114 @@ static void test_kubeconfig_ca(void **state)
 	assert_int_equal(in_namespace(kube_get, &own), 0);
 }
 
+/* ---- a CA that cannot be the only one trusted: nothing sent ----------- */
+
+static void on_any(void *data, const fake_request *rq, fake_reply *rp)
+{
+	(void)rq;
+	(*(int *)data)++;
+	fake_reply_set(rp, 200, "application/json", "{}");
+}
+
+static CURLcode (*real_setopt)(CURL *, CURLoption, ...);
+
+/* libcurl as some builds are (a TLS backend without a CA directory):
+ * CURLOPT_CAPATH refused, every other option passed on as its type is */
+static CURLcode setopt_no_capath(CURL *h, CURLoption opt, ...)
+{
+	va_list ap;
+	CURLcode rc;
+
+	if (opt == CURLOPT_CAPATH)
+		return CURLE_NOT_BUILT_IN;
+	va_start(ap, opt);
+	if (opt < CURLOPTTYPE_OBJECTPOINT)
+		rc = real_setopt(h, opt, va_arg(ap, long));
+	else if (opt < CURLOPTTYPE_FUNCTIONPOINT)
+		rc = real_setopt(h, opt, va_arg(ap, void *));
+	else if (opt < CURLOPTTYPE_OFF_T)
+		rc = real_setopt(h, opt, va_arg(ap, void (*)(void)));
+	else if (opt < CURLOPTTYPE_BLOB)
+		rc = real_setopt(h, opt, va_arg(ap, curl_off_t));
+	else
+		rc = real_setopt(h, opt, va_arg(ap, void *));
+	va_end(ap);
+	return rc;
+}
+
+/* A GET of a client naming ca (http: the CA would not even be used):
+ * its result, the client's detail in why. */
+static int get_naming(fake_server *f, const char *ca, char *why, size_t len)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_client *c = NULL;
+	pai_job_info *ji = NULL;
+	char uri[64];
+	int err;
+
+	snprintf(uri, sizeof(uri), "http://127.0.0.1:%u", fake_port(f));
+	o.uri = uri;
+	o.ca_file = ca;
+	o.max_retries = 0;
+	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
+	assert_int_equal(pai_client_set_api(c, PAI_API_V1), PAI_OK);
+	err = pai_job_get(&ji, c, "alice", "j");
+	snprintf(why, len, "%s", pai_client_error(c) ? pai_client_error(c) : "");
+	pai_job_info_free(ji);
+	pai_client_free(c);
+	return err;
+}
+
+/* The CA file named cannot be read, or libcurl will not trust it alone:
+ * the request fails, saying why (PAI_EACCES: paictl's exit 5), and
+ * nothing reaches the server: libcurl's default bundle is never the
+ * fallback. */
+static void test_ca_refused(void **state)
+{
+	fake_server *f = NULL;
+	char why[512], ca[128], want[256];
+	int hits = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(fake_start(&f, "127.0.0.1", on_any, &hits), 0);
+	assert_int_equal(get_naming(f, "/nonexistent/ca.pem", why, sizeof(why)),
+			 PAI_EACCES);
+	assert_string_equal(why, "cannot read the CA file "
+				 "'/nonexistent/ca.pem': No such file or "
+				 "directory");
+	assert_int_equal(get_naming(f, dir, why, sizeof(why)), PAI_EACCES);
+	snprintf(want, sizeof(want),
+		 "cannot read the CA file '%s': Is a directory", dir);
+	assert_string_equal(why, want);
+
+	snprintf(ca, sizeof(ca), "%s/any-ca.pem", dir);
+	assert_non_null(fp = fopen(ca, "w"));
+	fputs("-----BEGIN CERTIFICATE-----\n", fp);
+	fclose(fp);
+	real_setopt = pai__curl_fns.p_curl_easy_setopt;
+	pai__curl_fns.p_curl_easy_setopt = setopt_no_capath;
+	assert_int_equal(get_naming(f, ca, why, sizeof(why)), PAI_EACCES);
+	pai__curl_fns.p_curl_easy_setopt = real_setopt;
+	snprintf(want, sizeof(want),
+		 "libcurl refused to trust the CA file '%s' alone: nothing "
+		 "sent",
+		 ca);
+	assert_string_equal(why, want);
+	/* and the file is fine where libcurl takes it: that GET is sent */
+	assert_int_equal(get_naming(f, ca, why, sizeof(why)), PAI_EPROTOCOL);
+	fake_lock(f);
+	assert_int_equal(hits, 1);
+	fake_unlock(f);
+	fake_stop(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_openpai_cacert),
 	    cmocka_unit_test(test_kubeconfig_ca),
+	    cmocka_unit_test(test_ca_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -254,7 +254,7 @@ static void keeps_alive(int fd)
 static void test_keepalive(void **state)
 {
 	pai_client *c;
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	pai__upgraded up;
 	curl_socket_t sock = CURL_SOCKET_BAD;
@@ -396,14 +396,15 @@ static void test_backoff(void **state)
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_client *c = NULL;
 	pai__backoff b;
-	long long w, base, first[20];
-	int i, n, differ = 0;
+	long long w, base, first[20], last[20];
+	int i, n, differ = 0, part = 0;
 
 	(void)state;
 	o.uri = "http://127.0.0.1:1";
 	assert_int_equal(pai_client_new(&c, &o), PAI_OK);
 	/* streams that end at once: base * 2^n, up to as much again at
-	 * random, capped at 30 s (the slack: the clock ticks meanwhile) */
+	 * random, the base held at half the cap of 30 s (the slack: the
+	 * clock ticks meanwhile) */
 	for (n = 0; n < 20; n++) {
 		memset(&b, 0, sizeof(b));
 		for (i = 0, base = PAI__BACKOFF_BASE_MS; i < 12; i++) {
@@ -413,12 +414,13 @@ static void test_backoff(void **state)
 			assert_true(w <= PAI__BACKOFF_CAP_MS + 5);
 			if (i == 0)
 				first[n] = w;
-			base = 2 * base < PAI__BACKOFF_CAP_MS
+			base = 2 * base < PAI__BACKOFF_CAP_MS / 2
 				   ? 2 * base
-				   : PAI__BACKOFF_CAP_MS;
+				   : PAI__BACKOFF_CAP_MS / 2;
 		}
-		/* at the cap: 30 s */
-		assert_true(w >= PAI__BACKOFF_CAP_MS - 50);
+		/* at the cap: 15 to 30 s */
+		assert_true(w >= PAI__BACKOFF_CAP_MS / 2 - 50);
+		last[n] = w;
 		/* one that lived resets it: at once, the second since its
 		 * opening being long past */
 		assert_true(ended(c, &b, PAI__BACKOFF_LIVED_MS, 0) <= 5);
@@ -434,10 +436,14 @@ static void test_backoff(void **state)
 		assert_true(w >= PAI__BACKOFF_MIN_MS - 50);
 		assert_true(w <= 2 * PAI__BACKOFF_BASE_MS + 5);
 	}
-	/* jittered: clients that lost the server together part */
-	for (n = 1; n < 20; n++)
+	/* jittered: clients that lost the server together part, at the
+	 * cap too (beyond the clock's ticks) */
+	for (n = 1; n < 20; n++) {
 		differ += first[n] != first[0];
+		part += llabs(last[n] - last[0]) > 100;
+	}
 	assert_true(differ > 0);
+	assert_true(part > 0);
 	pai_client_free(c);
 }
 

@@ -50,7 +50,7 @@ static pai_api api_of(json_t *info)
 
 int pai__v2_detect(pai_api *out, pai_client *c)
 {
-	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0, 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	json_t *info = NULL;
 	char *url;

@@ -35,7 +35,9 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 		       const char *user, const char *password,
 		       long expiration_s)
 {
-	pai__request rq = {"POST", NULL, NULL, 0, "application/json", NULL, 0, 0};
+	/* the answer is the token: never traced */
+	pai__request rq = {"POST", NULL, NULL, 0, "application/json",
+			   NULL,   0,	 0,    1};
 	pai__response rs = PAI__RESPONSE_INIT;
 	json_t *body = json_pack("{s:s,s:s}", "username", user, "password",
 				 password),
@@ -48,7 +50,7 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 	if (body && expiration_s > 0)
 		json_object_set_new(body, "expiration",
 				    json_integer(expiration_s));
-	text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	text = body ? pai__json_dumps_secret(body, JSON_COMPACT) : NULL;
 	if (!url || !text) {
 		err = body ? pai__client_oom(c)
 			   : pai__client_fail(c, PAI_EINVAL, 0, NULL,
@@ -71,6 +73,8 @@ int pai__openpai_login(char **token, const struct pai__api *api, pai_client *c,
 out:
 	pai__free_secret(text); /* the password */
 	free(url);
+	pai__json_wipe_str(body, "password");
+	pai__json_wipe_str(answer, "token");
 	json_decref(body);
 	json_decref(answer);
 	pai__response_release(&rs);
@@ -98,7 +102,8 @@ int pai__openpai_post_job(const struct pai__api *api, pai_client *c,
 			  const pai__submit_rq *sub, int *maybe_created)
 {
 	pai__request rq = {
-	    "POST", sub->url, sub->body, sub->len, sub->content_type, NULL, 0, 0};
+	    "POST", sub->url, sub->body, sub->len, sub->content_type,
+	    NULL,   0,	      0,	 0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err, refused;
 
@@ -245,6 +250,7 @@ int pai__openpai_job_call(const struct pai__api *api, pai_client *c,
 			   json_body ? "application/json" : NULL,
 			   NULL,
 			   safe,
+			   0,
 			   0};
 	pai__response rs = PAI__RESPONSE_INIT;
 	int err;

@@ -645,6 +645,10 @@ int pai__kube_exec_attach(pai__kube_exec **out, struct pai__upgraded *up,
 
 /* 5 or 4: the channel protocol the server chose (v5 can close stdin). */
 int pai__kube_exec_protocol(const pai__kube_exec *x);
+/* What is queued for the server, in bytes: stdin is not read, nor a
+ * ping answered, while it is PAI__KUBE_EXEC_OUT_MAX or more. */
+#define PAI__KUBE_EXEC_OUT_MAX ((size_t)1 << 20)
+size_t pai__kube_exec_queued(const pai__kube_exec *x);
 
 /* Where pai__kube_exec_pump reads and writes; -1 for none. */
 typedef struct pai__kube_exec_io {

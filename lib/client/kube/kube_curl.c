@@ -7,6 +7,7 @@
 
 #include "sys/dl_curl.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,11 @@ static int set_ca(CURL *h, const pai__kube_config *cfg, pai__kube_err *err)
 	int ret = pai__curl_trust(h, cfg->ca_file, cfg->ca_data, cfg->ca_len,
 				  cfg->insecure);
 
+	if (ret == PAI_EACCES)
+		return pai__kube_fail(err, ret,
+				      "cannot read the kubeconfig's "
+				      "certificate-authority '%s': %s",
+				      cfg->ca_file, strerror(errno));
 	if (ret == PAI_EINVAL)
 		return pai__kube_fail(err, ret,
 				      "libcurl refused the kubeconfig's "
@@ -181,7 +187,7 @@ static int values_safe(const pai__kube_config *cfg, const pai__kube_auth *auth)
 static int each_header(const pai__kube_config *cfg, const pai__kube_auth *auth,
 		       int host, int (*put)(void *, const char *), void *data)
 {
-	pai__buf b = PAI__BUF_INIT;
+	pai__buf b = PAI__SECRET_BUF_INIT; /* the token, as it grows */
 	size_t i;
 	int ret = PAI_OK;
 

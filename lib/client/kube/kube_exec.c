@@ -21,8 +21,11 @@
 /* stdin is read and sent in pieces of this size. */
 #define STDIN_CHUNK 16384
 /* stdin is not read while this much is queued for the server: a peer
- * that takes input slowly (or not at all) holds the rest in the pipe. */
-#define OUT_MAX ((size_t)1 << 20)
+ * that takes input slowly (or not at all) holds the rest in the pipe;
+ * nor is a ping answered (RFC 6455 §5.5.3: a pong for the latest ping
+ * is enough), so that a peer that pings and reads nothing cannot grow
+ * the queue either. */
+#define OUT_MAX PAI__KUBE_EXEC_OUT_MAX
 
 struct pai__kube_exec {
 	pai__upgraded up; /* the connection: its handle and socket */
@@ -126,6 +129,11 @@ static size_t pending(const pai__kube_exec *x)
 	return x->out.len + (x->wire.len - x->wire_off);
 }
 
+size_t pai__kube_exec_queued(const pai__kube_exec *x)
+{
+	return pending(x);
+}
+
 /* Sends what is queued; with wait, until all is out or deadline. */
 static int flush(pai__kube_exec *x, long long deadline, pai__kube_err *err)
 {
@@ -218,7 +226,10 @@ static int on_message(pai__kube_exec *x, const pai__kube_exec_io *io,
 		      const pai__kube_ws_msg *m, pai__kube_err *err)
 {
 	switch (m->opcode) {
-	case PAI__WS_PING: return queue_frame(x, PAI__WS_PONG, m->data, m->len);
+	case PAI__WS_PING:
+		return pending(x) < OUT_MAX
+			   ? queue_frame(x, PAI__WS_PONG, m->data, m->len)
+			   : PAI_OK;
 	case PAI__WS_PONG: return PAI_OK;
 	case PAI__WS_CLOSE:
 		/* echo its code, and stop (RFC 6455 §5.5.1) */

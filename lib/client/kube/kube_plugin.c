@@ -496,7 +496,7 @@ int pai__kube_plugin_run(pai__kube_plugin_out *out, const pai__kube_config *cfg,
 			 int stdin_fd, long timeout_ms, pai__kube_err *err)
 {
 	const pai__kube_plugin *p = cfg->exec;
-	struct run r = {0, -1, 0, PAI__BUF_INIT, 0};
+	struct run r = {0, -1, 0, PAI__SECRET_BUF_INIT, 0};
 	char *path = NULL, *var = NULL, **env = NULL;
 	int ret, status = 0, in_fd, interactive;
 

@@ -8,6 +8,7 @@
  * stays to be seen, STOPPED once its pods are gone. */
 #include "k8s_api.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,9 @@ static long long count(json_t *job, const char *key)
 
 	json_array_foreach(st, i, r)
 	{
+		/* saturated: a server's counts could overflow the sum */
 		if (pai__json_integer(json_object_get(r, key), &n) && n > 0)
-			sum += n;
+			sum = n > LLONG_MAX - sum ? LLONG_MAX : sum + n;
 	}
 	return sum;
 }
@@ -59,23 +61,52 @@ static const char *phase(json_t *job, const char **since)
 	return json_object_get(job, "status") ? "Pending" : NULL;
 }
 
+/* A replicated Job's Jobs (its replicas, at least 1). */
+static long long jobs_of(json_t *rj)
+{
+	long long reps;
+
+	return pai__json_integer(json_object_get(rj, "replicas"), &reps) &&
+		       reps > 1
+		   ? reps
+		   : 1;
+}
+
+/* The roles of rjobs: each value, and the sum, checked against the
+ * maximum before the sum is made (a server's count could wrap it). */
+static size_t roles_count(json_t *rjobs)
+{
+	size_t i, total = 0;
+	json_t *rj;
+
+	json_array_foreach(rjobs, i, rj)
+	{
+		long long reps = jobs_of(rj);
+
+		if (reps > PAI__K8S_ROLES_MAX ||
+		    (size_t)reps > PAI__K8S_ROLES_MAX - total)
+			return PAI__K8S_ROLES_MAX + 1;
+		total += (size_t)reps;
+	}
+	return total;
+}
+
 /* A replicated Job of several Jobs is a role per Job: <name>-<index>. */
 static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 {
 	json_t *rjobs =
 	    json_object_get(json_object_get(job, "spec"), "replicatedJobs");
 	struct pai__k8s_spec_role *r = NULL;
-	size_t i, total = 0, k;
+	size_t i, total = roles_count(rjobs), k;
 	json_t *rj;
 	long long reps, pods;
 
-	json_array_foreach(rjobs, i, rj) total +=
-	    pai__json_integer(json_object_get(rj, "replicas"), &reps) &&
-		    reps > 1
-		? (size_t)reps
-		: 1;
 	*n = 0;
-	if (total > 4096 || !(r = calloc(total + 1, sizeof(*r))))
+	if (total > PAI__K8S_ROLES_MAX) {
+		*n = total;
+		return NULL;
+	}
+	if (!(r = calloc(total + 1, sizeof(*r))))
 		return NULL;
 	json_array_foreach(rjobs, i, rj)
 	{
@@ -85,21 +116,23 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 
 		if (!name)
 			continue;
-		if (!pai__json_integer(json_object_get(rj, "replicas"), &reps))
-			reps = 1;
+		reps = jobs_of(rj);
 		if (!pai__json_integer(json_object_get(js, "completions"),
 				       &pods) &&
 		    !pai__json_integer(json_object_get(js, "parallelism"),
 				       &pods))
 			pods = 1;
-		for (k = 0; k < (size_t)(reps > 1 ? reps : 1); k++, (*n)++) {
+		for (k = 0; k < (size_t)reps; k++, (*n)++) {
 			r[*n].task = name;
 			if (reps > 1) {
 				snprintf(r[*n].own, sizeof(r[*n].own), "%s-%zu",
 					 name, k);
 				r[*n].task = r[*n].own;
 			}
-			r[*n].count = pods > 0 ? (long)pods : 0;
+			r[*n].count = pods <= 0 ? 0
+				      : pods > PAI__K8S_TASKS_MAX
+					  ? PAI__K8S_TASKS_MAX + 1
+					  : (long)pods;
 			r[*n].tmpl = json_object_get(js, "template");
 		}
 	}

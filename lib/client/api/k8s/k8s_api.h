@@ -77,13 +77,20 @@ struct pai__k8s_spec_role {
 };
 
 /* What paictl reads of a kind of job object, and how it stops one. */
+/* The most roles, and tasks of all roles together, that paictl reads of
+ * one job: counts come from the server, and a larger one is said as
+ * what it is rather than allocated for. */
+#define PAI__K8S_ROLES_MAX 4096
+#define PAI__K8S_TASKS_MAX 65536
+
 struct pai__k8s_engine {
 	pai_k8s_kind id;
 	/* The object's phase, as paictl shows it (subState; borrowed or
 	 * static), and since when (*since, may be NULL); NULL: none yet. */
 	const char *(*phase)(json_t *job, const char **since);
 	/* Its roles: a new array of *n (free it). NULL when out of
-	 * memory. */
+	 * memory (*n 0), or when the object names more than
+	 * PAI__K8S_ROLES_MAX (*n then that maximum plus one). */
 	struct pai__k8s_spec_role *(*roles)(json_t *job, size_t *n);
 	/* The label selector of the pods of the job named name (escaped,
 	 * appended to q). */

@@ -114,7 +114,8 @@ static int reusable(const pai__k8s_rq *rq)
 /* The request on the wire: URL, body text. */
 static int send_rq(pai_client *c, const pai__k8s_rq *rq, pai__response *rs)
 {
-	pai__request r = {rq->method, NULL, NULL, 0, NULL, NULL, rq->safe, 0};
+	pai__request r = {rq->method, NULL, NULL, 0, NULL, NULL, rq->safe, 0,
+			  0};
 	char *url = NULL, *body = NULL;
 	int err;
 

@@ -165,17 +165,49 @@ static void role_from(struct role *r, const struct pai__k8s_spec_role *sr)
 	r->ports = port_map(pai__json_str(ann, "paictl/ports"));
 }
 
-/* The roles of job (*n of them, new array; free their ports). */
-static struct role *roles_of(pai_client *c, json_t *job, size_t *n)
+/* Roles and tasks within what paictl reads (a server's counts are
+ * checked before they are summed or allocated for): PAI_OK, or
+ * PAI_EPROTOCOL with the detail. */
+static int check_counts(pai_client *c, const struct pai__k8s_spec_role *sr,
+			size_t n)
+{
+	size_t i;
+	long tasks = 0;
+
+	if (!sr && n > PAI__K8S_ROLES_MAX)
+		return pai__client_fail(c, PAI_EPROTOCOL, 0, NULL,
+					"the job names more than %d roles",
+					PAI__K8S_ROLES_MAX);
+	for (i = 0; sr && i < n; i++) {
+		if (sr[i].count > PAI__K8S_TASKS_MAX - tasks)
+			return pai__client_fail(c, PAI_EPROTOCOL, 0, NULL,
+						"the job names more than %d "
+						"tasks",
+						PAI__K8S_TASKS_MAX);
+		tasks += sr[i].count;
+	}
+	return PAI_OK;
+}
+
+/* The roles of job (*out, *n of them, new array; free their ports):
+ * PAI_OK, PAI_ENOMEM, or PAI_EPROTOCOL for more than paictl reads. */
+static int roles_of(struct role **out, pai_client *c, json_t *job, size_t *n)
 {
 	struct pai__k8s_spec_role *sr = pai__k8s_engine(c)->roles(job, n);
-	struct role *r = sr ? calloc(*n + 1, sizeof(*r)) : NULL;
+	struct role *r = NULL;
 	size_t i;
+	int err = check_counts(c, sr, *n);
 
+	*out = NULL;
+	if (!err && !(r = sr ? calloc(*n + 1, sizeof(*r)) : NULL))
+		err = PAI_ENOMEM;
 	for (i = 0; r && i < *n; i++)
 		role_from(&r[i], &sr[i]);
 	free(sr);
-	return r;
+	if (err)
+		*n = 0;
+	*out = r;
+	return err;
 }
 
 static void roles_free(struct role *r, size_t n)
@@ -406,8 +438,8 @@ static int add_roles(struct build *bd, json_t *roles, json_t *tasks)
 	long k;
 	int err = PAI_OK;
 
-	if (!(r = roles_of(bd->c, bd->job, &n)))
-		return PAI_ENOMEM;
+	if ((err = roles_of(&r, bd->c, bd->job, &n)))
+		return err;
 	for (i = 0; !err && i < n; i++) {
 		json_t *ts = json_array();
 
@@ -525,12 +557,15 @@ static int status_json(json_t **out, struct build *bd)
 	int err;
 
 	*out = NULL;
-	if (!js || !roles || !tasks || !member ||
-	    (err = add_roles(bd, roles, tasks)) || job_times(bd, js) ||
-	    job_result(bd, js) || json_object_set(member, "tasks", tasks) ||
-	    !(*out = json_pack("{s:s?,s:O,s:O,s:O}", "name",
-			       shown_name(bd->job), "jobStatus", js,
-			       "taskRoles", roles, "kubernetes", member)))
+	err = !js || !roles || !tasks || !member ? PAI_ENOMEM
+						 : add_roles(bd, roles, tasks);
+	/* add_roles' PAI_EPROTOCOL (too many) as it is */
+	if (!err &&
+	    (job_times(bd, js) || job_result(bd, js) ||
+	     json_object_set(member, "tasks", tasks) ||
+	     !(*out = json_pack("{s:s?,s:O,s:O,s:O}", "name",
+				shown_name(bd->job), "jobStatus", js,
+				"taskRoles", roles, "kubernetes", member))))
 		err = PAI_ENOMEM;
 	json_decref(js);
 	json_decref(roles);

@@ -104,8 +104,17 @@ static int objects(struct sub *s, const char *user, json_t *config,
 		return pai__client_fail(s->c, PAI_EINVALID, 0, NULL,
 					"the config cannot run on Kubernetes "
 					"as it is");
-	if (err)
+	if (err == PAI_ENOMEM)
 		return pai__client_oom(s->c);
+	/* too many tasks to write out (PAI_ETOOBIG), a kind this paictl
+	 * writes no objects of (PAI_EINVAL), a fault of its own: as it is */
+	if (err)
+		return pai__client_fail(s->c, err, 0, NULL,
+					"cannot make the Kubernetes objects of "
+					"the config: %s",
+					err == PAI_EINVAL ? "no writer of the "
+							    "cluster's kind"
+							  : pai_strerror(err));
 	json_array_foreach(docs, i, d)
 	{
 		json_t *ann = json_object_get(json_object_get(d, "metadata"),

@@ -135,7 +135,7 @@ static int exchange(pai_client *c, const char *method, const char *path,
 		    const char *body, int safe, pai__response *rs)
 {
 	pai__request rq = {method, NULL, body, body ? strlen(body) : 0,
-			   "application/json", NULL, safe, 0};
+			   "application/json", NULL, safe, 0, 0};
 	char *url = NULL;
 	int err;
 
