@@ -221,13 +221,15 @@ int pai_config_read(json_t **out, pai_diags *diags, const char *name,
 		format = pai_format_detect(name, text, len);
 	memset(&src, 0, sizeof(src));
 	memset(&pos, 0, sizeof(pos));
-	err = format == PAI_FORMAT_V2
-		  ? pai__src_init_yaml(&src, diags, name, text ? text : "", len)
-		  : pai__src_init(&src, diags, name, text ? text : "", len);
-	if (err == PAI_OK)
-		err = format == PAI_FORMAT_V2
-			  ? pai__yaml_parse(out, &pos, &src, diags)
-			  : pai__src_parse(out, &pos, &src, diags);
+	if (format == PAI_FORMAT_V2) {
+		err = pai__src_init_yaml(&src, diags, name, text ? text : "",
+					 len);
+		if (err == PAI_OK)
+			err = pai__yaml_parse(out, &pos, &src, diags);
+	} else {
+		err = pai__src_read(out, &pos, &src, diags, name,
+				    text ? text : "", len);
+	}
 	pai__pos_release(&pos);
 	pai__src_release(&src);
 	return err;

@@ -958,3 +958,29 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	*root = j;
 	return err;
 }
+
+int pai__src_read(json_t **root, pai__pos *pos, pai__src *src,
+		  pai_diags *diags, const char *name, const char *text,
+		  size_t len)
+{
+	int err;
+
+	*root = NULL;
+	memset(src, 0, sizeof(*src));
+	/* The common case in one pass: the fast parser reads the caller's
+	 * text, comments and all, and takes only what pai__src_init()
+	 * would (UTF-8, no NUL byte, comments closed), so that pass is
+	 * needed only when it gives up. */
+	if (pai__json_fast) {
+		src->name = name;
+		src->orig = text;
+		src->text = (char *)text;
+		src->len = len;
+		err = pai__json_fast_parse(root, pos, &src->arena, text, len,
+					   true);
+		if (err != 1)
+			return err;
+	}
+	err = pai__src_init(src, diags, name, text, len);
+	return err ? err : pai__src_parse(root, pos, src, diags);
+}

@@ -40,11 +40,37 @@ struct jp {
 
 static int jp_value(struct jp *p, pai__pos *node, json_t **out);
 
+/* Whether a comment's text t[from, to) is what pai__src_init() takes:
+ * UTF-8 with no NUL byte. The parser reads the caller's text as it is,
+ * without that pass: what it would refuse is given up on here, and the
+ * slow path says so. */
+static bool jp_comment_ok(const struct jp *p, size_t from, size_t to)
+{
+	const unsigned char *t = (const unsigned char *)p->t;
+	size_t k;
+
+	while (from < to) {
+		if (t[from] == 0)
+			return false;
+		if (t[from] < 0x80) {
+			from++;
+			continue;
+		}
+		k = pai__utf8_len(t + from, p->len - from);
+		if (!k)
+			return false;
+		from += k;
+	}
+	return true;
+}
+
 /* Past blanks, and past comments when they are allowed (an unclosed
- * one is left where it starts, for jansson to refuse). */
+ * one, or one that is not UTF-8 text, is left where it starts, for the
+ * slow path to refuse). */
 static void jp_ws(struct jp *p)
 {
 	const char *t = p->t, *e;
+	size_t end;
 
 	for (;;) {
 		while (p->i < p->len && (t[p->i] == ' ' || t[p->i] == '\n' ||
@@ -54,7 +80,7 @@ static void jp_ws(struct jp *p)
 			return;
 		if (t[p->i + 1] == '/') {
 			e = memchr(t + p->i, '\n', p->len - p->i);
-			p->i = e ? (size_t)(e - t) : p->len;
+			end = e ? (size_t)(e - t) : p->len;
 		} else if (t[p->i + 1] == '*') {
 			e = p->i + 2 < p->len
 				? memmem(t + p->i + 2, p->len - p->i - 2, "*/",
@@ -62,10 +88,13 @@ static void jp_ws(struct jp *p)
 				: NULL;
 			if (!e)
 				return;
-			p->i = (size_t)(e - t) + 2;
+			end = (size_t)(e - t) + 2;
 		} else {
 			return;
 		}
+		if (!jp_comment_ok(p, p->i + 2, end))
+			return;
+		p->i = end;
 	}
 }
 

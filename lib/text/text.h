@@ -140,6 +140,13 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags);
 
+/* pai__src_init() and pai__src_parse() as one: text[0..len) read into
+ * *src (released by the caller whatever this returns), its value and
+ * the position tree. Valid JSON takes one pass over the text. */
+int pai__src_read(json_t **root, pai__pos *pos, pai__src *src,
+		  pai_diags *diags, const char *name, const char *text,
+		  size_t len);
+
 /* Source offset of the decoded character at index `idx` of the JSON
  * string literal whose opening quote is at `quote_off`. */
 size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
