@@ -566,9 +566,18 @@ static char *member_path(struct ctx *c, const char *parent, const char *key)
 static char *index_path(struct ctx *c, const char *parent, size_t i)
 {
 	pai__buf b = PAI__BUF_INIT;
-	char *s;
+	char digits[24], *d = digits + sizeof(digits), *s;
 
-	pai__buf_printf(&b, "%s[%zu]", parent, i);
+	/* one per role and per port: no printf, which costs as much as
+	 * the rest of a role's checks */
+	*--d = '\0';
+	do
+		*--d = (char)('0' + i % 10);
+	while ((i /= 10) > 0);
+	pai__buf_puts(&b, parent);
+	pai__buf_putc(&b, '[');
+	pai__buf_puts(&b, d);
+	pai__buf_putc(&b, ']');
 	s = pai__buf_detach(&b);
 	if (!s)
 		c->err = PAI_ENOMEM;

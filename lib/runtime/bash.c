@@ -752,13 +752,42 @@ bool pai__is_shell_var(const char *name, size_t n)
 /* The state of one command's check: the distinct names it references
  * (first use of each, in order) and the names it assigns. */
 struct refcheck {
-	pai_env *seen, *assigned;
+	pai_env *seen;	   /* past REFS_LINEAR names, or NULL */
+	pai_env *assigned;
 	struct pai__cmd_ref *refs;
 	size_t nrefs, cap;
 	/* which words may name variables the command sets */
 	enum { ST_CMD, ST_ARGS, ST_FOR, ST_NAMES, ST_PRINTF, ST_PRINTF_V } st;
 	bool prefix_assign; /* the word is an assignment before a command */
 };
+
+/* Distinct names a command references that are told apart by a look at
+ * each: a command's few; past them, a hash set (rc->seen). */
+#define REFS_LINEAR 32
+
+/* Whether the name of r is new to rc (1), seen before (0), or memory
+ * ran out (-1). */
+static int first_use(struct refcheck *rc, const struct ref *r)
+{
+	size_t i;
+
+	if (rc->nrefs < REFS_LINEAR) {
+		for (i = 0; i < rc->nrefs; i++)
+			if (rc->refs[i].len == r->len &&
+			    memcmp(rc->refs[i].name, r->name, r->len) == 0)
+				return 0;
+		return 1;
+	}
+	if (!rc->seen) {
+		if (!(rc->seen = pai__env_new()))
+			return -1;
+		for (i = 0; i < rc->nrefs; i++)
+			if (pai__env_add_once(rc->seen, rc->refs[i].name,
+					      rc->refs[i].len) < 0)
+				return -1;
+	}
+	return pai__env_add_once(rc->seen, r->name, r->len);
+}
 
 static int check_ref(void *data, const struct ref *r)
 {
@@ -767,7 +796,7 @@ static int check_ref(void *data, const struct ref *r)
 
 	if (!r->check)
 		return 0;
-	added = pai__env_add_once(rc->seen, r->name, r->len);
+	added = first_use(rc, r);
 	if (added <= 0)
 		return added < 0 ? PAI_ENOMEM : 0;
 	if (rc->nrefs == rc->cap) {
@@ -862,16 +891,13 @@ int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 {
 	struct refcheck rc;
 	struct scan_ops ops = {NULL, check_ref, check_word};
-	int err = PAI_ENOMEM;
+	int err;
 
 	*refs = NULL;
 	*nrefs = 0;
 	memset(&rc, 0, sizeof(rc));
-	rc.seen = pai__env_new();
 	rc.assigned = assigned;
 	ops.data = &rc;
-	if (!rc.seen)
-		goto out;
 	err = scan(cmd, len, &ops);
 	if (err)
 		goto out;

@@ -108,6 +108,10 @@ static bool has_protocol_version(const char *t, size_t len, size_t i)
 				       ['['] = 1, ['}'] = 1, [']'] = 1};
 	int depth = 0;
 
+	/* most configs have no such key anywhere: one memmem, not a walk
+	 * over every string of a large v0.x config */
+	if (!memmem(t + i, len - i, key, sizeof(key) - 1))
+		return false;
 	while (i < len) {
 		char c;
 
