@@ -24,6 +24,9 @@ enum { JP_OK = PAI_OK, JP_GIVE_UP = 1, JP_OOM = PAI_ENOMEM };
 /* Deeper nesting goes to jansson, whose limit is 2048. */
 #define JP_MAX_DEPTH 256
 
+/* Slots of the table of distinct keys (a power of two). */
+#define JP_KEYS 256
+
 /* ---- the parser --------------------------------------------------------- */
 
 struct jp {
@@ -36,6 +39,15 @@ struct jp {
 	size_t cap;
 	unsigned depth;
 	struct pai__arena *arena; /* the tree's nodes and keys */
+	/* Each distinct key once in the arena, its members pointing at that
+	 * copy: a config repeats the same few keys in every role, and a
+	 * copy each was a third of the tree. Up to JP_KEYS / 2 of them;
+	 * keys past those get copies of their own. */
+	struct jp_key {
+		const char *s; /* in the arena, NUL-terminated */
+		size_t n;
+	} keys[JP_KEYS];
+	size_t nkeys;
 };
 
 static int jp_value(struct jp *p, pai__pos *node, json_t **out);
@@ -355,6 +367,31 @@ static int jp_pop(struct jp *p, size_t base, pai__pos *node, int err)
 	return err;
 }
 
+/* The arena's copy of key k[0..n), NUL-terminated: the one copy of it
+ * when the table has room, else a copy of its own. NULL: no memory. */
+static char *jp_key(struct jp *p, const char *k, size_t n)
+{
+	size_t h = 2166136261u, i;
+	char *c;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)k[i]) * 16777619u;
+	for (h &= JP_KEYS - 1; p->keys[h].s; h = (h + 1) & (JP_KEYS - 1))
+		if (p->keys[h].n == n && memcmp(p->keys[h].s, k, n) == 0)
+			return (char *)p->keys[h].s;
+	c = pai__arena_alloc(&p->arena, n + 1);
+	if (!c)
+		return NULL;
+	memcpy(c, k, n);
+	c[n] = '\0';
+	if (p->nkeys < JP_KEYS / 2) {
+		p->keys[h].s = c;
+		p->keys[h].n = n;
+		p->nkeys++;
+	}
+	return c;
+}
+
 /* One "key": value member of the object obj at t[p->i]. */
 static int jp_member(struct jp *p, json_t *obj)
 {
@@ -373,11 +410,9 @@ static int jp_member(struct jp *p, json_t *obj)
 		return err;
 	if (json_object_getn(obj, k, n))
 		return JP_GIVE_UP; /* a duplicate key: jansson says so */
-	c.key = pai__arena_alloc(&p->arena, n + 1);
+	c.key = jp_key(p, k, n);
 	if (!c.key)
 		return JP_OOM;
-	memcpy(c.key, k, n);
-	c.key[n] = '\0';
 	jp_ws(p);
 	if (p->i >= p->len || p->t[p->i] != ':')
 		return JP_GIVE_UP;

@@ -143,6 +143,43 @@ static void test_numbers(void **state)
 	EXPECT("[1.5.3]", SYNTAX);
 }
 
+/* A key repeated in many objects is one copy in the tree; past the
+ * table's room (128 distinct keys), keys are copied each, still right. */
+static void test_keys_shared(void **state)
+{
+	const char *t = "[{\"name\": 1, \"b\": 2}, {\"b\": 3, \"name\": 4}]";
+	char big[300 * 24 + 8];
+	size_t n = 0, k, r;
+	struct pai__arena *arena = NULL;
+	json_t *root;
+	pai__pos pos;
+
+	(void)state;
+	assert_int_equal(
+	    pai__json_fast_parse(&root, &pos, &arena, t, strlen(t), false),
+	    PAI_OK);
+	assert_string_equal(pos.child[0].child[0].key, "name");
+	assert_ptr_equal(pos.child[0].child[0].key, pos.child[1].child[1].key);
+	assert_ptr_equal(pos.child[0].child[1].key, pos.child[1].child[0].key);
+	pai__pos_release(&pos);
+	pai__arena_free(arena);
+	json_decref(root);
+	/* 300 distinct keys, twice over */
+	big[n++] = '[';
+	for (r = 0; r < 2; r++) {
+		big[n++] = '{';
+		for (k = 0; k < 300; k++)
+			n += (size_t)snprintf(big + n, sizeof(big) - n,
+					      "%s\"k%zu\": %zu", k ? "," : "",
+					      k, k);
+		big[n++] = '}';
+		if (r == 0)
+			big[n++] = ',';
+	}
+	big[n++] = ']';
+	assert_int_equal(both_ways(big, n), FAST);
+}
+
 static void test_depth(void **state)
 {
 	char t[2 * 3000 + 1];
@@ -383,6 +420,7 @@ int main(void)
 	    cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_numbers),
 	    cmocka_unit_test(test_depth),
+	    cmocka_unit_test(test_keys_shared),
 	    cmocka_unit_test(test_comments_and_long_strings),
 	    cmocka_unit_test(test_out_of_memory),
 	    cmocka_unit_test(test_examples_and_corpus),
