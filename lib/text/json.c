@@ -461,6 +461,8 @@ static char *decode_key(const char *t, size_t quote, size_t end)
 
 static int push_child(pai__pos *node, size_t *cap)
 {
+	if (node->nchild == UINT32_MAX)
+		return -1; /* pai__pos's bound: taken as out of memory */
 	if (node->nchild == *cap) {
 		size_t c = *cap ? *cap * 2 : 4;
 		pai__pos *v = realloc(node->child, c * sizeof(*v));

@@ -352,13 +352,15 @@ static int jp_pop(struct jp *p, size_t base, pai__pos *node, int err)
 {
 	size_t n = p->nstack - base;
 
+	if (!err && n > UINT32_MAX)
+		err = JP_GIVE_UP; /* more than a node holds: json.c says */
 	if (!err && n) {
 		node->child =
 		    pai__arena_alloc(&p->arena, n * sizeof(*node->child));
 		if (node->child) {
 			memcpy(node->child, p->stack + base,
 			       n * sizeof(*node->child));
-			node->nchild = n;
+			node->nchild = (uint32_t)n;
 		} else {
 			err = JP_OOM;
 		}

@@ -95,8 +95,11 @@ typedef struct pai__pos {
 	size_t key_off; /* object members: the key's opening quote (YAML: the
 			 * key's first byte); else off */
 	char *key;	/* object members: decoded key (owned); else NULL */
-	size_t nchild;
 	struct pai__pos *child;
+	/* 32 bits, beside the two below, to keep a node at 40 bytes: a
+	 * 2,000-role config has 40,000 of them. The readers refuse more
+	 * children (each takes at least two bytes of text). */
+	uint32_t nchild;
 	unsigned char ykind; /* enum pai__ykind */
 	unsigned char arena; /* the root of a tree whose nodes and keys are
 			      * in its source's arena (json_fast.c): freed
