@@ -403,10 +403,36 @@ static size_t heredoc_bodies(struct scan *sc, size_t i)
 	return i;
 }
 
+/* Characters that end a run of plain text: in a word of the shell
+ * (blanks, operators, quotes, escapes, expansions, the closers of
+ * $( and `), and inside double quotes (DQ_STOP). A comment's '#' is
+ * plain inside a word. */
+enum { WORD_STOP = 1, DQ_STOP = 2 };
+static const unsigned char stops[256] = {
+    [' '] = WORD_STOP,	 ['\t'] = WORD_STOP, ['\n'] = WORD_STOP,
+    ['<'] = WORD_STOP,	 ['>'] = WORD_STOP,  [';'] = WORD_STOP,
+    ['&'] = WORD_STOP,	 ['|'] = WORD_STOP,  ['('] = WORD_STOP,
+    [')'] = WORD_STOP,	 ['\''] = WORD_STOP, ['"'] = WORD_STOP | DQ_STOP,
+    ['\\'] = WORD_STOP | DQ_STOP, ['`'] = WORD_STOP | DQ_STOP,
+    ['$'] = WORD_STOP | DQ_STOP,
+};
+
+/* Past the run of characters at i that none of `stop` ends: most of a
+ * command is such text, stepped over without a step each. */
+static size_t plain_run(const struct scan *sc, size_t i, unsigned char stop)
+{
+	while (i < sc->len && !(stops[(unsigned char)sc->s[i]] & stop))
+		i++;
+	return i;
+}
+
 static size_t step_dq(struct scan *sc, size_t i)
 {
 	const char *s = sc->s;
 	char ch = s[i];
+
+	if (!(stops[(unsigned char)ch] & DQ_STOP))
+		return plain_run(sc, i + 1, DQ_STOP);
 
 	if (ch == '"') {
 		pop(sc);
@@ -537,6 +563,8 @@ static size_t step_shell(struct scan *sc, size_t i)
 		return shell_operator(sc, c, i);
 	if (c->word == NO_WORD)
 		word_start(sc, c, i);
+	else if (!(stops[(unsigned char)ch] & WORD_STOP))
+		return plain_run(sc, i + 1, WORD_STOP);
 	return word_char(sc, c, i);
 }
 

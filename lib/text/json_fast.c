@@ -220,6 +220,17 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 	return JP_OK;
 }
 
+/* Whether any of the 8 bytes of v is a quote, a backslash, a control
+ * character or not ASCII: what ends a plain run of a string. */
+static bool jp_special8(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
+	uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+
+	return ((v & high) | ((v - ones * 0x20) & ~v & high) |
+		((q - ones) & ~q & high) | ((b - ones) & ~b & high)) != 0;
+}
+
 static int jp_string(struct jp *p, const char **s, size_t *n)
 {
 	const char *t = p->t;
@@ -227,6 +238,15 @@ static int jp_string(struct jp *p, const char **s, size_t *n)
 
 	for (;;) {
 		unsigned char c;
+		uint64_t v;
+
+		/* plain ASCII eight bytes at a time: most of a command */
+		while (i + 8 <= p->len) {
+			memcpy(&v, t + i, 8);
+			if (jp_special8(v))
+				break;
+			i += 8;
+		}
 
 		if (i >= p->len)
 			return JP_GIVE_UP;

@@ -143,6 +143,27 @@ static void test_numbers(void **state)
 	EXPECT("[1.5.3]", SYNTAX);
 }
 
+/* Strings are read eight plain bytes at a time: an escape, a quote, a
+ * control character or UTF-8 at every place of the first words. */
+static void test_string_words(void **state)
+{
+	static const char *const odd[] = {"\\n", "\\\"", "\xc3\xa9", "\t",
+					  "\x7f", "\xff"};
+	char t[64];
+	size_t at, k;
+
+	(void)state;
+	for (k = 0; k < sizeof(odd) / sizeof(odd[0]); k++)
+		for (at = 0; at < 20; at++) {
+			snprintf(t, sizeof(t), "[\"%.*s%s%.*s\"]", (int)at,
+				 "abcdefghijklmnopqrstuvwxyz", odd[k],
+				 (int)(20 - at), "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+			/* a raw tab and 0xff are refused, the rest taken */
+			assert_int_equal(both_ways(t, strlen(t)),
+					 k >= 3 && k != 4 ? SYNTAX : FAST);
+		}
+}
+
 /* A key repeated in many objects is one copy in the tree; past the
  * table's room (128 distinct keys), keys are copied each, still right. */
 static void test_keys_shared(void **state)
@@ -421,6 +442,7 @@ int main(void)
 	    cmocka_unit_test(test_numbers),
 	    cmocka_unit_test(test_depth),
 	    cmocka_unit_test(test_keys_shared),
+	    cmocka_unit_test(test_string_words),
 	    cmocka_unit_test(test_comments_and_long_strings),
 	    cmocka_unit_test(test_out_of_memory),
 	    cmocka_unit_test(test_examples_and_corpus),
