@@ -419,7 +419,7 @@ static int jp_member(struct jp *p, json_t *obj)
 {
 	pai__pos c;
 	const char *k;
-	size_t n;
+	size_t n, had;
 	json_t *v = NULL;
 	int err;
 
@@ -430,8 +430,6 @@ static int jp_member(struct jp *p, json_t *obj)
 	err = jp_string(p, &k, &n);
 	if (err)
 		return err;
-	if (json_object_getn(obj, k, n))
-		return JP_GIVE_UP; /* a duplicate key: jansson says so */
 	c.key = jp_key(p, k, n);
 	if (!c.key)
 		return JP_OOM;
@@ -440,8 +438,14 @@ static int jp_member(struct jp *p, json_t *obj)
 		return JP_GIVE_UP;
 	p->i++;
 	err = jp_value(p, &c, &v);
+	had = json_object_size(obj);
 	if (!err && json_object_setn_new_nocheck(obj, c.key, n, v) < 0)
 		err = JP_OOM;
+	/* a duplicate key replaced the first one's value, leaving the size
+	 * as it was (one lookup, not a lookup before the set): jansson
+	 * says what is wrong */
+	if (!err && json_object_size(obj) == had)
+		err = JP_GIVE_UP;
 	if (!err)
 		err = jp_push(p, &c);
 	return err;
