@@ -865,7 +865,7 @@ static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
 	    "read",	"local",   "declare",	"typeset", "export",
 	    "readonly", "mapfile", "readarray", "getopts", NULL};
 	struct refcheck *rc = data;
-	bool plain = kind == W_PLAIN, name = plain && is_name(w, n);
+	bool plain = kind == W_PLAIN;
 
 	switch (kind) {
 	case W_SEP: rc->st = ST_CMD; return 0;
@@ -901,7 +901,10 @@ static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
 		return 0;
 	case ST_ARGS: return 0;
 	}
-	if (name && pai__env_add_once(rc->assigned, w, n) < 0)
+	/* a name the command sets: only words after for, read... are
+	 * looked at, not every word of every command */
+	if (plain && is_name(w, n) &&
+	    pai__env_add_once(rc->assigned, w, n) < 0)
 		return PAI_ENOMEM;
 	return 0;
 }
