@@ -47,8 +47,8 @@ struct batch {
 	int stop;     /* begin no more */
 	int over;     /* every one told: the lanes end */
 	pai__lanes ctl;	    /* how many lanes work now (ctl.now) */
-	struct lane *lanes; /* ctl.max of them, */
-	size_t started;	    /* the first `started` with a thread */
+	struct lane *lanes; /* room for ctl.max */
+	size_t started;	    /* lanes with a thread: the first ones */
 };
 
 static long long now_us(void)
@@ -86,7 +86,6 @@ struct lane {
 	size_t idx;
 	pai_client *c;
 	pthread_t th;
-	int started;
 };
 
 /* Submission i, done on lane l (under b->m): told to the controller,
@@ -137,8 +136,6 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
-/* Waits until submission i is done, or will not begin (stopped): 1
- * when it is done. */
 /* Lane idx's client and thread (under b->m, or before any lane runs):
  * 0, or -1 when either cannot be had. */
 static int start_lane(struct batch *b, size_t idx)
@@ -154,7 +151,6 @@ static int start_lane(struct batch *b, size_t idx)
 		l->c = NULL;
 		return -1;
 	}
-	l->started = 1;
 	b->started++;
 	return 0;
 }
@@ -170,14 +166,20 @@ static void grow(struct batch *b)
 		}
 }
 
+/* Waits until submission i is done, or will not begin (stopped): 1
+ * when it is done. */
 static int wait_for(struct batch *b, size_t i)
 {
 	int done;
 
 	pthread_mutex_lock(&b->m);
-	while (grow(b), b->slots[i].state != DONE &&
-			    !(b->slots[i].state == WAITING && b->stop))
+	for (;;) {
+		grow(b); /* the lanes grow as those done tell */
+		if (b->slots[i].state == DONE ||
+		    (b->slots[i].state == WAITING && b->stop))
+			break;
 		pthread_cond_wait(&b->cv, &b->m);
+	}
 	done = b->slots[i].state == DONE;
 	pthread_mutex_unlock(&b->m);
 	return done;
