@@ -81,13 +81,17 @@ static bool jp_comment_ok(const struct jp *p, size_t from, size_t to)
  * slow path to refuse). */
 static void jp_ws(struct jp *p)
 {
+	static const bool blank[256] = {[' '] = 1, ['\n'] = 1, ['\t'] = 1,
+					['\r'] = 1};
 	const char *t = p->t, *e;
-	size_t end;
+	size_t end, i;
 
 	for (;;) {
-		while (p->i < p->len && (t[p->i] == ' ' || t[p->i] == '\n' ||
-					 t[p->i] == '\t' || t[p->i] == '\r'))
-			p->i++;
+		/* a local index: a store to p->i could be to the text, for
+		 * all the compiler knows */
+		for (i = p->i; i < p->len && blank[(unsigned char)t[i]]; i++)
+			;
+		p->i = i;
 		if (!p->comments || p->i + 1 >= p->len || t[p->i] != '/')
 			return;
 		if (t[p->i + 1] == '/') {
