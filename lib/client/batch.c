@@ -103,6 +103,19 @@ static void measured(struct batch *b, struct lane *l, size_t i,
 	pai__trace(l->c, note);
 }
 
+/* The end of the wait a server last named (Retry-After), shared by the
+ * client and its lanes: when it moves during a submission, the server
+ * said it is overloaded, to this lane or another. */
+static long long hold_mark(pai_client *c)
+{
+	long long v;
+
+	pai__lock(c);
+	v = c->sh->not_before_ms;
+	pai__unlock(c);
+	return v;
+}
+
 /* A lane's thread: submissions, one after the other, until the batch
  * is over. */
 static void *lane_main(void *arg)
@@ -111,7 +124,8 @@ static void *lane_main(void *arg)
 	struct batch *b = l->b;
 	size_t i;
 	unsigned long overloads;
-	int err, rec;
+	long long mark;
+	int err, rec, held, over;
 
 	pthread_mutex_lock(&b->m);
 	while (!b->over) {
@@ -122,14 +136,21 @@ static void *lane_main(void *arg)
 		pthread_mutex_unlock(&b->m);
 		rec = 0;
 		overloads = l->c->overloads;
+		mark = hold_mark(l->c);
+		held = pai__held_ms(l->c) > 0;
 		err = pai_submit_ex(l->c, b->user, b->configs[i],
 				    b->opts ? b->opts[i] : NULL, &rec);
+		over = l->c->overloads != overloads ||
+		       hold_mark(l->c) != mark;
 		pthread_mutex_lock(&b->m);
 		b->slots[i].err = err;
 		b->slots[i].recovered = rec;
 		pai__client_save_error(l->c, &b->slots[i].detail);
 		b->slots[i].state = DONE;
-		measured(b, l, i, l->c->overloads != overloads);
+		/* one that waited out a hold begun before it measures the
+		 * server's wait, not its speed */
+		if (over || !held)
+			measured(b, l, i, over);
 		pthread_cond_broadcast(&b->cv);
 	}
 	pthread_mutex_unlock(&b->m);

@@ -57,8 +57,9 @@ void pai__lanes_init(pai__lanes *l, unsigned max, long long now_us);
 /* A submission begins: its number, for pai__lanes_done(). */
 unsigned long long pai__lanes_begin(pai__lanes *l);
 /* Submission seq ended at now_us; overloaded: the server said so on
- * the way (a 429, a 503, a timeout), even if a retry then went
- * through. Returns true when l->now changed. */
+ * the way (a 429, a 503, a timeout, or a wait it named to another
+ * lane meanwhile), even if a retry then went through. Returns true
+ * when l->now changed. */
 bool pai__lanes_done(pai__lanes *l, unsigned long long seq, bool overloaded,
 		     long long now_us);
 

@@ -252,7 +252,6 @@ struct slow {
 	long long at[2 * M]; /* when each POST came (ms) */
 	char made[M][16];    /* the jobs made, in order */
 	int nmade;
-	int refuse_at;	      /* the POST answered 429 (by arrival) */
 	long long refused_ms; /* when it was */
 	int refused;
 };
@@ -265,8 +264,21 @@ static long long ms_now(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* POSTs before the last one that are still being answered (60 ms). */
+static int under_way(const struct slow *s)
+{
+	long long now = s->at[s->posts - 1];
+	int i, n = 0;
+
+	for (i = 0; i < s->posts - 1; i++)
+		n += s->at[i] > now - 60;
+	return n;
+}
+
 /* Every POST answered after 60 ms, all at once (a server that overlaps
- * slow requests), but one: a 429 with Retry-After: 1 at once. */
+ * slow requests), but one: the first that comes while three others are
+ * under way (the lanes have grown to four), a 429 with Retry-After: 1
+ * at once. */
 static void on_slow(void *data, const fake_request *rq, fake_reply *rp)
 {
 	struct slow *s = data;
@@ -280,7 +292,7 @@ static void on_slow(void *data, const fake_request *rq, fake_reply *rp)
 		return;
 	}
 	s->at[s->posts++] = ms_now();
-	if (s->posts - 1 == s->refuse_at) {
+	if (!s->refused && under_way(s) >= 3) {
 		s->refused_ms = s->at[s->posts - 1];
 		s->refused = 1;
 		rp->headers = "Retry-After: 1\r\n";
@@ -341,7 +353,6 @@ static void test_lanes_grow_and_halve_on_429(void **state)
 	size_t i, j, k;
 
 	(void)state;
-	s.refuse_at = 16;
 	assert_int_equal(fake_start(&f, "127.0.0.1", on_slow, &s), 0);
 	snprintf(uri, sizeof(uri), "http://127.0.0.1:%u", fake_port(f));
 	o.uri = uri;
@@ -402,10 +413,14 @@ static void test_lanes_grow_and_halve_on_429(void **state)
 	}
 	assert_true(most >= 4);
 	assert_true(k < ch.n);
-	assert_int_equal(ch.to[k], ch.from[k] / 2 ? ch.from[k] / 2 : 1);
-	/* and only once for that 429 */
-	for (j = k + 1; j < ch.n; j++)
+	assert_true(ch.from[k] >= 4);
+	assert_int_equal(ch.to[k], ch.from[k] / 2);
+	/* and only once for that 429; then one more at a time (additive
+	 * increase) while that pays */
+	for (j = k + 1; j < ch.n; j++) {
 		assert_false(ch.overload[j]);
+		assert_true(ch.to[j] == ch.from[j] + 1 || ch.to[j] < ch.from[j]);
+	}
 	for (i = 0; i < M; i++)
 		json_decref(cfgs[i]);
 	pai_client_free(t.c);
