@@ -6,6 +6,8 @@ connection in a thread of its own.
 
     lanes_server.py serial  PORTFILE   one request at a time, 5 ms each
     lanes_server.py overlap PORTFILE   100 ms each, all at once
+    lanes_server.py crowd   PORTFILE   5 ms alone, slower with company:
+                                       5 ms x n^2 with n under way
 
 It listens on a free port of 127.0.0.1, writes the port to PORTFILE,
 and serves until killed. Every other request is a 404 in the server's
@@ -20,6 +22,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODE = sys.argv[1]
 ONE_AT_A_TIME = threading.Lock()
+UNDER_WAY = [0]
+UNDER_WAY_LOCK = threading.Lock()
 MADE = set()
 MADE_LOCK = threading.Lock()
 
@@ -59,6 +63,13 @@ class Handler(BaseHTTPRequestHandler):
         if MODE == "serial":
             with ONE_AT_A_TIME:
                 time.sleep(0.005)
+        elif MODE == "crowd":
+            with UNDER_WAY_LOCK:
+                UNDER_WAY[0] += 1
+                n = UNDER_WAY[0]
+            time.sleep(0.005 * n * n)
+            with UNDER_WAY_LOCK:
+                UNDER_WAY[0] -= 1
         else:
             time.sleep(0.1)
         with MADE_LOCK:

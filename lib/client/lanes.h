@@ -25,7 +25,7 @@
 #define PAI__LANES_GAIN 0.5
 /* Steps held after a probe that did not pay, before the next: doubling
  * from the first to the last. */
-#define PAI__LANES_HOLD_MIN 4
+#define PAI__LANES_HOLD_MIN 8
 #define PAI__LANES_HOLD_MAX 64
 
 enum pai__lanes_phase {

@@ -2,8 +2,9 @@
  * fed with made-up measurements: it starts at one lane, doubles while a
  * step pays, falls back when one does not, probes one lane more with a
  * backoff, halves once per overload episode; and, against simulated
- * servers in virtual time, keeps a serializing server at one lane and
- * fills the lanes of one that overlaps slow requests. Not timed: the
+ * servers in virtual time, keeps a serializing server and one that
+ * slows with company at one lane and fills the lanes of one that
+ * overlaps slow requests. Not timed: the
  * clock is the test's. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,11 +138,12 @@ static void test_halves_once_per_overload(void **state)
 
 /* ---- against simulated servers, in virtual time ---------------------- */
 
-enum model { SERIAL, OVERLAP };
+enum model { SERIAL, OVERLAP, CROWD };
 
 /* n submissions through the controller (at most max lanes) to a server
- * that serializes them (5 ms each, one at a time) or overlaps them
- * (100 ms each, all at once), the client spending 0.2 ms on each: the
+ * that serializes them (5 ms each, one at a time), overlaps them
+ * (100 ms each, all at once) or slows with company (5 ms x k^2 with k
+ * under way), the client spending 0.2 ms on each: the
  * total time in µs; the most lanes used into *most. */
 static long long simulate(enum model m, unsigned n, unsigned max,
 			  unsigned *most)
@@ -166,6 +168,10 @@ static long long simulate(enum model m, unsigned n, unsigned max,
 					server_free = arrive;
 				server_free += 5 * MS;
 				run[nrun].end = server_free;
+			} else if (m == CROWD) {
+				long long k = nrun + 1;
+
+				run[nrun].end = arrive + 5 * MS * k * k;
 			} else {
 				run[nrun].end = arrive + 100 * MS;
 			}
@@ -212,6 +218,19 @@ static void test_overlapping_server_gets_the_lanes(void **state)
 	assert_true(took * 4 <= one);
 }
 
+static void test_crowded_server_keeps_one_lane(void **state)
+{
+	unsigned most;
+	long long one = 40 * (5 * MS + 200);
+	long long took = simulate(CROWD, 40, 8, &most);
+
+	(void)state;
+	print_message("crowd: %lld us vs %lld\n", took, one);
+	/* the probes of two lanes cost a little: within 1.5x */
+	assert_true(most <= 2);
+	assert_true(took * 2 <= one * 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +239,7 @@ int main(void)
 	    cmocka_unit_test(test_halves_once_per_overload),
 	    cmocka_unit_test(test_serial_server_keeps_one_lane),
 	    cmocka_unit_test(test_overlapping_server_gets_the_lanes),
+	    cmocka_unit_test(test_crowded_server_keeps_one_lane),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
