@@ -329,6 +329,7 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/ssh.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/server.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/lanes.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/client_v2.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/k8s.sh

@@ -781,7 +781,9 @@ typedef int (*pai_submitted_fn)(void *data, size_t i, int err, int recovered);
 /** What pai_submit_batch() does besides sending the configs. */
 typedef struct pai_batch_options {
 	unsigned version; /**< PAI_BATCH_OPTIONS_VERSION */
-	/** Submissions under way at once, each on a connection of its own;
+	/** Submissions under way at once at most, each on a connection of
+	 * its own: from one, more while that raises the throughput, fewer
+	 * when the server says it is overloaded (429, 503, a timeout);
 	 * 0: PAI_BATCH_IN_FLIGHT; at most PAI_BATCH_IN_FLIGHT_MAX. */
 	unsigned in_flight;
 	pai_submitted_fn done; /**< NULL: told nothing */

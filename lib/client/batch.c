@@ -2,24 +2,34 @@
  * each is submit.c's pai_submit_ex(), on a lane of the client (a handle
  * of its own sharing the client's holds, token and module state,
  * http.h) in a thread of its own, so that a cluster's latency is paid
- * once per few jobs. Every API module gets it, since it is the
- * submission as the module makes it, once it says its state is safe in
- * lanes (struct pai__api.lanes); until then its batches go one by one.
- * The caller is told of each in the order given, in its own thread,
- * with the client's detail that submission's. */
+ * once per few jobs. How many lanes work at once is lanes.c's call,
+ * from one up while it pays and down when the server is overloaded:
+ * lane i works while i < that number, so that one lane is always the
+ * same connection, and a lane's thread starts when it is first let
+ * work. Every API module gets it, since it is the submission as the
+ * module makes it, once it says its state is safe in lanes (struct
+ * pai__api.lanes); until then its batches go one by one. The caller is
+ * told of each in the order given, in its own thread, with the
+ * client's detail that submission's. */
 #include "api.h"
+#include "lanes.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { WAITING, RUNNING, DONE };
 
 struct slot {
 	int state;
 	int err, recovered;
-	pai__error detail; /* the lane's, when it failed */
+	unsigned long long seq; /* pai__lanes_begin()'s, when it began */
+	pai__error detail;	/* the lane's, when it failed */
 };
+
+struct lane;
 
 struct batch {
 	pai_client *c;
@@ -36,13 +46,27 @@ struct batch {
 	size_t again; /* one to send again first; n: none */
 	int stop;     /* begin no more */
 	int over;     /* every one told: the lanes end */
+	pai__lanes ctl;	    /* how many lanes work now (ctl.now) */
+	struct lane *lanes; /* room for ctl.max */
+	size_t started;	    /* lanes with a thread: the first ones */
 };
 
-/* The next submission to begin (under b->m): its index, or n. */
-static size_t take(struct batch *b)
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The next submission for lane `lane` to begin (under b->m): its index,
+ * or n (none, or the lane rests). */
+static size_t take(struct batch *b, size_t lane)
 {
 	size_t i = b->n;
 
+	if (lane >= b->ctl.now)
+		return b->n;
 	if (b->again < b->n) {
 		i = b->again;
 		b->again = b->n;
@@ -50,17 +74,47 @@ static size_t take(struct batch *b)
 		/* a window: no more begun than can be told of soon, so
 		 * that a STOP leaves few behind it */
 		i = b->next++;
-	if (i < b->n)
+	if (i < b->n) {
 		b->slots[i].state = RUNNING;
+		b->slots[i].seq = pai__lanes_begin(&b->ctl);
+	}
 	return i;
 }
 
 struct lane {
 	struct batch *b;
+	size_t idx;
 	pai_client *c;
 	pthread_t th;
-	int started;
 };
+
+/* Submission i, done on lane l (under b->m): told to the controller,
+ * and a change of lanes said in the trace. */
+static void measured(struct batch *b, struct lane *l, size_t i,
+		     int overloaded)
+{
+	unsigned was = b->ctl.now;
+	char note[96];
+
+	if (!pai__lanes_done(&b->ctl, b->slots[i].seq, overloaded, now_us()))
+		return;
+	snprintf(note, sizeof(note), "* batch: %u submissions at once, not %u%s",
+		 b->ctl.now, was, overloaded ? " (the server is overloaded)" : "");
+	pai__trace(l->c, note);
+}
+
+/* The end of the wait a server last named (Retry-After), shared by the
+ * client and its lanes: when it moves during a submission, the server
+ * said it is overloaded, to this lane or another. */
+static long long hold_mark(pai_client *c)
+{
+	long long v;
+
+	pai__lock(c);
+	v = c->sh->not_before_ms;
+	pai__unlock(c);
+	return v;
+}
 
 /* A lane's thread: submissions, one after the other, until the batch
  * is over. */
@@ -69,27 +123,68 @@ static void *lane_main(void *arg)
 	struct lane *l = arg;
 	struct batch *b = l->b;
 	size_t i;
-	int err, rec;
+	unsigned long overloads;
+	long long mark;
+	int err, rec, held, over;
 
 	pthread_mutex_lock(&b->m);
 	while (!b->over) {
-		if ((i = take(b)) == b->n) {
+		if ((i = take(b, l->idx)) == b->n) {
 			pthread_cond_wait(&b->cv, &b->m);
 			continue;
 		}
 		pthread_mutex_unlock(&b->m);
 		rec = 0;
+		overloads = l->c->overloads;
+		mark = hold_mark(l->c);
+		held = pai__held_ms(l->c) > 0;
 		err = pai_submit_ex(l->c, b->user, b->configs[i],
 				    b->opts ? b->opts[i] : NULL, &rec);
+		over = l->c->overloads != overloads ||
+		       hold_mark(l->c) != mark;
 		pthread_mutex_lock(&b->m);
 		b->slots[i].err = err;
 		b->slots[i].recovered = rec;
 		pai__client_save_error(l->c, &b->slots[i].detail);
 		b->slots[i].state = DONE;
+		/* one that waited out a hold begun before it measures the
+		 * server's wait, not its speed */
+		if (over || !held)
+			measured(b, l, i, over);
 		pthread_cond_broadcast(&b->cv);
 	}
 	pthread_mutex_unlock(&b->m);
 	return NULL;
+}
+
+/* Lane idx's client and thread (under b->m, or before any lane runs):
+ * 0, or -1 when either cannot be had. */
+static int start_lane(struct batch *b, size_t idx)
+{
+	struct lane *l = &b->lanes[idx];
+
+	l->b = b;
+	l->idx = idx;
+	if (pai__client_lane(&l->c, b->c))
+		return -1;
+	if (pthread_create(&l->th, NULL, lane_main, l)) {
+		pai_client_free(l->c);
+		l->c = NULL;
+		return -1;
+	}
+	b->started++;
+	return 0;
+}
+
+/* The lanes the controller lets work, started (under b->m); when one
+ * cannot be, the controller counts on those that run. */
+static void grow(struct batch *b)
+{
+	while (b->started < b->ctl.now)
+		if (start_lane(b, b->started) < 0) {
+			b->ctl.max = b->ctl.now = (unsigned)b->started;
+			break;
+		}
 }
 
 /* Waits until submission i is done, or will not begin (stopped): 1
@@ -99,9 +194,13 @@ static int wait_for(struct batch *b, size_t i)
 	int done;
 
 	pthread_mutex_lock(&b->m);
-	while (b->slots[i].state != DONE &&
-	       !(b->slots[i].state == WAITING && b->stop))
+	for (;;) {
+		grow(b); /* the lanes grow as those done tell */
+		if (b->slots[i].state == DONE ||
+		    (b->slots[i].state == WAITING && b->stop))
+			break;
 		pthread_cond_wait(&b->cv, &b->m);
+	}
 	done = b->slots[i].state == DONE;
 	pthread_mutex_unlock(&b->m);
 	return done;
@@ -147,35 +246,14 @@ static void report(struct batch *b, const pai_batch_options *bo)
 	pthread_mutex_unlock(&b->m);
 }
 
-/* The lanes of b, k of them, started: how many could be (0: none). */
-static size_t start_lanes(struct batch *b, struct lane *lanes, size_t k)
-{
-	size_t i, up = 0;
-
-	for (i = 0; i < k; i++) {
-		lanes[i].b = b;
-		if (pai__client_lane(&lanes[i].c, b->c))
-			break;
-		if (pthread_create(&lanes[i].th, NULL, lane_main, &lanes[i])) {
-			pai_client_free(lanes[i].c);
-			lanes[i].c = NULL;
-			break;
-		}
-		lanes[i].started = 1;
-		up++;
-	}
-	return up;
-}
-
-static void end_lanes(struct lane *lanes, size_t k)
+static void end_lanes(struct batch *b)
 {
 	size_t i;
 
-	for (i = 0; i < k; i++)
-		if (lanes[i].started) {
-			pthread_join(lanes[i].th, NULL);
-			pai_client_free(lanes[i].c);
-		}
+	for (i = 0; i < b->started; i++) {
+		pthread_join(b->lanes[i].th, NULL);
+		pai_client_free(b->lanes[i].c);
+	}
 }
 
 /* One by one, in this thread: a batch of one, or no thread to be had. */
@@ -246,11 +324,13 @@ int pai_submit_batch(pai_client *c, const char *user, json_t *const *configs,
 		return pai__client_oom(c);
 	pthread_mutex_init(&b.m, NULL);
 	pthread_cond_init(&b.cv, NULL);
-	if (start_lanes(&b, lanes, k) == 0)
+	b.lanes = lanes;
+	pai__lanes_init(&b.ctl, (unsigned)k, now_us());
+	if (start_lane(&b, 0) < 0)
 		err = one_by_one(&b, bo);
 	else
 		report(&b, bo);
-	end_lanes(lanes, k);
+	end_lanes(&b);
 	for (i = 0; i < n; i++)
 		pai__error_release(&b.slots[i].detail);
 	pthread_cond_destroy(&b.cv);

@@ -367,6 +367,9 @@ int pai__http(pai_client *c, const pai__request *rq, pai__response *rs)
 			attempt--;
 			continue;
 		}
+		if ((err == PAI_OK && (rs->status == 429 || rs->status == 503)) ||
+		    (err == PAI_EUNREACHABLE && cc == CURLE_OPERATION_TIMEDOUT))
+			c->overloads++; /* a batch's lanes shrink (lanes.h) */
 		if (pai__note_answer(c, rq, rs, err, &named))
 			return PAI_EHTTP;
 		delay = retry_delay(c, rq, rs, err, cc, attempt, named);

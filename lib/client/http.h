@@ -114,6 +114,9 @@ struct pai_client {
 
 	char errbuf[CURL_ERROR_SIZE];
 	uint64_t rng; /* the retries' jitter */
+	/* Answers that said the server is overloaded (a 429, a 503, a
+	 * timeout), retried or not: what a batch's lanes halve on. */
+	unsigned long overloads;
 	/* The limits and token, this client's own or, in a lane, the
 	 * client's it came from (submit.c); own is used only then. */
 	struct pai__shared *sh, own;

@@ -23,9 +23,7 @@ static int read_v1(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags, const char *name, const char *text,
 		   size_t len)
 {
-	int err = pai__src_init(src, diags, name, text, len);
-
-	return err ? err : pai__src_parse(root, pos, src, diags);
+	return pai__src_read(root, pos, src, diags, name, text, len);
 }
 
 /* Whether member (".name") begins path q, as a whole member. */

@@ -514,15 +514,26 @@ static void check_members(struct ctx *c, json_t *obj, const pai__pos *at,
 	pai__buf p = PAI__BUF_INIT;
 	const char *fp;
 	size_t i, k;
+	/* jansson keeps members in the order they came, the position tree
+	 * too: walked side by side, a member's value is found without a
+	 * lookup (one where the orders part; values replaced below keep
+	 * their place) */
+	void *it = json_object_iter(obj);
 
 	memset(found, 0, MAX_FIELDS * sizeof(*found));
 	for (i = 0; at && i < at->nchild; i++) {
 		const pai__pos *m = &at->child[i];
-		json_t *v = json_object_get(obj, m->key);
+		json_t *v = NULL;
 		const struct field *f;
 		bool known;
 		int kind;
 
+		if (it && strcmp(json_object_iter_key(it), m->key) == 0) {
+			v = json_object_iter_value(it);
+			it = json_object_iter_next(obj, it);
+		} else {
+			v = json_object_get(obj, m->key);
+		}
 		if (!v) {
 			/* the position tree has a key that jansson's result
 			 * lacks: jansson's lexer drops a byte of a string
@@ -569,9 +580,18 @@ static char *member_path(struct ctx *c, const char *parent, const char *key)
 static char *index_path(struct ctx *c, const char *parent, size_t i)
 {
 	pai__buf b = PAI__BUF_INIT;
-	char *s;
+	char digits[24], *d = digits + sizeof(digits), *s;
 
-	pai__buf_printf(&b, "%s[%zu]", parent, i);
+	/* one per role and per port: no printf, which costs as much as
+	 * the rest of a role's checks */
+	*--d = '\0';
+	do
+		*--d = (char)('0' + i % 10);
+	while ((i /= 10) > 0);
+	pai__buf_puts(&b, parent);
+	pai__buf_putc(&b, '[');
+	pai__buf_puts(&b, d);
+	pai__buf_putc(&b, ']');
 	s = pai__buf_detach(&b);
 	if (!s)
 		c->err = PAI_ENOMEM;

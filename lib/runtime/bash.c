@@ -403,10 +403,36 @@ static size_t heredoc_bodies(struct scan *sc, size_t i)
 	return i;
 }
 
+/* Characters that end a run of plain text: in a word of the shell
+ * (blanks, operators, quotes, escapes, expansions, the closers of
+ * $( and `), and inside double quotes (DQ_STOP). A comment's '#' is
+ * plain inside a word. */
+enum { WORD_STOP = 1, DQ_STOP = 2 };
+static const unsigned char stops[256] = {
+    [' '] = WORD_STOP,	 ['\t'] = WORD_STOP, ['\n'] = WORD_STOP,
+    ['<'] = WORD_STOP,	 ['>'] = WORD_STOP,  [';'] = WORD_STOP,
+    ['&'] = WORD_STOP,	 ['|'] = WORD_STOP,  ['('] = WORD_STOP,
+    [')'] = WORD_STOP,	 ['\''] = WORD_STOP, ['"'] = WORD_STOP | DQ_STOP,
+    ['\\'] = WORD_STOP | DQ_STOP, ['`'] = WORD_STOP | DQ_STOP,
+    ['$'] = WORD_STOP | DQ_STOP,
+};
+
+/* Past the run of characters at i that none of `stop` ends: most of a
+ * command is such text, stepped over without a step each. */
+static size_t plain_run(const struct scan *sc, size_t i, unsigned char stop)
+{
+	while (i < sc->len && !(stops[(unsigned char)sc->s[i]] & stop))
+		i++;
+	return i;
+}
+
 static size_t step_dq(struct scan *sc, size_t i)
 {
 	const char *s = sc->s;
 	char ch = s[i];
+
+	if (!(stops[(unsigned char)ch] & DQ_STOP))
+		return plain_run(sc, i + 1, DQ_STOP);
 
 	if (ch == '"') {
 		pop(sc);
@@ -537,6 +563,8 @@ static size_t step_shell(struct scan *sc, size_t i)
 		return shell_operator(sc, c, i);
 	if (c->word == NO_WORD)
 		word_start(sc, c, i);
+	else if (!(stops[(unsigned char)ch] & WORD_STOP))
+		return plain_run(sc, i + 1, WORD_STOP);
 	return word_char(sc, c, i);
 }
 
@@ -752,13 +780,42 @@ bool pai__is_shell_var(const char *name, size_t n)
 /* The state of one command's check: the distinct names it references
  * (first use of each, in order) and the names it assigns. */
 struct refcheck {
-	pai_env *seen, *assigned;
+	pai_env *seen;	   /* past REFS_LINEAR names, or NULL */
+	pai_env *assigned;
 	struct pai__cmd_ref *refs;
 	size_t nrefs, cap;
 	/* which words may name variables the command sets */
 	enum { ST_CMD, ST_ARGS, ST_FOR, ST_NAMES, ST_PRINTF, ST_PRINTF_V } st;
 	bool prefix_assign; /* the word is an assignment before a command */
 };
+
+/* Distinct names a command references that are told apart by a look at
+ * each: a command's few; past them, a hash set (rc->seen). */
+#define REFS_LINEAR 32
+
+/* Whether the name of r is new to rc (1), seen before (0), or memory
+ * ran out (-1). */
+static int first_use(struct refcheck *rc, const struct ref *r)
+{
+	size_t i;
+
+	if (rc->nrefs < REFS_LINEAR) {
+		for (i = 0; i < rc->nrefs; i++)
+			if (rc->refs[i].len == r->len &&
+			    memcmp(rc->refs[i].name, r->name, r->len) == 0)
+				return 0;
+		return 1;
+	}
+	if (!rc->seen) {
+		if (!(rc->seen = pai__env_new()))
+			return -1;
+		for (i = 0; i < rc->nrefs; i++)
+			if (pai__env_add_once(rc->seen, rc->refs[i].name,
+					      rc->refs[i].len) < 0)
+				return -1;
+	}
+	return pai__env_add_once(rc->seen, r->name, r->len);
+}
 
 static int check_ref(void *data, const struct ref *r)
 {
@@ -767,7 +824,7 @@ static int check_ref(void *data, const struct ref *r)
 
 	if (!r->check)
 		return 0;
-	added = pai__env_add_once(rc->seen, r->name, r->len);
+	added = first_use(rc, r);
 	if (added <= 0)
 		return added < 0 ? PAI_ENOMEM : 0;
 	if (rc->nrefs == rc->cap) {
@@ -808,7 +865,7 @@ static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
 	    "read",	"local",   "declare",	"typeset", "export",
 	    "readonly", "mapfile", "readarray", "getopts", NULL};
 	struct refcheck *rc = data;
-	bool plain = kind == W_PLAIN, name = plain && is_name(w, n);
+	bool plain = kind == W_PLAIN;
 
 	switch (kind) {
 	case W_SEP: rc->st = ST_CMD; return 0;
@@ -844,7 +901,10 @@ static int check_word(void *data, enum word_kind kind, const char *w, size_t n)
 		return 0;
 	case ST_ARGS: return 0;
 	}
-	if (name && pai__env_add_once(rc->assigned, w, n) < 0)
+	/* a name the command sets: only words after for, read... are
+	 * looked at, not every word of every command */
+	if (plain && is_name(w, n) &&
+	    pai__env_add_once(rc->assigned, w, n) < 0)
 		return PAI_ENOMEM;
 	return 0;
 }
@@ -862,16 +922,13 @@ int pai__command_refs(struct pai__cmd_ref **refs, size_t *nrefs,
 {
 	struct refcheck rc;
 	struct scan_ops ops = {NULL, check_ref, check_word};
-	int err = PAI_ENOMEM;
+	int err;
 
 	*refs = NULL;
 	*nrefs = 0;
 	memset(&rc, 0, sizeof(rc));
-	rc.seen = pai__env_new();
 	rc.assigned = assigned;
 	ops.data = &rc;
-	if (!rc.seen)
-		goto out;
 	err = scan(cmd, len, &ops);
 	if (err)
 		goto out;

@@ -1353,10 +1353,6 @@ static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
 	err = pai__command_refs(&refs, &nrefs, assigned, cmd, strlen(cmd));
 	if (err)
 		goto out;
-	err = PAI_ENOMEM;
-	pai__buf_printf(&path, "taskRoles[%zu].command", r);
-	if (path.oom)
-		goto out;
 	pl.placed = cmd_pos && cmd_pos->off < src->len &&
 		    src->text[cmd_pos->off] == '"';
 	if (pl.placed)
@@ -1379,6 +1375,13 @@ static int check_role(struct known *kn, pai_diags *diags, pai__src *src,
 			continue;
 		}
 		warned++;
+		/* the path, once a warning needs it: most commands have none */
+		if (!path.len)
+			pai__buf_printf(&path, "taskRoles[%zu].command", r);
+		if (path.oom) {
+			err = PAI_ENOMEM;
+			goto out;
+		}
 		err = warn_ref(kn, diags, src, path.data, r, name, n, off);
 		if (err)
 			goto out;

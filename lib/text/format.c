@@ -108,6 +108,10 @@ static bool has_protocol_version(const char *t, size_t len, size_t i)
 				       ['['] = 1, ['}'] = 1, [']'] = 1};
 	int depth = 0;
 
+	/* most configs have no such key anywhere: one memmem, not a walk
+	 * over every string of a large v0.x config */
+	if (!memmem(t + i, len - i, key, sizeof(key) - 1))
+		return false;
 	while (i < len) {
 		char c;
 
@@ -221,13 +225,15 @@ int pai_config_read(json_t **out, pai_diags *diags, const char *name,
 		format = pai_format_detect(name, text, len);
 	memset(&src, 0, sizeof(src));
 	memset(&pos, 0, sizeof(pos));
-	err = format == PAI_FORMAT_V2
-		  ? pai__src_init_yaml(&src, diags, name, text ? text : "", len)
-		  : pai__src_init(&src, diags, name, text ? text : "", len);
-	if (err == PAI_OK)
-		err = format == PAI_FORMAT_V2
-			  ? pai__yaml_parse(out, &pos, &src, diags)
-			  : pai__src_parse(out, &pos, &src, diags);
+	if (format == PAI_FORMAT_V2) {
+		err = pai__src_init_yaml(&src, diags, name, text ? text : "",
+					 len);
+		if (err == PAI_OK)
+			err = pai__yaml_parse(out, &pos, &src, diags);
+	} else {
+		err = pai__src_read(out, &pos, &src, diags, name,
+				    text ? text : "", len);
+	}
 	pai__pos_release(&pos);
 	pai__src_release(&src);
 	return err;

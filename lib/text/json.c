@@ -461,6 +461,8 @@ static char *decode_key(const char *t, size_t quote, size_t end)
 
 static int push_child(pai__pos *node, size_t *cap)
 {
+	if (node->nchild == UINT32_MAX)
+		return -1; /* pai__pos's bound: taken as out of memory */
 	if (node->nchild == *cap) {
 		size_t c = *cap ? *cap * 2 : 4;
 		pai__pos *v = realloc(node->child, c * sizeof(*v));
@@ -957,4 +959,30 @@ int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 	}
 	*root = j;
 	return err;
+}
+
+int pai__src_read(json_t **root, pai__pos *pos, pai__src *src,
+		  pai_diags *diags, const char *name, const char *text,
+		  size_t len)
+{
+	int err;
+
+	*root = NULL;
+	memset(src, 0, sizeof(*src));
+	/* The common case in one pass: the fast parser reads the caller's
+	 * text, comments and all, and takes only what pai__src_init()
+	 * would (UTF-8, no NUL byte, comments closed), so that pass is
+	 * needed only when it gives up. */
+	if (pai__json_fast) {
+		src->name = name;
+		src->orig = text;
+		src->text = (char *)text;
+		src->len = len;
+		err = pai__json_fast_parse(root, pos, &src->arena, text, len,
+					   true);
+		if (err != 1)
+			return err;
+	}
+	err = pai__src_init(src, diags, name, text, len);
+	return err ? err : pai__src_parse(root, pos, src, diags);
 }

@@ -24,6 +24,9 @@ enum { JP_OK = PAI_OK, JP_GIVE_UP = 1, JP_OOM = PAI_ENOMEM };
 /* Deeper nesting goes to jansson, whose limit is 2048. */
 #define JP_MAX_DEPTH 256
 
+/* Slots of the table of distinct keys (a power of two). */
+#define JP_KEYS 256
+
 /* ---- the parser --------------------------------------------------------- */
 
 struct jp {
@@ -36,25 +39,64 @@ struct jp {
 	size_t cap;
 	unsigned depth;
 	struct pai__arena *arena; /* the tree's nodes and keys */
+	/* Each distinct key once in the arena, its members pointing at that
+	 * copy: a config repeats the same few keys in every role, and a
+	 * copy each was a third of the tree. Up to JP_KEYS / 2 of them;
+	 * keys past those get copies of their own. */
+	struct jp_key {
+		const char *s; /* in the arena, NUL-terminated */
+		size_t n;
+	} keys[JP_KEYS];
+	size_t nkeys;
 };
 
 static int jp_value(struct jp *p, pai__pos *node, json_t **out);
 
+/* Whether a comment's text t[from, to) is what pai__src_init() takes:
+ * UTF-8 with no NUL byte. The parser reads the caller's text as it is,
+ * without that pass: what it would refuse is given up on here, and the
+ * slow path says so. */
+static bool jp_comment_ok(const struct jp *p, size_t from, size_t to)
+{
+	const unsigned char *t = (const unsigned char *)p->t;
+	size_t k;
+
+	while (from < to) {
+		if (t[from] == 0)
+			return false;
+		if (t[from] < 0x80) {
+			from++;
+			continue;
+		}
+		k = pai__utf8_len(t + from, p->len - from);
+		if (!k)
+			return false;
+		from += k;
+	}
+	return true;
+}
+
 /* Past blanks, and past comments when they are allowed (an unclosed
- * one is left where it starts, for jansson to refuse). */
+ * one, or one that is not UTF-8 text, is left where it starts, for the
+ * slow path to refuse). */
 static void jp_ws(struct jp *p)
 {
+	static const bool blank[256] = {[' '] = 1, ['\n'] = 1, ['\t'] = 1,
+					['\r'] = 1};
 	const char *t = p->t, *e;
+	size_t end, i;
 
 	for (;;) {
-		while (p->i < p->len && (t[p->i] == ' ' || t[p->i] == '\n' ||
-					 t[p->i] == '\t' || t[p->i] == '\r'))
-			p->i++;
+		/* a local index: a store to p->i could be to the text, for
+		 * all the compiler knows */
+		for (i = p->i; i < p->len && blank[(unsigned char)t[i]]; i++)
+			;
+		p->i = i;
 		if (!p->comments || p->i + 1 >= p->len || t[p->i] != '/')
 			return;
 		if (t[p->i + 1] == '/') {
 			e = memchr(t + p->i, '\n', p->len - p->i);
-			p->i = e ? (size_t)(e - t) : p->len;
+			end = e ? (size_t)(e - t) : p->len;
 		} else if (t[p->i + 1] == '*') {
 			e = p->i + 2 < p->len
 				? memmem(t + p->i + 2, p->len - p->i - 2, "*/",
@@ -62,10 +104,13 @@ static void jp_ws(struct jp *p)
 				: NULL;
 			if (!e)
 				return;
-			p->i = (size_t)(e - t) + 2;
+			end = (size_t)(e - t) + 2;
 		} else {
 			return;
 		}
+		if (!jp_comment_ok(p, p->i + 2, end))
+			return;
+		p->i = end;
 	}
 }
 
@@ -179,6 +224,17 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 	return JP_OK;
 }
 
+/* Whether any of the 8 bytes of v is a quote, a backslash, a control
+ * character or not ASCII: what ends a plain run of a string. */
+static bool jp_special8(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
+	uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+
+	return ((v & high) | ((v - ones * 0x20) & ~v & high) |
+		((q - ones) & ~q & high) | ((b - ones) & ~b & high)) != 0;
+}
+
 static int jp_string(struct jp *p, const char **s, size_t *n)
 {
 	const char *t = p->t;
@@ -186,6 +242,15 @@ static int jp_string(struct jp *p, const char **s, size_t *n)
 
 	for (;;) {
 		unsigned char c;
+		uint64_t v;
+
+		/* plain ASCII eight bytes at a time: most of a command */
+		while (i + 8 <= p->len) {
+			memcpy(&v, t + i, 8);
+			if (jp_special8(v))
+				break;
+			i += 8;
+		}
 
 		if (i >= p->len)
 			return JP_GIVE_UP;
@@ -311,13 +376,15 @@ static int jp_pop(struct jp *p, size_t base, pai__pos *node, int err)
 {
 	size_t n = p->nstack - base;
 
+	if (!err && n > UINT32_MAX)
+		err = JP_GIVE_UP; /* more than a node holds: json.c says */
 	if (!err && n) {
 		node->child =
 		    pai__arena_alloc(&p->arena, n * sizeof(*node->child));
 		if (node->child) {
 			memcpy(node->child, p->stack + base,
 			       n * sizeof(*node->child));
-			node->nchild = n;
+			node->nchild = (uint32_t)n;
 		} else {
 			err = JP_OOM;
 		}
@@ -326,12 +393,37 @@ static int jp_pop(struct jp *p, size_t base, pai__pos *node, int err)
 	return err;
 }
 
+/* The arena's copy of key k[0..n), NUL-terminated: the one copy of it
+ * when the table has room, else a copy of its own. NULL: no memory. */
+static char *jp_key(struct jp *p, const char *k, size_t n)
+{
+	size_t h = 2166136261u, i;
+	char *c;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)k[i]) * 16777619u;
+	for (h &= JP_KEYS - 1; p->keys[h].s; h = (h + 1) & (JP_KEYS - 1))
+		if (p->keys[h].n == n && memcmp(p->keys[h].s, k, n) == 0)
+			return (char *)p->keys[h].s;
+	c = pai__arena_alloc(&p->arena, n + 1);
+	if (!c)
+		return NULL;
+	memcpy(c, k, n);
+	c[n] = '\0';
+	if (p->nkeys < JP_KEYS / 2) {
+		p->keys[h].s = c;
+		p->keys[h].n = n;
+		p->nkeys++;
+	}
+	return c;
+}
+
 /* One "key": value member of the object obj at t[p->i]. */
 static int jp_member(struct jp *p, json_t *obj)
 {
 	pai__pos c;
 	const char *k;
-	size_t n;
+	size_t n, had;
 	json_t *v = NULL;
 	int err;
 
@@ -342,20 +434,22 @@ static int jp_member(struct jp *p, json_t *obj)
 	err = jp_string(p, &k, &n);
 	if (err)
 		return err;
-	if (json_object_getn(obj, k, n))
-		return JP_GIVE_UP; /* a duplicate key: jansson says so */
-	c.key = pai__arena_alloc(&p->arena, n + 1);
+	c.key = jp_key(p, k, n);
 	if (!c.key)
 		return JP_OOM;
-	memcpy(c.key, k, n);
-	c.key[n] = '\0';
 	jp_ws(p);
 	if (p->i >= p->len || p->t[p->i] != ':')
 		return JP_GIVE_UP;
 	p->i++;
 	err = jp_value(p, &c, &v);
+	had = json_object_size(obj);
 	if (!err && json_object_setn_new_nocheck(obj, c.key, n, v) < 0)
 		err = JP_OOM;
+	/* a duplicate key replaced the first one's value, leaving the size
+	 * as it was (one lookup, not a lookup before the set): jansson
+	 * says what is wrong */
+	if (!err && json_object_size(obj) == had)
+		err = JP_GIVE_UP;
 	if (!err)
 		err = jp_push(p, &c);
 	return err;

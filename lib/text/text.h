@@ -95,8 +95,11 @@ typedef struct pai__pos {
 	size_t key_off; /* object members: the key's opening quote (YAML: the
 			 * key's first byte); else off */
 	char *key;	/* object members: decoded key (owned); else NULL */
-	size_t nchild;
 	struct pai__pos *child;
+	/* 32 bits, beside the two below, to keep a node at 40 bytes: a
+	 * 2,000-role config has 40,000 of them. The readers refuse more
+	 * children (each takes at least two bytes of text). */
+	uint32_t nchild;
 	unsigned char ykind; /* enum pai__ykind */
 	unsigned char arena; /* the root of a tree whose nodes and keys are
 			      * in its source's arena (json_fast.c): freed
@@ -139,6 +142,13 @@ int pai__src_init(pai__src *src, pai_diags *diags, const char *name,
  * the position tree. PAI_ESYNTAX after adding a diagnostic, PAI_ENOMEM. */
 int pai__src_parse(json_t **root, pai__pos *pos, pai__src *src,
 		   pai_diags *diags);
+
+/* pai__src_init() and pai__src_parse() as one: text[0..len) read into
+ * *src (released by the caller whatever this returns), its value and
+ * the position tree. Valid JSON takes one pass over the text. */
+int pai__src_read(json_t **root, pai__pos *pos, pai__src *src,
+		  pai_diags *diags, const char *name, const char *text,
+		  size_t len);
 
 /* Source offset of the decoded character at index `idx` of the JSON
  * string literal whose opening quote is at `quote_off`. */

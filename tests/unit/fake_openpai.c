@@ -271,6 +271,12 @@ static void *conn_main(void *arg)
 		pthread_mutex_lock(&f->lock);
 		f->fn(f->data, &rq, &rp);
 		pthread_mutex_unlock(&f->lock);
+		if (rp.delay_ms > 0) {
+			struct timespec ts = {rp.delay_ms / 1000,
+					      rp.delay_ms % 1000 * 1000000L};
+
+			nanosleep(&ts, NULL);
+		}
 		free(rq.headers);
 		free(rq.body);
 		if (rp.drop) {

@@ -29,6 +29,9 @@ typedef struct fake_reply {
 	/* every reply has a Date header: now, plus this many seconds (a
 	 * server whose clock is off) */
 	long clock_s;
+	/* answer this many ms later, out of the lock: a slow server that
+	 * works on other connections' requests meanwhile */
+	long delay_ms;
 } fake_reply;
 
 /* Called under the fake's lock for each request; fills rp. */

@@ -1038,6 +1038,42 @@ static void test_reference_warnings(void **state)
 	pai_job_free(job);
 }
 
+/* A name is warned of once per command however often it is used, with
+ * a few distinct names (told apart one by one) and with more than
+ * bash.c's REFS_LINEAR (told apart by a hash set). */
+static void test_reference_warned_once(void **state)
+{
+	char cmd[2048], envs[1024];
+	size_t k, n, c = 0, e = 0;
+	const pai_diag *got[8];
+	pai_diags *d = NULL;
+	pai_job *job;
+	char *text;
+
+	(void)state;
+	e += (size_t)snprintf(envs + e, sizeof(envs) - e, "\"jobEnvs\": {");
+	c += (size_t)snprintf(cmd + c, sizeof(cmd) - c,
+			      "echo $NOPE_B ${NOPE_B}");
+	for (k = 0; k < 40; k++) {
+		e += (size_t)snprintf(envs + e, sizeof(envs) - e,
+				      "%s\"V%zu\": \"%zu\"", k ? ", " : "", k,
+				      k);
+		c += (size_t)snprintf(cmd + c, sizeof(cmd) - c, " $V%zu $V%zu",
+				      k, k);
+	}
+	snprintf(envs + e, sizeof(envs) - e, "}");
+	snprintf(cmd + c, sizeof(cmd) - c, " $NOPE_A $NOPE_B $NOPE_A");
+	text = job_text(cmd, 1, envs);
+	job = parse_ok(text, &d);
+	n = ref_diags(d, got, NELEM(got));
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(got[0]->message, "$NOPE_B "));
+	assert_non_null(strstr(got[1]->message, "$NOPE_A "));
+	pai_diags_free(d);
+	pai_job_free(job);
+	free(text);
+}
+
 /* What commands set themselves, and what every task has, is no warning. */
 static void test_no_false_warnings(void **state)
 {
@@ -1350,6 +1386,7 @@ int main(void)
 	    cmocka_unit_test(test_seed_example_is_clean),
 	    cmocka_unit_test(test_huge_task_number),
 	    cmocka_unit_test(test_out_of_memory),
+	    cmocka_unit_test(test_reference_warned_once),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_corpus),
 	};
