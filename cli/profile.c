@@ -80,6 +80,7 @@ void cli_conn_free(cli_conn *conn)
 	free((char *)conn->kube.ns);
 	free((char *)conn->kube.queue);
 	free((char *)conn->kube.fs_uri);
+	free((char *)conn->kube.runtime);
 	cli_slurm_conn_release(conn);
 	free(conn);
 }
@@ -147,6 +148,7 @@ static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 	c->kube.ns = cli_dup_opt(k.ns, &oom);
 	c->kube.queue = cli_dup_opt(k.queue, &oom);
 	c->kube.fs_uri = cli_dup_opt(k.fs_uri, &oom);
+	c->kube.runtime = cli_dup_opt(k.runtime, &oom);
 	c->uri = strdup("kubernetes:"); /* for messages only */
 	if (oom || !c->uri)
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");

@@ -8,7 +8,8 @@
 
 /* Every string owned, NULL when not set. */
 struct pai__k8s_prof {
-	char *kubeconfig, *context, *ns, *queue, *fs_uri;
+	char *kubeconfig, *context, *ns, *queue, *fs_uri, *runtime;
+	int runtime_namespaced;
 	pai_k8s_kind kind;
 	pai_k8s_scheduler scheduler;
 };

@@ -9,7 +9,6 @@
  * the job is deleted instead, as a PaddleJob is. */
 #include "k8s_api.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,27 +43,9 @@ static const char *phase(json_t *job, const char **since)
 
 static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 {
-	json_t *specs = json_object_get(json_object_get(job, "spec"),
-					"pytorchReplicaSpecs"),
-	       *t;
-	struct pai__k8s_spec_role *r =
-	    calloc(json_object_size(specs) + 1, sizeof(*r));
-	const char *type;
-	size_t i;
-
-	*n = 0;
-	json_object_foreach(specs, type, t)
-	{
-		if (!r)
-			break;
-		/* the operator's replica-type label: the type in lower case */
-		for (i = 0; type[i] && i + 1 < sizeof(r[*n].own); i++)
-			r[*n].own[i] = (char)tolower((unsigned char)type[i]);
-		/* one replica: the operator's default */
-		pai__k8s_spec_role(&r[*n], r[*n].own, t, 1);
-		(*n)++;
-	}
-	return r;
+	return pai__k8s_replica_roles(
+	    json_object_get(json_object_get(job, "spec"), "pytorchReplicaSpecs"),
+	    n);
 }
 
 static void selector(pai__buf *q, const char *name)

@@ -6,6 +6,7 @@
  * marks them). */
 #include "k8s_api.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,47 @@ void pai__k8s_spec_role(struct pai__k8s_spec_role *r, const char *task,
 		? (long)k
 		: dflt;
 	r->tmpl = json_object_get(spec, "template");
+}
+
+struct pai__k8s_spec_role *pai__k8s_replica_roles(json_t *specs, size_t *n)
+{
+	struct pai__k8s_spec_role *r =
+	    calloc(json_object_size(specs) + 1, sizeof(*r));
+	const char *type;
+	json_t *t;
+	size_t i;
+
+	*n = 0;
+	json_object_foreach(specs, type, t)
+	{
+		if (!r)
+			break;
+		/* the operators' replica-type label: the type in lower case */
+		for (i = 0; type[i] && i + 1 < sizeof(r[*n].own); i++)
+			r[*n].own[i] = (char)tolower((unsigned char)type[i]);
+		/* one replica: the operators' default */
+		pai__k8s_spec_role(&r[*n], r[*n].own, t, 1);
+		(*n)++;
+	}
+	return r;
+}
+
+int pai__k8s_made_after(json_t *job, json_t *pod)
+{
+	const char *made = pai__json_str(json_object_get(job, "metadata"),
+					 "creationTimestamp");
+	const char *pod_made = pai__json_str(json_object_get(pod, "metadata"),
+					     "creationTimestamp");
+
+	/* RFC 3339 in UTC: the text orders as the time */
+	return !made || !pod_made || strcmp(pod_made, made) >= 0;
+}
+
+int pai__k8s_ready(pai_client *c)
+{
+	const struct pai__k8s_engine *e = pai__k8s_engine(c);
+
+	return e->ready ? e->ready(c) : PAI_OK;
 }
 
 json_t *pai__k8s_condition(json_t *job, const char *type)
