@@ -410,6 +410,11 @@ class Cluster:
         q["status"] = {"state": "Open"}
         c.put(kapi.path_of("scheduling.volcano.sh/v1beta1", "Queue",
                            name="default", sub="status"), q)
+        # Kubeflow Trainer's installation makes the runtimes: the one the
+        # TrainJobs here run on
+        c.create(kapi.path_of("trainer.kubeflow.org/v1alpha1",
+                              "ClusterTrainingRuntime"),
+                 crds.torch_distributed(CRDS))
         c.create("/api/v1/namespaces", {"apiVersion": "v1",
                                         "kind": "Namespace",
                                         "metadata": {"name": LIMITED_NS}})
@@ -508,7 +513,9 @@ def limited_role():
                 {"apiGroups": ["jobset.x-k8s.io"], "verbs": rw,
                  "resources": ["jobsets"]},
                 {"apiGroups": ["kubeflow.org"], "verbs": rw,
-                 "resources": ["pytorchjobs"]}]}
+                 "resources": ["pytorchjobs", "mpijobs"]},
+                {"apiGroups": ["trainer.kubeflow.org"], "verbs": rw,
+                 "resources": ["trainjobs"]}]}
 
 
 def openapi_name(crd):
