@@ -23,13 +23,6 @@ static void check(struct pai__k8s_conv *c)
 				      "says, never as the config does: the "
 				      "retry count must be 0 (or convert --to "
 				      "jobset or volcano)");
-	if (c->k.nroles > 1)
-		pai__k8s_sayf_role(
-		    c, 1, "name", PAI_SEVERITY_ERROR, PAI__RULE_K8S_TRAINJOB_ROLE,
-		    "a TrainJob runs one role (its runtime's trainer, every "
-		    "node the same command and variables): this config has "
-		    "%zu (convert --to jobset runs several)",
-		    c->k.nroles);
 }
 
 /* The TrainJob's trainer from role 0's pod template t (borrowed). */
