@@ -16,7 +16,7 @@ and Paddle controllers stood in); --namespaces NS,... what the stand-in
 watches (default: all); --throttle starts the API server with APF off and
 one request in flight per user outside system:masters, so that a second
 concurrent request gets a real 429 (see hold_seat()); --timeout S bounds
-the start (default 60).
+the start (default 120).
 
 Why Python rather than shell: free ports, bounded waits, JSON checks of
 /openapi/v2, kubeconfig files and clean process supervision (a subreaper,
@@ -246,7 +246,7 @@ class Cluster:
     """with Cluster(standin=True) as c: ... c.env, c.client ..."""
 
     def __init__(self, standin=False, namespaces=None, throttle=False,
-                 timeout=60.0, apiserver=None):
+                 timeout=120.0, apiserver=None):
         self.standin, self.namespaces = standin, namespaces
         self.throttle, self.timeout = throttle, timeout
         self.apiserver = apiserver
@@ -581,7 +581,7 @@ def parse(argv):
         p.add_argument("--namespaces", default="")
         p.add_argument("--throttle", action="store_true")
         p.add_argument("--timeout", type=float, default=float(
-            os.environ.get("PAI_KUBE_START_TIMEOUT", "60")))
+            os.environ.get("PAI_KUBE_START_TIMEOUT", "120")))
         if name == "run":
             p.add_argument("command", nargs=argparse.REMAINDER)
     p = sub.add_parser("stop")
