@@ -1527,10 +1527,25 @@ def t_trainjob_stop(c):
     k.close()
 
 
+# the launcher ends when the test says (a file its exec makes): the
+# workers, still running then, are deleted with their logs
 MPI_LAUNCHER = "echo launcher $PAI_TASK_INDEX $(hostname) " \
-    "$PAI_TASK_ROLE_worker_HOST_LIST; " + ENV_CMD + "; " + MPI_OWN_CMD
+    "$PAI_TASK_ROLE_worker_HOST_LIST; " + ENV_CMD + "; " + MPI_OWN_CMD + \
+    "; while [ ! -e go ]; do sleep 0.1; done"
 MPI_WORKER = "echo worker $PAI_TASK_INDEX $(hostname); " + ENV_CMD + \
-    "; " + MPI_OWN_CMD + "; sleep 1"
+    "; " + MPI_OWN_CMD + "; sleep 60"
+
+
+def logs_of_all(k, name, keys, secs=20):
+    """logs -o json of name once every role-index of keys has said its
+    controller's variables (they run, and print at once)."""
+    deadline, logs = time.time() + secs, []
+    while time.time() < deadline:
+        logs = lines_of(k.run("logs", "-o", "json", name).stdout)
+        if all(own_of(logs, key) for key in keys):
+            break
+        time.sleep(0.3)
+    return logs
 
 
 def t_mpijob(c):
@@ -1545,13 +1560,27 @@ def t_mpijob(c):
                                 jobEnvs={"LR": "0.5",
                                          "K_MPI_JOB_ROLE": "x"}))
     server_accepts(k, path, "mpijob")
-    r = k.run("-o", "json", "submit", "--wait", "m.json")
-    sub = json.loads(r.stdout or "[{}]")[0]
-    check("MPIJob: submit --wait -o json SUCCEEDED, exit 0",
-          r.returncode == 0 and sub.get("state") == "SUCCEEDED",
-          (r.returncode, r.stdout, r.stderr))
+    r = k.run("submit", "m.json")
     check("MPIJob: a jobEnv the operator sets, dropped and said",
+          r.returncode == 0 and
           "jobEnvs.K_MPI_JOB_ROLE: dropped" in r.stderr, r.stderr)
+    wait_state(k, "mpi", "RUNNING")
+    logs = logs_of_all(k, "mpi", ["launcher-0", "worker-0", "worker-1"])
+    st = json.loads(k.run("status", "-o", "json", "mpi").stdout)
+    tasks = task_map(st)
+    check("MPIJob: status -o json while it runs, its kind, roles, pods",
+          st["jobStatus"]["state"] == "RUNNING" and
+          st["kubernetes"]["kind"] == "MPIJob" and
+          sorted(tasks) == ["launcher-0", "worker-0", "worker-1"] and
+          tasks["worker-1"]["podName"] == "mpi-worker-1" and
+          re.fullmatch(r"mpi-launcher-[a-z0-9]{5}",
+                       tasks["launcher-0"]["podName"]) is not None, st)
+    r = k.run("ssh", "mpi", "launcher", "0", "--", "touch go")
+    r = k.run("-o", "json", "wait", "mpi")
+    check("MPIJob: the launcher done, wait -o json SUCCEEDED, exit 0",
+          r.returncode == 0 and
+          json.loads(r.stdout or "{}").get("state") == "SUCCEEDED",
+          (r.returncode, r.stdout, r.stderr))
     mj = k.jobs(MPJ)
     check("MPIJob: it is one, Launcher and Worker, Succeeded, slots 1",
           [j["metadata"]["name"] for j in mj] == ["mpi"] and
@@ -1568,23 +1597,19 @@ def t_mpijob(c):
           "mpi-worker-0.mpi.%s.svc slots=1\nmpi-worker-1.mpi.%s.svc "
           "slots=1\n" % (k.ns, k.ns) and
           sec.get("type") == "kubernetes.io/ssh-auth", (cm, sec.get("type")))
-    logs = lines_of(k.run("logs", "-o", "json", "mpi").stdout)
     said = sorted(x["line"] for x in logs if x["line"].startswith(
         ("launcher ", "worker ")))
     check("MPIJob: each pod by its name, the workers' hosts", said == [
         "launcher 0 mpi-launcher mpi-worker-0.mpi:10000,"
         "mpi-worker-1.mpi:10000", "worker 0 mpi-worker-0",
         "worker 1 mpi-worker-1"], said)
-    st = json.loads(k.run("status", "-o", "json", "mpi").stdout)
-    tasks = task_map(st)
-    check("MPIJob: status -o json, its phase, kind, roles and pods",
-          st["jobStatus"]["subState"] == "Succeeded" and
-          st["kubernetes"]["kind"] == "MPIJob" and
-          sorted(tasks) == ["launcher-0", "worker-0", "worker-1"] and
-          tasks["worker-1"]["podName"] == "mpi-worker-1" and
-          re.fullmatch(r"mpi-launcher-[a-z0-9]{5}",
-                       tasks["launcher-0"]["podName"]) is not None, st)
     envs_as_expand(k, "mpijob", path, tasks, logs)
+    st = json.loads(k.run("status", "-o", "json", "mpi").stdout)
+    check("MPIJob: ended, Succeeded; the workers still running then "
+          "stopped (cleanPodPolicy Running)",
+          st["jobStatus"]["subState"] == "Succeeded" and all(
+              t["taskState"] in ("STOPPING", "STOPPED") for key, t in
+              task_map(st).items() if key.startswith("worker")), st)
     r = k.run("status", "mpi")
     check("MPIJob: status text", re.search(
         r"launcher\s+0\s+SUCCEEDED\s.*\s0\s+mpi-launcher-[a-z0-9]{5}\s+"
