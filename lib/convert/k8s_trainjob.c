@@ -15,6 +15,8 @@
 
 #define KUEUE_QUEUE   "kueue.x-k8s.io/queue-name"
 #define TRAINER_GROUP "trainer.kubeflow.org"
+/* The CRD's maxItems of spec.trainer.env: the API server refuses more */
+#define TRAINER_ENV_MAX 128
 
 static void check(struct pai__k8s_conv *c)
 {
@@ -39,6 +41,15 @@ static json_t *trainer(struct pai__k8s_conv *c, json_t *t)
 
 	if (tr && json_object_get(ct, "env"))
 		json_object_set(tr, "env", json_object_get(ct, "env"));
+	if (json_array_size(json_object_get(ct, "env")) > TRAINER_ENV_MAX)
+		pai__k8s_sayf_role(
+		    c, 0, "taskNumber", PAI_SEVERITY_ERROR,
+		    PAI__RULE_K8S_TOO_LARGE,
+		    "a TrainJob's trainer takes at most %d variables, and its "
+		    "pods would have %zu (each task's host and ports are "
+		    "some): fewer tasks, or convert --to jobset",
+		    TRAINER_ENV_MAX,
+		    json_array_size(json_object_get(ct, "env")));
 	return tr;
 }
 

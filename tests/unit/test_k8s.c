@@ -284,6 +284,26 @@ static void test_trainjob(void **state)
 	free(y);
 	pai_diags_free(d);
 
+	/* more variables than the trainer takes (the CRD's maxItems 128):
+	 * refused here rather than by the API server (each task's host and
+	 * ports are 5 of them); 10 tasks fit */
+	{
+		char text[sizeof(train_job)];
+
+		memcpy(text, train_job, sizeof(train_job));
+		memcpy(strstr(text, "\"taskNumber\": 3"), "\"taskNumber\":60",
+		       15);
+		y = convert(text, PAI_K8S_TRAINJOB, &d, &err);
+		assert_int_equal(err, PAI_EINVALID);
+		assert_true(has_rule(d, "k8s-too-large", PAI_SEVERITY_ERROR));
+		pai_diags_free(d);
+		memcpy(strstr(text, "\"taskNumber\":60"), "\"taskNumber\":10",
+		       15);
+		y = convert(text, PAI_K8S_TRAINJOB, &d, &err);
+		assert_int_equal(err, PAI_OK);
+		free(y);
+		pai_diags_free(d);
+	}
 	y = convert(ddp_job, PAI_K8S_TRAINJOB, &d, &err);
 	assert_int_equal(err, PAI_EINVALID);
 	assert_null(y);
