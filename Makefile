@@ -232,10 +232,10 @@ $(FAKE_V1X): tests/fake/fake_v1x.c $(BUILD)/tests/unit/fake_openpai.o $(LIBPAI)
 cli-test: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) PAI_FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh tests/cli/run.sh
 
-# convert --to volcano|paddlejob|jobset|pytorchjob: every manifest against
-# the CRDs and the webhooks' rules, and every pod's environment against
-# expand's (tests/k8s/check.py; without ../shared, the examples' alone and
-# no CRD schema, which one line says).
+# convert --to volcano|paddlejob|jobset|pytorchjob|trainjob|mpijob: every
+# manifest against the CRDs and the webhooks' rules, and every pod's
+# environment against expand's (tests/k8s/check.py; without ../shared, the
+# examples' alone and no CRD schema, which one line says).
 K8S_JOBS = examples tests/k8s/jobs ../shared/corpus/openpai-examples \
 	../shared/corpus/openpai-v2-examples
 k8s-test: $(PAICTL)
