@@ -179,7 +179,9 @@ static json_t *k8s_json(const pai_config *cfg, const pai_profile *p)
 {
 	pai_k8s_cluster k;
 
-	if (p->api != PAI_API_K8S || pai_config_k8s(&k, cfg, p->name))
+	if (p->api != PAI_API_K8S || pai_config_k8s(&k, cfg, p->name) ||
+	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, cfg,
+				   p->name))
 		return NULL;
 	return json_pack(
 	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?,s:s?,s:b}", "kubeconfig",

@@ -138,9 +138,12 @@ static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 				 "kubeconfig says where it is, not --uri or "
 				 "$PAICTL_URI",
 				 ch->name);
-	if (pai_config_k8s(&k, cfg, ch->name) != PAI_OK)
+	if (pai_config_k8s(&k, cfg, ch->name) != PAI_OK ||
+	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, cfg,
+				   ch->name) != PAI_OK)
 		return cli_error(ctx, EXIT_FAILURE_, "cannot read cluster '%s'",
 				 ch->name);
+	k.version = PAI_K8S_CLUSTER_VERSION;
 	c->k8s = 1;
 	c->kube = k;
 	c->kube.kubeconfig = cli_dup_opt(k.kubeconfig, &oom);

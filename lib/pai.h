@@ -1421,11 +1421,22 @@ int pai_config_set_k8s(pai_config *cfg, const char *name,
 		       const pai_k8s_cluster *k);
 /**
  * Fills @p out with what profile @p name says of its Kubernetes cluster
- * (strings borrowed; valid until the config changes or is freed).
- * PAI_ENOTFOUND, PAI_EINVAL as pai_config_set_k8s().
+ * (strings borrowed; valid until the config changes or is freed): the
+ * fields of version 1, and out->version 1, whatever the caller's
+ * version (one built before version 2 has room for no more);
+ * pai_config_k8s_runtime() gives the rest. PAI_ENOTFOUND, PAI_EINVAL as
+ * pai_config_set_k8s().
  */
 int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
 		   const char *name);
+/**
+ * The TrainJob runtime profile @p name says (*runtime borrowed as
+ * pai_config_k8s()'s strings, NULL for the default; *namespaced 1 for a
+ * TrainingRuntime): with pai_config_k8s()'s, a version 2
+ * pai_k8s_cluster. PAI_ENOTFOUND, PAI_EINVAL as pai_config_k8s().
+ */
+int pai_config_k8s_runtime(const char **runtime, int *namespaced,
+			   const pai_config *cfg, const char *name);
 
 /**
  * A Slurm cluster's profile (api PAI_API_SLURM, uri its slurmrestd):

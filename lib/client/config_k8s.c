@@ -85,15 +85,6 @@ void pai__k8s_prof_get(pai_k8s_cluster *out, const struct pai__k8s_prof *k)
 {
 	static const pai_k8s_cluster init = PAI_K8S_CLUSTER_INIT;
 
-	/* a version 1 caller's struct ends before the runtime */
-	if (out->version == 1) {
-		pai_k8s_cluster all;
-
-		pai__k8s_prof_get(&all, k);
-		all.version = 1;
-		memcpy(out, &all, offsetof(pai_k8s_cluster, runtime));
-		return;
-	}
 	*out = init;
 	out->kubeconfig = k->kubeconfig;
 	out->context = k->context;

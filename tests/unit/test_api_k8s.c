@@ -185,8 +185,9 @@ static void test_profiles(void **state)
 	assert_int_equal(pai_config_k8s(&got, back, "gpu"), PAI_OK);
 	assert_int_equal(got.kind, PAI_K8S_PYTORCHJOB);
 	assert_null(pai_config_find(back, "gpu")->uri);
-	/* a TrainJob's runtime, kept; a version 1 caller's struct, which
-	 * ends before it, neither read past nor written past */
+	/* a TrainJob's runtime, kept, read apart: pai_config_k8s() fills
+	 * version 1's fields alone, which a caller built before version 2
+	 * has room for */
 	k.kind = PAI_K8S_TRAINJOB;
 	k.runtime = "my-rt";
 	k.runtime_namespaced = 1;
@@ -194,26 +195,33 @@ static void test_profiles(void **state)
 	assert_int_equal(pai_config_save(back, path), PAI_OK);
 	pai_config_free(back);
 	assert_int_equal(pai_config_load(&back, NULL, path), PAI_OK);
-	assert_int_equal(pai_config_k8s(&got, back, "gpu"), PAI_OK);
-	assert_int_equal(got.kind, PAI_K8S_TRAINJOB);
-	assert_string_equal(got.runtime, "my-rt");
-	assert_int_equal(got.runtime_namespaced, 1);
 	{
-		pai_k8s_cluster v1;
+		pai_k8s_cluster v;
+		const char *rt = NULL;
+		int rns = 0;
 
-		memset(&v1, 0xab, sizeof(v1));
-		v1.version = 1;
-		assert_int_equal(pai_config_k8s(&v1, back, "gpu"), PAI_OK);
-		assert_int_equal(v1.version, 1);
-		assert_int_equal(v1.kind, PAI_K8S_TRAINJOB);
+		memset(&v, 0xab, sizeof(v));
+		assert_int_equal(pai_config_k8s(&v, back, "gpu"), PAI_OK);
+		assert_int_equal(v.version, 1);
+		assert_int_equal(v.kind, PAI_K8S_TRAINJOB);
 		/* past the version 1 struct: untouched */
-		assert_int_equal(((unsigned char *)&v1.runtime)[0], 0xab);
-		v1.kind = PAI_K8S_MPIJOB;
-		v1.ns = "team-b";
-		assert_int_equal(pai_config_set_k8s(back, "gpu", &v1), PAI_OK);
-		assert_int_equal(pai_config_k8s(&got, back, "gpu"), PAI_OK);
-		assert_int_equal(got.kind, PAI_K8S_MPIJOB);
-		assert_null(got.runtime);
+		assert_int_equal(((unsigned char *)&v.runtime)[0], 0xab);
+		assert_int_equal(pai_config_k8s_runtime(&rt, &rns, back, "gpu"),
+				 PAI_OK);
+		assert_string_equal(rt, "my-rt");
+		assert_int_equal(rns, 1);
+		assert_int_equal(pai_config_k8s_runtime(&rt, &rns, back, "no"),
+				 PAI_ENOTFOUND);
+		assert_int_equal(pai_config_k8s_runtime(NULL, &rns, back, "gpu"),
+				 PAI_EINVAL);
+		/* a version 1 struct given: its fields, no runtime read */
+		v.kind = PAI_K8S_MPIJOB;
+		v.ns = "team-b";
+		assert_int_equal(pai_config_set_k8s(back, "gpu", &v), PAI_OK);
+		assert_int_equal(pai_config_k8s_runtime(&rt, &rns, back, "gpu"),
+				 PAI_OK);
+		assert_null(rt);
+		assert_int_equal(rns, 0);
 	}
 	/* a Kubernetes profile has no URI, and another one a URI */
 	p.uri = "https://x";
