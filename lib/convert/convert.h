@@ -167,6 +167,17 @@ json_t *pai__k8s_pod_template(struct pai__k8s_conv *c, size_t r);
  * job's pods, the queue) into obj, when that is the scheduler; 0, or -1
  * when out of memory. */
 int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj);
+/* The kinds of a head role of one task and a worker role, a replica
+ * type each (a PyTorchJob's master, an MPIJob's launcher): the role
+ * whose task is task, or -1; the refusals of either missing or a head
+ * of more tasks (the writer's role_rule), and the warning that the
+ * workers' minimum succeeded is not counted; their replica specs
+ * {Head: ..., Worker: ...} (restartPolicy Never), new, NULL when out of
+ * memory. */
+long pai__k8s_role_of(const struct pai__k8s_conv *c, const char *task);
+void pai__k8s_head_roles(struct pai__k8s_conv *c, const char *head);
+json_t *pai__k8s_replica_specs(struct pai__k8s_conv *c, const char *head,
+			       const char *head_type);
 
 /* Diagnostics of a conversion (k8s_check.c), at their places in the
  * file: off a byte offset, or role r's field (the role when the file

@@ -353,6 +353,71 @@ int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj)
 		      "queue", c->k.o.queue ? c->k.o.queue : "default"));
 }
 
+long pai__k8s_role_of(const struct pai__k8s_conv *c, const char *task)
+{
+	size_t r;
+
+	for (r = 0; r < c->k.nroles; r++)
+		if (strcmp(c->k.roles[r].task, task) == 0)
+			return (long)r;
+	return -1;
+}
+
+void pai__k8s_head_roles(struct pai__k8s_conv *c, const char *head)
+{
+	long h = pai__k8s_role_of(c, head), w = pai__k8s_role_of(c, "worker");
+	const char *rule = c->w->role_rule, *t = c->w->title;
+	pai__buf b = PAI__BUF_INIT;
+	pai_role ro;
+
+	if (h < 0 || w < 0) {
+		pai__buf_printf(&b,
+				"%s has a %s role of one task and a worker "
+				"role: the %s is missing",
+				t, head, h < 0 ? head : "worker");
+		pai__k8s_say_top(c, "taskRoles", PAI_SEVERITY_ERROR, rule,
+				 b.oom ? "a role is missing" : b.data);
+		pai__buf_release(&b);
+	}
+	if (h >= 0 && !pai_job_role(&ro, c->k.job, (size_t)h) &&
+	    ro.task_number != 1)
+		pai__k8s_sayf_role(c, (size_t)h, "taskNumber",
+				   PAI_SEVERITY_ERROR, rule,
+				   "%s's %s is one task, not %lld (more go "
+				   "into the worker role)",
+				   t, head, ro.task_number);
+	if (w >= 0 && !pai_job_role(&ro, c->k.job, (size_t)w) &&
+	    ro.min_succeeded >= 0)
+		pai__k8s_sayf_role(c, (size_t)w, pai__k8s_completion_key(c, 0),
+				   PAI_SEVERITY_WARNING,
+				   PAI__RULE_K8S_MIN_SUCCEEDED,
+				   "%s succeeds when its %s did, whatever its "
+				   "workers: their minimum succeeded tasks is "
+				   "not counted",
+				   t, head);
+}
+
+json_t *pai__k8s_replica_specs(struct pai__k8s_conv *c, const char *head,
+			       const char *head_type)
+{
+	json_t *specs = json_object();
+	size_t r;
+
+	for (r = 0; specs && r < c->k.nroles; r++) {
+		const char *task = c->k.roles[r].task;
+		json_t *t = pai__k8s_pod_template(c, r);
+
+		if (!t ||
+		    json_object_set_new(
+			specs, strcmp(task, head) == 0 ? head_type : "Worker",
+			json_pack("{s:I,s:s,s:o}", "replicas",
+				  (json_int_t)pai__k8s_tasks(c->k.job, r),
+				  "restartPolicy", "Never", "template", t)))
+			json_decref(specs), specs = NULL;
+	}
+	return specs;
+}
+
 static json_t *config_map(struct pai__k8s_conv *c)
 {
 	return json_pack("{s:s,s:s,s:o,s:O}", "apiVersion", "v1", "kind",

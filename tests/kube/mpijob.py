@@ -53,6 +53,8 @@ import batchjob
 import kapi
 import reconciler
 from kapi import now_rfc3339
+# what the training operator's common code and the MPI Operator share
+from pytorch import cond_true, owned  # noqa: F401
 
 MPJ = ("kubeflow.org/v2beta1", "MPIJob")
 L = "training.kubeflow.org/"
@@ -64,11 +66,6 @@ def owner_ref(job):
     md = job["metadata"]
     return {"apiVersion": MPJ[0], "kind": MPJ[1], "name": md["name"],
             "uid": md["uid"], "controller": True, "blockOwnerDeletion": True}
-
-
-def owned(obj, job):
-    return any(r.get("controller") and r["uid"] == job["metadata"]["uid"]
-               for r in obj["metadata"].get("ownerReferences") or [])
 
 
 def defaulted(job):
@@ -86,11 +83,6 @@ def defaulted(job):
             r.setdefault("replicas", 1)
             r.setdefault("restartPolicy", policy)
     return job
-
-
-def cond_true(st, ctype):
-    return any(c["type"] == ctype and c["status"] == "True"
-               for c in st.get("conditions") or [])
 
 
 def set_condition(st, ctype, status, reason, msg):

@@ -13,31 +13,6 @@
 #define ROLE  "training.kubeflow.org/job-role"
 #define INDEX "training.kubeflow.org/replica-index"
 
-static json_t *run_policy(json_t *job)
-{
-	return json_object_get(json_object_get(job, "spec"), "runPolicy");
-}
-
-static const char *phase(json_t *job, const char **since)
-{
-	static const char *const order[] = {"Failed",	 "Succeeded",
-					    "Suspended", "Restarting",
-					    "Running",	 "Created"};
-	json_t *cond = NULL;
-	size_t i;
-
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if ((cond = pai__k8s_condition(job, order[i])))
-			break;
-	if (cond && since)
-		*since = pai__json_str(cond, "lastTransitionTime");
-	/* asked to suspend, the operator not yet done */
-	if (json_is_true(json_object_get(run_policy(job), "suspend")) &&
-	    (!cond || i > 2))
-		return "Suspending";
-	return cond ? order[i] : NULL;
-}
-
 static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 {
 	return pai__k8s_replica_roles(
@@ -72,24 +47,8 @@ static int pod_task(json_t *pod, pai__buf *task, long *index)
 
 static int stop(pai_client *c, json_t *job, const char *name)
 {
-	json_t *patch = json_pack("{s:{s:{s:s}},s:{s:{s:b}}}", "metadata",
-				  "annotations", PAI__K8S_STOPPED, "true",
-				  "spec", "runPolicy", "suspend", 1),
-	       *got = NULL;
-	int err;
-
 	(void)name;
-	err = patch ? pai__k8s_patch_job(&got, c, job, patch)
-		    : pai__client_oom(c);
-	json_decref(patch);
-	json_decref(got);
-	return err;
-}
-
-static const char *queue(json_t *job)
-{
-	return pai__json_str(
-	    json_object_get(run_policy(job), "schedulingPolicy"), "queue");
+	return pai__k8s_suspend(NULL, c, job, 1);
 }
 
 static long long retries(json_t *job)
@@ -100,12 +59,12 @@ static long long retries(json_t *job)
 
 const struct pai__k8s_engine pai__k8s_mpijob_engine = {
     .id = PAI_K8S_MPIJOB,
-    .phase = phase,
+    .phase = pai__k8s_operator_phase,
     .roles = roles,
     .selector = selector,
     .pod_task = pod_task,
     .owns = pai__k8s_made_after,
     .stop = stop,
-    .queue = queue,
+    .queue = pai__k8s_operator_queue,
     .retries = retries,
 };

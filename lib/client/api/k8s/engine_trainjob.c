@@ -105,25 +105,8 @@ static int pod_task(json_t *pod, pai__buf *task, long *index)
 
 static int stop(pai_client *c, json_t *job, const char *name)
 {
-	json_t *patch =
-		   json_pack("{s:{s:{s:s}},s:{s:b}}", "metadata", "annotations",
-			     PAI__K8S_STOPPED, "true", "spec", "suspend", 1),
-	       *got = NULL;
-	int err;
-
 	(void)name;
-	err = patch ? pai__k8s_patch_job(&got, c, job, patch)
-		    : pai__client_oom(c);
-	json_decref(patch);
-	json_decref(got);
-	return err;
-}
-
-static const char *queue(json_t *job)
-{
-	return pai__json_str(
-	    json_object_get(json_object_get(job, "metadata"), "labels"),
-	    "kueue.x-k8s.io/queue-name");
+	return pai__k8s_suspend(NULL, c, job, 0);
 }
 
 static long long retries(json_t *job)
@@ -186,7 +169,7 @@ const struct pai__k8s_engine pai__k8s_trainjob_engine = {
     .pod_task = pod_task,
     .owns = pai__k8s_made_after,
     .stop = stop,
-    .queue = queue,
+    .queue = pai__k8s_kueue_queue,
     .retries = retries,
     .ready = ready,
 };

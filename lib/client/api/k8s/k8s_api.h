@@ -138,6 +138,20 @@ struct pai__k8s_spec_role *pai__k8s_replica_roles(json_t *specs, size_t *n);
 /* 1 when pod was made no earlier than job (not of an older job of that
  * name, whose pods the garbage collector has not yet deleted). */
 int pai__k8s_made_after(json_t *job, json_t *pod);
+/* The phase of a training operator's job (PyTorchJob's, MPIJob's): the
+ * condition it holds true last of Failed, Succeeded, Suspended,
+ * Restarting, Running, Created; "Suspending" while runPolicy.suspend
+ * waits for the operator; NULL: none yet. */
+const char *pai__k8s_operator_phase(json_t *job, const char **since);
+/* Its queue: runPolicy.schedulingPolicy's (borrowed; NULL: none). */
+const char *pai__k8s_operator_queue(json_t *job);
+/* Kueue's queue of a job: its queue-name label (borrowed; NULL). */
+const char *pai__k8s_kueue_queue(json_t *job);
+/* A stop that suspends job: spec.suspend, or (run_policy) its
+ * runPolicy.suspend, with the annotation PAI__K8S_STOPPED; *got (may
+ * be NULL) the object as stored after. */
+int pai__k8s_suspend(json_t **got, pai_client *c, json_t *job,
+		     int run_policy);
 /* What c's engine checks before a submission (its ready()). */
 int pai__k8s_ready(pai_client *c);
 /* 1 when an ownerReference of obj names job's uid. */
