@@ -165,6 +165,11 @@ static int job_name(struct pai__k8s *k)
 		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0) +
 		    k->kind->suffix;
 
+		/* the single task's pod: <job>-<task>-xxxxx */
+		if (pai__k8s_single(k, r))
+			need = 1 + strlen(k->roles[r].task) +
+			       strlen(k->kind->infix) + PAI__K8S_JOB_SUFFIX;
+
 		if (need > room)
 			room = need;
 	}
@@ -281,7 +286,9 @@ static const char *pl_pod(void *data, size_t r, size_t i)
 
 	k->scratch.len = 0;
 	pod_base(&k->scratch, k, r, i);
-	for (n = 0; n < (pai__k8s_single(k, r) ? 6 : k->kind->suffix); n++)
+	for (n = 0; n < (pai__k8s_single(k, r) ? PAI__K8S_JOB_SUFFIX
+					       : k->kind->suffix);
+	     n++)
 		pai__buf_putc(&k->scratch, n ? '?' : '-');
 	return k->scratch.oom ? NULL : k->scratch.data;
 }

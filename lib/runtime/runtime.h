@@ -165,7 +165,8 @@ struct pai__k8s_kind {
 	size_t suffix;
 	/* A task whose one pod is made by a Job named <job>-<task>: its
 	 * host <job>-<task> (no index), its name that and a generated
-	 * "-xxxxx" (an MPIJob's launcher); NULL: none. */
+	 * "-xxxxx" (PAI__K8S_JOB_SUFFIX; an MPIJob's launcher); NULL:
+	 * none. */
 	const char *single;
 	/* Where a pod finds its index: a fieldRef path, else a variable
 	 * the controller gives the container (read by a line of bash). */
@@ -175,6 +176,10 @@ struct pai__k8s_kind {
 	 * may use as if the job set them (k8s_own.c). */
 	const struct pai__k8s_own *own_env;
 };
+
+/* What the Job controller adds to the name of a pod it makes: "-" and
+ * five letters. */
+#define PAI__K8S_JOB_SUFFIX 6
 
 /* How the controller gives a variable of its own its value; "about" is
  * the role the variable speaks of (its `of`, or each role with

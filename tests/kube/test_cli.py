@@ -1649,7 +1649,19 @@ def t_mpijob_ends(c):
 
 
 def t_mpijob_stop(c):
+    """logs -f to the launcher's end; stop --wait suspends an MPIJob
+    (runPolicy.suspend), which stays, STOPPED; ssh reaches the launcher
+    and each worker; delete deletes it."""
     k = Case(c, "mpistop", engine="mpijob")
+    k.file("t.json", job("talk", [("launcher", 1, "for i in 1 2 3; do echo "
+                                                  "line $i; sleep 0.2; done"),
+                                  ("worker", 1, "echo up; sleep 60")]))
+    k.run("submit", "t.json")
+    r = k.run("logs", "-f", "talk", "launcher", "0", timeout=30)
+    check("MPIJob logs -f of the launcher: every line, to its end",
+          r.returncode == 0 and r.stdout.splitlines() == [
+              "line 1", "line 2", "line 3"],
+          (r.returncode, r.stdout, r.stderr))
     k.file("s.json", job("long", [("launcher", 1, "sleep 60"),
                                   ("worker", 2, "sleep 60")]))
 
@@ -1672,6 +1684,11 @@ def t_mpijob_stop(c):
           mj["spec"]["runPolicy"].get("suspend") is True and any(
               x["type"] == "Suspended" and x["status"] == "True"
               for x in mj["status"].get("conditions", [])), mj)
+    r = k.run("delete", "long-text")
+    check("MPIJob delete: it is gone",
+          r.returncode == 0 and not [
+              j for j in k.jobs(MPJ) if j["metadata"]["name"] ==
+              "long-text"], (r.returncode, r.stderr))
     k.close()
 
 
