@@ -180,7 +180,6 @@ static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env,
 
 	if (!err)
 		err = pai__k8s_pod_env(&e, NULL, &c->k, r, 0, 1);
-
 	if (!err)
 		err = same_pods(c, r, e);
 	n = pai_env_count(e);

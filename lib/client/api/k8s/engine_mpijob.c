@@ -23,8 +23,8 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 static void selector(pai__buf *q, const char *name)
 {
 	pai__buf_put_escaped(q, "training.kubeflow.org/operator-name="
-				 "mpi-operator,"
-				 "training.kubeflow.org/job-name=");
+				"mpi-operator,"
+				"training.kubeflow.org/job-name=");
 	pai__buf_put_escaped(q, name);
 }
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RJOB  "jobset.sigs.k8s.io/replicatedjob-name"
-#define INDEX "batch.kubernetes.io/job-completion-index"
+#define RJOB	    "jobset.sigs.k8s.io/replicatedjob-name"
+#define INDEX	    "batch.kubernetes.io/job-completion-index"
 #define TRAINER_API "/apis/trainer.kubeflow.org/v1alpha1"
 
 /* The sum of key over jobsStatus. */
@@ -53,8 +53,8 @@ static const char *phase(json_t *job, const char **since)
 		}
 	if ((cond = pai__k8s_condition(job, "Suspended")) && since)
 		*since = pai__json_str(cond, "lastTransitionTime");
-	if (json_is_true(json_object_get(json_object_get(job, "spec"),
-					 "suspend")))
+	if (json_is_true(
+		json_object_get(json_object_get(job, "spec"), "suspend")))
 		return cond && count(job, "active") == 0 ? "Suspended"
 							 : "Suspending";
 	if (count(job, "ready") + count(job, "succeeded") > 0)
@@ -65,8 +65,7 @@ static const char *phase(json_t *job, const char **since)
 /* One role: the trainer's nodes, its name on the TrainJob itself. */
 static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 {
-	json_t *tr =
-	    json_object_get(json_object_get(job, "spec"), "trainer");
+	json_t *tr = json_object_get(json_object_get(job, "spec"), "trainer");
 	struct pai__k8s_spec_role *r = calloc(2, sizeof(*r));
 	long long k;
 
@@ -133,8 +132,9 @@ static int ready(pai_client *c)
 		pai__buf_puts(&path, "/namespaces/");
 		pai__buf_put_escaped(&path, o->ns);
 	}
-	pai__buf_puts(&path, o->runtime_namespaced ? "/trainingruntimes/"
-						   : "/clustertrainingruntimes/");
+	pai__buf_puts(&path, o->runtime_namespaced
+				 ? "/trainingruntimes/"
+				 : "/clustertrainingruntimes/");
 	pai__buf_put_escaped(&path, name);
 	if (path.oom) {
 		pai__buf_release(&path);
