@@ -232,10 +232,10 @@ $(FAKE_V1X): tests/fake/fake_v1x.c $(BUILD)/tests/unit/fake_openpai.o $(LIBPAI)
 cli-test: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) PAI_FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh tests/cli/run.sh
 
-# convert --to volcano|paddlejob|jobset|pytorchjob: every manifest against
-# the CRDs and the webhooks' rules, and every pod's environment against
-# expand's (tests/k8s/check.py; without ../shared, the examples' alone and
-# no CRD schema, which one line says).
+# convert --to volcano|paddlejob|jobset|pytorchjob|trainjob|mpijob: every
+# manifest against the CRDs and the webhooks' rules, and every pod's
+# environment against expand's (tests/k8s/check.py; without ../shared, the
+# examples' alone and no CRD schema, which one line says).
 K8S_JOBS = examples tests/k8s/jobs ../shared/corpus/openpai-examples \
 	../shared/corpus/openpai-v2-examples
 k8s-test: $(PAICTL)
@@ -247,8 +247,8 @@ k8s-test: $(PAICTL)
 # min once), etcd and the stand-in for kubelet, schedulers and
 # controllers (tests/kube/README.md): the harness's selftest, then every
 # command on Kubernetes profiles (tests/kube/test_cli.py).
-# Skipped with a line where the CRDs are not there (../shared beside the
-# tree: a plain clone has none), before anything is built.
+# The CRDs are ../shared's where they are, else tests/kube/crds.py's
+# minimal ones (a plain clone): every clone runs every engine's tests.
 kube-test: $(PAICTL)
 	@why=$$(python3 -c 'import sys; sys.path.insert(0, "tests/kube"); \
 		import cluster; print(cluster.why_not() or "")'); \

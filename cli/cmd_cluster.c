@@ -18,6 +18,8 @@ enum {
 	OPT_QUEUE,
 	OPT_SCHEDULER,
 	OPT_DEFAULT_FS,
+	OPT_RUNTIME,
+	OPT_RUNTIME_NS,
 	/* add --slurm's: cluster_slurm.c */
 	OPT_SLURM = CLI_OPT_SLURM_FIRST
 };
@@ -42,18 +44,25 @@ const cli_opt cli_cluster_opts[] = {
     {"kubeconfig", OPT_KUBECONFIG, "FILE", NULL,
      "add --kubernetes: this kubeconfig alone (default: $KUBECONFIG, else "
      "~/.kube/config)"},
-    {"engine", OPT_ENGINE, "KIND", "volcano|paddlejob|jobset|pytorchjob",
+    {"engine", OPT_ENGINE, "KIND",
+     "volcano|paddlejob|jobset|pytorchjob|trainjob|mpijob",
      "add --kubernetes: jobs as Volcano Jobs (the default), PaddleJobs, "
-     "JobSets or PyTorchJobs"},
+     "JobSets, PyTorchJobs, TrainJobs (Kubeflow Trainer v2) or MPIJobs"},
     {"queue", OPT_QUEUE, "QUEUE", NULL,
      "add --kubernetes: the Volcano queue (default: default), or a "
-     "JobSet's Kueue LocalQueue (default: none)"},
+     "JobSet's or TrainJob's Kueue LocalQueue (default: none)"},
     {"scheduler", OPT_SCHEDULER, "NAME", "volcano|default",
      "add --kubernetes: the cluster's scheduler, volcano (gang "
      "scheduling, the default) or default (Kubernetes')"},
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "add --kubernetes: the default file system ($PAI_DEFAULT_FS_URI), "
      "e.g. hdfs://namenode:9000"},
+    {"runtime", OPT_RUNTIME, "NAME", NULL,
+     "add --engine trainjob: the ClusterTrainingRuntime the jobs run on "
+     "(default: torch-distributed)"},
+    {"runtime-namespaced", OPT_RUNTIME_NS, NULL, NULL,
+     "add --engine trainjob: --runtime names a TrainingRuntime of the "
+     "namespace"},
     CLI_CLUSTER_SLURM_OPTS,
     CLI_OPT_END};
 
@@ -89,7 +98,7 @@ static int k8s_scheduler(cli_ctx *ctx, struct opts *o, const char *arg)
 /* The options of `add --kubernetes`: 0, or -1 when key is not one. */
 static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
 {
-	if (key > OPT_KUBERNETES && key <= OPT_DEFAULT_FS)
+	if (key > OPT_KUBERNETES && key <= OPT_RUNTIME_NS)
 		o->k8s_given = 1;
 	switch (key) {
 	case OPT_KUBERNETES: o->kubernetes = 1; return 0;
@@ -98,12 +107,14 @@ static int k8s_opt(cli_ctx *ctx, struct opts *o, int key, const char *arg)
 	case OPT_KUBECONFIG: o->k.kubeconfig = arg; return 0;
 	case OPT_QUEUE: o->k.queue = arg; return 0;
 	case OPT_DEFAULT_FS: o->k.fs_uri = arg; return 0;
+	case OPT_RUNTIME: o->k.runtime = arg; return 0;
+	case OPT_RUNTIME_NS: o->k.runtime_namespaced = 1; return 0;
 	case OPT_ENGINE:
 		if (pai_k8s_kind_from_name(&o->k.kind, arg) == PAI_OK)
 			return 0;
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown engine '%s' (use volcano, paddlejob, "
-				 "jobset or pytorchjob)",
+				 "jobset, pytorchjob, trainjob or mpijob)",
 				 arg);
 	case OPT_SCHEDULER: return k8s_scheduler(ctx, o, arg);
 	}
@@ -168,14 +179,17 @@ static json_t *k8s_json(const pai_config *cfg, const pai_profile *p)
 {
 	pai_k8s_cluster k;
 
-	if (p->api != PAI_API_K8S || pai_config_k8s(&k, cfg, p->name))
+	if (p->api != PAI_API_K8S || pai_config_k8s(&k, cfg, p->name) ||
+	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, cfg,
+				   p->name))
 		return NULL;
 	return json_pack(
-	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?}", "kubeconfig", k.kubeconfig,
-	    "context", k.context, "namespace", k.ns, "engine",
+	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?,s:s?,s:b}", "kubeconfig",
+	    k.kubeconfig, "context", k.context, "namespace", k.ns, "engine",
 	    pai_k8s_kind_name(k.kind), "queue", k.queue, "scheduler",
 	    k.scheduler == PAI_K8S_SCHED_DEFAULT ? "default" : "volcano",
-	    "defaultFs", k.fs_uri);
+	    "defaultFs", k.fs_uri, "runtime", k.runtime, "runtimeNamespaced",
+	    k.runtime_namespaced);
 }
 
 /* One profile's row of the table, and its JSON in arr. */
@@ -278,7 +292,19 @@ static int check_operands(const cli_ctx *ctx, const struct opts *o,
 					 "--kubernetes [--namespace NS] "
 					 "[--context C] [--kubeconfig F] "
 					 "[--engine E] [--queue Q] "
-					 "[--scheduler S] [--default-fs URI]");
+					 "[--scheduler S] [--default-fs URI] "
+					 "[--runtime NAME "
+					 "[--runtime-namespaced]]");
+		if ((o->k.runtime || o->k.runtime_namespaced) &&
+		    o->k.kind != PAI_K8S_TRAINJOB)
+			return cli_error(ctx, EXIT_USAGE,
+					 "--runtime and --runtime-namespaced "
+					 "go with --engine trainjob");
+		if (o->k.runtime_namespaced && !o->k.runtime)
+			return cli_error(ctx, EXIT_USAGE,
+					 "--runtime-namespaced names no "
+					 "runtime: give --runtime NAME (a "
+					 "TrainingRuntime of the namespace)");
 		if (o->p.ca_file || o->p.insecure || o->p.api != PAI_API_AUTO)
 			return cli_error(ctx, EXIT_USAGE,
 					 "--cacert, --insecure and --api are "
@@ -294,8 +320,9 @@ static int check_operands(const cli_ctx *ctx, const struct opts *o,
 			return cli_error(
 			    ctx, EXIT_USAGE,
 			    "--namespace, --context, --kubeconfig, "
-			    "--engine, --queue, --scheduler and "
-			    "--default-fs go with --kubernetes");
+			    "--engine, --queue, --scheduler, "
+			    "--default-fs and --runtime go with "
+			    "--kubernetes");
 		if ((st = cli_cluster_slurm_check(ctx, &o->slurm, -1)))
 			return st;
 	} else if (strcmp(sub, "list") == 0) {
@@ -365,8 +392,9 @@ static int add_k8s(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 		return cli_error(ctx, EXIT_USAGE,
 				 "invalid cluster name '%s', --namespace, "
 				 "--queue (Kubernetes names: lower-case "
-				 "letters, digits, '-'; a queue also '.') or "
-				 "--default-fs (a URI: hdfs://host:port)",
+				 "letters, digits, '-'; a queue and a "
+				 "--runtime also '.') or --default-fs (a URI: "
+				 "hdfs://host:port)",
 				 name);
 	if (err)
 		return cli_error(ctx, cli_exit_status(err),

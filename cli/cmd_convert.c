@@ -1,6 +1,6 @@
 /* cmd_convert.c - paictl convert: a job config from v1 JSON to
  * protocol-v2 YAML or back, or to Kubernetes objects (a Volcano Job, a
- * PaddleJob, a JobSet or a PyTorchJob). `-o` is the global --output, so
+ * PaddleJob, a JobSet, a PyTorchJob, a TrainJob or an MPIJob). `-o` is the global --output, so
  * the file to write is --out (-O), as ssh-key's. */
 #include "cli.h"
 #include "error.h"
@@ -13,14 +13,17 @@ enum {
 	OPT_FORCE,
 	OPT_NAMESPACE,
 	OPT_QUEUE,
-	OPT_DEFAULT_FS
+	OPT_DEFAULT_FS,
+	OPT_RUNTIME,
+	OPT_RUNTIME_NS
 };
 
 const cli_opt cli_convert_opts[] = {
-    {"to", OPT_TO, "FORMAT", "v1|v2|volcano|paddlejob|jobset|pytorchjob",
+    {"to", OPT_TO, "FORMAT",
+     "v1|v2|volcano|paddlejob|jobset|pytorchjob|trainjob|mpijob",
      "the format to write: v2 (protocol YAML), v1 (JSON), or a Kubernetes "
-     "Volcano Job, PaddleJob, JobSet or PyTorchJob; required, but for a "
-     "Kubernetes cluster (its engine)"},
+     "Volcano Job, PaddleJob, JobSet, PyTorchJob, TrainJob or MPIJob; "
+     "required, but for a Kubernetes cluster (its engine)"},
     {"namespace", OPT_NAMESPACE, "NS", NULL,
      "Kubernetes: the objects' namespace (default: the cluster's, else "
      "kubectl's)"},
@@ -30,6 +33,11 @@ const cli_opt cli_convert_opts[] = {
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "Kubernetes: the default file system, for $PAI_DEFAULT_FS_URI and "
      "the HDFS directories (default: the cluster's)"},
+    {"runtime", OPT_RUNTIME, "NAME", NULL,
+     "a TrainJob: the ClusterTrainingRuntime it runs on (default: the "
+     "cluster's, else torch-distributed)"},
+    {"runtime-namespaced", OPT_RUNTIME_NS, NULL, NULL,
+     "a TrainJob: --runtime names a TrainingRuntime of the namespace"},
 
     {"out", 'O', "FILE", NULL,
      "write to FILE (atomically) instead of standard output"},
@@ -64,7 +72,8 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 	if (key == OPT_DEFAULT_FS && !strstr(arg, "://"))
 		return cli_error(ctx, EXIT_USAGE,
 				 "'%s' is not a URI (hdfs://host:port)", arg);
-	if ((key == OPT_NAMESPACE || key == OPT_QUEUE) && !dns_name(arg))
+	if ((key == OPT_NAMESPACE || key == OPT_QUEUE || key == OPT_RUNTIME) &&
+	    !dns_name(arg))
 		return cli_error(ctx, EXIT_USAGE,
 				 "'%s' is not a Kubernetes name (lower-case "
 				 "letters, digits, '-' and '.')",
@@ -88,6 +97,8 @@ static int k8s_opt(cli_ctx *ctx, int key, const char *arg, struct opts *o)
 		o->f.k8s.fs_uri = arg;
 		o->f.given |= CLI_GIVEN_FS;
 		return 0;
+	case OPT_RUNTIME: o->f.k8s.runtime = arg; return 0;
+	case OPT_RUNTIME_NS: o->f.k8s.runtime_namespaced = 1; return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -102,7 +113,8 @@ static int to_opt(cli_ctx *ctx, const char *arg, struct opts *o)
 	if (pai_format_from_name(&o->to, arg) || o->to == PAI_FORMAT_AUTO)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unknown format '%s' (use v1, v2, volcano, "
-				 "paddlejob, jobset or pytorchjob)",
+				 "paddlejob, jobset, pytorchjob, trainjob or "
+				 "mpijob)",
 				 arg);
 	return 0;
 }
@@ -179,8 +191,8 @@ int cmd_convert(cli_ctx *ctx, int argc, char **argv)
 		return st;
 	if (o.to == PAI_FORMAT_AUTO && !o.f.target)
 		st = cli_error(ctx, EXIT_USAGE,
-			       "--to v1, v2, volcano, paddlejob, jobset or "
-			       "pytorchjob is required");
+			       "--to v1, v2, volcano, paddlejob, jobset, "
+			       "pytorchjob, trainjob or mpijob is required");
 	else if (first >= argc || argc - first > 1)
 		st = cli_error(ctx, EXIT_USAGE,
 			       "give one job config; try 'paictl convert "

@@ -13,7 +13,8 @@ const cli_opt cli_expand_opts[] = {
     {"default-fs", OPT_DEFAULT_FS, "URI", NULL,
      "the cluster's default file system, for $PAI_DEFAULT_FS_URI (e.g. "
      "hdfs://namenode:9000)"},
-    {"target", OPT_TARGET, "KIND", "volcano|paddlejob|jobset|pytorchjob|slurm",
+    {"target", OPT_TARGET, "KIND",
+     "volcano|paddlejob|jobset|pytorchjob|trainjob|mpijob|slurm",
      "each task as the pod of 'paictl convert --to KIND' sees it, or as "
      "a Slurm job's task"},
     CLI_JOB_OPTS,
@@ -64,7 +65,8 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 			return cli_error(
 			    ctx, EXIT_USAGE,
 			    "unknown target '%s' (use volcano, "
-			    "paddlejob, jobset, pytorchjob or slurm)",
+			    "paddlejob, jobset, pytorchjob, trainjob, "
+			    "mpijob or slurm)",
 			    arg);
 		return 0;
 	case 'r': o->role = arg; return 0;

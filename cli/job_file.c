@@ -107,6 +107,11 @@ static void k8s_facts(cli_facts *f, const pai_k8s_cluster *k)
 		f->k8s.scheduler = k->scheduler;
 	if (!(f->given & CLI_GIVEN_FS))
 		f->k8s.fs_uri = k->fs_uri;
+	/* a TrainJob's runtime, unless --runtime named one */
+	if (!f->k8s.runtime) {
+		f->k8s.runtime = k->runtime;
+		f->k8s.runtime_namespaced = k->runtime_namespaced;
+	}
 }
 
 void cli_facts_take(cli_facts *f, cli_conn *conn)

@@ -80,6 +80,7 @@ void cli_conn_free(cli_conn *conn)
 	free((char *)conn->kube.ns);
 	free((char *)conn->kube.queue);
 	free((char *)conn->kube.fs_uri);
+	free((char *)conn->kube.runtime);
 	cli_slurm_conn_release(conn);
 	free(conn);
 }
@@ -137,9 +138,12 @@ static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 				 "kubeconfig says where it is, not --uri or "
 				 "$PAICTL_URI",
 				 ch->name);
-	if (pai_config_k8s(&k, cfg, ch->name) != PAI_OK)
+	if (pai_config_k8s(&k, cfg, ch->name) != PAI_OK ||
+	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, cfg,
+				   ch->name) != PAI_OK)
 		return cli_error(ctx, EXIT_FAILURE_, "cannot read cluster '%s'",
 				 ch->name);
+	k.version = PAI_K8S_CLUSTER_VERSION;
 	c->k8s = 1;
 	c->kube = k;
 	c->kube.kubeconfig = cli_dup_opt(k.kubeconfig, &oom);
@@ -147,6 +151,7 @@ static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 	c->kube.ns = cli_dup_opt(k.ns, &oom);
 	c->kube.queue = cli_dup_opt(k.queue, &oom);
 	c->kube.fs_uri = cli_dup_opt(k.fs_uri, &oom);
+	c->kube.runtime = cli_dup_opt(k.runtime, &oom);
 	c->uri = strdup("kubernetes:"); /* for messages only */
 	if (oom || !c->uri)
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");

@@ -445,13 +445,15 @@ typedef enum pai_k8s_kind {
 	PAI_K8S_VOLCANO = 1,   /**< batch.volcano.sh/v1alpha1 Job */
 	PAI_K8S_PADDLEJOB = 2, /**< batch.paddlepaddle.org/v1 PaddleJob */
 	PAI_K8S_JOBSET = 3,    /**< jobset.x-k8s.io/v1alpha2 JobSet */
-	PAI_K8S_PYTORCHJOB = 4 /**< kubeflow.org/v1 PyTorchJob */
+	PAI_K8S_PYTORCHJOB = 4, /**< kubeflow.org/v1 PyTorchJob */
+	PAI_K8S_TRAINJOB = 5, /**< trainer.kubeflow.org/v1alpha1 TrainJob */
+	PAI_K8S_MPIJOB = 6    /**< kubeflow.org/v2beta1 MPIJob */
 } pai_k8s_kind;
 
-/** Parses "volcano", "paddlejob", "jobset" or "pytorchjob"; PAI_EINVAL
- * for anything else. */
+/** Parses "volcano", "paddlejob", "jobset", "pytorchjob", "trainjob" or
+ * "mpijob"; PAI_EINVAL for anything else. */
 int pai_k8s_kind_from_name(pai_k8s_kind *out, const char *name);
-/** "volcano", "paddlejob", "jobset" or "pytorchjob" (how --to, --engine
+/** "volcano", "paddlejob", "jobset", "pytorchjob", "trainjob" or "mpijob" (how --to, --engine
  * and profiles name the kind); "unknown" for no kind; static storage. */
 const char *pai_k8s_kind_name(pai_k8s_kind kind);
 
@@ -473,13 +475,20 @@ typedef struct pai_k8s_options {
 	 * none, and a command that reads those variables is refused.
 	 */
 	const char *fs_uri;
+	/**
+	 * Version 3: a TrainJob's runtime (spec.runtimeRef.name); NULL:
+	 * "torch-distributed". runtime_namespaced: 1 for a TrainingRuntime
+	 * of the job's namespace, 0 for a ClusterTrainingRuntime.
+	 */
+	const char *runtime;
+	int runtime_namespaced;
 } pai_k8s_options;
 
-#define PAI_K8S_OPTIONS_VERSION 2
+#define PAI_K8S_OPTIONS_VERSION 3
 #define PAI_K8S_OPTIONS_INIT                                                   \
 	{                                                                      \
 		PAI_K8S_OPTIONS_VERSION, PAI_K8S_VOLCANO, NULL, NULL,          \
-		    PAI_K8S_SCHED_VOLCANO, NULL, NULL                          \
+		    PAI_K8S_SCHED_VOLCANO, NULL, NULL, NULL, 0                 \
 	}
 
 /**
@@ -1007,13 +1016,16 @@ typedef struct pai_k8s_cluster {
 	const char *queue;   /**< the Volcano queue; NULL: "default" */
 	pai_k8s_scheduler scheduler;
 	const char *fs_uri; /**< the default file system (pai_k8s_options) */
+	/** Version 2: a TrainJob's runtime, as pai_k8s_options says it */
+	const char *runtime;
+	int runtime_namespaced;
 } pai_k8s_cluster;
 
-#define PAI_K8S_CLUSTER_VERSION 1
+#define PAI_K8S_CLUSTER_VERSION 2
 #define PAI_K8S_CLUSTER_INIT                                                   \
 	{                                                                      \
 		PAI_K8S_CLUSTER_VERSION, NULL, NULL, NULL, PAI_K8S_VOLCANO,    \
-		    NULL, PAI_K8S_SCHED_VOLCANO, NULL                          \
+		    NULL, PAI_K8S_SCHED_VOLCANO, NULL, NULL, 0                 \
 	}
 
 /**
@@ -1413,11 +1425,22 @@ int pai_config_set_k8s(pai_config *cfg, const char *name,
 		       const pai_k8s_cluster *k);
 /**
  * Fills @p out with what profile @p name says of its Kubernetes cluster
- * (strings borrowed; valid until the config changes or is freed).
- * PAI_ENOTFOUND, PAI_EINVAL as pai_config_set_k8s().
+ * (strings borrowed; valid until the config changes or is freed): the
+ * fields of version 1, and out->version 1, whatever the caller's
+ * version (one built before version 2 has room for no more);
+ * pai_config_k8s_runtime() gives the rest. PAI_ENOTFOUND, PAI_EINVAL as
+ * pai_config_set_k8s().
  */
 int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
 		   const char *name);
+/**
+ * The TrainJob runtime profile @p name says (*runtime borrowed as
+ * pai_config_k8s()'s strings, NULL for the default; *namespaced 1 for a
+ * TrainingRuntime): with pai_config_k8s()'s, a version 2
+ * pai_k8s_cluster. PAI_ENOTFOUND, PAI_EINVAL as pai_config_k8s().
+ */
+int pai_config_k8s_runtime(const char **runtime, int *namespaced,
+			   const pai_config *cfg, const char *name);
 
 /**
  * A Slurm cluster's profile (api PAI_API_SLURM, uri its slurmrestd):

@@ -10,6 +10,7 @@
 #include "sys/dl_curl.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -305,6 +306,7 @@ int pai_config_set_k8s(pai_config *cfg, const char *name,
 int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
 		   const char *name)
 {
+	pai_k8s_cluster all;
 	struct entry *e;
 	int err;
 
@@ -312,7 +314,28 @@ int pai_config_k8s(pai_k8s_cluster *out, const pai_config *cfg,
 		return PAI_EINVAL;
 	if ((err = entry_of(&e, cfg, name, PAI_API_K8S)))
 		return err;
-	pai__k8s_prof_get(out, &e->k8s);
+	/* version 1's fields only: a caller built before version 2 has no
+	 * room for more (pai_config_k8s_runtime() gives the rest) */
+	pai__k8s_prof_get(&all, &e->k8s);
+	all.version = 1;
+	memcpy(out, &all, offsetof(pai_k8s_cluster, runtime));
+	return PAI_OK;
+}
+
+int pai_config_k8s_runtime(const char **runtime, int *namespaced,
+			   const pai_config *cfg, const char *name)
+{
+	pai_k8s_cluster all;
+	struct entry *e;
+	int err;
+
+	if (!runtime || !namespaced || !cfg || !name)
+		return PAI_EINVAL;
+	if ((err = entry_of(&e, cfg, name, PAI_API_K8S)))
+		return err;
+	pai__k8s_prof_get(&all, &e->k8s);
+	*runtime = all.runtime;
+	*namespaced = all.runtime_namespaced;
 	return PAI_OK;
 }
 

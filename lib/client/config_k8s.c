@@ -1,6 +1,7 @@
 /* config_k8s.c - a Kubernetes profile's settings in the profiles file:
  * the kubeconfig and context to use and what a job becomes there
- * (namespace, engine, queue, scheduler, default file system), checked
+ * (namespace, engine, queue, scheduler, default file system, a
+ * TrainJob's runtime), checked
  * as Kubernetes checks names. See config_k8s.h. */
 #include "config_k8s.h"
 #include "json_values.h"
@@ -8,6 +9,7 @@
 
 #include "runtime/runtime.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,20 @@ void pai__k8s_prof_release(struct pai__k8s_prof *k)
 	free(k->ns);
 	free(k->queue);
 	free(k->fs_uri);
+	free(k->runtime);
 	memset(k, 0, sizeof(*k));
+}
+
+/* A version 1 caller's struct, as this version's (*buf the copy). */
+static const pai_k8s_cluster *current(pai_k8s_cluster *buf,
+				      const pai_k8s_cluster *k)
+{
+	if (!k || k->version != 1)
+		return k;
+	memset(buf, 0, sizeof(*buf));
+	memcpy(buf, k, offsetof(pai_k8s_cluster, runtime));
+	buf->version = PAI_K8S_CLUSTER_VERSION;
+	return buf;
 }
 
 static int valid(const pai_k8s_cluster *k)
@@ -30,7 +45,8 @@ static int valid(const pai_k8s_cluster *k)
 	     k->scheduler != PAI_K8S_SCHED_DEFAULT))
 		return 0;
 	if ((k->ns && !pai__dns_name(k->ns, 63, 0)) ||
-	    (k->queue && !pai__dns_name(k->queue, 253, 1)))
+	    (k->queue && !pai__dns_name(k->queue, 253, 1)) ||
+	    (k->runtime && !pai__dns_name(k->runtime, 253, 1)))
 		return 0;
 	/* a URI with a scheme: hdfs://host:port */
 	if (k->fs_uri && !strstr(k->fs_uri, "://"))
@@ -42,17 +58,21 @@ static int valid(const pai_k8s_cluster *k)
 int pai__k8s_prof_set(struct pai__k8s_prof *dst, const pai_k8s_cluster *src)
 {
 	struct pai__k8s_prof k;
+	pai_k8s_cluster buf;
 
+	src = current(&buf, src);
 	if (!src || !valid(src))
 		return PAI_EINVAL;
 	memset(&k, 0, sizeof(k));
 	k.kind = src->kind;
 	k.scheduler = src->scheduler;
+	k.runtime_namespaced = src->runtime_namespaced ? 1 : 0;
 	if (pai__strdup_opt(&k.kubeconfig, src->kubeconfig) ||
 	    pai__strdup_opt(&k.context, src->context) ||
 	    pai__strdup_opt(&k.ns, src->ns) ||
 	    pai__strdup_opt(&k.queue, src->queue) ||
-	    pai__strdup_opt(&k.fs_uri, src->fs_uri)) {
+	    pai__strdup_opt(&k.fs_uri, src->fs_uri) ||
+	    pai__strdup_opt(&k.runtime, src->runtime)) {
 		pai__k8s_prof_release(&k);
 		return PAI_ENOMEM;
 	}
@@ -73,6 +93,8 @@ void pai__k8s_prof_get(pai_k8s_cluster *out, const struct pai__k8s_prof *k)
 	out->queue = k->queue;
 	out->scheduler = k->scheduler;
 	out->fs_uri = k->fs_uri;
+	out->runtime = k->runtime;
+	out->runtime_namespaced = k->runtime_namespaced;
 }
 
 static char *why_of(const char *name, const char *what)
@@ -97,8 +119,9 @@ static int read_names(pai_k8s_cluster *k, json_t *o, const char *name,
 	}
 	if (engine && pai_k8s_kind_from_name(&k->kind, engine)) {
 		*why = why_of(name, "engine must be \"volcano\", "
-				    "\"paddlejob\", \"jobset\" or "
-				    "\"pytorchjob\"");
+				    "\"paddlejob\", \"jobset\", "
+				    "\"pytorchjob\", \"trainjob\" or "
+				    "\"mpijob\"");
 		return PAI_ESYNTAX;
 	}
 	if (sched && strcmp(sched, "default") == 0)
@@ -125,17 +148,25 @@ int pai__k8s_prof_read(struct pai__k8s_prof *k, json_t *o, const char *name,
 	    pai__json_str_member(&c.context, o, "context") ||
 	    pai__json_str_member(&c.ns, o, "namespace") ||
 	    pai__json_str_member(&c.queue, o, "queue") ||
-	    pai__json_str_member(&c.fs_uri, o, "defaultFs")) {
-		*why = why_of(name, "kubeconfig, context, namespace, queue and "
-				    "defaultFs must be strings");
+	    pai__json_str_member(&c.fs_uri, o, "defaultFs") ||
+	    pai__json_str_member(&c.runtime, o, "runtime")) {
+		*why = why_of(name, "kubeconfig, context, namespace, queue, "
+				    "defaultFs and runtime must be strings");
 		return PAI_ESYNTAX;
 	}
+	if (json_object_get(o, "runtimeNamespaced") &&
+	    !json_is_boolean(json_object_get(o, "runtimeNamespaced"))) {
+		*why = why_of(name, "runtimeNamespaced must be true or false");
+		return PAI_ESYNTAX;
+	}
+	c.runtime_namespaced =
+	    json_is_true(json_object_get(o, "runtimeNamespaced"));
 	if ((err = read_names(&c, o, name, why)))
 		return err;
 	err = pai__k8s_prof_set(k, &c);
 	if (err == PAI_EINVAL) {
-		*why = why_of(name, "a namespace, queue or defaultFs that "
-				    "Kubernetes would not take");
+		*why = why_of(name, "a namespace, queue, runtime or defaultFs "
+				    "that Kubernetes would not take");
 		return PAI_ESYNTAX;
 	}
 	return err;
@@ -154,7 +185,10 @@ json_t *pai__k8s_prof_json(const struct pai__k8s_prof *k)
 			      k->scheduler == PAI_K8S_SCHED_DEFAULT
 				  ? "default"
 				  : "volcano") ||
-	    pai__json_put_str(o, "defaultFs", k->fs_uri)) {
+	    pai__json_put_str(o, "defaultFs", k->fs_uri) ||
+	    pai__json_put_str(o, "runtime", k->runtime) ||
+	    (k->runtime_namespaced &&
+	     json_object_set_new(o, "runtimeNamespaced", json_true()))) {
 		json_decref(o);
 		return NULL;
 	}

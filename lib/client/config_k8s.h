@@ -8,7 +8,8 @@
 
 /* Every string owned, NULL when not set. */
 struct pai__k8s_prof {
-	char *kubeconfig, *context, *ns, *queue, *fs_uri;
+	char *kubeconfig, *context, *ns, *queue, *fs_uri, *runtime;
+	int runtime_namespaced;
 	pai_k8s_kind kind;
 	pai_k8s_scheduler scheduler;
 };
@@ -18,7 +19,8 @@ void pai__k8s_prof_release(struct pai__k8s_prof *k);
  * PAI_EINVAL for a version, name or value Kubernetes would not take,
  * PAI_ENOMEM. */
 int pai__k8s_prof_set(struct pai__k8s_prof *dst, const pai_k8s_cluster *src);
-/* out as k says, strings borrowed from k. */
+/* out (the whole struct, this version's) as k says, strings borrowed
+ * from k. */
 void pai__k8s_prof_get(pai_k8s_cluster *out, const struct pai__k8s_prof *k);
 /* The profile file's "kubernetes" member o (absent: defaults) into *k;
  * PAI_ESYNTAX with *why (new) for a wrong member. */

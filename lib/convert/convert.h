@@ -2,7 +2,8 @@
  * (job_convert.c over convert_v1v2.c and convert_v2v1.c, with convert.c
  * and yaml_emit.c below them), and Kubernetes objects (k8s.c over
  * k8s_check.c and k8s_yaml.c, each kind's object in a file of its own:
- * k8s_volcano.c, k8s_paddlejob.c, k8s_jobset.c, k8s_pytorchjob.c; the
+ * k8s_volcano.c, k8s_paddlejob.c, k8s_jobset.c, k8s_pytorchjob.c,
+ * k8s_trainjob.c, k8s_mpijob.c; the
  * pods themselves are the runtime's, runtime/k8s_pod.c). Stands on
  * runtime/ and what it stands on; private to libpai (lib/client reads
  * the v2 -> v1 converter). */
@@ -66,6 +67,8 @@ int pai__v2_to_v1_json(json_t **v1, pai_diags *diags, pai__src *src,
 #define PAI__RULE_K8S_RETRY	    "k8s-retry-count"
 #define PAI__RULE_K8S_PADDLE_ROLE   "k8s-paddle-role"
 #define PAI__RULE_K8S_PYTORCH_ROLE  "k8s-pytorch-role"
+#define PAI__RULE_K8S_TRAINJOB_ROLE "k8s-trainjob-role"
+#define PAI__RULE_K8S_MPIJOB_ROLE   "k8s-mpijob-role"
 #define PAI__RULE_K8S_ENV_NAME	    "k8s-env-name"
 #define PAI__RULE_K8S_VARIABLE	    "k8s-variable"
 #define PAI__RULE_K8S_AUTH_FILE	    "k8s-auth-file"
@@ -115,6 +118,9 @@ struct pai__k8s_writer {
 				* none (the controller sets the pods') */
 	int port_names;	       /* the ports are named ("p10000"): the
 				* controller makes a Service of them */
+	int env_inline;	       /* the object takes no envFrom: the job's
+				* shared variables go into each container's
+				* env, and there is no ConfigMap */
 	const char *no_queue;  /* a virtual cluster that no queue says */
 	/* a jobEnv its controller sets after the pod's own (NULL: it
 	 * sets none so, k8s_kinds.c) */
@@ -131,6 +137,8 @@ extern const struct pai__k8s_writer pai__k8s_volcano;
 extern const struct pai__k8s_writer pai__k8s_paddlejob;
 extern const struct pai__k8s_writer pai__k8s_jobset;
 extern const struct pai__k8s_writer pai__k8s_pytorchjob;
+extern const struct pai__k8s_writer pai__k8s_trainjob;
+extern const struct pai__k8s_writer pai__k8s_mpijob;
 
 /* One conversion (k8s.c), with the config's places for diagnostics. */
 struct pai__k8s_conv {
@@ -159,6 +167,17 @@ json_t *pai__k8s_pod_template(struct pai__k8s_conv *c, size_t r);
  * job's pods, the queue) into obj, when that is the scheduler; 0, or -1
  * when out of memory. */
 int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj);
+/* The kinds of a head role of one task and a worker role, a replica
+ * type each (a PyTorchJob's master, an MPIJob's launcher): the role
+ * whose task is task, or -1; the refusals of either missing or a head
+ * of more tasks (the writer's role_rule), and the warning that the
+ * workers' minimum succeeded is not counted; their replica specs
+ * {Head: ..., Worker: ...} (restartPolicy Never), new, NULL when out of
+ * memory. */
+long pai__k8s_role_of(const struct pai__k8s_conv *c, const char *task);
+void pai__k8s_head_roles(struct pai__k8s_conv *c, const char *head);
+json_t *pai__k8s_replica_specs(struct pai__k8s_conv *c, const char *head,
+			       const char *head_type);
 
 /* Diagnostics of a conversion (k8s_check.c), at their places in the
  * file: off a byte offset, or role r's field (the role when the file

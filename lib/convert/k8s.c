@@ -96,7 +96,7 @@ static int env_entry(struct pai__k8s_conv *c, size_t r, const char *n,
 	json_t *e = NULL;
 
 	if (pai__k8s_is_job_env(c->k.job, n))
-		return PAI_OK; /* the ConfigMap has it */
+		return PAI_OK; /* the ConfigMap has it (or, inline, env) */
 	switch (pai__k8s_var_kind(&c->k, r, 0, n, v)) {
 	case PAI__K8S_STATIC:
 		e = json_pack("{s:s,s:o}", "name", n, "value",
@@ -147,6 +147,27 @@ static int same_pods(struct pai__k8s_conv *c, size_t r, const pai_env *e0)
 
 #define COMMAND_MARK "# the job's command, as written:\n"
 
+/* The variables every pod shares, first in env: for a kind that takes
+ * no envFrom, what the ConfigMap would have held. */
+static int shared_inline(struct pai__k8s_conv *c, json_t *env)
+{
+	const char *n;
+	json_t *v;
+
+	if (!c->w->env_inline)
+		return PAI_OK;
+	json_object_foreach(c->shared, n, v)
+	{
+		if (json_array_append_new(
+			env, json_pack("{s:s,s:o}", "name", n, "value",
+				       kubelet_literal(json_string_value(v)
+							   ? json_string_value(v)
+							   : ""))))
+			return PAI_ENOMEM;
+	}
+	return PAI_OK;
+}
+
 /* env (the template's entries) and args ("bash -c" script) of role r. */
 static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env,
 		    json_t **args)
@@ -155,8 +176,10 @@ static int role_env(struct pai__k8s_conv *c, size_t r, json_t *env,
 	pai_env *e = NULL;
 	char *cmd = NULL;
 	size_t j, n;
-	int err = pai__k8s_pod_env(&e, NULL, &c->k, r, 0, 1);
+	int err = shared_inline(c, env);
 
+	if (!err)
+		err = pai__k8s_pod_env(&e, NULL, &c->k, r, 0, 1);
 	if (!err)
 		err = same_pods(c, r, e);
 	n = pai_env_count(e);
@@ -275,7 +298,7 @@ static json_t *container(struct pai__k8s_conv *c, size_t r, const pai_role *ro)
 		       c->w->container ? c->w->container : c->k.roles[r].task,
 		       "image", pai__k8s_role_image(c->k.job, r), "command",
 		       "bash", "-c", "args", args);
-	if (ct && json_object_size(c->shared))
+	if (ct && json_object_size(c->shared) && !c->w->env_inline)
 		json_object_set_new(ct, "envFrom",
 				    json_pack("[{s:{s:s}}]", "configMapRef",
 					      "name", c->cm_name));
@@ -329,6 +352,71 @@ int pai__k8s_gang_policy(struct pai__k8s_conv *c, json_t *obj)
 		      "queue", c->k.o.queue ? c->k.o.queue : "default"));
 }
 
+long pai__k8s_role_of(const struct pai__k8s_conv *c, const char *task)
+{
+	size_t r;
+
+	for (r = 0; r < c->k.nroles; r++)
+		if (strcmp(c->k.roles[r].task, task) == 0)
+			return (long)r;
+	return -1;
+}
+
+void pai__k8s_head_roles(struct pai__k8s_conv *c, const char *head)
+{
+	long h = pai__k8s_role_of(c, head), w = pai__k8s_role_of(c, "worker");
+	const char *rule = c->w->role_rule, *t = c->w->title;
+	pai__buf b = PAI__BUF_INIT;
+	pai_role ro;
+
+	if (h < 0 || w < 0) {
+		pai__buf_printf(&b,
+				"%s has a %s role of one task and a worker "
+				"role: the %s is missing",
+				t, head, h < 0 ? head : "worker");
+		pai__k8s_say_top(c, "taskRoles", PAI_SEVERITY_ERROR, rule,
+				 b.oom ? "a role is missing" : b.data);
+		pai__buf_release(&b);
+	}
+	if (h >= 0 && !pai_job_role(&ro, c->k.job, (size_t)h) &&
+	    ro.task_number != 1)
+		pai__k8s_sayf_role(c, (size_t)h, "taskNumber",
+				   PAI_SEVERITY_ERROR, rule,
+				   "%s's %s is one task, not %lld (more go "
+				   "into the worker role)",
+				   t, head, ro.task_number);
+	if (w >= 0 && !pai_job_role(&ro, c->k.job, (size_t)w) &&
+	    ro.min_succeeded >= 0)
+		pai__k8s_sayf_role(c, (size_t)w, pai__k8s_completion_key(c, 0),
+				   PAI_SEVERITY_WARNING,
+				   PAI__RULE_K8S_MIN_SUCCEEDED,
+				   "%s succeeds when its %s did, whatever its "
+				   "workers: their minimum succeeded tasks is "
+				   "not counted",
+				   t, head);
+}
+
+json_t *pai__k8s_replica_specs(struct pai__k8s_conv *c, const char *head,
+			       const char *head_type)
+{
+	json_t *specs = json_object();
+	size_t r;
+
+	for (r = 0; specs && r < c->k.nroles; r++) {
+		const char *task = c->k.roles[r].task;
+		json_t *t = pai__k8s_pod_template(c, r);
+
+		if (!t ||
+		    json_object_set_new(
+			specs, strcmp(task, head) == 0 ? head_type : "Worker",
+			json_pack("{s:I,s:s,s:o}", "replicas",
+				  (json_int_t)pai__k8s_tasks(c->k.job, r),
+				  "restartPolicy", "Never", "template", t)))
+			json_decref(specs), specs = NULL;
+	}
+	return specs;
+}
+
 static json_t *config_map(struct pai__k8s_conv *c)
 {
 	return json_pack("{s:s,s:s,s:o,s:O}", "apiVersion", "v1", "kind",
@@ -345,7 +433,7 @@ static int manifests(struct pai__k8s_conv *c, json_t **out)
 	if (!(c->cm_name = malloc(strlen(c->k.name) + 9)))
 		return json_decref(docs), PAI_ENOMEM;
 	sprintf(c->cm_name, "%s-pai-env", c->k.name);
-	if (json_object_size(c->shared))
+	if (json_object_size(c->shared) && !c->w->env_inline)
 		json_array_append_new(docs, config_map(c));
 	job = c->w->object(c);
 	if (!docs || !job || json_array_append_new(docs, job))
@@ -363,14 +451,14 @@ static int manifests(struct pai__k8s_conv *c, json_t **out)
 
 static const struct pai__k8s_writer *const writers[] = {
     &pai__k8s_volcano, &pai__k8s_paddlejob, &pai__k8s_jobset,
-    &pai__k8s_pytorchjob};
+    &pai__k8s_pytorchjob, &pai__k8s_trainjob, &pai__k8s_mpijob};
 
 /* The writer of o's kind, when o is valid; else NULL. */
 static const struct pai__k8s_writer *writer_of(const pai_k8s_options *o)
 {
 	size_t i;
 
-	if (!o || (o->version != 1 && o->version != PAI_K8S_OPTIONS_VERSION) ||
+	if (!o || !pai__k8s_options_size(o->version) ||
 	    (o->scheduler != PAI_K8S_SCHED_VOLCANO &&
 	     o->scheduler != PAI_K8S_SCHED_DEFAULT))
 		return NULL;

@@ -238,6 +238,16 @@ static void clash(struct pai__k8s_conv *c)
 		    c->k.roles[a].task ? c->k.roles[a].task : "?");
 		return;
 	}
+	/* a kind of one task: any role beside the first is one too many */
+	if (c->k.kind->lone && c->k.kind->tasks && !c->k.kind->tasks[1]) {
+		pai__k8s_sayf_role(
+		    c, a, "name", ERROR, c->w->role_rule,
+		    "%s runs one role, its %s '%s', every task the same "
+		    "command and variables: this config has %zu (convert --to "
+		    "jobset runs several)",
+		    c->w->title, c->w->task_word, c->k.kind->lone, c->k.nroles);
+		return;
+	}
 	task_list(&b, c->k.kind->tasks);
 	pai__k8s_sayf_role(c, a, "name", ERROR, c->w->role_rule,
 			   "%s has the %ss %s: role '%s' is none of them",

@@ -8,51 +8,6 @@
  * scheduling through runPolicy.schedulingPolicy. */
 #include "convert.h"
 
-#include <string.h>
-
-/* The role whose task is task, or -1. */
-static long role_of(const struct pai__k8s_conv *c, const char *task)
-{
-	size_t r;
-
-	for (r = 0; r < c->k.nroles; r++)
-		if (strcmp(c->k.roles[r].task, task) == 0)
-			return (long)r;
-	return -1;
-}
-
-static void roles(struct pai__k8s_conv *c)
-{
-	long m = role_of(c, "master"), w = role_of(c, "worker");
-	pai_role ro;
-
-	if (m < 0 || w < 0)
-		pai__k8s_say_top(c, "taskRoles", PAI_SEVERITY_ERROR,
-				 PAI__RULE_K8S_PYTORCH_ROLE,
-				 m < 0 ? "a PyTorchJob has a master role of "
-					 "one task and a worker role: the "
-					 "master is missing"
-				       : "a PyTorchJob has a master role of "
-					 "one task and a worker role: the "
-					 "worker is missing");
-	if (m >= 0 && !pai_job_role(&ro, c->k.job, (size_t)m) &&
-	    ro.task_number != 1)
-		pai__k8s_sayf_role(c, (size_t)m, "taskNumber",
-				   PAI_SEVERITY_ERROR,
-				   PAI__RULE_K8S_PYTORCH_ROLE,
-				   "a PyTorchJob's master is one task, not "
-				   "%lld (more go into the worker role)",
-				   ro.task_number);
-	if (w >= 0 && !pai_job_role(&ro, c->k.job, (size_t)w) &&
-	    ro.min_succeeded >= 0)
-		pai__k8s_say_role(c, (size_t)w, pai__k8s_completion_key(c, 0),
-				  PAI_SEVERITY_WARNING,
-				  PAI__RULE_K8S_MIN_SUCCEEDED,
-				  "a PyTorchJob succeeds when its master did, "
-				  "whatever its workers: their minimum "
-				  "succeeded tasks is not counted");
-}
-
 static void check(struct pai__k8s_conv *c)
 {
 	if (c->unlimited || c->retry > 0)
@@ -61,28 +16,7 @@ static void check(struct pai__k8s_conv *c)
 				      "count must be 0 (or convert --to "
 				      "jobset or volcano)");
 	if (c->k.clash_a < 0)
-		roles(c);
-}
-
-/* Master and Worker: the operator's replica types. */
-static json_t *replica_specs(struct pai__k8s_conv *c)
-{
-	json_t *specs = json_object();
-	size_t r;
-
-	for (r = 0; specs && r < c->k.nroles; r++) {
-		const char *task = c->k.roles[r].task;
-		json_t *t = pai__k8s_pod_template(c, r);
-
-		if (!t ||
-		    json_object_set_new(
-			specs, task[0] == 'm' ? "Master" : "Worker",
-			json_pack("{s:I,s:s,s:o}", "replicas",
-				  (json_int_t)pai__k8s_tasks(c->k.job, r),
-				  "restartPolicy", "Never", "template", t)))
-			json_decref(specs), specs = NULL;
-	}
-	return specs;
+		pai__k8s_head_roles(c, "master");
 }
 
 static json_t *object(struct pai__k8s_conv *c)
@@ -94,7 +28,8 @@ static json_t *object(struct pai__k8s_conv *c)
 	return json_pack(
 	    "{s:s,s:s,s:o,s:{s:o,s:o}}", "apiVersion", c->k.kind->api_version,
 	    "kind", c->k.kind->kind, "metadata", pai__k8s_meta(c, c->k.name),
-	    "spec", "runPolicy", run, "pytorchReplicaSpecs", replica_specs(c));
+	    "spec", "runPolicy", run, "pytorchReplicaSpecs",
+	    pai__k8s_replica_specs(c, "master", "Master"));
 }
 
 const struct pai__k8s_writer pai__k8s_pytorchjob = {

@@ -113,6 +113,61 @@ static const struct pai__k8s_own pytorch_env[] = {
     {.name = "PET_NNODES", .value = PAI__K8S_OWN_PODS},
     {.name = NULL}};
 
+/* What Kubeflow Trainer v2.3.0's torch plugin (torch.go
+ * EnforceMLPolicy) appends to the trainer's container "node" of a
+ * TrainJob, after the trainer env, then the Job controller's index:
+ * the node count, torchrun's processes per node (numProcPerNode unset:
+ * "auto", which it turns into the CPUs where no GPU is asked), the
+ * node's rank (the completion index), and node 0's name and port. */
+static const char *const trainjob_tasks[] = {"node", NULL};
+static const struct pai__k8s_own trainjob_env[] = {
+    {.name = "PET_NNODES", .value = PAI__K8S_OWN_PODS},
+    {.name = "PET_NPROC_PER_NODE", .value = PAI__K8S_OWN_NPROC},
+    {.name = "PET_NODE_RANK", .value = PAI__K8S_OWN_INDEX},
+    {.name = "PET_MASTER_ADDR", .value = PAI__K8S_OWN_FIRST, .of = "node"},
+    {.name = "PET_MASTER_PORT", .value = PAI__K8S_OWN_TEXT, .text = "29500"},
+    {.name = "JOB_COMPLETION_INDEX",
+     .value = PAI__K8S_OWN_INDEX,
+     .job_wins = 1},
+    {.name = NULL}};
+
+/* What the MPI Operator v0.8.0 (mpi_job_controller.go newWorker,
+ * newLauncherPodTemplate) appends to the first container: every pod its
+ * role; the launcher OpenMPI's settings (the hostfile it mounts at
+ * /etc/mpi, the slots per worker: paictl's slotsPerWorker, the worker's
+ * GPUs or 1) and no GPUs of its own. */
+static const char *const mpijob_tasks[] = {"launcher", "worker", NULL};
+static const char *const mpijob_roles[] = {"launcher", "worker"};
+static const struct pai__k8s_own mpijob_env[] = {
+    {.name = "K_MPI_JOB_ROLE",
+     .value = PAI__K8S_OWN_BY_TASK,
+     .by_task = mpijob_roles},
+    {.name = "OMPI_MCA_orte_keep_fqdn_hostnames",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "true",
+     .only = "launcher"},
+    {.name = "OMPI_MCA_orte_default_hostfile",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "/etc/mpi/hostfile",
+     .only = "launcher"},
+    {.name = "OMPI_MCA_plm_rsh_args",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "-o ConnectionAttempts=10",
+     .only = "launcher"},
+    {.name = "OMPI_MCA_orte_set_default_slots",
+     .value = PAI__K8S_OWN_SLOTS,
+     .of = "worker",
+     .only = "launcher"},
+    {.name = "NVIDIA_VISIBLE_DEVICES",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "",
+     .only = "launcher"},
+    {.name = "NVIDIA_DRIVER_CAPABILITIES",
+     .value = PAI__K8S_OWN_TEXT,
+     .text = "",
+     .only = "launcher"},
+    {.name = NULL}};
+
 static const struct pai__k8s_kind kinds[] = {
     {
 	.id = PAI_K8S_VOLCANO,
@@ -168,6 +223,39 @@ static const struct pai__k8s_kind kinds[] = {
 	.infix = "",
 	.index_ref = "metadata.labels['training.kubeflow.org/replica-index']",
 	.own_env = pytorch_env,
+    },
+    {
+	.id = PAI_K8S_TRAINJOB,
+	.name = "trainjob",
+	.api_version = "trainer.kubeflow.org/v1alpha1",
+	.kind = "TrainJob",
+	.plural = "trainjobs",
+	/* the runtime's trainer step, "node" in torch-distributed: one
+	 * role, whatever its name */
+	.tasks = trainjob_tasks,
+	.lone = "node",
+	/* a JobSet named as the TrainJob: its pods as a JobSet's */
+	.infix = "-0",
+	.subdomain = 1,
+	.suffix = 6,
+	.index_ref =
+	    "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+	.own_env = trainjob_env,
+    },
+    {
+	.id = PAI_K8S_MPIJOB,
+	.name = "mpijob",
+	.api_version = "kubeflow.org/v2beta1",
+	.kind = "MPIJob",
+	.plural = "mpijobs",
+	.tasks = mpijob_tasks,
+	/* workers <job>-worker-<i>, the launcher Job <job>-launcher's pod,
+	 * under the headless Service <job> */
+	.infix = "",
+	.subdomain = 1,
+	.single = "launcher",
+	.index_ref = "metadata.labels['training.kubeflow.org/replica-index']",
+	.own_env = mpijob_env,
     },
 };
 

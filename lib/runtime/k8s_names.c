@@ -165,6 +165,11 @@ static int job_name(struct pai__k8s *k)
 		    digits(ro.task_number > 0 ? ro.task_number - 1 : 0) +
 		    k->kind->suffix;
 
+		/* the single task's pod: <job>-<task>-xxxxx */
+		if (pai__k8s_single(k, r))
+			need = 1 + strlen(k->roles[r].task) +
+			       strlen(k->kind->infix) + PAI__K8S_JOB_SUFFIX;
+
 		if (need > room)
 			room = need;
 	}
@@ -241,12 +246,27 @@ static int role_ports(struct pai__k8s *k, size_t r)
 	return PAI_OK;
 }
 
+int pai__k8s_single(const struct pai__k8s *k, size_t r)
+{
+	return k->kind->single && strcmp(k->roles[r].task, k->kind->single) == 0;
+}
+
+/* The name of pod i of role r without what its controller adds, onto b:
+ * <prefix>-<i>, or the single task's Job's name. */
+static void pod_base(pai__buf *b, const struct pai__k8s *k, size_t r, size_t i)
+{
+	if (pai__k8s_single(k, r))
+		pai__buf_puts(b, k->roles[r].prefix);
+	else
+		pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
+}
+
 const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i)
 {
 	pai__buf *b = &k->scratch;
 
 	b->len = 0;
-	pai__buf_printf(b, "%s-%zu", k->roles[r].prefix, i);
+	pod_base(b, k, r, i);
 	if (k->kind->subdomain)
 		pai__buf_printf(b, ".%s", k->name);
 	return b->oom ? NULL : b->data;
@@ -265,8 +285,10 @@ static const char *pl_pod(void *data, size_t r, size_t i)
 	size_t n;
 
 	k->scratch.len = 0;
-	pai__buf_printf(&k->scratch, "%s-%zu", k->roles[r].prefix, i);
-	for (n = 0; n < k->kind->suffix; n++)
+	pod_base(&k->scratch, k, r, i);
+	for (n = 0; n < (pai__k8s_single(k, r) ? PAI__K8S_JOB_SUFFIX
+					       : k->kind->suffix);
+	     n++)
 		pai__buf_putc(&k->scratch, n ? '?' : '-');
 	return k->scratch.oom ? NULL : k->scratch.data;
 }
@@ -281,6 +303,16 @@ static unsigned pl_port(void *data, size_t r, size_t i, size_t j, size_t n)
 	return k->roles[r].port[j] + (unsigned)n;
 }
 
+size_t pai__k8s_options_size(unsigned v)
+{
+	switch (v) {
+	case 1: return offsetof(pai_k8s_options, fs_uri);
+	case 2: return offsetof(pai_k8s_options, runtime);
+	case PAI_K8S_OPTIONS_VERSION: return sizeof(pai_k8s_options);
+	}
+	return 0;
+}
+
 int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 		  const pai_k8s_options *o)
 {
@@ -289,10 +321,8 @@ int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 
 	memset(k, 0, sizeof(*k));
 	k->job = job;
-	/* a version 1 caller's struct ends before fs_uri */
-	memcpy(&k->o, o,
-	       o->version == 1 ? offsetof(pai_k8s_options, fs_uri)
-			       : sizeof(k->o));
+	/* an older caller's struct ends before the newer fields */
+	memcpy(&k->o, o, pai__k8s_options_size(o->version));
 	k->o.version = PAI_K8S_OPTIONS_VERSION;
 	k->clash_a = k->clash_b = -1;
 	if (!(k->kind = pai__k8s_kind_of(o->kind)))

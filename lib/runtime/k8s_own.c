@@ -182,6 +182,7 @@ static char *own_value(struct pai__k8s *k, const struct pai__k8s_own *v,
 {
 	pai__buf b = PAI__BUF_INIT;
 	long long pods = 0;
+	pai_role ro;
 	size_t q;
 
 	switch (v->value) {
@@ -205,6 +206,22 @@ static char *own_value(struct pai__k8s *k, const struct pai__k8s_own *v,
 		break;
 	case PAI__K8S_OWN_COUNT:
 		pai__buf_printf(&b, "%lld", tasks_of(k->job, a));
+		break;
+	case PAI__K8S_OWN_NPROC:
+		if (pai_job_role(&ro, k->job, r))
+			b.oom = 1;
+		else if (ro.gpu_number > 0)
+			pai__buf_puts(&b, "auto");
+		else
+			pai__buf_printf(&b, "%lld",
+					ro.cpu_number > 1 ? ro.cpu_number : 1);
+		break;
+	case PAI__K8S_OWN_SLOTS:
+		if (pai_job_role(&ro, k->job, a))
+			b.oom = 1;
+		else
+			pai__buf_printf(&b, "%lld",
+					ro.gpu_number > 0 ? ro.gpu_number : 1);
 		break;
 	case PAI__K8S_OWN_BY_TASK:
 		for (q = 0; k->kind->tasks && k->kind->tasks[q]; q++)
@@ -245,7 +262,8 @@ int pai__k8s_own_vars(pai_env *env, pai_env *all, struct pai__k8s *k, size_t r,
 		long a = about(k, v);
 
 		if (!v->per_task) {
-			if (a >= 0)
+			if (a >= 0 &&
+			    (!v->only || strcmp(v->only, k->roles[r].task) == 0))
 				err = put(env, all, k, v, (size_t)a, r, i);
 			v++;
 			continue;

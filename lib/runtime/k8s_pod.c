@@ -33,7 +33,9 @@ enum pai__k8s_var pai__k8s_var_kind(const struct pai__k8s *k, size_t r,
 	char num[32];
 
 	snprintf(num, sizeof(num), "%zu", i);
-	if (in_list(name, index) && strcmp(value, num) == 0)
+	/* the single task's pod has no index of its own: always 0 */
+	if (in_list(name, index) && strcmp(value, num) == 0 &&
+	    !pai__k8s_single(k, r))
 		return PAI__K8S_INDEX;
 	/* out of memory, the pod's name and pai__k8s_host() say NULL and
 	 * leave k->scratch.oom set for the caller to see */
@@ -225,7 +227,7 @@ int pai_k8s_expand_task(pai_env **out, const pai_job *job, size_t role,
 	if (out)
 		*out = NULL;
 	if (!out || !job || !opts ||
-	    (opts->version != 1 && opts->version != PAI_K8S_OPTIONS_VERSION))
+	    !pai__k8s_options_size(opts->version))
 		return PAI_EINVAL;
 	err = pai__k8s_init(&k, job, opts);
 	if (!err)

@@ -163,6 +163,11 @@ struct pai__k8s_kind {
 	const char *infix;
 	int subdomain;
 	size_t suffix;
+	/* A task whose one pod is made by a Job named <job>-<task>: its
+	 * host <job>-<task> (no index), its name that and a generated
+	 * "-xxxxx" (PAI__K8S_JOB_SUFFIX; an MPIJob's launcher); NULL:
+	 * none. */
+	const char *single;
 	/* Where a pod finds its index: a fieldRef path, else a variable
 	 * the controller gives the container (read by a line of bash). */
 	const char *index_ref, *index_var;
@@ -171,6 +176,10 @@ struct pai__k8s_kind {
 	 * may use as if the job set them (k8s_own.c). */
 	const struct pai__k8s_own *own_env;
 };
+
+/* What the Job controller adds to the name of a pod it makes: "-" and
+ * five letters. */
+#define PAI__K8S_JOB_SUFFIX 6
 
 /* How the controller gives a variable of its own its value; "about" is
  * the role the variable speaks of (its `of`, or each role with
@@ -187,6 +196,12 @@ enum pai__k8s_own_value {
 			      * index, each followed by text, joined by
 			      * commas */
 	PAI__K8S_OWN_COUNT,  /* the pod count of `about` */
+	PAI__K8S_OWN_NPROC,  /* torchrun's processes per node, as Trainer's
+			      * torch plugin defaults them: "auto" for a pod
+			      * with GPUs, else its CPUs (at least 1) */
+	PAI__K8S_OWN_SLOTS,  /* the GPUs of a pod of `about`, else 1 (an
+			      * MPIJob's slotsPerWorker, as paictl writes
+			      * it) */
 	PAI__K8S_OWN_BY_TASK /* by_task[t] in a pod of the kind's task t */
 };
 
@@ -199,6 +214,8 @@ struct pai__k8s_own {
 	const char *const *by_task; /* parallel to the kind's tasks */
 	/* set only when the job has a role of this task, its `about` */
 	const char *of;
+	/* set only in the pods of this task (NULL: in every pod) */
+	const char *only;
 	/* one variable for each role of the job, about that role */
 	int per_task;
 	/* a job's own variable of the name is the one the pod sees: the
@@ -242,9 +259,17 @@ struct pai__k8s {
  * derive the same name (clash_a, clash_b), or a role is none of the
  * kind's tasks (clash_a that role, clash_b -1); PAI_EINVAL for a kind
  * that is none. */
+/* The bytes of a pai_k8s_options of version v that its caller has
+ * (1: up to fs_uri, 2: up to runtime), or 0 for a version that is
+ * none. */
+size_t pai__k8s_options_size(unsigned v);
+
 int pai__k8s_init(struct pai__k8s *k, const pai_job *job,
 		  const pai_k8s_options *o);
 void pai__k8s_release(struct pai__k8s *k);
+
+/* 1 when role r is its kind's single task (its one pod a Job's). */
+int pai__k8s_single(const struct pai__k8s *k, size_t r);
 
 /* The DNS name of pod i of role r, into k->scratch. */
 const char *pai__k8s_host(struct pai__k8s *k, size_t r, size_t i);

@@ -8,7 +8,7 @@ exit 2
 exit 2
 exit 2
 === stderr
-paictl: convert: unknown format 'k8s' (use v1, v2, volcano, paddlejob, jobset or pytorchjob)
+paictl: convert: unknown format 'k8s' (use v1, v2, volcano, paddlejob, jobset, pytorchjob, trainjob or mpijob)
 paictl: convert: 'Team_A' is not a Kubernetes name (lower-case letters, digits, '-' and '.')
 paictl: convert: 'a b' is not a Kubernetes name (lower-case letters, digits, '-' and '.')
-paictl: expand: unknown target 'kube' (use volcano, paddlejob, jobset, pytorchjob or slurm)
+paictl: expand: unknown target 'kube' (use volcano, paddlejob, jobset, pytorchjob, trainjob, mpijob or slurm)

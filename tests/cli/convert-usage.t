@@ -2,4 +2,4 @@
 run: paictl convert job.json
 exit: 2
 === stderr
-paictl: convert: --to v1, v2, volcano, paddlejob, jobset or pytorchjob is required
+paictl: convert: --to v1, v2, volcano, paddlejob, jobset, pytorchjob, trainjob or mpijob is required

@@ -1,7 +1,7 @@
 /* fuzz_k8s_api.c - libFuzzer target for what the Kubernetes module
  * (lib/client/api/k8s/api_k8s.c and its k8s_*.c) reads from an API server
- * through the shared plumbing: Volcano Jobs, PaddleJobs, JobSets and
- * PyTorchJobs, their pods and events read into a status (the JobSet's
+ * through the shared plumbing: Volcano Jobs, PaddleJobs, JobSets,
+ * PyTorchJobs, TrainJobs and MPIJobs, their pods and events read into a status (the JobSet's
  * runs, the operators' conditions), lists of jobs, the answers and Status
  * bodies of a submission (AlreadyExists, Invalid with causes, lost
  * answers), of a stop and of the version; the log location of each task.
@@ -9,7 +9,8 @@
  * `make fuzz`.
  *
  * Input: byte 0 picks the call, byte 1 the engine (0 Volcano Job, 1
- * PaddleJob, 2 JobSet, 3 PyTorchJob, modulo 4), then the server's answers
+ * PaddleJob, 2 JobSet, 3 PyTorchJob, 4 TrainJob, 5 MPIJob, modulo 6),
+ * then the server's answers
  * (transport.h). Beyond "no crash,
  * no leak, no undefined behaviour": results that are pai.h's codes,
  * one-line details, and a status every accessor can walk. */
@@ -93,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	c = fuzz_k8s_client(&wire, (const char *)data + 2, size - 2, kubeconfig,
-			    (pai_k8s_kind)(data[1] % 4 + 1));
+			    (pai_k8s_kind)(data[1] % 6 + 1));
 	if (!c)
 		return 0;
 	call(c, data[0]);

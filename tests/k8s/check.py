@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """tests/k8s/check.py - `paictl convert --to KIND`, checked, for each
-KIND of volcano, paddlejob, jobset and pytorchjob.
+KIND of volcano, paddlejob, jobset, pytorchjob, trainjob and mpijob.
 
-    check.py [--kinds volcano,paddlejob,jobset,pytorchjob] FILE|DIR...
+    check.py [--kinds volcano,paddlejob,jobset,pytorchjob,...] FILE|DIR...
 
 For every job config and kind:
   * convert; exit 0 with YAML, or exit 3 with no YAML and an error
@@ -11,8 +11,9 @@ For every job config and kind:
     shared/reference/kubernetes read as the API server reads a structural
     schema (no unknown fields unless x-kubernetes-preserve-unknown-fields,
     int-or-string, quantities), the ConfigMap the core rules, and the
-    Volcano webhook's, PaddleJob's, the JobSet webhook's and the
-    PyTorchJob webhook's rules (reference/kubernetes.md, their sources);
+    Volcano webhook's, PaddleJob's, the JobSet webhook's, the
+    PyTorchJob webhook's, Kubeflow Trainer's and the MPI Operator's rules
+    (reference/kubernetes.md, README-trainer-mpijob.md, their sources);
   * environment equivalence: for pods of every role, the environment is
     built as the kubelet does (envFrom, then env with $(VAR) against what
     came before, fieldRefs, then the plugins' or the controller's
@@ -112,6 +113,8 @@ def schemas():
                  "batch.paddlepaddle.org_paddlejobs.yaml",
                  "jobset.x-k8s.io_jobsets.yaml",
                  "kubeflow.org_pytorchjobs.yaml",
+                 "trainer.kubeflow.org_trainjobs.yaml",
+                 "kubeflow.org_mpijobs.yaml",
                  "alternatives/"
                  "batch.paddlepaddle.org_paddlejobs.paddle-operator-v0.3.5.yaml"):
         path = os.path.join(CRDS, name)
@@ -288,14 +291,72 @@ def check_pytorch(where, d):
             fail(where, "service name %r" % svc)
 
 
+TORCH_ENV = {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK",
+             "PET_MASTER_ADDR", "PET_MASTER_PORT"}
+
+
+def check_trainjob(where, d):
+    """Kubeflow Trainer v2.3.0's TrainJob validation (its webhook and the
+    CEL rules the 1.20 CRD lost): a DNS-1035 name of at most 63, a
+    runtime, at least one node, no trainer env of the torch plugin's
+    names; and the names its JobSet's pods get."""
+    md, spec = d["metadata"], d["spec"]
+    check_meta(where, md, DNS1035_LABEL)
+    if not (spec.get("runtimeRef") or {}).get("name"):
+        fail(where, "no runtimeRef.name")
+    tr = spec.get("trainer") or {}
+    if tr.get("numNodes", 1) < 1:
+        fail(where, "numNodes %r" % tr.get("numNodes"))
+    bad = sorted({e["name"] for e in tr.get("env") or []} & TORCH_ENV)
+    if bad:
+        fail(where, "trainer env the torch plugin sets: %s" % bad)
+    pod = "%s-node-0-%d-abcde" % (md["name"], tr.get("numNodes", 1) - 1)
+    if len(pod) > 63 or not DNS1035_LABEL.match(pod):
+        fail(where, "pod name %r" % pod)
+
+
+def check_mpijob(where, d):
+    """The MPI Operator v0.8.0's ValidateMPIJob (pkg/apis/kubeflow/
+    validation): a DNS-1035 name, a Launcher of one replica and a Worker,
+    each with an image, slotsPerWorker at least 1, the cleanPodPolicy and
+    restart policies it knows; and the names of its pods."""
+    md, spec = d["metadata"], d["spec"]
+    check_meta(where, md, DNS1035_LABEL)
+    reps = spec.get("mpiReplicaSpecs") or {}
+    if set(reps) - {"Launcher", "Worker"} or "Launcher" not in reps:
+        fail(where, "replica types %s" % sorted(reps))
+    if (reps.get("Launcher") or {}).get("replicas", 1) != 1:
+        fail(where, "Launcher replicas must be 1")
+    if spec.get("slotsPerWorker", 1) < 1:
+        fail(where, "slotsPerWorker %r" % spec.get("slotsPerWorker"))
+    if (spec.get("runPolicy") or {}).get("cleanPodPolicy", "None") not in (
+            "None", "Running", "All"):
+        fail(where, "cleanPodPolicy")
+    for rt, r in reps.items():
+        cs = r["template"]["spec"]["containers"]
+        if not cs or not all(c.get("image") for c in cs):
+            fail(where, "%s: containers with images" % rt)
+        if r.get("restartPolicy", "Never") not in ("Never", "OnFailure",
+                                                   "Always", "ExitCode"):
+            fail(where, "%s restartPolicy" % rt)
+    n = (reps.get("Worker") or {}).get("replicas", 0)
+    for pod in ("%s-launcher-abcde" % md["name"],
+                "%s-worker-%d" % (md["name"], max(n - 1, 0))):
+        if len(pod) > 63 or not DNS1035_LABEL.match(pod):
+            fail(where, "pod name %r" % pod)
+
+
 # the webhooks' rules by kind; and, where the CRDs are not there to say
 # which versions are served, the version convert must write
 WEBHOOKS = {"Job": check_volcano, "PaddleJob": check_paddle,
-            "JobSet": check_jobset, "PyTorchJob": check_pytorch}
+            "JobSet": check_jobset, "PyTorchJob": check_pytorch,
+            "TrainJob": check_trainjob, "MPIJob": check_mpijob}
 VERSIONS = {("batch.volcano.sh/v1alpha1", "Job"),
             ("batch.paddlepaddle.org/v1", "PaddleJob"),
             ("jobset.x-k8s.io/v1alpha2", "JobSet"),
-            ("kubeflow.org/v1", "PyTorchJob")}
+            ("kubeflow.org/v1", "PyTorchJob"),
+            ("trainer.kubeflow.org/v1alpha1", "TrainJob"),
+            ("kubeflow.org/v2beta1", "MPIJob")}
 
 
 def validate(where, docs, crds):
@@ -441,6 +502,60 @@ def pytorch_pods(job):
         yield rt.lower(), reps[rt]["replicas"], reps[rt]["template"], pod
 
 
+def trainjob_pods(job):
+    """The pods of the JobSet a TrainJob becomes on torch-distributed
+    (Trainer v2.3.0's torch plugin, then the Job controller's index): the
+    trainer's env, then PET_*; its pods named as a JobSet's Job's."""
+    name, tr = job["metadata"]["name"], job["spec"]["trainer"]
+    n = tr.get("numNodes", 1)
+    res = tr.get("resourcesPerNode") or {}
+    lim = dict(res.get("requests") or {}, **(res.get("limits") or {}))
+    nproc = "auto" if any("gpu" in k for k in lim) else \
+        str(max(1, int(lim.get("cpu", "0"))))
+    # what the status reads of the role rides on the TrainJob itself
+    tmpl = {"metadata": job["metadata"],
+            "spec": {"containers": [{"env": tr.get("env") or [],
+                                     "args": tr["args"]}]}}
+
+    def pod(i):
+        host = "%s-node-0-%d" % (name, i)
+        return host + "-x7k2q", "%s.%s" % (host, name), \
+            {JOBSET_INDEX: str(i)}, {
+                "PET_NNODES": str(n), "PET_NPROC_PER_NODE": nproc,
+                "PET_NODE_RANK": str(i),
+                "PET_MASTER_ADDR": "%s-node-0-0.%s" % (name, name),
+                "PET_MASTER_PORT": "29500"}, {"JOB_COMPLETION_INDEX": str(i)}
+    yield "node", n, tmpl, pod
+
+
+def mpijob_pods(job):
+    """The MPI Operator's pods (newWorker, newLauncherPodTemplate): the
+    workers by index, the launcher its Job's one pod, without an index;
+    what it appends to the first container's env."""
+    name, spec = job["metadata"]["name"], job["spec"]
+    reps = spec["mpiReplicaSpecs"]
+    for rt in ("Launcher", "Worker"):
+        if rt not in reps:
+            continue
+
+        def pod(i, t=rt.lower()):
+            if t == "launcher":
+                host = "%s-launcher" % name
+                return host + "-x7k2q", "%s.%s" % (host, name), {}, {
+                    "K_MPI_JOB_ROLE": "launcher",
+                    "OMPI_MCA_orte_keep_fqdn_hostnames": "true",
+                    "OMPI_MCA_orte_default_hostfile": "/etc/mpi/hostfile",
+                    "OMPI_MCA_plm_rsh_args": "-o ConnectionAttempts=10",
+                    "OMPI_MCA_orte_set_default_slots":
+                        str(spec.get("slotsPerWorker", 1)),
+                    "NVIDIA_VISIBLE_DEVICES": "",
+                    "NVIDIA_DRIVER_CAPABILITIES": ""}, {}
+            p = "%s-worker-%d" % (name, i)
+            return p, "%s.%s" % (p, name), {PYTORCH_INDEX: str(i)}, {
+                "K_MPI_JOB_ROLE": "worker"}, {}
+        yield rt.lower(), reps[rt]["replicas"], reps[rt]["template"], pod
+
+
 def pods(docs):
     """(role, task or type, index, pod name, dns name, template spec,
     the fields the downward API gives, the plugins' or the controller's
@@ -452,7 +567,8 @@ def pods(docs):
             cm[d["metadata"]["name"]] = d["data"]
     job = [d for d in docs if d["kind"] != "ConfigMap"][0]
     each = {"Job": volcano_pods, "PaddleJob": paddle_pods,
-            "JobSet": jobset_pods, "PyTorchJob": pytorch_pods}[job["kind"]]
+            "JobSet": jobset_pods, "PyTorchJob": pytorch_pods,
+            "TrainJob": trainjob_pods, "MPIJob": mpijob_pods}[job["kind"]]
     for t, n, tmpl, pod in each(job):
         role = tmpl["metadata"]["annotations"]["paictl/task-role"]
         for i in sorted({0, min(1, n - 1), n - 1}):
@@ -690,7 +806,8 @@ def dialect_args(path):
 
 
 def main(argv):
-    kinds = ["volcano", "paddlejob", "jobset", "pytorchjob"]
+    kinds = ["volcano", "paddlejob", "jobset", "pytorchjob", "trainjob",
+             "mpijob"]
     if len(argv) > 2 and argv[1] == "--kinds":
         kinds = argv[2].split(",")
         argv = argv[2:]

@@ -20,7 +20,12 @@ startTime again); a pod of restartPolicy OnFailure counts its restarts
 as failures. The selector and the pods' controller-uid and job-name
 labels are the API server's (1.20 sets them on create).
 
-Absent: NonIndexed Jobs, the job-tracking finalizer, podFailurePolicy,
+NonIndexed Jobs of one completion (an MPIJob's launcher, mpijob.py):
+generateName <job>-, no index, no JOB_COMPLETION_INDEX; complete when a
+pod succeeded.
+
+Absent: NonIndexed Jobs of more completions, the job-tracking finalizer,
+podFailurePolicy,
 backoffLimitPerIndex, activeDeadlineSeconds, ttlSecondsAfterFinished,
 the exponential back-off between pods.
 """
@@ -120,8 +125,8 @@ class JobController(reconciler.Reconciler):
         if job is None or job["metadata"].get("deletionTimestamp"):
             return None
         ann = job["metadata"].get("annotations") or {}
-        if ann.get(ANN_MODE) != "Indexed":
-            return None  # NonIndexed Jobs: not stood in
+        if ann.get(ANN_MODE) not in ("Indexed", "NonIndexed"):
+            return None  # Jobs no stand-in made: not stood in
         pods = [p for p in self.pods.items()
                 if p["metadata"]["namespace"] == ns and owned(p, job)]
         active = [p for p in pods if not finished(p) and
@@ -151,6 +156,7 @@ class JobController(reconciler.Reconciler):
         completions = spec.get("completions") or 1
         parallelism = spec.get("parallelism", 1)
         phases = [((p.get("status") or {}).get("phase"), p) for p in pods]
+        # a NonIndexed pod's index is -1: one succeeded completes it
         done = {index_of(p) for ph, p in phases if ph == "Succeeded"}
         failed = len([p for ph, p in phases if ph == "Failed"]) + sum(
             c.get("restartCount", 0) for p in active
@@ -159,7 +165,9 @@ class JobController(reconciler.Reconciler):
             or [])
         st["succeeded"] = len(done)
         st["failed"] = max(st.get("failed", 0), failed)
-        st["completedIndexes"] = ranges(done)
+        if (job["metadata"].get("annotations") or {}).get(ANN_MODE) == \
+                "Indexed":
+            st["completedIndexes"] = ranges(done)
         if st["failed"] > spec.get("backoffLimit", 6):
             self.delete_all(active)
             set_condition(st, "Failed", "True", "BackoffLimitExceeded",
@@ -197,11 +205,14 @@ class JobController(reconciler.Reconciler):
         md = job["metadata"]
         tmpl = copy.deepcopy(job["spec"]["template"])
         meta = tmpl.get("metadata") or {}
-        meta.setdefault("annotations", {})[INDEX] = str(index)
-        meta.update(generateName="%s-%d-" % (md["name"], index),
-                    namespace=md["namespace"],
-                    ownerReferences=[owner_ref(job)])
         spec = tmpl["spec"]
+        meta.update(namespace=md["namespace"],
+                    ownerReferences=[owner_ref(job)])
+        if (md.get("annotations") or {}).get(ANN_MODE) != "Indexed":
+            meta["generateName"] = md["name"] + "-"
+            return self.made(job, meta, spec)
+        meta.setdefault("annotations", {})[INDEX] = str(index)
+        meta["generateName"] = "%s-%d-" % (md["name"], index)
         spec.setdefault("hostname", "%s-%d" % (md["name"], index))
         for c in spec.get("containers", []) + spec.get("initContainers",
                                                        []):
@@ -210,6 +221,10 @@ class JobController(reconciler.Reconciler):
                 env.append({"name": "JOB_COMPLETION_INDEX", "valueFrom": {
                     "fieldRef": {"fieldPath":
                                  "metadata.annotations['%s']" % INDEX}}})
+        return self.made(job, meta, spec)
+
+    def made(self, job, meta, spec):
+        md = job["metadata"]
         pod = {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
                "spec": spec}
         made = self.client.create(kapi.path_of("v1", "Pod", md["namespace"]),

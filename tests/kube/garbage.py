@@ -29,7 +29,9 @@ DEPENDENT_KINDS = [("v1", "Pod"), ("v1", "ConfigMap"), ("v1", "Service"),
                    ("batch.paddlepaddle.org/v1", "PaddleJob"),
                    ("batch/v1", "Job"),
                    ("jobset.x-k8s.io/v1alpha2", "JobSet"),
-                   ("kubeflow.org/v1", "PyTorchJob")]
+                   ("kubeflow.org/v1", "PyTorchJob"),
+                   ("trainer.kubeflow.org/v1alpha1", "TrainJob"),
+                   ("kubeflow.org/v2beta1", "MPIJob")]
 
 
 class GarbageCollector:

@@ -39,6 +39,15 @@ RESOURCES = {
         ("/apis/jobset.x-k8s.io/v1alpha2", "jobsets", True),
     ("kubeflow.org/v1", "PyTorchJob"):
         ("/apis/kubeflow.org/v1", "pytorchjobs", True),
+    ("trainer.kubeflow.org/v1alpha1", "TrainJob"):
+        ("/apis/trainer.kubeflow.org/v1alpha1", "trainjobs", True),
+    ("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime"):
+        ("/apis/trainer.kubeflow.org/v1alpha1", "clustertrainingruntimes",
+         False),
+    ("trainer.kubeflow.org/v1alpha1", "TrainingRuntime"):
+        ("/apis/trainer.kubeflow.org/v1alpha1", "trainingruntimes", True),
+    ("kubeflow.org/v2beta1", "MPIJob"):
+        ("/apis/kubeflow.org/v2beta1", "mpijobs", True),
 }
 
 

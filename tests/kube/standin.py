@@ -15,6 +15,11 @@ controllers (started by cluster.py --standin; see tests/kube/README.md):
                                   Job controller of its Jobs
   pytorch.py                      Kubeflow's training operator v1.9.0
                                   (PyTorchJob)
+  trainjob.py                     Kubeflow Trainer v2.3.0's TrainJob
+                                  controller (its JobSet run by the two
+                                  above)
+  mpijob.py                       the MPI Operator v0.8.0 (MPIJob; its
+                                  launcher Job run by batchjob.py)
   reconciler.py                   the work queue of those operators
   garbage.py                      garbage collector, namespace controller
 
@@ -49,6 +54,8 @@ import pytorch  # noqa: E402
 import scheduler  # noqa: E402
 import volcano  # noqa: E402
 import kubews  # noqa: E402
+import mpijob  # noqa: E402
+import trainjob  # noqa: E402
 from kapi import log  # noqa: E402
 
 DEFAULT_CAPACITY = "cpu=64,memory=256Gi,pods=110,nvidia.com/gpu=8," \
@@ -104,6 +111,8 @@ class StandIn:
         bjobs = self.informer(batchjob.JOB, [], "jobs")
         jss = self.informer(jobset.JS, [], "jobsets")
         ptjs = self.informer(pytorch.PTJ, [], "pytorchjobs")
+        tjs = self.informer(trainjob.TJ, [], "trainjobs")
+        mpjs = self.informer(mpijob.MPJ, [], "mpijobs")
         sch = scheduler.Scheduler(self.client, pods, pgs, node, self.stop)
         vc = volcano.Volcano(self.client, jobs, pods, pgs, self.stop)
         pd = paddle.Paddle(self.client, pdjs, pods, self.stop)
@@ -111,23 +120,29 @@ class StandIn:
         js = jobset.JobSetController(self.client, jss, bjobs, self.stop)
         pt = pytorch.PyTorchController(self.client, ptjs, pods, svcs,
                                        self.stop)
+        tj = trainjob.TrainJobController(self.client, tjs, jss, self.stop)
+        mp = mpijob.MPIJobController(self.client, mpjs, pods, bjobs,
+                                     self.stop)
         pods.handlers += [self.kubelet.on_pod, sch.on_event, vc.on_pod,
-                          pd.on_owned, jc.on_pod, pt.on_owned]
+                          pd.on_owned, jc.on_pod, pt.on_owned, mp.on_pod]
         pgs.handlers += [sch.on_event, vc.on_podgroup]
         jobs.handlers += [vc.on_job]
         pdjs.handlers += [pd.on_object]
         cmds.handlers += [vc.on_command]
-        bjobs.handlers += [jc.on_object, js.on_owned]
-        jss.handlers += [js.on_object]
+        bjobs.handlers += [jc.on_object, js.on_owned, mp.on_owned]
+        jss.handlers += [js.on_object, tj.on_owned]
         ptjs.handlers += [pt.on_object]
+        tjs.handlers += [tj.on_object]
+        mpjs.handlers += [mp.on_object]
         svcs.handlers += [pd.on_owned, js.on_owned, pt.on_owned, lambda *_:
                           self.kubelet.net.set_services(svcs.items())]
-        infs = (pods, pgs, jobs, pdjs, cmds, svcs, bjobs, jss, ptjs)
+        infs = (pods, pgs, jobs, pdjs, cmds, svcs, bjobs, jss, ptjs, tjs,
+                mpjs)
         for inf in infs:
             inf.start()
         for inf in infs:
             inf.synced.wait(30)
-        parts = [vc, pd, jc, js, pt]
+        parts = [vc, pd, jc, js, pt, tj, mp]
         for part in [sch] + parts:
             part.start()
         self.kubelet.settle = lambda uid, rv: self.settle(pods, parts,

@@ -1365,6 +1365,333 @@ def t_pytorchjob_stop(c):
     k.close()
 
 
+# ---- Kubeflow Trainer v2 (TrainJob) and the MPI Operator (MPIJob) ----------
+
+TJ = ("trainer.kubeflow.org/v1alpha1", "TrainJob")
+MPJ = ("kubeflow.org/v2beta1", "MPIJob")
+TJ_OWN_CMD = "env | grep -E '^(PET_[A-Z_]+|JOB_COMPLETION_INDEX)=' | " \
+    "sort | sed 's/^/own /'"
+MPI_OWN_CMD = "env | grep -E '^(K_MPI_JOB_ROLE|OMPI_MCA_[a-z_]+|" \
+    "NVIDIA_[A-Z_]+)=' | sort | sed 's/^/own /'"
+
+
+def own_of(logs, key):
+    """The "own NAME=VALUE" lines of role-index key."""
+    return dict(x["line"][4:].split("=", 1) for x in logs
+                if x["line"].startswith("own ") and
+                "%s-%d" % (x["role"], x["index"]) == key)
+
+
+def server_accepts(k, path, kind):
+    """convert --to kind of path, given to the real API server by
+    kubectl create --dry-run=server: exit 0, nothing made."""
+    conv = k.run("convert", "--to", kind, "--namespace", k.ns, path)
+    r = subprocess.run(["kubectl", "create", "--dry-run=server", "-f", "-"],
+                       input=conv.stdout, env=k.env, capture_output=True,
+                       text=True, timeout=60)
+    check("%s: convert --to %s accepted by the API server (kubectl "
+          "create --dry-run=server)" % (kind, kind),
+          conv.returncode == 0 and r.returncode == 0 and
+          "(server dry run)" in r.stdout,
+          (conv.stderr, r.returncode, r.stdout, r.stderr))
+
+
+def envs_as_expand(k, kind, path, tasks, logs):
+    """Every pod's $PAI_* and its controller's variables as expand
+    --target kind says them."""
+    got = pod_env(k, [x for x in logs if x["line"].startswith(
+        ("PAI_", "LR="))])
+    for key, t in sorted(tasks.items()):
+        role, idx = key.rsplit("-", 1)
+        g = got.get(key, {})
+        bad = env_matches(g, generated_name_matches(g, target_env(
+            k, path, kind, role, int(idx))), t["containerIp"])
+        check("%s: $PAI_* of %s as expand --target says" % (kind, key),
+              not bad, bad)
+        want = target_own(k, path, kind, role, int(idx))
+        own = own_of(logs, key)
+        check("%s: the controller's variables of %s as expand --target's "
+              "controllerEnv says" % (kind, key), own == want, (own, want))
+
+
+def t_trainjob(c):
+    """A TrainJob profile on torch-distributed: a one-role job of 2
+    tasks to SUCCEEDED, the torch plugin's PET_* beside OpenPAI's $PAI_*
+    as expand --target trainjob says, the pods by the names the JobSet's
+    Job gave them, every command in text and JSON; a config of two roles
+    and a missing runtime refused in words."""
+    k = Case(c, "tj", engine="trainjob")
+    path = k.file("t.json", job("train", [
+        ("trainer", 2, "echo node $PET_NODE_RANK/$PET_NNODES "
+                       "$PET_MASTER_ADDR:$PET_MASTER_PORT; " + ENV_CMD +
+         "; " + TJ_OWN_CMD)], jobEnvs={"LR": "0.5"}))
+    server_accepts(k, path, "trainjob")
+    r = k.run("-o", "json", "submit", "--wait", "t.json")
+    sub = json.loads(r.stdout or "[{}]")[0]
+    check("TrainJob: submit --wait -o json SUCCEEDED, exit 0",
+          r.returncode == 0 and sub.get("state") == "SUCCEEDED",
+          (r.returncode, r.stdout, r.stderr))
+    check("TrainJob: the plugin's variables are no unknown ones",
+          "unknown-variable" not in r.stderr, r.stderr)
+    tj = k.jobs(TJ)
+    check("TrainJob: it is one, on torch-distributed, numNodes 2, "
+          "Complete, no ConfigMap of ours",
+          [j["metadata"]["name"] for j in tj] == ["train"] and
+          tj[0]["spec"]["runtimeRef"]["name"] == "torch-distributed" and
+          tj[0]["spec"]["trainer"]["numNodes"] == 2 and any(
+              x["type"] == "Complete" and x["status"] == "True"
+              for x in tj[0]["status"].get("conditions", [])) and
+          not k.c.client.maybe_get(kapi.path_of(
+              "v1", "ConfigMap", k.ns, "train-pai-env")), tj)
+    logs = lines_of(k.run("logs", "-o", "json", "train").stdout)
+    said = sorted(x["line"] for x in logs if x["line"].startswith("node "))
+    check("TrainJob: the plugin's variables in every node", said == [
+        "node 0/2 train-node-0-0.train:29500",
+        "node 1/2 train-node-0-0.train:29500"], said)
+    st = json.loads(k.run("status", "-o", "json", "train").stdout)
+    tasks = task_map(st)
+    check("TrainJob: status -o json, its phase, kind, role and pods",
+          st["jobStatus"]["subState"] == "Completed" and
+          st["kubernetes"]["kind"] == "TrainJob" and
+          sorted(tasks) == ["trainer-0", "trainer-1"] and
+          re.fullmatch(r"train-node-0-1-[a-z0-9]{5}",
+                       tasks["trainer-1"]["podName"]) is not None, st)
+    envs_as_expand(k, "trainjob", path, tasks, logs)
+    r = k.run("status", "train")
+    check("TrainJob: status text", re.search(
+        r"trainer\s+1\s+SUCCEEDED\s.*\s0\s+train-node-0-1-[a-z0-9]{5}\s+"
+        r"paictl-standin", r.stdout) is not None, r.stdout)
+    r = k.run("list", "--all", "-o", "json")
+    check("TrainJob: list --all -o json",
+          [j["name"] for j in json.loads(r.stdout)] == ["train"], r.stdout)
+    k.file("two.json", job("two", [("a", 1, "true"), ("b", 1, "false")]))
+    r = k.run("submit", "two.json")
+    check("TrainJob: two roles: exit 3, its rule, nothing made",
+          r.returncode == 3 and re.search(
+              r"^two\.json: error: taskRoles\[\d\]\.name: a TrainJob runs "
+              r"one role.*\[k8s-trainjob-role\]$", r.stderr,
+              re.M) is not None and
+          len(k.jobs(TJ)) == 1, (r.returncode, r.stderr))
+    r = k.run("cluster", "add", "nort", "--kubernetes", "--namespace", k.ns,
+              "--engine", "trainjob", "--runtime", "no-such")
+    r = k.run("-c", "nort", "submit", "t.json")
+    check("TrainJob: a runtime that is not there: said, nothing made",
+          r.returncode != 0 and "ClusterTrainingRuntime 'no-such' is not "
+          "there" in r.stderr and len(k.jobs(TJ)) == 1,
+          (r.returncode, r.stderr))
+    k.close()
+
+
+def t_trainjob_stop(c):
+    """stop --wait suspends a TrainJob (spec.suspend, its JobSet's too),
+    which stays, STOPPED; logs -f and ssh reach its nodes."""
+    k = Case(c, "tjstop", engine="trainjob")
+    k.file("t.json", job("talk", [("main", 2, "for i in 1 2 3; do echo "
+                                              "line $i of $PET_NODE_RANK; "
+                                              "sleep 0.2; done")]))
+    k.run("submit", "t.json")
+    r = k.run("logs", "-f", "talk", timeout=30)
+    want = ["main-%d | line %d of %d" % (x, i, x) for x in (0, 1)
+            for i in (1, 2, 3)]
+    check("TrainJob logs -f: every line of every node, to the end",
+          r.returncode == 0 and sorted(r.stdout.splitlines()) == want,
+          (r.returncode, r.stdout, r.stderr))
+    k.file("s.json", job("long", [("main", 2, "sleep 60")]))
+
+    def ssh(name):
+        r = k.run("ssh", name, "main", "1", "--",
+                  "echo $PET_NODE_RANK $(hostname)")
+        check("TrainJob ssh: the node's pod, the plugin's env",
+              r.returncode == 0 and r.stdout == "1 long-text-node-0-1\n",
+              (r.returncode, r.stdout, r.stderr))
+    stop_each_format(k, "TrainJob", "s.json", ssh)
+    tj = [j for j in k.jobs(TJ) if j["metadata"]["name"] == "long-text"][0]
+    js = [j for j in k.jobs(JS) if j["metadata"]["name"] == "long-text"][0]
+    check("TrainJob stopped: it stays, suspended (its JobSet too), "
+          "Suspended", tj["spec"].get("suspend") is True and
+          js["spec"].get("suspend") is True and any(
+              x["type"] == "Suspended" and x["status"] == "True"
+              for x in tj["status"].get("conditions", [])), (tj, js))
+    r = k.run("delete", "long-text")
+    gone = False
+    for _ in range(50):
+        gone = not [j for j in k.jobs(JS)
+                    if j["metadata"]["name"] == "long-text"]
+        if gone:
+            break
+        time.sleep(0.2)
+    check("TrainJob delete: it and its JobSet are gone",
+          r.returncode == 0 and gone and not [
+              j for j in k.jobs(TJ) if j["metadata"]["name"] ==
+              "long-text"], (r.returncode, r.stderr))
+    k.close()
+
+
+# the launcher ends when the test says (a file its exec makes): the
+# workers, still running then, are deleted with their logs
+MPI_LAUNCHER = "echo launcher $PAI_TASK_INDEX $(hostname) " \
+    "$PAI_TASK_ROLE_worker_HOST_LIST; " + ENV_CMD + "; " + MPI_OWN_CMD + \
+    "; while [ ! -e go ]; do sleep 0.1; done"
+MPI_WORKER = "echo worker $PAI_TASK_INDEX $(hostname); " + ENV_CMD + \
+    "; " + MPI_OWN_CMD + "; sleep 60"
+
+
+def logs_of_all(k, name, keys, secs=20):
+    """logs -o json of name once every role-index of keys has said its
+    controller's variables (they run, and print at once)."""
+    deadline, logs = time.time() + secs, []
+    while time.time() < deadline:
+        logs = lines_of(k.run("logs", "-o", "json", name).stdout)
+        if all(own_of(logs, key) for key in keys):
+            break
+        time.sleep(0.3)
+    return logs
+
+
+def t_mpijob(c):
+    """An MPIJob profile: launcher + 2 workers to SUCCEEDED, the
+    operator's objects (Service, hostfile ConfigMap, ssh Secret, the
+    launcher's Job), its K_MPI_JOB_ROLE and OMPI_MCA_* as expand --target
+    mpijob says, every command in text and JSON; a role of another name
+    refused in words."""
+    k = Case(c, "mpi", engine="mpijob")
+    path = k.file("m.json", job("mpi", [("launcher", 1, MPI_LAUNCHER),
+                                        ("worker", 2, MPI_WORKER)],
+                                jobEnvs={"LR": "0.5",
+                                         "K_MPI_JOB_ROLE": "x"}))
+    server_accepts(k, path, "mpijob")
+    r = k.run("submit", "m.json")
+    check("MPIJob: a jobEnv the operator sets, dropped and said",
+          r.returncode == 0 and
+          "jobEnvs.K_MPI_JOB_ROLE: dropped" in r.stderr, r.stderr)
+    wait_state(k, "mpi", "RUNNING")
+    logs = logs_of_all(k, "mpi", ["launcher-0", "worker-0", "worker-1"])
+    st = json.loads(k.run("status", "-o", "json", "mpi").stdout)
+    tasks = task_map(st)
+    check("MPIJob: status -o json while it runs, its kind, roles, pods",
+          st["jobStatus"]["state"] == "RUNNING" and
+          st["kubernetes"]["kind"] == "MPIJob" and
+          sorted(tasks) == ["launcher-0", "worker-0", "worker-1"] and
+          tasks["worker-1"]["podName"] == "mpi-worker-1" and
+          re.fullmatch(r"mpi-launcher-[a-z0-9]{5}",
+                       tasks["launcher-0"]["podName"]) is not None, st)
+    r = k.run("ssh", "mpi", "launcher", "0", "--", "touch go")
+    r = k.run("-o", "json", "wait", "mpi")
+    check("MPIJob: the launcher done, wait -o json SUCCEEDED, exit 0",
+          r.returncode == 0 and
+          json.loads(r.stdout or "{}").get("state") == "SUCCEEDED",
+          (r.returncode, r.stdout, r.stderr))
+    mj = k.jobs(MPJ)
+    check("MPIJob: it is one, Launcher and Worker, Succeeded, slots 1",
+          [j["metadata"]["name"] for j in mj] == ["mpi"] and
+          sorted(mj[0]["spec"]["mpiReplicaSpecs"]) ==
+          ["Launcher", "Worker"] and mj[0]["spec"]["slotsPerWorker"] == 1
+          and any(x["type"] == "Succeeded" and x["status"] == "True"
+                  for x in mj[0]["status"].get("conditions", [])), mj)
+    cm = k.c.client.maybe_get(kapi.path_of("v1", "ConfigMap", k.ns,
+                                           "mpi-config")) or {}
+    sec = k.c.client.maybe_get(kapi.path_of("v1", "Secret", k.ns,
+                                            "mpi-ssh")) or {}
+    check("MPIJob: the operator's hostfile and ssh Secret, not paictl's",
+          (cm.get("data") or {}).get("hostfile") ==
+          "mpi-worker-0.mpi.%s.svc slots=1\nmpi-worker-1.mpi.%s.svc "
+          "slots=1\n" % (k.ns, k.ns) and
+          sec.get("type") == "kubernetes.io/ssh-auth", (cm, sec.get("type")))
+    said = sorted(x["line"] for x in logs if x["line"].startswith(
+        ("launcher ", "worker ")))
+    check("MPIJob: each pod by its name, the workers' hosts", said == [
+        "launcher 0 mpi-launcher mpi-worker-0.mpi:10000,"
+        "mpi-worker-1.mpi:10000", "worker 0 mpi-worker-0",
+        "worker 1 mpi-worker-1"], said)
+    envs_as_expand(k, "mpijob", path, tasks, logs)
+    st = json.loads(k.run("status", "-o", "json", "mpi").stdout)
+    check("MPIJob: ended, Succeeded; the workers still running then "
+          "stopped (cleanPodPolicy Running)",
+          st["jobStatus"]["subState"] == "Succeeded" and all(
+              t["taskState"] in ("STOPPING", "STOPPED") for key, t in
+              task_map(st).items() if key.startswith("worker")), st)
+    r = k.run("status", "mpi")
+    check("MPIJob: status text", re.search(
+        r"launcher\s+0\s+SUCCEEDED\s.*\s0\s+mpi-launcher-[a-z0-9]{5}\s+"
+        r"paictl-standin", r.stdout) is not None, r.stdout)
+    r = k.run("list", "--all", "-o", "json")
+    check("MPIJob: list --all -o json",
+          [j["name"] for j in json.loads(r.stdout)] == ["mpi"], r.stdout)
+    k.file("r.json", job("roles", [("main", 2, "true")]))
+    r = k.run("submit", "r.json")
+    check("MPIJob: a role neither launcher nor worker: exit 3, its rule",
+          r.returncode == 3 and re.search(
+              r"^r\.json: error: taskRoles\[0\]\.name: .*"
+              r"\[k8s-mpijob-role\]$", r.stderr, re.M) is not None and
+          not k.jobs(MPJ)[1:], (r.returncode, r.stderr))
+    k.close()
+
+
+def t_mpijob_ends(c):
+    """The launcher decides: its failure fails the job (the workers
+    still running), a worker's failure does not."""
+    k = Case(c, "mpiends", engine="mpijob")
+    k.file("f.json", job("lfail", [("launcher", 1, "sleep 1; exit 3"),
+                                   ("worker", 1, "sleep 30")]))
+    r = k.run("-o", "json", "submit", "--wait", "f.json")
+    sub = json.loads(r.stdout or "[{}]")[0]
+    check("MPIJob: the launcher failed: FAILED, exit 3 said",
+          sub.get("state") == "FAILED" and r.returncode != 0,
+          (r.returncode, r.stdout, r.stderr))
+    k.file("w.json", job("wfail", [("launcher", 1, "sleep 2"),
+                                   ("worker", 1, "exit 5")]))
+    r = k.run("-o", "json", "submit", "--wait", "w.json")
+    sub = json.loads(r.stdout or "[{}]")[0]
+    check("MPIJob: a worker failed, the launcher did not: SUCCEEDED",
+          sub.get("state") == "SUCCEEDED" and r.returncode == 0,
+          (r.returncode, r.stdout, r.stderr))
+    k.close()
+
+
+def t_mpijob_stop(c):
+    """logs -f to the launcher's end; stop --wait suspends an MPIJob
+    (runPolicy.suspend), which stays, STOPPED; ssh reaches the launcher
+    and each worker; delete deletes it."""
+    k = Case(c, "mpistop", engine="mpijob")
+    k.file("t.json", job("talk", [("launcher", 1, "for i in 1 2 3; do echo "
+                                                  "line $i; sleep 0.2; done"),
+                                  ("worker", 1, "echo up; sleep 60")]))
+    k.run("submit", "t.json")
+    r = k.run("logs", "-f", "talk", "launcher", "0", timeout=30)
+    check("MPIJob logs -f of the launcher: every line, to its end",
+          r.returncode == 0 and r.stdout.splitlines() == [
+              "line 1", "line 2", "line 3"],
+          (r.returncode, r.stdout, r.stderr))
+    k.file("s.json", job("long", [("launcher", 1, "sleep 60"),
+                                  ("worker", 2, "sleep 60")]))
+
+    def ssh(name):
+        r = k.run("ssh", name, "launcher", "0", "--",
+                  "echo $K_MPI_JOB_ROLE $OMPI_MCA_orte_default_hostfile")
+        check("MPIJob ssh: the launcher's pod, the operator's env",
+              r.returncode == 0 and
+              r.stdout == "launcher /etc/mpi/hostfile\n",
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("ssh", name, "worker", "1", "--",
+                  "echo $K_MPI_JOB_ROLE $(hostname)")
+        check("MPIJob ssh: a worker's pod by its index",
+              r.returncode == 0 and
+              r.stdout == "worker %s-worker-1\n" % name,
+              (r.returncode, r.stdout, r.stderr))
+    stop_each_format(k, "MPIJob", "s.json", ssh)
+    mj = [j for j in k.jobs(MPJ) if j["metadata"]["name"] == "long-text"][0]
+    check("MPIJob stopped: it stays, runPolicy.suspend, Suspended",
+          mj["spec"]["runPolicy"].get("suspend") is True and any(
+              x["type"] == "Suspended" and x["status"] == "True"
+              for x in mj["status"].get("conditions", [])), mj)
+    r = k.run("delete", "long-text")
+    check("MPIJob delete: it is gone",
+          r.returncode == 0 and not [
+              j for j in k.jobs(MPJ) if j["metadata"]["name"] ==
+              "long-text"], (r.returncode, r.stderr))
+    k.close()
+
+
 # ---- 429 with Retry-After (a throttled API server) --------------------------------
 
 def t_throttled(c):
@@ -1825,6 +2152,9 @@ CASES = [t_two_roles, t_hello, t_wait_latency, t_failing, t_cannot_start,
          t_exec_plugin, t_kubeconfigs, t_paddlejob, t_profiles]
 CASES += [t_jobset, t_jobset_ends, t_jobset_stop, t_jobset_kueue,
           t_jobset_lost_answer, t_pytorchjob, t_pytorchjob_stop]
+# issue 40
+CASES += [t_trainjob, t_trainjob_stop, t_mpijob, t_mpijob_ends,
+          t_mpijob_stop]
 THROTTLED = [t_throttled]
 
 # the wire (issue 27)

@@ -162,6 +162,9 @@ static void test_profiles(void **state)
 	k.ns = "team-a";
 	k.kind = PAI_K8S_PADDLEJOB;
 	k.fs_uri = "hdfs://nn:9000";
+	k.runtime = "Not_A_Name";
+	assert_int_equal(pai_config_set_k8s(cfg, "gpu", &k), PAI_EINVAL);
+	k.runtime = NULL;
 	assert_int_equal(pai_config_set_k8s(cfg, "gpu", &k), PAI_OK);
 	k.ns = "Team_A"; /* not a DNS label */
 	assert_int_equal(pai_config_set_k8s(cfg, "gpu", &k), PAI_EINVAL);
@@ -182,6 +185,44 @@ static void test_profiles(void **state)
 	assert_int_equal(pai_config_k8s(&got, back, "gpu"), PAI_OK);
 	assert_int_equal(got.kind, PAI_K8S_PYTORCHJOB);
 	assert_null(pai_config_find(back, "gpu")->uri);
+	/* a TrainJob's runtime, kept, read apart: pai_config_k8s() fills
+	 * version 1's fields alone, which a caller built before version 2
+	 * has room for */
+	k.kind = PAI_K8S_TRAINJOB;
+	k.runtime = "my-rt";
+	k.runtime_namespaced = 1;
+	assert_int_equal(pai_config_set_k8s(back, "gpu", &k), PAI_OK);
+	assert_int_equal(pai_config_save(back, path), PAI_OK);
+	pai_config_free(back);
+	assert_int_equal(pai_config_load(&back, NULL, path), PAI_OK);
+	{
+		pai_k8s_cluster v;
+		const char *rt = NULL;
+		int rns = 0;
+
+		memset(&v, 0xab, sizeof(v));
+		assert_int_equal(pai_config_k8s(&v, back, "gpu"), PAI_OK);
+		assert_int_equal(v.version, 1);
+		assert_int_equal(v.kind, PAI_K8S_TRAINJOB);
+		/* past the version 1 struct: untouched */
+		assert_int_equal(((unsigned char *)&v.runtime)[0], 0xab);
+		assert_int_equal(pai_config_k8s_runtime(&rt, &rns, back, "gpu"),
+				 PAI_OK);
+		assert_string_equal(rt, "my-rt");
+		assert_int_equal(rns, 1);
+		assert_int_equal(pai_config_k8s_runtime(&rt, &rns, back, "no"),
+				 PAI_ENOTFOUND);
+		assert_int_equal(pai_config_k8s_runtime(NULL, &rns, back, "gpu"),
+				 PAI_EINVAL);
+		/* a version 1 struct given: its fields, no runtime read */
+		v.kind = PAI_K8S_MPIJOB;
+		v.ns = "team-b";
+		assert_int_equal(pai_config_set_k8s(back, "gpu", &v), PAI_OK);
+		assert_int_equal(pai_config_k8s_runtime(&rt, &rns, back, "gpu"),
+				 PAI_OK);
+		assert_null(rt);
+		assert_int_equal(rns, 0);
+	}
 	/* a Kubernetes profile has no URI, and another one a URI */
 	p.uri = "https://x";
 	assert_int_equal(pai_config_set(cfg, &p), PAI_EINVAL);
@@ -339,6 +380,8 @@ static void test_status(void **state)
 #define JOBSETS "/apis/jobset.x-k8s.io/v1alpha2" NS "jobsets"
 static int seen(const struct api *a, const char *prefix);
 #define PYTORCHJOBS "/apis/kubeflow.org/v1" NS "pytorchjobs"
+#define TRAINJOBS   "/apis/trainer.kubeflow.org/v1alpha1" NS "trainjobs"
+#define MPIJOBS	    "/apis/kubeflow.org/v2beta1" NS "mpijobs"
 
 /* A JobSet in its second run (restarts 1), its server's Job ready. */
 static const char jobset[] =
@@ -542,6 +585,98 @@ static void test_jobset_counts(void **state)
 	}
 }
 
+static pai_state trainjob_state(const char *status, const char *extra)
+{
+	char job[768];
+
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"tj\",\"uid\":\"u4\"%s},"
+		 "\"spec\":{%s\"trainer\":{\"numNodes\":2}},\"status\":%s}",
+		 strstr(extra, "stopped")
+		     ? ",\"annotations\":{\"paictl/stopped\":\"true\"}"
+		     : "",
+		 strstr(extra, "suspend") ? "\"suspend\":true," : "", status);
+	return state_of(PAI_K8S_TRAINJOB, TRAINJOBS, job);
+}
+
+/* A TrainJob has no condition while it runs: its jobsStatus (Jobs, not
+ * pods) says; Complete and Failed end it; suspended as a JobSet. */
+static void test_trainjob_phases(void **state)
+{
+	(void)state;
+	assert_int_equal(trainjob_state("null", ""), PAI_STATE_WAITING);
+	assert_int_equal(
+	    trainjob_state("{\"jobsStatus\":[{\"name\":\"node\",\"ready\":0,"
+			   "\"active\":1}]}",
+			   ""),
+	    PAI_STATE_WAITING);
+	assert_int_equal(
+	    trainjob_state("{\"jobsStatus\":[{\"name\":\"node\",\"ready\":1,"
+			   "\"active\":1}]}",
+			   ""),
+	    PAI_STATE_RUNNING);
+	/* a count that no int holds is none */
+	assert_int_equal(
+	    trainjob_state("{\"jobsStatus\":[{\"name\":\"node\",\"ready\":"
+			   "99999999999999}]}",
+			   ""),
+	    PAI_STATE_WAITING);
+	assert_int_equal(trainjob_state(COND("Complete") "}", ""),
+			 PAI_STATE_SUCCEEDED);
+	assert_int_equal(trainjob_state(COND("Failed") "}", ""),
+			 PAI_STATE_FAILED);
+	assert_int_equal(trainjob_state("{}", "suspend stopped"),
+			 PAI_STATE_STOPPING);
+	assert_int_equal(
+	    trainjob_state(COND("Suspended") "}", "suspend stopped"),
+	    PAI_STATE_STOPPED);
+	assert_int_equal(trainjob_state(COND("Suspended") "}", "suspend"),
+			 PAI_STATE_WAITING);
+}
+
+static pai_state mpijob_state(const char *conds, int suspend)
+{
+	char job[768];
+
+	snprintf(job, sizeof(job),
+		 "{\"metadata\":{\"name\":\"m\",\"uid\":\"u5\","
+		 "\"annotations\":{\"paictl/stopped\":\"true\"}},"
+		 "\"spec\":{\"runPolicy\":{\"suspend\":%s},\"mpiReplicaSpecs\":"
+		 "{\"Launcher\":{\"replicas\":1},\"Worker\":{\"replicas\":2}}},"
+		 "\"status\":{\"conditions\":[%s]}}",
+		 suspend ? "true" : "false", conds);
+	return state_of(PAI_K8S_MPIJOB, MPIJOBS, job);
+}
+
+#define C(type, st) "{\"type\":\"" type "\",\"status\":\"" st "\"}"
+
+/* An MPIJob's conditions: the launcher's end decides. */
+static void test_mpijob_phases(void **state)
+{
+	(void)state;
+	assert_int_equal(mpijob_state("", 0), PAI_STATE_WAITING);
+	assert_int_equal(mpijob_state(C("Created", "True"), 0),
+			 PAI_STATE_WAITING);
+	assert_int_equal(
+	    mpijob_state(C("Created", "True") "," C("Running", "True"), 0),
+	    PAI_STATE_RUNNING);
+	assert_int_equal(mpijob_state(C("Created", "True") "," C(
+					  "Running", "False") "," C("Succeeded",
+								    "True"),
+				      0),
+			 PAI_STATE_SUCCEEDED);
+	assert_int_equal(
+	    mpijob_state(C("Created", "True") "," C("Failed", "True"), 0),
+	    PAI_STATE_FAILED);
+	assert_int_equal(
+	    mpijob_state(C("Created", "True") "," C("Running", "True"), 1),
+	    PAI_STATE_STOPPING);
+	assert_int_equal(mpijob_state(C("Created", "True") "," C(
+					  "Suspended", "True"),
+				      1),
+			 PAI_STATE_STOPPED);
+}
+
 static const char pytorchjob[] =
     "{\"metadata\":{\"name\":\"ddp\",\"uid\":\"u3\"},\"spec\":"
     "{\"pytorchReplicaSpecs\":{\"Master\":{\"replicas\":1},\"Worker\":"
@@ -713,6 +848,8 @@ int main(void)
 	    cmocka_unit_test(test_jobset),
 	    cmocka_unit_test(test_jobset_phases),
 	    cmocka_unit_test(test_jobset_counts),
+	    cmocka_unit_test(test_trainjob_phases),
+	    cmocka_unit_test(test_mpijob_phases),
 	    cmocka_unit_test(test_pytorchjob_stop),
 	    cmocka_unit_test(test_submit),
 	    cmocka_unit_test(test_submit_refused),

@@ -220,6 +220,187 @@ static void test_pytorchjob(void **state)
 	pai_diags_free(d);
 }
 
+static void own_vars(char *out, size_t size, const pai_env *env);
+static pai_env *pod_env(const pai_job *job, pai_k8s_kind kind, size_t r,
+			size_t i);
+
+/* A TrainJob: the one role as spec.trainer on the runtime the options
+ * name (torch-distributed by default), every variable in its env (no
+ * envFrom, no ConfigMap); two roles refused in words; no retries. */
+static const char train_job[] =
+    "{\"jobName\": \"Train\", \"image\": \"torch:2\",\n"
+    " \"jobEnvs\": {\"LR\": \"0.1\", \"PET_NNODES\": \"9\"},\n"
+    " \"taskRoles\": [\n"
+    "  {\"name\": \"trainer\", \"taskNumber\": 3, \"cpuNumber\": 4,\n"
+    "   \"memoryMB\": 1024, \"gpuNumber\": 0,\n"
+    "   \"command\": \"echo $PET_NODE_RANK $PET_MASTER_ADDR $LR\"}]}\n";
+
+static void test_trainjob(void **state)
+{
+	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
+	pai_diags *d;
+	int err;
+	char *y = convert(train_job, PAI_K8S_TRAINJOB, &d, &err);
+
+	(void)state;
+	assert_int_equal(err, PAI_OK);
+	assert_null(strstr(y, "kind: ConfigMap"));
+	assert_null(strstr(y, "envFrom"));
+	assert_non_null(strstr(y, "apiVersion: trainer.kubeflow.org/v1alpha1\n"
+				  "kind: TrainJob\n"));
+	assert_non_null(strstr(y, "  runtimeRef:\n"
+				  "    apiGroup: trainer.kubeflow.org\n"
+				  "    kind: ClusterTrainingRuntime\n"
+				  "    name: torch-distributed\n"));
+	assert_non_null(strstr(y, "    numNodes: 3\n"));
+	assert_non_null(strstr(y, "    resourcesPerNode:\n      requests:\n"
+				  "        cpu: \"4\"\n"));
+	assert_non_null(strstr(y, "    - name: LR\n      value: \"0.1\"\n"));
+	assert_non_null(strstr(y, "    paictl/task-role: trainer\n"));
+	assert_non_null(strstr(y, "PAI_TASK_ROLE_trainer_HOST_LIST\n"
+				  "      value: \"train-node-0-0.train:"));
+	/* the plugin's own: not the job's */
+	assert_null(strstr(y, "PET_NNODES"));
+	assert_true(has_rule(d, "k8s-dropped", PAI_SEVERITY_WARNING));
+	free(y);
+	pai_diags_free(d);
+
+	o.kind = PAI_K8S_TRAINJOB;
+	o.runtime = "my-rt";
+	o.runtime_namespaced = 1;
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai_job_to_k8s(&y, NULL, d, "job.json", train_job,
+					strlen(train_job), NULL, &o),
+			 PAI_OK);
+	assert_non_null(strstr(y, "    kind: TrainingRuntime\n"
+				  "    name: my-rt\n"));
+	free(y);
+	/* a version 2 caller's struct ends before the runtime: ignored */
+	o.version = 2;
+	assert_int_equal(pai_job_to_k8s(&y, NULL, d, "job.json", train_job,
+					strlen(train_job), NULL, &o),
+			 PAI_OK);
+	assert_non_null(strstr(y, "    name: torch-distributed\n"));
+	free(y);
+	pai_diags_free(d);
+
+	/* more variables than the trainer takes (the CRD's maxItems 128):
+	 * refused here rather than by the API server (each task's host and
+	 * ports are 5 of them); 10 tasks fit */
+	{
+		char text[sizeof(train_job)];
+
+		memcpy(text, train_job, sizeof(train_job));
+		memcpy(strstr(text, "\"taskNumber\": 3"), "\"taskNumber\":60",
+		       15);
+		y = convert(text, PAI_K8S_TRAINJOB, &d, &err);
+		assert_int_equal(err, PAI_EINVALID);
+		assert_true(has_rule(d, "k8s-too-large", PAI_SEVERITY_ERROR));
+		pai_diags_free(d);
+		memcpy(strstr(text, "\"taskNumber\":60"), "\"taskNumber\":10",
+		       15);
+		y = convert(text, PAI_K8S_TRAINJOB, &d, &err);
+		assert_int_equal(err, PAI_OK);
+		free(y);
+		pai_diags_free(d);
+	}
+	y = convert(ddp_job, PAI_K8S_TRAINJOB, &d, &err);
+	assert_int_equal(err, PAI_EINVALID);
+	assert_null(y);
+	assert_true(has_rule(d, "k8s-trainjob-role", PAI_SEVERITY_ERROR));
+	assert_non_null(strstr(pai_diags_get(d, 0)->message,
+			       "a TrainJob runs one role"));
+	pai_diags_free(d);
+}
+
+/* An MPIJob: Launcher and Worker, slots the worker's GPUs, the
+ * launcher's pod its Job's (no index: task 0 is static); other roles
+ * refused; the operator's variables its own. */
+static const char mpi_job[] =
+    "{\"jobName\": \"hvd\", \"image\": \"horovod\",\n"
+    " \"jobEnvs\": {\"K_MPI_JOB_ROLE\": \"x\"},\n"
+    " \"taskRoles\": [\n"
+    "  {\"name\": \"launcher\", \"taskNumber\": 1, \"cpuNumber\": 1,\n"
+    "   \"memoryMB\": 512, \"gpuNumber\": 0,\n"
+    "   \"command\": \"mpirun -n 4 python train.py\"},\n"
+    "  {\"name\": \"worker\", \"taskNumber\": 2, \"cpuNumber\": 4,\n"
+    "   \"memoryMB\": 4096, \"gpuNumber\": 2,\n"
+    "   \"command\": \"sleep infinity\"}]}\n";
+
+static void test_mpijob(void **state)
+{
+	pai_diags *d;
+	pai_job *job = NULL;
+	pai_env *env;
+	char got[1024];
+	int err;
+	char *y = convert(mpi_job, PAI_K8S_MPIJOB, &d, &err);
+
+	(void)state;
+	assert_int_equal(err, PAI_OK);
+	assert_non_null(strstr(y, "apiVersion: kubeflow.org/v2beta1\n"
+				  "kind: MPIJob\n"));
+	assert_non_null(strstr(y, "  slotsPerWorker: 2\n  runPolicy:\n"
+				  "    cleanPodPolicy: Running\n"
+				  "    backoffLimit: 0\n"));
+	assert_non_null(strstr(y, "    Launcher:\n      replicas: 1\n"));
+	assert_non_null(strstr(y, "    Worker:\n      replicas: 2\n"));
+	assert_non_null(strstr(y, "PAI_HOST_IP_launcher_0: hvd-launcher.hvd\n"));
+	assert_non_null(strstr(y, "PAI_HOST_IP_worker_1: hvd-worker-1.hvd\n"));
+	/* the launcher's index is no label of its pod: written as it is */
+	assert_non_null(strstr(y, "            - name: PAI_TASK_INDEX\n"
+				  "              value: \"0\"\n"));
+	assert_non_null(strstr(y, "training.kubeflow.org/replica-index"));
+	assert_null(strstr(y, "K_MPI_JOB_ROLE"));
+	assert_true(has_rule(d, "k8s-dropped", PAI_SEVERITY_WARNING));
+	free(y);
+	pai_diags_free(d);
+
+	assert_int_equal(pai_diags_new(&d), PAI_OK);
+	assert_int_equal(pai_job_parse(&job, d, "job.json", mpi_job,
+				       strlen(mpi_job), NULL),
+			 PAI_OK);
+	env = pod_env(job, PAI_K8S_MPIJOB, 0, 0);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(got, "K_MPI_JOB_ROLE=launcher;"
+				 "OMPI_MCA_orte_keep_fqdn_hostnames=true;"
+				 "OMPI_MCA_orte_default_hostfile=/etc/mpi/"
+				 "hostfile;OMPI_MCA_plm_rsh_args=-o "
+				 "ConnectionAttempts=10;"
+				 "OMPI_MCA_orte_set_default_slots=2;"
+				 "NVIDIA_VISIBLE_DEVICES=;"
+				 "NVIDIA_DRIVER_CAPABILITIES=;");
+	assert_string_equal(pai_env_get(env, "PAI_CONTAINER_ID"),
+			    "hvd-launcher-?????");
+	pai_env_free(env);
+	env = pod_env(job, PAI_K8S_MPIJOB, 1, 1);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(got, "K_MPI_JOB_ROLE=worker;");
+	assert_string_equal(pai_env_get(env, "PAI_CONTAINER_ID"),
+			    "hvd-worker-1");
+	pai_env_free(env);
+	pai_job_free(job);
+	assert_int_equal(pai_job_parse(&job, d, "job.json", train_job,
+				       strlen(train_job), NULL),
+			 PAI_OK);
+	env = pod_env(job, PAI_K8S_TRAINJOB, 0, 2);
+	own_vars(got, sizeof(got), env);
+	assert_string_equal(got, "PET_NNODES=3;PET_NPROC_PER_NODE=4;"
+				 "PET_NODE_RANK=2;PET_MASTER_ADDR=train-node-"
+				 "0-0.train;PET_MASTER_PORT=29500;"
+				 "JOB_COMPLETION_INDEX=2;");
+	assert_string_equal(pai_env_command(env),
+			    "echo 2 train-node-0-0.train 0.1");
+	pai_env_free(env);
+	pai_job_free(job);
+	pai_diags_free(d);
+
+	y = convert(ps_job, PAI_K8S_MPIJOB, &d, &err);
+	assert_int_equal(err, PAI_EINVALID);
+	assert_true(has_rule(d, "k8s-mpijob-role", PAI_SEVERITY_ERROR));
+	pai_diags_free(d);
+}
+
 static void test_expand_target(void **state)
 {
 	pai_k8s_options o = PAI_K8S_OPTIONS_INIT;
@@ -642,6 +823,8 @@ int main(void)
 	    cmocka_unit_test(test_paddlejob),
 	    cmocka_unit_test(test_jobset),
 	    cmocka_unit_test(test_pytorchjob),
+	    cmocka_unit_test(test_trainjob),
+	    cmocka_unit_test(test_mpijob),
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_long_names),
 	    cmocka_unit_test(test_expand_target),

@@ -9,7 +9,6 @@
  * the job is deleted instead, as a PaddleJob is. */
 #include "k8s_api.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,49 +21,11 @@ static json_t *run_policy(json_t *job)
 	return json_object_get(json_object_get(job, "spec"), "runPolicy");
 }
 
-static const char *phase(json_t *job, const char **since)
-{
-	static const char *const order[] = {"Failed",	 "Succeeded",
-					    "Suspended", "Restarting",
-					    "Running",	 "Created"};
-	json_t *cond = NULL;
-	size_t i;
-
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if ((cond = pai__k8s_condition(job, order[i])))
-			break;
-	if (cond && since)
-		*since = pai__json_str(cond, "lastTransitionTime");
-	/* asked to suspend, the operator not yet done */
-	if (json_is_true(json_object_get(run_policy(job), "suspend")) &&
-	    (!cond || i > 2))
-		return "Suspending";
-	return cond ? order[i] : NULL;
-}
-
 static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 {
-	json_t *specs = json_object_get(json_object_get(job, "spec"),
-					"pytorchReplicaSpecs"),
-	       *t;
-	struct pai__k8s_spec_role *r =
-	    calloc(json_object_size(specs) + 1, sizeof(*r));
-	const char *type;
-	size_t i;
-
-	*n = 0;
-	json_object_foreach(specs, type, t)
-	{
-		if (!r)
-			break;
-		/* the operator's replica-type label: the type in lower case */
-		for (i = 0; type[i] && i + 1 < sizeof(r[*n].own); i++)
-			r[*n].own[i] = (char)tolower((unsigned char)type[i]);
-		/* one replica: the operator's default */
-		pai__k8s_spec_role(&r[*n], r[*n].own, t, 1);
-		(*n)++;
-	}
-	return r;
+	return pai__k8s_replica_roles(
+	    json_object_get(json_object_get(job, "spec"), "pytorchReplicaSpecs"),
+	    n);
 }
 
 static void selector(pai__buf *q, const char *name)
@@ -88,27 +49,16 @@ static int pod_task(json_t *pod, pai__buf *task, long *index)
 
 static int stop(pai_client *c, json_t *job, const char *name)
 {
-	json_t *patch = json_pack("{s:{s:{s:s}},s:{s:{s:b}}}", "metadata",
-				  "annotations", PAI__K8S_STOPPED, "true",
-				  "spec", "runPolicy", "suspend", 1),
-	       *got = NULL;
+	json_t *got = NULL;
 	int err;
 
 	(void)name;
-	err = patch ? pai__k8s_patch_job(&got, c, job, patch)
-		    : pai__client_oom(c);
+	err = pai__k8s_suspend(&got, c, job, 1);
 	/* the field dropped: a CRD (an operator) older than suspend */
 	if (!err && !json_is_true(json_object_get(run_policy(got), "suspend")))
 		err = pai__k8s_stop_by_delete(c, job);
-	json_decref(patch);
 	json_decref(got);
 	return err;
-}
-
-static const char *queue(json_t *job)
-{
-	return pai__json_str(
-	    json_object_get(run_policy(job), "schedulingPolicy"), "queue");
 }
 
 static long long retries(json_t *job)
@@ -119,12 +69,12 @@ static long long retries(json_t *job)
 
 const struct pai__k8s_engine pai__k8s_pytorchjob_engine = {
     .id = PAI_K8S_PYTORCHJOB,
-    .phase = phase,
+    .phase = pai__k8s_operator_phase,
     .roles = roles,
     .selector = selector,
     .pod_task = pod_task,
     .owns = pai__k8s_owned_by,
     .stop = stop,
-    .queue = queue,
+    .queue = pai__k8s_operator_queue,
     .retries = retries,
 };

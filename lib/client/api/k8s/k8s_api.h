@@ -17,7 +17,8 @@
  *   k8s_kinds.c   the kinds of job object (engines), found once by the
  *                 profile's kind: a job's phase and state, its pods
  *   engine_*.c    one kind each: engine_volcano.c, engine_paddlejob.c,
- *                 engine_jobset.c, engine_pytorchjob.c
+ *                 engine_jobset.c, engine_pytorchjob.c,
+ *                 engine_trainjob.c, engine_mpijob.c
  *
  * Over kube/kube.h (kubeconfig, credentials, Status, the watch and log
  * splitters, exec's frames) and the client's seam (rest.h, stream.h,
@@ -43,7 +44,7 @@ struct pai__k8s_client {
 	/* what a job becomes here: kind, namespace (the config's, resolved),
 	 * queue, scheduler, fs_uri; user set per submission */
 	pai_k8s_options o;
-	char *queue, *fs_uri; /* o's, owned */
+	char *queue, *fs_uri, *runtime; /* o's, owned */
 	/* the engine of o.kind, found once (pai__k8s_engine()) */
 	const struct pai__k8s_engine *engine;
 	/* the backoff of the watches the waits of this client open one
@@ -106,12 +107,18 @@ struct pai__k8s_engine {
 	/* Its queue (borrowed; NULL: none), and its retries so far. */
 	const char *(*queue)(json_t *job);
 	long long (*retries)(json_t *job);
+	/* What a submission needs there besides its objects (a TrainJob's
+	 * runtime): PAI_OK, or the client's error saying what is missing;
+	 * NULL: nothing. */
+	int (*ready)(pai_client *c);
 };
 
 extern const struct pai__k8s_engine pai__k8s_volcano_engine;
 extern const struct pai__k8s_engine pai__k8s_paddlejob_engine;
 extern const struct pai__k8s_engine pai__k8s_jobset_engine;
 extern const struct pai__k8s_engine pai__k8s_pytorchjob_engine;
+extern const struct pai__k8s_engine pai__k8s_trainjob_engine;
+extern const struct pai__k8s_engine pai__k8s_mpijob_engine;
 
 /* r, a role of task whose spec (replicas, template) is spec; dflt its
  * pods when the spec says no positive number. */
@@ -131,6 +138,29 @@ int pai__k8s_pod_key(pai__buf *b, pai_client *c, json_t *pod);
 void pai__k8s_task_key(pai__buf *b, const char *task, long index);
 /* Of two pods of one key, the one that counts: the newer. */
 json_t *pai__k8s_newer_pod(json_t *a, json_t *b);
+/* The roles of a training operator's replica specs (PyTorchJob's,
+ * MPIJob's: {"Master": {replicas, template}, ...}), each task the type
+ * in lower case as the operators label the pods; new array of *n. */
+struct pai__k8s_spec_role *pai__k8s_replica_roles(json_t *specs, size_t *n);
+/* 1 when pod was made no earlier than job (not of an older job of that
+ * name, whose pods the garbage collector has not yet deleted). */
+int pai__k8s_made_after(json_t *job, json_t *pod);
+/* The phase of a training operator's job (PyTorchJob's, MPIJob's): the
+ * condition it holds true last of Failed, Succeeded, Suspended,
+ * Restarting, Running, Created; "Suspending" while runPolicy.suspend
+ * waits for the operator; NULL: none yet. */
+const char *pai__k8s_operator_phase(json_t *job, const char **since);
+/* Its queue: runPolicy.schedulingPolicy's (borrowed; NULL: none). */
+const char *pai__k8s_operator_queue(json_t *job);
+/* Kueue's queue of a job: its queue-name label (borrowed; NULL). */
+const char *pai__k8s_kueue_queue(json_t *job);
+/* A stop that suspends job: spec.suspend, or (run_policy) its
+ * runPolicy.suspend, with the annotation PAI__K8S_STOPPED; *got (may
+ * be NULL) the object as stored after. */
+int pai__k8s_suspend(json_t **got, pai_client *c, json_t *job,
+		     int run_policy);
+/* What c's engine checks before a submission (its ready()). */
+int pai__k8s_ready(pai_client *c);
 /* 1 when an ownerReference of obj names job's uid. */
 int pai__k8s_owned_by(json_t *job, json_t *obj);
 /* *out the decimal number s (a label's value): 1, or 0 when it is none. */

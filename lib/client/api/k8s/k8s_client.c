@@ -128,6 +128,7 @@ static void wire_free(void *data)
 	pai__kube_config_free(k->cfg);
 	free(k->queue);
 	free(k->fs_uri);
+	free(k->runtime);
 	free(k);
 }
 
@@ -189,12 +190,18 @@ static int set_facts(struct pai__k8s_client *st, const pai_k8s_cluster *k)
 		return PAI_ENOMEM;
 	st->o.queue = st->queue;
 	st->o.fs_uri = st->fs_uri;
+	if (k->version == 1)
+		return PAI_OK; /* its struct ends before the runtime */
+	if (k->runtime && !(st->runtime = strdup(k->runtime)))
+		return PAI_ENOMEM;
+	st->o.runtime = st->runtime;
+	st->o.runtime_namespaced = k->runtime_namespaced;
 	return PAI_OK;
 }
 
 static int check(const pai_k8s_cluster *k)
 {
-	return k && k->version == PAI_K8S_CLUSTER_VERSION &&
+	return k && (k->version == 1 || k->version == PAI_K8S_CLUSTER_VERSION) &&
 	       pai__k8s_kind_of(k->kind) && pai__k8s_engine_of(k->kind) &&
 	       (k->scheduler == PAI_K8S_SCHED_VOLCANO ||
 		k->scheduler == PAI_K8S_SCHED_DEFAULT);

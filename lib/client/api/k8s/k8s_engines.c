@@ -7,7 +7,8 @@
 
 static const struct pai__k8s_engine *const engines[] = {
     &pai__k8s_volcano_engine, &pai__k8s_paddlejob_engine,
-    &pai__k8s_jobset_engine, &pai__k8s_pytorchjob_engine};
+    &pai__k8s_jobset_engine, &pai__k8s_pytorchjob_engine,
+    &pai__k8s_trainjob_engine, &pai__k8s_mpijob_engine};
 
 const struct pai__k8s_engine *pai__k8s_engine_of(pai_k8s_kind kind)
 {

@@ -6,6 +6,7 @@
  * marks them). */
 #include "k8s_api.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,108 @@ void pai__k8s_spec_role(struct pai__k8s_spec_role *r, const char *task,
 		? (long)k
 		: dflt;
 	r->tmpl = json_object_get(spec, "template");
+}
+
+struct pai__k8s_spec_role *pai__k8s_replica_roles(json_t *specs, size_t *n)
+{
+	struct pai__k8s_spec_role *r =
+	    calloc(json_object_size(specs) + 1, sizeof(*r));
+	const char *type;
+	json_t *t;
+	size_t i;
+
+	*n = 0;
+	json_object_foreach(specs, type, t)
+	{
+		if (!r)
+			break;
+		/* the operators' replica-type label: the type in lower case */
+		for (i = 0; type[i] && i + 1 < sizeof(r[*n].own); i++)
+			r[*n].own[i] = (char)tolower((unsigned char)type[i]);
+		/* one replica: the operators' default */
+		pai__k8s_spec_role(&r[*n], r[*n].own, t, 1);
+		(*n)++;
+	}
+	return r;
+}
+
+int pai__k8s_made_after(json_t *job, json_t *pod)
+{
+	const char *made = pai__json_str(json_object_get(job, "metadata"),
+					 "creationTimestamp");
+	const char *pod_made = pai__json_str(json_object_get(pod, "metadata"),
+					     "creationTimestamp");
+
+	/* RFC 3339 in UTC: the text orders as the time */
+	return !made || !pod_made || strcmp(pod_made, made) >= 0;
+}
+
+const char *pai__k8s_operator_phase(json_t *job, const char **since)
+{
+	static const char *const order[] = {"Failed",	 "Succeeded",
+					    "Suspended", "Restarting",
+					    "Running",	 "Created"};
+	json_t *run = json_object_get(json_object_get(job, "spec"),
+				      "runPolicy"),
+	       *cond = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if ((cond = pai__k8s_condition(job, order[i])))
+			break;
+	if (cond && since)
+		*since = pai__json_str(cond, "lastTransitionTime");
+	/* asked to suspend, the operator not yet done */
+	if (json_is_true(json_object_get(run, "suspend")) && (!cond || i > 2))
+		return "Suspending";
+	return cond ? order[i] : NULL;
+}
+
+const char *pai__k8s_operator_queue(json_t *job)
+{
+	json_t *run = json_object_get(json_object_get(job, "spec"),
+				      "runPolicy");
+
+	return pai__json_str(json_object_get(run, "schedulingPolicy"),
+			     "queue");
+}
+
+const char *pai__k8s_kueue_queue(json_t *job)
+{
+	return pai__json_str(
+	    json_object_get(json_object_get(job, "metadata"), "labels"),
+	    "kueue.x-k8s.io/queue-name");
+}
+
+int pai__k8s_suspend(json_t **got, pai_client *c, json_t *job,
+		     int run_policy)
+{
+	json_t *patch = run_policy
+			    ? json_pack("{s:{s:{s:s}},s:{s:{s:b}}}",
+					"metadata", "annotations",
+					PAI__K8S_STOPPED, "true", "spec",
+					"runPolicy", "suspend", 1)
+			    : json_pack("{s:{s:{s:s}},s:{s:b}}", "metadata",
+					"annotations", PAI__K8S_STOPPED,
+					"true", "spec", "suspend", 1),
+	       *stored = NULL;
+	int err;
+
+	err = patch ? pai__k8s_patch_job(&stored, c, job, patch)
+		    : pai__client_oom(c);
+	json_decref(patch);
+	if (got)
+		*got = stored;
+	else
+		json_decref(stored);
+	return err;
+}
+
+int pai__k8s_ready(pai_client *c)
+{
+	const struct pai__k8s_engine *e = pai__k8s_engine(c);
+
+	return e->ready ? e->ready(c) : PAI_OK;
 }
 
 json_t *pai__k8s_condition(json_t *job, const char *type)

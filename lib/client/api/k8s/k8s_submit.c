@@ -546,7 +546,8 @@ int pai__k8s_submit(const struct pai__api *api, pai_client *c, const char *user,
 
 	(void)api;
 	if ((err = begin(&s, &own, c, o)) ||
-	    (err = objects(&s, user, config, o)) || (err = make_cm(&s)))
+	    (err = objects(&s, user, config, o)) || (err = pai__k8s_ready(c)) ||
+	    (err = make_cm(&s)))
 		goto out;
 	if ((err = make_job(&s, &rec))) {
 		if (s.untold)
