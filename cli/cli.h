@@ -57,6 +57,7 @@ typedef struct cli_ctx {
 	int color;	/* --color: CLI_COLOR_AUTO, _ALWAYS or _NEVER */
 	int completing; /* __complete: never start the local cluster, give up
 			   fast */
+	int strict_host_keys; /* logs --strict-host-keys: for Slurm's SFTP */
 } cli_ctx;
 
 typedef struct cli_cmd {

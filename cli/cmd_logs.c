@@ -6,7 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_STREAM = 256, OPT_STDERR, OPT_ALL, OPT_TAIL, OPT_PREVIOUS };
+enum {
+	OPT_STREAM = 256,
+	OPT_STDERR,
+	OPT_ALL,
+	OPT_TAIL,
+	OPT_PREVIOUS,
+	OPT_STRICT_KEYS
+};
 
 const cli_opt cli_logs_opts[] = {
     {"stream", OPT_STREAM, "NAME", "all|stdout|stderr",
@@ -16,6 +23,9 @@ const cli_opt cli_logs_opts[] = {
     {"follow", 'f', NULL, NULL, "keep printing new lines until the tasks end"},
     {"previous", OPT_PREVIOUS, NULL, NULL,
      "Kubernetes: the log of the container's run before its last restart"},
+    {"strict-host-keys", OPT_STRICT_KEYS, NULL, NULL,
+     "Slurm over SFTP: refuse a host whose key known_hosts does not hold "
+     "instead of learning it"},
     CLI_OLD("stderr", OPT_STDERR, NULL, "--stream stderr"),
     CLI_OLD("all", OPT_ALL, NULL, "--stream all"),
     CLI_OPT_END};
@@ -79,6 +89,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	case 'f': o->follow = 1; return 0;
 	case OPT_PREVIOUS: return stream_opt(ctx, o, "previous");
+	case OPT_STRICT_KEYS: ctx->strict_host_keys = 1; return 0;
 	}
 	return EXIT_USAGE;
 }

@@ -73,8 +73,18 @@ int cli_slurm_token(const cli_ctx *ctx, cli_conn *c)
 			: cli_error(ctx, EXIT_FAILURE_, "out of memory");
 }
 
+/* A new SFTP host's key learned: said as OpenSSH says it. */
+static void learned(void *data, const char *name, const char *type,
+		    const char *known_hosts)
+{
+	cli_warn(data, "permanently added '%s' (%s) to the known hosts in %s",
+		 name, type, known_hosts);
+}
+
 /* SFTP for job directories this machine does not see: as paictl ssh
- * logs in (the user's key, the agent, the cluster's known_hosts). */
+ * logs in (the user's key, the agent, the cluster's known_hosts), host
+ * keys as OpenSSH checks them (a new one learned and said, or refused
+ * with --strict-host-keys; a changed one refused). */
 static int set_sftp(const cli_ctx *ctx, cli_conn *c)
 {
 	pai_ssh_options so = PAI_SSH_OPTIONS_INIT;
@@ -89,6 +99,9 @@ static int set_sftp(const cli_ctx *ctx, cli_conn *c)
 		so.key_file = key;
 		so.use_agent = cli_env("SSH_AUTH_SOCK") != NULL;
 		so.known_hosts = known;
+		so.strict_host_keys = ctx->strict_host_keys;
+		so.learned = learned;
+		so.learned_data = (void *)ctx;
 		err = pai_client_set_sftp(c->client, &so);
 	}
 	free(known);

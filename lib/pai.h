@@ -1146,8 +1146,16 @@ typedef struct pai_ssh_options {
 	 * on first use on its own. NULL: "[host]:port".
 	 */
 	const char *host_key_alias;
-	/** Replace a recorded key that differs instead of failing. */
-	int accept_new;
+	/**
+	 * Replace a recorded key that differs instead of failing (a
+	 * container made again). accept_new is its old spelling: it never
+	 * meant OpenSSH's StrictHostKeyChecking=accept-new, which is what
+	 * paictl does anyway (a new host's key learned, a changed refused).
+	 */
+	union {
+		int replace_changed_key;
+		int accept_new;
+	};
 	/** For the TCP connection and every step up to the session; 0: 10 s. */
 	long timeout_ms;
 	/** pai_ssh_connect and pai_ssh_run stop with PAI_EINTR once non-zero. */
@@ -1157,20 +1165,35 @@ typedef struct pai_ssh_options {
 	 * then key_file (which may then be NULL).
 	 */
 	int use_agent;
+	/**
+	 * Version 3: refuse a host whose key known_hosts does not hold
+	 * (OpenSSH's StrictHostKeyChecking=yes) instead of learning it.
+	 */
+	int strict_host_keys;
+	/**
+	 * Version 3: told when a new host's key was learned (recorded in
+	 * known_hosts), as OpenSSH says "Permanently added ...": the name
+	 * it is recorded under and its type ("ssh-ed25519"). NULL: not
+	 * told. pai_client_set_sftp()'s reads call it; pai_ssh_connect()
+	 * tells it by pai_ssh_hostkey_status() instead.
+	 */
+	void (*learned)(void *data, const char *name, const char *key_type,
+			const char *known_hosts);
+	void *learned_data;
 } pai_ssh_options;
 
-#define PAI_SSH_OPTIONS_VERSION 2
+#define PAI_SSH_OPTIONS_VERSION 3
 #define PAI_SSH_OPTIONS_INIT                                                   \
 	{                                                                      \
-		PAI_SSH_OPTIONS_VERSION, NULL, 22, NULL, NULL, NULL, NULL, 0,  \
-		    0, NULL, 0                                                 \
+		PAI_SSH_OPTIONS_VERSION, NULL, 22, NULL, NULL, NULL, NULL, {0}, \
+		    0, NULL, 0, 0, NULL, NULL                                  \
 	}
 
 /** What pai_ssh_connect found of the server's host key. */
 typedef enum pai_ssh_hostkey {
 	PAI_SSH_HOSTKEY_MATCH = 0, /**< recorded and the same */
 	PAI_SSH_HOSTKEY_NEW = 1,   /**< first contact: recorded now */
-	PAI_SSH_HOSTKEY_REPLACED = 2 /**< differed; replaced (accept_new) */
+	PAI_SSH_HOSTKEY_REPLACED = 2 /**< differed; replaced (replace_changed_key) */
 } pai_ssh_hostkey;
 
 /**
@@ -1318,8 +1341,9 @@ int pai_client_new_slurm(pai_client **out, char **detail,
  * Where a client reads files of the cluster's own over SFTP (a Slurm
  * job's directory that this machine does not see): @p o's host, port,
  * user, key_file, use_agent, known_hosts (required: host keys are
- * always checked, and a new host's recorded) and accept_new, copied.
- * PAI_EINVAL without known_hosts.
+ * always checked: a new host's learned, unless strict_host_keys, and a
+ * changed one refused, unless replace_changed_key), learned and
+ * learned_data (version 3), copied. PAI_EINVAL without known_hosts.
  */
 int pai_client_set_sftp(pai_client *c, const pai_ssh_options *o);
 
