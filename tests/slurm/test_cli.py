@@ -430,6 +430,69 @@ def t_lost_answer(c):
             k.close()
 
 
+def t_unchecked(c):
+    """The check for an older job of the name, after the post, cannot be
+    made (the jobs made since the client's listing cannot be read): the
+    job just made is cancelled and the submission fails in words, exit 5,
+    never a job of a name submitted blind."""
+    with lossy.Proxy(c.url, None, None,
+                     slow=[("POST", r"/job/submit$", 3)]) as p:
+        k = Case(c, "unchecked", url=p.url)
+        try:
+            path = k.file("j.json", job("uncheck", [("a", 1, "sleep 30", 1)]))
+            proc = subprocess.Popen(
+                WRAPPER + [PAICTL, "submit", path], cwd=k.dir, env=k.env,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(200):
+                if any(m == "GET" and re.search(r"/jobs$", u)
+                       for m, u, _ in p.seen):
+                    break
+                time.sleep(0.05)
+            # a job made between the client's listing and its post, whose
+            # reading then fails (every answer lost)
+            gap = c.slurm("sbatch", "--parsable", "-o", "/dev/null",
+                          "-D", c.work, "--wrap", "true")
+            with p.lock:
+                p.lose += [("GET", r"/job/\d+$")] * 12 + \
+                    [("GET", r"/jobs$")] * 12
+            out, err = proc.communicate(timeout=180)
+            check("unchecked: a job made meanwhile", gap.returncode == 0,
+                  gap.stderr)
+            check("unchecked: the submission fails, exit 5, in words",
+                  proc.returncode == 5 and "cannot be checked" in err and
+                  "is cancelled" in err, (proc.returncode, err))
+            alive = c.slurm("squeue", "-h", "-n", "uncheck", "-t", "PD,R",
+                            "-o", "%i").stdout.split()
+            check("unchecked: the job just made is cancelled, none left",
+                  alive == [] and out == "", (alive, out))
+        finally:
+            k.close()
+
+
+def t_ports_full(c):
+    """No free port range after 256 tries: refused in words, never two
+    jobs on one range."""
+    k = Case(c, "ports")
+    try:
+        many = [{"label": "p", "beginAt": 0, "portNumber": 25000}]
+        a = job("portsa", [("a", 1, "sleep 30", 1)])
+        a["taskRoles"][0]["portList"] = many
+        b = job("portsb", [("a", 1, "sleep 30", 1)])
+        b["taskRoles"][0]["portList"] = many
+        r = k.run("submit", k.file("a.json", a))
+        check("ports: a job holding 25000 ports submitted", r.returncode == 0,
+              r.stderr)
+        r = k.run("submit", k.file("b.json", b))
+        check("ports: another of 25000 refused in words, exit 1",
+              r.returncode == 1 and "no free range" in r.stderr,
+              (r.returncode, r.stderr))
+        check("ports: nothing submitted", "portsb" not in squeue_names(c),
+              squeue_names(c))
+        k.run("stop", "portsa")
+    finally:
+        k.close()
+
+
 def t_bad_token(c):
     k = Case(c, "token")
     try:
@@ -498,10 +561,35 @@ def t_sftp_logs(c):
         check("sftp logs: read over SFTP where the directory is not seen",
               r.returncode == 0 and r.stdout == "1\n2\n3\n",
               (r.returncode, r.stdout, r.stderr))
+        check("sftp logs: the new host's key said learned, as OpenSSH",
+              "permanently added '[127.0.0.1]:%d'" % c.ssh_port in r.stderr,
+              r.stderr)
         kh = os.path.join(k.dir, ".local/state/paictl/known_hosts/hpc")
         check("sftp logs: the host key recorded",
               os.path.exists(kh) and "127.0.0.1" in open(kh).read(),
               kh)
+        r = k.run("logs", "sftpjob", pre=hide)
+        check("sftp logs: a known host's key said nothing of",
+              r.returncode == 0 and "permanently" not in r.stderr, r.stderr)
+        strict = Case(c, "strict", extra=("--ssh-host", "127.0.0.1"))
+        r = strict.run("logs", "--strict-host-keys", "sftpjob", pre=hide)
+        skh = os.path.join(strict.dir, ".local/state/paictl/known_hosts/hpc")
+        check("sftp logs: --strict-host-keys refuses an unknown host",
+              r.returncode == 1 and "strict host key" in r.stderr and
+              r.stdout == "" and (not os.path.exists(skh) or
+                                  "127.0.0.1" not in open(skh).read()),
+              (r.returncode, r.stdout, r.stderr))
+        os.makedirs(os.path.dirname(skh), exist_ok=True)
+        with open(skh, "w") as f:
+            f.write("[127.0.0.1]:%d ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH"
+                    "dEsPuzzwcJgOWMAz1T3lmzsYnFBhQhFhCMt4sg7mFP\n"
+                    % c.ssh_port)
+        r = strict.run("logs", "sftpjob", pre=hide)
+        check("sftp logs: a changed host key refused, the file kept",
+              r.returncode == 1 and "host key differs" in r.stderr and
+              open(skh).read().count("\n") == 1,
+              (r.returncode, r.stderr))
+        strict.close()
         cfg = job("remote", [("a", 1, "sleep 60", 1), ("b", 1, "sleep 60", 2)])
         k.run("submit", k.file("r.json", cfg))
         for _ in range(100):
@@ -561,7 +649,8 @@ def t_forgotten(c):
 
 
 CASES = [t_two_roles, t_failing_task, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
-         t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_bad_token,
+         t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_unchecked,
+         t_ports_full, t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]
 
 
