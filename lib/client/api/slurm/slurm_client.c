@@ -168,7 +168,6 @@ static void wire_free(void *data)
 	json_decref(s->known);
 	pai__slurm_prof_release(&s->prof);
 	free(s->user);
-	free(s->version);
 	free(s->sftp_user);
 	free(s->sftp_key);
 	free(s->sftp_known);

@@ -1,0 +1,208 @@
+/* slurm_shapes.c - the versions of slurmrestd's OpenAPI plugins paictl
+ * speaks, one row each, and the small adapters between their JSON
+ * shapes and the one paictl reads (v0.0.38's, reference/slurm.md):
+ * answers are read by their shape, whatever the version (a state as a
+ * string or a list of flags, a number plain or {set, infinite, number},
+ * an exit code as a wait status or {status, return_code, signal}), and
+ * what is sent is written as the version's row says. Knows no
+ * transport: slurmrestd's answers, squeue's and sacct's --json read
+ * alike (reference/slurm-next/README.md). */
+#include "slurm_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Newest first. By Slurm's release notes: 22.05 v0.0.36-38, 23.02
+ * v0.0.39, 23.11 v0.0.40, 24.05 v0.0.41, 24.11 v0.0.42, 25.05 v0.0.43,
+ * 25.11 v0.0.44, 26.05 v0.0.45, each release keeping the two or three
+ * before. */
+static const struct pai__slurm_version versions[] = {
+    {"v0.0.45", PAI__SLURM_ENV_LIST | PAI__SLURM_DBD},
+    {"v0.0.44", PAI__SLURM_ENV_LIST | PAI__SLURM_DBD},
+    {"v0.0.43", PAI__SLURM_ENV_LIST | PAI__SLURM_DBD},
+    {"v0.0.42", PAI__SLURM_ENV_LIST | PAI__SLURM_DBD},
+    {"v0.0.41", PAI__SLURM_ENV_LIST | PAI__SLURM_DBD},
+    {"v0.0.40", PAI__SLURM_ENV_LIST | PAI__SLURM_DBD},
+    {"v0.0.39", PAI__SLURM_ENV_LIST | PAI__SLURM_DBD},
+    {"v0.0.38", 0},
+    {"v0.0.37", 0},
+    {"v0.0.36", 0},
+};
+
+const struct pai__slurm_version *pai__slurm_version_at(size_t i)
+{
+	return i < sizeof(versions) / sizeof(versions[0]) ? &versions[i]
+							  : NULL;
+}
+
+/* "v0.0.N" as N; -1 for another name. */
+long pai__slurm_version_number(const char *v)
+{
+	char *end;
+	long n;
+
+	if (!v || strncmp(v, "v0.0.", 5) != 0 || v[5] < '0' || v[5] > '9')
+		return -1;
+	n = strtol(v + 5, &end, 10);
+	return *end || n > 9999 ? -1 : n;
+}
+
+/* ---- answers, read by their shape -------------------------------------- */
+
+/* A number of either shape into *n: 1; 0 for one that is not set, is
+ * infinite, or is no number. */
+int pai__slurm_number(json_t *v, long long *n)
+{
+	if (json_is_object(v)) {
+		if (!json_is_true(json_object_get(v, "set")) ||
+		    json_is_true(json_object_get(v, "infinite")))
+			return 0;
+		v = json_object_get(v, "number");
+	}
+	return pai__json_integer(v, n);
+}
+
+/* Every member of o that is a {set, infinite, number} as a plain
+ * number, or null when it says none. */
+static void flatten_numbers(json_t *o)
+{
+	const char *k;
+	json_t *v;
+	long long n;
+
+	json_object_foreach(o, k, v)
+	{
+		if (!json_is_object(v) || !json_object_get(v, "number") ||
+		    !json_object_get(v, "set"))
+			continue;
+		json_object_set_new(o, k, pai__slurm_number(v, &n)
+					      ? json_integer((json_int_t)n)
+					      : json_null());
+	}
+}
+
+/* The base state among a list of flags (["RUNNING", "COMPLETING"]): the
+ * first; a string as it is; NULL for neither. */
+static const char *state_of(json_t *v)
+{
+	if (json_is_array(v))
+		v = json_array_get(v, 0);
+	return json_string_value(v);
+}
+
+/* An exit code of either shape as the raw wait status v0.0.38 gives:
+ * {status, return_code, signal} -> (code << 8) or the signal; -1 when
+ * it says neither. */
+long long pai__slurm_wait_status(json_t *v)
+{
+	long long code = 0, sig = 0;
+	int has_code, has_sig;
+
+	if (!json_is_object(v))
+		return pai__json_integer(v, &code) ? code : -1;
+	has_code = pai__slurm_number(json_object_get(v, "return_code"), &code);
+	has_sig = pai__slurm_number(
+	    json_object_get(json_object_get(v, "signal"), "id"), &sig);
+	if (has_sig && sig > 0 && sig < 128)
+		return sig;
+	if (has_code && code >= 0 && code < 256)
+		return code << 8;
+	return -1;
+}
+
+int pai__slurm_job_read(json_t *j)
+{
+	json_t *st = json_object_get(j, "job_state"), *ec;
+	const char *s = state_of(st);
+	long long w;
+
+	if (!json_is_object(j))
+		return PAI_EPROTOCOL;
+	flatten_numbers(j);
+	if (json_is_array(st) &&
+	    json_object_set_new(j, "job_state", s ? json_string(s)
+						  : json_null()))
+		return PAI_ENOMEM;
+	ec = json_object_get(j, "exit_code");
+	if (json_is_object(ec)) {
+		w = pai__slurm_wait_status(ec);
+		if (json_object_set_new(j, "exit_code",
+					w >= 0 ? json_integer((json_int_t)w)
+					       : json_null()))
+			return PAI_ENOMEM;
+	}
+	/* a comment may come as an object (accounting's) */
+	if (json_is_object(json_object_get(j, "comment")) &&
+	    json_object_set(j, "comment",
+			    json_object_get(json_object_get(j, "comment"),
+					    "job")))
+		return PAI_ENOMEM;
+	return PAI_OK;
+}
+
+int pai__slurm_jobs_read(json_t *answer, json_t **jobs)
+{
+	json_t *list = json_object_get(answer, "jobs"), *j;
+	size_t i;
+	int err;
+
+	*jobs = NULL;
+	if (!json_is_array(list))
+		return PAI_EPROTOCOL;
+	json_array_foreach(list, i, j)
+	{
+		if ((err = pai__slurm_job_read(j)))
+			return err;
+	}
+	*jobs = list;
+	return PAI_OK;
+}
+
+/* ---- what is sent, as the version takes it ------------------------------ */
+
+/* One component's environment {"K": "V"} as ["K=V", ...]. */
+static int env_as_list(json_t *comp)
+{
+	json_t *env = json_object_get(comp, "environment"), *list, *v;
+	const char *k;
+	pai__buf b = PAI__BUF_INIT;
+
+	if (!json_is_object(env))
+		return PAI_OK;
+	if (!(list = json_array()))
+		return PAI_ENOMEM;
+	json_object_foreach(env, k, v)
+	{
+		b.len = 0;
+		pai__buf_printf(&b, "%s=%s", k,
+				json_string_value(v) ? json_string_value(v)
+						     : "");
+		if (b.oom || json_array_append_new(list, json_string(b.data))) {
+			pai__buf_release(&b);
+			json_decref(list);
+			return PAI_ENOMEM;
+		}
+	}
+	pai__buf_release(&b);
+	return json_object_set_new(comp, "environment", list) ? PAI_ENOMEM
+							      : PAI_OK;
+}
+
+int pai__slurm_body_write(json_t *body, const struct pai__slurm_version *v)
+{
+	json_t *comps = json_object_get(body, "jobs"), *c;
+	size_t i;
+	int err;
+
+	if (!(v->shapes & PAI__SLURM_ENV_LIST))
+		return PAI_OK;
+	if ((c = json_object_get(body, "job")) && (err = env_as_list(c)))
+		return err;
+	json_array_foreach(comps, i, c)
+	{
+		if ((err = env_as_list(c)))
+			return err;
+	}
+	return PAI_OK;
+}
