@@ -631,6 +631,17 @@ int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
 					void *data);
 
 /**
+ * Told, in one line, what a user who asked for more (-v) hears of how
+ * the client talks to the cluster: e.g. that a Slurm cluster's
+ * slurmrestd serves an OpenAPI version newer than libpai knows and which
+ * one is spoken instead. Once per fact per client.
+ */
+typedef void (*pai_notice_fn)(void *data, const char *line);
+/** Sets the callback (NULL: none) and the data it is given. */
+int pai_client_set_notice_callback(pai_client *c, pai_notice_fn fn,
+				   void *data);
+
+/**
  * Why the last call failed: the HTTP status (0 when no response came),
  * the server's error code (e.g. "NoJobError"; NULL when it sent none)
  * and one line for people: the server's message, or e.g. "HTTP 502 Bad
