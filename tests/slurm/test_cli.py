@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """tests/slurm/test_cli.py - paictl's commands on Slurm profiles, against
-a REAL Slurm 22.05 (slurm_cluster.py: slurmctld, four slurmd, slurmrestd with
-JWT, munge, and an sshd as the nodes'), text and JSON, as a user of issue
-28 runs them.
+a REAL Slurm: Debian 12's 22.05 (slurm_cluster.py: slurmctld, four slurmd,
+slurmrestd with JWT, munge, and an sshd as the nodes'), or with SUITE=trixie
+Debian 13's 24.11, SUITE=sid Debian unstable's newest (next_cluster.py: the
+same in a Debian root of that suite, built once into ~/.cache/paictl, with
+slurmdbd + MariaDB unless ACCOUNTING=0), text and JSON, as a user of issues
+28 and 36 runs them.
 
-    test_cli.py [-v] [-k PATTERN]      (PAICTL, default build/paictl)
+    test_cli.py [-v] [-k PATTERN]      (PAICTL, default build/paictl;
+                                        SUITE, ACCOUNTING)
 
 PAICTL_WRAPPER, a command to run paictl under (valgrind -q ...), as
 tests/cli/run.sh takes it.
@@ -31,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "kube"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import slurm_cluster  # noqa: E402
+import next_cluster  # noqa: E402
 import lossy  # noqa: E402  (tests/kube's, plain HTTP here)
 from tap import check, results  # noqa: E402
 
@@ -40,6 +45,8 @@ VERBOSE = "-v" in sys.argv
 ONLY = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
 WRAPPER = os.environ.get("PAICTL_WRAPPER", "").split()
 ENV_CMD = "env | grep -E '^(PAI_|LR=)' | sort"
+SUITE = os.environ.get("SUITE", "bookworm")
+ACCOUNTING = os.environ.get("ACCOUNTING", "1") != "0"
 
 
 class Case:
@@ -444,8 +451,8 @@ def t_unchecked(c):
                 WRAPPER + [PAICTL, "submit", path], cwd=k.dir, env=k.env,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for _ in range(200):
-                if any(m == "GET" and re.search(r"/jobs$", u)
-                       for m, u, _ in p.seen):
+                if any(m == "GET" and re.search(r"/jobs$", u) and st == 200
+                       for m, u, st in p.seen):
                     break
                 time.sleep(0.05)
             # a job made between the client's listing and its post, whose
@@ -471,7 +478,8 @@ def t_unchecked(c):
 
 def t_ports_full(c):
     """No free port range after 256 tries: refused in words, never two
-    jobs on one range."""
+    jobs on one range. Run first: no other job's range in the way of
+    the first 25000."""
     k = Case(c, "ports")
     try:
         many = [{"label": "p", "beginAt": 0, "portNumber": 25000}]
@@ -502,9 +510,7 @@ def t_bad_token(c):
               "token" in r.stderr and "scontrol token" in r.stderr,
               (r.returncode, r.stderr))
         # an expired token: said with the time its payload names
-        r = subprocess.run(["scontrol", "token", "lifespan=1"],
-                           env=dict(os.environ, **c.env),
-                           capture_output=True, text=True, timeout=30)
+        r = c.slurm("scontrol", "token", "lifespan=1")
         short = r.stdout.strip().split("=", 1)[-1]
         time.sleep(2.5)
         k.file("token", "SLURM_JWT=%s\n" % short, 0o600)
@@ -648,15 +654,33 @@ def t_forgotten(c):
         k.close()
 
 
-CASES = [t_two_roles, t_failing_task, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
+CASES = [t_ports_full, t_two_roles, t_failing_task, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
          t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_unchecked,
-         t_ports_full, t_bad_token,
+         t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]
+
+
+def cluster():
+    """The suite's cluster, or None (said) when it cannot run here."""
+    if SUITE == "bookworm":
+        return slurm_cluster.Cluster()
+    why = next_cluster.build(SUITE)
+    if why:
+        print("# slurm %s: skipped: %s" % (SUITE, why))
+        return None
+    return next_cluster.Cluster(SUITE, accounting=ACCOUNTING)
 
 
 def main():
     t0 = time.time()
-    with slurm_cluster.Cluster() as c:
+    c = cluster()
+    if not c:
+        return 0
+    with c:
+        if SUITE != "bookworm":
+            print("# Slurm %s (%s), openapi %s, accounting %s" % (
+                c.version, SUITE, " ".join(c.versions),
+                "on" if ACCOUNTING else "off"))
         for case in CASES:
             if ONLY and ONLY not in case.__name__:
                 continue
