@@ -13,6 +13,8 @@
  *   slurm_submit.c  a submission: the name checked, the ports chosen,
  *                   the batch job posted; lost answers found by the
  *                   submission's id in the job's comment
+ *   slurm_acct.c    finished jobs from accounting (slurmdbd), where
+ *                   slurmrestd serves it
  *   slurm_jobs.c    Slurm's jobs as paictl's: the comment read, states
  *                   mapped, the user's jobs of a name found
  *   slurm_status.c  a job's status JSON (the shape OpenPAI's APIs send,
@@ -43,6 +45,7 @@ struct pai__slurm_client {
 	 * when it serves none paictl knows, spoken as the newest known) */
 	const struct pai__slurm_version *version;
 	char path_version[16];
+	int no_dbd; /* /slurmdb/ answered 404: no accounting */
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;
 	char *sftp_user, *sftp_key, *sftp_known;
@@ -93,6 +96,15 @@ int pai__slurm_job_read(json_t *j);
 /* The "jobs" of an answer, each read so: *jobs borrowed from answer.
  * PAI_EPROTOCOL without such a list. */
 int pai__slurm_jobs_read(json_t *answer, json_t **jobs);
+/* A job of accounting's (slurmdbd's answer, sacct --json: {job_id,
+ * name, user, state {current, reason}, exit_code, time {submission,
+ * start, end}, het {job_id, job_offset}, comment {job}, ...}) as a new
+ * job of the shape paictl reads (pai__slurm_job_read()'s), with
+ * "accounting": true. PAI_EPROTOCOL for one without a job id. */
+int pai__slurm_acct_job_read(json_t **out, json_t *a);
+/* The "jobs" of accounting's answer so: *jobs a new array (records of
+ * another shape left out). PAI_EPROTOCOL without such a list. */
+int pai__slurm_acct_jobs_read(json_t *answer, json_t **jobs);
 /* A submission's body (pai__slurm_job_body()'s) as version v takes it,
  * in place: PAI_OK or PAI_ENOMEM. */
 int pai__slurm_body_write(json_t *body, const struct pai__slurm_version *v);
@@ -115,6 +127,11 @@ const struct pai__slurm_version *pai__slurm_speaks(pai_client *c);
  * request that went out. */
 int pai__slurm_call(json_t **out, pai_client *c, const char *method,
 		    const char *path, json_t *body, int safe, int *maybe);
+
+/* GET /slurmdb/<version>/<path>: the JSON in *out (new). PAI_ENOTSUP
+ * where there is no accounting (a version before v0.0.39, slurmrestd
+ * without slurmdbd's plugin); else as pai__slurm_call(). */
+int pai__slurm_db_get(json_t **out, pai_client *c, const char *path);
 
 /* ---- Slurm's jobs (slurm_jobs.c) ------------------------------------ */
 
@@ -153,6 +170,15 @@ pai_state pai__slurm_state(json_t *comps, const char **why);
 /* exit_code (a raw wait status) as an exit status: 128 + the signal for
  * one that killed; -1 when it says none. */
 int pai__slurm_exit(json_t *v);
+
+/* ---- accounting (slurm_acct.c) ------------------------------------- */
+
+/* user's jobs of name (NULL: of every name, the last 30 days) that
+ * accounting has and that are paictl's (its comment, or the profile's
+ * working directory), read as slurmctld's: *out a new array. PAI_ENOTSUP
+ * where there is no accounting. */
+int pai__slurm_acct_jobs(json_t **out, pai_client *c, const char *user,
+			 const char *name);
 
 /* ---- the job's directory (slurm_files.c) ---------------------------- */
 

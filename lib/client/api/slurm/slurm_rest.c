@@ -310,3 +310,38 @@ int pai__slurm_call(json_t **out, pai_client *c, const char *method,
 	free(text);
 	return err;
 }
+
+/* ---- accounting ---------------------------------------------------------- */
+
+int pai__slurm_db_get(json_t **out, pai_client *c, const char *path)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	pai__response rs = PAI__RESPONSE_INIT;
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0};
+	char *url = NULL;
+	int err;
+
+	*out = NULL;
+	if (!s->version &&
+	    (err = pai__slurm_call(NULL, c, "GET", "ping", NULL, 1, NULL)))
+		return err;
+	if (s->no_dbd || !(s->version->shapes & PAI__SLURM_DBD))
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"slurmrestd at %s serves no accounting",
+					c->uri);
+	if (asprintf(&url, "%s/slurmdb/%s/%s", c->uri, s->path_version,
+		     path) < 0)
+		return pai__client_oom(c);
+	rq.url = url;
+	err = pai__http(c, &rq, &rs);
+	free(url);
+	if (!err && rs.status == 404 && !own_answer(&rs)) {
+		s->no_dbd = 1; /* slurmrestd runs without slurmdbd's plugin */
+		err = pai__client_fail(c, PAI_ENOTSUP, 404, NULL,
+				       "slurmrestd at %s serves no accounting",
+				       c->uri);
+	} else if (!err)
+		err = answer(out, c, &rs);
+	pai__response_release(&rs);
+	return err;
+}

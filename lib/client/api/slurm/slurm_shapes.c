@@ -159,6 +159,95 @@ int pai__slurm_jobs_read(json_t *answer, json_t **jobs)
 	return PAI_OK;
 }
 
+/* ---- accounting's jobs (slurmdbd's answers, sacct --json) --------------- */
+
+/* o[key] = v (stolen; NULL: left out); 0, or -1 out of memory. */
+static int put(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : 0;
+}
+
+/* A number of either shape as a JSON integer, or NULL when none. */
+static json_t *number(json_t *v)
+{
+	long long n;
+
+	return pai__slurm_number(v, &n) ? json_integer((json_int_t)n) : NULL;
+}
+
+/* A string member as a new JSON string, or NULL. */
+static json_t *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? json_string(s) : NULL;
+}
+
+int pai__slurm_acct_job_read(json_t **out, json_t *a)
+{
+	json_t *st = json_object_get(a, "state");
+	json_t *t = json_object_get(a, "time"), *het = json_object_get(a, "het");
+	json_t *j, *cm = json_object_get(a, "comment");
+	const char *state = state_of(json_object_get(st, "current"));
+	long long w = pai__slurm_wait_status(json_object_get(a, "exit_code"));
+
+	*out = NULL;
+	if (!json_is_object(a) || !json_is_integer(json_object_get(a, "job_id")))
+		return PAI_EPROTOCOL;
+	if (!(j = json_object()))
+		return PAI_ENOMEM;
+	if (put(j, "job_id", number(json_object_get(a, "job_id"))) ||
+	    put(j, "name", str(a, "name")) ||
+	    put(j, "user_name", str(a, "user")) ||
+	    put(j, "partition", str(a, "partition")) ||
+	    put(j, "nodes", str(a, "nodes")) ||
+	    put(j, "job_state", state ? json_string(state) : NULL) ||
+	    put(j, "state_reason", str(st, "reason")) ||
+	    put(j, "exit_code", w >= 0 ? json_integer((json_int_t)w) : NULL) ||
+	    put(j, "submit_time", number(json_object_get(t, "submission"))) ||
+	    put(j, "start_time", number(json_object_get(t, "start"))) ||
+	    put(j, "end_time", number(json_object_get(t, "end"))) ||
+	    put(j, "restart_cnt", number(json_object_get(a, "restart_cnt"))) ||
+	    put(j, "het_job_id", number(json_object_get(het, "job_id"))) ||
+	    put(j, "het_job_offset",
+		number(json_object_get(het, "job_offset"))) ||
+	    put(j, "current_working_directory", str(a, "working_directory")) ||
+	    /* the job's own comment: kept where AccountingStoreFlags has
+	     * job_comment */
+	    put(j, "comment", json_is_object(cm) ? str(cm, "job") : str(a,
+									"comment")) ||
+	    json_object_set_new(j, "accounting", json_true())) {
+		json_decref(j);
+		return PAI_ENOMEM;
+	}
+	*out = j;
+	return PAI_OK;
+}
+
+int pai__slurm_acct_jobs_read(json_t *answer, json_t **jobs)
+{
+	json_t *list = json_object_get(answer, "jobs"), *a, *j, *out;
+	size_t i;
+	int err;
+
+	*jobs = NULL;
+	if (!json_is_array(list))
+		return PAI_EPROTOCOL;
+	if (!(out = json_array()))
+		return PAI_ENOMEM;
+	json_array_foreach(list, i, a)
+	{
+		if ((err = pai__slurm_acct_job_read(&j, a)) == PAI_ENOMEM ||
+		    (!err && json_array_append_new(out, j))) {
+			json_decref(out);
+			return PAI_ENOMEM;
+		}
+		/* a record of another shape: skipped, as unknown fields are */
+	}
+	*jobs = out;
+	return PAI_OK;
+}
+
 /* ---- what is sent, as the version takes it ------------------------------ */
 
 /* One component's environment {"K": "V"} as ["K=V", ...]. */
