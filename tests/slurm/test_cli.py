@@ -630,26 +630,61 @@ def t_sftp_logs(c):
 
 
 def t_forgotten(c):
-    """Run last: slurmctld forgets finished jobs from now on."""
+    """Run last: slurmctld forgets finished jobs from now on. With
+    accounting, their status and the list come from it (the job's
+    comment kept: AccountingStoreFlags=job_comment), also where the job's
+    directory is not seen; without, from the job's records."""
     k = Case(c, "forgotten")
     try:
         c.forget_after(2)
         path = k.file("j.json", job("forgot", [("a", 2, "exit 0", 1)]))
         r = k.run("submit", "--wait", path)
+        bad = job("forgotbad", [("a", 1, "exit 3", 1), ("b", 1, "true", 2)])
+        k.run("submit", "--wait", k.file("bad.json", bad))
         gone = False
         for _ in range(90):
-            if "forgot" not in squeue_names(c):
+            names = squeue_names(c)
+            if "forgot" not in names and "forgotbad" not in names:
                 gone = True
                 break
             time.sleep(1)
-        check("forgotten: slurmctld no longer knows the job", gone)
+        check("forgotten: slurmctld no longer knows the jobs", gone)
         r = k.run("status", "forgot", "-o", "json")
         st = json.loads(r.stdout) if r.returncode == 0 else {}
-        check("forgotten: status from the job's records: SUCCEEDED, its "
-              "tasks' exit codes", st.get("jobStatus", {}).get("state") ==
+        check("forgotten: status SUCCEEDED, its tasks' exit codes",
+              st.get("jobStatus", {}).get("state") ==
               "SUCCEEDED" and all(t["containerExitCode"] == 0 for t in
                                   st["taskRoles"]["a"]["taskStatuses"]),
               (r.returncode, r.stderr, st))
+        acct = SUITE != "bookworm" and ACCOUNTING
+        check("forgotten: read from accounting %s" % (
+              "where it is" if acct else "(none here: from the records)"),
+              st.get("slurm", {}).get("accounting", False) == acct and
+              (not acct or st["jobStatus"].get("subState") == "COMPLETED"),
+              st.get("slurm"))
+        r = k.run("status", "forgotbad", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("forgotten: a failed one FAILED, exit 3",
+              st.get("jobStatus", {}).get("state") == "FAILED" and
+              st["jobStatus"].get("appExitCode") == 3,
+              (r.returncode, r.stderr, st.get("jobStatus")))
+        r = k.run("list", "-o", "json")
+        got = {j["name"]: j["state"]
+               for j in (json.loads(r.stdout) if r.returncode == 0 else [])}
+        if acct:
+            check("forgotten: list shows them from accounting",
+                  got.get("forgot") == "SUCCEEDED" and
+                  got.get("forgotbad") == "FAILED", (r.stderr, got))
+        if acct and shutil.which("unshare"):
+            hide = ["unshare", "-m", "sh", "-c",
+                    'mount -t tmpfs none "$0" && exec "$@"', c.work]
+            r = k.run("status", "forgot", "-o", "json", pre=hide)
+            st = json.loads(r.stdout) if r.returncode == 0 else {}
+            check("forgotten, its directory not seen: from accounting "
+                  "alone, its tasks from the comment",
+                  st.get("jobStatus", {}).get("state") == "SUCCEEDED" and
+                  len(st["taskRoles"]["a"]["taskStatuses"]) == 2,
+                  (r.returncode, r.stderr, st))
     finally:
         k.close()
 

@@ -120,6 +120,7 @@ if [ "$ACCOUNTING" = 1 ]; then
   ACCT="AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$DBD_PORT
+AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/linux
 JobAcctGatherFrequency=30"
 else
