@@ -227,9 +227,8 @@ def t_failing_task(c):
         r = k.run("submit", "--wait", path)
         check("failing task: submit --wait exits 9 (FAILED)",
               r.returncode == 9, (r.returncode, r.stderr))
-        check("failing task: retryCount 2 said not to be kept (slurm-retry)",
-              "retryCount 2 is not kept" in r.stderr and
-              "slurm-retry" in r.stderr, r.stderr)
+        check("failing task: retryCount kept, no warning",
+              "slurm-retry" not in r.stderr, r.stderr)
         check("failing task: the others are not waited for",
               time.time() - t0 < 25, time.time() - t0)
         st = json.loads(k.run("status", "fail9", "-o", "json").stdout)
@@ -243,6 +242,65 @@ def t_failing_task(c):
         t0 = st["taskRoles"]["main"]["taskStatuses"][0]
         check("failing task: main-0, ended by the job's end, STOPPED",
               t0["taskState"] == "STOPPED", t0)
+        check("failing task: retryCount 2: run 3 times, retries: 2, each "
+              "earlier attempt's exit code kept",
+              st["jobStatus"].get("retries") == 2 and
+              [a.get("containerExitCode") for a in t1.get("attempts", [])]
+              == [9, 9], (st["jobStatus"], t1))
+        r = k.run("status", "fail9")
+        check("failing task: status says retries: 2",
+              re.search(r"retries:\s+2", r.stdout), r.stdout)
+    finally:
+        k.close()
+
+
+def t_retry(c):
+    """retryCount: a failed attempt run again in the same allocation,
+    each attempt's logs its own (logs --attempt K), the latest by
+    default; a stopped job is not run again."""
+    k = Case(c, "retry")
+    try:
+        cmd = ("if [ -e ../tried ]; then echo second; else touch ../tried; "
+               "echo first; exit 4; fi")
+        path = k.file("r.json", job("retry1", [("a", 1, cmd, 1)],
+                                    retryCount=3))
+        r = k.run("submit", "--wait", path)
+        check("retry: a failed attempt run again: SUCCEEDED, exit 0",
+              r.returncode == 0, (r.returncode, r.stderr))
+        st = json.loads(k.run("status", "retry1", "-o", "json").stdout)
+        t = st["taskRoles"]["a"]["taskStatuses"][0]
+        check("retry: retries 1, the first attempt's exit code 4",
+              st["jobStatus"].get("retries") == 1 and
+              [a.get("containerExitCode") for a in t.get("attempts", [])]
+              == [4] and t.get("containerExitCode") == 0,
+              (st["jobStatus"], t))
+        r = k.run("logs", "retry1")
+        check("retry: logs shows the latest attempt", r.stdout == "second\n",
+              (r.stdout, r.stderr))
+        r = k.run("logs", "--attempt", "0", "retry1")
+        check("retry: logs --attempt 0 the first", r.stdout == "first\n",
+              (r.stdout, r.stderr))
+        r = k.run("logs", "--attempt", "1", "retry1")
+        check("retry: logs --attempt 1 the latest", r.stdout == "second\n",
+              (r.stdout, r.stderr))
+        r = k.run("logs", "--attempt", "5", "retry1")
+        check("retry: no attempt 5: exit 4, in words",
+              r.returncode == 4 and "no attempt 5" in r.stderr,
+              (r.returncode, r.stderr))
+        path = k.file("s.json", job("retry2", [("a", 1, "sleep 60", 1)],
+                                    retryCount=3))
+        k.run("submit", path)
+        for _ in range(100):
+            st = json.loads(k.run("status", "retry2", "-o", "json").stdout)
+            if st["taskRoles"]["a"]["taskStatuses"][0]["taskState"] == \
+                    "RUNNING":
+                break
+            time.sleep(0.2)
+        r = k.run("stop", "--wait", "retry2")
+        st = json.loads(k.run("status", "retry2", "-o", "json").stdout)
+        check("retry: a stopped job is not run again",
+              st["jobStatus"]["state"] == "STOPPED" and
+              st["jobStatus"].get("retries") == 0, st["jobStatus"])
     finally:
         k.close()
 
@@ -689,7 +747,7 @@ def t_forgotten(c):
         k.close()
 
 
-CASES = [t_ports_full, t_two_roles, t_failing_task, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
+CASES = [t_ports_full, t_two_roles, t_failing_task, t_retry, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
          t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_unchecked,
          t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]

@@ -25,6 +25,7 @@ struct build {
 	const char *why;
 	long long job_id;
 	int acct; /* comps are accounting's: slurmctld forgot the job */
+	long retries; /* attempts run again (the job's record), or -1 */
 };
 
 static long long num(json_t *o, const char *key)
@@ -100,6 +101,38 @@ static const char *container_id(pai__buf *b, const char *role, long i,
 	return b->oom ? NULL : b->data;
 }
 
+/* The task's earlier attempts (retryCount): each one's exit code and
+ * log, from its directory attempt-K/<role>-<index>/; NULL when none. */
+static json_t *attempts_of(struct build *b, const char *role, long i)
+{
+	json_t *list = NULL, *rec, *a;
+	char *tdir = NULL, *url;
+	const char *x;
+	long k;
+
+	for (k = 0; b->dir && k < b->retries && k < 1000; k++) {
+		if (asprintf(&tdir, "%s/attempt-%ld/%s-%ld", b->dir, k, role,
+			     i) < 0)
+			break;
+		rec = pai__slurm_record(tdir, "record");
+		url = rec ? pai__slurm_task_url(b->c, tdir) : NULL;
+		x = pai__json_str(rec, "exit");
+		a = json_pack("{s:I,s:s?}", "attempt", (json_int_t)k,
+			      "containerLog", url);
+		if (a && x)
+			json_object_set_new(a, "containerExitCode",
+					    json_integer(atoi(x)));
+		if (!list)
+			list = json_array();
+		json_array_append_new(list, a);
+		json_decref(rec);
+		free(url);
+		free(tdir);
+		tdir = NULL;
+	}
+	return list;
+}
+
 /* Task i of role, from its record. */
 static json_t *task_json(struct build *b, const char *role, long i)
 {
@@ -129,6 +162,8 @@ static json_t *task_json(struct build *b, const char *role, long i)
 		      "containerLog", url);
 	if (t && code >= 0)
 		json_object_set_new(t, "containerExitCode", json_integer(code));
+	if (t && b->retries > 0)
+		json_object_set_new(t, "attempts", attempts_of(b, role, i));
 	json_decref(rec);
 	pai__buf_release(&id);
 	free(tdir);
@@ -178,7 +213,8 @@ static json_t *slurm_job_status(struct build *b)
 		       pai__json_str(lead, "job_state"), "virtualCluster",
 		       pai__json_str(lead, "partition"), "createdTime",
 		       (json_int_t)num(lead, "submit_time") * 1000, "retries",
-		       (json_int_t)num(lead, "restart_cnt"));
+		       (json_int_t)(b->retries >= 0 ? b->retries
+						    : num(lead, "restart_cnt")));
 	if (js && pai_state_is_final(b->state) && end > 0)
 		json_object_set_new(js, "completedTime",
 				    json_integer((json_int_t)end * 1000));
@@ -216,10 +252,11 @@ static json_t *record_job_status(struct build *b)
 	const char *end = pai__json_str(b->jobrec, "end");
 
 	b->state = record_state(b->jobrec, &b->why);
-	js = json_pack("{s:s,s:s,s:s,s:I}", "username", b->user, "state",
+	js = json_pack("{s:s,s:s,s:s,s:I,s:I}", "username", b->user, "state",
 		       pai_state_name(b->state), "subState", "FORGOTTEN",
 		       "createdTime",
-		       (json_int_t)num(b->jobrec, "start") * 1000);
+		       (json_int_t)num(b->jobrec, "start") * 1000, "retries",
+		       (json_int_t)(b->retries > 0 ? b->retries : 0));
 	if (js && end)
 		json_object_set_new(js, "completedTime",
 				    json_integer(num(b->jobrec, "end") * 1000));
@@ -252,6 +289,11 @@ static int build_info(pai_job_info **out, struct build *b)
 
 	*out = NULL;
 	b->seen = pai__slurm_seen(b->dir);
+	if (b->seen && !b->jobrec)
+		b->jobrec = pai__slurm_record(b->dir, "job");
+	b->retries = pai__json_str(b->jobrec, "retries")
+			 ? atol(pai__json_str(b->jobrec, "retries"))
+			 : -1;
 	js = b->comps ? slurm_job_status(b) : record_job_status(b);
 	if (js)
 		doc = json_pack("{s:s,s:o,s:o,s:o}", "name", b->name,

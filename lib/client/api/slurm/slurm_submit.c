@@ -247,7 +247,6 @@ static int make_body(struct sub *s, unsigned long long nports)
 		so.partition = vc_of(s->job);
 	if ((err = pai__slurm_image_warning(s->diags, s->source, s->job,
 					    sc->s.pyxis, &so.image)) ||
-	    (err = pai__slurm_retry_warning(s->diags, s->source, s->job)) ||
 	    (err = pai__slurm_job_body(&s->body, s->diags, s->job, &so)) ||
 	    (err = pai__slurm_body_write(s->body, pai__slurm_speaks(s->c))))
 		return err == PAI_ENOMEM ? pai__client_oom(s->c)
