@@ -1359,6 +1359,22 @@ int pai_client_new_slurm(pai_client **out, char **detail,
 int pai_client_set_sftp(pai_client *c, const pai_ssh_options *o);
 
 /**
+ * The slurmrestd OpenAPI plugin version a Slurm client speaks
+ * ("v0.0.42"), once the server answered it; NULL before, or for another
+ * kind of client. Borrowed. A caller that keeps it between runs gives it
+ * back with pai_client_set_slurm_openapi(), sparing the server's OpenAPI
+ * document (over a megabyte, made for each request) every run.
+ */
+const char *pai_client_slurm_openapi(const pai_client *c);
+/**
+ * The version the server served last time ("v0.0.N"), to speak first: a
+ * server that no longer serves it (a 404) is asked again which it does.
+ * PAI_EINVAL for another kind of client, another name, or a version
+ * older than libpai speaks.
+ */
+int pai_client_set_slurm_openapi(pai_client *c, const char *version);
+
+/**
  * The longest pause a loop that asks for a job's status again should
  * take on this cluster so that a job's end is noticed promptly, where
  * the cluster pushes nothing but answers such a question cheaply

@@ -559,6 +559,37 @@ def t_ports_full(c):
         k.close()
 
 
+def t_version(c):
+    """The slurmrestd version: found once (/openapi/v3, or 22.05's
+    /openapi) and kept for the next runs; a version kept that the server
+    no longer serves is found again."""
+    with lossy.Proxy(c.url, None, None) as p:
+        k = Case(c, "version", url=p.url)
+        try:
+            def asked():
+                return len([u for m, u, _ in p.seen if "/openapi" in u])
+            r = k.run("list")
+            first = asked()
+            check("version: the first run lists, asking the server's "
+                  "OpenAPI document at most once",
+                  r.returncode == 0 and first <= 1, (r.stderr, p.seen))
+            r = k.run("list")
+            check("version: the next run asks it not again",
+                  r.returncode == 0 and asked() == first, p.seen)
+            kept = os.path.join(k.dir, ".local/state/paictl/slurm/hpc.openapi")
+            v = open(kept).read().split()[0]
+            check("version: the version spoken kept (%s)" % v,
+                  re.match(r"v0\.0\.\d+$", v) and
+                  any("/slurm/%s/" % v in u for _, u, _ in p.seen), v)
+            k.file(kept, "v0.0.39 %d\n" % time.time(), 0o600)
+            r = k.run("list")
+            check("version: one kept that is not served found again",
+                  r.returncode == 0 and open(kept).read().split()[0] == v,
+                  (r.stderr, open(kept).read()))
+        finally:
+            k.close()
+
+
 def t_bad_token(c):
     k = Case(c, "token")
     try:
@@ -749,7 +780,7 @@ def t_forgotten(c):
 
 CASES = [t_ports_full, t_two_roles, t_failing_task, t_retry, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
          t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_unchecked,
-         t_bad_token,
+         t_version, t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]
 
 

@@ -45,6 +45,7 @@ struct pai__slurm_client {
 	 * when it serves none paictl knows, spoken as the newest known) */
 	const struct pai__slurm_version *version;
 	char path_version[16];
+	int tentative; /* version a hint not answered yet */
 	int no_dbd; /* /slurmdb/ answered 404: no accounting */
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;

@@ -25,8 +25,8 @@ int pai__slurm_url(char **url, pai_client *c, const char *path)
 	pai__buf b = PAI__BUF_INIT;
 
 	pai__buf_printf(&b, "%s/slurm/%s/%s", c->uri,
-			s->version ? s->path_version
-				   : pai__slurm_version_at(0)->name,
+			s->path_version[0] ? s->path_version
+					   : pai__slurm_version_at(0)->name,
 			path);
 	*url = pai__buf_detach(&b);
 	return *url ? PAI_OK : pai__client_oom(c);
@@ -39,6 +39,38 @@ const struct pai__slurm_version *pai__slurm_speaks(pai_client *c)
 	struct pai__slurm_client *s = pai__slurm_of(c);
 
 	return s->version ? s->version : pai__slurm_version_at(0);
+}
+
+int pai_client_set_slurm_openapi(pai_client *c, const char *version)
+{
+	struct pai__slurm_client *s;
+	const struct pai__slurm_version *v;
+	long n = pai__slurm_version_number(version);
+	size_t i;
+
+	if (!c || c->api != PAI_API_SLURM || n < 0)
+		return PAI_EINVAL;
+	s = pai__slurm_of(c);
+	for (i = 0; (v = pai__slurm_version_at(i)); i++)
+		if (pai__slurm_version_number(v->name) <= n)
+			break;
+	if (!v)
+		return PAI_EINVAL; /* older than any paictl speaks */
+	/* the newest known at most as new: its shapes, the paths named */
+	s->version = v;
+	snprintf(s->path_version, sizeof(s->path_version), "%s", version);
+	s->tentative = 1;
+	return PAI_OK;
+}
+
+const char *pai_client_slurm_openapi(const pai_client *c)
+{
+	const struct pai__slurm_client *s;
+
+	if (!c || c->api != PAI_API_SLURM)
+		return NULL;
+	s = c->wire_data;
+	return s->version && !s->tentative ? s->path_version : NULL;
 }
 
 /* The OpenAPI document the server serves: /openapi/v3 (23.02 on; auth
@@ -233,26 +265,36 @@ static int own_answer(const pai__response *rs)
 	return own;
 }
 
-/* The version to speak, once: a 404 to the tentative newest one asks
- * the server's OpenAPI document which it serves; *again when that is
- * another. */
+/* The version to speak, once: the tentative one (the caller's hint,
+ * pai_client_set_slurm_openapi(), else the newest paictl knows) is kept
+ * once the server answers it; a 404 to it asks the server's OpenAPI
+ * document which it serves; *again when that is another. */
 static int settle_version(int *again, pai_client *c, const pai__response *rs)
 {
 	struct pai__slurm_client *s = pai__slurm_of(c);
+	char tried[16];
 	int err;
 
 	*again = 0;
-	if (s->version)
+	if (s->version && !s->tentative)
 		return PAI_OK;
 	if (rs->status != 404 || own_answer(rs)) {
-		s->version = pai__slurm_version_at(0);
-		snprintf(s->path_version, sizeof(s->path_version), "%s",
-			 s->version->name);
+		if (!s->version) {
+			s->version = pai__slurm_version_at(0);
+			snprintf(s->path_version, sizeof(s->path_version),
+				 "%s", s->version->name);
+		}
+		s->tentative = 0;
 		return PAI_OK;
 	}
+	snprintf(tried, sizeof(tried), "%s",
+		 s->path_version[0] ? s->path_version
+				    : pai__slurm_version_at(0)->name);
+	s->version = NULL;
+	s->tentative = 0;
 	if ((err = served(c)))
 		return err;
-	*again = strcmp(s->path_version, pai__slurm_version_at(0)->name) != 0;
+	*again = strcmp(s->path_version, tried) != 0;
 	return PAI_OK;
 }
 
@@ -322,7 +364,7 @@ int pai__slurm_db_get(json_t **out, pai_client *c, const char *path)
 	int err;
 
 	*out = NULL;
-	if (!s->version &&
+	if ((!s->version || s->tentative) &&
 	    (err = pai__slurm_call(NULL, c, "GET", "ping", NULL, 1, NULL)))
 		return err;
 	if (s->no_dbd || !(s->version->shapes & PAI__SLURM_DBD))
