@@ -102,4 +102,30 @@ class Cluster:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def main(argv):
+    """next_cluster.py SUITE run -- COMMAND [ARG...]: a cluster of SUITE
+    for COMMAND (its environment: PAI_SLURM_URL, PAI_SLURM_TOKEN,
+    PAI_SLURM_WORK, PAI_SLURM_OPENAPI the newest version it serves,
+    PAI_SLURM_INROOT a command that runs Slurm's commands inside the
+    root), then everything stopped; COMMAND's exit status. Exit 0 with
+    one line where the suite cannot run here."""
+    if len(argv) < 4 or argv[1] != "run" or argv[2] != "--":
+        print("usage: next_cluster.py SUITE run -- COMMAND [ARG...]")
+        return 2
+    why = build(argv[0])
+    if why:
+        print("skipped: Slurm of %s: %s" % (argv[0], why))
+        return 0
+    with Cluster(argv[0]) as c:
+        env = dict(os.environ, PAI_SLURM_URL=c.url, PAI_SLURM_TOKEN=c.token,
+                   PAI_SLURM_WORK=c.work, PAI_SLURM_OPENAPI=c.versions[-1],
+                   PAI_SLURM_INROOT=c.inroot,
+                   PAI_SLURM_RELEASE="%s (%s)" % (c.version, argv[0]))
+        return subprocess.run(argv[3:], env=env).returncode
+
+
 __all__ = ["Cluster", "build", "port_free"]
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))
