@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import tempfile
 
+import slurm_cluster
 from slurm_cluster import free_run, port_free
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -85,15 +86,9 @@ class Cluster:
         return subprocess.run([self.inroot] + list(args),
                               capture_output=True, text=True, timeout=60)
 
-    def forget_after(self, seconds):
-        """slurmctld forgets finished jobs after seconds from now on."""
-        with open(self.conf) as f:
-            text = f.read()
-        lines = [ln for ln in text.splitlines()
-                 if not ln.startswith("MinJobAge=")]
-        with open(self.conf, "w") as f:
-            f.write("\n".join(lines + ["MinJobAge=%d" % seconds]) + "\n")
-        self.slurm("scontrol", "reconfigure")
+    # slurmctld forgets finished jobs after seconds from now on: as on
+    # 22.05 (self.conf, self.slurm)
+    forget_after = slurm_cluster.Cluster.forget_after
 
     def __exit__(self, *exc):
         subprocess.run(["bash", os.path.join(NEXT, "stop.sh"),
