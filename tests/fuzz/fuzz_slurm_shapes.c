@@ -31,6 +31,7 @@ static void check_job(json_t *j)
 			json_object_get(v, "number")));
 	}
 	CHECK(!json_is_array(st));
+	CHECK(!json_is_object(json_object_get(j, "comment")));
 	v = json_object_get(j, "exit_code");
 	CHECK(!json_is_object(v));
 	CHECK(!json_is_integer(v) || pai__slurm_exit(v) >= -1);

@@ -203,6 +203,13 @@ static void test_accounting(void **state)
 		json_decref(jobs);
 		json_decref(o);
 	}
+	/* a comment of accounting's shape in a job: its job's words */
+	o = json_pack("{s:[{s:i,s:{s:s}}]}", "jobs", "job_id", 1, "comment",
+		      "administrator", "x");
+	assert_int_equal(pai__slurm_jobs_read(o, &jobs), PAI_OK);
+	assert_true(json_is_null(
+	    json_object_get(json_array_get(jobs, 0), "comment")));
+	json_decref(o);
 	/* sacct --json: the same shape, several jobs */
 	o = answer("24.11.5-v0.0.42-sacct");
 	assert_int_equal(pai__slurm_acct_jobs_read(o, &jobs), PAI_OK);

@@ -113,7 +113,7 @@ long long pai__slurm_wait_status(json_t *v)
 
 int pai__slurm_job_read(json_t *j)
 {
-	json_t *st = json_object_get(j, "job_state"), *ec;
+	json_t *st = json_object_get(j, "job_state"), *ec, *cm;
 	const char *s = state_of(st);
 	long long w;
 
@@ -132,11 +132,12 @@ int pai__slurm_job_read(json_t *j)
 					       : json_null()))
 			return PAI_ENOMEM;
 	}
-	/* a comment may come as an object (accounting's) */
+	/* a comment may come as an object (accounting's): its job's */
+	cm = json_object_get(json_object_get(j, "comment"), "job");
 	if (json_is_object(json_object_get(j, "comment")) &&
-	    json_object_set(j, "comment",
-			    json_object_get(json_object_get(j, "comment"),
-					    "job")))
+	    json_object_set_new(j, "comment", json_is_string(cm)
+						  ? json_incref(cm)
+						  : json_null()))
 		return PAI_ENOMEM;
 	return PAI_OK;
 }
