@@ -31,7 +31,7 @@ TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
 	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
 	golang-go etcd-server openssl util-linux chromium \
-	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge
+	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge mmdebstrap
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
