@@ -605,6 +605,14 @@ class Newer:
             def relay(self):
                 n = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(n) if n else None
+                if self.path.startswith("/slurm") and new not in self.path:
+                    data = b"Unable find requested URL."
+                    self.send_response(404)
+                    self.send_header("Content-Type", "text/plain")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 path = self.path.replace(new, up)
                 rq = urllib.request.Request(url + path, data=body,
                                             method=self.command)
