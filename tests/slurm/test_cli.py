@@ -817,6 +817,9 @@ def t_forgotten(c):
         r = k.run("submit", "--wait", path)
         bad = job("forgotbad", [("a", 1, "exit 3", 1), ("b", 1, "true", 2)])
         k.run("submit", "--wait", k.file("bad.json", bad))
+        # a job of the user's, not paictl's, in the same directory
+        c.slurm("sbatch", "-J", "notours", "-D", c.work, "-o", "/dev/null",
+                "--wrap", "true")
         gone = False
         for _ in range(90):
             names = squeue_names(c)
@@ -848,9 +851,11 @@ def t_forgotten(c):
         got = {j["name"]: j["state"]
                for j in (json.loads(r.stdout) if r.returncode == 0 else [])}
         if acct:
-            check("forgotten: list shows them from accounting",
+            check("forgotten: list shows them from accounting, and no job "
+                  "that is not paictl's",
                   got.get("forgot") == "SUCCEEDED" and
-                  got.get("forgotbad") == "FAILED", (r.stderr, got))
+                  got.get("forgotbad") == "FAILED" and "notours" not in got,
+                  (r.stderr, got))
         if acct and shutil.which("unshare"):
             hide = ["unshare", "-m", "sh", "-c",
                     'mount -t tmpfs none "$0" && exec "$@"', c.work]

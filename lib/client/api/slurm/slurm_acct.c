@@ -18,14 +18,28 @@
 /* How far back the list of every name looks. */
 #define ACCT_LIST_DAYS 30
 
-/* 1 when accounting's job j (read so) is one of paictl's. */
+/* 1 when accounting's job j (read so) is one of paictl's: its comment
+ * says so, or (accounting keeping no comments) it ran in the profile's
+ * working directory and, where this machine sees that, a directory of
+ * its name is there. */
 static int ours(pai_client *c, json_t *j)
 {
 	struct pai__slurm_note n;
 	const char *wd = pai__json_str(j, "current_working_directory");
 	const char *w = pai__slurm_of(c)->s.workdir;
+	const char *name = pai__json_str(j, "name");
+	char *d = NULL;
+	int mine;
 
-	return pai__slurm_note(&n, j) || (wd && w && strcmp(wd, w) == 0);
+	if (pai__slurm_note(&n, j))
+		return 1;
+	if (!wd || !w || !name || strcmp(wd, w) != 0)
+		return 0;
+	if (!pai__slurm_seen(w))
+		return 1;
+	mine = asprintf(&d, "%s/%s", w, name) >= 0 && pai__slurm_seen(d);
+	free(d);
+	return mine;
 }
 
 int pai__slurm_acct_jobs(json_t **out, pai_client *c, const char *user,
