@@ -1,6 +1,9 @@
 #!/bin/sh
 # bench/slurm.sh - paictl on a Slurm cluster, on one real Slurm 22.05
-# (tests/slurm/slurm_cluster.py: slurmctld, four slurmd, slurmrestd):
+# (tests/slurm/slurm_cluster.py: slurmctld, four slurmd, slurmrestd), or
+# with SUITE=trixie Debian 13's 24.11 (SUITE=sid unstable's; with
+# slurmdbd; tests/slurm/next_cluster.py, its commands run inside its
+# root, the 100 sbatch in one shell there):
 #
 #   - `paictl status JOB` against curl of the same slurmrestd URL
 #     (GET .../jobs, what paictl asks) and, for information,
@@ -23,6 +26,11 @@ die() {
 	exit 1
 }
 
+if [ "${PAI_SLURM_URL:-}" = "" ] && [ -n "${SUITE:-}" ]; then
+	[ -x "$PAICTL" ] || die "$PAICTL is not an executable; run make first"
+	exec python3 "$top/tests/slurm/next_cluster.py" "$SUITE" run -- \
+		sh "$0" "$@"
+fi
 if [ "${PAI_SLURM_URL:-}" = "" ]; then
 	[ -x "$PAICTL" ] || die "$PAICTL is not an executable; run make first"
 	command -v slurmctld >/dev/null 2>&1 || {
@@ -31,6 +39,12 @@ if [ "${PAI_SLURM_URL:-}" = "" ]; then
 	}
 	exec python3 "$top/tests/slurm/slurm_cluster.py" run -- sh "$0" "$@"
 fi
+
+# Slurm's commands: here, or inside the cluster's root
+in_slurm() { ${PAI_SLURM_INROOT:+"$PAI_SLURM_INROOT"} "$@"; }
+api=${PAI_SLURM_OPENAPI:-v0.0.38}
+[ -n "${SUITE:-}" ] && out=$out-$SUITE
+echo "Slurm ${PAI_SLURM_RELEASE:-22.05 (bookworm)}, slurmrestd openapi/$api"
 
 rm -rf "$out"
 mkdir -p "$out/home" || die "cannot create $out"
@@ -47,7 +61,8 @@ export XDG_STATE_HOME="$out/home/.state" USER=root
 cp "$top/examples/hello-distributed.json" "$out/"
 "$PAICTL" submit -q --wait "$out/hello-distributed.json" >/dev/null ||
 	die "the job did not succeed"
-id=$(squeue -h -t all -n hello-distributed -o %i | head -n 1)
+"$PAICTL" status hello-distributed >/dev/null # the version found, kept
+id=$(in_slurm squeue -h -t all -n hello-distributed -o %i | head -n 1)
 hdr="-H X-SLURM-USER-NAME:root -H X-SLURM-USER-TOKEN:$PAI_SLURM_TOKEN"
 
 printf '%-44s %16s\n' "status of a 4-task job (mean of $runs)" ms
@@ -55,10 +70,10 @@ printf '%-44s %16s\n' "paictl status hello-distributed" \
 	"$(time_ms "$PAICTL status hello-distributed")"
 printf '%-44s %16s\n' "paictl -o json status hello-distributed" \
 	"$(time_ms "$PAICTL -o json status hello-distributed")"
-printf '%-44s %16s\n' "curl GET /slurm/v0.0.38/jobs" \
-	"$(time_ms "curl -sf $hdr $PAI_SLURM_URL/slurm/v0.0.38/jobs")"
+printf '%-44s %16s\n' "curl GET /slurm/$api/jobs" \
+	"$(time_ms "curl -sf $hdr $PAI_SLURM_URL/slurm/$api/jobs")"
 printf '%-44s %16s\n' "scontrol show job (no slurmrestd)" \
-	"$(time_ms "scontrol show job $id")"
+	"$(time_ms "${PAI_SLURM_INROOT:+$PAI_SLURM_INROOT }scontrol show job $id")"
 
 # $jobs one-task jobs, each through paictl in one process and through
 # sbatch, one process each
@@ -74,7 +89,13 @@ printf '\n%-44s %16s\n' "$jobs jobs, once" ms
 # shellcheck disable=SC2086 # the file names have no blanks
 printf '%-44s %16s\n' "paictl submit (one process, $jobs files)" \
 	"$(once_ms "$PAICTL submit -q $(echo $files)")"
-printf '%-44s %16s\n' "sbatch, $jobs processes" \
-	"$(once_ms "$(echo $sbatches) true")"
-n=$(squeue -h -t all -o %j | grep -c '^p[0-9]')
+if [ -n "${PAI_SLURM_INROOT:-}" ]; then
+	# shellcheck disable=SC2086 # one shell inside the root, as above
+	printf '%-44s %16s\n' "sbatch, $jobs processes" \
+		"$(once_ms "$PAI_SLURM_INROOT sh -c '$(echo $sbatches) true'")"
+else
+	printf '%-44s %16s\n' "sbatch, $jobs processes" \
+		"$(once_ms "$(echo $sbatches) true")"
+fi
+n=$(in_slurm squeue -h -t all -o %j | grep -c '^p[0-9]')
 echo "($n of paictl's jobs in Slurm; $jobs expected)"

@@ -57,6 +57,7 @@ typedef struct cli_ctx {
 	int color;	/* --color: CLI_COLOR_AUTO, _ALWAYS or _NEVER */
 	int completing; /* __complete: never start the local cluster, give up
 			   fast */
+	int strict_host_keys; /* logs --strict-host-keys: for Slurm's SFTP */
 } cli_ctx;
 
 typedef struct cli_cmd {
@@ -339,6 +340,9 @@ void cli_conn_free(cli_conn *conn);
 int cli_slurm_choose(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 		     const char *name);
 int cli_slurm_token(const cli_ctx *ctx, cli_conn *c);
+/* The slurmrestd version the client spoke, kept for the next run
+ * ($XDG_STATE_HOME/paictl/slurm/CLUSTER.openapi, a day). */
+void cli_slurm_openapi_save(const cli_conn *c);
 int cli_slurm_client(cli_ctx *ctx, cli_conn *c,
 		     const pai_client_options *o);
 void cli_slurm_conn_release(cli_conn *c);

@@ -6,7 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_STREAM = 256, OPT_STDERR, OPT_ALL, OPT_TAIL, OPT_PREVIOUS };
+enum {
+	OPT_STREAM = 256,
+	OPT_STDERR,
+	OPT_ALL,
+	OPT_TAIL,
+	OPT_PREVIOUS,
+	OPT_STRICT_KEYS,
+	OPT_ATTEMPT
+};
 
 const cli_opt cli_logs_opts[] = {
     {"stream", OPT_STREAM, "NAME", "all|stdout|stderr",
@@ -16,6 +24,12 @@ const cli_opt cli_logs_opts[] = {
     {"follow", 'f', NULL, NULL, "keep printing new lines until the tasks end"},
     {"previous", OPT_PREVIOUS, NULL, NULL,
      "Kubernetes: the log of the container's run before its last restart"},
+    {"attempt", OPT_ATTEMPT, "K", NULL,
+     "the log of the job's attempt K (0 the first; the latest by default), "
+     "where a failed attempt was run again (retryCount)"},
+    {"strict-host-keys", OPT_STRICT_KEYS, NULL, NULL,
+     "Slurm over SFTP: refuse a host whose key known_hosts does not hold "
+     "instead of learning it"},
     CLI_OLD("stderr", OPT_STDERR, NULL, "--stream stderr"),
     CLI_OLD("all", OPT_ALL, NULL, "--stream all"),
     CLI_OPT_END};
@@ -35,6 +49,7 @@ struct opts {
 	int given;	    /* --stream (or an old spelling of it) */
 	long tail;	    /* -1: everything */
 	int follow;
+	long attempt; /* --attempt K; -1: the latest */
 };
 
 /* --stream NAME, or --previous: one log at a time. */
@@ -79,6 +94,16 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		return 0;
 	case 'f': o->follow = 1; return 0;
 	case OPT_PREVIOUS: return stream_opt(ctx, o, "previous");
+	case OPT_STRICT_KEYS: ctx->strict_host_keys = 1; return 0;
+	case OPT_ATTEMPT:
+		errno = 0;
+		o->attempt = strtol(arg, &end, 10);
+		if (!*arg || *end || o->attempt < 0 || errno)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --attempt '%s' (a number, 0 "
+					 "or more)",
+					 arg);
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -729,6 +754,36 @@ static int select_tasks(cli_ctx *ctx, const pai_job_info *info,
 	return cli_error(ctx, EXIT_NOTFOUND, "job '%s' has no tasks", tg->ref);
 }
 
+/* Task ti of info as it was in attempt k (-1: the latest): the status
+ * lists a task's earlier attempts ("attempts": [{attempt, containerLog,
+ * containerExitCode}], Slurm's retryCount), the latest being the task
+ * itself. *buf holds an earlier one; NULL when there is no attempt k. */
+static const pai_task_info *at_attempt(const pai_job_info *info,
+				       const pai_task_info *ti, long k,
+				       pai_task_info *buf)
+{
+	json_t *list = NULL, *a;
+	size_t i;
+
+	for (i = 0; k >= 0 && i < pai_job_info_task_count(info); i++)
+		if (pai_job_info_task(info, i) == ti)
+			list = json_object_get(pai_job_info_task_json(info, i),
+					       "attempts");
+	if (k < 0 || (size_t)k == json_array_size(list))
+		return ti;
+	json_array_foreach(list, i, a)
+	{
+		if (json_integer_value(json_object_get(a, "attempt")) == k) {
+			*buf = *ti;
+			buf->log_url = json_string_value(
+			    json_object_get(a, "containerLog"));
+			buf->state = PAI_STATE_FAILED;
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 /* Each task's log as it is now: 0, or the exit status. */
 static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
 		     struct tlog *tl, size_t nt, const pai_job_info *info,
@@ -739,7 +794,16 @@ static int read_once(cli_ctx *ctx, cli_conn *conn, struct out *w,
 
 	for (i = 0; i < nt && !w->failed; i++) {
 		const pai_task_info *ti = find_task(info, &tl[i]);
+		pai_task_info old;
 
+		if (ti && !(ti = at_attempt(info, ti, w->o->attempt, &old))) {
+			st = cli_error(ctx, EXIT_NOTFOUND,
+				       "%s-%ld of job '%s' has no attempt "
+				       "%ld",
+				       tl[i].role, tl[i].index, ref,
+				       w->o->attempt);
+			break;
+		}
 		if (!ti)
 			continue;
 		err = set_url(w, conn, &tl[i], info, ti);
@@ -800,7 +864,7 @@ static void free_tlogs(struct tlog *tl, size_t nt)
 
 int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {"all", 0, -1, 0};
+	struct opts o = {"all", 0, -1, 0, -1};
 	struct target tg = {NULL, NULL, -1};
 	struct out w;
 	cli_conn *conn = NULL;
@@ -815,6 +879,10 @@ int cmd_logs(cli_ctx *ctx, int argc, char **argv)
 		return st;
 	if ((st = parse_target(ctx, argc, argv, first, &tg)))
 		return st;
+	if (o.follow && o.attempt >= 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "--attempt reads an attempt that has ended: "
+				 "not with -f");
 	if ((st = cli_open(ctx, &conn)))
 		return st;
 	if ((st = cli_job_ref(ctx, conn, tg.ref, &user, &name)))

@@ -405,7 +405,7 @@ static int open_session(cli_ctx *ctx, cli_conn *conn,
 	so.use_agent = t->id.agent;
 	so.known_hosts = t->known;
 	so.host_key_alias = cli_ssh_host_alias(t->c->id);
-	so.accept_new = a->accept_new;
+	so.replace_changed_key = a->accept_new;
 	so.interrupt = &cli_interrupt;
 	if (pai_ssh_new(s, &so) != PAI_OK)
 		return cli_error(ctx, EXIT_SSH, "out of memory");

@@ -31,6 +31,12 @@ static void trace(void *data, const char *line)
 /* libpai holds a request until the time a 429 or 503 named: said once
  * a run, so that a quiet loop is not taken for a hung one (nor for a
  * lost cluster). */
+/* What libpai says of how it talks to the cluster, to -v. */
+static void on_notice(void *data, const char *line)
+{
+	cli_error(data, 0, "%s", line);
+}
+
 static void on_retry_after(void *data, long status, long long wait_ms)
 {
 	const cli_ctx *ctx = data;
@@ -117,6 +123,9 @@ static int new_client(cli_ctx *ctx, cli_conn *c)
 		if (!st)
 			pai_client_set_retry_after_callback(
 			    c->client, on_retry_after, ctx);
+		if (!st && ctx->verbose)
+			pai_client_set_notice_callback(c->client, on_notice,
+						       ctx);
 		return st;
 	}
 	err = pai_client_new(&c->client, &o);

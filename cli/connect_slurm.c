@@ -7,8 +7,10 @@
 #include "connect_int.h"
 #include "error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int cli_slurm_choose(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
 		     const char *name)
@@ -73,8 +75,18 @@ int cli_slurm_token(const cli_ctx *ctx, cli_conn *c)
 			: cli_error(ctx, EXIT_FAILURE_, "out of memory");
 }
 
+/* A new SFTP host's key learned: said as OpenSSH says it. */
+static void learned(void *data, const char *name, const char *type,
+		    const char *known_hosts)
+{
+	cli_warn(data, "permanently added '%s' (%s) to the known hosts in %s",
+		 name, type, known_hosts);
+}
+
 /* SFTP for job directories this machine does not see: as paictl ssh
- * logs in (the user's key, the agent, the cluster's known_hosts). */
+ * logs in (the user's key, the agent, the cluster's known_hosts), host
+ * keys as OpenSSH checks them (a new one learned and said, or refused
+ * with --strict-host-keys; a changed one refused). */
 static int set_sftp(const cli_ctx *ctx, cli_conn *c)
 {
 	pai_ssh_options so = PAI_SSH_OPTIONS_INIT;
@@ -89,6 +101,9 @@ static int set_sftp(const cli_ctx *ctx, cli_conn *c)
 		so.key_file = key;
 		so.use_agent = cli_env("SSH_AUTH_SOCK") != NULL;
 		so.known_hosts = known;
+		so.strict_host_keys = ctx->strict_host_keys;
+		so.learned = learned;
+		so.learned_data = (void *)ctx;
 		err = pai_client_set_sftp(c->client, &so);
 	}
 	free(known);
@@ -96,6 +111,68 @@ static int set_sftp(const cli_ctx *ctx, cli_conn *c)
 	if (err)
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	return EXIT_OK;
+}
+
+/* ---- the slurmrestd version spoken, kept between runs ---------------- */
+
+/* How long a version kept is spoken before the server is asked again
+ * (a server upgraded serves newer ones beside it). */
+#define OPENAPI_KEEP_S (24 * 3600)
+
+/* $XDG_STATE_HOME/paictl/slurm/CLUSTER.openapi; new, or NULL. */
+static char *openapi_path(const cli_conn *c)
+{
+	char *state = cli_state_dir(), *p = NULL;
+
+	if (state && asprintf(&p, "%s/slurm/%s.openapi", state, c->cluster) < 0)
+		p = NULL;
+	free(state);
+	return p;
+}
+
+/* The version the cluster's slurmrestd served last time, as a hint:
+ * it spares the server's OpenAPI document each run. */
+static void openapi_load(cli_conn *c)
+{
+	char *path = openapi_path(c), *text = NULL, v[16];
+	size_t len = 0;
+	long long at = 0;
+	int e = 0;
+
+	if (path && pai_file_read(&text, &len, &e, path) == PAI_OK &&
+	    sscanf(text, "%15s %lld", v, &at) == 2 &&
+	    (long long)time(NULL) - at < OPENAPI_KEEP_S)
+		pai_client_set_slurm_openapi(c->client, v);
+	free(text);
+	free(path);
+}
+
+void cli_slurm_openapi_save(const cli_conn *c)
+{
+	const char *v = pai_client_slurm_openapi(c->client);
+	char *path, *text = NULL, *dir, line[64], was[16];
+	long long at = 0;
+	size_t len = 0;
+	int e = 0, same;
+
+	if (!v || !(path = openapi_path(c)))
+		return;
+	/* the same, and not about to expire: left as it is */
+	same = pai_file_read(&text, &len, &e, path) == PAI_OK &&
+	       sscanf(text, "%15s %lld", was, &at) == 2 &&
+	       strcmp(was, v) == 0 &&
+	       (long long)time(NULL) - at < OPENAPI_KEEP_S / 2;
+	if (!same && (dir = strdup(path))) {
+		*strrchr(dir, '/') = '\0';
+		cli_mkdirs(dir);
+		free(dir);
+		snprintf(line, sizeof(line), "%s %lld\n", v,
+			 (long long)time(NULL));
+		pai_file_write_atomic(path, line, strlen(line), 0600,
+				      PAI_WRITE_NO_DIRSYNC);
+	}
+	free(text);
+	free(path);
 }
 
 int cli_slurm_client(cli_ctx *ctx, cli_conn *c, const pai_client_options *o)
@@ -113,5 +190,6 @@ int cli_slurm_client(cli_ctx *ctx, cli_conn *c, const pai_client_options *o)
 		free(detail);
 		return st;
 	}
+	openapi_load(c);
 	return set_sftp(ctx, c);
 }

@@ -63,6 +63,8 @@ void cli_conn_free(cli_conn *conn)
 		return;
 	if (conn->client && conn->save_api_in)
 		save_api(conn);
+	if (conn->client && conn->slurm)
+		cli_slurm_openapi_save(conn);
 	free(conn->save_api_in);
 	pai_client_free(conn->client);
 	free(conn->cluster);

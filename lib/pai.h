@@ -640,6 +640,17 @@ int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
 					void *data);
 
 /**
+ * Told, in one line, what a user who asked for more (-v) hears of how
+ * the client talks to the cluster: e.g. that a Slurm cluster's
+ * slurmrestd serves an OpenAPI version newer than libpai knows and which
+ * one is spoken instead. Once per fact per client.
+ */
+typedef void (*pai_notice_fn)(void *data, const char *line);
+/** Sets the callback (NULL: none) and the data it is given. */
+int pai_client_set_notice_callback(pai_client *c, pai_notice_fn fn,
+				   void *data);
+
+/**
  * Why the last call failed: the HTTP status (0 when no response came),
  * the server's error code (e.g. "NoJobError"; NULL when it sent none)
  * and one line for people: the server's message, or e.g. "HTTP 502 Bad
@@ -1162,8 +1173,16 @@ typedef struct pai_ssh_options {
 	 * on first use on its own. NULL: "[host]:port".
 	 */
 	const char *host_key_alias;
-	/** Replace a recorded key that differs instead of failing. */
-	int accept_new;
+	/**
+	 * Replace a recorded key that differs instead of failing (a
+	 * container made again). accept_new is its old spelling: it never
+	 * meant OpenSSH's StrictHostKeyChecking=accept-new, which is what
+	 * paictl does anyway (a new host's key learned, a changed refused).
+	 */
+	union {
+		int replace_changed_key;
+		int accept_new;
+	};
 	/** For the TCP connection and every step up to the session; 0: 10 s. */
 	long timeout_ms;
 	/** pai_ssh_connect and pai_ssh_run stop with PAI_EINTR once non-zero. */
@@ -1173,20 +1192,35 @@ typedef struct pai_ssh_options {
 	 * then key_file (which may then be NULL).
 	 */
 	int use_agent;
+	/**
+	 * Version 3: refuse a host whose key known_hosts does not hold
+	 * (OpenSSH's StrictHostKeyChecking=yes) instead of learning it.
+	 */
+	int strict_host_keys;
+	/**
+	 * Version 3: told when a new host's key was learned (recorded in
+	 * known_hosts), as OpenSSH says "Permanently added ...": the name
+	 * it is recorded under and its type ("ssh-ed25519"). NULL: not
+	 * told. pai_client_set_sftp()'s reads call it; pai_ssh_connect()
+	 * tells it by pai_ssh_hostkey_status() instead.
+	 */
+	void (*learned)(void *data, const char *name, const char *key_type,
+			const char *known_hosts);
+	void *learned_data;
 } pai_ssh_options;
 
-#define PAI_SSH_OPTIONS_VERSION 2
+#define PAI_SSH_OPTIONS_VERSION 3
 #define PAI_SSH_OPTIONS_INIT                                                   \
 	{                                                                      \
-		PAI_SSH_OPTIONS_VERSION, NULL, 22, NULL, NULL, NULL, NULL, 0,  \
-		    0, NULL, 0                                                 \
+		PAI_SSH_OPTIONS_VERSION, NULL, 22, NULL, NULL, NULL, NULL, {0}, \
+		    0, NULL, 0, 0, NULL, NULL                                  \
 	}
 
 /** What pai_ssh_connect found of the server's host key. */
 typedef enum pai_ssh_hostkey {
 	PAI_SSH_HOSTKEY_MATCH = 0, /**< recorded and the same */
 	PAI_SSH_HOSTKEY_NEW = 1,   /**< first contact: recorded now */
-	PAI_SSH_HOSTKEY_REPLACED = 2 /**< differed; replaced (accept_new) */
+	PAI_SSH_HOSTKEY_REPLACED = 2 /**< differed; replaced (replace_changed_key) */
 } pai_ssh_hostkey;
 
 /**
@@ -1334,10 +1368,27 @@ int pai_client_new_slurm(pai_client **out, char **detail,
  * Where a client reads files of the cluster's own over SFTP (a Slurm
  * job's directory that this machine does not see): @p o's host, port,
  * user, key_file, use_agent, known_hosts (required: host keys are
- * always checked, and a new host's recorded) and accept_new, copied.
- * PAI_EINVAL without known_hosts.
+ * always checked: a new host's learned, unless strict_host_keys, and a
+ * changed one refused, unless replace_changed_key), learned and
+ * learned_data (version 3), copied. PAI_EINVAL without known_hosts.
  */
 int pai_client_set_sftp(pai_client *c, const pai_ssh_options *o);
+
+/**
+ * The slurmrestd OpenAPI plugin version a Slurm client speaks
+ * ("v0.0.42"), once the server answered it; NULL before, or for another
+ * kind of client. Borrowed. A caller that keeps it between runs gives it
+ * back with pai_client_set_slurm_openapi(), sparing the server's OpenAPI
+ * document (over a megabyte, made for each request) every run.
+ */
+const char *pai_client_slurm_openapi(const pai_client *c);
+/**
+ * The version the server served last time ("v0.0.N"), to speak first: a
+ * server that no longer serves it (a 404) is asked again which it does.
+ * PAI_EINVAL for another kind of client, another name, or a version
+ * older than libpai speaks.
+ */
+int pai_client_set_slurm_openapi(pai_client *c, const char *version);
 
 /**
  * The longest pause a loop that asks for a job's status again should

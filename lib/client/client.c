@@ -3,6 +3,8 @@
  * logs.c's, submissions submit.c's. */
 #include "api.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -165,6 +167,34 @@ int pai_client_set_retry_after_callback(pai_client *c, pai_retry_after_fn fn,
 	c->sh->on_retry_after_data = data;
 	pthread_mutex_unlock(&c->sh->out);
 	return PAI_OK;
+}
+
+int pai_client_set_notice_callback(pai_client *c, pai_notice_fn fn,
+				   void *data)
+{
+	if (!c)
+		return PAI_EINVAL;
+	pthread_mutex_lock(&c->sh->out);
+	c->sh->on_notice = fn;
+	c->sh->on_notice_data = data;
+	pthread_mutex_unlock(&c->sh->out);
+	return PAI_OK;
+}
+
+void pai__client_notice(pai_client *c, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!c->sh->on_notice)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&c->sh->out);
+	if (c->sh->on_notice)
+		c->sh->on_notice(c->sh->on_notice_data, line);
+	pthread_mutex_unlock(&c->sh->out);
 }
 
 /* ---- the last error ---------------------------------------------------- */

@@ -88,6 +88,9 @@ struct pai__shared {
 	/* pai_client_set_retry_after_callback(): told before such a wait */
 	void (*on_retry_after)(void *data, long status, long long wait_ms);
 	void *on_retry_after_data;
+	/* pai_client_set_notice_callback(): what -v says */
+	void (*on_notice)(void *data, const char *line);
+	void *on_notice_data;
 };
 
 /* The handle every layer of lib/client is given; made and freed by
@@ -367,6 +370,8 @@ void pai__error_release(pai__error *e);
  * most 1000 bytes) and returns err. */
 int pai__client_fail(pai_client *c, int err, long status, const char *code,
 		     const char *fmt, ...) PAI__PRINTF(5, 6);
+/* One line to the caller's notice callback, if any (what -v says). */
+void pai__client_notice(pai_client *c, const char *fmt, ...) PAI__PRINTF(2, 3);
 /* Sets the detail to "out of memory"; returns PAI_ENOMEM. */
 int pai__client_oom(pai_client *c);
 

@@ -240,9 +240,5 @@ int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
  * warning in diags (rule "slurm-image") that it is not used. */
 int pai__slurm_image_warning(pai_diags *diags, const char *source,
 			     const pai_job *job, int pyxis, const char **image);
-/* A retryCount (jobRetryCount) over 0: a warning in diags (rule
- * "slurm-retry") that Slurm does not run a failed job again. */
-int pai__slurm_retry_warning(pai_diags *diags, const char *source,
-			     const pai_job *job);
 
 #endif

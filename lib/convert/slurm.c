@@ -16,7 +16,6 @@
 
 #define RULE_ENV_NAME "slurm-env-name"
 #define RULE_IMAGE    "slurm-image"
-#define RULE_RETRY    "slurm-retry"
 #define RULE_UTF8     "slurm-utf8"
 
 /* [A-Za-z_][A-Za-z0-9_]*: what bash can export */
@@ -237,8 +236,13 @@ static const char batch_tally[] =
 
 /* The batch step, after the hosts: every task at once (one srun), the
  * job's end decided by tally as the tasks end (the others then
- * stopped), Ctrl-C or scancel passed on, and the end recorded. */
+ * stopped), Ctrl-C or scancel passed on, and the end recorded. An
+ * attempt that failed (not one stopped) is run again, up to RETRIES
+ * times (retryCount), in the same allocation: its tasks' directories
+ * kept as attempt-K/, the attempts so far in the job's record. */
 static const char batch_tail[] =
+    "\tK=0\n"
+    "\twhile :; do\n"
     "\t\"${RUN[@]}\" bash \"$D/job.sh\" task &\n"
     "\tp=$!\n"
     "\ttrap 'stopped=1; kill -TERM $p 2>/dev/null' TERM INT\n"
@@ -251,10 +255,38 @@ static const char batch_tail[] =
     "\twhile :; do wait $p; rc=$?; kill -0 $p 2>/dev/null || break; done\n"
     "\ttally\n"
     "\tcase $V in failed) rc=${F:-$rc};; succeeded|all) rc=0;; esac\n"
+    "\t[ \"$rc\" = 0 ] || [ -n \"${stopped-}\" ] || [ $K -ge $RETRIES ] "
+    "&& break\n"
+    "\tmkdir -p \"$D/attempt-$K\" || break\n"
+    "\tfor ((r = 0; r < ${#RN[@]}; r++)); do\n"
+    "\t\tfor ((i = 0; i < RC[r]; i++)); do\n"
+    "\t\t\t[ -e \"$D/${RN[r]}-$i\" ] && mv \"$D/${RN[r]}-$i\" "
+    "\"$D/attempt-$K/\"\n"
+    "\t\tdone\n"
+    "\tdone\n"
+    "\tK=$((K + 1))\n"
     "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
-    "roles=$ROLES start=$S end=$(date +%s) exit=$rc stopped=${stopped-0}\n"
+    "roles=$ROLES start=$S retries=$K\n"
+    "\tdone\n"
+    "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
+    "roles=$ROLES start=$S end=$(date +%s) exit=$rc stopped=${stopped-0} "
+    "retries=$K\n"
     "\texit $rc\n"
     "fi\n";
+
+/* retryCount (v1) or jobRetryCount (v2): how many times a failed
+ * attempt is run again; 0 without. *key the member's name. */
+static long long retries_of(const pai_job *job, const char **key)
+{
+	json_t *cfg = pai_job_config(job);
+	json_t *n = json_object_get(cfg, *key = "retryCount");
+
+	if (!n) /* protocol v2 */
+		n = json_object_get(cfg, *key = "jobRetryCount");
+	return json_is_integer(n) && json_integer_value(n) > 0
+		   ? (long long)json_integer_value(n)
+		   : 0;
+}
 
 /* The roles as tally reads them. */
 static void put_policy(pai__buf *b, const pai_job *job)
@@ -326,6 +358,11 @@ static void put_batch(pai__buf *b, const pai_job *job,
 	}
 	pai__buf_puts(b, ")\n");
 	put_policy(b, job);
+	{
+		const char *key;
+
+		pai__buf_printf(b, "\tRETRIES=%lld\n", retries_of(job, &key));
+	}
 	pai__buf_puts(b, batch_tail);
 }
 
@@ -588,28 +625,6 @@ int pai__slurm_image_warning(pai_diags *diags, const char *source,
 			     "nodes as they are (a profile with --pyxis runs "
 			     "them in it)",
 			     img)
-		   ? PAI_ENOMEM
-		   : PAI_OK;
-}
-
-int pai__slurm_retry_warning(pai_diags *diags, const char *source,
-			     const pai_job *job)
-{
-	pai__src src = source_named(source);
-	json_t *cfg = pai_job_config(job);
-	const char *key = "retryCount";
-	json_t *n = json_object_get(cfg, key);
-
-	if (!n) /* protocol v2 */
-		n = json_object_get(cfg, key = "jobRetryCount");
-	if (!json_is_integer(n) || json_integer_value(n) <= 0)
-		return PAI_OK;
-	return pai__diag_add(diags, &src, PAI__NO_OFFSET, PAI_SEVERITY_WARNING,
-			     key, RULE_RETRY,
-			     "%s %lld is not kept: Slurm runs the job once, "
-			     "and requeues it only when a node fails, never "
-			     "for a task that failed",
-			     key, (long long)json_integer_value(n))
 		   ? PAI_ENOMEM
 		   : PAI_OK;
 }

@@ -1,7 +1,7 @@
 /* hostkey.c - a server's host key against the known_hosts file: OK,
- * NEW (recorded under the name the caller chose), CHANGED (refused, or
- * replaced with accept_new), the file rewritten or appended to under a
- * lock. Reading the file's text is known_hosts.c's. */
+ * NEW (recorded under the name the caller chose, or refused with
+ * strict_host_keys), CHANGED (refused, or replaced with
+ * replace_changed_key), the file rewritten or appended to under a lock. Reading the file's text is known_hosts.c's. */
 #include "session.h"
 
 #include <errno.h>
@@ -271,8 +271,16 @@ int pai__ssh_check_hostkey(pai_ssh *s)
 	/* a key of another type recorded under the name counts too */
 	changed = r == LIBSSH2_KNOWNHOST_CHECK_MISMATCH ||
 		  pai__kh_line_of(text, tlen, name) > 0;
-	if (changed && !s->accept_new)
+	if (changed && !s->replace_changed_key)
 		ret = refuse_changed(s, name, text, tlen, tname);
+	else if (!changed && s->strict_host_keys)
+		ret = pai__ssh_fail(s, PAI_EHOSTKEY,
+				    "the host key of '%s' (%s port %ld, %s) is "
+				    "not in %s, and unknown hosts are refused "
+				    "(strict host key checking)",
+				    name, s->host, s->port,
+				    s->fingerprint ? s->fingerprint : tname,
+				    s->known_hosts);
 	else
 		ret = record_key(s, hosts, name, key, klen, bits, changed);
 out:

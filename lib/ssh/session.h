@@ -13,7 +13,7 @@
 struct pai_ssh {
 	char *host, *user, *key_file, *known_hosts, *alias;
 	long port, timeout_ms;
-	int accept_new, use_agent;
+	int replace_changed_key, strict_host_keys, use_agent;
 	volatile int *interrupt;
 	int fd;
 	int dead; /* the connection was cut: only freeing is left */
@@ -36,7 +36,8 @@ static inline int pai__ssh_interrupted(const pai_ssh *s)
 
 /* The server's host key against s->known_hosts (hostkey.c): PAI_OK when
  * it matches or was recorded (s->hostkey says which), PAI_EHOSTKEY when
- * it changed and accept_new is not set. */
+ * it changed and replace_changed_key is not set, or it is new and
+ * strict_host_keys is set. */
 int pai__ssh_check_hostkey(pai_ssh *s);
 
 #endif /* PAI_SESSION_H */

@@ -62,7 +62,8 @@ int pai_ssh_new(pai_ssh **out, const pai_ssh_options *opts)
 		goto out;
 	s->port = opts->port;
 	s->timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : 10000;
-	s->accept_new = opts->accept_new;
+	s->replace_changed_key = opts->replace_changed_key;
+	s->strict_host_keys = opts->version >= 3 && opts->strict_host_keys;
 	/* version 1 callers know no use_agent: never read it */
 	s->use_agent = opts->version >= 2 && opts->use_agent;
 	s->interrupt = opts->interrupt;

@@ -4,7 +4,9 @@
  * states read into a status, lists, nodes, the answers of a submission
  * (its job id, errors of both shapes, lost answers), of a stop and of a
  * ping; 401s in plain text, 404s of a plugin not served and /openapi's
- * paths, and a bad token's 500. Built and run by `make fuzz`.
+ * paths, a bad token's 500 (22.05) or 511 (23.02 on); the answers of
+ * every version since (states as lists, {set, infinite, number},
+ * accounting's jobs). Built and run by `make fuzz`.
  *
  * Input: byte 0 picks the call, then the server's answers
  * (transport.h). Beyond "no crash, no leak, no undefined behaviour":

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """tests/slurm/test_cli.py - paictl's commands on Slurm profiles, against
-a REAL Slurm 22.05 (slurm_cluster.py: slurmctld, four slurmd, slurmrestd with
-JWT, munge, and an sshd as the nodes'), text and JSON, as a user of issue
-28 runs them.
+a REAL Slurm: Debian 12's 22.05 (slurm_cluster.py: slurmctld, four slurmd,
+slurmrestd with JWT, munge, and an sshd as the nodes'), or with SUITE=trixie
+Debian 13's 24.11, SUITE=sid Debian unstable's newest (next_cluster.py: the
+same in a Debian root of that suite, built once into ~/.cache/paictl, with
+slurmdbd + MariaDB unless ACCOUNTING=0), text and JSON, as a user of issues
+28 and 36 runs them.
 
-    test_cli.py [-v] [-k PATTERN]      (PAICTL, default build/paictl)
+    test_cli.py [-v] [-k PATTERN]      (PAICTL, default build/paictl;
+                                        SUITE, ACCOUNTING)
 
 PAICTL_WRAPPER, a command to run paictl under (valgrind -q ...), as
 tests/cli/run.sh takes it.
@@ -31,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "kube"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import slurm_cluster  # noqa: E402
+import next_cluster  # noqa: E402
 import lossy  # noqa: E402  (tests/kube's, plain HTTP here)
 from tap import check, results  # noqa: E402
 
@@ -40,6 +45,8 @@ VERBOSE = "-v" in sys.argv
 ONLY = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
 WRAPPER = os.environ.get("PAICTL_WRAPPER", "").split()
 ENV_CMD = "env | grep -E '^(PAI_|LR=)' | sort"
+SUITE = os.environ.get("SUITE", "bookworm")
+ACCOUNTING = os.environ.get("ACCOUNTING", "1") != "0"
 
 
 class Case:
@@ -220,9 +227,8 @@ def t_failing_task(c):
         r = k.run("submit", "--wait", path)
         check("failing task: submit --wait exits 9 (FAILED)",
               r.returncode == 9, (r.returncode, r.stderr))
-        check("failing task: retryCount 2 said not to be kept (slurm-retry)",
-              "retryCount 2 is not kept" in r.stderr and
-              "slurm-retry" in r.stderr, r.stderr)
+        check("failing task: retryCount kept, no warning",
+              "slurm-retry" not in r.stderr, r.stderr)
         check("failing task: the others are not waited for",
               time.time() - t0 < 25, time.time() - t0)
         st = json.loads(k.run("status", "fail9", "-o", "json").stdout)
@@ -236,6 +242,65 @@ def t_failing_task(c):
         t0 = st["taskRoles"]["main"]["taskStatuses"][0]
         check("failing task: main-0, ended by the job's end, STOPPED",
               t0["taskState"] == "STOPPED", t0)
+        check("failing task: retryCount 2: run 3 times, retries: 2, each "
+              "earlier attempt's exit code kept",
+              st["jobStatus"].get("retries") == 2 and
+              [a.get("containerExitCode") for a in t1.get("attempts", [])]
+              == [9, 9], (st["jobStatus"], t1))
+        r = k.run("status", "fail9")
+        check("failing task: status says retries: 2",
+              re.search(r"retries:\s+2", r.stdout), r.stdout)
+    finally:
+        k.close()
+
+
+def t_retry(c):
+    """retryCount: a failed attempt run again in the same allocation,
+    each attempt's logs its own (logs --attempt K), the latest by
+    default; a stopped job is not run again."""
+    k = Case(c, "retry")
+    try:
+        cmd = ("if [ -e ../tried ]; then echo second; else touch ../tried; "
+               "echo first; exit 4; fi")
+        path = k.file("r.json", job("retry1", [("a", 1, cmd, 1)],
+                                    retryCount=3))
+        r = k.run("submit", "--wait", path)
+        check("retry: a failed attempt run again: SUCCEEDED, exit 0",
+              r.returncode == 0, (r.returncode, r.stderr))
+        st = json.loads(k.run("status", "retry1", "-o", "json").stdout)
+        t = st["taskRoles"]["a"]["taskStatuses"][0]
+        check("retry: retries 1, the first attempt's exit code 4",
+              st["jobStatus"].get("retries") == 1 and
+              [a.get("containerExitCode") for a in t.get("attempts", [])]
+              == [4] and t.get("containerExitCode") == 0,
+              (st["jobStatus"], t))
+        r = k.run("logs", "retry1")
+        check("retry: logs shows the latest attempt", r.stdout == "second\n",
+              (r.stdout, r.stderr))
+        r = k.run("logs", "--attempt", "0", "retry1")
+        check("retry: logs --attempt 0 the first", r.stdout == "first\n",
+              (r.stdout, r.stderr))
+        r = k.run("logs", "--attempt", "1", "retry1")
+        check("retry: logs --attempt 1 the latest", r.stdout == "second\n",
+              (r.stdout, r.stderr))
+        r = k.run("logs", "--attempt", "5", "retry1")
+        check("retry: no attempt 5: exit 4, in words",
+              r.returncode == 4 and "no attempt 5" in r.stderr,
+              (r.returncode, r.stderr))
+        path = k.file("s.json", job("retry2", [("a", 1, "sleep 60", 1)],
+                                    retryCount=3))
+        k.run("submit", path)
+        for _ in range(100):
+            st = json.loads(k.run("status", "retry2", "-o", "json").stdout)
+            if st["taskRoles"]["a"]["taskStatuses"][0]["taskState"] == \
+                    "RUNNING":
+                break
+            time.sleep(0.2)
+        r = k.run("stop", "--wait", "retry2")
+        st = json.loads(k.run("status", "retry2", "-o", "json").stdout)
+        check("retry: a stopped job is not run again",
+              st["jobStatus"]["state"] == "STOPPED" and
+              st["jobStatus"].get("retries") == 0, st["jobStatus"])
     finally:
         k.close()
 
@@ -430,6 +495,188 @@ def t_lost_answer(c):
             k.close()
 
 
+def t_unchecked(c):
+    """The check for an older job of the name, after the post, cannot be
+    made (the jobs made since the client's listing cannot be read): the
+    job just made is cancelled and the submission fails in words, exit 5,
+    never a job of a name submitted blind."""
+    with lossy.Proxy(c.url, None, None,
+                     slow=[("POST", r"/job/submit$", 3)]) as p:
+        k = Case(c, "unchecked", url=p.url)
+        try:
+            path = k.file("j.json", job("uncheck", [("a", 1, "sleep 30", 1)]))
+            proc = subprocess.Popen(
+                WRAPPER + [PAICTL, "submit", path], cwd=k.dir, env=k.env,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(200):
+                if any(m == "GET" and re.search(r"/jobs$", u) and st == 200
+                       for m, u, st in p.seen):
+                    break
+                time.sleep(0.05)
+            # a job made between the client's listing and its post, whose
+            # reading then fails (every answer lost)
+            gap = c.slurm("sbatch", "--parsable", "-o", "/dev/null",
+                          "-D", c.work, "--wrap", "true")
+            with p.lock:
+                p.lose += [("GET", r"/job/\d+$")] * 12 + \
+                    [("GET", r"/jobs$")] * 12
+            out, err = proc.communicate(timeout=180)
+            check("unchecked: a job made meanwhile", gap.returncode == 0,
+                  gap.stderr)
+            check("unchecked: the submission fails, exit 5, in words",
+                  proc.returncode == 5 and "cannot be checked" in err and
+                  "is cancelled" in err, (proc.returncode, err))
+            alive = c.slurm("squeue", "-h", "-n", "uncheck", "-t", "PD,R",
+                            "-o", "%i").stdout.split()
+            check("unchecked: the job just made is cancelled, none left",
+                  alive == [] and out == "", (alive, out))
+        finally:
+            k.close()
+
+
+def t_ports_full(c):
+    """No free port range after 256 tries: refused in words, never two
+    jobs on one range. Run first: no other job's range in the way of
+    the first 25000."""
+    k = Case(c, "ports")
+    try:
+        many = [{"label": "p", "beginAt": 0, "portNumber": 25000}]
+        a = job("portsa", [("a", 1, "sleep 30", 1)])
+        a["taskRoles"][0]["portList"] = many
+        b = job("portsb", [("a", 1, "sleep 30", 1)])
+        b["taskRoles"][0]["portList"] = many
+        r = k.run("submit", k.file("a.json", a))
+        check("ports: a job holding 25000 ports submitted", r.returncode == 0,
+              r.stderr)
+        r = k.run("submit", k.file("b.json", b))
+        check("ports: another of 25000 refused in words, exit 1",
+              r.returncode == 1 and "no free range" in r.stderr,
+              (r.returncode, r.stderr))
+        check("ports: nothing submitted", "portsb" not in squeue_names(c),
+              squeue_names(c))
+        k.run("stop", "portsa")
+    finally:
+        k.close()
+
+
+def t_version(c):
+    """The slurmrestd version: found once (/openapi/v3, or 22.05's
+    /openapi) and kept for the next runs; a version kept that the server
+    no longer serves is found again."""
+    with lossy.Proxy(c.url, None, None) as p:
+        k = Case(c, "version", url=p.url)
+        try:
+            def asked():
+                return len([u for m, u, _ in p.seen if "/openapi" in u])
+            r = k.run("list")
+            first = asked()
+            check("version: the first run lists, asking the server's "
+                  "OpenAPI document at most once",
+                  r.returncode == 0 and first <= 1, (r.stderr, p.seen))
+            r = k.run("list")
+            check("version: the next run asks it not again",
+                  r.returncode == 0 and asked() == first, p.seen)
+            kept = os.path.join(k.dir, ".local/state/paictl/slurm/hpc.openapi")
+            v = open(kept).read().split()[0]
+            check("version: the version spoken kept (%s)" % v,
+                  re.match(r"v0\.0\.\d+$", v) and
+                  any("/slurm/%s/" % v in u for _, u, _ in p.seen), v)
+            k.file(kept, "v0.0.39 %d\n" % time.time(), 0o600)
+            r = k.run("list")
+            check("version: one kept that is not served found again",
+                  r.returncode == 0 and open(kept).read().split()[0] == v,
+                  (r.stderr, open(kept).read()))
+        finally:
+            k.close()
+
+
+class Newer:
+    """A slurmrestd of a version newer than paictl knows, standing in
+    for one that cannot run here: the real server's newest version
+    (newest) served as v0.0.46 alone, its OpenAPI document's paths
+    renamed so, every request passed on renamed back."""
+
+    def __init__(self, url, newest):
+        import http.server
+        import urllib.request
+        up, new = "/%s/" % newest, "/v0.0.46/"
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def relay(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n) if n else None
+                if self.path.startswith("/slurm") and new not in self.path:
+                    data = b"Unable find requested URL."
+                    self.send_response(404)
+                    self.send_header("Content-Type", "text/plain")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
+                path = self.path.replace(new, up)
+                rq = urllib.request.Request(url + path, data=body,
+                                            method=self.command)
+                for k in ("X-SLURM-USER-NAME", "X-SLURM-USER-TOKEN",
+                          "Content-Type"):
+                    if self.headers.get(k):
+                        rq.add_header(k, self.headers[k])
+                try:
+                    with urllib.request.urlopen(rq, timeout=60) as r:
+                        code, data = r.status, r.read()
+                except urllib.error.HTTPError as e:
+                    code, data = e.code, e.read()
+                if self.path.startswith("/openapi") and code == 200:
+                    doc = json.loads(data)
+                    doc["paths"] = {k.replace(up, new): v
+                                    for k, v in doc["paths"].items()
+                                    if up in k}
+                    data = json.dumps(doc).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_DELETE = relay
+
+            def log_message(self, *a):
+                pass
+
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.url = "http://127.0.0.1:%d" % self.srv.server_address[1]
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.srv.shutdown()
+        self.srv.server_close()
+
+
+def t_newer(c):
+    """A slurmrestd that serves only a version newer than paictl knows:
+    spoken as the newest paictl knows, said once with -v."""
+    if SUITE == "bookworm":
+        return  # 22.05's shapes are not the newest's
+    n = Newer(c.url, c.versions[-1])
+    k = Case(c, "newer", url=n.url)
+    try:
+        r = k.run("-v", "submit", "--wait", k.file("j.json", job(
+            "newerjob", [("a", 1, "echo hi", 1)])))
+        said = r.stderr.count("newer than paictl knows")
+        check("newer: submit --wait through it succeeds, said once in -v",
+              r.returncode == 0 and said == 1 and
+              "openapi/v0.0.46" in r.stderr, (r.returncode, r.stderr))
+        r = k.run("status", "newerjob", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("newer: status read", st.get("jobStatus", {}).get("state") ==
+              "SUCCEEDED", (r.stderr, st.get("jobStatus")))
+        r = k.run("list")
+        check("newer: without -v nothing said", r.returncode == 0 and
+              "newer" not in r.stderr, r.stderr)
+    finally:
+        k.close()
+        n.close()
+
+
 def t_bad_token(c):
     k = Case(c, "token")
     try:
@@ -439,9 +686,7 @@ def t_bad_token(c):
               "token" in r.stderr and "scontrol token" in r.stderr,
               (r.returncode, r.stderr))
         # an expired token: said with the time its payload names
-        r = subprocess.run(["scontrol", "token", "lifespan=1"],
-                           env=dict(os.environ, **c.env),
-                           capture_output=True, text=True, timeout=30)
+        r = c.slurm("scontrol", "token", "lifespan=1")
         short = r.stdout.strip().split("=", 1)[-1]
         time.sleep(2.5)
         k.file("token", "SLURM_JWT=%s\n" % short, 0o600)
@@ -498,10 +743,35 @@ def t_sftp_logs(c):
         check("sftp logs: read over SFTP where the directory is not seen",
               r.returncode == 0 and r.stdout == "1\n2\n3\n",
               (r.returncode, r.stdout, r.stderr))
+        check("sftp logs: the new host's key said learned, as OpenSSH",
+              "permanently added '[127.0.0.1]:%d'" % c.ssh_port in r.stderr,
+              r.stderr)
         kh = os.path.join(k.dir, ".local/state/paictl/known_hosts/hpc")
         check("sftp logs: the host key recorded",
               os.path.exists(kh) and "127.0.0.1" in open(kh).read(),
               kh)
+        r = k.run("logs", "sftpjob", pre=hide)
+        check("sftp logs: a known host's key said nothing of",
+              r.returncode == 0 and "permanently" not in r.stderr, r.stderr)
+        strict = Case(c, "strict", extra=("--ssh-host", "127.0.0.1"))
+        r = strict.run("logs", "--strict-host-keys", "sftpjob", pre=hide)
+        skh = os.path.join(strict.dir, ".local/state/paictl/known_hosts/hpc")
+        check("sftp logs: --strict-host-keys refuses an unknown host",
+              r.returncode == 1 and "strict host key" in r.stderr and
+              r.stdout == "" and (not os.path.exists(skh) or
+                                  "127.0.0.1" not in open(skh).read()),
+              (r.returncode, r.stdout, r.stderr))
+        os.makedirs(os.path.dirname(skh), exist_ok=True)
+        with open(skh, "w") as f:
+            f.write("[127.0.0.1]:%d ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH"
+                    "dEsPuzzwcJgOWMAz1T3lmzsYnFBhQhFhCMt4sg7mFP\n"
+                    % c.ssh_port)
+        r = strict.run("logs", "sftpjob", pre=hide)
+        check("sftp logs: a changed host key refused, the file kept",
+              r.returncode == 1 and "host key differs" in r.stderr and
+              open(skh).read().count("\n") == 1,
+              (r.returncode, r.stderr))
+        strict.close()
         cfg = job("remote", [("a", 1, "sleep 60", 1), ("b", 1, "sleep 60", 2)])
         k.run("submit", k.file("r.json", cfg))
         for _ in range(100):
@@ -536,38 +806,97 @@ def t_sftp_logs(c):
 
 
 def t_forgotten(c):
-    """Run last: slurmctld forgets finished jobs from now on."""
+    """Run last: slurmctld forgets finished jobs from now on. With
+    accounting, their status and the list come from it (the job's
+    comment kept: AccountingStoreFlags=job_comment), also where the job's
+    directory is not seen; without, from the job's records."""
     k = Case(c, "forgotten")
     try:
         c.forget_after(2)
         path = k.file("j.json", job("forgot", [("a", 2, "exit 0", 1)]))
         r = k.run("submit", "--wait", path)
+        bad = job("forgotbad", [("a", 1, "exit 3", 1), ("b", 1, "true", 2)])
+        k.run("submit", "--wait", k.file("bad.json", bad))
+        # a job of the user's, not paictl's, in the same directory
+        c.slurm("sbatch", "-J", "notours", "-D", c.work, "-o", "/dev/null",
+                "--wrap", "true")
         gone = False
         for _ in range(90):
-            if "forgot" not in squeue_names(c):
+            names = squeue_names(c)
+            if "forgot" not in names and "forgotbad" not in names:
                 gone = True
                 break
             time.sleep(1)
-        check("forgotten: slurmctld no longer knows the job", gone)
+        check("forgotten: slurmctld no longer knows the jobs", gone)
         r = k.run("status", "forgot", "-o", "json")
         st = json.loads(r.stdout) if r.returncode == 0 else {}
-        check("forgotten: status from the job's records: SUCCEEDED, its "
-              "tasks' exit codes", st.get("jobStatus", {}).get("state") ==
+        check("forgotten: status SUCCEEDED, its tasks' exit codes",
+              st.get("jobStatus", {}).get("state") ==
               "SUCCEEDED" and all(t["containerExitCode"] == 0 for t in
                                   st["taskRoles"]["a"]["taskStatuses"]),
               (r.returncode, r.stderr, st))
+        acct = SUITE != "bookworm" and ACCOUNTING
+        check("forgotten: read from accounting %s" % (
+              "where it is" if acct else "(none here: from the records)"),
+              st.get("slurm", {}).get("accounting", False) == acct and
+              (not acct or st["jobStatus"].get("subState") == "COMPLETED"),
+              st.get("slurm"))
+        r = k.run("status", "forgotbad", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("forgotten: a failed one FAILED, exit 3",
+              st.get("jobStatus", {}).get("state") == "FAILED" and
+              st["jobStatus"].get("appExitCode") == 3,
+              (r.returncode, r.stderr, st.get("jobStatus")))
+        r = k.run("list", "-o", "json")
+        got = {j["name"]: j["state"]
+               for j in (json.loads(r.stdout) if r.returncode == 0 else [])}
+        if acct:
+            check("forgotten: list shows them from accounting, and no job "
+                  "that is not paictl's",
+                  got.get("forgot") == "SUCCEEDED" and
+                  got.get("forgotbad") == "FAILED" and "notours" not in got,
+                  (r.stderr, got))
+        if acct and shutil.which("unshare"):
+            hide = ["unshare", "-m", "sh", "-c",
+                    'mount -t tmpfs none "$0" && exec "$@"', c.work]
+            r = k.run("status", "forgot", "-o", "json", pre=hide)
+            st = json.loads(r.stdout) if r.returncode == 0 else {}
+            check("forgotten, its directory not seen: from accounting "
+                  "alone, its tasks from the comment",
+                  st.get("jobStatus", {}).get("state") == "SUCCEEDED" and
+                  len(st["taskRoles"]["a"]["taskStatuses"]) == 2,
+                  (r.returncode, r.stderr, st))
     finally:
         k.close()
 
 
-CASES = [t_two_roles, t_failing_task, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
-         t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_bad_token,
+CASES = [t_ports_full, t_two_roles, t_failing_task, t_retry, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
+         t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_unchecked,
+         t_version, t_newer, t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]
+
+
+def cluster():
+    """The suite's cluster, or None (said) when it cannot run here."""
+    if SUITE == "bookworm":
+        return slurm_cluster.Cluster()
+    why = next_cluster.build(SUITE)
+    if why:
+        print("# slurm %s: skipped: %s" % (SUITE, why))
+        return None
+    return next_cluster.Cluster(SUITE, accounting=ACCOUNTING)
 
 
 def main():
     t0 = time.time()
-    with slurm_cluster.Cluster() as c:
+    c = cluster()
+    if not c:
+        return 0
+    with c:
+        if SUITE != "bookworm":
+            print("# Slurm %s (%s), openapi %s, accounting %s" % (
+                c.version, SUITE, " ".join(c.versions),
+                "on" if ACCOUNTING else "off"))
         for case in CASES:
             if ONLY and ONLY not in case.__name__:
                 continue

@@ -471,12 +471,46 @@ static int try_connect(long port, const char *key, const char *known,
 	o.key_file = path(key);
 	o.known_hosts = path(known);
 	o.host_key_alias = alias;
-	o.accept_new = accept_new;
+	o.replace_changed_key = accept_new;
 	o.timeout_ms = timeout_ms;
 	assert_int_equal(pai_ssh_new(out, &o), PAI_OK);
 	err = pai_ssh_connect(*out);
 	assert_true(err != PAI_OK || pai_ssh_detail(*out)[0] == '\0');
 	return err;
+}
+
+/* strict_host_keys: an unknown host refused, nothing recorded; a known
+ * one let in. */
+static void test_strict_host_keys(void **state)
+{
+	pai_ssh_options o = PAI_SSH_OPTIONS_INIT;
+	pai_ssh *s = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int e = 0;
+
+	(void)state;
+	o.host = "127.0.0.1";
+	o.port = port_a;
+	o.user = user;
+	o.key_file = path("user_key");
+	o.known_hosts = path("kh_strict");
+	o.strict_host_keys = 1;
+	assert_int_equal(pai_ssh_new(&s, &o), PAI_OK);
+	assert_int_equal(pai_ssh_connect(s), PAI_EHOSTKEY);
+	assert_non_null(strstr(pai_ssh_detail(s), "strict host key"));
+	pai_ssh_free(s);
+	assert_int_equal(pai_file_read(&text, &len, &e, path("kh_strict")),
+			 PAI_ENOTFOUND);
+	/* learned without strict, then let in with it */
+	assert_int_equal(try_connect(port_a, "user_key", "kh_strict", NULL, 0,
+				     0, &s),
+			 PAI_OK);
+	pai_ssh_free(s);
+	assert_int_equal(pai_ssh_new(&s, &o), PAI_OK);
+	assert_int_equal(pai_ssh_connect(s), PAI_OK);
+	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_MATCH);
+	pai_ssh_free(s);
 }
 
 static void test_wrong_key(void **state)
@@ -840,6 +874,7 @@ int main(void)
 	    cmocka_unit_test(test_concurrent_recording),
 	    cmocka_unit_test(test_recording_waits_for_lock),
 	    cmocka_unit_test(test_odd_hashed_lines),
+	    cmocka_unit_test(test_strict_host_keys),
 	    cmocka_unit_test(test_bad_options),
 	};
 

@@ -4,12 +4,17 @@
  *   slurm_client.c  the client: the profile's facts, the JWT (a file
  *                   read again for every request) and the user, as
  *                   headers on each exchange (http.h's struct pai__wire)
+ *   slurm_shapes.c  the plugin versions paictl speaks (a table), and
+ *                   adapters between their JSON shapes and the one the
+ *                   rest reads (v0.0.38's); no transport
  *   slurm_rest.c    requests to slurmrestd: the plugin version the
- *                   server serves, JSON answers, and its two shapes of
- *                   errors (and a bad token's 500) judged
+ *                   server serves, JSON answers, and its shapes of
+ *                   errors (and a bad token's 500 or 511) judged
  *   slurm_submit.c  a submission: the name checked, the ports chosen,
  *                   the batch job posted; lost answers found by the
  *                   submission's id in the job's comment
+ *   slurm_acct.c    finished jobs from accounting (slurmdbd), where
+ *                   slurmrestd serves it
  *   slurm_jobs.c    Slurm's jobs as paictl's: the comment read, states
  *                   mapped, the user's jobs of a name found
  *   slurm_status.c  a job's status JSON (the shape OpenPAI's APIs send,
@@ -34,8 +39,14 @@ struct pai__slurm_client {
 	pai_slurm_cluster s; /* its strings those of prof and user */
 	struct pai__slurm_prof prof;
 	char *user;
-	/* the plugin version spoken ("v0.0.38"); NULL until found */
-	char *version;
+	/* the plugin version spoken: the row of the newest paictl knows
+	 * that the server serves; NULL until found. path_version: the
+	 * version in the paths ("v0.0.42"; a newer one the server serves
+	 * when it serves none paictl knows, spoken as the newest known) */
+	const struct pai__slurm_version *version;
+	char path_version[16];
+	int tentative; /* version a hint not answered yet */
+	int no_dbd; /* /slurmdb/ answered 404: no accounting */
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;
 	char *sftp_user, *sftp_key, *sftp_known;
@@ -57,12 +68,57 @@ struct pai__slurm_client {
 /* The state of client c (made by pai_client_new_slurm()). */
 struct pai__slurm_client *pai__slurm_of(pai_client *c);
 
+/* ---- versions and shapes (slurm_shapes.c) --------------------------- */
+
+/* What a version's shapes are, beyond those read by their shape. */
+#define PAI__SLURM_ENV_LIST 1u /* a job's environment ["K=V", ...] */
+#define PAI__SLURM_DBD 2u      /* /slurmdb/<version>/ where accounting is */
+
+struct pai__slurm_version {
+	const char *name; /* "v0.0.42" */
+	unsigned shapes;  /* PAI__SLURM_* */
+};
+
+/* Row i of the versions paictl speaks, newest first; NULL past them. */
+const struct pai__slurm_version *pai__slurm_version_at(size_t i);
+/* "v0.0.N" as N; -1 for another name. */
+long pai__slurm_version_number(const char *v);
+/* A number plain or {set, infinite, number} into *n: 1; 0 when it is
+ * not set, infinite or no number. */
+int pai__slurm_number(json_t *v, long long *n);
+/* An exit code, a raw wait status or {status, return_code, signal}, as
+ * the raw wait status; -1 when it says none. */
+long long pai__slurm_wait_status(json_t *v);
+/* A job of any version's answer (slurmrestd's, squeue's) in the shape
+ * paictl reads, v0.0.38's, in place: numbers plain (null: none),
+ * job_state a string, exit_code a wait status, comment a string.
+ * PAI_EPROTOCOL for a job that is no object, PAI_ENOMEM. */
+int pai__slurm_job_read(json_t *j);
+/* The "jobs" of an answer, each read so: *jobs borrowed from answer.
+ * PAI_EPROTOCOL without such a list. */
+int pai__slurm_jobs_read(json_t *answer, json_t **jobs);
+/* A job of accounting's (slurmdbd's answer, sacct --json: {job_id,
+ * name, user, state {current, reason}, exit_code, time {submission,
+ * start, end}, het {job_id, job_offset}, comment {job}, ...}) as a new
+ * job of the shape paictl reads (pai__slurm_job_read()'s), with
+ * "accounting": true. PAI_EPROTOCOL for one without a job id. */
+int pai__slurm_acct_job_read(json_t **out, json_t *a);
+/* The "jobs" of accounting's answer so: *jobs a new array (records of
+ * another shape left out). PAI_EPROTOCOL without such a list. */
+int pai__slurm_acct_jobs_read(json_t *answer, json_t **jobs);
+/* A submission's body (pai__slurm_job_body()'s) as version v takes it,
+ * in place: PAI_OK or PAI_ENOMEM. */
+int pai__slurm_body_write(json_t *body, const struct pai__slurm_version *v);
+
 /* ---- requests (slurm_rest.c) ---------------------------------------- */
 
 /* "/slurm/<version>/<path>" of the newest version paictl knows that the
  * server serves (found once: the newest known first, /openapi when the
  * server has it not). *url new. */
 int pai__slurm_url(char **url, pai_client *c, const char *path);
+/* The version spoken: the one found, or (before any request) the
+ * newest paictl knows. */
+const struct pai__slurm_version *pai__slurm_speaks(pai_client *c);
 /* A request to slurmrestd: path under /slurm/<version>/, body JSON or
  * NULL. A 2xx's JSON in *out (new; may be NULL). Otherwise the detail
  * says what slurmrestd said (either shape of its errors), and the error
@@ -72,6 +128,11 @@ int pai__slurm_url(char **url, pai_client *c, const char *path);
  * request that went out. */
 int pai__slurm_call(json_t **out, pai_client *c, const char *method,
 		    const char *path, json_t *body, int safe, int *maybe);
+
+/* GET /slurmdb/<version>/<path>: the JSON in *out (new). PAI_ENOTSUP
+ * where there is no accounting (a version before v0.0.39, slurmrestd
+ * without slurmdbd's plugin); else as pai__slurm_call(). */
+int pai__slurm_db_get(json_t **out, pai_client *c, const char *path);
 
 /* ---- Slurm's jobs (slurm_jobs.c) ------------------------------------ */
 
@@ -110,6 +171,15 @@ pai_state pai__slurm_state(json_t *comps, const char **why);
 /* exit_code (a raw wait status) as an exit status: 128 + the signal for
  * one that killed; -1 when it says none. */
 int pai__slurm_exit(json_t *v);
+
+/* ---- accounting (slurm_acct.c) ------------------------------------- */
+
+/* user's jobs of name (NULL: of every name, the last 30 days) that
+ * accounting has and that are paictl's (its comment, or the profile's
+ * working directory), read as slurmctld's: *out a new array. PAI_ENOTSUP
+ * where there is no accounting. */
+int pai__slurm_acct_jobs(json_t **out, pai_client *c, const char *user,
+			 const char *name);
 
 /* ---- the job's directory (slurm_files.c) ---------------------------- */
 

@@ -168,7 +168,6 @@ static void wire_free(void *data)
 	json_decref(s->known);
 	pai__slurm_prof_release(&s->prof);
 	free(s->user);
-	free(s->version);
 	free(s->sftp_user);
 	free(s->sftp_key);
 	free(s->sftp_known);
@@ -260,7 +259,19 @@ int pai_client_set_sftp(pai_client *c, const pai_ssh_options *o)
 	free(s->sftp_user);
 	free(s->sftp_key);
 	free(s->sftp_known);
-	s->sftp = *o;
+	/* field by field: a caller of an older version has a shorter one */
+	memset(&s->sftp, 0, sizeof(s->sftp));
+	s->sftp.version = PAI_SSH_OPTIONS_VERSION;
+	s->sftp.port = o->port;
+	s->sftp.replace_changed_key = o->replace_changed_key;
+	s->sftp.timeout_ms = o->timeout_ms;
+	s->sftp.interrupt = o->interrupt;
+	s->sftp.use_agent = o->version >= 2 && o->use_agent;
+	if (o->version >= 3) {
+		s->sftp.strict_host_keys = o->strict_host_keys;
+		s->sftp.learned = o->learned;
+		s->sftp.learned_data = o->learned_data;
+	}
 	s->sftp.user = s->sftp_user = user;
 	s->sftp.key_file = s->sftp_key = key;
 	s->sftp.known_hosts = s->sftp_known = known;

@@ -3,7 +3,8 @@
  * written whole and renamed), and the tasks' logs, read here where this
  * machine sees the directory (a login node), else over SFTP (libcurl's,
  * on libssh2) from the profile's SSH host, host keys checked against
- * the caller's known_hosts. A log read from an offset past its end has
+ * the caller's known_hosts as OpenSSH does (a new host learned and told,
+ * or refused when strict; a changed key refused). A log read from an offset past its end has
  * been replaced (rotated, a task run again): it is read from its start. */
 #include "slurm_api.h"
 
@@ -184,6 +185,7 @@ struct sftp_read {
 	pai_client *c;
 	pai__buf body;
 	const struct pai__slurm_client *s;
+	enum curl_khmatch key_match; /* what on_host_key found */
 };
 
 static size_t on_data(char *p, size_t size, size_t n, void *ptr)
@@ -205,21 +207,51 @@ static int on_progress(void *ptr, curl_off_t a, curl_off_t b, curl_off_t d,
 	return x->c->interrupt && *x->c->interrupt;
 }
 
-/* A host new to known_hosts is recorded; a changed key is refused
- * unless the caller accepts new ones. */
+/* The type of a key libcurl found, as known_hosts names it. */
+static const char *key_type(enum curl_khtype t)
+{
+	switch (t) {
+	case CURLKHTYPE_RSA1: return "rsa1";
+	case CURLKHTYPE_RSA: return "ssh-rsa";
+	case CURLKHTYPE_DSS: return "ssh-dss";
+	case CURLKHTYPE_ECDSA: return "ecdsa-sha2-nistp256";
+	case CURLKHTYPE_ED25519: return "ssh-ed25519";
+	default: return "unknown";
+	}
+}
+
+/* The host's key as OpenSSH checks it: a host new to known_hosts is
+ * learned (recorded, and the caller told) unless the caller is strict,
+ * a changed key refused unless the caller replaces changed keys. What
+ * was refused is kept for the words of the failure. */
 static int on_host_key(CURL *h, const struct curl_khkey *known,
 		       const struct curl_khkey *found, enum curl_khmatch m,
 		       void *ptr)
 {
-	const struct sftp_read *x = ptr;
+	struct sftp_read *x = ptr;
+	const pai_ssh_options *o = &x->s->sftp;
+	char name[300];
 
-	(void)h, (void)known, (void)found;
+	(void)h, (void)known;
+	x->key_match = m;
 	if (m == CURLKHMATCH_OK)
 		return CURLKHSTAT_FINE;
-	if (m == CURLKHMATCH_MISSING)
+	if (m == CURLKHMATCH_MISSING && o->strict_host_keys)
+		return CURLKHSTAT_REJECT;
+	if (m == CURLKHMATCH_MISSING) {
+		/* the name libcurl records it under, as OpenSSH writes it */
+		if (x->s->s.ssh_port == 22)
+			snprintf(name, sizeof(name), "%s", x->s->s.ssh_host);
+		else
+			snprintf(name, sizeof(name), "[%s]:%ld",
+				 x->s->s.ssh_host, x->s->s.ssh_port);
+		if (o->learned)
+			o->learned(o->learned_data, name,
+				   key_type(found->keytype), o->known_hosts);
 		return CURLKHSTAT_FINE_ADD_TO_FILE;
-	return x->s->sftp.accept_new ? CURLKHSTAT_FINE_REPLACE
-				     : CURLKHSTAT_REJECT;
+	}
+	return o->replace_changed_key ? CURLKHSTAT_FINE_REPLACE
+				      : CURLKHSTAT_REJECT;
 }
 
 static void sftp_options(CURL *h, struct sftp_read *x, const char *url,
@@ -260,7 +292,8 @@ static void sftp_options(CURL *h, struct sftp_read *x, const char *url,
 }
 
 /* libcurl's failure as the client's detail and error. */
-static int sftp_error(pai_client *c, CURLcode cc, const char *url)
+static int sftp_error(pai_client *c, CURLcode cc, enum curl_khmatch m,
+		      const char *url)
 {
 	const char *why = c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc);
 
@@ -273,6 +306,13 @@ static int sftp_error(pai_client *c, CURLcode cc, const char *url)
 					"%s: the SSH key was refused: %s", url,
 					why);
 	case CURLE_PEER_FAILED_VERIFICATION:
+		if (m == CURLKHMATCH_MISSING)
+			return pai__client_fail(
+			    c, PAI_EHOSTKEY, 0, NULL,
+			    "%s: the host key is not in '%s', and unknown "
+			    "hosts are refused (strict host key checking): "
+			    "add it there first (ssh-keyscan)",
+			    url, pai__slurm_of(c)->sftp.known_hosts);
 		return pai__client_fail(c, PAI_EHOSTKEY, 0, NULL,
 					"%s: the host key differs from the one "
 					"in '%s'",
@@ -296,7 +336,8 @@ static int sftp_error(pai_client *c, CURLcode cc, const char *url)
 static int read_sftp(char **data, size_t *len, long long *next,
 		     pai_client *c, const char *url, long long offset)
 {
-	struct sftp_read x = {c, PAI__BUF_INIT, pai__slurm_of(c)};
+	struct sftp_read x = {c, PAI__BUF_INIT, pai__slurm_of(c),
+			      CURLKHMATCH_OK};
 	CURLcode cc;
 
 	if (!x.s->sftp.known_hosts)
@@ -315,7 +356,7 @@ static int read_sftp(char **data, size_t *len, long long *next,
 	if (cc != CURLE_OK && !(cc == CURLE_WRITE_ERROR && !x.body.oom &&
 				x.body.len)) {
 		pai__buf_release(&x.body);
-		return sftp_error(c, cc, url);
+		return sftp_error(c, cc, x.key_match, url);
 	}
 	*len = x.body.len;
 	*next = offset + (long long)x.body.len;

@@ -75,12 +75,13 @@ int pai__slurm_jobs(json_t **out, pai_client *c)
 	*out = NULL;
 	if ((err = pai__slurm_call(&o, c, "GET", "jobs", NULL, 1, NULL)))
 		return err;
-	jobs = json_object_get(o, "jobs");
-	if (!json_is_array(jobs)) {
+	if ((err = pai__slurm_jobs_read(o, &jobs))) {
 		json_decref(o);
-		return pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
-					"slurmrestd's jobs answer has no "
-					"\"jobs\" list");
+		return err == PAI_ENOMEM
+			   ? pai__client_oom(c)
+			   : pai__client_fail(c, PAI_EPROTOCOL, 200, NULL,
+					      "slurmrestd's jobs answer has no "
+					      "\"jobs\" list of jobs");
 	}
 	*out = json_incref(jobs);
 	json_decref(o);
@@ -310,6 +311,16 @@ int pai__slurm_catch_up(pai_client *c, long long id)
 		err = pai__slurm_call(&o, c, "GET", path, NULL, 1, NULL);
 		if (err && err != PAI_ENOTFOUND)
 			return err;
+		if (o && (err = pai__slurm_jobs_read(o, &jobs))) {
+			json_decref(o);
+			return err == PAI_ENOMEM ? pai__client_oom(c)
+						 : pai__client_fail(
+						       c, err, 200, NULL,
+						       "slurmrestd's answer "
+						       "for job %lld has no "
+						       "\"jobs\" list",
+						       k);
+		}
 		json_array_foreach(json_object_get(o, "jobs"), i, j)
 		{
 			if (!knows(s, job_id(j)))

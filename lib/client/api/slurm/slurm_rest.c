@@ -1,10 +1,12 @@
-/* slurm_rest.c - requests to slurmrestd (reference/slurm.md): the newest
- * OpenAPI plugin version paictl knows that the server serves, JSON
- * bodies, and answers judged. slurmrestd says what went wrong in an
- * "errors" list of two shapes ({error_number, description, error,
- * source} on reads, {error_code, error} on a submission), a missing
- * credential with a plain-text 401, and a bad or expired token with a
- * 500 of error -1, which the token's own expiry then explains. Retries
+/* slurm_rest.c - requests to slurmrestd (reference/slurm.md,
+ * slurm-next/README.md): the newest OpenAPI plugin version paictl knows
+ * that the server serves (slurm_shapes.c's table), JSON bodies, and
+ * answers judged. slurmrestd says what went wrong in an "errors" list of
+ * two shapes ({error_number, description, error, source}; v0.0.38's
+ * submission {error_code, error}), a missing credential with a
+ * plain-text 401, and a bad or expired token with a 500 of error -1
+ * (22.05) or a 511 of error 1007 (23.02 on), which the token's own
+ * expiry then explains. Retries
  * (connection errors, 502-504, 429 and Retry-After) are http.c's. */
 #include "slurm_api.h"
 
@@ -13,13 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-/* The plugin versions paictl speaks, newest first: their shapes are the
- * same for what paictl reads and sends. */
-static const char *const known[] = {"v0.0.38", "v0.0.37", "v0.0.36"};
-#define NKNOWN (sizeof(known) / sizeof(known[0]))
-
 /* Slurm's error numbers paictl tells apart */
 #define ESLURM_INVALID_JOB_ID 2017
+#define ESLURM_AUTH_CRED_INVALID 1007 /* 23.02 on: a bad or expired token */
 
 int pai__slurm_url(char **url, pai_client *c, const char *path)
 {
@@ -27,43 +25,149 @@ int pai__slurm_url(char **url, pai_client *c, const char *path)
 	pai__buf b = PAI__BUF_INIT;
 
 	pai__buf_printf(&b, "%s/slurm/%s/%s", c->uri,
-			s->version ? s->version : known[0], path);
+			s->path_version[0] ? s->path_version
+					   : pai__slurm_version_at(0)->name,
+			path);
 	*url = pai__buf_detach(&b);
 	return *url ? PAI_OK : pai__client_oom(c);
 }
 
-/* The newest known version among the paths of /openapi; *v static. */
-static int served(const char **v, pai_client *c)
+/* ---- the version: the newest known that the server serves ------------- */
+
+const struct pai__slurm_version *pai__slurm_speaks(pai_client *c)
 {
-	char *url = NULL;
-	json_t *spec = NULL, *paths;
+	struct pai__slurm_client *s = pai__slurm_of(c);
+
+	return s->version ? s->version : pai__slurm_version_at(0);
+}
+
+int pai_client_set_slurm_openapi(pai_client *c, const char *version)
+{
+	struct pai__slurm_client *s;
+	const struct pai__slurm_version *v;
+	long n = pai__slurm_version_number(version);
 	size_t i;
+
+	if (!c || c->api != PAI_API_SLURM || n < 0)
+		return PAI_EINVAL;
+	s = pai__slurm_of(c);
+	for (i = 0; (v = pai__slurm_version_at(i)); i++)
+		if (pai__slurm_version_number(v->name) <= n)
+			break;
+	if (!v)
+		return PAI_EINVAL; /* older than any paictl speaks */
+	/* the newest known at most as new: its shapes, the paths named */
+	s->version = v;
+	snprintf(s->path_version, sizeof(s->path_version), "%s", version);
+	s->tentative = 1;
+	return PAI_OK;
+}
+
+const char *pai_client_slurm_openapi(const pai_client *c)
+{
+	const struct pai__slurm_client *s;
+
+	if (!c || c->api != PAI_API_SLURM)
+		return NULL;
+	s = c->wire_data;
+	return s->version && !s->tentative ? s->path_version : NULL;
+}
+
+/* The OpenAPI document the server serves: /openapi/v3 (23.02 on; auth
+ * required), else /openapi (22.05). */
+static int openapi(json_t **spec, pai_client *c)
+{
+	static const char *const where[] = {"openapi/v3", "openapi"};
+	char *url = NULL;
+	size_t i;
+	int err = PAI_ENOTFOUND;
+
+	for (i = 0; err == PAI_ENOTFOUND && i < 2; i++) {
+		if (asprintf(&url, "%s/%s", c->uri, where[i]) < 0)
+			return pai__client_oom(c);
+		err = pai__get_json(spec, c, url);
+		free(url);
+	}
+	return err;
+}
+
+/* The newest "v0.0.N" among the paths "/slurm/v0.0.N/..." of paths,
+ * into best (its N, or -1). */
+static long newest_served(json_t *paths, char *best, size_t size)
+{
+	const char *k;
+	json_t *v;
+	long n, most = -1;
+	char ver[16];
+
+	json_object_foreach(paths, k, v)
+	{
+		if (strncmp(k, "/slurm/", 7) != 0 ||
+		    sscanf(k + 7, "%15[^/]", ver) != 1)
+			continue;
+		n = pai__slurm_version_number(ver);
+		if (n > most) {
+			most = n;
+			snprintf(best, size, "%s", ver);
+		}
+	}
+	return most;
+}
+
+/* The version to speak among the paths of the server's OpenAPI
+ * document: the newest paictl knows that it serves; when it serves only
+ * newer ones, the newest of those, spoken as the newest known (said
+ * once, to -v). */
+static int choose(pai_client *c, json_t *paths)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	const struct pai__slurm_version *v, *found = NULL,
+					      *newest = pai__slurm_version_at(0);
+	char p[64], top[16] = "";
+	int newer = newest_served(paths, top, sizeof(top)) >
+		    pai__slurm_version_number(newest->name);
+	size_t i;
+
+	/* "/slurm/v0.0.38/jobs" (22.05), "/slurm/v0.0.42/jobs/" (24.11) */
+	for (i = 0; !found && (v = pai__slurm_version_at(i)); i++) {
+		snprintf(p, sizeof(p), "/slurm/%s/jobs/", v->name);
+		if (json_object_get(paths, p) ||
+		    (p[strlen(p) - 1] = '\0', json_object_get(paths, p)))
+			found = v;
+	}
+	if (newer)
+		pai__client_notice(c,
+				   "slurmrestd at %s serves openapi/%s, newer "
+				   "than paictl knows (up to %s): speaking %s",
+				   c->uri, top, newest->name,
+				   found ? found->name : top);
+	if (!found && !newer) {
+		while (pai__slurm_version_at(i))
+			i++;
+		return pai__client_fail(
+		    c, PAI_EPROTOCOL, 0, NULL,
+		    "slurmrestd at %s serves none of the OpenAPI plugins "
+		    "paictl speaks (openapi/%s to %s)",
+		    c->uri, pai__slurm_version_at(i - 1)->name, newest->name);
+	}
+	/* none known served, but newer ones: the newest's paths spoken as
+	 * the newest known (unknown fields are ignored) */
+	s->version = found ? found : newest;
+	snprintf(s->path_version, sizeof(s->path_version), "%s",
+		 found ? found->name : top);
+	return PAI_OK;
+}
+
+static int served(pai_client *c)
+{
+	json_t *spec = NULL;
 	int err;
 
-	*v = NULL;
-	if (asprintf(&url, "%s/openapi", c->uri) < 0)
-		return pai__client_oom(c);
-	err = pai__get_json(&spec, c, url);
-	free(url);
-	if (err)
+	if ((err = openapi(&spec, c)))
 		return err;
-	paths = json_object_get(spec, "paths");
-	for (i = 0; !*v && i < NKNOWN; i++) {
-		char p[64];
-
-		snprintf(p, sizeof(p), "/slurm/%s/jobs", known[i]);
-		if (json_object_get(paths, p))
-			*v = known[i];
-	}
+	err = choose(c, json_object_get(spec, "paths"));
 	json_decref(spec);
-	if (!*v)
-		return pai__client_fail(c, PAI_EPROTOCOL, 0, NULL,
-					"slurmrestd at %s serves none of the "
-					"OpenAPI plugins paictl speaks "
-					"(openapi/v0.0.36 to v0.0.38): start "
-					"it with -s openapi/v0.0.38",
-					c->uri);
-	return PAI_OK;
+	return err;
 }
 
 /* ---- errors ------------------------------------------------------------ */
@@ -121,7 +225,7 @@ static int judge(pai_client *c, long status, json_t *o, const char *body)
 	if (num == ESLURM_INVALID_JOB_ID)
 		return pai__client_fail(c, PAI_ENOTFOUND, status, code, "%s",
 					what ? what : why);
-	if (num == -1 && status >= 500)
+	if ((num == -1 && status >= 500) || num == ESLURM_AUTH_CRED_INVALID)
 		return bad_token(c, status, what ? what : "unspecified error");
 	return pai__client_fail(c, PAI_EHTTP, status, code, "%s%s%s",
 				why ? why : "error", what ? ": " : "",
@@ -147,22 +251,50 @@ static int exchange(pai_client *c, const char *method, const char *path,
 	return err;
 }
 
-/* The version to speak, once: a 404 to the tentative newest one asks
- * /openapi which the server has; *again when that is another. */
+/* 1 when rs is slurmrestd's answer to a path it has (a JSON body with
+ * an "errors" list: a job it does not know), not a version it serves
+ * not. */
+static int own_answer(const pai__response *rs)
+{
+	json_t *o = rs->body.data
+			? json_loadb(rs->body.data, rs->body.len, 0, NULL)
+			: NULL;
+	int own = json_is_array(json_object_get(o, "errors"));
+
+	json_decref(o);
+	return own;
+}
+
+/* The version to speak, once: the tentative one (the caller's hint,
+ * pai_client_set_slurm_openapi(), else the newest paictl knows) is kept
+ * once the server answers it; a 404 to it asks the server's OpenAPI
+ * document which it serves; *again when that is another. */
 static int settle_version(int *again, pai_client *c, const pai__response *rs)
 {
 	struct pai__slurm_client *s = pai__slurm_of(c);
-	const char *v = NULL;
+	char tried[16];
 	int err;
 
 	*again = 0;
-	if (s->version || rs->status != 404)
+	if (s->version && !s->tentative)
 		return PAI_OK;
-	if ((err = served(&v, c)))
+	if (rs->status != 404 || own_answer(rs)) {
+		if (!s->version) {
+			s->version = pai__slurm_version_at(0);
+			snprintf(s->path_version, sizeof(s->path_version),
+				 "%s", s->version->name);
+		}
+		s->tentative = 0;
+		return PAI_OK;
+	}
+	snprintf(tried, sizeof(tried), "%s",
+		 s->path_version[0] ? s->path_version
+				    : pai__slurm_version_at(0)->name);
+	s->version = NULL;
+	s->tentative = 0;
+	if ((err = served(c)))
 		return err;
-	if (!(s->version = strdup(v)))
-		return pai__client_oom(c);
-	*again = strcmp(v, known[0]) != 0;
+	*again = strcmp(s->path_version, tried) != 0;
 	return PAI_OK;
 }
 
@@ -218,5 +350,40 @@ int pai__slurm_call(json_t **out, pai_client *c, const char *method,
 			 (!rs.status || (rs.status >= 502 && rs.status <= 504));
 	pai__response_release(&rs);
 	free(text);
+	return err;
+}
+
+/* ---- accounting ---------------------------------------------------------- */
+
+int pai__slurm_db_get(json_t **out, pai_client *c, const char *path)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	pai__response rs = PAI__RESPONSE_INIT;
+	pai__request rq = {"GET", NULL, NULL, 0, NULL, NULL, 1, 0, 0};
+	char *url = NULL;
+	int err;
+
+	*out = NULL;
+	if ((!s->version || s->tentative) &&
+	    (err = pai__slurm_call(NULL, c, "GET", "ping", NULL, 1, NULL)))
+		return err;
+	if (s->no_dbd || !(s->version->shapes & PAI__SLURM_DBD))
+		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
+					"slurmrestd at %s serves no accounting",
+					c->uri);
+	if (asprintf(&url, "%s/slurmdb/%s/%s", c->uri, s->path_version,
+		     path) < 0)
+		return pai__client_oom(c);
+	rq.url = url;
+	err = pai__http(c, &rq, &rs);
+	free(url);
+	if (!err && rs.status == 404 && !own_answer(&rs)) {
+		s->no_dbd = 1; /* slurmrestd runs without slurmdbd's plugin */
+		err = pai__client_fail(c, PAI_ENOTSUP, 404, NULL,
+				       "slurmrestd at %s serves no accounting",
+				       c->uri);
+	} else if (!err)
+		err = answer(out, c, &rs);
+	pai__response_release(&rs);
 	return err;
 }

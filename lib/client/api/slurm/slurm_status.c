@@ -24,6 +24,8 @@ struct build {
 	pai_state state;
 	const char *why;
 	long long job_id;
+	int acct; /* comps are accounting's: slurmctld forgot the job */
+	long retries; /* attempts run again (the job's record), or -1 */
 };
 
 static long long num(json_t *o, const char *key)
@@ -99,6 +101,38 @@ static const char *container_id(pai__buf *b, const char *role, long i,
 	return b->oom ? NULL : b->data;
 }
 
+/* The task's earlier attempts (retryCount): each one's exit code and
+ * log, from its directory attempt-K/<role>-<index>/; NULL when none. */
+static json_t *attempts_of(struct build *b, const char *role, long i)
+{
+	json_t *list = NULL, *rec, *a;
+	char *tdir = NULL, *url;
+	const char *x;
+	long k;
+
+	for (k = 0; b->dir && k < b->retries && k < 1000; k++) {
+		if (asprintf(&tdir, "%s/attempt-%ld/%s-%ld", b->dir, k, role,
+			     i) < 0)
+			break;
+		rec = pai__slurm_record(tdir, "record");
+		url = rec ? pai__slurm_task_url(b->c, tdir) : NULL;
+		x = pai__json_str(rec, "exit");
+		a = json_pack("{s:I,s:s?}", "attempt", (json_int_t)k,
+			      "containerLog", url);
+		if (a && x)
+			json_object_set_new(a, "containerExitCode",
+					    json_integer(atoi(x)));
+		if (!list)
+			list = json_array();
+		json_array_append_new(list, a);
+		json_decref(rec);
+		free(url);
+		free(tdir);
+		tdir = NULL;
+	}
+	return list;
+}
+
 /* Task i of role, from its record. */
 static json_t *task_json(struct build *b, const char *role, long i)
 {
@@ -128,6 +162,8 @@ static json_t *task_json(struct build *b, const char *role, long i)
 		      "containerLog", url);
 	if (t && code >= 0)
 		json_object_set_new(t, "containerExitCode", json_integer(code));
+	if (t && b->retries > 0)
+		json_object_set_new(t, "attempts", attempts_of(b, role, i));
 	json_decref(rec);
 	pai__buf_release(&id);
 	free(tdir);
@@ -177,7 +213,8 @@ static json_t *slurm_job_status(struct build *b)
 		       pai__json_str(lead, "job_state"), "virtualCluster",
 		       pai__json_str(lead, "partition"), "createdTime",
 		       (json_int_t)num(lead, "submit_time") * 1000, "retries",
-		       (json_int_t)num(lead, "restart_cnt"));
+		       (json_int_t)(b->retries >= 0 ? b->retries
+						    : num(lead, "restart_cnt")));
 	if (js && pai_state_is_final(b->state) && end > 0)
 		json_object_set_new(js, "completedTime",
 				    json_integer((json_int_t)end * 1000));
@@ -215,10 +252,11 @@ static json_t *record_job_status(struct build *b)
 	const char *end = pai__json_str(b->jobrec, "end");
 
 	b->state = record_state(b->jobrec, &b->why);
-	js = json_pack("{s:s,s:s,s:s,s:I}", "username", b->user, "state",
+	js = json_pack("{s:s,s:s,s:s,s:I,s:I}", "username", b->user, "state",
 		       pai_state_name(b->state), "subState", "FORGOTTEN",
 		       "createdTime",
-		       (json_int_t)num(b->jobrec, "start") * 1000);
+		       (json_int_t)num(b->jobrec, "start") * 1000, "retries",
+		       (json_int_t)(b->retries > 0 ? b->retries : 0));
 	if (js && end)
 		json_object_set_new(js, "completedTime",
 				    json_integer(num(b->jobrec, "end") * 1000));
@@ -235,9 +273,10 @@ static json_t *slurm_member(struct build *b)
 {
 	json_t *lead = json_array_get(b->comps, 0);
 
-	return json_pack("{s:I,s:s,s:s?,s:b,s:s?,s:s?}", "jobId",
+	return json_pack("{s:I,s:s,s:s?,s:b,s:b,s:s?,s:s?}", "jobId",
 			 (json_int_t)b->job_id, "submission", b->sub, "jobDir",
-			 b->dir, "known", b->comps != NULL, "jobState",
+			 b->dir, "known", b->comps != NULL && !b->acct,
+			 "accounting", b->acct, "jobState",
 			 pai__json_str(lead, "job_state"), "nodes",
 			 pai__json_str(lead, "nodes"));
 }
@@ -250,6 +289,11 @@ static int build_info(pai_job_info **out, struct build *b)
 
 	*out = NULL;
 	b->seen = pai__slurm_seen(b->dir);
+	if (b->seen && !b->jobrec)
+		b->jobrec = pai__slurm_record(b->dir, "job");
+	b->retries = pai__json_str(b->jobrec, "retries")
+			 ? atol(pai__json_str(b->jobrec, "retries"))
+			 : -1;
 	js = b->comps ? slurm_job_status(b) : record_job_status(b);
 	if (js)
 		doc = json_pack("{s:s,s:o,s:o,s:o}", "name", b->name,
@@ -309,6 +353,58 @@ static int from_dir(struct build *b)
 	return PAI_OK;
 }
 
+/* The job of id among jobs, or NULL. */
+static json_t *job_of(json_t *jobs, long long id)
+{
+	json_t *j;
+	size_t i;
+
+	json_array_foreach(jobs, i, j)
+	{
+		if (num(j, "job_id") == id)
+			return j;
+	}
+	return NULL;
+}
+
+/* b from accounting where slurmctld has forgotten the job: the job the
+ * directory's record names (rec: from_dir() found one), else the newest
+ * of the name whose comment is paictl's. Without accounting, or when
+ * it cannot be read (said to -v), b as the record says; with neither,
+ * not found. */
+static int from_acct(struct build *b, int rec)
+{
+	json_t *acct = NULL, *named = NULL, *lead = NULL;
+	int err;
+
+	err = pai__slurm_acct_jobs(&acct, b->c, b->user, b->name);
+	if (err == PAI_ENOMEM)
+		return err;
+	if (err && err != PAI_ENOTSUP)
+		pai__client_notice(b->c, "accounting not read: %s",
+				   pai_client_error(b->c));
+	if (!err && rec && b->job_id)
+		lead = job_of(acct, b->job_id);
+	else if (!err && !rec &&
+		 (named = pai__slurm_named(acct, b->user, b->name)))
+		lead = json_array_get(named, 0);
+	if (lead && !rec)
+		err = from_slurm(b, acct, lead);
+	else if (lead && !(b->comps = pai__slurm_components(acct, lead)))
+		err = pai__client_oom(b->c);
+	else if (lead)
+		b->state = pai__slurm_state(b->comps, &b->why);
+	else
+		err = PAI_OK;
+	b->acct = lead != NULL;
+	json_decref(named);
+	json_decref(acct);
+	if (!err && !rec && !lead)
+		return pai__client_fail(b->c, PAI_ENOTFOUND, 404, NULL,
+					"job '%s' not found", b->name);
+	return err;
+}
+
 int pai__slurm_job_get(pai_job_info **out, const struct pai__api *api,
 		       pai_client *c, const char *user, const char *name)
 {
@@ -327,8 +423,8 @@ int pai__slurm_job_get(pai_job_info **out, const struct pai__api *api,
 		err = pai__client_oom(c);
 	else if (json_array_size(named))
 		err = from_slurm(&b, jobs, json_array_get(named, 0));
-	else
-		err = from_dir(&b);
+	else if ((err = from_dir(&b)) == PAI_OK || err == PAI_ENOTFOUND)
+		err = from_acct(&b, err == PAI_OK);
 	if (!err)
 		err = build_info(out, &b);
 	json_decref(b.comps);
@@ -366,17 +462,67 @@ static json_t *list_entry(pai_client *c, json_t *jobs, json_t *lead)
 	return js;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	long long x = num(*(json_t *const *)a, "job_id");
+	long long y = num(*(json_t *const *)b, "job_id");
+
+	return x < y ? -1 : x > y;
+}
+
+/* jobs (slurmctld's) with the user's finished ones that accounting has
+ * and slurmctld forgot, by id: *all new. Without accounting (or when it
+ * cannot be read, said to -v), jobs alone. */
+static int with_acct(json_t **all, pai_client *c, json_t *jobs,
+		     const char *user)
+{
+	json_t *acct = NULL, *j, **v;
+	size_t i, n;
+	int err = user ? pai__slurm_acct_jobs(&acct, c, user, NULL)
+		       : PAI_ENOTSUP;
+
+	if (err == PAI_ENOMEM)
+		return err;
+	if (err && err != PAI_ENOTSUP)
+		pai__client_notice(c, "accounting not read: %s",
+				   pai_client_error(c));
+	n = json_array_size(jobs) + json_array_size(acct);
+	if (!(*all = json_array()) || !(v = calloc(n + 1, sizeof(*v)))) {
+		json_decref(*all);
+		json_decref(acct);
+		return pai__client_oom(c);
+	}
+	n = 0;
+	json_array_foreach(jobs, i, j) v[n++] = j;
+	json_array_foreach(acct, i, j)
+	{
+		if (!job_of(jobs, num(j, "job_id")))
+			v[n++] = j;
+	}
+	qsort(v, n, sizeof(*v), by_id);
+	for (i = 0, err = PAI_OK; !err && i < n; i++)
+		if (json_array_append(*all, v[i]))
+			err = pai__client_oom(c);
+	free(v);
+	json_decref(acct);
+	return err;
+}
+
 int pai__slurm_jobs_list(pai_job_list **out, const struct pai__api *api,
 			 pai_client *c, const char *user)
 {
-	json_t *jobs = NULL, *a = NULL, *j;
+	json_t *live = NULL, *jobs = NULL, *a = NULL, *j;
 	struct pai__slurm_note n;
 	char *url = NULL;
 	size_t i;
 	int err;
 
 	(void)api;
-	if ((err = pai__slurm_jobs(&jobs, c)))
+	if ((err = pai__slurm_jobs(&live, c)))
+		return err;
+	err = with_acct(&jobs, c, live, user);
+	json_decref(live);
+	if (err)
 		return err;
 	if (!(a = json_array()) || pai__slurm_url(&url, c, "jobs"))
 		err = pai__client_oom(c);
@@ -386,7 +532,9 @@ int pai__slurm_jobs_list(pai_job_list **out, const struct pai__api *api,
 
 		j = json_array_get(jobs, i);
 		u = pai__json_str(j, "user_name");
-		if (num(j, "het_job_offset") || !pai__slurm_note(&n, j) ||
+		if (num(j, "het_job_offset") ||
+		    (!pai__slurm_note(&n, j) &&
+		     !json_is_true(json_object_get(j, "accounting"))) ||
 		    (user && (!u || strcmp(u, user) != 0)))
 			continue;
 		if (json_array_append_new(a, list_entry(c, jobs, j)))

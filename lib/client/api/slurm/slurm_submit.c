@@ -171,7 +171,12 @@ static int ports_free(json_t *jobs, unsigned lo, unsigned long long n)
 	return 1;
 }
 
-/* The job's port range: a random place among the free ones. */
+/* How many random places choose_ports() tries before it refuses. */
+#define PORT_TRIES 256
+
+/* The job's port range: a random place among the free ones; refused in
+ * words when PORT_TRIES places all overlap another paictl job's range
+ * (sharing ports would make two jobs' servers collide). */
 static int choose_ports(struct sub *s, json_t *jobs, unsigned long long n)
 {
 	unsigned long long room;
@@ -183,13 +188,20 @@ static int choose_ports(struct sub *s, json_t *jobs, unsigned long long n)
 					"the %d paictl hands out",
 					s->name, n, PORT_HI - PORT_LO);
 	room = PORT_HI - PORT_LO - n;
-	for (tries = 0; tries < 256; tries++) {
+	for (tries = 0; tries < PORT_TRIES; tries++) {
 		s->lo = PORT_LO + (unsigned)(random64() % (room + 1));
-		if (ports_free(jobs, s->lo, n))
-			break;
+		if (ports_free(jobs, s->lo, n)) {
+			s->hi = s->lo + (unsigned)n;
+			return PAI_OK;
+		}
 	}
-	s->hi = s->lo + (unsigned)n;
-	return PAI_OK; /* after 256 tries, one range shared: still works */
+	return pai__client_fail(s->c, PAI_ETOOBIG, 0, NULL,
+				"job '%s' needs %llu ports, and no free range "
+				"of them was found in %d tries among the "
+				"ports %d-%d that paictl's jobs known to Slurm "
+				"hold: wait for some of them to end (or be "
+				"forgotten), or ask for fewer ports",
+				s->name, n, PORT_TRIES, PORT_LO, PORT_HI - 1);
 }
 
 /* The config's virtual cluster (v1's virtualCluster, v2's
@@ -235,8 +247,8 @@ static int make_body(struct sub *s, unsigned long long nports)
 		so.partition = vc_of(s->job);
 	if ((err = pai__slurm_image_warning(s->diags, s->source, s->job,
 					    sc->s.pyxis, &so.image)) ||
-	    (err = pai__slurm_retry_warning(s->diags, s->source, s->job)) ||
-	    (err = pai__slurm_job_body(&s->body, s->diags, s->job, &so)))
+	    (err = pai__slurm_job_body(&s->body, s->diags, s->job, &so)) ||
+	    (err = pai__slurm_body_write(s->body, pai__slurm_speaks(s->c))))
 		return err == PAI_ENOMEM ? pai__client_oom(s->c)
 					 : pai__client_fail(
 					       s->c, err, 0, NULL,
@@ -325,9 +337,37 @@ static void know_own(struct sub *s, long long id)
 				    "job_state", "PENDING"));
 }
 
+/* Our job, posted, cancelled again because whether an older job of the
+ * name is there cannot be told (the reading of the jobs made since the
+ * client's listing failed): never a job of a name twice, blind. err and
+ * the detail are the failed reading's. */
+static int unchecked(struct sub *s, long long id, int err)
+{
+	pai__error first = {0, NULL, NULL};
+	char path[64];
+	int gone;
+
+	if (err == PAI_ENOMEM)
+		return err;
+	pai__client_save_error(s->c, &first);
+	snprintf(path, sizeof(path), "job/%lld", id);
+	gone = !pai__slurm_call(NULL, s->c, "DELETE", path, NULL, 1, NULL);
+	pai__client_fail(s->c, PAI_EFORBIDDEN, first.status, first.code,
+			 "whether job '%s' exists already cannot be checked "
+			 "(%s), so it is not submitted: Slurm job %lld, just "
+			 "made, %s",
+			 s->name, first.msg ? first.msg : pai_strerror(err), id,
+			 gone ? "is cancelled; try again"
+			      : "could not be cancelled either: 'paictl stop' "
+				"it");
+	pai__error_release(&first);
+	return PAI_EFORBIDDEN;
+}
+
 /* Of two jobs of the name posted at once, the later gives way: ours is
  * cancelled when an older one of another submission is there (the jobs
- * made since the client's listing read one by one). */
+ * made since the client's listing read one by one). When they cannot be
+ * read, ours is cancelled too (unchecked()). */
 static int one_of_a_name(struct sub *s, long long id)
 {
 	json_t *jobs = NULL, *named, *j;
@@ -335,13 +375,13 @@ static int one_of_a_name(struct sub *s, long long id)
 	long long other = 0;
 	char path[64];
 	size_t i;
+	int err;
 
-	if (pai__slurm_catch_up(s->c, id) ||
-	    pai__slurm_known(&jobs, s->c, KNOWN_MAX_AGE_MS) ||
-	    !(named = pai__slurm_named(jobs, s->user, s->name))) {
-		know_own(s, id);
-		return PAI_OK; /* the name was free a moment ago */
-	}
+	if ((err = pai__slurm_catch_up(s->c, id)) ||
+	    (err = pai__slurm_known(&jobs, s->c, KNOWN_MAX_AGE_MS)))
+		return unchecked(s, id, err);
+	if (!(named = pai__slurm_named(jobs, s->user, s->name)))
+		return pai__client_oom(s->c);
 	json_array_foreach(named, i, j)
 	{
 		pai__json_integer(json_object_get(j, "job_id"), &other);
