@@ -332,8 +332,9 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 
-lint: $(BUILD)/server/run_monitor.o
+lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_helper.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o
+	sh tests/lint/async_safe.sh $(BUILD)/server/run_helper.o
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--std=c11 -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
 		--inline-suppr lib cli $(wildcard server/*.c)

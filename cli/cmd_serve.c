@@ -19,6 +19,7 @@ enum {
 	OPT_CAPACITY,
 	OPT_NO_SSH,
 	OPT_NO_CGROUP,
+	OPT_RUNTIME,
 	OPT_BACKGROUND,
 	OPT_STATUS,
 	OPT_STOP
@@ -45,6 +46,11 @@ const cli_opt cli_serve_opts[] = {
     {"no-cgroup", OPT_NO_CGROUP, NULL, NULL,
      "make no cgroup per task: find a task's processes as its monitor's "
      "descendants only"},
+    {"runtime", OPT_RUNTIME, "podman|process", NULL,
+     "run each task in its image with podman, or as a process on this "
+     "machine, as the server's user, not in its image (default: podman "
+     "where it is installed and answers, else process; "
+     "$PAICTL_SERVE_RUNTIME)"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
      "time between SIGTERM and SIGKILL when stopping (default 10)"},
     {"status", OPT_STATUS, NULL, NULL,
@@ -71,6 +77,14 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_CAPACITY: o->capacity = arg; return 0;
 	case OPT_NO_SSH: o->no_ssh = 1; return 0;
 	case OPT_NO_CGROUP: o->no_cgroup = 1; return 0;
+	case OPT_RUNTIME:
+		if (strcmp(arg, "podman") != 0 && strcmp(arg, "process") != 0)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --runtime '%s' (podman or "
+					 "process)",
+					 arg);
+		o->runtime = arg;
+		return 0;
 	case OPT_BACKGROUND: o->log_to_state = 1; return 0;
 	case OPT_STATUS:
 	case OPT_STOP: ctl_action = key; return 0;
@@ -233,9 +247,20 @@ int cmd_serve(cli_ctx *ctx, int argc, char **argv)
 	char err[512];
 	int first, st;
 
+	/* the environment's choice, for servers started for a client
+	 * (paictl submit starts one) */
+	o.runtime = getenv("PAICTL_SERVE_RUNTIME");
+	if (o.runtime && !*o.runtime)
+		o.runtime = NULL;
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
+	if (o.runtime && strcmp(o.runtime, "podman") != 0 &&
+	    strcmp(o.runtime, "process") != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid PAICTL_SERVE_RUNTIME '%s' (podman or "
+				 "process)",
+				 o.runtime);
 	if (first < argc)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unexpected argument '%s'; see 'paictl serve "

@@ -5,6 +5,7 @@
  * grace), and the attempt over: the job ends, or retries. A STOP ends
  * a job the same way. */
 #include "run_int.h"
+#include "runtime.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -186,6 +187,8 @@ void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 					    : "the task's monitor died");
 	}
 	free(dir);
+	if (s->rt && s->rt->ended)
+		s->rt->ended(s, j, t, code);
 	run_task_ports_release(s, j, t);
 	run_evaluate(s, j, t);
 }

@@ -26,6 +26,9 @@
 #include <unistd.h>
 
 #define MAX_SESSIONS 32
+/* A SIGKILL left to the runtime's stop command (podman kill): the
+ * task's processes killed here if it has not ended by then. */
+#define FORCE_MS 5000
 #define LOG_FLAGS (O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
 
 static void write_all(int fd, const char *p, size_t n)
@@ -150,6 +153,8 @@ struct monitor {
 	int st;	     /* its wait status */
 	bool exited;
 	long drain_until; /* once it exited: its output read until then */
+	long force_at;	  /* SIGKILL the task then, its runtime's stop
+			   * having failed; 0: none */
 	pid_t sess[MAX_SESSIONS];
 	int nsess;
 	struct srv_tree tree; /* every process the task started */
@@ -159,7 +164,7 @@ struct monitor {
  * directories and its status file. */
 static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 {
-	int keep[2] = {sp->fd_null, sp->fd_ssh}, i;
+	int keep[3] = {sp->fd_null, sp->fd_ssh, sp->fd_keep}, i;
 	sigset_t mask;
 
 	m->sp = sp;
@@ -169,13 +174,14 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 	m->st = 0;
 	m->exited = false;
 	m->drain_until = 0;
+	m->force_at = 0;
 	m->nsess = 0;
 	setsid();
 	srv_tree_init(&m->tree, sp->tree_base);
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
-	close_others(keep, 2);
+	close_others(keep, 3);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
@@ -192,12 +198,14 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 			 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 }
 
-/* Forks the task, `bash -c COMMAND` in its own process group, its
+/* Forks the task (its runtime's program: `bash -c COMMAND`, or `podman
+ * run`) in its own process group, its
  * stdout and stderr into pipes whose reading ends go to *out and *err.
  * m->pid stays -1 when it could not start. */
 static void start_task(struct monitor *m, int *out, int *err)
 {
-	static const char nobash[] = "paictl serve: cannot run bash\n";
+	static const char nobash[] = "paictl serve: cannot run the task's "
+				     "runtime\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
 	const struct run_spawn *sp = m->sp;
@@ -216,7 +224,9 @@ static void start_task(struct monitor *m, int *out, int *err)
 			write_all(2, nodir, sizeof(nodir) - 1);
 			_exit(127);
 		}
-		execve(sp->bash, sp->argv, sp->envp);
+		if (sp->fd_keep >= 0)
+			fcntl(sp->fd_keep, F_SETFD, 0); /* the task's own */
+		execve(sp->prog, sp->argv, sp->envp);
 		write_all(2, nobash, sizeof(nobash) - 1);
 		_exit(127);
 	}
@@ -306,13 +316,22 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
  * passed on as SIGTERM and SIGINT means SIGKILL. Both are blocked in
  * the monitor (inherited from the server), so they wait in the
  * signalfd until the task exists. */
-static void pass_signals(const struct monitor *m)
+static void pass_signals(struct monitor *m)
 {
 	struct signalfd_siginfo si;
 	int sig;
 
 	while (read(m->sfd, &si, sizeof(si)) == sizeof(si)) {
-		sig = si.ssi_signo == SIGINT ? SIGKILL : SIGTERM;
+		int k = si.ssi_signo == SIGINT;
+
+		/* a runtime that stops its tasks itself (podman kill) */
+		if (m->sp->stop[k]) {
+			run_helper_start(m->sp, m->sp->stop[k]);
+			if (k && !m->force_at)
+				m->force_at = mono_ms() + FORCE_MS;
+			continue;
+		}
+		sig = k ? SIGKILL : SIGTERM;
 		kill(-m->pid, sig);
 		srv_tree_signal(&m->tree, sig);
 	}
@@ -394,6 +413,11 @@ static void watch_task(struct monitor *m, int out, int err)
 		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents)
 			accept_ssh(m, pfd[3].fd);
 		reap_children(m);
+		if (m->force_at && !m->exited && mono_ms() > m->force_at) {
+			kill(-m->pid, SIGKILL);
+			srv_tree_signal(&m->tree, SIGKILL);
+			m->force_at = 0;
+		}
 		if (m->exited && mono_ms() > m->drain_until)
 			break;
 	}
@@ -416,6 +440,12 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 	size_t n;
 	int i, code;
 
+	/* a task that did not exit by itself (stopped, killed, or its
+	 * runtime failing: 125 and up) has what its runtime made removed
+	 * (its container) */
+	if (m->sp->end && m->pid > 0 &&
+	    !(WIFEXITED(m->st) && WEXITSTATUS(m->st) < 125))
+		run_helper_run(m->sp, m->sp->end, 20000);
 	/* nothing of the task outlives it, ssh sessions included (their
 	 * own waits below then find them reaped) */
 	srv_tree_end(&m->tree);

@@ -19,11 +19,13 @@ typedef struct srv_options {
 	 * state directory, "usage MESSAGE" or "error MESSAGE" */
 	int ready_fd;
 	int no_cgroup; /* tasks' processes by descendants, no cgroups */
+	/* "podman", "process", or NULL: podman where it answers */
+	const char *runtime;
 } srv_options;
 
 #define SRV_OPTIONS_INIT                                                       \
 	{                                                                      \
-		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1, 0            \
+		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1, 0, NULL      \
 	}
 
 /* Runs the local cluster until SIGTERM or SIGINT. Returns 0 after a

@@ -93,6 +93,7 @@ struct srv_token {
 };
 
 struct srv_waiter;
+struct srv_runtime;
 
 struct srv {
 	srv_options opt;
@@ -135,6 +136,9 @@ struct srv {
 	int lock_fd;
 	int null_fd;
 	const char *bash;
+	/* what runs tasks (runtime.h), chosen once at the start */
+	const struct srv_runtime *rt;
+	void *rt_data; /* the runtime's own */
 	const char *sshd, *keygen; /* NULL: no ssh for tasks */
 	char *tree_base;	   /* srv_tree_base(), or NULL */
 	/* the user the server runs as (its Unix socket's, the web link's),

@@ -1,0 +1,447 @@
+/* runtime_podman.c - the podman runtime: each task in its job's image,
+ * `podman run` (argv only, no shell) with the host's network, the
+ * task's $PAI_* and jobEnvs, its command by bash (or sh) inside, its
+ * working directory, its CPU and memory as limits where the cgroups
+ * allow them. Stopping asks podman to signal the container (SIGTERM,
+ * then SIGKILL); a task that did not end by itself has its container
+ * removed. What this machine needs is found once, at the start: the
+ * OCI runtime that works with its cgroups, the limits it lets podman
+ * set, an init that passes SIGTERM on. */
+#include "runtime_podman.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+char **podman_argv(const struct podman *p, const char *const *v, size_t n)
+{
+	const char **all = calloc(n + 3, sizeof(*all));
+	char **out;
+	size_t k = 0, i;
+
+	if (!all)
+		return NULL;
+	all[k++] = p->exe;
+	if (p->oci) {
+		all[k++] = "--runtime";
+		all[k++] = p->oci;
+	}
+	for (i = 0; i < n; i++)
+		all[k++] = v[i];
+	out = rt_strv(all, k);
+	free(all);
+	return out;
+}
+
+char *podman_name(const struct srv *s, const struct srv_job *j,
+		  const struct srv_task *t)
+{
+	char *n = srv_printf("paictl-%s-%s-%d-%s-%zu", podman_of(s)->id,
+			     j->key, j->attempt, j->roles[t->role].name,
+			     t->index);
+	char *c;
+
+	/* podman's names: [a-zA-Z0-9][a-zA-Z0-9_.-]* */
+	for (c = n; c && *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '.' ||
+		      *c == '-'))
+			*c = '_';
+	return n;
+}
+
+/* crun refuses cgroups in hybrid mode (v1 controllers beside a v2
+ * `unified` tree); runc runs there. */
+static bool cgroups_hybrid(void)
+{
+	struct statfs a, b;
+
+	return statfs("/sys/fs/cgroup", &a) == 0 &&
+	       (uint64_t)a.f_type == TMPFS_MAGIC &&
+	       statfs("/sys/fs/cgroup/unified", &b) == 0 &&
+	       (uint64_t)b.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/* Whether podman can limit CPU and memory: as root, with the cgroup
+ * controllers mounted (v1) or enabled at the root (v2); rootless
+ * podman needs delegation this probe does not check, so no limits. */
+static void probe_cgroups(struct podman *p)
+{
+	struct statfs f;
+	char buf[512] = "";
+	FILE *c;
+
+	if (geteuid() != 0 || statfs("/sys/fs/cgroup", &f) < 0)
+		return;
+	if ((uint64_t)f.f_type != CGROUP2_SUPER_MAGIC) {
+		p->cpus = access("/sys/fs/cgroup/cpu", F_OK) == 0;
+		p->memory = access("/sys/fs/cgroup/memory", F_OK) == 0;
+		return;
+	}
+	if ((c = fopen("/sys/fs/cgroup/cgroup.controllers", "re"))) {
+		if (!fgets(buf, sizeof(buf), c))
+			buf[0] = '\0';
+		fclose(c);
+	}
+	p->cpus = strstr(buf, "cpu ") || strstr(buf, "cpu\n");
+	p->memory = strstr(buf, "memory") != NULL;
+}
+
+static long long pid_max(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+	long long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* podman asks for 1048576 open files and processes, which a machine
+ * that does not give the server CAP_SYS_RESOURCE refuses: the task gets
+ * the server's own limits, processes no more than the kernel has pids
+ * (podman's own limit). Unlimited: podman's default does. */
+static void probe_ulimits(struct podman *p)
+{
+	static const struct {
+		int res;
+		const char *name;
+	} lim[2] = {{RLIMIT_NOFILE, "nofile"}, {RLIMIT_NPROC, "nproc"}};
+	long long pm = pid_max();
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct rlimit r;
+		unsigned long long cur, max;
+
+		p->ulimit[i][0] = '\0';
+		if (getrlimit(lim[i].res, &r) < 0 || r.rlim_max == RLIM_INFINITY)
+			continue;
+		cur = r.rlim_cur, max = r.rlim_max;
+		if (lim[i].res == RLIMIT_NPROC && pm > 0) {
+			if (max > (unsigned long long)pm)
+				max = (unsigned long long)pm;
+			if (cur > max)
+				cur = max;
+		}
+		snprintf(p->ulimit[i], sizeof(p->ulimit[i]), "%s=%llu:%llu",
+			 lim[i].name, cur, max);
+	}
+}
+
+static void state_id(struct podman *p, const char *state_dir)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)state_dir; *c; c++)
+		h = (h ^ *c) * 1099511628211ULL;
+	snprintf(p->id, sizeof(p->id), "%08llx",
+		 (unsigned long long)(h >> 32));
+}
+
+static void podman_free(struct podman *p)
+{
+	if (!p)
+		return;
+	free(p->exe);
+	free(p->oci);
+	free(p->init);
+	free(p);
+}
+
+/* podman found and answering, and what this machine lets it do. */
+static int podman_open(struct srv *s, char *why, size_t whylen)
+{
+	struct podman *p = calloc(1, sizeof(*p));
+	char out[64], *argv[4];
+
+	if (!p || !(p->exe = rt_find_in_path("podman"))) {
+		snprintf(why, whylen, "%s",
+			 p ? "podman is not installed (apt-get install podman "
+			     "runc)"
+			   : "out of memory");
+		podman_free(p);
+		return -1;
+	}
+	argv[0] = p->exe;
+	argv[1] = "version";
+	argv[2] = "--format={{.Client.Version}}";
+	argv[3] = NULL;
+	if (rt_run(s, argv, out, sizeof(out), 15000) != 0) {
+		snprintf(why, whylen,
+			 "'%s version' does not answer; run it to see why",
+			 p->exe);
+		podman_free(p);
+		return -1;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	if (cgroups_hybrid() && !(p->oci = rt_find_in_path("runc"))) {
+		snprintf(why, whylen,
+			 "this machine's cgroups are in hybrid mode, which "
+			 "only runc runs in (apt-get install runc)");
+		podman_free(p);
+		return -1;
+	}
+	p->init = access("/usr/libexec/podman/catatonit", X_OK) == 0
+		      ? strdup("/usr/libexec/podman/catatonit")
+		      : rt_find_in_path("catatonit");
+	probe_cgroups(p);
+	probe_ulimits(p);
+	p->short_names = podman_searches_short_names();
+	state_id(p, s->state_dir);
+	s->rt_data = p;
+	srv_log(s,
+		"tasks run in their image with podman %s (%s%s%s; CPU and "
+		"memory limits: %s)",
+		out, p->oci ? "OCI runtime " : "its default OCI runtime",
+		p->oci ? p->oci : "", p->init ? ", --init" : "",
+		p->cpus && p->memory ? "yes"
+		: p->cpus	     ? "CPU only"
+		: p->memory	     ? "memory only"
+				     : "no");
+	return 0;
+}
+
+static void podman_close(struct srv *s)
+{
+	podman_free(podman_of(s));
+	s->rt_data = NULL;
+}
+
+/* A growable argv, for `podman run`'s many options. */
+struct args {
+	const char **v;
+	size_t n, cap;
+	char *own[8]; /* strings made here, freed with the vector */
+	size_t nown;
+	bool oom;
+};
+
+static void arg(struct args *a, const char *s)
+{
+	if (a->n + 1 >= a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		const char **v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v) {
+			a->oom = true;
+			return;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	if (!s)
+		a->oom = true;
+	else
+		a->v[a->n++] = s;
+}
+
+/* An argument made with srv_printf, kept until args_free. */
+static void arg_own(struct args *a, char *s)
+{
+	if (!s || a->nown == sizeof(a->own) / sizeof(a->own[0])) {
+		free(s);
+		a->oom = true;
+		return;
+	}
+	a->own[a->nown++] = s;
+	arg(a, s);
+}
+
+static void args_free(struct args *a)
+{
+	while (a->nown > 0)
+		free(a->own[--a->nown]);
+	free(a->v);
+}
+
+/* The script the container's sh runs: the task's command ($1) by bash
+ * where the image has it, as OpenPAI's runtime does, else by sh. */
+static const char wrap[] =
+    "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; fi; "
+    "exec sh -c \"$1\"";
+
+/* `podman run`'s options for the machine and the task's resources. */
+static void run_options(struct args *a, const struct podman *p,
+			const struct srv_role *r)
+{
+	int i;
+
+	if (p->init) {
+		arg(a, "--init");
+		arg(a, "--init-path");
+		arg(a, p->init);
+	}
+	for (i = 0; i < 2; i++)
+		if (p->ulimit[i][0]) {
+			arg(a, "--ulimit");
+			arg(a, p->ulimit[i]);
+		}
+	if (p->cpus && r->cpu > 0) {
+		arg(a, "--cpus");
+		arg_own(a, srv_printf("%lld", r->cpu));
+	}
+	if (p->memory && r->memory_mb > 0) {
+		arg(a, "--memory");
+		arg_own(a, srv_printf("%lldm", r->memory_mb));
+	}
+}
+
+static const char *podman_task(struct srv *s, const struct rt_task_in *in,
+			       struct rt_task *rt)
+{
+	const struct podman *p = podman_of(s);
+	const struct srv_job *j = in->j;
+	char *name = podman_name(s, j, in->t), *image;
+	struct args a = {0};
+	const char *why = NULL;
+	size_t i;
+
+	image = podman_image(p, j->pj, in->t->role);
+	if (!image || !name) {
+		free(name);
+		free(image);
+		return image ? "out of memory" : "the job names no image";
+	}
+	rt->keep_fd = podman_auth_fd(j->pj, in->t->role);
+	if (rt->keep_fd == -2) {
+		rt->keep_fd = -1;
+		why = "cannot pass the image's registry credentials to podman";
+		goto out;
+	}
+	arg(&a, "run");
+	arg(&a, "--rm");
+	arg(&a, "--name");
+	arg(&a, name);
+	arg(&a, "--label");
+	arg_own(&a, srv_printf("%s=%s", PODMAN_LABEL, p->id));
+	arg(&a, "--network=host");
+	arg(&a, "--pull=missing");
+	if (rt->keep_fd >= 0) {
+		arg(&a, "--authfile");
+		arg_own(&a, srv_printf("/proc/self/fd/%d", rt->keep_fd));
+	}
+	run_options(&a, p, &j->roles[in->t->role]);
+	/* the working directory, where $PAI_WORK_DIR says, the host's */
+	arg(&a, "--volume");
+	arg_own(&a, srv_printf("%s:%s", in->work, in->work));
+	arg(&a, "--workdir");
+	arg(&a, in->work);
+	/* names only: podman takes each value from its own environment
+	 * (the monitor's envp), so no value shows in a process list */
+	for (i = 0; i < pai_env_count(in->env); i++) {
+		arg(&a, "--env");
+		arg(&a, pai_env_name(in->env, i));
+	}
+	if (s->capped) {
+		arg(&a, "--env");
+		arg(&a, "CUDA_VISIBLE_DEVICES");
+	}
+	arg(&a, "--entrypoint=/bin/sh");
+	arg(&a, image);
+	arg(&a, "-c");
+	arg(&a, wrap);
+	arg(&a, "sh");
+	arg(&a, in->cmd);
+	if (a.oom || !(rt->argv = podman_argv(p, a.v, a.n))) {
+		why = "out of memory";
+		goto out;
+	}
+	{
+		const char *term[] = {"kill", "--signal", "TERM", name};
+		const char *kill[] = {"kill", "--signal", "KILL", name};
+		const char *end[] = {"rm", "--force", "--time", "0",
+				     "--ignore", name};
+
+		rt->stop[0] = podman_argv(p, term, 4);
+		rt->stop[1] = podman_argv(p, kill, 4);
+		rt->end = podman_argv(p, end, 6);
+	}
+	rt->prog = p->exe;
+	if (!rt->stop[0] || !rt->stop[1] || !rt->end)
+		why = "out of memory";
+out:
+	args_free(&a);
+	free(name);
+	free(image);
+	return why;
+}
+
+/* What authorized_keys can carry: a value within "...", its quotes
+ * escaped. */
+static void put_quoted(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('\\', f);
+		fputc(*v, f);
+	}
+}
+
+/* The login lands in the task's container: `podman exec` into it, in
+ * its working directory, with a terminal when the client asked for
+ * one. The container and podman come as variables of the session, so
+ * that the command holds no value, only references. */
+static char *podman_ssh_options(struct srv *s, const struct srv_job *j,
+				const struct srv_task *t)
+{
+	static const char cmd[] =
+	    "exec \"$PAICTL_PODMAN\" exec -i ${SSH_TTY:+-t} "
+	    "-w \"$PAI_WORK_DIR\" \"$PAICTL_CONTAINER\" /bin/sh -c "
+	    "'if [ -n \"$1\" ]; then "
+	    "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; "
+	    "fi; exec sh -c \"$1\"; fi; "
+	    "if command -v bash >/dev/null 2>&1; then exec bash -l; fi; "
+	    "exec sh -l' sh \"$SSH_ORIGINAL_COMMAND\"";
+	const struct podman *p = podman_of(s);
+	char *name = podman_name(s, j, t), *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f || !name) {
+		if (f)
+			fclose(f);
+		free(buf);
+		free(name);
+		return NULL;
+	}
+	fputs("environment=\"PAICTL_PODMAN=", f);
+	put_quoted(f, p->exe);
+	fputs("\",environment=\"PAICTL_CONTAINER=", f);
+	put_quoted(f, name);
+	fputs("\",command=\"", f);
+	put_quoted(f, cmd);
+	fputs("\" ", f);
+	free(name);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+const struct srv_runtime rt_podman = {
+    .name = "podman",
+    .open = podman_open,
+    .close = podman_close,
+    .task = podman_task,
+    .ended = podman_ended,
+    .sweep = podman_sweep,
+    .ssh_options = podman_ssh_options,
+    .in_image = true,
+};
