@@ -121,7 +121,7 @@ void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 	const struct srv_role *r = &j->roles[t->role];
 	long long failed = 0, succeeded = 0;
 	size_t i;
-	char why[256];
+	char why[1536];
 
 	j->dirty = true;
 	if (!j->stop && !j->deciding) {
@@ -132,13 +132,15 @@ void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 			succeeded += j->tasks[i].state == ST_SUCCEEDED;
 		}
 		if (r->min_failed >= 0 && failed >= r->min_failed) {
+			/* the task's own words (podman's, say) after */
 			snprintf(
 			    why, sizeof(why),
 			    "%lld task%s of role '%s' failed "
 			    "(minFailedTaskCount %lld); last: %s-%zu exited "
-			    "with %d",
+			    "with %d%s%s",
 			    failed, failed == 1 ? "" : "s", r->name,
-			    r->min_failed, r->name, t->index, t->exit_code);
+			    r->min_failed, r->name, t->index, t->exit_code,
+			    t->diag ? ": " : "", t->diag ? t->diag : "");
 			decide(s, j, ST_FAILED, t, why);
 		} else if (r->min_succeeded >= 0 &&
 			   succeeded >= r->min_succeeded) {
