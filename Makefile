@@ -31,7 +31,12 @@ TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
 	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
 	golang-go etcd-server openssl util-linux chromium \
-	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge
+	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge \
+	podman runc catatonit busybox-static uidmap slirp4netns fuse-overlayfs
+# the local cluster's runtime in the tests and benchmarks: processes, as
+# they expect, podman installed or not (tests/podman and bench/podman.sh
+# ask for podman by name)
+export PAICTL_SERVE_RUNTIME ?= process
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 

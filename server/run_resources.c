@@ -80,8 +80,8 @@ static const char *image_of(const pai_job *pj)
 void srv_note_job(struct srv *s, struct srv_job *j)
 {
 	/* a runtime that runs the image has nothing to say of it */
-	const char *image =
-	    j->pj && !s->rt->in_image ? image_of(j->pj) : NULL;
+	const char *hint = s->rt->not_in_image ? s->rt->not_in_image(s) : NULL;
+	const char *image = j->pj && hint ? image_of(j->pj) : NULL;
 	char res[512] = "";
 
 	if (j->warnings || !j->pj)
@@ -95,9 +95,10 @@ void srv_note_job(struct srv *s, struct srv_job *j)
 		       image ? "its tasks run on this machine as " : "",
 		       image ? (s->owner ? s->owner : "this user") : "");
 	if (j->warnings && image) {
-		char *all = srv_printf("%s, not in the image '%s': a command "
-				       "such as 'apt install' runs for real",
-				       j->warnings, image);
+		char *all = srv_printf("%s, not in the image '%s' (%s): a "
+				       "command such as 'apt install' runs "
+				       "for real",
+				       j->warnings, image, hint);
 
 		free(j->warnings);
 		j->warnings = all;

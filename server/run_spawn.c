@@ -116,6 +116,23 @@ static void spawn_buf_release(struct spawn_buf *b)
 	free(b->dir);
 }
 
+/* What runs the task, from its runtime (runtime.h): NULL, or why the
+ * task cannot start. */
+static const char *runtime_task(struct srv *s, const struct srv_job *j,
+				const struct srv_task *t, struct spawn_buf *b)
+{
+	struct rt_task_in in = {j, t, b->cmd, b->env, b->sp.work};
+	const char *why = s->rt->task(s, &in, &b->rt);
+
+	b->sp.prog = b->rt.prog;
+	b->sp.argv = b->rt.argv;
+	b->sp.stop[0] = b->rt.stop[0];
+	b->sp.stop[1] = b->rt.stop[1];
+	b->sp.end = b->rt.end;
+	b->sp.fd_keep = b->rt.keep_fd;
+	return why;
+}
+
 /* The task's files, environment and command, in b; NULL, or why the
  * task cannot start. */
 static const char *prepare_task(struct srv *s, struct srv_job *j,
@@ -123,6 +140,7 @@ static const char *prepare_task(struct srv *s, struct srv_job *j,
 				const pai_expand_options *eo,
 				struct spawn_buf *b)
 {
+	const char *why;
 	int i;
 
 	b->dir = srv_task_dir(j, t);
@@ -144,19 +162,8 @@ static const char *prepare_task(struct srv *s, struct srv_job *j,
 	if (!b->sp.envp)
 		return "out of memory";
 	b->sp.work = pl->work[t - j->tasks];
-	{
-		struct rt_task_in in = {j, t, b->cmd, b->env, b->sp.work};
-		const char *why = s->rt->task(s, &in, &b->rt);
-
-		if (why)
-			return why;
-	}
-	b->sp.prog = b->rt.prog;
-	b->sp.argv = b->rt.argv;
-	b->sp.stop[0] = b->rt.stop[0];
-	b->sp.stop[1] = b->rt.stop[1];
-	b->sp.end = b->rt.end;
-	b->sp.fd_keep = b->rt.keep_fd;
+	if ((why = runtime_task(s, j, t, b)))
+		return why;
 	b->sp.dirs[0] = b->adir;
 	b->sp.dirs[1] = b->dir;
 	b->sp.dirs[2] = b->sp.work;

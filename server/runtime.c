@@ -149,12 +149,13 @@ static int pick_default(struct srv *s, char *err, size_t errlen)
 		s->rt = &rt_podman;
 		return 0;
 	}
-	srv_log(s,
-		"tasks run as processes on this machine, not in their "
-		"image: %s",
-		why);
 	s->rt = &rt_process;
-	return rt_process.open(s, err, errlen);
+	if (rt_process.open(s, err, errlen) < 0)
+		return -1;
+	/* what the jobs' warnings say then (runtime_process.c) */
+	srv_log(s, "in their image: %s", why);
+	s->rt_data = strdup(why);
+	return 0;
 }
 
 int srv_runtime_pick(struct srv *s, const char *name, char *err,
@@ -168,6 +169,7 @@ int srv_runtime_pick(struct srv *s, const char *name, char *err,
 		if (strcmp(runtimes[i]->name, name) == 0) {
 			if (runtimes[i]->open(s, err, errlen) < 0)
 				return -1;
+			/* whoever asked for processes knows why */
 			s->rt = runtimes[i];
 			return 0;
 		}

@@ -35,7 +35,7 @@ struct rt_task_in {
 struct srv_runtime {
 	const char *name;
 	/* at the server's start: 0 when this runtime can run tasks here,
-	 * else -1 with the reason (what to install) in why */
+	 * else -1 with what to do for it in why ("install podman ...") */
 	int (*open)(struct srv *s, char *why, size_t whylen);
 	void (*close)(struct srv *s);
 	/* rt filled for one task: NULL, or why the task cannot start */
@@ -54,15 +54,16 @@ struct srv_runtime {
 	 * allocated, or NULL (out of memory) */
 	char *(*ssh_options)(struct srv *s, const struct srv_job *j,
 			     const struct srv_task *t);
-	/* whether tasks run in the job's image (no warning that they do
-	 * not) */
-	bool in_image;
+	/* NULL when tasks run in the job's image; else the words that
+	 * say what would run them there, for the warning that they do
+	 * not (srv_note_job) */
+	const char *(*not_in_image)(const struct srv *s);
 };
 
 extern const struct srv_runtime rt_process, rt_podman;
 
 /* The runtime --runtime names (NULL: podman where it answers, else the
- * process one with a line saying what to install), opened: 0, -1 with
+ * process one, which then says what to install), opened: 0, -1 with
  * the reason in err, or -2 for a name no row has. */
 int srv_runtime_pick(struct srv *s, const char *name, char *err,
 		     size_t errlen);

@@ -172,9 +172,7 @@ static int podman_open(struct srv *s, char *why, size_t whylen)
 
 	if (!p || !(p->exe = rt_find_in_path("podman"))) {
 		snprintf(why, whylen, "%s",
-			 p ? "podman is not installed (apt-get install podman "
-			     "runc)"
-			   : "out of memory");
+			 p ? "install podman to run them in it" : "out of memory");
 		podman_free(p);
 		return -1;
 	}
@@ -184,7 +182,7 @@ static int podman_open(struct srv *s, char *why, size_t whylen)
 	argv[3] = NULL;
 	if (rt_run(s, argv, out, sizeof(out), 15000) != 0) {
 		snprintf(why, whylen,
-			 "'%s version' does not answer; run it to see why",
+			 "'%s version' fails: podman would run them in it",
 			 p->exe);
 		podman_free(p);
 		return -1;
@@ -192,8 +190,8 @@ static int podman_open(struct srv *s, char *why, size_t whylen)
 	out[strcspn(out, "\n")] = '\0';
 	if (cgroups_hybrid() && !(p->oci = rt_find_in_path("runc"))) {
 		snprintf(why, whylen,
-			 "this machine's cgroups are in hybrid mode, which "
-			 "only runc runs in (apt-get install runc)");
+			 "install runc for podman to run them in it: crun "
+			 "cannot run in this machine's hybrid cgroups");
 		podman_free(p);
 		return -1;
 	}
@@ -443,5 +441,5 @@ const struct srv_runtime rt_podman = {
     .ended = podman_ended,
     .sweep = podman_sweep,
     .ssh_options = podman_ssh_options,
-    .in_image = true,
+    .not_in_image = NULL,
 };

@@ -11,14 +11,23 @@ static int process_open(struct srv *s, char *why, size_t whylen)
 {
 	(void)why;
 	(void)whylen;
-	srv_log(s, "tasks run as processes on this machine (--runtime "
-		   "process)");
+	srv_log(s, "tasks run as processes on this machine, not in their "
+		   "image");
 	return 0;
 }
 
+/* rt_data: what would run tasks in their image (podman's open said),
+ * when the process runtime was not asked for by name */
 static void process_close(struct srv *s)
 {
-	(void)s;
+	free(s->rt_data);
+	s->rt_data = NULL;
+}
+
+static const char *process_not_in_image(const struct srv *s)
+{
+	return s->rt_data ? (const char *)s->rt_data
+			  : "the local cluster's --runtime is process";
 }
 
 static const char *process_task(struct srv *s, const struct rt_task_in *in,
@@ -53,5 +62,5 @@ const struct srv_runtime rt_process = {
     .ended = NULL,
     .sweep = NULL,
     .ssh_options = process_ssh_options,
-    .in_image = false,
+    .not_in_image = process_not_in_image,
 };

@@ -97,6 +97,10 @@ failures=
 for v in $(env | sed -n 's/^\(PAICTL_[A-Za-z0-9_]*\|XDG_[A-Za-z0-9_]*\)=.*/\1/p'); do
 	[ "$v" = PAICTL_WRAPPER ] || unset "$v"
 done
+# tasks run as processes, as the cases expect, podman installed or not
+# (tests/podman runs them in images)
+PAICTL_SERVE_RUNTIME=process
+export PAICTL_SERVE_RUNTIME
 
 # stop_servers DIR: SIGTERM to every local cluster started under DIR; its
 # pid goes to $servers, for reap_servers once all cases ran (a server
