@@ -91,7 +91,7 @@ SONAME   := libpai.so.$(firstword $(subst ., ,$(SO_VERSION)))
 LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
+.PHONY: podman-test deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
 	lint header-check fuzz libpai-test abi tsan-test js-test web-test deb deb-symbols deb-test \
 	kube-test slurm-test
 .DEFAULT_GOAL := all
@@ -170,7 +170,13 @@ test: test-deps
 	$(MAKE) --no-print-directory test-all
 
 test-all: unit-test cli-test header-check man-test completion-test k8s-test \
-	kube-test slurm-test libpai-test tsan-test js-test web-test deb-test
+	kube-test slurm-test libpai-test tsan-test js-test web-test deb-test \
+	podman-test
+
+# the local cluster's tasks in their image, with podman (tests/podman/):
+# a small image built offline; one line says it skipped without podman
+podman-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) sh tests/podman/run.sh
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)

@@ -1,0 +1,256 @@
+#!/bin/sh
+# tests/podman/run.sh - the local cluster runs each task in its image with
+# podman (`paictl serve --runtime podman`). It builds a small image
+# offline (a rootfs of Debian's busybox-static, imported) and runs jobs in
+# it: the task sees the image's files and not the host's, its $PAI_*
+# values and ports as `paictl expand` and `paictl status` say them, no
+# warning that it does not run in its image; `paictl ssh` lands inside;
+# stop ends the container; an image podman cannot pull fails the task
+# with podman's words; two jobs at once; a restart with a container
+# running, and with its monitor killed meanwhile (the orphan removed).
+# Without podman (or busybox-static) it says so in one line and passes.
+#
+# usage: sh tests/podman/run.sh     (PAICTL: the binary, default build/paictl)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${PAICTL:=$here/../../build/paictl}"
+busybox=$(dpkg -L busybox-static 2>/dev/null | grep '/bin/busybox$' | head -n 1)
+if ! command -v podman >/dev/null 2>&1 ||
+	! podman version >/dev/null 2>&1; then
+	echo "podman: skipped: podman is not installed or does not answer" \
+		"(make test-deps installs it)"
+	exit 0
+fi
+if [ -z "$busybox" ] || [ ! -x "$busybox" ]; then
+	echo "podman: skipped: no busybox-static to build the test image" \
+		"(make test-deps installs it)"
+	exit 0
+fi
+
+tmp=$(mktemp -d /tmp/paictl-podman.XXXXXX)
+image=localhost/paictl-test:$$
+# the case's environment is its own: no profile, token or server of the
+# user's; the runtime asked for by name
+for v in $(env | sed -n 's/^\(PAICTL_[A-Za-z0-9_]*\|XDG_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$v"
+done
+export HOME="$tmp/home" LC_ALL=C TZ=UTC
+mkdir -p "$HOME"
+state=$HOME/.local/state/paictl/local
+failed=0
+passed=0
+
+paictl() { "$PAICTL" "$@"; }
+
+cleanup() {
+	paictl serve --stop -q >/dev/null 2>&1
+	# what a failed check left: the containers of this run's jobs
+	[ -f "$tmp/names" ] && while IFS= read -r c; do
+		podman rm -f -t 0 --ignore "$c" >/dev/null 2>&1
+	done <"$tmp/names"
+	podman rmi -f "$image" >/dev/null 2>&1
+	if [ "${KEEP:-}" = 1 ]; then echo "podman: kept $tmp"; else rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+
+ok() {
+	passed=$((passed + 1))
+	echo "ok   $1"
+}
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL $1"
+	shift
+	for l in "$@"; do echo "    $l"; done
+}
+# same NAME WANT GOT: passes when they are equal
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		fail "$1" "want: $(printf %s "$2" | head -c 2000)" \
+			"got:  $(printf %s "$3" | head -c 2000)"
+	fi
+}
+# containers of a job: their names
+containers() {
+	podman ps -a --format '{{.Names}}' | grep -- "-root_$1-" || :
+}
+# the task's line of `paictl status JOB`: its ssh port
+ssh_port() {
+	paictl status "$1" | awk -v r="$2" -v i="$3" \
+		'$1 == r && $2 == i { for (f = 1; f <= NF; f++) if ($f ~ /^ssh:/) { sub("ssh:", "", $f); print $f } }'
+}
+
+# ---- the image: busybox and its applets, an os-release and a marker that
+# only the image has
+root=$tmp/rootfs
+mkdir -p "$root/bin" "$root/etc" "$root/tmp" "$root/root"
+cp "$busybox" "$root/bin/busybox"
+for a in $("$root/bin/busybox" --list); do
+	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
+done
+printf 'ID=paictl-test\nVERSION_ID=%s\nNAME="paictl test image"\n' $$ \
+	>"$root/etc/os-release"
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "only in the image" >"$root/paictl-image-marker"
+if ! tar -C "$root" -cf "$tmp/rootfs.tar" . ||
+	! podman import -q "$tmp/rootfs.tar" "$image" >/dev/null; then
+	fail "podman import of the test image"
+	exit 1
+fi
+
+sshd=
+nossh=--no-ssh
+if command -v sshd >/dev/null || [ -x /usr/sbin/sshd ]; then
+	sshd=yes
+	nossh=
+fi
+start() {
+	# shellcheck disable=SC2086 # $nossh: one option or none
+	paictl serve --background --runtime podman $nossh \
+		>/dev/null 2>"$tmp/serve.err" ||
+		fail "serve --runtime podman" "$(cat "$tmp/serve.err")"
+}
+start
+
+# ---- the image's files, its environment as expand says, no warning
+cat >"$tmp/files.json" <<EOF
+{"jobName":"files","image":"$image","jobEnvs":{"QUOTED":"a b \$x \"q\" 'y'"},
+ "taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":200,"gpuNumber":0,
+   "command":"cat /paictl-image-marker; grep ^ID= /etc/os-release; sed -n s/^VERSION_ID=//p /etc/os-release; test -e $PAICTL && echo host files || echo no host files; pwd; env | grep -E '^(PAI_|QUOTED=)' | sort >pai.env"},
+  {"name":"worker","taskNumber":2,"cpuNumber":1,"memoryMB":200,"gpuNumber":0,"command":"env | grep -E '^(PAI_|QUOTED=)' | sort >pai.env"}]}
+EOF
+out=$(timeout 120 "$PAICTL" submit --wait "$tmp/files.json" 2>"$tmp/files.err")
+st=$?
+same "a job in its image: SUCCEEDED" "0 files" "$st $out"
+same "no warning that it does not run in its image" "0" \
+	"$(grep -c 'not in the image' "$tmp/files.err")"
+work=$state/jobs/root~files/attempt-0
+same "the task sees the image's files, not the host's" \
+	"main-0 | only in the image
+main-0 | ID=paictl-test
+main-0 | $$
+main-0 | no host files
+main-0 | $work/main-0/work" "$(paictl logs files 2>&1)"
+# every variable expand shows for worker-1, with its value (the
+# placeholders of placement matching what the cluster gave)
+paictl expand "$tmp/files.json" worker 1 2>/dev/null | grep -E '^(PAI_|QUOTED=)' |
+	sort >"$tmp/expand.env"
+got=$(cut -d= -f1 "$work/worker-1/work/pai.env" | tr '\n' ' ')
+same "the container's \$PAI_* names are expand's" \
+	"$(cut -d= -f1 "$tmp/expand.env" | tr '\n' ' ')" "$got"
+bad=
+while IFS= read -r line; do
+	name=${line%%=*}
+	pat=$(printf '%s' "${line#*=}" | sed 's/<[^>]*>/*/g')
+	val=$(grep "^$name=" "$work/worker-1/work/pai.env" | head -n 1)
+	val=${val#*=}
+	# shellcheck disable=SC2254 # the pattern is meant as one
+	case $val in
+	$pat) ;;
+	*) bad="$bad $name=$val (expand: ${line#*=})" ;;
+	esac
+done <"$tmp/expand.env"
+same "the container's \$PAI_* values are expand's" "" "$bad"
+same "jobEnvs as given, quotes and all" "QUOTED=a b \$x \"q\" 'y'" \
+	"$(grep '^QUOTED=' "$work/worker-1/work/pai.env")"
+
+# ---- ssh lands inside; stop ends the container
+cat >"$tmp/long.json" <<EOF
+{"jobName":"long","image":"$image","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":200,"gpuNumber":0,"command":"echo started; sleep 300"}]}
+EOF
+paictl submit -q "$tmp/long.json" >/dev/null
+i=0
+until [ -n "$(containers long)" ] ||
+	[ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
+containers long >"$tmp/names"
+same "a container named for job, attempt, role and index" \
+	"paictl-" "$(cut -c1-7 "$tmp/names")"
+case $(cat "$tmp/names") in
+*-root_long-0-main-0) ok "its name ends with the job, attempt, role and index" ;;
+*) fail "its name ends with the job, attempt, role and index" "$(cat "$tmp/names")" ;;
+esac
+if [ -n "$sshd" ]; then
+	sleep 0.3
+	# shellcheck disable=SC2016 # expanded by the task's shell
+	got=$(echo hello | timeout 60 "$PAICTL" ssh long -- \
+		'cat /paictl-image-marker; echo $PAI_CURRENT_TASK_ROLE_NAME-$PAI_TASK_INDEX; pwd; tr a-z A-Z; echo err >&2; exit 42' 2>"$tmp/ssh.err")
+	rc=$?
+	same "ssh: inside the container, its environment and directory, stdin, exit status" \
+		"only in the image
+main-0
+$state/jobs/root~long/attempt-0/main-0/work
+HELLO
+42
+err" "$got
+$rc
+$(cat "$tmp/ssh.err")"
+else
+	echo "podman: ssh checks skipped: no sshd (make test-deps installs openssh-server)"
+fi
+start_ms=$(date +%s%N)
+timeout 60 "$PAICTL" stop --wait -q long >/dev/null 2>&1
+ms=$((($(date +%s%N) - start_ms) / 1000000))
+same "stop: STOPPED, the container gone" "STOPPED " \
+	"$(paictl status long | sed -n 's/^state: *//p') $(containers long)"
+# SIGTERM reached the task through the image's init: no 10 s grace
+if [ "$ms" -lt 8000 ]; then ok "stop within the grace ($ms ms)"; else
+	fail "stop within the grace" "$ms ms"
+fi
+
+# ---- an image that cannot be pulled: the task fails with podman's words
+cat >"$tmp/missing.json" <<EOF
+{"jobName":"missing","image":"localhost/paictl-test-missing:$$","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":200,"gpuNumber":0,"command":"true"}]}
+EOF
+timeout 120 "$PAICTL" submit --wait -q "$tmp/missing.json" >/dev/null 2>&1
+st=$?
+reason=$(paictl status missing | sed -n 's/^reason: *//p')
+case "$st $reason" in
+"9 "*"exited with 125: podman: "*"localhost/paictl-test-missing:$$"*)
+	ok "a missing image fails the task with podman's words" ;;
+*) fail "a missing image fails the task with podman's words" "exit $st" "$reason" ;;
+esac
+
+# ---- two jobs at once, each in its own container
+for n in 1 2; do
+	sed "s/\"files\"/\"two$n\"/; s/\"taskNumber\":2/\"taskNumber\":1/" \
+		"$tmp/files.json" >"$tmp/two$n.json"
+	timeout 120 "$PAICTL" submit --wait -q "$tmp/two$n.json" \
+		>"$tmp/two$n.out" 2>&1 &
+done
+wait
+same "two jobs at once: both SUCCEEDED" "SUCCEEDED SUCCEEDED" \
+	"$(paictl status two1 | sed -n 's/^state: *//p') $(paictl status two2 | sed -n 's/^state: *//p')"
+
+# ---- a restart with a container running: adopted, then stopped
+paictl submit -q --name long2 "$tmp/long.json" >/dev/null
+i=0
+until [ -n "$(containers long2)" ] && [ -s "$state/jobs/root~long2/attempt-0/main-0/status" ] ||
+	[ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
+containers long2 >>"$tmp/names"
+paictl serve --stop -q
+same "the server stopped, the container runs on" "1" \
+	"$(podman ps --format '{{.Names}}' | grep -c -- -root_long2-)"
+start
+same "restarted: the task RUNNING again" "RUNNING" \
+	"$(paictl status long2 | sed -n 's/^state: *//p')"
+timeout 60 "$PAICTL" stop --wait -q long2 >/dev/null 2>&1
+same "stopped after the restart: the container gone" "STOPPED " \
+	"$(paictl status long2 | sed -n 's/^state: *//p') $(containers long2)"
+
+# ---- its monitor killed while the server was down: the orphan removed
+paictl submit -q --name long3 "$tmp/long.json" >/dev/null
+i=0
+until [ -n "$(containers long3)" ] && [ -s "$state/jobs/root~long3/attempt-0/main-0/status" ] ||
+	[ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
+containers long3 >>"$tmp/names"
+paictl serve --stop -q
+mon=$(cut -d' ' -f2 "$state/jobs/root~long3/attempt-0/main-0/status" | head -n 1)
+kill -KILL "$mon"
+start
+i=0
+until [ -z "$(containers long3)" ] || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
+same "a container whose monitor was lost is removed at the restart" "FAILED " \
+	"$(paictl status long3 | sed -n 's/^state: *//p') $(containers long3)"
+
+echo "podman: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
