@@ -14,14 +14,13 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PAICTL:=$here/../../build/paictl}"
-busybox=$(dpkg -L busybox-static 2>/dev/null | grep '/bin/busybox$' | head -n 1)
 if ! command -v podman >/dev/null 2>&1 ||
 	! podman version >/dev/null 2>&1; then
 	echo "podman: skipped: podman is not installed or does not answer" \
 		"(make test-deps installs it)"
 	exit 0
 fi
-if [ -z "$busybox" ] || [ ! -x "$busybox" ]; then
+if ! dpkg -L busybox-static 2>/dev/null | grep -q '/bin/busybox$'; then
 	echo "podman: skipped: no busybox-static to build the test image" \
 		"(make test-deps installs it)"
 	exit 0
@@ -80,20 +79,8 @@ ssh_port() {
 		'$1 == r && $2 == i { for (f = 1; f <= NF; f++) if ($f ~ /^ssh:/) { sub("ssh:", "", $f); print $f } }'
 }
 
-# ---- the image: busybox and its applets, an os-release and a marker that
-# only the image has
-root=$tmp/rootfs
-mkdir -p "$root/bin" "$root/etc" "$root/tmp" "$root/root"
-cp "$busybox" "$root/bin/busybox"
-for a in $("$root/bin/busybox" --list); do
-	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
-done
-printf 'ID=paictl-test\nVERSION_ID=%s\nNAME="paictl test image"\n' $$ \
-	>"$root/etc/os-release"
-echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
-echo "only in the image" >"$root/paictl-image-marker"
-if ! tar -C "$root" -cf "$tmp/rootfs.tar" . ||
-	! podman import -q "$tmp/rootfs.tar" "$image" >/dev/null; then
+# ---- the image (tests/podman/image.sh)
+if ! sh "$here/image.sh" "$image"; then
 	fail "podman import of the test image"
 	exit 1
 fi
