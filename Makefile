@@ -342,6 +342,7 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) FAKE_V1X=$(CURDIR)/$(FAKE_V1X) sh bench/follow.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/podman.sh
 
 lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_helper.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o

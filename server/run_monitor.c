@@ -141,7 +141,7 @@ static unsigned long long self_start(void)
 /* A monitor's state: the task, its outputs, its sshd sessions. */
 struct monitor {
 	const struct run_spawn *sp;
-	int sfd;     /* SIGTERM and SIGINT, to pass on to the task */
+	int sfd;     /* SIGTERM and SIGINT, to pass on to the task; SIGCHLD */
 	int status;  /* the status file, or -1 */
 	int logs[3]; /* user.pai.stdout, .stderr, .all: -1 until written */
 	/* each stream's line begun and not ended, kept from
@@ -187,7 +187,9 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sigdelset(&mask, SIGCHLD);
+	/* SIGCHLD too: a task whose outputs stay open after it exited
+	 * (podman's conmon holds them) is reaped at once, not at the
+	 * next poll's timeout */
 	m->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	/* made here, not in the server: the server forks the next task
 	 * meanwhile, and answers requests */
@@ -324,6 +326,8 @@ static void pass_signals(struct monitor *m)
 	while (read(m->sfd, &si, sizeof(si)) == sizeof(si)) {
 		int k = si.ssi_signo == SIGINT;
 
+		if (si.ssi_signo == SIGCHLD)
+			continue; /* reap_children's */
 		/* a runtime that stops its tasks itself (podman kill) */
 		if (m->sp->stop[k]) {
 			run_helper_start(m->sp, m->sp->stop[k]);

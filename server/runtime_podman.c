@@ -204,10 +204,14 @@ static int podman_open(struct srv *s, char *why, size_t whylen)
 	state_id(p, s->state_dir);
 	s->rt_data = p;
 	srv_log(s,
-		"tasks run in their image with podman %s (%s%s%s; CPU and "
-		"memory limits: %s)",
-		out, p->oci ? "OCI runtime " : "its default OCI runtime",
-		p->oci ? p->oci : "", p->init ? ", --init" : "",
+		"tasks run in their image with podman %s; what this machine "
+		"needs: %s%s%s%s%s%s%s; SIGTERM through --init: %s; CPU and "
+		"memory limits: %s",
+		out, p->oci ? "--runtime " : "", p->oci ? p->oci : "",
+		p->ulimit[0][0] ? " --ulimit " : "", p->ulimit[0],
+		p->ulimit[1][0] ? " --ulimit " : "", p->ulimit[1],
+		p->oci || p->ulimit[0][0] || p->ulimit[1][0] ? "" : "nothing",
+		p->init ? p->init : "no (install catatonit)",
 		p->cpus && p->memory ? "yes"
 		: p->cpus	     ? "CPU only"
 		: p->memory	     ? "memory only"
