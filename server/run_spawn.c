@@ -104,7 +104,8 @@ static void spawn_buf_release(struct spawn_buf *b)
 
 	if (b->sp.fd_ssh >= 0)
 		close(b->sp.fd_ssh);
-	free_strv(b->sp.envp);
+	if (b->sp.envp != b->rt.envp)
+		free_strv(b->sp.envp);
 	rt_task_free(&b->rt);
 	free(b->cmd);
 	pai_env_free(b->env);
@@ -121,10 +122,19 @@ static void spawn_buf_release(struct spawn_buf *b)
 static const char *runtime_task(struct srv *s, const struct srv_job *j,
 				const struct srv_task *t, struct spawn_buf *b)
 {
-	struct rt_task_in in = {j, t, b->cmd, b->env, b->sp.work};
+	struct rt_task_in in = {.j = j,
+				.t = t,
+				.cmd = b->cmd,
+				.env = b->env,
+				.envp = b->sp.envp,
+				.work = b->sp.work};
 	const char *why = s->rt->task(s, &in, &b->rt);
 
 	b->sp.prog = b->rt.prog;
+	if (b->rt.envp) {
+		free_strv(b->sp.envp);
+		b->sp.envp = b->rt.envp;
+	}
 	b->sp.argv = b->rt.argv;
 	b->sp.stop[0] = b->rt.stop[0];
 	b->sp.stop[1] = b->rt.stop[1];

@@ -40,6 +40,7 @@ void rt_strv_free(char **v)
 void rt_task_free(struct rt_task *rt)
 {
 	rt_strv_free(rt->argv);
+	rt_strv_free(rt->envp);
 	rt_strv_free(rt->stop[0]);
 	rt_strv_free(rt->stop[1]);
 	rt_strv_free(rt->end);

@@ -16,6 +16,7 @@
 struct rt_task {
 	const char *prog;
 	char **argv;	/* NULL-terminated, owned */
+	char **envp;	/* its environment; NULL: the task's (owned) */
 	char **stop[2]; /* NULL: signal the task's process group */
 	char **end;	/* NULL: nothing to run after the task */
 	int keep_fd;	/* a descriptor the task inherits, or -1 */
@@ -29,6 +30,8 @@ struct rt_task_in {
 	const struct srv_task *t;
 	const char *cmd;    /* the role's command (entrypoint) */
 	const pai_env *env; /* its $PAI_* and jobEnvs, as expand says */
+	char *const *envp;  /* the task's environment: the server's few
+			     * variables and env's */
 	const char *work;   /* its working directory */
 };
 

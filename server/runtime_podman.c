@@ -154,6 +154,60 @@ static void state_id(struct podman *p, const char *state_dir)
 		 (unsigned long long)(h >> 32));
 }
 
+/* What podman reads of the server's environment, besides the few
+ * variables every task has (PATH, HOME...): a NULL-terminated copy. */
+static char **own_env(void)
+{
+	static const char *const names[] = {
+	    "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+	    "DBUS_SESSION_BUS_ADDRESS", "CONTAINERS_CONF",
+	    "CONTAINERS_REGISTRIES_CONF", "CONTAINERS_STORAGE_CONF",
+	    "REGISTRY_AUTH_FILE", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY",
+	    "http_proxy", "https_proxy", "no_proxy"};
+	const char *v[sizeof(names) / sizeof(names[0])];
+	char **out;
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (getenv(names[i]) &&
+		    !(v[n++] = srv_printf("%s=%s", names[i], getenv(names[i])))) {
+			n--;
+			break;
+		}
+	out = i == sizeof(names) / sizeof(names[0]) ? rt_strv(v, n) : NULL;
+	while (n > 0)
+		free((char *)v[--n]);
+	return out;
+}
+
+/* env, then what of podman's own environment env does not set. */
+static char **podman_envp(const struct podman *p, char *const *env)
+{
+	const char **v;
+	char **out;
+	size_t n = 0, i, k;
+
+	for (i = 0; env[i]; i++)
+		;
+	for (k = 0; p->env[k]; k++)
+		;
+	if (!(v = calloc(i + k + 1, sizeof(*v))))
+		return NULL;
+	for (i = 0; env[i]; i++)
+		v[n++] = env[i];
+	for (k = 0; p->env[k]; k++) {
+		size_t len = strcspn(p->env[k], "=") + 1;
+
+		for (i = 0; env[i] && strncmp(env[i], p->env[k], len) != 0; i++)
+			;
+		if (!env[i])
+			v[n++] = p->env[k];
+	}
+	out = rt_strv(v, n);
+	free(v);
+	return out;
+}
+
 static void podman_free(struct podman *p)
 {
 	if (!p)
@@ -161,6 +215,7 @@ static void podman_free(struct podman *p)
 	free(p->exe);
 	free(p->oci);
 	free(p->init);
+	rt_strv_free(p->env);
 	free(p);
 }
 
@@ -201,6 +256,11 @@ static int podman_open(struct srv *s, char *why, size_t whylen)
 	probe_cgroups(p);
 	probe_ulimits(p);
 	p->short_names = podman_searches_short_names();
+	if (!(p->env = own_env())) {
+		snprintf(why, whylen, "out of memory");
+		podman_free(p);
+		return -1;
+	}
 	state_id(p, s->state_dir);
 	s->rt_data = p;
 	srv_log(s,
@@ -375,7 +435,8 @@ static const char *podman_task(struct srv *s, const struct rt_task_in *in,
 		rt->end = podman_argv(p, end, 6);
 	}
 	rt->prog = p->exe;
-	if (!rt->stop[0] || !rt->stop[1] || !rt->end)
+	rt->envp = podman_envp(p, in->envp);
+	if (!rt->stop[0] || !rt->stop[1] || !rt->end || !rt->envp)
 		why = "out of memory";
 out:
 	args_free(&a);

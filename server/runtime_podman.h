@@ -16,6 +16,8 @@ struct podman {
 	bool short_names;  /* registries.conf searches for short names */
 	char ulimit[2][64]; /* --ulimit nofile=S:H, nproc=S:H ("": none) */
 	char id[17];	    /* this state directory's, in names and labels */
+	char **env; /* the server's variables podman reads (its config,
+		     * its rootless runtime directory, proxies) */
 };
 
 #define PODMAN_LABEL "io.paictl.local"
