@@ -95,12 +95,15 @@ static bool file_searches(const char *path)
 
 bool podman_searches_short_names(void)
 {
-	const char *home = getenv("HOME");
-	char *user = home ? srv_printf("%s/.config/containers/"
-				       "registries.conf",
-				       home)
-			  : NULL;
-	bool yes = file_searches("/etc/containers/registries.conf") ||
+	/* $CONTAINERS_REGISTRIES_CONF, as podman reads it, replaces the
+	 * system's and the user's file */
+	const char *home = getenv("HOME"),
+		   *env = getenv("CONTAINERS_REGISTRIES_CONF");
+	char *user = home && !env ? srv_printf("%s/.config/containers/"
+					       "registries.conf",
+					       home)
+				  : NULL;
+	bool yes = file_searches(env ? env : "/etc/containers/registries.conf") ||
 		   (user && file_searches(user));
 	DIR *d = opendir("/etc/containers/registries.conf.d");
 	struct dirent *e;

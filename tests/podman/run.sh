@@ -48,6 +48,9 @@ cleanup() {
 		podman rm -f -t 0 --ignore "$c" >/dev/null 2>&1
 	done <"$tmp/names"
 	podman rmi -f "$image" >/dev/null 2>&1
+	[ -f "$tmp/images" ] && while IFS= read -r i; do
+		podman rmi -f "$i" >/dev/null 2>&1
+	done <"$tmp/images"
 	if [ "${KEEP:-}" = 1 ]; then echo "podman: kept $tmp"; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
@@ -238,6 +241,71 @@ i=0
 until [ -z "$(containers long3)" ] || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
 same "a container whose monitor was lost is removed at the restart" "FAILED " \
 	"$(paictl status long3 | sed -n 's/^state: *//p') $(containers long3)"
+
+# ---- pulls from a registry on 127.0.0.1 (tests/podman/registry.py), which
+# podman reaches as registries.conf says (CONTAINERS_REGISTRIES_CONF,
+# passed on to podman): protocol v2's auth, a private image refused
+# without it, a name without a registry as Docker Hub's
+paictl serve --stop -q
+reg=$tmp/registry
+if ! podman push -q --compress --format v2s2 "$image" "dir:$reg" >/dev/null 2>&1; then
+	fail "podman push of the test image to a directory"
+else
+	password='s3cr:et "x'
+	python3 "$here/registry.py" --dir "$reg" --port-file "$tmp/reg.port" \
+		--log "$tmp/reg.log" --user alice --password "$password" &
+	regpid=$!
+	i=0
+	until [ -s "$tmp/reg.port" ] || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	port=$(cat "$tmp/reg.port")
+	printf '%s\n' "unqualified-search-registries = []" \
+		"[[registry]]" "location = \"127.0.0.1:$port\"" "insecure = true" \
+		"[[registry]]" "prefix = \"docker.io\"" \
+		"location = \"127.0.0.1:$port\"" "insecure = true" \
+		>"$tmp/registries.conf"
+	CONTAINERS_REGISTRIES_CONF=$tmp/registries.conf start
+	priv=127.0.0.1:$port/paictl/private-$$:1
+	echo "$priv" >>"$tmp/images"
+	printf '%s\n' "protocolVersion: 2" "name: auth" "type: job" \
+		"prerequisites:" "  - name: img" "    type: dockerimage" \
+		"    uri: '$priv'" \
+		"    auth: {username: alice, password: '$password', registryuri: '127.0.0.1:$port'}" \
+		"taskRoles:" "  main:" "    instances: 1" "    dockerImage: img" \
+		"    resourcePerInstance: {cpu: 1, memoryMB: 100, gpu: 0}" \
+		"    commands: [cat /paictl-image-marker]" >"$tmp/auth.yaml"
+	timeout 120 "$PAICTL" submit --wait -q "$tmp/auth.yaml" >/dev/null 2>&1
+	st=$?
+	paictl logs auth >"$tmp/auth.log" 2>&1
+	same "protocol v2's auth: the private image pulled, the task run in it" \
+		"0 only in the image" "$st $(tail -n 1 "$tmp/auth.log")"
+	same "podman's pull progress in the task's log" \
+		"Trying to pull $priv..." "$(head -n 1 "$tmp/auth.log")"
+	same "the registry saw the credentials" "yes" \
+		"$(grep -q "^GET /v2/paictl/private-$$/manifests/1 auth-ok" "$tmp/reg.log" && echo yes)"
+	b64=$(printf 'alice:%s' "$password" | base64 -w0)
+	same "the password written nowhere in the state directory" "" \
+		"$(grep -rlF -e "$password" -e "$b64" "$HOME" 2>/dev/null)"
+	other=127.0.0.1:$port/paictl/other-$$:1
+	echo "$other" >>"$tmp/images"
+	sed "s|'$priv'|'$other'|; /auth:/d; s/^name: auth/name: noauth/" \
+		"$tmp/auth.yaml" >"$tmp/noauth.yaml"
+	timeout 120 "$PAICTL" submit --wait -q "$tmp/noauth.yaml" >/dev/null 2>&1
+	st=$?
+	reason=$(paictl status noauth | sed -n 's/^reason: *//p')
+	case "$st $reason" in
+	"9 "*"podman: "*unauthorized*) ok "no auth: refused, in podman's words" ;;
+	*) fail "no auth: refused, in podman's words" "exit $st" "$reason" ;;
+	esac
+	short=paictl-short-$$
+	echo "docker.io/library/$short:1" >>"$tmp/images"
+	sed "s|\"$image\"|\"$short:1\"|; s/\"files\"/\"short\"/" "$tmp/files.json" \
+		>"$tmp/short.json"
+	timeout 120 "$PAICTL" submit --wait -q "$tmp/short.json" >/dev/null 2>&1
+	st=$?
+	same "a name without a registry is Docker Hub's (its library/)" "0 yes" \
+		"$st $(grep -q "^GET /v2/library/$short/manifests/1 " "$tmp/reg.log" && echo yes)"
+	kill "$regpid"
+fi
 
 echo "podman: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
