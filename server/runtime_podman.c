@@ -9,6 +9,7 @@
  * set, an init that passes SIGTERM on. */
 #include "runtime_podman.h"
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,32 @@ static void probe_cgroups(struct podman *p)
 	}
 	p->cpus = strstr(buf, "cpu ") || strstr(buf, "cpu\n");
 	p->memory = strstr(buf, "memory") != NULL;
+}
+
+/* Whether a CDI spec (the NVIDIA Container Toolkit's, say) in dir
+ * declares the kind nvidia.com/gpu. */
+static bool cdi_dir_has_gpus(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool yes = false;
+
+	while (d && !yes && (e = readdir(d))) {
+		char *path = e->d_name[0] == '.' ? NULL
+			     : srv_printf("%s/%s", dir, e->d_name);
+		char *text = NULL;
+		size_t len;
+
+		/* a spec is a few kB: a bigger file is not one */
+		if (path && pai_file_read_max(&text, &len, NULL, path,
+					      1 << 20) == PAI_OK)
+			yes = strstr(text, "nvidia.com/gpu") != NULL;
+		free(text);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return yes;
 }
 
 static long long pid_max(void)
@@ -255,6 +282,8 @@ static int podman_open(struct srv *s, char *why, size_t whylen)
 		      : rt_find_in_path("catatonit");
 	probe_cgroups(p);
 	probe_ulimits(p);
+	p->cdi_gpus = cdi_dir_has_gpus("/etc/cdi") ||
+		      cdi_dir_has_gpus("/var/run/cdi");
 	p->short_names = podman_searches_short_names();
 	if (!(p->env = own_env())) {
 		snprintf(why, whylen, "out of memory");
@@ -289,7 +318,7 @@ static void podman_close(struct srv *s)
 struct args {
 	const char **v;
 	size_t n, cap;
-	char *own[8]; /* strings made here, freed with the vector */
+	char *own[80]; /* strings made here, freed with the vector */
 	size_t nown;
 	bool oom;
 };
@@ -337,6 +366,27 @@ static void args_free(struct args *a)
 static const char wrap[] =
     "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; fi; "
     "exec sh -c \"$1\"";
+
+/* The task's GPUs through CDI: those it holds under --capacity, else
+ * all of them when its role asks for any. */
+static void gpu_options(struct args *a, const struct srv *s,
+			const struct srv_role *r, const struct srv_task *t)
+{
+	int g;
+
+	if (!podman_of(s)->cdi_gpus || r->gpu <= 0)
+		return;
+	if (!s->capped) {
+		arg(a, "--device");
+		arg(a, "nvidia.com/gpu=all");
+		return;
+	}
+	for (g = 0; g < 64; g++)
+		if (t->gpus & (1ULL << g)) {
+			arg(a, "--device");
+			arg_own(a, srv_printf("nvidia.com/gpu=%d", g));
+		}
+}
 
 /* `podman run`'s options for the machine and the task's resources. */
 static void run_options(struct args *a, const struct podman *p,
@@ -399,6 +449,7 @@ static const char *podman_task(struct srv *s, const struct rt_task_in *in,
 		arg_own(&a, srv_printf("/proc/self/fd/%d", rt->keep_fd));
 	}
 	run_options(&a, p, &j->roles[in->t->role]);
+	gpu_options(&a, s, &j->roles[in->t->role], in->t);
 	/* the working directory, where $PAI_WORK_DIR says, the host's */
 	arg(&a, "--volume");
 	arg_own(&a, srv_printf("%s:%s", in->work, in->work));

@@ -14,6 +14,7 @@ struct podman {
 	char *init;	   /* --init-path: a catatonit, or NULL (no --init) */
 	bool cpus, memory; /* --cpus, --memory: the cgroups allow them */
 	bool short_names;  /* registries.conf searches for short names */
+	bool cdi_gpus;	   /* a CDI spec names nvidia.com/gpu devices */
 	char ulimit[2][64]; /* --ulimit nofile=S:H, nproc=S:H ("": none) */
 	char id[17];	    /* this state directory's, in names and labels */
 	char **env; /* the server's variables podman reads (its config,
