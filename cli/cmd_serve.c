@@ -188,15 +188,19 @@ static int print_probe(const cli_ctx *ctx, const struct srv_probe *p,
 			if (*p->web)
 				json_object_set_new(o, "web",
 						    json_string(p->web));
+			if (*p->runtime)
+				json_object_set_new(o, "runtime",
+						    json_string(p->runtime));
 		}
 		return cli_print_json(o) < 0 ? EXIT_FAILURE_ : EXIT_OK;
 	}
 	if (!running)
 		printf("not running (%s)\n", p->state_dir);
 	else
-		printf("running: pid %ld, socket %s%s%s%s%s\n", p->pid,
-		       p->socket, *p->url ? ", url " : "", p->url,
-		       *p->web ? ", web " : "", p->web);
+		printf("running: pid %ld, socket %s%s%s%s%s%s%s\n", p->pid,
+		       p->socket, *p->runtime ? ", runtime " : "", p->runtime,
+		       *p->url ? ", url " : "", p->url, *p->web ? ", web " : "",
+		       p->web);
 	return EXIT_OK;
 }
 

@@ -41,6 +41,7 @@ struct srv_probe {
 	char socket[4096];
 	char url[256]; /* "" without --listen */
 	char web[256]; /* the pages' listener (paictl web); "" before */
+	char runtime[16]; /* what runs tasks: "podman", "process"; "" */
 };
 
 /* Whether a local cluster runs in state_dir (NULL: the default): 1 and

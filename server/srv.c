@@ -222,8 +222,9 @@ bad:
 
 void srv_write_info(struct srv *s)
 {
-	json_t *o = json_pack("{s:i,s:s,s:s}", "pid", (int)getpid(), "socket",
-			      s->sock_path, "version", PAI_VERSION);
+	json_t *o = json_pack("{s:i,s:s,s:s,s:s}", "pid", (int)getpid(),
+			      "socket", s->sock_path, "version", PAI_VERSION,
+			      "runtime", s->rt ? s->rt->name : "process");
 	char *path = srv_printf("%s/server.json", s->state_dir), *text;
 
 	/* the web pages' listener starts while others may write it too */
