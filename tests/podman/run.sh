@@ -174,6 +174,12 @@ HELLO
 err" "$got
 $rc
 $(cat "$tmp/ssh.err")"
+	paictl ssh-config long >"$tmp/ssh.cfg"
+	# shellcheck disable=SC2016 # expanded by the task's shell
+	same "ssh-config and plain ssh: inside the container too" \
+		"only in the image main" \
+		"$(timeout 60 ssh -F "$tmp/ssh.cfg" -o BatchMode=yes -o LogLevel=ERROR \
+			long-main-0 'echo $(cat /paictl-image-marker) $PAI_CURRENT_TASK_ROLE_NAME' 2>&1)"
 else
 	echo "podman: ssh checks skipped: no sshd (make test-deps installs openssh-server)"
 fi
