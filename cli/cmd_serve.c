@@ -20,6 +20,7 @@ enum {
 	OPT_NO_SSH,
 	OPT_NO_CGROUP,
 	OPT_RUNTIME,
+	OPT_PULL_TIMEOUT,
 	OPT_BACKGROUND,
 	OPT_STATUS,
 	OPT_STOP
@@ -51,6 +52,9 @@ const cli_opt cli_serve_opts[] = {
      "machine, as the server's user, not in its image (default: podman "
      "where it is installed and answers, else process; "
      "$PAICTL_SERVE_RUNTIME)"},
+    {"pull-timeout", OPT_PULL_TIMEOUT, "SECONDS", NULL,
+     "with podman: fail a task whose image is not there after SECONDS of "
+     "pulling (default 1800)"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
      "time between SIGTERM and SIGKILL when stopping (default 10)"},
     {"status", OPT_STATUS, NULL, NULL,
@@ -88,6 +92,15 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_BACKGROUND: o->log_to_state = 1; return 0;
 	case OPT_STATUS:
 	case OPT_STOP: ctl_action = key; return 0;
+	case OPT_PULL_TIMEOUT:
+		secs = strtod(arg, &end);
+		if (!*arg || *end || secs < 1 || secs > 86400)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --pull-timeout '%s' (seconds, "
+					 "1 to 86400)",
+					 arg);
+		o->pull_timeout_s = (int)secs;
+		return 0;
 	case OPT_GRACE:
 		secs = strtod(arg, &end);
 		if (!*arg || *end || secs < 0 || secs > 3600)

@@ -12,8 +12,19 @@
 #include <unistd.h>
 
 /* podman's exit statuses of its own: 125 (podman failed), 126 and 127
- * (the command could not run, or be found, in the container). */
+ * (the command could not run, or be found, in the container); any, for
+ * a task whose container was never made (its pull failed, or took too
+ * long). */
 #define PODMAN_OWN(code) ((code) >= 125 && (code) <= 127)
+
+static bool never_made(const struct srv_job *j, const struct srv_task *t)
+{
+	char *cid = podman_cidfile(j, t);
+	bool never = cid && access(cid, F_OK) != 0;
+
+	free(cid);
+	return never;
+}
 #define TAIL 8192
 
 /* The last line of the task's stderr that begins with "Error: ", as
@@ -74,7 +85,7 @@ void podman_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 {
 	char why[1024], *name;
 
-	if (PODMAN_OWN(code)) {
+	if (PODMAN_OWN(code) || (code > 0 && never_made(j, t))) {
 		last_error(j, t, why, sizeof(why));
 		if (why[0]) {
 			char *d = srv_printf("podman: %s", why + 7);

@@ -43,6 +43,11 @@ struct run_spawn {
 	char **stop[2]; /* run for SIGTERM, SIGKILL; NULL: signal the task */
 	char **end;	/* run after a task that did not exit by itself */
 	int fd_keep;	/* a descriptor the task inherits, or -1 */
+	/* a file its runtime makes once the task runs (podman's
+	 * --cidfile, after the image's pull), or NULL; a task without it
+	 * after start_ms is killed, start_why written to its stderr */
+	const char *started_path, *start_why;
+	long start_ms;
 	const char *dirs[3]; /* attempt, task and working directories */
 	const char *work, *status_path;
 	const char *log_path[3]; /* user.pai.stdout, .stderr, .all */

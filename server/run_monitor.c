@@ -153,6 +153,8 @@ struct monitor {
 	int st;	     /* its wait status */
 	bool exited;
 	long drain_until; /* once it exited: its output read until then */
+	pid_t stopper[2]; /* the runtime's stop for SIGTERM, SIGKILL: 0 none */
+	long start_by;	  /* started_path must exist by then (0: it does) */
 	long force_at;	  /* SIGKILL the task then, its runtime's stop
 			   * having failed; 0: none */
 	pid_t sess[MAX_SESSIONS];
@@ -175,6 +177,8 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 	m->exited = false;
 	m->drain_until = 0;
 	m->force_at = 0;
+	m->stopper[0] = m->stopper[1] = 0;
+	m->start_by = 0;
 	m->nsess = 0;
 	setsid();
 	srv_tree_init(&m->tree, sp->tree_base);
@@ -234,6 +238,8 @@ static void start_task(struct monitor *m, int *out, int *err)
 	}
 	if (m->pid > 0)
 		setpgid(m->pid, m->pid);
+	if (sp->started_path)
+		m->start_by = mono_ms() + sp->start_ms;
 	close(po[1]);
 	close(pe[1]);
 	*out = po[0];
@@ -330,7 +336,7 @@ static void pass_signals(struct monitor *m)
 			continue; /* reap_children's */
 		/* a runtime that stops its tasks itself (podman kill) */
 		if (m->sp->stop[k]) {
-			run_helper_start(m->sp, m->sp->stop[k]);
+			m->stopper[k] = run_helper_start(m->sp, m->sp->stop[k]);
 			if (k && !m->force_at)
 				m->force_at = mono_ms() + FORCE_MS;
 			continue;
@@ -339,6 +345,53 @@ static void pass_signals(struct monitor *m)
 		kill(-m->pid, sig);
 		srv_tree_signal(&m->tree, sig);
 	}
+}
+
+/* A task whose runtime has not started it by its time (podman still
+ * pulling an image from a registry that does not answer, say): killed,
+ * and why written to its stderr as the runtime writes its errors. */
+static void check_start(struct monitor *m)
+{
+	const char *why = m->sp->start_why;
+
+	if (!m->start_by || m->exited)
+		return;
+	if (access(m->sp->started_path, F_OK) == 0) {
+		m->start_by = 0;
+		return;
+	}
+	if (mono_ms() < m->start_by)
+		return;
+	m->start_by = 0;
+	if (m->logs[1] < 0)
+		m->logs[1] = open(m->sp->log_path[1], LOG_FLAGS, 0600);
+	if (m->logs[2] < 0)
+		m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
+	write_all(m->logs[1], why, strlen(why));
+	to_all(m, 1, why, strlen(why));
+	kill(-m->pid, SIGKILL);
+	srv_tree_signal(&m->tree, SIGKILL);
+}
+
+/* Whether w was the runtime's stop command; if it failed (no container
+ * yet: podman still pulls its image), the task's own processes get the
+ * signal instead. */
+static bool stopper_ended(struct monitor *m, pid_t w, int wst)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (!m->stopper[k] || w != m->stopper[k])
+			continue;
+		m->stopper[k] = 0;
+		if (!(WIFEXITED(wst) && WEXITSTATUS(wst) == 0)) {
+			kill(-m->pid, k ? SIGKILL : SIGTERM);
+			if (k)
+				srv_tree_signal(&m->tree, SIGKILL);
+		}
+		return true;
+	}
+	return false;
 }
 
 /* sshd in inetd mode: one per connection on the task's ssh port (fd),
@@ -381,6 +434,8 @@ static void reap_children(struct monitor *m)
 
 	while (!m->exited && (w = waitpid(-1, &wst, WNOHANG)) > 0) {
 		if (w != m->pid) {
+			if (stopper_ended(m, w, wst))
+				continue;
 			for (i = 0; i < m->nsess; i++)
 				if (m->sess[i] == w)
 					m->sess[i] = m->sess[--m->nsess];
@@ -417,6 +472,7 @@ static void watch_task(struct monitor *m, int out, int err)
 		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents)
 			accept_ssh(m, pfd[3].fd);
 		reap_children(m);
+		check_start(m);
 		if (m->force_at && !m->exited && mono_ms() > m->force_at) {
 			kill(-m->pid, SIGKILL);
 			srv_tree_signal(&m->tree, SIGKILL);

@@ -140,6 +140,9 @@ static const char *runtime_task(struct srv *s, const struct srv_job *j,
 	b->sp.stop[1] = b->rt.stop[1];
 	b->sp.end = b->rt.end;
 	b->sp.fd_keep = b->rt.keep_fd;
+	b->sp.started_path = b->rt.started;
+	b->sp.start_why = b->rt.start_why;
+	b->sp.start_ms = b->rt.start_ms;
 	return why;
 }
 

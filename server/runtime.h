@@ -20,6 +20,9 @@ struct rt_task {
 	char **stop[2]; /* NULL: signal the task's process group */
 	char **end;	/* NULL: nothing to run after the task */
 	int keep_fd;	/* a descriptor the task inherits, or -1 */
+	/* run_spawn's started_path and start_why (owned), start_ms */
+	char *started, *start_why;
+	long start_ms;
 };
 
 void rt_task_free(struct rt_task *rt);

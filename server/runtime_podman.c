@@ -45,6 +45,15 @@ char **podman_argv(const struct podman *p, const char *const *v, size_t n)
 	return out;
 }
 
+char *podman_cidfile(const struct srv_job *j, const struct srv_task *t)
+{
+	char *dir = srv_task_dir(j, t),
+	     *path = dir ? srv_printf("%s/container.id", dir) : NULL;
+
+	free(dir);
+	return path;
+}
+
 char *podman_name(const struct srv *s, const struct srv_job *j,
 		  const struct srv_task *t)
 {
@@ -422,9 +431,21 @@ static const char *podman_task(struct srv *s, const struct rt_task_in *in,
 	char *name = podman_name(s, j, in->t), *image;
 	struct args a = {0};
 	const char *why = NULL;
+	int pull_s = s->opt.pull_timeout_s > 0 ? s->opt.pull_timeout_s : 1800;
 	size_t i;
 
 	image = podman_image(p, j->pj, in->t->role);
+	rt->started = podman_cidfile(j, in->t);
+	rt->start_ms = (long)pull_s * 1000;
+	rt->start_why = srv_printf("Error: the task's image was not there "
+				   "after %d s of podman's pull (paictl serve "
+				   "--pull-timeout)\n",
+				   pull_s);
+	if (!rt->started || !rt->start_why) {
+		free(name);
+		free(image);
+		return "out of memory";
+	}
 	if (!image || !name) {
 		free(name);
 		free(image);
@@ -444,6 +465,9 @@ static const char *podman_task(struct srv *s, const struct rt_task_in *in,
 	arg_own(&a, srv_printf("%s=%s", PODMAN_LABEL, p->id));
 	arg(&a, "--network=host");
 	arg(&a, "--pull=missing");
+	/* written once the container is made: its image is here */
+	arg(&a, "--cidfile");
+	arg(&a, rt->started);
 	if (rt->keep_fd >= 0) {
 		arg(&a, "--authfile");
 		arg_own(&a, srv_printf("/proc/self/fd/%d", rt->keep_fd));

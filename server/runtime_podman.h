@@ -31,6 +31,9 @@ static inline struct podman *podman_of(const struct srv *s)
 /* Task t's container: paictl-ID-USER_JOB-ATTEMPT-ROLE-INDEX, allocated. */
 char *podman_name(const struct srv *s, const struct srv_job *j,
 		  const struct srv_task *t);
+/* The file podman writes task t's container's id to once it made it
+ * (--cidfile): until then, podman pulls its image. Allocated. */
+char *podman_cidfile(const struct srv_job *j, const struct srv_task *t);
 /* podman [--runtime OCI] followed by the n strings of v. */
 char **podman_argv(const struct podman *p, const char *const *v, size_t n);
 

@@ -21,11 +21,13 @@ typedef struct srv_options {
 	int no_cgroup; /* tasks' processes by descendants, no cgroups */
 	/* "podman", "process", or NULL: podman where it answers */
 	const char *runtime;
+	/* the most a task may wait for its image (podman's pull), s */
+	int pull_timeout_s;
 } srv_options;
 
 #define SRV_OPTIONS_INIT                                                       \
 	{                                                                      \
-		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1, 0, NULL      \
+		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1, 0, NULL, 1800 \
 	}
 
 /* Runs the local cluster until SIGTERM or SIGINT. Returns 0 after a

@@ -10,14 +10,15 @@
 set -u
 obj=${1:?usage: async_safe.sh OBJECT}
 
-# POSIX's async-signal-safe functions that the monitor uses, Linux
+# POSIX's async-signal-safe functions that the monitor uses (strlen since
+# POSIX.1-2016), Linux
 # system calls of the same kind, the compiler's memcpy/memset and errno,
 # the monitor's half of server/tree.c and its helpers' runner
 # (server/run_helper.c, which this checks too), under the same rule
-allowed='__errno_location _exit accept4 chdir clock_gettime close
+allowed='__errno_location _exit accept4 access chdir clock_gettime close
 close_range dup2 execve fcntl fork fsync getpid kill memcpy memset mkdir
 nanosleep open pipe2 poll read setpgid setsid sigaction sigaddset
-sigdelset sigemptyset sigfillset signalfd sigprocmask srv_tree_end
+sigdelset sigemptyset sigfillset signalfd sigprocmask srv_tree_end strlen
 srv_tree_enter srv_tree_init srv_tree_signal run_helper_start
 run_helper_run waitpid write'
 

@@ -96,7 +96,7 @@ if command -v sshd >/dev/null || [ -x /usr/sbin/sshd ]; then
 fi
 start() {
 	# shellcheck disable=SC2086 # $nossh: one option or none
-	paictl serve --background --runtime podman $nossh \
+	paictl serve --background --runtime podman $nossh "$@" \
 		>/dev/null 2>"$tmp/serve.err" ||
 		fail "serve --runtime podman" "$(cat "$tmp/serve.err")"
 }
@@ -312,6 +312,44 @@ else
 		"$st $(grep -q "^GET /v2/library/$short/manifests/1 " "$tmp/reg.log" && echo yes)"
 	kill "$regpid"
 fi
+
+# ---- a registry that never answers: a stop ends the pull; a pull that
+# takes longer than --pull-timeout fails the task, never a hang
+paictl serve --stop -q
+python3 -c '
+import os, socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(300)' "$tmp/hang.port" &
+hangpid=$!
+i=0
+until [ -s "$tmp/hang.port" ] || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
+hport=$(cat "$tmp/hang.port")
+printf '%s\n' "[[registry]]" "location = \"127.0.0.1:$hport\"" "insecure = true" \
+	>"$tmp/hang.conf"
+CONTAINERS_REGISTRIES_CONF=$tmp/hang.conf start --pull-timeout 4
+sed "s|\"$image\"|\"127.0.0.1:$hport/paictl/hang:1\"|; s/\"long\"/\"hang\"/" \
+	"$tmp/long.json" >"$tmp/hang.json"
+paictl submit -q "$tmp/hang.json" >/dev/null
+sleep 1
+start_ms=$(date +%s%N)
+timeout 60 "$PAICTL" stop --wait -q hang >/dev/null 2>&1
+ms=$((($(date +%s%N) - start_ms) / 1000000))
+same "a stop while podman pulls: STOPPED" "STOPPED" \
+	"$(paictl status hang | sed -n 's/^state: *//p')"
+if [ "$ms" -lt 8000 ]; then ok "that stop within the grace ($ms ms)"; else
+	fail "that stop within the grace" "$ms ms"
+fi
+sed 's/"hang"/"hang2"/' "$tmp/hang.json" >"$tmp/hang2.json"
+timeout 60 "$PAICTL" submit --wait -q "$tmp/hang2.json" >/dev/null 2>&1
+st=$?
+reason=$(paictl status hang2 | sed -n 's/^reason: *//p')
+case "$st $reason" in
+"9 "*"podman: the task's image was not there after 4 s"*) ok "a pull longer than --pull-timeout fails the task" ;;
+*) fail "a pull longer than --pull-timeout fails the task" "exit $st" "$reason" ;;
+esac
+kill "$hangpid"
 
 echo "podman: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
