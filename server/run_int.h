@@ -48,6 +48,9 @@ struct run_spawn {
 	 * after start_ms is killed, start_why written to its stderr */
 	const char *started_path, *start_why;
 	long start_ms;
+	/* until then, the last line of its stderr (its runtime's progress:
+	 * podman's pull) in prep_path, which the status shows */
+	const char *prep_path;
 	const char *dirs[3]; /* attempt, task and working directories */
 	const char *work, *status_path;
 	const char *log_path[3]; /* user.pai.stdout, .stderr, .all */
@@ -71,6 +74,7 @@ pid_t run_helper_start(const struct run_spawn *sp, char *const argv[]);
 void run_helper_run(const struct run_spawn *sp, char *const argv[], int ms);
 
 /* ---- what a monitor tells (run_status.c) ---------------------------- */
+
 
 /* What a task's monitor wrote in `status`: line 1 "task-pid
  * monitor-pid monitor-start" once the task started, line 2 "code

@@ -285,6 +285,31 @@ static void to_all(struct monitor *m, int i, const char *p, size_t n)
 	m->plen[i] += n - last;
 }
 
+/* While the runtime prepares the task (podman pulls its image): the last
+ * whole line of these stderr bytes, its progress, into prep_path for
+ * the status to show (at most PREP_MAX bytes of it). */
+#define PREP_MAX 300
+static void tell_progress(const struct monitor *m, const char *p, size_t n)
+{
+	size_t end = n, start;
+	int fd;
+
+	while (end > 0 && (p[end - 1] == '\n' || p[end - 1] == '\r'))
+		end--;
+	if (end == n) /* no line ends here */
+		return;
+	for (start = end; start > 0 && p[start - 1] != '\n';)
+		start--;
+	if (end - start > PREP_MAX)
+		end = start + PREP_MAX;
+	fd = open(m->sp->prep_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0600);
+	if (fd >= 0) {
+		write_all(fd, p + start, end - start);
+		close(fd);
+	}
+}
+
 /* Copies what the task wrote to pfd[0] (stdout) and pfd[1] (stderr)
  * into its logs; a stream that ended is closed (its fd set to -1), the
  * last line it began written out. */
@@ -315,6 +340,8 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 			m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
 		write_all(m->logs[i], buf, (size_t)got);
 		to_all(m, i, buf, (size_t)got);
+		if (i == 1 && m->start_by && m->sp->prep_path)
+			tell_progress(m, buf, (size_t)got);
 	}
 }
 
@@ -358,6 +385,8 @@ static void check_start(struct monitor *m)
 		return;
 	if (access(m->sp->started_path, F_OK) == 0) {
 		m->start_by = 0;
+		if (m->sp->prep_path)
+			unlink(m->sp->prep_path);
 		return;
 	}
 	if (mono_ms() < m->start_by)
@@ -503,6 +532,8 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 	/* a task that did not exit by itself (stopped, killed, or its
 	 * runtime failing: 125 and up) has what its runtime made removed
 	 * (its container) */
+	if (m->sp->prep_path)
+		unlink(m->sp->prep_path);
 	if (m->sp->end && m->pid > 0 &&
 	    !(WIFEXITED(m->st) && WEXITSTATUS(m->st) < 125))
 		run_helper_run(m->sp, m->sp->end, 20000);

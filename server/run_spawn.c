@@ -143,6 +143,7 @@ static const char *runtime_task(struct srv *s, const struct srv_job *j,
 	b->sp.started_path = b->rt.started;
 	b->sp.start_why = b->rt.start_why;
 	b->sp.start_ms = b->rt.start_ms;
+	b->sp.prep_path = b->rt.prep;
 	return why;
 }
 

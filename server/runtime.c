@@ -46,6 +46,7 @@ void rt_task_free(struct rt_task *rt)
 	rt_strv_free(rt->end);
 	free(rt->started);
 	free(rt->start_why);
+	free(rt->prep);
 	if (rt->keep_fd >= 0)
 		close(rt->keep_fd);
 	memset(rt, 0, sizeof(*rt));

@@ -21,7 +21,7 @@ struct rt_task {
 	char **end;	/* NULL: nothing to run after the task */
 	int keep_fd;	/* a descriptor the task inherits, or -1 */
 	/* run_spawn's started_path and start_why (owned), start_ms */
-	char *started, *start_why;
+	char *started, *start_why, *prep;
 	long start_ms;
 };
 

@@ -436,12 +436,17 @@ static const char *podman_task(struct srv *s, const struct rt_task_in *in,
 
 	image = podman_image(p, j->pj, in->t->role);
 	rt->started = podman_cidfile(j, in->t);
+	rt->prep = rt->started ? srv_printf("%.*s/preparing",
+					    (int)(strrchr(rt->started, '/') -
+						  rt->started),
+					    rt->started)
+			       : NULL;
 	rt->start_ms = (long)pull_s * 1000;
 	rt->start_why = srv_printf("Error: the task's image was not there "
 				   "after %d s of podman's pull (paictl serve "
 				   "--pull-timeout)\n",
 				   pull_s);
-	if (!rt->started || !rt->start_why) {
+	if (!rt->started || !rt->start_why || !rt->prep) {
 		free(name);
 		free(image);
 		return "out of memory";

@@ -199,6 +199,11 @@ int srv_delete_job(struct srv *s, struct srv_job *j, char **gone);
 char *srv_attempt_dir(const struct srv_job *j);
 char *srv_task_dir(const struct srv_job *j, const struct srv_task *t);
 char *srv_container_id(const struct srv_job *j, const struct srv_task *t);
+/* run_status.c: what task t's runtime said last while it prepared the
+ * task (podman pulling its image), the line its monitor keeps in the
+ * task's `preparing`, into buf; false when there is none. */
+bool srv_task_preparing(const struct srv_job *j, const struct srv_task *t,
+			char *buf, size_t len);
 bool srv_ssh_port(const struct srv_job *j, const struct srv_task *t,
 		  unsigned *port);
 

@@ -20,7 +20,7 @@ close_range dup2 execve fcntl fork fsync getpid kill memcpy memset mkdir
 nanosleep open pipe2 poll read setpgid setsid sigaction sigaddset
 sigdelset sigemptyset sigfillset signalfd sigprocmask srv_tree_end strlen
 srv_tree_enter srv_tree_init srv_tree_signal run_helper_start
-run_helper_run waitpid write'
+run_helper_run unlink waitpid write'
 
 [ -f "$obj" ] || {
 	echo "async_safe: $obj: no such file (make first)" >&2

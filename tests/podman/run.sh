@@ -333,6 +333,9 @@ sed "s|\"$image\"|\"127.0.0.1:$hport/paictl/hang:1\"|; s/\"long\"/\"hang\"/" \
 	"$tmp/long.json" >"$tmp/hang.json"
 paictl submit -q "$tmp/hang.json" >/dev/null
 sleep 1
+same "podman's progress in the task's status while it pulls" \
+	"preparing: Trying to pull 127.0.0.1:$hport/paictl/hang:1..." \
+	"$(paictl status -o json hang | jq -r '.taskRoles.main.taskStatuses[0].containerDiagnostics')"
 start_ms=$(date +%s%N)
 timeout 60 "$PAICTL" stop --wait -q hang >/dev/null 2>&1
 ms=$((($(date +%s%N) - start_ms) / 1000000))
@@ -342,8 +345,14 @@ if [ "$ms" -lt 8000 ]; then ok "that stop within the grace ($ms ms)"; else
 	fail "that stop within the grace" "$ms ms"
 fi
 sed 's/"hang"/"hang2"/' "$tmp/hang.json" >"$tmp/hang2.json"
-timeout 60 "$PAICTL" submit --wait -q "$tmp/hang2.json" >/dev/null 2>&1
+# on a terminal (script(1)'s), whose line the status rewrites each second
+timeout 60 script -qec "$PAICTL submit --wait $tmp/hang2.json" /dev/null \
+	>"$tmp/hang2.tty" 2>&1
 st=$?
+tr '\r' '\n' <"$tmp/hang2.tty" | sed 's/\x1b\[K//; s/ ([0-9:]*)$//' >"$tmp/hang2.err"
+same "and in submit --wait's status line" \
+	"hang2 RUNNING, 1 task: 1 running; main-0: preparing: Trying to pull 127.0.0.1:$hport/paictl/hang:1..." \
+	"$(grep -m1 'preparing' "$tmp/hang2.err")"
 reason=$(paictl status hang2 | sed -n 's/^reason: *//p')
 case "$st $reason" in
 "9 "*"podman: the task's image was not there after 4 s"*) ok "a pull longer than --pull-timeout fails the task" ;;
