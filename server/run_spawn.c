@@ -144,6 +144,8 @@ static const char *runtime_task(struct srv *s, const struct srv_job *j,
 	b->sp.start_why = b->rt.start_why;
 	b->sp.start_ms = b->rt.start_ms;
 	b->sp.prep_path = b->rt.prep;
+	/* a string of the runtime's, not of in */
+	/* cppcheck-suppress returnDanglingLifetime */
 	return why;
 }
 
