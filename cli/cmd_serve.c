@@ -67,10 +67,18 @@ const cli_opt cli_serve_opts[] = {
 /* What cmd_serve() does besides serving: --status, --stop. */
 static int ctl_action;
 
+/* arg as seconds from lo to hi into *secs: 0, or -1 when it is not */
+static int seconds(const char *arg, double lo, double hi, double *secs)
+{
+	char *end;
+
+	*secs = strtod(arg, &end);
+	return !*arg || *end || *secs < lo || *secs > hi ? -1 : 0;
+}
+
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	srv_options *o = data;
-	char *end;
 	double secs;
 
 	switch (key) {
@@ -93,8 +101,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_STATUS:
 	case OPT_STOP: ctl_action = key; return 0;
 	case OPT_PULL_TIMEOUT:
-		secs = strtod(arg, &end);
-		if (!*arg || *end || secs < 1 || secs > 86400)
+		if (seconds(arg, 1, 86400, &secs) < 0)
 			return cli_error(ctx, EXIT_USAGE,
 					 "invalid --pull-timeout '%s' (seconds, "
 					 "1 to 86400)",
@@ -102,8 +109,7 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 		o->pull_timeout_s = (int)secs;
 		return 0;
 	case OPT_GRACE:
-		secs = strtod(arg, &end);
-		if (!*arg || *end || secs < 0 || secs > 3600)
+		if (seconds(arg, 0, 3600, &secs) < 0)
 			return cli_error(ctx, EXIT_USAGE,
 					 "invalid --grace '%s' (seconds, "
 					 "0 to 3600)",

@@ -525,17 +525,6 @@ out:
 	return why;
 }
 
-/* What authorized_keys can carry: a value within "...", its quotes
- * escaped. */
-static void put_quoted(FILE *f, const char *v)
-{
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('\\', f);
-		fputc(*v, f);
-	}
-}
-
 /* The login lands in the task's container: `podman exec` into it, in
  * its working directory, with a terminal when the client asked for
  * one. The container and podman come as variables of the session, so
@@ -564,11 +553,11 @@ static char *podman_ssh_options(struct srv *s, const struct srv_job *j,
 		return NULL;
 	}
 	fputs("environment=\"PAICTL_PODMAN=", f);
-	put_quoted(f, p->exe);
+	srv_ssh_put_quoted(f, p->exe);
 	fputs("\",environment=\"PAICTL_CONTAINER=", f);
-	put_quoted(f, name);
+	srv_ssh_put_quoted(f, name);
 	fputs("\",command=\"", f);
-	put_quoted(f, cmd);
+	srv_ssh_put_quoted(f, cmd);
 	fputs("\" ", f);
 	free(name);
 	if (fclose(f) != 0) {

@@ -251,6 +251,8 @@ void srv_tree_end(struct srv_tree *t);
 int srv_ssh_init(struct srv *s);
 int srv_ssh_job_keys(struct srv *s, struct srv_job *j);
 char *srv_ssh_key_path(const struct srv_job *j, bool pub);
+/* v within an authorized_keys option's "...": its quotes escaped */
+void srv_ssh_put_quoted(FILE *f, const char *v);
 int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 		       const struct srv_task *t, unsigned port,
 		       const pai_env *env);

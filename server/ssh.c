@@ -175,7 +175,7 @@ out:
 	return ret;
 }
 
-static void put_quoted(FILE *f, const char *v)
+void srv_ssh_put_quoted(FILE *f, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '"')
@@ -216,7 +216,7 @@ static void put_key_options(FILE *f, const pai_env *env, const char *ropts)
 		fputs("environment=\"", f);
 		fputs(n, f);
 		fputc('=', f);
-		put_quoted(f, v);
+		srv_ssh_put_quoted(f, v);
 		fputs("\",", f);
 	}
 	fputs(ropts, f);

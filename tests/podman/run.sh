@@ -183,15 +183,20 @@ $(cat "$tmp/ssh.err")"
 else
 	echo "podman: ssh checks skipped: no sshd (make test-deps installs openssh-server)"
 fi
-start_ms=$(date +%s%N)
-timeout 60 "$PAICTL" stop --wait -q long >/dev/null 2>&1
-ms=$((($(date +%s%N) - start_ms) / 1000000))
-same "stop: STOPPED, the container gone" "STOPPED " \
-	"$(paictl status long | sed -n 's/^state: *//p') $(containers long)"
-# SIGTERM reached the task through the image's init: no 10 s grace
-if [ "$ms" -lt 8000 ]; then ok "stop within the grace ($ms ms)"; else
-	fail "stop within the grace" "$ms ms"
-fi
+# stop_timed JOB WHAT: stops JOB; STOPPED, its container gone, and
+# sooner than the 10 s grace
+stop_timed() {
+	start_ms=$(date +%s%N)
+	timeout 60 "$PAICTL" stop --wait -q "$1" >/dev/null 2>&1
+	ms=$((($(date +%s%N) - start_ms) / 1000000))
+	same "$2: STOPPED, no container" "STOPPED " \
+		"$(paictl status "$1" | sed -n 's/^state: *//p') $(containers "$1")"
+	if [ "$ms" -lt 8000 ]; then ok "$2: within the grace ($ms ms)"; else
+		fail "$2: within the grace" "$ms ms"
+	fi
+}
+# SIGTERM reaches the task through the image's init
+stop_timed long "stop"
 
 # ---- an image that cannot be pulled: the task fails with podman's words
 cat >"$tmp/missing.json" <<EOF
@@ -218,11 +223,16 @@ same "two jobs at once: both SUCCEEDED" "SUCCEEDED SUCCEEDED" \
 	"$(paictl status two1 | sed -n 's/^state: *//p') $(paictl status two2 | sed -n 's/^state: *//p')"
 
 # ---- a restart with a container running: adopted, then stopped
-paictl submit -q --name long2 "$tmp/long.json" >/dev/null
-i=0
-until [ -n "$(containers long2)" ] && [ -s "$state/jobs/root~long2/attempt-0/main-0/status" ] ||
-	[ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
-containers long2 >>"$tmp/names"
+# submit_long NAME: long.json as NAME, once its container runs
+submit_long() {
+	paictl submit -q --name "$1" "$tmp/long.json" >/dev/null
+	i=0
+	until [ -n "$(containers "$1")" ] &&
+		[ -s "$state/jobs/root~$1/attempt-0/main-0/status" ] ||
+		[ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	containers "$1" >>"$tmp/names"
+}
+submit_long long2
 paictl serve --stop -q
 same "the server stopped, the container runs on" "1" \
 	"$(podman ps --format '{{.Names}}' | grep -c -- -root_long2-)"
@@ -234,11 +244,7 @@ same "stopped after the restart: the container gone" "STOPPED " \
 	"$(paictl status long2 | sed -n 's/^state: *//p') $(containers long2)"
 
 # ---- its monitor killed while the server was down: the orphan removed
-paictl submit -q --name long3 "$tmp/long.json" >/dev/null
-i=0
-until [ -n "$(containers long3)" ] && [ -s "$state/jobs/root~long3/attempt-0/main-0/status" ] ||
-	[ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
-containers long3 >>"$tmp/names"
+submit_long long3
 paictl serve --stop -q
 mon=$(cut -d' ' -f2 "$state/jobs/root~long3/attempt-0/main-0/status" | head -n 1)
 kill -KILL "$mon"
@@ -336,14 +342,7 @@ sleep 1
 same "podman's progress in the task's status while it pulls" \
 	"preparing: Trying to pull 127.0.0.1:$hport/paictl/hang:1..." \
 	"$(paictl status -o json hang | jq -r '.taskRoles.main.taskStatuses[0].containerDiagnostics')"
-start_ms=$(date +%s%N)
-timeout 60 "$PAICTL" stop --wait -q hang >/dev/null 2>&1
-ms=$((($(date +%s%N) - start_ms) / 1000000))
-same "a stop while podman pulls: STOPPED" "STOPPED" \
-	"$(paictl status hang | sed -n 's/^state: *//p')"
-if [ "$ms" -lt 8000 ]; then ok "that stop within the grace ($ms ms)"; else
-	fail "that stop within the grace" "$ms ms"
-fi
+stop_timed hang "a stop while podman pulls"
 sed 's/"hang"/"hang2"/' "$tmp/hang.json" >"$tmp/hang2.json"
 # on a terminal (script(1)'s), whose line the status rewrites each second
 timeout 60 script -qec "$PAICTL submit --wait $tmp/hang2.json" /dev/null \
