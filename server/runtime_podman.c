@@ -423,102 +423,113 @@ static void run_options(struct args *a, const struct podman *p,
 	}
 }
 
-static const char *podman_task(struct srv *s, const struct rt_task_in *in,
-			       struct rt_task *rt)
+/* What tells the monitor that the container is made (--cidfile), its
+ * pull's progress file, and the pull's time: NULL, or why not. */
+static const char *start_watch(const struct srv *s, const struct srv_job *j,
+			       const struct srv_task *t, struct rt_task *rt)
 {
-	const struct podman *p = podman_of(s);
-	const struct srv_job *j = in->j;
-	char *name = podman_name(s, j, in->t), *image;
-	struct args a = {0};
-	const char *why = NULL;
 	int pull_s = s->opt.pull_timeout_s > 0 ? s->opt.pull_timeout_s : 1800;
-	size_t i;
+	char *dir = srv_task_dir(j, t);
 
-	image = podman_image(p, j->pj, in->t->role);
-	rt->started = podman_cidfile(j, in->t);
-	rt->prep = rt->started ? srv_printf("%.*s/preparing",
-					    (int)(strrchr(rt->started, '/') -
-						  rt->started),
-					    rt->started)
-			       : NULL;
+	rt->started = podman_cidfile(j, t);
+	rt->prep = dir ? srv_printf("%s/preparing", dir) : NULL;
 	rt->start_ms = (long)pull_s * 1000;
 	rt->start_why = srv_printf("Error: the task's image was not there "
 				   "after %d s of podman's pull (paictl serve "
 				   "--pull-timeout)\n",
 				   pull_s);
-	if (!rt->started || !rt->start_why || !rt->prep) {
-		free(name);
-		free(image);
-		return "out of memory";
-	}
-	if (!image || !name) {
-		free(name);
-		free(image);
-		return image ? "out of memory" : "the job names no image";
-	}
-	rt->keep_fd = podman_auth_fd(j->pj, in->t->role);
-	if (rt->keep_fd == -2) {
-		rt->keep_fd = -1;
-		why = "cannot pass the image's registry credentials to podman";
-		goto out;
-	}
-	arg(&a, "run");
-	arg(&a, "--rm");
-	arg(&a, "--name");
-	arg(&a, name);
-	arg(&a, "--label");
-	arg_own(&a, srv_printf("%s=%s", PODMAN_LABEL, p->id));
-	arg(&a, "--network=host");
-	arg(&a, "--pull=missing");
+	free(dir);
+	return rt->started && rt->prep && rt->start_why ? NULL
+							: "out of memory";
+}
+
+/* `podman run` of the task in image, as container name. */
+static void run_args(struct args *a, const struct srv *s,
+		     const struct rt_task_in *in, const char *name,
+		     const char *image, const struct rt_task *rt)
+{
+	const struct podman *p = podman_of(s);
+	const struct srv_role *r = &in->j->roles[in->t->role];
+	size_t i;
+
+	arg(a, "run");
+	arg(a, "--rm");
+	arg(a, "--name");
+	arg(a, name);
+	arg(a, "--label");
+	arg_own(a, srv_printf("%s=%s", PODMAN_LABEL, p->id));
+	arg(a, "--network=host");
+	arg(a, "--pull=missing");
 	/* written once the container is made: its image is here */
-	arg(&a, "--cidfile");
-	arg(&a, rt->started);
+	arg(a, "--cidfile");
+	arg(a, rt->started);
 	if (rt->keep_fd >= 0) {
-		arg(&a, "--authfile");
-		arg_own(&a, srv_printf("/proc/self/fd/%d", rt->keep_fd));
+		arg(a, "--authfile");
+		arg_own(a, srv_printf("/proc/self/fd/%d", rt->keep_fd));
 	}
-	run_options(&a, p, &j->roles[in->t->role]);
-	gpu_options(&a, s, &j->roles[in->t->role], in->t);
+	run_options(a, p, r);
+	gpu_options(a, s, r, in->t);
 	/* the working directory, where $PAI_WORK_DIR says, the host's */
-	arg(&a, "--volume");
-	arg_own(&a, srv_printf("%s:%s", in->work, in->work));
-	arg(&a, "--workdir");
-	arg(&a, in->work);
+	arg(a, "--volume");
+	arg_own(a, srv_printf("%s:%s", in->work, in->work));
+	arg(a, "--workdir");
+	arg(a, in->work);
 	/* names only: podman takes each value from its own environment
 	 * (the monitor's envp), so no value shows in a process list */
 	for (i = 0; i < pai_env_count(in->env); i++) {
-		arg(&a, "--env");
-		arg(&a, pai_env_name(in->env, i));
+		arg(a, "--env");
+		arg(a, pai_env_name(in->env, i));
 	}
 	if (s->capped) {
-		arg(&a, "--env");
-		arg(&a, "CUDA_VISIBLE_DEVICES");
+		arg(a, "--env");
+		arg(a, "CUDA_VISIBLE_DEVICES");
 	}
-	arg(&a, "--entrypoint=/bin/sh");
-	arg(&a, image);
-	arg(&a, "-c");
-	arg(&a, wrap);
-	arg(&a, "sh");
-	arg(&a, in->cmd);
-	if (a.oom || !(rt->argv = podman_argv(p, a.v, a.n))) {
-		why = "out of memory";
-		goto out;
-	}
-	{
-		const char *term[] = {"kill", "--signal", "TERM", name};
-		const char *kill[] = {"kill", "--signal", "KILL", name};
-		const char *end[] = {"rm", "--force", "--time", "0",
-				     "--ignore", name};
+	arg(a, "--entrypoint=/bin/sh");
+	arg(a, image);
+	arg(a, "-c");
+	arg(a, wrap);
+	arg(a, "sh");
+	arg(a, in->cmd);
+}
 
-		rt->stop[0] = podman_argv(p, term, 4);
-		rt->stop[1] = podman_argv(p, kill, 4);
-		rt->end = podman_argv(p, end, 6);
+/* How the monitor stops container name (SIGTERM, SIGKILL) and removes
+ * it after a task that did not exit by itself: false on no memory. */
+static bool stop_args(const struct podman *p, const char *name,
+		      struct rt_task *rt)
+{
+	const char *term[] = {"kill", "--signal", "TERM", name};
+	const char *kill[] = {"kill", "--signal", "KILL", name};
+	const char *end[] = {"rm", "--force", "--time", "0", "--ignore", name};
+
+	rt->stop[0] = podman_argv(p, term, 4);
+	rt->stop[1] = podman_argv(p, kill, 4);
+	rt->end = podman_argv(p, end, 6);
+	return rt->stop[0] && rt->stop[1] && rt->end;
+}
+
+static const char *podman_task(struct srv *s, const struct rt_task_in *in,
+			       struct rt_task *rt)
+{
+	const struct podman *p = podman_of(s);
+	char *name = podman_name(s, in->j, in->t),
+	     *image = podman_image(p, in->j->pj, in->t->role);
+	struct args a = {0};
+	const char *why = start_watch(s, in->j, in->t, rt);
+
+	if (!why && (!image || !name))
+		why = image ? "out of memory" : "the job names no image";
+	if (!why && (rt->keep_fd = podman_auth_fd(in->j->pj, in->t->role)) == -2) {
+		rt->keep_fd = -1;
+		why = "cannot pass the image's registry credentials to podman";
 	}
-	rt->prog = p->exe;
-	rt->envp = podman_envp(p, in->envp);
-	if (!rt->stop[0] || !rt->stop[1] || !rt->end || !rt->envp)
-		why = "out of memory";
-out:
+	if (!why) {
+		run_args(&a, s, in, name, image, rt);
+		rt->prog = p->exe;
+		rt->argv = a.oom ? NULL : podman_argv(p, a.v, a.n);
+		rt->envp = podman_envp(p, in->envp);
+		if (!rt->argv || !rt->envp || !stop_args(p, name, rt))
+			why = "out of memory";
+	}
 	args_free(&a);
 	free(name);
 	free(image);
