@@ -233,12 +233,29 @@ submit_long() {
 	containers "$1" >>"$tmp/names"
 }
 submit_long long2
+# and a container of this state directory that no task has (its label
+# copied): an orphan the restart removes
+id=$(podman inspect --format '{{index .Config.Labels "io.paictl.local"}}' \
+	"$(containers long2)")
+stray=paictl-$id-stray-$$
+echo "$stray" >>"$tmp/names"
+# with what this machine needs of podman, as the server's log says
+needs=$(sed -n 's/.*what this machine needs: \([^;]*\);.*/\1/p' \
+	"$state/server.log" | head -n 1 | sed 's/^nothing$//')
+case $needs in --runtime\ *) rt=${needs%% --ulimit*} needs=${needs#"$rt"} ;; *) rt= ;; esac
+# shellcheck disable=SC2086 # $rt and $needs: options, split
+podman $rt run -d --name "$stray" --label "io.paictl.local=$id" \
+	--network=host $needs "$image" sleep 300 >/dev/null
+same "a stray container of the state directory runs" "$stray" \
+	"$(podman ps --format '{{.Names}}' | grep -- "$stray")"
 paictl serve --stop -q
 same "the server stopped, the container runs on" "1" \
 	"$(podman ps --format '{{.Names}}' | grep -c -- -root_long2-)"
 start
 same "restarted: the task RUNNING again" "RUNNING" \
 	"$(paictl status long2 | sed -n 's/^state: *//p')"
+same "restarted: the container no task has removed" "" \
+	"$(podman ps -a --format '{{.Names}}' | grep -- "$stray")"
 timeout 60 "$PAICTL" stop --wait -q long2 >/dev/null 2>&1
 same "stopped after the restart: the container gone" "STOPPED " \
 	"$(paictl status long2 | sed -n 's/^state: *//p') $(containers long2)"
