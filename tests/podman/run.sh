@@ -141,6 +141,9 @@ while IFS= read -r line; do
 	esac
 done <"$tmp/expand.env"
 same "the container's \$PAI_* values are expand's" "" "$bad"
+same "the ports the cluster gave, as \$PAI_* says them" \
+	"PAI_CONTAINER_SSH_PORT=$(ssh_port files worker 1)" \
+	"$(grep '^PAI_CONTAINER_SSH_PORT=' "$work/worker-1/work/pai.env")"
 same "jobEnvs as given, quotes and all" "QUOTED=a b \$x \"q\" 'y'" \
 	"$(grep '^QUOTED=' "$work/worker-1/work/pai.env")"
 
