@@ -1,5 +1,6 @@
 /* runtime_podman.h - what the podman runtime's files share
- * (runtime_podman.c: the row, its probe and each task's `podman run`;
+ * (runtime_podman.c: the row and each task's `podman run`;
+ * podman_probe.c: what this machine needs of podman, found at start;
  * podman_image.c: which image, and its registry's credentials;
  * podman_orphans.c: containers left without their task, and podman's
  * words when a task could not start) */
@@ -36,6 +37,11 @@ char *podman_name(const struct srv *s, const struct srv_job *j,
 char *podman_cidfile(const struct srv_job *j, const struct srv_task *t);
 /* podman [--runtime OCI] followed by the n strings of v. */
 char **podman_argv(const struct podman *p, const char *const *v, size_t n);
+
+/* podman_probe.c: podman, and what this machine needs of it, found
+ * (logged); NULL with what to do in why. */
+struct podman *podman_probe(struct srv *s, char *why, size_t whylen);
+void podman_free(struct podman *p);
 
 /* podman_image.c */
 /* The image task role `role` runs in (v2: the role's dockerImage
