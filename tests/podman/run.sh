@@ -156,6 +156,8 @@ i=0
 until [ -n "$(containers long)" ] ||
 	[ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
 containers long >"$tmp/names"
+same "logs -f follows the container's output" "started" \
+	"$(timeout 3 "$PAICTL" logs -f long 2>/dev/null)"
 same "a container named for job, attempt, role and index" \
 	"paictl-" "$(cut -c1-7 "$tmp/names")"
 case $(cat "$tmp/names") in
