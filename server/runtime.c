@@ -157,7 +157,7 @@ static int pick_default(struct srv *s, char *err, size_t errlen)
 	if (rt_process.open(s, err, errlen) < 0)
 		return -1;
 	/* what the jobs' warnings say then (runtime_process.c) */
-	srv_log(s, "in their image: %s", why);
+	srv_log(s, "podman: %s", why);
 	s->rt_data = strdup(why);
 	return 0;
 }
