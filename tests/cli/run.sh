@@ -45,7 +45,9 @@
 # stdout, stderr and the exit status all match. The environment is
 # LC_ALL=C, TZ=UTC and a HOME of its own inside the case's directory;
 # PAICTL_* and XDG_* variables from outside are unset, so that a case
-# never reaches the user's clusters, profiles or tokens.
+# never reaches the user's clusters, profiles or tokens, and
+# PAICTL_SERVE_RUNTIME=process: local clusters run tasks as processes,
+# podman installed or not (tests/podman runs them in images).
 #
 # Local clusters: a case may start one in setup (`paictl serve
 # --background --no-ssh` keeps it under $HOME/.local/state/paictl/local,
@@ -97,8 +99,6 @@ failures=
 for v in $(env | sed -n 's/^\(PAICTL_[A-Za-z0-9_]*\|XDG_[A-Za-z0-9_]*\)=.*/\1/p'); do
 	[ "$v" = PAICTL_WRAPPER ] || unset "$v"
 done
-# tasks run as processes, as the cases expect, podman installed or not
-# (tests/podman runs them in images)
 PAICTL_SERVE_RUNTIME=process
 export PAICTL_SERVE_RUNTIME
 
