@@ -216,6 +216,15 @@ case "$st $reason" in
 *) fail "a missing image fails the task with podman's words" "exit $st" "$reason" ;;
 esac
 
+# ---- retries: each attempt in a container of its own, none left after
+printf '%s\n' "{\"jobName\":\"retry\",\"image\":\"$image\",\"retryCount\":1,\"taskRoles\":[{\"name\":\"main\",\"taskNumber\":1,\"cpuNumber\":1,\"memoryMB\":100,\"gpuNumber\":0,\"command\":\"echo attempt \$PAI_TASK_INDEX; exit 3\"}]}" \
+	>"$tmp/retry.json"
+timeout 120 "$PAICTL" submit --wait -q "$tmp/retry.json" >/dev/null 2>&1
+st=$?
+same "retries: FAILED after its second attempt (state, retries, exit code), no container" \
+	"9 FAILED 1 3 " \
+	"$st $(paictl status retry | sed -n 's/^\(state\|retries\|exit code\): *//p' | tr '\n' ' ')$(containers retry)"
+
 # ---- two jobs at once, each in its own container
 for n in 1 2; do
 	sed "s/\"files\"/\"two$n\"/; s/\"taskNumber\":2/\"taskNumber\":1/" \
