@@ -31,7 +31,12 @@ TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
 	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
 	golang-go etcd-server openssl util-linux chromium \
-	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge libfaketime mmdebstrap
+	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge libfaketime mmdebstrap \
+	podman runc catatonit busybox-static uidmap slirp4netns fuse-overlayfs
+# the local cluster's runtime in the tests and benchmarks: processes, as
+# they expect, podman installed or not (tests/podman and bench/podman.sh
+# ask for podman by name)
+export PAICTL_SERVE_RUNTIME ?= process
 PKGS      := jansson libmicrohttpd libcurl libssh2 yaml-0.1
 TEST_PKGS := cmocka libcurl
 
@@ -86,7 +91,7 @@ SONAME   := libpai.so.$(firstword $(subst ., ,$(SO_VERSION)))
 LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
 PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
+.PHONY: podman-test deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
 	lint header-check fuzz libpai-test abi tsan-test js-test web-test deb deb-symbols deb-test \
 	kube-test slurm-test
 .DEFAULT_GOAL := all
@@ -165,7 +170,13 @@ test: test-deps
 	$(MAKE) --no-print-directory test-all
 
 test-all: unit-test cli-test header-check man-test completion-test k8s-test \
-	kube-test slurm-test libpai-test tsan-test js-test web-test deb-test
+	kube-test slurm-test libpai-test tsan-test js-test web-test deb-test \
+	podman-test
+
+# the local cluster's tasks in their image, with podman (tests/podman/):
+# a small image built offline; one line says it skipped without podman
+podman-test: $(PAICTL)
+	PAICTL=$(CURDIR)/$(PAICTL) sh tests/podman/run.sh
 
 # OpenPAI's own JavaScript SDK against the local cluster (tests/js/)
 js-test: $(PAICTL)
@@ -346,10 +357,13 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 	SUITE=trixie PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/podman.sh
 
-lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_logs.o
+lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_logs.o \
+	$(BUILD)/server/run_helper.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_logs.o
+	sh tests/lint/async_safe.sh $(BUILD)/server/run_helper.o
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--std=c11 -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
 		--inline-suppr lib cli $(wildcard server/*.c)

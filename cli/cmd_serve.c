@@ -19,6 +19,8 @@ enum {
 	OPT_CAPACITY,
 	OPT_NO_SSH,
 	OPT_NO_CGROUP,
+	OPT_RUNTIME,
+	OPT_PULL_TIMEOUT,
 	OPT_BACKGROUND,
 	OPT_STATUS,
 	OPT_STOP
@@ -45,6 +47,14 @@ const cli_opt cli_serve_opts[] = {
     {"no-cgroup", OPT_NO_CGROUP, NULL, NULL,
      "make no cgroup per task: find a task's processes as its monitor's "
      "descendants only"},
+    {"runtime", OPT_RUNTIME, "podman|process", NULL,
+     "run each task in its image with podman, or as a process on this "
+     "machine, as the server's user, not in its image (default: podman "
+     "where it is installed and answers, else process; "
+     "$PAICTL_SERVE_RUNTIME)"},
+    {"pull-timeout", OPT_PULL_TIMEOUT, "SECONDS", NULL,
+     "with podman: fail a task whose image is not there after SECONDS of "
+     "pulling (default 1800)"},
     {"grace", OPT_GRACE, "SECONDS", NULL,
      "time between SIGTERM and SIGKILL when stopping (default 10)"},
     {"status", OPT_STATUS, NULL, NULL,
@@ -57,10 +67,18 @@ const cli_opt cli_serve_opts[] = {
 /* What cmd_serve() does besides serving: --status, --stop. */
 static int ctl_action;
 
+/* arg as seconds from lo to hi into *secs: 0, or -1 when it is not */
+static int seconds(const char *arg, double lo, double hi, double *secs)
+{
+	char *end;
+
+	*secs = strtod(arg, &end);
+	return !*arg || *end || *secs < lo || *secs > hi ? -1 : 0;
+}
+
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
 	srv_options *o = data;
-	char *end;
 	double secs;
 
 	switch (key) {
@@ -71,12 +89,27 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 	case OPT_CAPACITY: o->capacity = arg; return 0;
 	case OPT_NO_SSH: o->no_ssh = 1; return 0;
 	case OPT_NO_CGROUP: o->no_cgroup = 1; return 0;
+	case OPT_RUNTIME:
+		if (strcmp(arg, "podman") != 0 && strcmp(arg, "process") != 0)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --runtime '%s' (podman or "
+					 "process)",
+					 arg);
+		o->runtime = arg;
+		return 0;
 	case OPT_BACKGROUND: o->log_to_state = 1; return 0;
 	case OPT_STATUS:
 	case OPT_STOP: ctl_action = key; return 0;
+	case OPT_PULL_TIMEOUT:
+		if (seconds(arg, 1, 86400, &secs) < 0)
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --pull-timeout '%s' (seconds, "
+					 "1 to 86400)",
+					 arg);
+		o->pull_timeout_s = (int)secs;
+		return 0;
 	case OPT_GRACE:
-		secs = strtod(arg, &end);
-		if (!*arg || *end || secs < 0 || secs > 3600)
+		if (seconds(arg, 0, 3600, &secs) < 0)
 			return cli_error(ctx, EXIT_USAGE,
 					 "invalid --grace '%s' (seconds, "
 					 "0 to 3600)",
@@ -174,15 +207,19 @@ static int print_probe(const cli_ctx *ctx, const struct srv_probe *p,
 			if (*p->web)
 				json_object_set_new(o, "web",
 						    json_string(p->web));
+			if (*p->runtime)
+				json_object_set_new(o, "runtime",
+						    json_string(p->runtime));
 		}
 		return cli_print_json(o) < 0 ? EXIT_FAILURE_ : EXIT_OK;
 	}
 	if (!running)
 		printf("not running (%s)\n", p->state_dir);
 	else
-		printf("running: pid %ld, socket %s%s%s%s%s\n", p->pid,
-		       p->socket, *p->url ? ", url " : "", p->url,
-		       *p->web ? ", web " : "", p->web);
+		printf("running: pid %ld, socket %s%s%s%s%s%s%s\n", p->pid,
+		       p->socket, *p->runtime ? ", runtime " : "", p->runtime,
+		       *p->url ? ", url " : "", p->url, *p->web ? ", web " : "",
+		       p->web);
 	return EXIT_OK;
 }
 
@@ -233,9 +270,20 @@ int cmd_serve(cli_ctx *ctx, int argc, char **argv)
 	char err[512];
 	int first, st;
 
+	/* the environment's choice, for servers started for a client
+	 * (paictl submit starts one) */
+	o.runtime = getenv("PAICTL_SERVE_RUNTIME");
+	if (o.runtime && !*o.runtime)
+		o.runtime = NULL;
 	st = cli_parse(ctx, argc, argv, on_opt, &o, &first);
 	if (st >= 0)
 		return st;
+	if (o.runtime && strcmp(o.runtime, "podman") != 0 &&
+	    strcmp(o.runtime, "process") != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "invalid PAICTL_SERVE_RUNTIME '%s' (podman or "
+				 "process)",
+				 o.runtime);
 	if (first < argc)
 		return cli_error(ctx, EXIT_USAGE,
 				 "unexpected argument '%s'; see 'paictl serve "

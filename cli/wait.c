@@ -47,6 +47,26 @@ static void task_summary(char *buf, size_t len, const pai_job_info *info)
 	}
 }
 
+/* "; main-0: preparing: Copying blob ..." after the summary in buf: what
+ * the cluster says of the first task that has not ended (the local
+ * cluster: its runtime's progress, podman pulling the image), if any */
+static void task_note(char *buf, size_t len, const pai_job_info *info)
+{
+	size_t i, n = pai_job_info_task_count(info), off = strlen(buf);
+
+	for (i = 0; i < n && off < len; i++) {
+		const pai_task_info *t = pai_job_info_task(info, i);
+		const char *d = json_string_value(json_object_get(
+		    pai_job_info_task_json(info, i), "containerDiagnostics"));
+
+		if (!t || !d || !*d || pai_state_is_final(t->state))
+			continue;
+		snprintf(buf + off, len - off, "; %s-%ld: %s",
+			 t->role ? t->role : "?", t->index, d);
+		return;
+	}
+}
+
 struct progress {
 	int tty;
 	char last[512];
@@ -143,6 +163,7 @@ static int decide(const cli_ctx *ctx, struct waiting *w,
 		*final = state;
 		return 0;
 	}
+	task_note(w->tasks, sizeof(w->tasks), info);
 	show(ctx, &w->p, pai_state_name(state), w->tasks, 0);
 	*news = strcmp(before, w->p.last) != 0;
 	if (w->deadline >= 0 && cli_now_ms() >= w->deadline) {

@@ -67,6 +67,8 @@ static void read_info(const char *dir, struct srv_probe *out)
 	snprintf(out->url, sizeof(out->url), "%s", s ? s : "");
 	s = json_string_value(json_object_get(o, "web"));
 	snprintf(out->web, sizeof(out->web), "%s", s ? s : "");
+	s = json_string_value(json_object_get(o, "runtime"));
+	snprintf(out->runtime, sizeof(out->runtime), "%s", s ? s : "");
 	json_decref(o);
 }
 

@@ -258,6 +258,14 @@ static json_t *task_status(const struct srv_job *j, const struct srv_task *t,
 	if (t->diag)
 		json_object_set_new(to, "containerDiagnostics",
 				    json_string(t->diag));
+	else if (t->state == ST_RUNNING) {
+		/* its runtime's progress while it prepares it (a pull) */
+		char prep[512];
+
+		if (srv_task_preparing(j, t, prep, sizeof(prep)))
+			json_object_set_new(to, "containerDiagnostics",
+					    json_sprintf("preparing: %s", prep));
+	}
 	/* not OpenPAI v0.x's: its v1.x names, for the web pages */
 	json_object_set_new(to, "launchedTime",
 			    placed && t->started ? json_integer(t->started)

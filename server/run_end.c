@@ -5,6 +5,7 @@
  * grace), and the attempt over: the job ends, or retries. A STOP ends
  * a job the same way. */
 #include "run_int.h"
+#include "runtime.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -120,7 +121,7 @@ void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 	const struct srv_role *r = &j->roles[t->role];
 	long long failed = 0, succeeded = 0;
 	size_t i;
-	char why[256];
+	char why[1536];
 
 	j->dirty = true;
 	if (!j->stop && !j->deciding) {
@@ -131,13 +132,15 @@ void run_evaluate(struct srv *s, struct srv_job *j, struct srv_task *t)
 			succeeded += j->tasks[i].state == ST_SUCCEEDED;
 		}
 		if (r->min_failed >= 0 && failed >= r->min_failed) {
+			/* the task's own words (podman's, say) after */
 			snprintf(
 			    why, sizeof(why),
 			    "%lld task%s of role '%s' failed "
 			    "(minFailedTaskCount %lld); last: %s-%zu exited "
-			    "with %d",
+			    "with %d%s%s",
 			    failed, failed == 1 ? "" : "s", r->name,
-			    r->min_failed, r->name, t->index, t->exit_code);
+			    r->min_failed, r->name, t->index, t->exit_code,
+			    t->diag ? ": " : "", t->diag ? t->diag : "");
 			decide(s, j, ST_FAILED, t, why);
 		} else if (r->min_succeeded >= 0 &&
 			   succeeded >= r->min_succeeded) {
@@ -186,6 +189,8 @@ void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 					    : "the task's monitor died");
 	}
 	free(dir);
+	if (s->rt && s->rt->ended)
+		s->rt->ended(s, j, t, code);
 	run_task_ports_release(s, j, t);
 	run_evaluate(s, j, t);
 }

@@ -38,8 +38,19 @@ int run_place_init(struct run_place *pl, struct srv *s, struct srv_job *j,
 
 /* What a task's monitor needs, all made before the fork. */
 struct run_spawn {
-	const char *bash;
+	const char *prog; /* what runs the task (its runtime's: runtime.h) */
 	char **argv, **envp;
+	char **stop[2]; /* run for SIGTERM, SIGKILL; NULL: signal the task */
+	char **end;	/* run after a task that did not exit by itself */
+	int fd_keep;	/* a descriptor the task inherits, or -1 */
+	/* a file its runtime makes once the task runs (podman's
+	 * --cidfile, after the image's pull), or NULL; a task without it
+	 * after start_ms is killed, start_why written to its stderr */
+	const char *started_path, *start_why;
+	long start_ms;
+	/* until then, the last line of its stderr (its runtime's progress:
+	 * podman's pull) in prep_path, which the status shows */
+	const char *prep_path;
 	const char *dirs[3]; /* attempt, task and working directories */
 	const char *work, *status_path;
 	const char *log_path[3]; /* user.pai.stdout, .stderr, .all */
@@ -56,7 +67,14 @@ struct run_spawn {
  * calls only); it exits when the task has ended. */
 __attribute__((noreturn)) void run_monitor_main(const struct run_spawn *sp);
 
+/* The monitor's helpers (run_helper.c, async-signal-safe too): argv
+ * started with the task's environment, its output dropped: its pid,
+ * or -1; and started and waited for, at most ms (then killed). */
+pid_t run_helper_start(const struct run_spawn *sp, char *const argv[]);
+void run_helper_run(const struct run_spawn *sp, char *const argv[], int ms);
+
 /* ---- what a monitor tells (run_status.c) ---------------------------- */
+
 
 /* What a task's monitor wrote in `status`: line 1 "task-pid
  * monitor-pid monitor-start" once the task started, line 2 "code

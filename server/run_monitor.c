@@ -28,6 +28,9 @@
 #include <unistd.h>
 
 #define MAX_SESSIONS 32
+/* A SIGKILL left to the runtime's stop command (podman kill): the
+ * task's processes killed here if it has not ended by then. */
+#define FORCE_MS 5000
 #define LOG_FLAGS (O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
 
 static void write_all(int fd, const char *p, size_t n)
@@ -137,7 +140,7 @@ static unsigned long long self_start(void)
 /* A monitor's state: the task, its outputs, its sshd sessions. */
 struct monitor {
 	const struct run_spawn *sp;
-	int sfd;     /* SIGTERM and SIGINT, to pass on to the task */
+	int sfd;     /* SIGTERM and SIGINT, to pass on to the task; SIGCHLD */
 	int status;  /* the status file, or -1 */
 	int logs[3]; /* user.pai.stdout, .stderr, .all: -1 until written */
 	struct run_logs copy; /* what goes to them (run_logs.c) */
@@ -145,6 +148,10 @@ struct monitor {
 	int st;	     /* its wait status */
 	bool exited;
 	long drain_until; /* once it exited: its output read until then */
+	pid_t stopper[2]; /* the runtime's stop for SIGTERM, SIGKILL: 0 none */
+	long start_by;	  /* started_path must exist by then (0: it does) */
+	long force_at;	  /* SIGKILL the task then, its runtime's stop
+			   * having failed; 0: none */
 	pid_t sess[MAX_SESSIONS];
 	int nsess;
 	struct srv_tree tree; /* every process the task started */
@@ -163,7 +170,7 @@ static void write_log(void *ctx, int log, int from, const char *p, size_t n)
  * directories and its status file. */
 static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 {
-	int keep[2] = {sp->fd_null, sp->fd_ssh}, i;
+	int keep[3] = {sp->fd_null, sp->fd_ssh, sp->fd_keep}, i;
 	sigset_t mask;
 
 	m->sp = sp;
@@ -173,19 +180,24 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 	m->st = 0;
 	m->exited = false;
 	m->drain_until = 0;
+	m->force_at = 0;
+	m->stopper[0] = m->stopper[1] = 0;
+	m->start_by = 0;
 	m->nsess = 0;
 	setsid();
 	srv_tree_init(&m->tree, sp->tree_base, self_start());
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
-	close_others(keep, 2);
+	close_others(keep, 3);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sigdelset(&mask, SIGCHLD);
+	/* SIGCHLD too: a task whose outputs stay open after it exited
+	 * (podman's conmon holds them) is reaped at once, not at the
+	 * next poll's timeout */
 	m->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	/* made here, not in the server: the server forks the next task
 	 * meanwhile, and answers requests */
@@ -196,12 +208,14 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 			 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 }
 
-/* Forks the task, `bash -c COMMAND` in its own process group, its
+/* Forks the task (its runtime's program: `bash -c COMMAND`, or `podman
+ * run`) in its own process group, its
  * stdout and stderr into pipes whose reading ends go to *out and *err.
  * m->pid stays -1 when it could not start. */
 static void start_task(struct monitor *m, int *out, int *err)
 {
-	static const char nobash[] = "paictl serve: cannot run bash\n";
+	static const char nobash[] = "paictl serve: cannot run the task's "
+				     "runtime\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
 	const struct run_spawn *sp = m->sp;
@@ -220,12 +234,16 @@ static void start_task(struct monitor *m, int *out, int *err)
 			write_all(2, nodir, sizeof(nodir) - 1);
 			_exit(127);
 		}
-		execve(sp->bash, sp->argv, sp->envp);
+		if (sp->fd_keep >= 0)
+			fcntl(sp->fd_keep, F_SETFD, 0); /* the task's own */
+		execve(sp->prog, sp->argv, sp->envp);
 		write_all(2, nobash, sizeof(nobash) - 1);
 		_exit(127);
 	}
 	if (m->pid > 0)
 		setpgid(m->pid, m->pid);
+	if (sp->started_path)
+		m->start_by = mono_ms() + sp->start_ms;
 	close(po[1]);
 	close(pe[1]);
 	*out = po[0];
@@ -249,6 +267,31 @@ static void write_pids(const struct monitor *m)
 	n += fmt_int(line + n, (long)self_start());
 	line[n++] = '\n';
 	write_all(m->status, line, n);
+}
+
+/* While the runtime prepares the task (podman pulls its image): the last
+ * whole line of these stderr bytes, its progress, into prep_path for
+ * the status to show (at most PREP_MAX bytes of it). */
+#define PREP_MAX 300
+static void tell_progress(const struct monitor *m, const char *p, size_t n)
+{
+	size_t end = n, start;
+	int fd;
+
+	while (end > 0 && (p[end - 1] == '\n' || p[end - 1] == '\r'))
+		end--;
+	if (end == n) /* no line ends here */
+		return;
+	for (start = end; start > 0 && p[start - 1] != '\n';)
+		start--;
+	if (end - start > PREP_MAX)
+		end = start + PREP_MAX;
+	fd = open(m->sp->prep_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0600);
+	if (fd >= 0) {
+		write_all(fd, p + start, end - start);
+		close(fd);
+	}
 }
 
 /* Copies what the task wrote to pfd[0] (stdout) and pfd[1] (stderr)
@@ -278,6 +321,8 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
 		if (m->logs[2] < 0)
 			m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
 		run_logs_copy(&m->copy, i, buf, (size_t)got);
+		if (i == 1 && m->start_by && m->sp->prep_path)
+			tell_progress(m, buf, (size_t)got);
 	}
 }
 
@@ -287,16 +332,75 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
  * passed on as SIGTERM and SIGINT means SIGKILL. Both are blocked in
  * the monitor (inherited from the server), so they wait in the
  * signalfd until the task exists. */
-static void pass_signals(const struct monitor *m)
+static void pass_signals(struct monitor *m)
 {
 	struct signalfd_siginfo si;
 	int sig;
 
 	while (read(m->sfd, &si, sizeof(si)) == sizeof(si)) {
-		sig = si.ssi_signo == SIGINT ? SIGKILL : SIGTERM;
+		int k = si.ssi_signo == SIGINT;
+
+		if (si.ssi_signo == SIGCHLD)
+			continue; /* reap_children's */
+		/* a runtime that stops its tasks itself (podman kill) */
+		if (m->sp->stop[k]) {
+			m->stopper[k] = run_helper_start(m->sp, m->sp->stop[k]);
+			if (k && !m->force_at)
+				m->force_at = mono_ms() + FORCE_MS;
+			continue;
+		}
+		sig = k ? SIGKILL : SIGTERM;
 		kill(-m->pid, sig);
 		srv_tree_signal(&m->tree, sig);
 	}
+}
+
+/* A task whose runtime has not started it by its time (podman still
+ * pulling an image from a registry that does not answer, say): killed,
+ * and why written to its stderr as the runtime writes its errors. */
+static void check_start(struct monitor *m)
+{
+	const char *why = m->sp->start_why;
+
+	if (!m->start_by || m->exited)
+		return;
+	if (access(m->sp->started_path, F_OK) == 0) {
+		m->start_by = 0;
+		if (m->sp->prep_path)
+			unlink(m->sp->prep_path);
+		return;
+	}
+	if (mono_ms() < m->start_by)
+		return;
+	m->start_by = 0;
+	if (m->logs[1] < 0)
+		m->logs[1] = open(m->sp->log_path[1], LOG_FLAGS, 0600);
+	if (m->logs[2] < 0)
+		m->logs[2] = open(m->sp->log_path[2], LOG_FLAGS, 0600);
+	run_logs_copy(&m->copy, 1, why, strlen(why));
+	kill(-m->pid, SIGKILL);
+	srv_tree_signal(&m->tree, SIGKILL);
+}
+
+/* Whether w was the runtime's stop command; if it failed (no container
+ * yet: podman still pulls its image), the task's own processes get the
+ * signal instead. */
+static bool stopper_ended(struct monitor *m, pid_t w, int wst)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (!m->stopper[k] || w != m->stopper[k])
+			continue;
+		m->stopper[k] = 0;
+		if (!(WIFEXITED(wst) && WEXITSTATUS(wst) == 0)) {
+			kill(-m->pid, k ? SIGKILL : SIGTERM);
+			if (k)
+				srv_tree_signal(&m->tree, SIGKILL);
+		}
+		return true;
+	}
+	return false;
 }
 
 /* sshd in inetd mode: one per connection on the task's ssh port (fd),
@@ -339,6 +443,8 @@ static void reap_children(struct monitor *m)
 
 	while (!m->exited && (w = waitpid(-1, &wst, WNOHANG)) > 0) {
 		if (w != m->pid) {
+			if (stopper_ended(m, w, wst))
+				continue;
 			for (i = 0; i < m->nsess; i++)
 				if (m->sess[i] == w)
 					m->sess[i] = m->sess[--m->nsess];
@@ -378,6 +484,12 @@ static void watch_task(struct monitor *m, int out, int err)
 		if (r > 0 && pfd[3].fd >= 0 && pfd[3].revents)
 			accept_ssh(m, pfd[3].fd);
 		reap_children(m);
+		check_start(m);
+		if (m->force_at && !m->exited && mono_ms() > m->force_at) {
+			kill(-m->pid, SIGKILL);
+			srv_tree_signal(&m->tree, SIGKILL);
+			m->force_at = 0;
+		}
 	}
 	/* a stream still open (held by what the task left): its last
 	 * line as it is */
@@ -393,6 +505,14 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 	size_t n;
 	int i, code;
 
+	/* a task that did not exit by itself (stopped, killed, or its
+	 * runtime failing: 125 and up) has what its runtime made removed
+	 * (its container) */
+	if (m->sp->prep_path)
+		unlink(m->sp->prep_path);
+	if (m->sp->end && m->pid > 0 &&
+	    !(WIFEXITED(m->st) && WEXITSTATUS(m->st) < 125))
+		run_helper_run(m->sp, m->sp->end, 20000);
 	/* nothing of the task outlives it, ssh sessions included (their
 	 * own waits below then find them reaped) */
 	srv_tree_end(&m->tree);

@@ -4,6 +4,7 @@
  * their monitors are not its children, learns of their end by reading
  * `status` again (srv_poll_adopted, from the main loop) */
 #include "run_int.h"
+#include "runtime.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -106,4 +107,7 @@ void srv_resume_jobs(struct srv *s)
 		if (j->state == ST_RUNNING)
 			recover_job(s, j);
 	}
+	/* what ran for tasks that no longer run (a container) goes */
+	if (s->rt && s->rt->sweep)
+		s->rt->sweep(s);
 }

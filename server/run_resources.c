@@ -4,6 +4,7 @@
  * meet, noted in the job's warnings with the fact that its tasks run
  * here and not in its image */
 #include "run_int.h"
+#include "runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +79,9 @@ static const char *image_of(const pai_job *pj)
  * submission (or its first scheduling, for a job of an older server). */
 void srv_note_job(struct srv *s, struct srv_job *j)
 {
-	const char *image = j->pj ? image_of(j->pj) : NULL;
+	/* a runtime that runs the image has nothing to say of it */
+	const char *hint = s->rt->not_in_image ? s->rt->not_in_image(s) : NULL;
+	const char *image = j->pj && hint ? image_of(j->pj) : NULL;
 	char res[512] = "";
 
 	if (j->warnings || !j->pj)
@@ -92,9 +95,10 @@ void srv_note_job(struct srv *s, struct srv_job *j)
 		       image ? "its tasks run on this machine as " : "",
 		       image ? (s->owner ? s->owner : "this user") : "");
 	if (j->warnings && image) {
-		char *all = srv_printf("%s, not in the image '%s': a command "
-				       "such as 'apt install' runs for real",
-				       j->warnings, image);
+		char *all = srv_printf("%s, not in the image '%s' (%s): a "
+				       "command such as 'apt install' runs "
+				       "for real",
+				       j->warnings, image, hint);
 
 		free(j->warnings);
 		j->warnings = all;

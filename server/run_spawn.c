@@ -3,6 +3,7 @@
  * then its monitor forked (run_monitor.c); and the sshd files of tasks
  * already running when their job's key pair comes later */
 #include "run_int.h"
+#include "runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,9 +80,9 @@ static void free_strv(char **v)
 /* What run_spawn_task makes for one task's monitor (sp points into it). */
 struct spawn_buf {
 	struct run_spawn sp;
+	struct rt_task rt; /* the task's program, from its runtime */
 	pai_env *env;
 	char *dir, *adir, *paths[4], *cmd;
-	char *argv[4];
 	char *sshd_argv[6];
 	char *sshd_cfg, *sshd_log;
 };
@@ -90,8 +91,8 @@ static void spawn_buf_init(struct spawn_buf *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->sp.fd_ssh = -1;
-	b->argv[0] = "bash";
-	b->argv[1] = "-c";
+	b->sp.fd_keep = -1;
+	b->rt.keep_fd = -1;
 	b->sshd_argv[1] = "-i";
 	b->sshd_argv[2] = "-e";
 	b->sshd_argv[3] = "-f";
@@ -103,7 +104,9 @@ static void spawn_buf_release(struct spawn_buf *b)
 
 	if (b->sp.fd_ssh >= 0)
 		close(b->sp.fd_ssh);
-	free_strv(b->sp.envp);
+	if (b->sp.envp != b->rt.envp)
+		free_strv(b->sp.envp);
+	rt_task_free(&b->rt);
 	free(b->cmd);
 	pai_env_free(b->env);
 	for (i = 0; i < 4; i++)
@@ -114,6 +117,38 @@ static void spawn_buf_release(struct spawn_buf *b)
 	free(b->dir);
 }
 
+/* What runs the task, from its runtime (runtime.h): NULL, or why the
+ * task cannot start. */
+static const char *runtime_task(struct srv *s, const struct srv_job *j,
+				const struct srv_task *t, struct spawn_buf *b)
+{
+	struct rt_task_in in = {.j = j,
+				.t = t,
+				.cmd = b->cmd,
+				.env = b->env,
+				.envp = b->sp.envp,
+				.work = b->sp.work};
+	const char *why = s->rt->task(s, &in, &b->rt);
+
+	b->sp.prog = b->rt.prog;
+	if (b->rt.envp) {
+		free_strv(b->sp.envp);
+		b->sp.envp = b->rt.envp;
+	}
+	b->sp.argv = b->rt.argv;
+	b->sp.stop[0] = b->rt.stop[0];
+	b->sp.stop[1] = b->rt.stop[1];
+	b->sp.end = b->rt.end;
+	b->sp.fd_keep = b->rt.keep_fd;
+	b->sp.started_path = b->rt.started;
+	b->sp.start_why = b->rt.start_why;
+	b->sp.start_ms = b->rt.start_ms;
+	b->sp.prep_path = b->rt.prep;
+	/* a string of the runtime's, not of in */
+	/* cppcheck-suppress returnDanglingLifetime */
+	return why;
+}
+
 /* The task's files, environment and command, in b; NULL, or why the
  * task cannot start. */
 static const char *prepare_task(struct srv *s, struct srv_job *j,
@@ -121,6 +156,7 @@ static const char *prepare_task(struct srv *s, struct srv_job *j,
 				const pai_expand_options *eo,
 				struct spawn_buf *b)
 {
+	const char *why;
 	int i;
 
 	b->dir = srv_task_dir(j, t);
@@ -138,13 +174,12 @@ static const char *prepare_task(struct srv *s, struct srv_job *j,
 	if (pai_expand_task(&b->env, j->pj, t->role, t->index, eo) != PAI_OK ||
 	    pai_job_role_entrypoint(&b->cmd, j->pj, t->role) != PAI_OK)
 		return "cannot build the task's environment";
-	b->argv[2] = b->cmd;
 	b->sp.envp = build_envp(s, b->env, t);
 	if (!b->sp.envp)
 		return "out of memory";
-	b->sp.bash = s->bash;
-	b->sp.argv = b->argv;
 	b->sp.work = pl->work[t - j->tasks];
+	if ((why = runtime_task(s, j, t, b)))
+		return why;
 	b->sp.dirs[0] = b->adir;
 	b->sp.dirs[1] = b->dir;
 	b->sp.dirs[2] = b->sp.work;

@@ -1,7 +1,8 @@
 /* run_status.c - what the server learns of a task's monitor, its own
  * child or an earlier server's: the pids and the exit status that the
- * monitor wrote to `status` (run_monitor.c), and whether the monitor is
- * still the process it was (/proc/PID/stat) */
+ * monitor wrote to `status` (run_monitor.c), whether the monitor is
+ * still the process it was (/proc/PID/stat), and what the task's
+ * runtime says while it prepares the task (`preparing`) */
 #include "run_int.h"
 
 #include <fcntl.h>
@@ -99,4 +100,27 @@ bool run_monitor_alive(const struct srv_task *t)
 	return t->monitor > 0 && t->mon_start &&
 	       run_proc_start(t->monitor, &state) == t->mon_start &&
 	       state != 'Z';
+}
+
+bool srv_task_preparing(const struct srv_job *j, const struct srv_task *t,
+			char *buf, size_t len)
+{
+	char *dir = srv_task_dir(j, t);
+	char *path = dir ? srv_printf("%s/preparing", dir) : NULL;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n = fd >= 0 && len > 1 ? read(fd, buf, len - 1) : -1;
+	size_t i;
+
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	free(dir);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* a task's bytes: no control characters in a status */
+	for (i = 0; i < (size_t)n; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = ' ';
+	return true;
 }

@@ -19,11 +19,15 @@ typedef struct srv_options {
 	 * state directory, "usage MESSAGE" or "error MESSAGE" */
 	int ready_fd;
 	int no_cgroup; /* tasks' processes by descendants, no cgroups */
+	/* "podman", "process", or NULL: podman where it answers */
+	const char *runtime;
+	/* the most a task may wait for its image (podman's pull), s */
+	int pull_timeout_s;
 } srv_options;
 
 #define SRV_OPTIONS_INIT                                                       \
 	{                                                                      \
-		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1, 0            \
+		NULL, NULL, NULL, NULL, NULL, 10000, 0, 0, 0, -1, 0, NULL, 1800 \
 	}
 
 /* Runs the local cluster until SIGTERM or SIGINT. Returns 0 after a
@@ -39,6 +43,7 @@ struct srv_probe {
 	char socket[4096];
 	char url[256]; /* "" without --listen */
 	char web[256]; /* the pages' listener (paictl web); "" before */
+	char runtime[16]; /* what runs tasks: "podman", "process"; "" */
 };
 
 /* Whether a local cluster runs in state_dir (NULL: the default): 1 and

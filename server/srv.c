@@ -7,6 +7,7 @@
  * signalfd sees them.
  */
 #include "srv_int.h"
+#include "runtime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -227,8 +228,9 @@ bad:
 
 void srv_write_info(struct srv *s)
 {
-	json_t *o = json_pack("{s:i,s:s,s:s}", "pid", (int)getpid(), "socket",
-			      s->sock_path, "version", PAI_VERSION);
+	json_t *o = json_pack("{s:i,s:s,s:s,s:s}", "pid", (int)getpid(),
+			      "socket", s->sock_path, "version", PAI_VERSION,
+			      "runtime", s->rt ? s->rt->name : "process");
 	char *path = srv_printf("%s/server.json", s->state_dir), *text;
 
 	/* the web pages' listener starts while others may write it too */
@@ -296,6 +298,8 @@ static void srv_free(struct srv *s)
 	free(s->host_key);
 	free(s->tree_base);
 	free(s->owner);
+	if (s->rt && s->rt->close)
+		s->rt->close(s);
 	if (s->wake[0] >= 0)
 		close(s->wake[0]);
 	if (s->wake[1] >= 0)
@@ -443,6 +447,7 @@ static int catch_signals(struct srv *s, char *err, size_t errlen)
 static int set_up(struct srv *s, char *err, size_t errlen)
 {
 	const struct passwd *pw;
+	int ret;
 
 	if (s->opt.log_to_state && !start_log(s, err, errlen))
 		return -1;
@@ -477,6 +482,9 @@ static int set_up(struct srv *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	ret = srv_runtime_pick(s, s->opt.runtime, err, errlen);
+	if (ret < 0)
+		return ret;
 	/* each task in a cgroup of its own where the machine gives one */
 	s->tree_base = s->opt.no_cgroup ? NULL : srv_tree_base();
 	srv_tree_sweep(s->tree_base);

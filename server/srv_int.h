@@ -99,6 +99,7 @@ struct srv_token {
 };
 
 struct srv_waiter;
+struct srv_runtime;
 
 struct srv {
 	srv_options opt;
@@ -143,6 +144,9 @@ struct srv {
 	int lock_fd;
 	int null_fd;
 	const char *bash;
+	/* what runs tasks (runtime.h), chosen once at the start */
+	const struct srv_runtime *rt;
+	void *rt_data; /* the runtime's own */
 	const char *sshd, *keygen; /* NULL: no ssh for tasks */
 	char *tree_base;	   /* srv_tree_base(), or NULL */
 	/* the user the server runs as (its Unix socket's, the web link's),
@@ -203,6 +207,11 @@ int srv_delete_job(struct srv *s, struct srv_job *j, char **gone);
 char *srv_attempt_dir(const struct srv_job *j);
 char *srv_task_dir(const struct srv_job *j, const struct srv_task *t);
 char *srv_container_id(const struct srv_job *j, const struct srv_task *t);
+/* run_status.c: what task t's runtime said last while it prepared the
+ * task (podman pulling its image), the line its monitor keeps in the
+ * task's `preparing`, into buf; false when there is none. */
+bool srv_task_preparing(const struct srv_job *j, const struct srv_task *t,
+			char *buf, size_t len);
 bool srv_ssh_port(const struct srv_job *j, const struct srv_task *t,
 		  unsigned *port);
 
@@ -254,6 +263,8 @@ void srv_tree_end(struct srv_tree *t);
 int srv_ssh_init(struct srv *s);
 int srv_ssh_job_keys(struct srv *s, struct srv_job *j);
 char *srv_ssh_key_path(const struct srv_job *j, bool pub);
+/* v within an authorized_keys option's "...": its quotes escaped */
+void srv_ssh_put_quoted(FILE *f, const char *v);
 int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 		       const struct srv_task *t, unsigned port,
 		       const pai_env *env);

@@ -9,6 +9,7 @@
  * ssh-keygen and sshd are run with execv, never through a shell.
  */
 #include "srv_int.h"
+#include "runtime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -174,7 +175,7 @@ out:
 	return ret;
 }
 
-static void put_quoted(FILE *f, const char *v)
+void srv_ssh_put_quoted(FILE *f, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '"')
@@ -197,8 +198,9 @@ static int put_file(FILE *f, char **buf, size_t *len, const char *path)
 }
 
 /* The options of every authorized_keys line of a task: its environment,
- * and the shell in its working directory. */
-static void put_key_options(FILE *f, const pai_env *env)
+ * and its runtime's (a shell in its working directory, or in its
+ * container: ropts). */
+static void put_key_options(FILE *f, const pai_env *env, const char *ropts)
 {
 	size_t i;
 
@@ -214,21 +216,17 @@ static void put_key_options(FILE *f, const pai_env *env)
 		fputs("environment=\"", f);
 		fputs(n, f);
 		fputc('=', f);
-		put_quoted(f, v);
+		srv_ssh_put_quoted(f, v);
 		fputs("\",", f);
 	}
-	fputs("command=\"cd \\\"$PAI_WORK_DIR\\\" || exit 1; "
-	      "if [ -n \\\"$SSH_ORIGINAL_COMMAND\\\" ]; then "
-	      "exec bash -c \\\"$SSH_ORIGINAL_COMMAND\\\"; "
-	      "else exec bash -l; fi\" ",
-	      f);
+	fputs(ropts, f);
 }
 
 /* The user's keys a protocol-v2 job names in its ssh runtime plugin
  * (extras["com.microsoft.pai.runtimeplugin"][].parameters.userssh, as
  * OpenPAI v1.x's runtime lets them in), one line each. */
 static void put_user_keys(FILE *f, const struct srv_job *j,
-			  const pai_env *env)
+			  const pai_env *env, const char *ropts)
 {
 	json_t *cfg = j->pj ? pai_job_config(j->pj) : NULL, *p;
 	json_t *plugins = json_object_get(json_object_get(cfg, "extras"),
@@ -245,7 +243,7 @@ static void put_user_keys(FILE *f, const struct srv_job *j,
 		if (!name || strcmp(name, "ssh") != 0 || !key ||
 		    strncmp(key, "ssh-", 4) != 0 || strpbrk(key, "\r\n"))
 			continue;
-		put_key_options(f, env);
+		put_key_options(f, env, ropts);
 		fputs(key, f);
 		fputc('\n', f);
 	}
@@ -263,11 +261,12 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 	char *cfg = dir ? srv_printf("%s/sshd_config", dir) : NULL;
 	char *ak = dir ? srv_printf("%s/authorized_keys", dir) : NULL;
 	char *pub = srv_ssh_key_path(j, true), *pubtext = NULL, *buf = NULL;
+	char *ropts = s->rt->ssh_options(s, j, t);
 	size_t i, len = 0, blen = 0;
 	FILE *f = NULL;
 	int ret = -1;
 
-	if (!adir || !cfg || !ak || !pub ||
+	if (!adir || !cfg || !ak || !pub || !ropts ||
 	    (mkdir(adir, 0700) < 0 && errno != EEXIST) ||
 	    (mkdir(dir, 0700) < 0 && errno != EEXIST) ||
 	    pai_file_read(&pubtext, &len, NULL, pub) != PAI_OK)
@@ -275,11 +274,11 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 	f = open_memstream(&buf, &blen);
 	if (!f)
 		goto out;
-	put_key_options(f, env);
+	put_key_options(f, env, ropts);
 	fwrite(pubtext, 1, len, f);
 	if (len && pubtext[len - 1] != '\n')
 		fputc('\n', f);
-	put_user_keys(f, j, env);
+	put_user_keys(f, j, env, ropts);
 	i = put_file(f, &buf, &blen, ak);
 	f = NULL;
 	if (i != 0 || !(f = open_memstream(&buf, &blen)))
@@ -305,6 +304,7 @@ out:
 	free(ak);
 	free(pub);
 	free(pubtext);
+	free(ropts);
 	free(dir);
 	free(adir);
 	return ret;

@@ -45,7 +45,9 @@
 # stdout, stderr and the exit status all match. The environment is
 # LC_ALL=C, TZ=UTC and a HOME of its own inside the case's directory;
 # PAICTL_* and XDG_* variables from outside are unset, so that a case
-# never reaches the user's clusters, profiles or tokens.
+# never reaches the user's clusters, profiles or tokens, and
+# PAICTL_SERVE_RUNTIME=process: local clusters run tasks as processes,
+# podman installed or not (tests/podman runs them in images).
 #
 # Local clusters: a case may start one in setup (`paictl serve
 # --background --no-ssh` keeps it under $HOME/.local/state/paictl/local,
@@ -97,6 +99,8 @@ failures=
 for v in $(env | sed -n 's/^\(PAICTL_[A-Za-z0-9_]*\|XDG_[A-Za-z0-9_]*\)=.*/\1/p'); do
 	[ "$v" = PAICTL_WRAPPER ] || unset "$v"
 done
+PAICTL_SERVE_RUNTIME=process
+export PAICTL_SERVE_RUNTIME
 
 # stop_servers DIR: SIGTERM to every local cluster started under DIR; its
 # pid goes to $servers, for reap_servers once all cases ran (a server

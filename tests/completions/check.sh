@@ -41,6 +41,9 @@ fi
 for v in $(env | sed -n 's/^\(PAICTL_[A-Za-z0-9_]*\|XDG_[A-Za-z0-9_]*\)=.*/\1/p'); do
 	unset "$v"
 done
+# its jobs run as processes, podman installed or not
+PAICTL_SERVE_RUNTIME=process
+export PAICTL_SERVE_RUNTIME
 dir=$(mktemp -d "${TMPDIR:-/tmp}/paictl-completions.XXXXXX")
 mkdir -p "$dir/bin" "$dir/home" "$dir/work/sub"
 ln -s "$PAICTL" "$dir/bin/paictl"

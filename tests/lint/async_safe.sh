@@ -10,15 +10,18 @@
 set -u
 obj=${1:?usage: async_safe.sh OBJECT}
 
-# POSIX's async-signal-safe functions that the monitor uses, Linux
+# POSIX's async-signal-safe functions that the monitor uses (strlen since
+# POSIX.1-2016), Linux
 # system calls of the same kind, the compiler's memcpy/memset and errno,
-# the monitor's half of server/tree.c (under the same rule there) and
-# the log copy, server/run_logs.c (memcpy alone)
-allowed='__errno_location _exit accept4 chdir clock_gettime close
-close_range dup2 execve fork fsync getpid kill memcpy memset mkdir open
-pipe2 poll read run_logs_copy run_logs_end run_logs_init setpgid setsid
-sigaction sigaddset sigdelset sigemptyset sigfillset signalfd sigprocmask
-srv_tree_end srv_tree_enter srv_tree_init srv_tree_signal waitpid write'
+# the monitor's half of server/tree.c, its helpers' runner
+# (server/run_helper.c) and the log copy (server/run_logs.c, memcpy
+# alone), each under the same rule and checked too
+allowed='__errno_location _exit accept4 access chdir clock_gettime close
+close_range dup2 execve fcntl fork fsync getpid kill memcpy memset mkdir
+nanosleep open pipe2 poll read run_logs_copy run_logs_end run_logs_init
+setpgid setsid sigaction sigaddset sigdelset sigemptyset sigfillset
+signalfd sigprocmask srv_tree_end srv_tree_enter srv_tree_init
+srv_tree_signal strlen run_helper_start run_helper_run unlink waitpid write'
 
 [ -f "$obj" ] || {
 	echo "async_safe: $obj: no such file (make first)" >&2

@@ -26,8 +26,10 @@ function makeHome() {
     if (!k.startsWith('PAICTL_') && !k.startsWith('XDG_') && k !== 'DISPLAY' &&
         k !== 'WAYLAND_DISPLAY') env[k] = v;
   }
+  // its jobs run as processes, podman installed or not
   Object.assign(env, {HOME: dir, XDG_STATE_HOME: path.join(dir, 'state'),
-    XDG_CONFIG_HOME: path.join(dir, 'config'), LC_ALL: 'C', TZ: 'UTC'});
+    XDG_CONFIG_HOME: path.join(dir, 'config'), LC_ALL: 'C', TZ: 'UTC',
+    PAICTL_SERVE_RUNTIME: 'process'});
   return {dir, env};
 }
 
