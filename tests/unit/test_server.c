@@ -179,6 +179,12 @@ static void start_server_in(struct server *sv, const char *const *extra)
 		}
 		/* a failed test must not leave a server behind */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		/* a HOME of its own, which tasks and their ssh sessions
+		 * get: the user's ~/.bashrc is not the tests' to run */
+		snprintf(log, sizeof(log), "%s/home", sv->dir);
+		if (mkdir(log, 0700) < 0 && errno != EEXIST)
+			_exit(126);
+		setenv("HOME", log, 1);
 		execv(paictl, (char *const *)argv);
 		_exit(127);
 	}
@@ -1715,16 +1721,19 @@ static void test_ssh(void **state)
 		    "UserKnownHostsFile=/dev/null",
 		    "-o",
 		    "LogLevel=ERROR",
+		    "-F",
+		    "/dev/null",
 		    dest,
 		    "pwd; echo $PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX "
-		    "$PAI_JOB_NAME",
+		    "$PAI_JOB_NAME; echo $HOME",
 		    NULL};
 
 		snprintf(dest, sizeof(dest), "%s@127.0.0.1", pw->pw_name);
 		out = run_capture(argv, &status);
 	}
 	snprintf(want, sizeof(want),
-		 "%s/jobs/u~sshjob/attempt-0/main-1/work\n1 sshjob\n", sv.dir);
+		 "%s/jobs/u~sshjob/attempt-0/main-1/work\n1 sshjob\n%s/home\n",
+		 sv.dir, sv.dir);
 	assert_string_equal(out, want);
 	assert_int_equal(status, 0);
 	free(out);
@@ -2220,5 +2229,9 @@ int main(int argc, char **argv)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	/* TEST_FILTER=test_ssh (a glob): those tests alone, to run one
+	 * again and again */
+	if (getenv("TEST_FILTER"))
+		cmocka_set_test_filter(getenv("TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
