@@ -306,7 +306,7 @@ static void copy_output(struct monitor *m, struct pollfd *pfd)
  * passed on as SIGTERM and SIGINT means SIGKILL. Both are blocked in
  * the monitor (inherited from the server), so they wait in the
  * signalfd until the task exists. */
-static void pass_signals(const struct monitor *m)
+static void pass_signals(struct monitor *m)
 {
 	struct signalfd_siginfo si;
 	int sig;
@@ -364,11 +364,13 @@ static void reap_children(struct monitor *m)
 			continue;
 		}
 		/* The task is its main process, as in a container: whatever
-		 * it left behind goes with it, detached or not. */
+		 * it left behind goes with it, detached or not; what is not
+		 * of its process group (ssh sessions, what detached) gets
+		 * SIGTERM first, and srv_tree_end's grace. */
 		m->st = wst;
 		m->exited = true;
 		kill(-m->pid, SIGKILL);
-		srv_tree_signal(&m->tree, SIGKILL);
+		srv_tree_signal(&m->tree, SIGTERM);
 		m->drain_until = mono_ms() + 2000;
 	}
 }
@@ -417,8 +419,9 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 	int i, code;
 
 	/* nothing of the task outlives it, ssh sessions included (their
-	 * own waits below then find them reaped) */
-	srv_tree_end(&m->tree);
+	 * own waits below then find them reaped); what can end cleanly
+	 * gets the grace to */
+	srv_tree_end(&m->tree, m->sp->grace_ms, m->sfd);
 	for (i = 0; i < m->nsess; i++)
 		kill(m->sess[i], SIGTERM);
 	for (i = 0; i < m->nsess; i++)

@@ -217,6 +217,7 @@ long srv_next_timeout(struct srv *s);
 /* tree.c: every process of a task, however it detached */
 struct srv_tree {
 	char dir[512]; /* the task's cgroup; "": none, descendants only */
+	bool asked;    /* SIGTERM sent: never twice */
 };
 /* Where the monitors can make their tasks' cgroups (the server's own
  * cgroup v2, when one can be made there), or NULL. */
@@ -232,11 +233,16 @@ void srv_tree_init(struct srv_tree *t, const char *base);
 /* In a child of the monitor before it runs anything: into the cgroup. */
 void srv_tree_enter(const struct srv_tree *t);
 /* sig to every process of the task (the cgroup's, and the monitor's
- * descendants): how many were signalled. */
-int srv_tree_signal(const struct srv_tree *t, int sig);
-/* Kills them all until none is left (a bounded wait), reaps the
- * orphans and removes the cgroup. */
-void srv_tree_end(struct srv_tree *t);
+ * descendants): how many were signalled. SIGTERM goes once: later ones
+ * are not sent (0). */
+int srv_tree_signal(struct srv_tree *t, int sig);
+/* Once the task has ended: what is left of it (ssh sessions, what
+ * detached) gets SIGTERM if it has not yet (an ssh session with a
+ * terminal then gets SIGHUP as its sshd goes), and grace_ms to end,
+ * less if SIGINT (the server's "kill now") comes on sfd (a signalfd,
+ * or -1); then all are killed until none is left (a bounded wait), the
+ * orphans reaped and the cgroup removed. */
+void srv_tree_end(struct srv_tree *t, int grace_ms, int sfd);
 
 /* ssh.c */
 int srv_ssh_init(struct srv *s);

@@ -13,11 +13,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -125,6 +127,7 @@ void srv_tree_init(struct srv_tree *t, const char *base)
 	char name[64], path[sizeof(t->dir) + 32];
 
 	t->dir[0] = '\0';
+	t->asked = false;
 	/* an orphan of the task's comes back here, not to init */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (!base)
@@ -319,10 +322,16 @@ static int signal_cgroup(const struct srv_tree *t, int sig)
 	return hit;
 }
 
-int srv_tree_signal(const struct srv_tree *t, int sig)
+int srv_tree_signal(struct srv_tree *t, int sig)
 {
-	int hit = t->dir[0] ? signal_cgroup(t, sig) : 0;
+	int hit;
 
+	/* SIGTERM once: a second one would cut short the cleanup that the
+	 * first began (a trap's commands are processes of the tree too) */
+	if (sig == SIGTERM && t->asked)
+		return 0;
+	t->asked = t->asked || sig == SIGTERM;
+	hit = t->dir[0] ? signal_cgroup(t, sig) : 0;
 	/* the cgroup holds what the task started; the descendants also
 	 * what escaped it, or all when there is none */
 	return hit + signal_descendants(sig);
@@ -341,9 +350,45 @@ static void nap_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-void srv_tree_end(struct srv_tree *t)
+static long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Until what is left has gone (orphans reaped here), after its SIGTERM:
+ * grace_ms at most, or until SIGINT comes on sfd. A shell's traps clean
+ * up (pyenv's lock file, a half-written checkpoint) rather than being
+ * cut short by SIGKILL. */
+static void wait_gone(struct srv_tree *t, int grace_ms, int sfd)
+{
+	long until = mono_ms() + grace_ms;
+	struct signalfd_siginfo si;
+	struct pollfd p;
+
+	p.fd = sfd;
+	p.events = POLLIN;
+	for (;;) {
+		reap();
+		if (mono_ms() >= until || srv_tree_signal(t, 0) == 0)
+			return;
+		if (poll(&p, sfd >= 0 ? 1 : 0, 50) <= 0)
+			continue;
+		/* SIGTERM again changes nothing; SIGINT kills now */
+		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			if (si.ssi_signo == SIGINT)
+				return;
+	}
+}
+
+void srv_tree_end(struct srv_tree *t, int grace_ms, int sfd)
 {
 	int i;
+
+	srv_tree_signal(t, SIGTERM);
+	wait_gone(t, grace_ms, sfd);
 
 	/* what a dying process forks meanwhile is found by the next round:
 	 * until a round finds none left (its orphans reaped here) */
