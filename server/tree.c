@@ -238,34 +238,34 @@ static size_t scan(void)
 	return n;
 }
 
-/* sig to every live descendant of this process (the monitor): their
- * number. A process found twice by the passes is signalled twice,
- * which does no harm. */
-static int signal_descendants(int sig)
-{
-	static pid_t mine[SCAN_MAX];
-	size_t n = scan(), nm = 1, i, k;
-	int changed = 1, hit = 0;
+/* What srv_tree_signal signals: all found before any is signalled. */
+static pid_t found[SCAN_MAX];
 
-	mine[0] = getpid();
+/* found[n..]: every live descendant of this process (the monitor); the
+ * new count. */
+static size_t find_descendants(size_t n)
+{
+	size_t np = scan(), i, k, n0 = n;
+	pid_t self = getpid();
+	int changed = 1;
+
 	while (changed) {
 		changed = 0;
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < np && n < SCAN_MAX; i++) {
 			if (!procs[i].pid)
 				continue;
-			for (k = 0; k < nm && mine[k] != procs[i].ppid; k++)
+			for (k = n0; procs[i].ppid != self && k < n &&
+				     found[k] != procs[i].ppid;
+			     k++)
 				;
-			if (k == nm || nm == SCAN_MAX)
+			if (procs[i].ppid != self && k == n)
 				continue;
-			mine[nm++] = procs[i].pid;
+			found[n++] = procs[i].pid;
 			procs[i].pid = 0;
 			changed = 1;
 		}
 	}
-	for (k = 1; k < nm; k++)
-		if (kill(mine[k], sig) == 0)
-			hit++;
-	return hit;
+	return n;
 }
 
 /* SIGKILL to every process of the cgroup dir at once, where the kernel
@@ -284,20 +284,19 @@ static void kill_cgroup(const char *dir)
 	}
 }
 
-/* sig to every process of the task's cgroup (SIGKILL: cgroup.kill
- * too): how many it held. */
-static int signal_cgroup(const struct srv_tree *t, int sig)
+/* found[n..]: the processes of the task's cgroup not found yet; the new
+ * count. */
+static size_t find_in_cgroup(const struct srv_tree *t, size_t n)
 {
 	char path[sizeof(t->dir) + 32], buf[4096];
-	size_t kept = 0, i, start;
+	size_t kept = 0, i, k, start;
 	ssize_t got;
-	int fd, hit = 0;
+	pid_t pid;
+	int fd;
 
-	if (sig == SIGKILL)
-		kill_cgroup(t->dir);
 	if (join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
 	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return hit;
+		return n;
 	/* a pid a line; one cut at the buffer's end is kept for the next
 	 * read */
 	while ((got = read(fd, buf + kept, sizeof(buf) - kept)) > 0) {
@@ -306,12 +305,12 @@ static int signal_cgroup(const struct srv_tree *t, int sig)
 			if (buf[i] != '\n')
 				continue;
 			buf[i] = '\0';
-			if (number(buf + start) > 1) {
-				/* listed: alive, or dying of cgroup.kill */
-				kill((pid_t)number(buf + start), sig);
-				hit++;
-			}
+			pid = (pid_t)number(buf + start);
 			start = i + 1;
+			for (k = 0; k < n && found[k] != pid; k++)
+				;
+			if (pid > 1 && k == n && n < SCAN_MAX)
+				found[n++] = pid;
 		}
 		kept = (size_t)got - start;
 		memmove(buf, buf + start, kept);
@@ -319,22 +318,31 @@ static int signal_cgroup(const struct srv_tree *t, int sig)
 			kept = 0; /* no line is this long */
 	}
 	close(fd);
-	return hit;
+	return n;
 }
 
 int srv_tree_signal(struct srv_tree *t, int sig)
 {
-	int hit;
+	size_t n, i;
+	int hit = 0;
 
 	/* SIGTERM once: a second one would cut short the cleanup that the
 	 * first began (a trap's commands are processes of the tree too) */
 	if (sig == SIGTERM && t->asked)
 		return 0;
 	t->asked = t->asked || sig == SIGTERM;
-	hit = t->dir[0] ? signal_cgroup(t, sig) : 0;
-	/* the cgroup holds what the task started; the descendants also
-	 * what escaped it, or all when there is none */
-	return hit + signal_descendants(sig);
+	if (sig == SIGKILL && t->dir[0])
+		kill_cgroup(t->dir);
+	/* the descendants, and what the cgroup holds that escaped them
+	 * (none without one), all found first: what a process starts
+	 * once signalled is not signalled too */
+	n = find_descendants(0);
+	if (t->dir[0])
+		n = find_in_cgroup(t, n);
+	for (i = 0; i < n; i++)
+		if (kill(found[i], sig) == 0)
+			hit++;
+	return hit;
 }
 
 static void reap(void)
