@@ -302,11 +302,18 @@ static int is_final(const char *st)
 		      strcmp(st, "FAILED") == 0 || strcmp(st, "STOPPED") == 0);
 }
 
+/* The least time a wait for a job gives it: its bound says only that it
+ * did not hang, and a machine busy with other builds (or ASan) is slow. */
+#define WAIT_MIN_S 60
+
 /* Polls until the job completes; returns its status (new reference). */
 static json_t *wait_job(const struct server *sv, const char *user,
 			const char *job, double secs)
 {
 	double t0 = test_now_s();
+
+	if (secs < WAIT_MIN_S)
+		secs = WAIT_MIN_S;
 
 	while (test_now_s() - t0 < secs) {
 		json_t *o = job_status(sv, user, job);
@@ -327,6 +334,8 @@ static int wait_running(const struct server *sv, const char *user,
 	double t0;
 	int running = 0;
 
+	if (secs < WAIT_MIN_S)
+		secs = WAIT_MIN_S;
 	for (t0 = test_now_s(); !running && test_now_s() - t0 < secs;) {
 		json_t *o = job_status(sv, user, job);
 
@@ -1191,6 +1200,27 @@ static int monitor_cgroup_left(pid_t mon)
 
 /* SIGKILL the server mid-job: the task keeps running under its monitor,
  * no log line is lost, and the restarted server sees it finish. */
+/* Polls until dir/name holds want, 60 s at most: 1, or 0. */
+static int wait_file_has(const char *dir, const char *name, const char *want)
+{
+	char path[512], buf[4096];
+	double t0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (t0 = test_now_s(); test_now_s() - t0 < WAIT_MIN_S;
+	     test_sleep_ms(20)) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		if (strstr(buf, want))
+			return 1;
+	}
+	return 0;
+}
+
 static void test_server_killed(void **state)
 {
 	struct server sv;
@@ -1209,8 +1239,12 @@ static void test_server_killed(void **state)
 	cfg = config1("orphan", 1, "echo started; sleep 30", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
-	wait_running(&sv, "u", "orphan", 10);
-	test_sleep_ms(300);
+	assert_true(wait_running(&sv, "u", "orphan", 10));
+	/* its monitor has written its pids, and the task its line */
+	snprintf(path, sizeof(path), "%s/jobs/u~orphan/attempt-0/main-0",
+		 sv.dir);
+	assert_true(wait_file_has(path, "status", " ") &&
+		    wait_file_has(path, "user.pai.stdout", "started\n"));
 	kill(sv.pid, SIGKILL);
 	waitpid(sv.pid, NULL, 0);
 
@@ -1687,7 +1721,7 @@ static void test_ssh(void **state)
 	cfg = config1("sshjob", 2, "sleep 30", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
-	wait_running(&sv, "u", "sshjob", 10);
+	assert_true(wait_running(&sv, "u", "sshjob", 10));
 	/* the key pair is made when first asked for, tasks running */
 	snprintf(key, sizeof(key), "%s/jobs/u~sshjob/ssh/sshjob", sv.dir);
 	assert_int_not_equal(access(key, F_OK), 0);
