@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,34 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 	return len;
 }
 
+/* Requests whose headers have gone out: a held request is waited for
+ * until it has been sent, not for a fixed time. */
+static atomic_int requests_sent;
+
+static int on_debug(CURL *c, curl_infotype type, char *p, size_t n, void *d)
+{
+	(void)c;
+	(void)p;
+	(void)n;
+	(void)d;
+	if (type == CURLINFO_HEADER_OUT)
+		atomic_fetch_add(&requests_sent, 1);
+	return 0;
+}
+
+/* Waits until n requests more than before have been sent (30 s at most),
+ * then a little longer for the server to take the last one up. */
+static void wait_sent(int before, int n)
+{
+	double t0;
+
+	for (t0 = test_now_s(); atomic_load(&requests_sent) < before + n &&
+				test_now_s() - t0 < 30;)
+		test_sleep_ms(10);
+	assert_true(atomic_load(&requests_sent) >= before + n);
+	test_sleep_ms(200);
+}
+
 /* One request; body may be NULL. tcp selects the TCP listener. Returns
  * the curl code; the response in *r (caller frees r->body). */
 static CURLcode request(const struct server *sv, int tcp, const char *method,
@@ -108,6 +137,8 @@ static CURLcode request(const struct server *sv, int tcp, const char *method,
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, on_debug);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
 	if (!(header2 && strncmp(header2, "Expect:", 7) == 0))
 		h = curl_slist_append(h, "Expect:");
 	if (header1)
@@ -1971,6 +2002,7 @@ static void test_long_poll(void **state)
 	char etag[64];
 	pthread_t th;
 	double took;
+	int sent;
 
 	(void)state;
 	start_with_sleeper(&sv);
@@ -1988,8 +2020,9 @@ static void test_long_poll(void **state)
 	assert_true(took < 15);
 	/* held on v2, woken by a STOP answered meanwhile */
 	h.since = r.etag;
+	sent = atomic_load(&requests_sent);
 	assert_int_equal(pthread_create(&th, NULL, held_main, &h), 0);
-	test_sleep_ms(300);
+	wait_sent(sent, 1);
 	assert_int_equal(call(&sv, "PUT", "/api/v2/jobs/alice~lp/executionType",
 			      "{\"value\":\"STOP\"}", NULL),
 			 202);
@@ -2034,6 +2067,7 @@ static void test_long_poll_at_shutdown(void **state)
 	struct resp r;
 	char *q;
 	pthread_t th;
+	int sent;
 
 	(void)state;
 	start_with_sleeper(&sv);
@@ -2047,8 +2081,9 @@ static void test_long_poll_at_shutdown(void **state)
 	snprintf(h.url, sizeof(h.url),
 		 "/api/v2/jobs/alice~lp?wait=20000&since=%s", q);
 	curl_free(q);
+	sent = atomic_load(&requests_sent);
 	assert_int_equal(pthread_create(&th, NULL, held_raw_main, &h), 0);
-	test_sleep_ms(300);
+	wait_sent(sent, 1);
 	stop_server(&sv);
 	pthread_join(th, NULL);
 	assert_int_equal(h.cc, CURLE_OK);
