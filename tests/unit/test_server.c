@@ -192,7 +192,7 @@ static void start_server_in(struct server *sv, const char *const *extra)
 				sv->dir,  "--grace", "1"};
 	char log[128];
 	double t0;
-	int fd, n = 6;
+	int fd, n = 6, ready = 0;
 
 	while (extra && *extra && n < 15)
 		argv[n++] = *extra++;
@@ -221,15 +221,23 @@ static void start_server_in(struct server *sv, const char *const *extra)
 	}
 	last_server = sv->pid;
 	snprintf(last_dir, sizeof(last_dir), "%s", sv->dir);
-	/* ready when it answers */
-	for (t0 = test_now_s(); test_now_s() - t0 < 10;) {
+	/* ready when it answers (a minute at most: a machine busy with
+	 * other builds is slow) */
+	for (t0 = test_now_s(); !ready && test_now_s() - t0 < 60;) {
 		json_t *o = NULL;
-		long st = call(sv, "GET", "/api/v1", NULL, &o);
 
+		ready = call(sv, "GET", "/api/v1", NULL, &o) == 200;
 		json_decref(o);
-		if (st == 200)
-			break;
-		test_sleep_ms(20);
+		if (!ready)
+			test_sleep_ms(20);
+	}
+	if (!ready) {
+		char *text = NULL;
+		size_t len = 0;
+
+		pai_file_read(&text, &len, NULL, log);
+		fail_msg("paictl serve did not answer within 60 s; its log:\n%s",
+			 text ? text : "(none)");
 	}
 	sv->url[0] = '\0';
 	if (sv->tcp) {
@@ -238,7 +246,7 @@ static void start_server_in(struct server *sv, const char *const *extra)
 
 		snprintf(path, sizeof(path), "%s/server.json", sv->dir);
 		/* written just after the listeners start */
-		for (t0 = test_now_s(); test_now_s() - t0 < 10; test_sleep_ms(20)) {
+		for (t0 = test_now_s(); test_now_s() - t0 < 60; test_sleep_ms(20)) {
 			info = json_load_file(path, 0, NULL);
 			if (json_integer_value(json_object_get(info, "pid")) ==
 			    sv->pid)
