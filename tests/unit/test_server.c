@@ -192,7 +192,7 @@ static void start_server_in(struct server *sv, const char *const *extra)
 				sv->dir,  "--grace", "1"};
 	char log[128];
 	double t0;
-	int fd, n = 6, ready = 0;
+	int fd, n = 6, ready = 0, st = -1;
 
 	while (extra && *extra && n < 15)
 		argv[n++] = *extra++;
@@ -228,6 +228,8 @@ static void start_server_in(struct server *sv, const char *const *extra)
 
 		ready = call(sv, "GET", "/api/v1", NULL, &o) == 200;
 		json_decref(o);
+		if (!ready && waitpid(sv->pid, &st, WNOHANG) == sv->pid)
+			break;
 		if (!ready)
 			test_sleep_ms(20);
 	}
@@ -236,7 +238,11 @@ static void start_server_in(struct server *sv, const char *const *extra)
 		size_t len = 0;
 
 		pai_file_read(&text, &len, NULL, log);
-		fail_msg("paictl serve did not answer within 60 s; its log:\n%s",
+		fail_msg("paictl serve did not answer (%s %d); its log:\n%s",
+			 st < 0		    ? "running after 60 s"
+			 : WIFSIGNALED(st) ? "killed by signal"
+					    : "exit",
+			 st < 0 ? 0 : WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
 			 text ? text : "(none)");
 	}
 	sv->url[0] = '\0';
@@ -1355,6 +1361,65 @@ static void test_server_killed(void **state)
 /* A job submitted and not started yet is stored as its config alone;
  * SIGKILL the server then and the restarted server still has it,
  * WAITING with its submission time, and runs it. */
+/* How many tasks of the job are RUNNING. */
+static int running_tasks(const struct server *sv, const char *user,
+			 const char *job)
+{
+	json_t *o = job_status(sv, user, job), *t;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(tasks_of(o, "main"), i, t)
+	{
+		const char *st =
+		    json_string_value(json_object_get(t, "taskState"));
+
+		n += st && strcmp(st, "RUNNING") == 0;
+	}
+	json_decref(o);
+	return n;
+}
+
+/* A server killed while it forks its tasks' monitors starts again at
+ * once: the state directory's lock is the server's alone, not shared
+ * with a monitor that has not yet closed what it inherited. Rounds of
+ * a job of many tasks, the server killed as soon as the first runs. */
+static void test_restart_while_forking(void **state)
+{
+	struct server sv;
+	char *cfg = config1("many", 32, "exec sleep 600", NULL, 0);
+	double t0;
+	int round;
+
+	(void)state;
+	start_server(&sv);
+	for (round = 0; round < 10; round++) {
+		json_t *o = NULL;
+
+		assert_int_equal(submit(&sv, "u", cfg, &o), 201);
+		json_decref(o);
+		/* killed as soon as a first task runs: the others' monitors
+		 * are being forked (no pause between the polls) */
+		for (t0 = test_now_s(); !running_tasks(&sv, "u", "many");)
+			assert_true(test_now_s() - t0 < WAIT_MIN_S);
+		kill(sv.pid, SIGKILL);
+		waitpid(sv.pid, NULL, 0);
+		start_server_in(&sv, NULL);
+		assert_int_equal(call(&sv, "PUT",
+				      "/api/v1/user/u/jobs/many/executionType",
+				      "{\"value\":\"STOP\"}", NULL),
+				 202);
+		json_decref(wait_job(&sv, "u", "many", 60));
+		/* the name free again for the next round */
+		assert_int_equal(call(&sv, "DELETE", "/api/v1/user/u/jobs/many",
+				      NULL, NULL),
+				 202);
+	}
+	free(cfg);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 static void test_waiting_survives_restart(void **state)
 {
 	struct server sv;
@@ -2305,6 +2370,7 @@ int main(int argc, char **argv)
 	    T(test_server_killed),
 	    T(test_capacity),
 	    T(test_waiting_survives_restart),
+	    T(test_restart_while_forking),
 	    T(test_no_task_dir),
 	    T(test_records_log),
 	    T(test_ssh),
