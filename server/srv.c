@@ -272,6 +272,7 @@ static void srv_free(struct srv *s)
 	for (i = 0; i < s->njobs; i++)
 		srv_job_free(s->jobs[i]);
 	free(s->jobs);
+	srv_free_dead(s);
 	for (i = 0; i < s->nusers; i++) {
 		free(s->users[i].name);
 		srv_free_secret(s->users[i].password);

@@ -57,6 +57,9 @@ struct srv_job {
 	bool launching;	   /* attempt begun, tasks to start (srv_launch) */
 	bool launch_recorded; /* ...and its RUNNING record is on disk */
 	bool deciding;	   /* outcome known, remaining tasks being stopped */
+	bool deleted;	   /* out of the table, freed once no record is
+			    * being written (srv_flush): next_dead */
+	struct srv_job *next_dead;
 	int outcome;	   /* the decided state while deciding */
 	long long kill_at; /* SIGKILL the remaining tasks then; 0: none */
 	long long created, launched, completed;
@@ -109,6 +112,11 @@ struct srv {
 	int rec_fd;
 	long long rec_size, rec_live; /* bytes, and bytes still current */
 	bool rec_compact;	      /* to be written anew */
+	/* srv_flush calls writing with the lock let go, and the jobs
+	 * deleted meanwhile, which their records still point to; under
+	 * lock */
+	int flushing;
+	struct srv_job *dead;
 	char *unloaded;		      /* records read and not loaded */
 	size_t unloaded_len;
 	struct srv_user *users;
@@ -183,6 +191,9 @@ void srv_job_free(struct srv_job *j);
 void srv_task_set_diag(struct srv_task *t, const char *msg);
 json_t *srv_job_record(const struct srv_job *j);
 void srv_flush(struct srv *s);
+/* Frees the jobs deleted while records were written (s->dead). Lock
+ * held. */
+void srv_free_dead(struct srv *s);
 /* Reads the jobs of the state directory, oldest first; then
  * srv_resume_jobs. 0, -1 (errno) or -2 (records.log unreadable). */
 int srv_load_jobs(struct srv *s);

@@ -1822,7 +1822,7 @@ static void test_ssh(void **state)
 	    access("/usr/bin/ssh", X_OK) != 0)
 		skip();
 	start_server(&sv);
-	cfg = config1("sshjob", 2, "sleep 30", NULL, 0);
+	cfg = config1("sshjob", 2, "sleep 600", NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	assert_true(wait_running(&sv, "u", "sshjob", 10));
