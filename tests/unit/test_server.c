@@ -1755,6 +1755,9 @@ static void test_capacity(void **state)
 	remove_tree(sv.dir);
 }
 
+/* Where run_capture puts the standard error of what it runs. */
+static char capture_err[sizeof(((struct server *)0)->dir) + 8] = "/dev/null";
+
 /* Runs argv (no shell), returns its stdout (new) and sets *status. */
 static char *run_capture(char *const *argv, int *status)
 {
@@ -1768,11 +1771,12 @@ static char *run_capture(char *const *argv, int *status)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
+		int null = open("/dev/null", O_RDWR),
+		    err = open(capture_err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 		dup2(null, 0);
 		dup2(p[1], 1);
-		dup2(null, 2);
+		dup2(err >= 0 ? err : null, 2);
 		close(p[0]);
 		close(p[1]);
 		execvp(argv[0], argv);
@@ -1881,13 +1885,22 @@ static void test_ssh(void **state)
 		    NULL};
 
 		snprintf(dest, sizeof(dest), "%s@127.0.0.1", pw->pw_name);
+		snprintf(capture_err, sizeof(capture_err), "%s.err", sv.dir);
 		out = run_capture(argv, &status);
 	}
 	snprintf(want, sizeof(want),
 		 "%s/jobs/u~sshjob/attempt-0/main-1/work\n1 sshjob\n%s/home\n",
 		 sv.dir, sv.dir);
-	assert_string_equal(out, want);
-	assert_int_equal(status, 0);
+	if (strcmp(out, want) != 0 || status != 0) {
+		char *err = NULL;
+		size_t len = 0;
+
+		pai_file_read(&err, &len, NULL, capture_err);
+		fail_msg("ssh: wait status %d, stdout:\n%s\nstderr:\n%s",
+			 status, out, err ? err : "");
+	}
+	unlink(capture_err);
+	snprintf(capture_err, sizeof(capture_err), "/dev/null");
 	free(out);
 	unlink(key);
 	assert_int_equal(call(&sv, "PUT",
