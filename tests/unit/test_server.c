@@ -1790,7 +1790,7 @@ static char *run_capture(char *const *argv, int *status)
 		out[len] = '\0';
 	}
 	close(p[0]);
-	*status = wait_exit(pid, 20);
+	*status = wait_exit(pid, WAIT_MIN_S);
 	return out;
 }
 
