@@ -487,21 +487,36 @@ void srv_flush(struct srv *s)
 	}
 	for (i = 0; i < n; i++)
 		v[i].j->dirty = false;
+	s->flushing++;
 	pthread_mutex_unlock(&s->lock);
 	err = !v ? PAI_ENOMEM : all ? rec_rewrite(s, v, n) : rec_append(s, v, n);
 	pthread_mutex_unlock(&s->save_lock);
 	pthread_mutex_lock(&s->lock);
+	s->flushing--;
 	if (err != PAI_OK && v)
 		srv_log(s, "cannot write %zu job record%s to '%s': %s", n,
 			n == 1 ? "" : "s", s->rec_path, pai_strerror(err));
 	for (i = 0; v && i < n; i++) {
-		if (err != PAI_OK)
+		/* a job deleted meanwhile has nothing more to follow */
+		if (err != PAI_OK && !v[i].j->deleted)
 			v[i].j->dirty = true; /* tried again next time */
-		else
+		else if (!v[i].j->deleted)
 			record_written(s, &v[i], all);
 		free(v[i].text);
 	}
 	free(v);
+	if (!s->flushing)
+		srv_free_dead(s);
+}
+
+void srv_free_dead(struct srv *s)
+{
+	while (s->dead) {
+		struct srv_job *j = s->dead;
+
+		s->dead = j->next_dead;
+		srv_job_free(j);
+	}
 }
 
 struct srv_job *srv_find_job(struct srv *s, const char *user, const char *name)
@@ -666,7 +681,13 @@ int srv_delete_job(struct srv *s, struct srv_job *j, char **gone)
 	s->njobs--;
 	s->rec_live -= j->rec_len;
 	srv_log(s, "'%s': deleted", j->key);
-	srv_job_free(j);
+	if (s->flushing) {
+		/* a record of it is being written: freed after (srv_flush) */
+		j->deleted = true;
+		j->next_dead = s->dead;
+		s->dead = j;
+	} else
+		srv_job_free(j);
 	s->rec_compact = true;
 	srv_flush(s);
 	return 0;

@@ -59,6 +59,7 @@ struct run_spawn {
 	int fd_null;
 	int fd_ssh;	      /* listening on the task's ssh port, or -1 */
 	const char *tree_base; /* where its cgroup goes, or NULL */
+	int grace_ms; /* SIGTERM to SIGKILL, for what the task leaves too */
 };
 
 #define MONITOR_NO_DIR 3 /* the monitor's exit status: no directory */

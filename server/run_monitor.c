@@ -451,11 +451,13 @@ static void reap_children(struct monitor *m)
 			continue;
 		}
 		/* The task is its main process, as in a container: whatever
-		 * it left behind goes with it, detached or not. */
+		 * it left behind goes with it, detached or not; what is not
+		 * of its process group (ssh sessions, what detached) gets
+		 * SIGTERM first, and srv_tree_end's grace. */
 		m->st = wst;
 		m->exited = true;
 		kill(-m->pid, SIGKILL);
-		srv_tree_signal(&m->tree, SIGKILL);
+		srv_tree_signal(&m->tree, SIGTERM);
 		m->drain_until = mono_ms() + 2000;
 	}
 }
@@ -514,8 +516,9 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 	    !(WIFEXITED(m->st) && WEXITSTATUS(m->st) < 125))
 		run_helper_run(m->sp, m->sp->end, 20000);
 	/* nothing of the task outlives it, ssh sessions included (their
-	 * own waits below then find them reaped) */
-	srv_tree_end(&m->tree);
+	 * own waits below then find them reaped); what can end cleanly
+	 * gets the grace to */
+	srv_tree_end(&m->tree, m->sp->grace_ms, m->sfd);
 	for (i = 0; i < m->nsess; i++)
 		kill(m->sess[i], SIGTERM);
 	for (i = 0; i < m->nsess; i++)

@@ -279,6 +279,7 @@ static void srv_free(struct srv *s)
 	for (i = 0; i < s->njobs; i++)
 		srv_job_free(s->jobs[i]);
 	free(s->jobs);
+	srv_free_dead(s);
 	for (i = 0; i < s->nusers; i++) {
 		free(s->users[i].name);
 		srv_free_secret(s->users[i].password);
@@ -373,6 +374,24 @@ static int check_options(struct srv *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Locks the state directory's lock file fd for this process alone: a
+ * POSIX record lock, which the monitors forked later do not share (an
+ * flock they would, until each closed its copy: a server killed just
+ * after forking one could not be started again until that monitor had
+ * run). An flock is tried too, and let go at once, for a server of an
+ * earlier version that holds one. 0, or -1 with errno. */
+static int lock_state(int fd)
+{
+	struct flock fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, F_SETLK, &fl) < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return -1;
+	return flock(fd, LOCK_UN);
+}
+
 /* The state directory, made private and locked: 0, -1, or -3 when
  * another server holds it. */
 static int take_state_dir(struct srv *s, char *err, size_t errlen)
@@ -405,8 +424,9 @@ static int take_state_dir(struct srv *s, char *err, size_t errlen)
 	if (srv_private_dir(s->jobs_dir, err, errlen) < 0)
 		goto out;
 	s->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (s->lock_fd >= 0 && errno == EWOULDBLOCK)
+	if (s->lock_fd < 0 || lock_state(s->lock_fd) < 0) {
+		if (s->lock_fd >= 0 &&
+		    (errno == EWOULDBLOCK || errno == EACCES))
 			ret = -3;
 		snprintf(err, errlen,
 			 ret == -3 ? "another 'paictl serve' is using '%s'"

@@ -57,6 +57,9 @@ struct srv_job {
 	bool launching;	   /* attempt begun, tasks to start (srv_launch) */
 	bool launch_recorded; /* ...and its RUNNING record is on disk */
 	bool deciding;	   /* outcome known, remaining tasks being stopped */
+	bool deleted;	   /* out of the table, freed once no record is
+			    * being written (srv_flush): next_dead */
+	struct srv_job *next_dead;
 	int outcome;	   /* the decided state while deciding */
 	long long kill_at; /* SIGKILL the remaining tasks then; 0: none */
 	long long created, launched, completed;
@@ -116,6 +119,11 @@ struct srv {
 	int rec_fd;
 	long long rec_size, rec_live; /* bytes, and bytes still current */
 	bool rec_compact;	      /* to be written anew */
+	/* srv_flush calls writing with the lock let go, and the jobs
+	 * deleted meanwhile, which their records still point to; under
+	 * lock */
+	int flushing;
+	struct srv_job *dead;
 	char *unloaded;		      /* records read and not loaded */
 	size_t unloaded_len;
 	struct srv_user *users;
@@ -195,6 +203,9 @@ void srv_job_free(struct srv_job *j);
 void srv_task_set_diag(struct srv_task *t, const char *msg);
 json_t *srv_job_record(const struct srv_job *j);
 void srv_flush(struct srv *s);
+/* Frees the jobs deleted while records were written (s->dead). Lock
+ * held. */
+void srv_free_dead(struct srv *s);
 /* Reads the jobs of the state directory, oldest first; then
  * srv_resume_jobs. 0, -1 (errno) or -2 (records.log unreadable). */
 int srv_load_jobs(struct srv *s);
@@ -234,6 +245,7 @@ long srv_next_timeout(struct srv *s);
 /* tree.c: every process of a task, however it detached */
 struct srv_tree {
 	char dir[512]; /* the task's cgroup; "": none, descendants only */
+	bool asked;    /* SIGTERM sent: never twice */
 };
 /* Where the monitors can make their tasks' cgroups (the server's own
  * cgroup v2, when one can be made there), or NULL. */
@@ -253,11 +265,16 @@ void srv_tree_init(struct srv_tree *t, const char *base,
 /* In a child of the monitor before it runs anything: into the cgroup. */
 void srv_tree_enter(const struct srv_tree *t);
 /* sig to every process of the task (the cgroup's, and the monitor's
- * descendants): how many were signalled. */
-int srv_tree_signal(const struct srv_tree *t, int sig);
-/* Kills them all until none is left (a bounded wait), reaps the
- * orphans and removes the cgroup. */
-void srv_tree_end(struct srv_tree *t);
+ * descendants): how many were signalled. SIGTERM goes once: later ones
+ * are not sent (0). */
+int srv_tree_signal(struct srv_tree *t, int sig);
+/* Once the task has ended: what is left of it (ssh sessions, what
+ * detached) gets SIGTERM if it has not yet (an ssh session with a
+ * terminal then gets SIGHUP as its sshd goes), and grace_ms to end,
+ * less if SIGINT (the server's "kill now") comes on sfd (a signalfd,
+ * or -1); then all are killed until none is left (a bounded wait), the
+ * orphans reaped and the cgroup removed. */
+void srv_tree_end(struct srv_tree *t, int grace_ms, int sfd);
 
 /* ssh.c */
 int srv_ssh_init(struct srv *s);

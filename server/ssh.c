@@ -197,27 +197,50 @@ static int put_file(FILE *f, char **buf, size_t *len, const char *path)
 	return ok ? 0 : -1;
 }
 
-/* The options of every authorized_keys line of a task: its environment,
- * and its runtime's (a shell in its working directory, or in its
+/* environment="NAME=VALUE", entry being NAME=VALUE; what the format
+ * cannot carry is left out. */
+static void put_env_option(FILE *f, const char *entry)
+{
+	size_t len = strlen(entry);
+
+	if (strchr(entry, '\n') || (len && entry[len - 1] == '\\'))
+		return;
+	fputs("environment=\"", f);
+	srv_ssh_put_quoted(f, entry);
+	fputs("\",", f);
+}
+
+/* The options of every authorized_keys line of a task: its environment
+ * as the task has it (the server's HOME, PATH, ... that the job's own
+ * variables leave: the session's shell reads the startup files of the
+ * task's HOME, not those of the user's passwd entry that sshd would
+ * give), and its runtime's (a shell in its working directory, or in its
  * container: ropts). */
-static void put_key_options(FILE *f, const pai_env *env, const char *ropts)
+static void put_key_options(FILE *f, const struct srv *s, const pai_env *env,
+			    const char *ropts)
 {
 	size_t i;
 
 	fputs("restrict,pty,port-forwarding,", f);
-	for (i = 0; i < pai_env_count(env); i++) {
-		const char *n = pai_env_name(env, i),
-			   *v = pai_env_value(env, i);
-		size_t vl = strlen(v);
+	for (i = 0; i < s->nbase_env; i++) {
+		const char *b = s->base_env[i];
+		char name[256];
+		size_t len = strcspn(b, "=");
 
-		/* what the format cannot carry is left out */
-		if (strchr(v, '\n') || (vl && v[vl - 1] == '\\'))
+		if (len >= sizeof(name))
 			continue;
-		fputs("environment=\"", f);
-		fputs(n, f);
-		fputc('=', f);
-		srv_ssh_put_quoted(f, v);
-		fputs("\",", f);
+		memcpy(name, b, len);
+		name[len] = '\0';
+		if (!pai_env_get(env, name))
+			put_env_option(f, b);
+	}
+	for (i = 0; i < pai_env_count(env); i++) {
+		char *e = srv_printf("%s=%s", pai_env_name(env, i),
+				     pai_env_value(env, i));
+
+		if (e)
+			put_env_option(f, e);
+		free(e);
 	}
 	fputs(ropts, f);
 }
@@ -225,8 +248,9 @@ static void put_key_options(FILE *f, const pai_env *env, const char *ropts)
 /* The user's keys a protocol-v2 job names in its ssh runtime plugin
  * (extras["com.microsoft.pai.runtimeplugin"][].parameters.userssh, as
  * OpenPAI v1.x's runtime lets them in), one line each. */
-static void put_user_keys(FILE *f, const struct srv_job *j,
-			  const pai_env *env, const char *ropts)
+static void put_user_keys(FILE *f, const struct srv *s,
+			  const struct srv_job *j, const pai_env *env,
+			  const char *ropts)
 {
 	json_t *cfg = j->pj ? pai_job_config(j->pj) : NULL, *p;
 	json_t *plugins = json_object_get(json_object_get(cfg, "extras"),
@@ -243,7 +267,7 @@ static void put_user_keys(FILE *f, const struct srv_job *j,
 		if (!name || strcmp(name, "ssh") != 0 || !key ||
 		    strncmp(key, "ssh-", 4) != 0 || strpbrk(key, "\r\n"))
 			continue;
-		put_key_options(f, env, ropts);
+		put_key_options(f, s, env, ropts);
 		fputs(key, f);
 		fputc('\n', f);
 	}
@@ -274,11 +298,11 @@ int srv_ssh_task_files(struct srv *s, struct srv_job *j,
 	f = open_memstream(&buf, &blen);
 	if (!f)
 		goto out;
-	put_key_options(f, env, ropts);
+	put_key_options(f, s, env, ropts);
 	fwrite(pubtext, 1, len, f);
 	if (len && pubtext[len - 1] != '\n')
 		fputc('\n', f);
-	put_user_keys(f, j, env, ropts);
+	put_user_keys(f, s, j, env, ropts);
 	i = put_file(f, &buf, &blen, ak);
 	f = NULL;
 	if (i != 0 || !(f = open_memstream(&buf, &blen)))

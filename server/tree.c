@@ -13,11 +13,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -127,6 +129,7 @@ void srv_tree_init(struct srv_tree *t, const char *base,
 	size_t n;
 
 	t->dir[0] = '\0';
+	t->asked = false;
 	/* an orphan of the task's comes back here, not to init */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (!base)
@@ -243,34 +246,34 @@ static size_t scan(void)
 	return n;
 }
 
-/* sig to every live descendant of this process (the monitor): their
- * number. A process found twice by the passes is signalled twice,
- * which does no harm. */
-static int signal_descendants(int sig)
-{
-	static pid_t mine[SCAN_MAX];
-	size_t n = scan(), nm = 1, i, k;
-	int changed = 1, hit = 0;
+/* What srv_tree_signal signals: all found before any is signalled. */
+static pid_t found[SCAN_MAX];
 
-	mine[0] = getpid();
+/* found[n..]: every live descendant of this process (the monitor); the
+ * new count. */
+static size_t find_descendants(size_t n)
+{
+	size_t np = scan(), i, k, n0 = n;
+	pid_t self = getpid();
+	int changed = 1;
+
 	while (changed) {
 		changed = 0;
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < np && n < SCAN_MAX; i++) {
 			if (!procs[i].pid)
 				continue;
-			for (k = 0; k < nm && mine[k] != procs[i].ppid; k++)
+			for (k = n0; procs[i].ppid != self && k < n &&
+				     found[k] != procs[i].ppid;
+			     k++)
 				;
-			if (k == nm || nm == SCAN_MAX)
+			if (procs[i].ppid != self && k == n)
 				continue;
-			mine[nm++] = procs[i].pid;
+			found[n++] = procs[i].pid;
 			procs[i].pid = 0;
 			changed = 1;
 		}
 	}
-	for (k = 1; k < nm; k++)
-		if (kill(mine[k], sig) == 0)
-			hit++;
-	return hit;
+	return n;
 }
 
 /* SIGKILL to every process of the cgroup dir at once, where the kernel
@@ -289,20 +292,19 @@ static void kill_cgroup(const char *dir)
 	}
 }
 
-/* sig to every process of the task's cgroup (SIGKILL: cgroup.kill
- * too): how many it held. */
-static int signal_cgroup(const struct srv_tree *t, int sig)
+/* found[n..]: the processes of the task's cgroup not found yet; the new
+ * count. */
+static size_t find_in_cgroup(const struct srv_tree *t, size_t n)
 {
 	char path[sizeof(t->dir) + 32], buf[4096];
-	size_t kept = 0, i, start;
+	size_t kept = 0, i, k, start;
 	ssize_t got;
-	int fd, hit = 0;
+	pid_t pid;
+	int fd;
 
-	if (sig == SIGKILL)
-		kill_cgroup(t->dir);
 	if (join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
 	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return hit;
+		return n;
 	/* a pid a line; one cut at the buffer's end is kept for the next
 	 * read */
 	while ((got = read(fd, buf + kept, sizeof(buf) - kept)) > 0) {
@@ -311,12 +313,12 @@ static int signal_cgroup(const struct srv_tree *t, int sig)
 			if (buf[i] != '\n')
 				continue;
 			buf[i] = '\0';
-			if (number(buf + start) > 1) {
-				/* listed: alive, or dying of cgroup.kill */
-				kill((pid_t)number(buf + start), sig);
-				hit++;
-			}
+			pid = (pid_t)number(buf + start);
 			start = i + 1;
+			for (k = 0; k < n && found[k] != pid; k++)
+				;
+			if (pid > 1 && k == n && n < SCAN_MAX)
+				found[n++] = pid;
 		}
 		kept = (size_t)got - start;
 		memmove(buf, buf + start, kept);
@@ -324,16 +326,31 @@ static int signal_cgroup(const struct srv_tree *t, int sig)
 			kept = 0; /* no line is this long */
 	}
 	close(fd);
-	return hit;
+	return n;
 }
 
-int srv_tree_signal(const struct srv_tree *t, int sig)
+int srv_tree_signal(struct srv_tree *t, int sig)
 {
-	int hit = t->dir[0] ? signal_cgroup(t, sig) : 0;
+	size_t n, i;
+	int hit = 0;
 
-	/* the cgroup holds what the task started; the descendants also
-	 * what escaped it, or all when there is none */
-	return hit + signal_descendants(sig);
+	/* SIGTERM once: a second one would cut short the cleanup that the
+	 * first began (a trap's commands are processes of the tree too) */
+	if (sig == SIGTERM && t->asked)
+		return 0;
+	t->asked = t->asked || sig == SIGTERM;
+	if (sig == SIGKILL && t->dir[0])
+		kill_cgroup(t->dir);
+	/* the descendants, and what the cgroup holds that escaped them
+	 * (none without one), all found first: what a process starts
+	 * once signalled is not signalled too */
+	n = find_descendants(0);
+	if (t->dir[0])
+		n = find_in_cgroup(t, n);
+	for (i = 0; i < n; i++)
+		if (kill(found[i], sig) == 0)
+			hit++;
+	return hit;
 }
 
 static void reap(void)
@@ -349,9 +366,45 @@ static void nap_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-void srv_tree_end(struct srv_tree *t)
+static long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Until what is left has gone (orphans reaped here), after its SIGTERM:
+ * grace_ms at most, or until SIGINT comes on sfd. A shell's traps clean
+ * up (pyenv's lock file, a half-written checkpoint) rather than being
+ * cut short by SIGKILL. */
+static void wait_gone(struct srv_tree *t, int grace_ms, int sfd)
+{
+	long until = mono_ms() + grace_ms;
+	struct signalfd_siginfo si;
+	struct pollfd p;
+
+	p.fd = sfd;
+	p.events = POLLIN;
+	for (;;) {
+		reap();
+		if (mono_ms() >= until || srv_tree_signal(t, 0) == 0)
+			return;
+		if (poll(&p, sfd >= 0 ? 1 : 0, 50) <= 0)
+			continue;
+		/* SIGTERM again changes nothing; SIGINT kills now */
+		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			if (si.ssi_signo == SIGINT)
+				return;
+	}
+}
+
+void srv_tree_end(struct srv_tree *t, int grace_ms, int sfd)
 {
 	int i;
+
+	srv_tree_signal(t, SIGTERM);
+	wait_gone(t, grace_ms, sfd);
 
 	/* what a dying process forks meanwhile is found by the next round:
 	 * until a round finds none left (its orphans reaped here) */

@@ -9,9 +9,9 @@ command -v sshd >/dev/null || test -x /usr/sbin/sshd
 head -c 10485760 /dev/urandom >big
 paictl serve --background >/dev/null
 paictl -u alice submit -q job.json >/dev/null
-i=0; until [ "$(paictl -u alice status -o json job | grep -c '"taskState": "RUNNING"')" = 3 ] || [ $i -gt 100 ]; do sleep 0.1; i=$((i+1)); done; sleep 0.5
+i=0; until [ "$(paictl -u alice status -o json job | grep -c '"taskState": "RUNNING"')" = 3 ] || [ $i -gt 300 ]; do sleep 0.1; i=$((i+1)); done
 === file job.json
-{"jobName":"job","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 60"},{"name":"worker","taskNumber":2,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 60"}]}
+{"jobName":"job","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 600"},{"name":"worker","taskNumber":2,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 600"}]}
 === stdout
 main-0
 worker-1

@@ -8,9 +8,9 @@ timeout: 30
 command -v sshd >/dev/null || test -x /usr/sbin/sshd
 paictl serve --background >/dev/null
 paictl -u alice submit -q job.json >/dev/null
-i=0; until paictl -u alice status -o json job | grep -q '"taskState": "RUNNING"' || [ $i -gt 50 ]; do sleep 0.1; i=$((i+1)); done; sleep 0.5
+i=0; until paictl -u alice status -o json job | grep -q '"taskState": "RUNNING"' || [ $i -gt 300 ]; do sleep 0.1; i=$((i+1)); done
 === file job.json
-{"jobName":"job","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 60"}]}
+{"jobName":"job","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 600"}]}
 === stdout
 Host job-main-0
     HostName 127.0.0.1

@@ -11,9 +11,9 @@ paictl serve --background >/dev/null
 paictl -u alice submit -q done.json >/dev/null
 paictl -u alice wait -q done >/dev/null
 paictl -u alice submit -q job.json >/dev/null
-i=0; until paictl -u alice status -o json job | grep -q '"taskState": "RUNNING"' || [ $i -gt 50 ]; do sleep 0.1; i=$((i+1)); done; sleep 0.5
+i=0; until paictl -u alice status -o json job | grep -q '"taskState": "RUNNING"' || [ $i -gt 300 ]; do sleep 0.1; i=$((i+1)); done
 === file job.json
-{"jobName":"job","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 60"}]}
+{"jobName":"job","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"exec sleep 600"}]}
 === file done.json
 {"jobName":"done","image":"debian","taskRoles":[{"name":"main","taskNumber":1,"cpuNumber":1,"memoryMB":100,"gpuNumber":0,"command":"true"}]}
 === stdout

@@ -17,7 +17,7 @@ echo secret123 | paictl login --password-stdin 2>/dev/null
 paictl submit -q job.yaml >/dev/null
 sed 's/^name: job/name: nokey/' job.yaml >nokey.yaml
 paictl submit -q --no-ssh-key nokey.yaml >/dev/null
-i=0; until [ "$(paictl -o json status job | grep -c '"taskState": "RUNNING"')" = 1 ] && [ "$(paictl -o json status nokey | grep -c '"taskState": "RUNNING"')" = 1 ] || [ $i -gt 100 ]; do sleep 0.1; i=$((i+1)); done; sleep 0.5
+i=0; until [ "$(paictl -o json status job | grep -c '"taskState": "RUNNING"')" = 1 ] && [ "$(paictl -o json status nokey | grep -c '"taskState": "RUNNING"')" = 1 ] || [ $i -gt 300 ]; do sleep 0.1; i=$((i+1)); done
 === file job.yaml
 protocolVersion: 2
 name: job
@@ -29,7 +29,7 @@ taskRoles:
     instances: 1
     dockerImage: img
     resourcePerInstance: {cpu: 1, memoryMB: 100, gpu: 0}
-    commands: ["exec sleep 60"]
+    commands: ["exec sleep 600"]
 === teardown
 paictl stop job >/dev/null 2>&1
 paictl stop nokey >/dev/null 2>&1
