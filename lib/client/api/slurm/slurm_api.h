@@ -202,6 +202,34 @@ int pai__slurm_log_read(char **data, size_t *len, long long *next,
 			const struct pai__api *api, pai_client *c,
 			const char *url, long long offset);
 
+/* ---- the login node's commands' output (slurm_cmd_out.c) ------------ */
+
+/* The most a command's output may be, and a --format field. */
+#define PAI__SLURM_OUT_MAX (32u << 20)
+#define PAI__SLURM_FIELD_MAX 4096
+/* What splits --format's columns: a byte no name or comment holds */
+#define PAI__SLURM_DELIM '\x1f'
+#define PAI__SLURM_DELIM_S "\x1f"
+
+/* `sbatch --parsable`'s output: "ID" or "ID;CLUSTER", one newline at
+ * most, nothing else. *id (> 0) and cluster (size bytes; "" for none):
+ * PAI_OK, else PAI_EPROTOCOL (*id 0). */
+int pai__slurm_parsable_read(long long *id, char *cluster, size_t size,
+			     const char *out, size_t len);
+/* `squeue --json` (acct 0) or `sacct --json` (1) as a new array of jobs
+ * of the shape paictl reads (slurm_shapes.c's). PAI_EPROTOCOL for
+ * output that is no such JSON, PAI_ENOMEM. */
+int pai__slurm_cmd_json(json_t **jobs, const char *out, size_t len, int acct);
+/* The columns asked of squeue (`--noheader --format=SPEC`, split by
+ * PAI__SLURM_DELIM) or of sacct (`--noheader --parsable2
+ * --delimiter=DELIM --format=SPEC`); new, NULL out of memory. */
+char *pai__slurm_fmt_spec(int acct);
+/* Their output as a new array of jobs (sacct's steps left out).
+ * PAI_EPROTOCOL with *bad_line the first line (from 1) with another
+ * count of columns or a field not of its kind or too long. */
+int pai__slurm_fmt_read(json_t **jobs, size_t *bad_line, const char *out,
+			size_t len, int acct);
+
 /* ---- the operations ------------------------------------------------- */
 
 int pai__slurm_submit(const struct pai__api *api, pai_client *c,
