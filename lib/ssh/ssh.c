@@ -82,6 +82,8 @@ void pai_ssh_free(pai_ssh *s)
 	if (s->session) {
 		libssh2_session_set_blocking(s->session, 1);
 		libssh2_session_set_timeout(s->session, 2000);
+		if (s->sftp && !s->dead)
+			libssh2_sftp_shutdown(s->sftp);
 		if (!s->dead)
 			libssh2_session_disconnect(s->session, "bye");
 		libssh2_session_free(s->session);
