@@ -295,3 +295,8 @@ int pai__ssh_get(pai_ssh *s, const char *path, long long offset, size_t max,
 		ret = pai__ssh_fail(s, PAI_ENOMEM, "out of memory");
 	return ret;
 }
+
+int pai__ssh_dead(const pai_ssh *s)
+{
+	return !s->session || s->dead;
+}

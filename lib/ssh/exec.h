@@ -29,6 +29,8 @@ struct pai__ssh_out {
 int pai__ssh_exec(pai_ssh *s, const char *command, size_t max,
 		  long timeout_ms, struct pai__ssh_out *o);
 void pai__ssh_out_release(struct pai__ssh_out *o);
+/* 1 when s is not connected (never, or the connection was cut). */
+int pai__ssh_dead(const pai_ssh *s);
 
 /* data written to path over SFTP (mode as given), atomically: to
  * "path.part" then renamed over path. PAI_ENOTFOUND when its directory

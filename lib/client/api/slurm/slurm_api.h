@@ -58,6 +58,12 @@ struct pai__slurm_client {
 	long long known_max; /* the highest job id in it */
 	/* the token given (pai_client_options.token), for want of a file */
 	char *jwt;
+	/* the login node's wire (slurm_ssh.c): the wire's calls, and its
+	 * host from ssh://user@host:port, connected when first needed */
+	const struct pai__slurm_ops *ops;
+	char *login_host, *login_user;
+	long login_port;
+	pai_ssh *login;
 	/* the token of the exchange under way, wiped by finish */
 	char *token;
 	/* the expiry its payload named (seconds since 1970), 0: none;
@@ -229,6 +235,43 @@ char *pai__slurm_fmt_spec(int acct);
  * count of columns or a field not of its kind or too long. */
 int pai__slurm_fmt_read(json_t **jobs, size_t *bad_line, const char *out,
 			size_t len, int acct);
+
+/* ---- the wires: slurmrestd's (slurm_rest.c), the login node's -------- */
+
+/* What the module asks of a cluster, picked once for the client by its
+ * URI (http(s):// slurmrestd, ssh:// a login node): pai__slurm_call()
+ * and pai__slurm_db_get() go through it. */
+struct pai__slurm_ops {
+	const char *name;
+	int (*call)(json_t **out, pai_client *c, const char *method,
+		    const char *path, json_t *body, int safe, int *maybe);
+	int (*db_get)(json_t **out, pai_client *c, const char *path);
+};
+extern const struct pai__slurm_ops pai__slurm_restd_ops, pai__slurm_ssh_ops;
+
+/* ---- the login node's wire (slurm_ssh.c, slurm_ssh_submit.c) ------- */
+
+struct pai__ssh_out;
+/* ssh://[user@]host[:port][/] into *user (NULL: none), *host (new) and
+ * *port (22 when not given): PAI_EINVAL for another URI. */
+int pai__slurm_login_uri(const char *uri, char **user, char **host,
+			 long *port);
+/* The login node's connection, kept in the client (made again when it
+ * was cut). */
+int pai__slurm_ssh_login(pai_ssh **out, pai_client *c);
+/* A command (its words quoted) on the login node: *o (released by the
+ * caller); *sent (may be NULL) once it may have run. */
+int pai__slurm_ssh_run(pai_client *c, const char *cmd, struct pai__ssh_out *o,
+		       int *sent);
+/* A command that exited non-zero, as the error its stderr says. */
+int pai__slurm_ssh_refused(pai_client *c, const char *what,
+			   struct pai__ssh_out *o);
+int pai__slurm_ssh_call(json_t **out, pai_client *c, const char *method,
+			const char *path, json_t *body, int safe, int *maybe);
+int pai__slurm_ssh_db_get(json_t **out, pai_client *c, const char *path);
+/* POST job/submit's body by SFTP and sbatch: *out {"job_id": ID}. */
+int pai__slurm_ssh_submit(json_t **out, pai_client *c, json_t *body,
+			  int *maybe);
 
 /* ---- the operations ------------------------------------------------- */
 
