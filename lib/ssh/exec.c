@@ -76,8 +76,8 @@ static int drain(LIBSSH2_CHANNEL *ch, int stream, pai__buf *b, int *cut,
 
 /* Both streams read until the command closes its end, or the time or
  * the caller says stop. */
-static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch, size_t max,
-		long timeout_ms, struct pai__ssh_out *o)
+static int pump(pai_ssh *s, LIBSSH2_CHANNEL *ch, size_t max, long timeout_ms,
+		struct pai__ssh_out *o)
 {
 	long long deadline = pai__now_ms() + timeout_ms;
 	int a, b;
@@ -122,8 +122,8 @@ static int exit_status(LIBSSH2_CHANNEL *ch)
 	return libssh2_channel_get_exit_status(ch);
 }
 
-int pai__ssh_exec(pai_ssh *s, const char *command, size_t max,
-		  long timeout_ms, struct pai__ssh_out *o)
+int pai__ssh_exec(pai_ssh *s, const char *command, size_t max, long timeout_ms,
+		  struct pai__ssh_out *o)
 {
 	LIBSSH2_CHANNEL *ch;
 	int ret;
@@ -172,9 +172,8 @@ static int sftp_open(pai_ssh *s)
 		return pai__ssh_fail(s, PAI_EINVAL, "not connected");
 	libssh2_session_set_blocking(s->session, 1);
 	if (!s->sftp && !(s->sftp = libssh2_sftp_init(s->session)))
-		return pai__ssh_fail(s, PAI_EUNREACHABLE,
-				     "%s has no SFTP: %s", s->host,
-				     pai__ssh_msg(s));
+		return pai__ssh_fail(s, PAI_EUNREACHABLE, "%s has no SFTP: %s",
+				     s->host, pai__ssh_msg(s));
 	return PAI_OK;
 }
 
@@ -220,10 +219,9 @@ int pai__ssh_put(pai_ssh *s, const char *path, const char *data, size_t len,
 		return ret;
 	if (asprintf(&part, "%s.part", path) < 0)
 		return pai__ssh_fail(s, PAI_ENOMEM, "out of memory");
-	h = libssh2_sftp_open(s->sftp, part,
-			      LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT |
-				  LIBSSH2_FXF_TRUNC,
-			      mode);
+	h = libssh2_sftp_open(
+	    s->sftp, part,
+	    LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_TRUNC, mode);
 	if (!h) {
 		ret = sftp_fail(s, "write", part);
 		free(part);

@@ -26,8 +26,8 @@ struct pai__ssh_out {
  * within timeout_ms: *o filled (its buffers released by the caller,
  * also on failure). PAI_ETIMEOUT, PAI_EUNREACHABLE (the connection
  * lost: s then dead), PAI_EINTR, PAI_ENOMEM; pai_ssh_detail() says. */
-int pai__ssh_exec(pai_ssh *s, const char *command, size_t max,
-		  long timeout_ms, struct pai__ssh_out *o);
+int pai__ssh_exec(pai_ssh *s, const char *command, size_t max, long timeout_ms,
+		  struct pai__ssh_out *o);
 void pai__ssh_out_release(struct pai__ssh_out *o);
 /* 1 when s is not connected (never, or the connection was cut). */
 int pai__ssh_dead(const pai_ssh *s);

@@ -72,17 +72,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	switch (data[0]) {
-	case 'p':
-		parsable(s, size - 1);
-		break;
+	case 'p': parsable(s, size - 1); break;
 	case 'q':
-	case 'a':
-		json(s, size - 1, data[0] == 'a');
-		break;
+	case 'a': json(s, size - 1, data[0] == 'a'); break;
 	case 'f':
-	case 'g':
-		columns(s, size - 1, data[0] == 'g');
-		break;
+	case 'g': columns(s, size - 1, data[0] == 'g'); break;
 	}
 	return 0;
 }

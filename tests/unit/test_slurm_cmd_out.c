@@ -68,9 +68,19 @@ static void test_parsable(void **state)
 	assert_int_equal(parsable(&id, cl, sizeof(cl), "1234567890123456789"),
 			 PAI_EPROTOCOL);
 	/* anything else refused */
-	const char *bad[] = {"",      "\n",	"0",	 "42\n\n", " 42",
-			     "42 ",   "42;",	";c",	 "4a",	   "42;a b",
-			     "42;a\n\n", "-1", "Submitted batch job 42\n",
+	const char *bad[] = {"",
+			     "\n",
+			     "0",
+			     "42\n\n",
+			     " 42",
+			     "42 ",
+			     "42;",
+			     ";c",
+			     "4a",
+			     "42;a b",
+			     "42;a\n\n",
+			     "-1",
+			     "Submitted batch job 42\n",
 			     "42;$(x)"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		id = 5;
@@ -95,7 +105,8 @@ static void test_json(void **state)
 	{
 		assert_true(json_is_integer(json_object_get(j, "job_id")));
 		assert_true(json_is_string(json_object_get(j, "job_state")));
-		running += strcmp(pai__json_str(j, "job_state"), "RUNNING") == 0;
+		running +=
+		    strcmp(pai__json_str(j, "job_state"), "RUNNING") == 0;
 	}
 	assert_true(running > 0);
 	json_decref(jobs);
@@ -119,9 +130,9 @@ static void test_json(void **state)
 	assert_int_equal(pai__slurm_cmd_json(&jobs, e, strlen(e), 0),
 			 PAI_EPROTOCOL);
 	assert_int_equal(pai__slurm_cmd_json(&jobs, "{}", 2, 0), PAI_EPROTOCOL);
-	assert_int_equal(pai__slurm_cmd_json(&jobs, "{\"jobs\":[],\"jobs\":[]}",
-					     21, 0),
-			 PAI_EPROTOCOL);
+	assert_int_equal(
+	    pai__slurm_cmd_json(&jobs, "{\"jobs\":[],\"jobs\":[]}", 21, 0),
+	    PAI_EPROTOCOL);
 	assert_int_equal(pai__slurm_cmd_json(&jobs, "{\"jobs\":[]}", 11, 1),
 			 PAI_OK);
 	assert_int_equal(json_array_size(jobs), 0);
@@ -172,23 +183,26 @@ static void test_format(void **state)
 	assert_true(json_array_size(jobs) >= 2);
 	j = json_array_get(jobs, 0);
 	assert_int_equal(json_integer_value(json_object_get(j, "job_id")), 1);
-	assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), 0);
+	assert_int_equal(json_integer_value(json_object_get(j, "exit_code")),
+			 0);
 	assert_true(json_is_true(json_object_get(j, "accounting")));
 	json_decref(jobs);
 	free(out);
 
 	/* exit codes as wait statuses; a state's first word */
-	assert_int_equal(fmt(&jobs, &bad, "9\x1fn\x1fu\x1f"
-					  "CANCELLED by 0\x1f"
-					  "0:15\x1fp\x1fn1\x1f\n"
-					  "10\x1fn\x1fu\x1f"
-					  "FAILED\x1f"
-					  "3:0\x1fp\x1fn1\x1f",
+	assert_int_equal(fmt(&jobs, &bad,
+			     "9\x1fn\x1fu\x1f"
+			     "CANCELLED by 0\x1f"
+			     "0:15\x1fp\x1fn1\x1f\n"
+			     "10\x1fn\x1fu\x1f"
+			     "FAILED\x1f"
+			     "3:0\x1fp\x1fn1\x1f",
 			     1),
 			 PAI_OK);
 	j = json_array_get(jobs, 0);
 	assert_string_equal(pai__json_str(j, "job_state"), "CANCELLED");
-	assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), 15);
+	assert_int_equal(json_integer_value(json_object_get(j, "exit_code")),
+			 15);
 	j = json_array_get(jobs, 1);
 	assert_int_equal(json_integer_value(json_object_get(j, "exit_code")),
 			 3 << 8);
@@ -198,10 +212,14 @@ static void test_format(void **state)
 	 * by its line */
 	const char *bad_out[] = {
 	    "1\x1fn\x1fu\x1fR\x1fr\x1fp\x1fn1\n",
-	    "1\x1fn\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f" "c\x1fx\n",
-	    "x\x1fn\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f" "c\n",
-	    "0\x1fn\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f" "c\n",
-	    "1\x1fn\x1fu\x1f\x1fr\x1fp\x1fn1\x1f" "c\n",
+	    "1\x1fn\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f"
+	    "c\x1fx\n",
+	    "x\x1fn\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f"
+	    "c\n",
+	    "0\x1fn\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f"
+	    "c\n",
+	    "1\x1fn\x1fu\x1f\x1fr\x1fp\x1fn1\x1f"
+	    "c\n",
 	};
 	for (size_t i = 0; i < sizeof(bad_out) / sizeof(bad_out[0]); i++) {
 		char two[256];
@@ -234,7 +252,8 @@ static void test_format(void **state)
 		assert_non_null(big);
 		strcpy(big, "1\x1f");
 		memset(big + 2, 'n', len);
-		strcpy(big + 2 + len, "\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f" "c");
+		strcpy(big + 2 + len, "\x1fu\x1fR\x1fr\x1fp\x1fn1\x1f"
+				      "c");
 		assert_int_equal(fmt(&jobs, &bad, big, 0),
 				 extra ? PAI_EPROTOCOL : PAI_OK);
 		if (!extra) {

@@ -93,13 +93,15 @@ int pai__slurm_cmd_json(json_t **jobs, const char *out, size_t len, int acct)
 	return err;
 }
 
-/* ---- --format columns ------------------------------------------------------ */
+/* ---- --format columns ------------------------------------------------------
+ */
 
 /* One column: what asks for it (squeue's --format letter, sacct's
  * field), the member of the job it becomes, and its kind. */
 struct column {
 	const char *spec, *key;
-	char kind; /* 'n' a number, 's' a string, 'S' a state, 'e' an exit code */
+	char kind; /* 'n' a number, 's' a string, 'S' a state, 'e' an exit code
+		    */
 };
 
 /* The same count of columns in both; the comment last. */
@@ -111,10 +113,10 @@ static const struct column squeue_columns[NCOLUMNS] = {
     {"%N", "nodes", 's'},	 {"%k", "comment", 's'},
 };
 static const struct column sacct_columns[NCOLUMNS] = {
-    {"JobIDRaw", "job_id", 'n'}, {"JobName", "name", 's'},
-    {"User", "user_name", 's'},	 {"State", "job_state", 'S'},
+    {"JobIDRaw", "job_id", 'n'},    {"JobName", "name", 's'},
+    {"User", "user_name", 's'},	    {"State", "job_state", 'S'},
     {"ExitCode", "exit_code", 'e'}, {"Partition", "partition", 's'},
-    {"NodeList", "nodes", 's'},	 {"Comment", "comment", 's'},
+    {"NodeList", "nodes", 's'},	    {"Comment", "comment", 's'},
 };
 
 char *pai__slurm_fmt_spec(int acct)

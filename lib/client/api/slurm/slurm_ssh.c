@@ -22,7 +22,8 @@
 /* How long one command may take (sbatch on a busy controller). */
 #define CMD_TIMEOUT_MS 120000
 
-/* ---- the connection -------------------------------------------------------- */
+/* ---- the connection --------------------------------------------------------
+ */
 
 int pai__slurm_login_uri(const char *uri, char **user, char **host, long *port)
 {
@@ -98,15 +99,14 @@ int pai__slurm_ssh_login(pai_ssh **out, pai_client *c)
 	o.user = s->login_user ? s->login_user : s->user;
 	o.host_key_alias = NULL;
 	if ((err = pai_ssh_new(&s->login, &o)))
-		return pai__client_fail(c, err, 0, NULL,
-					"cannot reach the login node %s: %s",
-					o.host,
-					err == PAI_EINVAL
-					    ? "no key and no ssh-agent"
-					    : pai_strerror(err));
+		return pai__client_fail(
+		    c, err, 0, NULL, "cannot reach the login node %s: %s",
+		    o.host,
+		    err == PAI_EINVAL ? "no key and no ssh-agent"
+				      : pai_strerror(err));
 	if ((err = pai_ssh_connect(s->login))) {
-		pai__client_fail(c, err, 0, NULL, "login node %s: %s",
-				 o.host, pai_ssh_detail(s->login));
+		pai__client_fail(c, err, 0, NULL, "login node %s: %s", o.host,
+				 pai_ssh_detail(s->login));
 		pai_ssh_free(s->login);
 		s->login = NULL;
 		return err;
@@ -155,8 +155,8 @@ int pai__slurm_ssh_refused(pai_client *c, const char *what,
 	if (n > 300)
 		n = 300;
 	if (strstr(e, "Invalid job id"))
-		return pai__client_fail(c, PAI_ENOTFOUND, 404, NULL,
-					"%s: %.*s", what, n, e);
+		return pai__client_fail(c, PAI_ENOTFOUND, 404, NULL, "%s: %.*s",
+					what, n, e);
 	if (o->status == 127)
 		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
 					"%s: not found on the login node %s",
@@ -189,7 +189,8 @@ static int run_json(json_t **out, pai_client *c, const char *cmd,
 	return err;
 }
 
-/* ---- what the module asks --------------------------------------------------- */
+/* ---- what the module asks ---------------------------------------------------
+ */
 
 /* A job id in "job/ID": > 0, or 0. */
 static long long path_id(const char *path)
@@ -266,10 +267,11 @@ int pai__slurm_ssh_call(json_t **out, pai_client *c, const char *method,
 	if (strcmp(path, "ping") == 0)
 		return ping(out, c);
 	if (strcmp(path, "jobs") == 0)
-		err = run_json(&o, c, "squeue --all --json", "squeue", "jobs");
+		err = run_json(&o, c, "squeue --all --states=all --json",
+			       "squeue", "jobs");
 	else if (id) {
-		snprintf(cmd, sizeof(cmd), "squeue --all --json --jobs=%lld",
-			 id);
+		snprintf(cmd, sizeof(cmd),
+			 "squeue --all --states=all --json --jobs=%lld", id);
 		err = run_json(&o, c, cmd, "squeue", "jobs");
 	} else if (strcmp(path, "nodes") == 0)
 		err = run_json(&o, c, "scontrol show nodes --json", "scontrol",
@@ -287,7 +289,8 @@ unknown:
 				path);
 }
 
-/* ---- accounting: sacct --json ------------------------------------------------ */
+/* ---- accounting: sacct --json
+ * ------------------------------------------------ */
 
 /* The value of key in query ("a=b&c=d"), %-decoded, in out (size). */
 static int query(const char *q, const char *key, char *out, size_t size)
@@ -299,8 +302,8 @@ static int query(const char *q, const char *key, char *out, size_t size)
 	for (p = q; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL)
 		if (strncmp(p, key, k) == 0 && p[k] == '=') {
 			for (p += k + 1; *p && *p != '&' && n + 1 < size; p++)
-				if (*p == '%' && sscanf(p + 1, "%2x", &x) == 1 &&
-				    x) {
+				if (*p == '%' &&
+				    sscanf(p + 1, "%2x", &x) == 1 && x) {
 					out[n++] = (char)x;
 					p += 2;
 				} else

@@ -64,8 +64,8 @@ static int env_option(pai__buf *cmd, json_t *env)
 
 	pai__buf_puts(&b, "--export=ALL");
 	if (json_is_object(env))
-		json_object_foreach(env, k, v) bad |= env_pair(
-		    &b, k, json_string_value(v));
+		json_object_foreach(env, k, v) bad |=
+		    env_pair(&b, k, json_string_value(v));
 	else
 		json_array_foreach(env, i, v)
 		{
@@ -204,8 +204,7 @@ static int put_script(pai_client *c, pai_ssh *ssh, json_t *body, char **path)
 	return err;
 }
 
-int pai__slurm_ssh_submit(json_t **out, pai_client *c, json_t *body,
-			  int *maybe)
+int pai__slurm_ssh_submit(json_t **out, pai_client *c, json_t *body, int *maybe)
 {
 	struct pai__ssh_out o;
 	char *path = NULL, *cmd = NULL, cluster[64];
