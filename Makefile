@@ -263,13 +263,15 @@ kube-test: $(PAICTL)
 # Then the same on Debian 13's Slurm 24.11 with accounting and without,
 # and on unstable's newest (26.05), each from a root built once into
 # ~/.cache/paictl/slurm (tests/slurm/next/; kept for check-asan's run);
-# where it cannot be built, that suite says so in one line.
+# where it cannot be built, that suite says so in one line. Last, every
+# command through SSH to 24.11's login node, with no slurmrestd.
 slurm-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
 	SUITE=trixie PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
 	SUITE=trixie ACCOUNTING=0 PAICTL=$(CURDIR)/$(PAICTL) \
 		python3 tests/slurm/test_cli.py
 	SUITE=sid PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
+	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_ssh.py
 
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)
