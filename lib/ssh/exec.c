@@ -262,9 +262,10 @@ int pai__ssh_mkdir(pai_ssh *s, const char *path, long mode)
 	return sftp_fail(s, "make the directory", path);
 }
 
-int pai__ssh_get(pai_ssh *s, const char *path, long long offset, size_t max,
+int pai__ssh_get(pai_ssh *s, const char *path, long long *offset, size_t max,
 		 pai__buf *b)
 {
+	LIBSSH2_SFTP_ATTRIBUTES a;
 	LIBSSH2_SFTP_HANDLE *h;
 	char buf[32768];
 	ssize_t n;
@@ -275,7 +276,12 @@ int pai__ssh_get(pai_ssh *s, const char *path, long long offset, size_t max,
 		return ret;
 	if (!(h = libssh2_sftp_open(s->sftp, path, LIBSSH2_FXF_READ, 0)))
 		return sftp_fail(s, "read", path);
-	libssh2_sftp_seek64(h, (libssh2_uint64_t)(offset > 0 ? offset : 0));
+	if (*offset < 0 ||
+	    (libssh2_sftp_fstat(h, &a) == 0 &&
+	     (a.flags & LIBSSH2_SFTP_ATTR_SIZE) &&
+	     a.filesize < (libssh2_uint64_t)*offset))
+		*offset = 0;
+	libssh2_sftp_seek64(h, (libssh2_uint64_t)*offset);
 	while (got < max) {
 		n = libssh2_sftp_read(
 		    h, buf, max - got < sizeof(buf) ? max - got : sizeof(buf));

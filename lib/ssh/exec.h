@@ -40,9 +40,10 @@ int pai__ssh_put(pai_ssh *s, const char *path, const char *data, size_t len,
 /* The directory path made (its parent must be there; one there already
  * is fine). */
 int pai__ssh_mkdir(pai_ssh *s, const char *path, long mode);
-/* Up to max bytes of path from offset, appended to b: PAI_OK (fewer at
- * its end), PAI_ENOTFOUND, PAI_EACCES, PAI_EIO. */
-int pai__ssh_get(pai_ssh *s, const char *path, long long offset, size_t max,
+/* Up to max bytes of path from *offset, appended to b: PAI_OK (fewer at
+ * its end), PAI_ENOTFOUND, PAI_EACCES, PAI_EIO. A file shorter than
+ * *offset has been replaced: read from its start, *offset 0. */
+int pai__ssh_get(pai_ssh *s, const char *path, long long *offset, size_t max,
 		 pai__buf *b);
 
 #endif /* PAI_SSH_EXEC_H */

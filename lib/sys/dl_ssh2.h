@@ -54,6 +54,7 @@
 	X(libssh2_session_set_blocking)                                        \
 	X(libssh2_session_set_timeout)                                         \
 	X(libssh2_sftp_close_handle)                                           \
+	X(libssh2_sftp_fstat_ex)                                               \
 	X(libssh2_sftp_init)                                                   \
 	X(libssh2_sftp_last_error)                                             \
 	X(libssh2_sftp_mkdir_ex)                                               \
@@ -114,6 +115,7 @@ int pai__ssh2_load(void);
 #define libssh2_session_set_blocking (pai__ssh2_fns.p_libssh2_session_set_blocking)
 #define libssh2_session_set_timeout (pai__ssh2_fns.p_libssh2_session_set_timeout)
 #define libssh2_sftp_close_handle (pai__ssh2_fns.p_libssh2_sftp_close_handle)
+#define libssh2_sftp_fstat_ex (pai__ssh2_fns.p_libssh2_sftp_fstat_ex)
 #define libssh2_sftp_init (pai__ssh2_fns.p_libssh2_sftp_init)
 #define libssh2_sftp_last_error (pai__ssh2_fns.p_libssh2_sftp_last_error)
 #define libssh2_sftp_mkdir_ex (pai__ssh2_fns.p_libssh2_sftp_mkdir_ex)

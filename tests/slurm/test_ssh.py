@@ -213,7 +213,37 @@ def t_host_key_changed(c):
         k.close()
 
 
-CASES = [t_job, t_stop, t_partition, t_refused_key, t_host_key_changed]
+def t_remote_dir(c):
+    """A working directory only the cluster sees (its private /run): the
+    script goes and the logs come over SFTP on the login connection."""
+    work = "/run/" + ODD
+    r = c.slurm("mkdir", "-p", work)
+    k = Case(c, "remote", add=False)
+    try:
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  work)
+        check("remote dir: cluster add", r.returncode == 0, r.stderr)
+        check("remote dir: not seen here", not os.path.exists(work), work)
+        path = k.file("j.json", job("sshremote", [
+            ("a", 2, "echo R-$PAI_TASK_INDEX")]))
+        r = k.run("-c", "hpc", "submit", path)
+        check("remote dir: submit", r.returncode == 0, r.stderr)
+        r = k.run("-c", "hpc", "wait", "sshremote", timeout=180)
+        check("remote dir: SUCCEEDED", r.returncode == 0,
+              (r.returncode, r.stderr))
+        r = k.run("-c", "hpc", "logs", "sshremote", "a", "1")
+        check("remote dir: logs over the login connection",
+              r.returncode == 0 and r.stdout.strip() == "R-1",
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("-c", "hpc", "logs", "-f", "sshremote", "a", "0")
+        check("remote dir: logs -f of an ended job ends",
+              r.returncode == 0 and "R-0" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+    finally:
+        k.close()
+
+
+CASES = [t_job, t_remote_dir, t_stop, t_partition, t_refused_key, t_host_key_changed]
 
 
 def main():

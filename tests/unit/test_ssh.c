@@ -943,6 +943,7 @@ static void test_sftp_put_get(void **state)
 	pai_ssh *s = connect_a("kh_sftp");
 	char *d = path("wd 'q' $(x)"), *f = NULL, *text;
 	pai__buf b = PAI__BUF_INIT;
+	long long off;
 	struct stat st;
 	size_t len;
 
@@ -958,19 +959,33 @@ static void test_sftp_put_get(void **state)
 	free(text);
 	assert_int_equal(stat(f, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
-	assert_int_equal(pai__ssh_get(s, f, 10, 4, &b), PAI_OK);
+	off = 10;
+	assert_int_equal(pai__ssh_get(s, f, &off, 4, &b), PAI_OK);
 	assert_int_equal(b.len, 4);
 	assert_memory_equal(b.data, "echo", 4);
 	b.len = 0;
-	assert_int_equal(pai__ssh_get(s, f, 15, 100, &b), PAI_OK);
+	off = 15;
+	assert_int_equal(pai__ssh_get(s, f, &off, 100, &b), PAI_OK);
 	assert_int_equal(b.len, 3);
+	assert_int_equal(off, 15);
+	/* at its end: nothing; past it: replaced, read from its start */
+	b.len = 0;
+	off = 18;
+	assert_int_equal(pai__ssh_get(s, f, &off, 100, &b), PAI_OK);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(off, 18);
+	off = 19;
+	assert_int_equal(pai__ssh_get(s, f, &off, 100, &b), PAI_OK);
+	assert_int_equal(off, 0);
+	assert_int_equal(b.len, 18);
 	free(f);
 	assert_true(asprintf(&f, "%s/job.sh.part", d) > 0);
 	assert_int_not_equal(access(f, F_OK), 0);
 	free(f);
 	assert_true(asprintf(&f, "%s/none/job.sh", d) > 0);
 	assert_int_equal(pai__ssh_put(s, f, "x", 1, 0600), PAI_ENOTFOUND);
-	assert_int_equal(pai__ssh_get(s, f, 0, 1, &b), PAI_ENOTFOUND);
+	off = 0;
+	assert_int_equal(pai__ssh_get(s, f, &off, 1, &b), PAI_ENOTFOUND);
 	free(f);
 	pai__buf_release(&b);
 	pai_ssh_free(s);

@@ -246,6 +246,11 @@ struct pai__slurm_ops {
 	int (*call)(json_t **out, pai_client *c, const char *method,
 		    const char *path, json_t *body, int safe, int *maybe);
 	int (*db_get)(json_t **out, pai_client *c, const char *path);
+	/* A task's file read from offset (module.h's log_read) on the
+	 * wire's own connection; NULL: over SFTP by the profile's SSH
+	 * host (slurm_files.c). */
+	int (*file_read)(char **data, size_t *len, long long *next,
+			 pai_client *c, const char *path, long long offset);
 };
 extern const struct pai__slurm_ops pai__slurm_restd_ops, pai__slurm_ssh_ops;
 

@@ -369,9 +369,16 @@ int pai__slurm_log_read(char **data, size_t *len, long long *next,
 			const struct pai__api *api, pai_client *c,
 			const char *url, long long offset)
 {
+	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
+	const char *path;
+
 	(void)api;
 	if (strncmp(url, "file://", 7) == 0)
 		return read_local(data, len, next, c, url + 7, offset);
+	/* the wire's own connection, where it has one (the login node's) */
+	if (strncmp(url, "sftp://", 7) == 0 && ops->file_read &&
+	    (path = strchr(url + 7, '/')))
+		return ops->file_read(data, len, next, c, path, offset);
 	if (strncmp(url, "sftp://", 7) == 0)
 		return read_sftp(data, len, next, c, url, offset);
 	return pai__client_fail(c, PAI_EINVAL, 0, NULL,

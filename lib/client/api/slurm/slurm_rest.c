@@ -391,7 +391,7 @@ static int restd_db_get(json_t **out, pai_client *c, const char *path)
 /* ---- the wire, picked once per client ------------------------------------ */
 
 const struct pai__slurm_ops pai__slurm_restd_ops = {"slurmrestd", restd_call,
-						     restd_db_get};
+						     restd_db_get, NULL};
 
 int pai__slurm_call(json_t **out, pai_client *c, const char *method,
 		    const char *path, json_t *body, int safe, int *maybe)

@@ -21,6 +21,8 @@
 
 /* How long one command may take (sbatch on a busy controller). */
 #define CMD_TIMEOUT_MS 120000
+/* Most of a task's file one read returns: the caller reads on. */
+#define FILE_READ_MAX ((size_t)16 << 20)
 
 /* ---- the connection --------------------------------------------------------
  */
@@ -357,5 +359,33 @@ int pai__slurm_ssh_db_get(json_t **out, pai_client *c, const char *path)
 	return err;
 }
 
-const struct pai__slurm_ops pai__slurm_ssh_ops = {"ssh", pai__slurm_ssh_call,
-						  pai__slurm_ssh_db_get};
+/* ---- the tasks' files, over SFTP on the same connection ---------------- */
+
+static int file_read(char **data, size_t *len, long long *next, pai_client *c,
+		     const char *path, long long offset)
+{
+	pai__buf b = PAI__BUF_INIT;
+	pai_ssh *ssh;
+	int err;
+
+	if ((err = pai__slurm_ssh_login(&ssh, c)))
+		return err;
+	if ((err = pai__ssh_get(ssh, path, &offset, FILE_READ_MAX, &b))) {
+		pai__buf_release(&b);
+		return pai__client_fail(c, err, 0, NULL, "login node %s: %s",
+					pai__slurm_of(c)->login_host,
+					pai_ssh_detail(ssh));
+	}
+	pai__buf_putc(&b, '\0');
+	if (b.oom) {
+		pai__buf_release(&b);
+		return pai__client_oom(c);
+	}
+	*len = b.len - 1;
+	*next = offset + (long long)*len;
+	*data = pai__buf_detach(&b);
+	return PAI_OK;
+}
+
+const struct pai__slurm_ops pai__slurm_ssh_ops = {
+    "ssh", pai__slurm_ssh_call, pai__slurm_ssh_db_get, file_read};
