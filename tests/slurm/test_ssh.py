@@ -53,6 +53,7 @@ class Case:
         shutil.copy(c.ssh_key, os.path.join(self.dir, ".ssh", "id_ed25519"))
         self.url = "ssh://%s@127.0.0.1:%d" % (user, c.ssh_port)
         self.work = os.path.join(c.work, ODD)
+        os.makedirs(self.work, exist_ok=True)
         if add:
             self.added = self.run("cluster", "add", "hpc", "--slurm",
                                   self.url, "--workdir", self.work, *extra)
@@ -99,7 +100,6 @@ def no_pwned(c):
 # ---- the whole of a job's life over SSH --------------------------------------
 
 def t_job(c):
-    os.makedirs(os.path.join(c.work, ODD), exist_ok=True)
     k = Case(c, "job")
     try:
         check("cluster add: says the Slurm that answered",
@@ -148,6 +148,18 @@ def t_stop(c):
         path = k.file("j.json", job("sshstop", [("a", 1, "sleep 300")]))
         r = k.run("submit", path)
         check("stop: submitted", r.returncode == 0, r.stderr)
+        for _ in range(60):
+            st = json.loads(k.run("status", "sshstop", "-o", "json").stdout)
+            tasks = st.get("taskRoles", {}).get("a", {}).get(
+                "taskStatuses", [])
+            if tasks and tasks[0]["taskState"] == "RUNNING":
+                break
+            time.sleep(1)
+        r = k.run("ssh", "sshstop", "a", "0", "--",
+                  "echo idx=$PAI_TASK_INDEX; exit 3")
+        check("ssh to the running task: its environment, its exit status",
+              r.returncode == 3 and "idx=0" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
         r = k.run("stop", "--wait", "sshstop", timeout=120)
         check("stop --wait over SSH: scancel, STOPPED",
               r.returncode == 0 and "STOPPED" in r.stderr,
