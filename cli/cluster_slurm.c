@@ -91,7 +91,8 @@ int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
 	if (err == PAI_EINVAL)
 		return cli_error(ctx, EXIT_USAGE,
 				 "invalid cluster name '%s', --slurm URL "
-				 "'%s' (http:// or https://), or a "
+				 "'%s' (https:// to slurmrestd, ssh://[user@]"
+				 "host[:port] to a login node), or a "
 				 "--partition, --account, --qos or "
 				 "--ssh-host with a blank, ',' or '='",
 				 name, a->url);
