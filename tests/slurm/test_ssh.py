@@ -106,6 +106,9 @@ def t_job(c):
               k.added.returncode == 0 and
               ("Slurm %s answered" % c.version) in k.added.stdout,
               (k.added.returncode, k.added.stdout, k.added.stderr))
+        check("cluster add: the login node's key learned, said as OpenSSH "
+              "says it", "permanently added '[127.0.0.1]:%d' (ssh-ed25519)"
+              % c.ssh_port in k.added.stderr, k.added.stderr)
         path = k.file("j.json", job("sshjob", [
             ("a", 1, "echo A-$PAI_TASK_INDEX; pwd"),
             ("b", 2, "echo B-$PAI_TASK_INDEX")]))

@@ -75,6 +75,24 @@ bad:
 	return PAI_EINVAL;
 }
 
+/* A login node met for the first time: its key recorded, and the caller
+ * told as OpenSSH tells ("Permanently added '[host]:port' (type)"). */
+static void told_learned(const pai_ssh_options *o, pai_ssh *ssh)
+{
+	const char *fp = pai_ssh_hostkey_fingerprint(ssh);
+	char name[300], type[64] = "?";
+
+	if (!o->learned || pai_ssh_hostkey_status(ssh) != PAI_SSH_HOSTKEY_NEW)
+		return;
+	if (o->port == 22)
+		snprintf(name, sizeof(name), "%s", o->host);
+	else
+		snprintf(name, sizeof(name), "[%s]:%ld", o->host, o->port);
+	if (fp)
+		snprintf(type, sizeof(type), "%.*s", (int)strcspn(fp, " "), fp);
+	o->learned(o->learned_data, name, type, o->known_hosts);
+}
+
 /* The connection to the login node: the one kept, or a new one (the
  * kept one cut). Keys, agent and known_hosts as pai_client_set_sftp()
  * says. */
@@ -113,6 +131,7 @@ int pai__slurm_ssh_login(pai_ssh **out, pai_client *c)
 		s->login = NULL;
 		return err;
 	}
+	told_learned(&o, s->login);
 	*out = s->login;
 	return PAI_OK;
 }
