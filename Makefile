@@ -343,6 +343,7 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/kube.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 	SUITE=trixie PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm_ssh.sh
 
 lint: $(BUILD)/server/run_monitor.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o
