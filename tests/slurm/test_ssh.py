@@ -79,11 +79,13 @@ class Case:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def job(name, roles):
-    """A v1 config: roles is [(name, count, command)]."""
+def job(name, roles, cpus=(1, 1)):
+    """A v1 config: roles is [(name, count, command)], role i of cpus[i]
+    (roles of different cpus: a heterogeneous job)."""
     return {"jobName": name, "image": "debian", "taskRoles": [
-        {"name": r, "taskNumber": n, "cpuNumber": 1, "memoryMB": 100,
-         "gpuNumber": 0, "command": cmd} for r, n, cmd in roles]}
+        {"name": r, "taskNumber": n, "cpuNumber": cpus[i], "memoryMB": 100,
+         "gpuNumber": 0, "command": cmd}
+        for i, (r, n, cmd) in enumerate(roles)]}
 
 
 def squeue_names(c):
@@ -111,7 +113,7 @@ def t_job(c):
               % c.ssh_port in k.added.stderr, k.added.stderr)
         path = k.file("j.json", job("sshjob", [
             ("a", 1, "echo A-$PAI_TASK_INDEX; pwd"),
-            ("b", 2, "echo B-$PAI_TASK_INDEX")]))
+            ("b", 2, "echo B-$PAI_TASK_INDEX")], cpus=(1, 2)))
         r = k.run("submit", path)
         check("submit over SSH: exits 0", r.returncode == 0,
               (r.returncode, r.stderr))
@@ -127,6 +129,10 @@ def t_job(c):
         r = k.run("logs", "sshjob", "a", "0")
         check("logs: the task's output, in the odd working directory",
               r.returncode == 0 and "A-0" in r.stdout and ODD in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("logs", "sshjob", "b", "1")
+        check("logs: the second component's task (a heterogeneous job)",
+              r.returncode == 0 and r.stdout.strip() == "B-1",
               (r.returncode, r.stdout, r.stderr))
         r = k.run("list")
         check("list: the job", r.returncode == 0 and "sshjob" in r.stdout,

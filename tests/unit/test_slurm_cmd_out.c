@@ -2,7 +2,8 @@
  * login node (lib/client/api/slurm/slurm_cmd_out.c), on what Slurm
  * 24.11's sbatch, squeue and sacct printed (the fuzz target's seeds,
  * tests/fuzz/seeds/slurm_cmd_out/: one byte for the reader, then the
- * output), and on outputs one byte either side of each rule. */
+ * output), and on outputs one byte either side of each rule; and the
+ * login node's URI (slurm_ssh.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -270,6 +271,50 @@ static void test_format(void **state)
 	json_decref(jobs);
 }
 
+/* A login node's URI (slurm_ssh.c): ssh://[user@]host[:port][/]. */
+static void test_login_uri(void **state)
+{
+	static const struct {
+		const char *uri, *user, *host;
+		long port;
+	} good[] = {
+	    {"ssh://alice@login.example.org", "alice", "login.example.org", 22},
+	    {"ssh://login:2222", NULL, "login", 2222},
+	    {"ssh://a@[::1]:65535/", "a", "::1", 65535},
+	    {"ssh://a@h:1", "a", "h", 1},
+	};
+	static const char *bad[] = {
+	    "ssh://",	      "ssh://@h",	 "ssh://h:0",	  "ssh://h:65536",
+	    "ssh://h/path", "ssh://h:22x", "https://h",	  "ssh://h:",
+	    "ssh://[::1",   "ssh://a b",   "ssh://h:22/x", "ssh:/h",
+	};
+	char *user, *host;
+	long port;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(
+		    pai__slurm_login_uri(good[i].uri, &user, &host, &port),
+		    PAI_OK);
+		if (good[i].user)
+			assert_string_equal(user, good[i].user);
+		else
+			assert_null(user);
+		assert_string_equal(host, good[i].host);
+		assert_int_equal(port, good[i].port);
+		free(user);
+		free(host);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(pai__slurm_login_uri(bad[i], &user, &host,
+						      &port),
+				 PAI_EINVAL);
+		assert_null(user);
+		assert_null(host);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +322,7 @@ int main(void)
 	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_spec),
 	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_login_uri),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
