@@ -142,11 +142,12 @@ def t_job(c):
               len(scripts) == 1, scripts)
         check("no word reached the shell unquoted", not no_pwned(c),
               no_pwned(c))
+        before = squeue_names(c).count("sshjob")
         r = k.run("submit", path)
-        check("name in use: exit 7, in words, one job in Slurm",
+        check("name in use: exit 7, in words, no job made",
               r.returncode == 7 and "exists already" in r.stderr and
-              squeue_names(c).count("sshjob") == 1,
-              (r.returncode, r.stderr, squeue_names(c)))
+              squeue_names(c).count("sshjob") == before == 2,
+              (r.returncode, r.stderr, before, squeue_names(c)))
     finally:
         k.close()
 
