@@ -41,8 +41,8 @@ static void put_value(const char *s)
 
 /* One host's block: the Host name, then keyword and value pairs. */
 struct block {
-	char host[512], port[24];
-	const char *key[8], *value[8];
+	char host[512], port[24], jump[512];
+	const char *key[10], *value[10];
 	size_t n;
 };
 
@@ -84,6 +84,19 @@ static void make_block(struct block *b, const char *user, const char *name,
 	if (alias)
 		add(b, "HostKeyAlias", alias);
 	add(b, "StrictHostKeyChecking", "accept-new");
+}
+
+/* A Slurm cluster reached through its login node (ssh://user@host:port):
+ * the nodes are reached through it too, as OpenSSH's ProxyJump does. */
+static void add_jump(struct block *b, const cli_conn *conn)
+{
+	const char *u = conn->uri;
+
+	if (!u || strncmp(u, "ssh://", 6) != 0)
+		return;
+	snprintf(b->jump, sizeof(b->jump), "%.*s", (int)strcspn(u + 6, "/"),
+		 u + 6);
+	add(b, "ProxyJump", b->jump);
 }
 
 static void put_block(const struct block *b)
@@ -158,6 +171,7 @@ static int put_blocks(const cli_ctx *ctx, const cli_conn *conn,
 			   pai_ssh_info_user(ssh) ? pai_ssh_info_user(ssh)
 						  : cli_ssh_user(conn),
 			   name, c, t, id, known);
+		add_jump(&b, conn);
 		if (ctx->output == CLI_OUT_JSON)
 			json_array_append_new(out, block_json(&b, t));
 		else {

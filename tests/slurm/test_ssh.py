@@ -170,6 +170,27 @@ def t_stop(c):
         check("ssh to the running task: its environment, its exit status",
               r.returncode == 3 and "idx=0" in r.stdout,
               (r.returncode, r.stdout, r.stderr))
+        r = k.run("ssh-config", "sshstop")
+        check("ssh-config: the nodes through the login node (ProxyJump)",
+              r.returncode == 0 and "ProxyJump root@127.0.0.1:%d" %
+              c.ssh_port in r.stdout, (r.returncode, r.stdout, r.stderr))
+        # plain OpenSSH through that jump (the jump host's key and
+        # known_hosts given for it in the same file; here the login node
+        # and the nodes are one address: named apart, or ssh sees a loop)
+        cfg = k.file("ssh_config", r.stdout.replace(
+            "ProxyJump root@127.0.0.1:", "ProxyJump root@localhost:") + (
+            "\nHost localhost\n    HostName 127.0.0.1\n"
+            "    IdentityFile %s\n"
+            "    UserKnownHostsFile %s\n"
+            "    StrictHostKeyChecking accept-new\n" % (
+                c.ssh_key, os.path.join(k.dir, "jump_known"))))
+        host = r.stdout.split()[1] if r.stdout.startswith("Host ") else "?"
+        r = subprocess.run(["ssh", "-F", cfg, "-o", "BatchMode=yes", host,
+                            "echo through-the-jump"], capture_output=True,
+                           text=True, timeout=60)
+        check("ssh-config: plain ssh gets in through the login node",
+              r.returncode == 0 and "through-the-jump" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
         r = k.run("stop", "--wait", "sshstop", timeout=120)
         check("stop --wait over SSH: scancel, STOPPED",
               r.returncode == 0 and "STOPPED" in r.stderr,
