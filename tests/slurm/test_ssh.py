@@ -55,8 +55,10 @@ class Case:
         self.work = os.path.join(c.work, ODD)
         os.makedirs(self.work, exist_ok=True)
         if add:
+            # the nodes' sshd: here the login node's too
             self.added = self.run("cluster", "add", "hpc", "--slurm",
-                                  self.url, "--workdir", self.work, *extra)
+                                  self.url, "--workdir", self.work,
+                                  "--ssh-port", str(c.ssh_port), *extra)
             self.run("cluster", "use", "hpc")
 
     def file(self, name, text):

@@ -209,10 +209,10 @@ static int login_facts(struct pai__slurm_client *st, const char **uri)
 				 &st->login_port))
 		return PAI_EINVAL;
 	st->ops = &pai__slurm_ssh_ops;
-	if (!st->s.ssh_host) {
+	/* the tasks' files: read on the wire's own connection, whatever
+	 * the URL's host says; ssh_port stays the nodes' */
+	if (!st->s.ssh_host)
 		st->s.ssh_host = st->login_host;
-		st->s.ssh_port = st->login_port;
-	}
 	*uri = "http://login-node.invalid";
 	return PAI_OK;
 }
