@@ -315,6 +315,30 @@ static void test_login_uri(void **state)
 	}
 }
 
+/* What a command printed, in a message: its first line, control
+ * characters (a terminal's escapes) as '?', within the room given. */
+static void test_ssh_line(void **state)
+{
+	pai__buf b = PAI__BUF_INIT;
+	char line[8];
+
+	(void)state;
+	pai__buf_put(&b, "a\x1b[2Jb\x7f\n2nd", 10);
+	pai__slurm_ssh_line(line, sizeof(line), &b);
+	assert_string_equal(line, "a?[2Jb?");
+	b.len = 0;
+	pai__buf_puts(&b, "1234567");
+	pai__slurm_ssh_line(line, sizeof(line), &b);
+	assert_string_equal(line, "1234567");
+	pai__buf_puts(&b, "8");
+	pai__slurm_ssh_line(line, sizeof(line), &b);
+	assert_string_equal(line, "1234567");
+	b.len = 0;
+	pai__slurm_ssh_line(line, sizeof(line), &b);
+	assert_string_equal(line, "");
+	pai__buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +347,7 @@ int main(void)
 	    cmocka_unit_test(test_spec),
 	    cmocka_unit_test(test_format),
 	    cmocka_unit_test(test_login_uri),
+	    cmocka_unit_test(test_ssh_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

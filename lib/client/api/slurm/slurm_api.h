@@ -268,6 +268,9 @@ int pai__slurm_ssh_login(pai_ssh **out, pai_client *c);
  * caller); *sent (may be NULL) once it may have run. */
 int pai__slurm_ssh_run(pai_client *c, const char *cmd, struct pai__ssh_out *o,
 		       int *sent);
+/* The first line of b (a command's output: hostile bytes) into dst
+ * (size bytes), control characters as '?'. */
+void pai__slurm_ssh_line(char *dst, size_t size, const pai__buf *b);
 /* A command that exited non-zero, as the error its stderr says. */
 int pai__slurm_ssh_refused(pai_client *c, const char *what,
 			   struct pai__ssh_out *o);

@@ -165,26 +165,36 @@ int pai__slurm_ssh_run(pai_client *c, const char *cmd, struct pai__ssh_out *o,
 	return PAI_OK;
 }
 
+void pai__slurm_ssh_line(char *dst, size_t size, const pai__buf *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < b->len && b->data[i] != '\n' && n + 1 < size; i++) {
+		unsigned char ch = (unsigned char)b->data[i];
+
+		dst[n++] = ch < ' ' || ch == 0x7f ? '?' : (char)ch;
+	}
+	dst[n] = '\0';
+}
+
 /* A command that failed, said by its first line of stderr: "Invalid
  * job id" PAI_ENOTFOUND, else PAI_EINVAL (a refusal, as slurmrestd's). */
 int pai__slurm_ssh_refused(pai_client *c, const char *what,
 			   struct pai__ssh_out *o)
 {
-	const char *e = o->err.len ? o->err.data : "";
-	int n = (int)strcspn(e, "\n");
+	char line[300];
 
-	if (n > 300)
-		n = 300;
-	if (strstr(e, "Invalid job id"))
-		return pai__client_fail(c, PAI_ENOTFOUND, 404, NULL, "%s: %.*s",
-					what, n, e);
+	pai__slurm_ssh_line(line, sizeof(line), &o->err);
+	if (strstr(line, "Invalid job id"))
+		return pai__client_fail(c, PAI_ENOTFOUND, 404, NULL, "%s: %s",
+					what, line);
 	if (o->status == 127)
 		return pai__client_fail(c, PAI_ENOTSUP, 0, NULL,
 					"%s: not found on the login node %s",
 					what, pai__slurm_of(c)->login_host);
 	return pai__client_fail(c, PAI_EINVAL, 400, NULL,
-				"%s failed (exit status %d): %.*s", what,
-				o->status, n, n ? e : "no message");
+				"%s failed (exit status %d): %s", what,
+				o->status, *line ? line : "no message");
 }
 
 /* cmd's stdout as JSON (an object with a "what" list) in *out, new. */

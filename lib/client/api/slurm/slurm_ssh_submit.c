@@ -229,12 +229,15 @@ int pai__slurm_ssh_submit(json_t **out, pai_client *c, json_t *body, int *maybe)
 	}
 	if (pai__slurm_parsable_read(&id, cluster, sizeof(cluster),
 				     o.out.data ? o.out.data : "", o.out.len)) {
+		char line[81];
+
 		/* sbatch said something else: the job may be there */
 		*maybe = 1;
+		pai__slurm_ssh_line(line, sizeof(line), &o.out);
 		err = pai__client_fail(c, PAI_EPROTOCOL, 0, NULL,
 				       "sbatch --parsable printed no job id: "
-				       "'%.80s'",
-				       o.out.data ? o.out.data : "");
+				       "'%s'",
+				       line);
 		goto out;
 	}
 	if (out && !(*out = json_pack("{s:I}", "job_id", (json_int_t)id)))
