@@ -17,9 +17,11 @@ import glob
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 
@@ -288,7 +290,83 @@ def t_remote_dir(c):
         k.close()
 
 
-CASES = [t_job, t_remote_dir, t_stop, t_partition, t_refused_key, t_host_key_changed]
+class Counter:
+    """A TCP relay in front of the login node's sshd that counts the
+    connections made through it."""
+
+    def __init__(self, port):
+        self.port, self.count = port, 0
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(16)
+        self.srv.settimeout(0.2)
+        self.me = self.srv.getsockname()[1]
+        self.stop = False
+        self.t = threading.Thread(target=self.serve, daemon=True)
+        self.t.start()
+
+    def serve(self):
+        while not self.stop:
+            try:
+                a, _ = self.srv.accept()
+            except OSError:
+                continue
+            self.count += 1
+            b = socket.create_connection(("127.0.0.1", self.port))
+            for x, y in ((a, b), (b, a)):
+                threading.Thread(target=self.pipe, args=(x, y),
+                                 daemon=True).start()
+
+    @staticmethod
+    def pipe(x, y):
+        try:
+            while True:
+                d = x.recv(65536)
+                if not d:
+                    break
+                y.sendall(d)
+        except OSError:
+            pass
+        for s in (x, y):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self):
+        self.stop = True
+        self.t.join()
+        self.srv.close()
+
+
+def t_one_connection(c):
+    """Each command: one SSH connection to the login node, whatever it
+    asks there (squeue, sacct, SFTP, sbatch), a wait's polls included."""
+    relay = Counter(c.ssh_port)
+    k = Case(c, "oneconn", add=False)
+    work = "/run/one " + ODD  # only the cluster sees it: SFTP for logs
+    c.slurm("mkdir", "-p", work)
+    try:
+        k.url = "ssh://root@127.0.0.1:%d" % relay.me
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  work)
+        check("one connection: cluster add", r.returncode == 0, r.stderr)
+        path = k.file("j.json", job("sshone", [
+            ("a", 1, "echo one"), ("b", 2, "echo two")], cpus=(1, 2)))
+        for args in (("submit", path), ("wait", "sshone"),
+                     ("status", "sshone"), ("logs", "sshone", "b", "1"),
+                     ("list",)):
+            before = relay.count
+            r = k.run("-c", "hpc", *args, timeout=180)
+            check("one connection: %s" % args[0],
+                  r.returncode == 0 and relay.count - before == 1,
+                  (r.returncode, relay.count - before, r.stderr))
+    finally:
+        k.close()
+        relay.close()
+
+
+CASES = [t_job, t_one_connection, t_remote_dir, t_stop, t_partition, t_refused_key, t_host_key_changed]
 
 
 def main():
