@@ -22,6 +22,11 @@
  *                   the job's directory; lists
  *   slurm_files.c   the job's directory: its records, and logs read
  *                   here or over SFTP
+ *   slurm_cmd_out.c what sbatch, squeue and sacct print on a login node,
+ *                   read strictly; no transport
+ *   slurm_ssh.c     the login node's wire (ssh://): the module's requests
+ *                   answered by those commands on one SSH connection
+ *   slurm_ssh_submit.c  a submission there: the script over SFTP, sbatch
  *
  * The reference: shared/reference/slurm.md. Not installed, not for
  * cli/. */
