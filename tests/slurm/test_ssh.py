@@ -366,7 +366,38 @@ def t_one_connection(c):
         relay.close()
 
 
-CASES = [t_job, t_one_connection, t_remote_dir, t_stop, t_partition, t_refused_key, t_host_key_changed]
+def t_forgotten(c):
+    """Run last: slurmctld forgets ended jobs from now on; status and
+    list read them from accounting, sacct --json on the login node."""
+    k = Case(c, "forgotten")
+    try:
+        c.forget_after(2)
+        path = k.file("j.json", job("sshforgot", [("a", 2, "exit 0")]))
+        r = k.run("submit", "--wait", path, timeout=180)
+        check("forgotten: ran", r.returncode == 0, r.stderr)
+        gone = False
+        for _ in range(90):
+            if "sshforgot" not in squeue_names(c):
+                gone = True
+                break
+            time.sleep(1)
+        check("forgotten: slurmctld no longer knows the job", gone)
+        r = k.run("status", "sshforgot", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("forgotten: status SUCCEEDED from accounting (sacct --json)",
+              st.get("jobStatus", {}).get("state") == "SUCCEEDED" and
+              st.get("slurm", {}).get("accounting") is True,
+              (r.returncode, r.stderr, st.get("slurm")))
+        r = k.run("list")
+        check("forgotten: list shows it from accounting",
+              r.returncode == 0 and "sshforgot" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+    finally:
+        k.close()
+
+
+CASES = [t_job, t_one_connection, t_remote_dir, t_stop, t_partition,
+         t_refused_key, t_host_key_changed, t_forgotten]
 
 
 def main():
