@@ -278,6 +278,15 @@ def t_remote_dir(c):
         r = k.run("-c", "hpc", "wait", "sshremote", timeout=180)
         check("remote dir: SUCCEEDED", r.returncode == 0,
               (r.returncode, r.stderr))
+        r = k.run("-c", "hpc", "status", "sshremote", "-o", "json")
+        ts = json.loads(r.stdout)["taskRoles"]["a"]["taskStatuses"] \
+            if r.returncode == 0 else []
+        check("remote dir: status has each task's record (node, address, "
+              "ports, exit code) over the login connection",
+              len(ts) == 2 and all(
+                  t.get("containerExitCode") == 0 and t.get("containerIp")
+                  and t.get("containerPorts") for t in ts),
+              (r.returncode, r.stderr, ts))
         r = k.run("-c", "hpc", "logs", "sshremote", "a", "1")
         check("remote dir: logs over the login connection",
               r.returncode == 0 and r.stdout.strip() == "R-1",

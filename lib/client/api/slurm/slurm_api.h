@@ -201,6 +201,9 @@ int pai__slurm_seen(const char *dir);
 /* A record (KEY=VALUE lines) dir/file as an object of strings; NULL
  * when there is none (or out of memory). */
 json_t *pai__slurm_record(const char *dir, const char *file);
+/* The same where this machine sees dir, else on the wire's own
+ * connection where it has one (the login node's). */
+json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file);
 /* The newest submission of user's job name in its directory: *sub new
  * (NULL: none). */
 int pai__slurm_latest(char **sub, pai_client *c, const char *name);
