@@ -274,13 +274,15 @@ kube-test: $(PAICTL)
 # Then the same on Debian 13's Slurm 24.11 with accounting and without,
 # and on unstable's newest (26.05), each from a root built once into
 # ~/.cache/paictl/slurm (tests/slurm/next/; kept for check-asan's run);
-# where it cannot be built, that suite says so in one line.
+# where it cannot be built, that suite says so in one line. Last, every
+# command through SSH to 24.11's login node, with no slurmrestd.
 slurm-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
 	SUITE=trixie PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
 	SUITE=trixie ACCOUNTING=0 PAICTL=$(CURDIR)/$(PAICTL) \
 		python3 tests/slurm/test_cli.py
 	SUITE=sid PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_cli.py
+	PAICTL=$(CURDIR)/$(PAICTL) python3 tests/slurm/test_ssh.py
 
 # The man pages against --help and lib/'s rule ids, and mandoc -Tlint.
 man-test: $(PAICTL)
@@ -314,7 +316,7 @@ check-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= job yaml response logs known_hosts profiles kubeconfig \
-	kube_wire k8s_api slurm_api slurm_shapes run_logs
+	kube_wire k8s_api slurm_api slurm_shapes run_logs slurm_cmd_out
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -358,6 +360,7 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 	SUITE=trixie PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm.sh
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/podman.sh
+	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm_ssh.sh
 
 lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_logs.o \
 	$(BUILD)/server/run_helper.o

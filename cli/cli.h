@@ -543,6 +543,9 @@ int cli_cluster_slurm_check(const cli_ctx *ctx, const cli_slurm_add *a,
  * *abs: an absolute path made for a relative file (caller frees). */
 int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
 			  cli_slurm_add *a, const char *name, char **abs);
+/* A login node's profile (--slurm ssh://...) checked: logged in, sbatch
+ * there, the Slurm version said. 0, or the exit status. */
+int cli_cluster_slurm_login(const cli_ctx *ctx, const char *name);
 /* A Slurm profile's settings as JSON (cluster list -o json); new. */
 json_t *cli_cluster_slurm_json(const pai_config *cfg, const pai_profile *p);
 

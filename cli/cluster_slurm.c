@@ -91,7 +91,8 @@ int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
 	if (err == PAI_EINVAL)
 		return cli_error(ctx, EXIT_USAGE,
 				 "invalid cluster name '%s', --slurm URL "
-				 "'%s' (http:// or https://), or a "
+				 "'%s' (https:// to slurmrestd, ssh://[user@]"
+				 "host[:port] to a login node), or a "
 				 "--partition, --account, --qos or "
 				 "--ssh-host with a blank, ',' or '='",
 				 name, a->url);
@@ -114,4 +115,39 @@ json_t *cli_cluster_slurm_json(const pai_config *cfg, const pai_profile *p)
 			 s.workdir, "sshHost", s.ssh_host, "sshPort",
 			 (json_int_t)(s.ssh_port ? s.ssh_port : 22), "pyxis",
 			 s.pyxis, "virtualClusterPartition", s.vc_partition);
+}
+
+/* A login node's profile (ssh://), checked at once: the login works and
+ * sbatch answers; which Slurm, said. The profile saved already is
+ * opened as any command opens it. */
+int cli_cluster_slurm_login(const cli_ctx *ctx, const char *name)
+{
+	cli_ctx c = *ctx;
+	cli_conn *conn = NULL;
+	json_t *o = NULL;
+	const char *v;
+	int st, err;
+
+	c.cluster = name;
+	if ((st = cli_open(&c, &conn)))
+		return st;
+	err = pai_cluster_info(&o, conn->client);
+	if (err)
+		st = cli_error(ctx, cli_exit_status(err),
+			       "cluster '%s' is not added: %s", name,
+			       pai_client_error(conn->client)
+				   ? pai_client_error(conn->client)
+				   : pai_strerror(err));
+	else {
+		v = json_string_value(json_object_get(
+		    json_object_get(json_object_get(o, "meta"), "slurm"),
+		    "release"));
+		printf("cluster '%s': Slurm %s answered on the login node "
+		       "%s\n",
+		       name, v ? v : "(version unknown)",
+		       json_string_value(json_object_get(o, "login")));
+	}
+	json_decref(o);
+	cli_conn_free(conn);
+	return st;
 }

@@ -547,6 +547,12 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 	/* list changes nothing */
 	if (!st && strcmp(sub, "list") != 0)
 		st = save(ctx, cfg, path);
+	/* a login node is checked once saved; one that fails is not kept */
+	if (!st && strcmp(sub, "add") == 0 && o.slurm.url &&
+	    strncmp(o.slurm.url, "ssh://", 6) == 0 &&
+	    (st = cli_cluster_slurm_login(ctx, name)) &&
+	    !pai_config_remove(cfg, name))
+		save(ctx, cfg, path);
 	pai_config_free(cfg);
 	free(path);
 	free(ca);

@@ -53,8 +53,8 @@ static void put_value(const char *s, int percent)
 /* One host's block: the Host name, then keyword and value pairs, and
  * where each value came from (for the message that refuses it). */
 struct block {
-	char host[512], port[24], ip_from[640];
-	const char *key[8], *value[8], *from[8];
+	char host[512], port[24], ip_from[640], jump[512];
+	const char *key[10], *value[10], *from[10];
 	size_t n;
 };
 
@@ -198,6 +198,19 @@ static int check_block(const cli_ctx *ctx, const char *ref,
 	return EXIT_OK;
 }
 
+/* A Slurm cluster reached through its login node (ssh://user@host:port):
+ * the nodes are reached through it too, as OpenSSH's ProxyJump does. */
+static void add_jump(struct block *b, const cli_conn *conn)
+{
+	const char *u = conn->uri;
+
+	if (!u || strncmp(u, "ssh://", 6) != 0)
+		return;
+	snprintf(b->jump, sizeof(b->jump), "%.*s", (int)strcspn(u + 6, "/"),
+		 u + 6);
+	add(b, "ProxyJump", b->jump, "the profile's login node");
+}
+
 static void put_block(const struct block *b)
 {
 	size_t i;
@@ -269,6 +282,7 @@ static int block_of(const struct blocks_in *in, size_t i, struct block *b,
 	make_block(b, cluster_user ? cluster_user : cli_ssh_user(in->conn),
 		   cluster_user ? "the cluster's user name" : "your user name",
 		   in->name, c, *t, in->id, in->known);
+	add_jump(b, in->conn);
 	return 1;
 }
 

@@ -181,18 +181,25 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-static int valid_uri(const char *uri)
+/* An http(s):// URI; login: also ssh://[user@]host[:port] (a Slurm
+ * cluster's login node, slurm_ssh.c). */
+static int valid_uri(const char *uri, int login)
 {
 	CURLU *u;
 	char *scheme = NULL, *host = NULL;
-	int ok;
+	int ok, ssh = login && uri && strncmp(uri, "ssh://", 6) == 0;
 
 	if (!uri || (strncmp(uri, "http://", 7) != 0 &&
-		     strncmp(uri, "https://", 8) != 0))
+		     strncmp(uri, "https://", 8) != 0 && !ssh))
+		return 0;
+	if (ssh && (strpbrk(uri + 6, "?#") || strchr(uri + 6, '/') !=
+						      strrchr(uri + 6, '/') ||
+		    (strchr(uri + 6, '/') && strchr(uri + 6, '/')[1])))
 		return 0;
 	if (!(u = curl_url()))
 		return 0;
-	ok = curl_url_set(u, CURLUPART_URL, uri, 0) == CURLUE_OK &&
+	ok = curl_url_set(u, CURLUPART_URL, uri,
+			  ssh ? CURLU_NON_SUPPORT_SCHEME : 0) == CURLUE_OK &&
 	     curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
 	     curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && *host;
 	curl_free(scheme);
@@ -233,7 +240,8 @@ static int valid_profile(const pai_profile *p)
 {
 	int k8s = p->api == PAI_API_K8S;
 
-	return valid_name(p->name) && (k8s ? !p->uri : valid_uri(p->uri)) &&
+	return valid_name(p->name) && (k8s ? !p->uri
+		    : valid_uri(p->uri, p->api == PAI_API_SLURM)) &&
 	       (p->dialect == PAI_DIALECT_OPENPAI ||
 		p->dialect == PAI_DIALECT_SCM) &&
 	       (unsigned)p->api <= PAI_API_SLURM && (!p->user || *p->user);

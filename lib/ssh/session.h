@@ -18,6 +18,7 @@ struct pai_ssh {
 	int fd;
 	int dead; /* the connection was cut: only freeing is left */
 	LIBSSH2_SESSION *session;
+	LIBSSH2_SFTP *sftp; /* exec.c's, opened when first needed */
 	pai_ssh_hostkey hostkey;
 	char *fingerprint;
 	char *exit_signal;

@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +84,8 @@ void pai_ssh_free(pai_ssh *s)
 	if (s->session) {
 		libssh2_session_set_blocking(s->session, 1);
 		libssh2_session_set_timeout(s->session, 2000);
+		if (s->sftp && !s->dead)
+			libssh2_sftp_shutdown(s->sftp);
 		if (!s->dead)
 			libssh2_session_disconnect(s->session, "bye");
 		libssh2_session_free(s->session);
@@ -195,6 +199,10 @@ static int tcp_connect(pai_ssh *s)
 	/* a session whose peer went away without a word ends, as every
 	 * connection of paictl's does */
 	pai__tcp_keepalive(fd);
+	/* SSH's small requests and answers (a keystroke, an SFTP step) go
+	 * at once, not held for the peer's delayed acknowledgement (40 ms
+	 * a step), as OpenSSH sets it */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
 	s->fd = fd;
 	return PAI_OK;
 }

@@ -8,6 +8,7 @@
 #include "sys.h"
 
 #include <libssh2.h>
+#include <libssh2_sftp.h>
 
 #ifndef PAI_SSH2_SONAME
 #define PAI_SSH2_SONAME "libssh2.so.1"
@@ -52,6 +53,17 @@
 	X(libssh2_session_last_error)                                          \
 	X(libssh2_session_set_blocking)                                        \
 	X(libssh2_session_set_timeout)                                         \
+	X(libssh2_sftp_close_handle)                                           \
+	X(libssh2_sftp_fstat_ex)                                               \
+	X(libssh2_sftp_init)                                                   \
+	X(libssh2_sftp_last_error)                                             \
+	X(libssh2_sftp_mkdir_ex)                                               \
+	X(libssh2_sftp_open_ex)                                                \
+	X(libssh2_sftp_read)                                                   \
+	X(libssh2_sftp_rename_ex)                                              \
+	X(libssh2_sftp_seek64)                                                 \
+	X(libssh2_sftp_shutdown)                                               \
+	X(libssh2_sftp_write)                                                  \
 	X(libssh2_userauth_publickey_fromfile_ex)
 
 struct pai__ssh2_fns {
@@ -102,6 +114,17 @@ int pai__ssh2_load(void);
 #define libssh2_session_last_error (pai__ssh2_fns.p_libssh2_session_last_error)
 #define libssh2_session_set_blocking (pai__ssh2_fns.p_libssh2_session_set_blocking)
 #define libssh2_session_set_timeout (pai__ssh2_fns.p_libssh2_session_set_timeout)
+#define libssh2_sftp_close_handle (pai__ssh2_fns.p_libssh2_sftp_close_handle)
+#define libssh2_sftp_fstat_ex (pai__ssh2_fns.p_libssh2_sftp_fstat_ex)
+#define libssh2_sftp_init (pai__ssh2_fns.p_libssh2_sftp_init)
+#define libssh2_sftp_last_error (pai__ssh2_fns.p_libssh2_sftp_last_error)
+#define libssh2_sftp_mkdir_ex (pai__ssh2_fns.p_libssh2_sftp_mkdir_ex)
+#define libssh2_sftp_open_ex (pai__ssh2_fns.p_libssh2_sftp_open_ex)
+#define libssh2_sftp_read (pai__ssh2_fns.p_libssh2_sftp_read)
+#define libssh2_sftp_rename_ex (pai__ssh2_fns.p_libssh2_sftp_rename_ex)
+#define libssh2_sftp_seek64 (pai__ssh2_fns.p_libssh2_sftp_seek64)
+#define libssh2_sftp_shutdown (pai__ssh2_fns.p_libssh2_sftp_shutdown)
+#define libssh2_sftp_write (pai__ssh2_fns.p_libssh2_sftp_write)
 #define libssh2_userauth_publickey_fromfile_ex (pai__ssh2_fns.p_libssh2_userauth_publickey_fromfile_ex)
 #endif
 

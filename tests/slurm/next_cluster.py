@@ -102,7 +102,8 @@ def main(argv):
     for COMMAND (its environment: PAI_SLURM_URL, PAI_SLURM_TOKEN,
     PAI_SLURM_WORK, PAI_SLURM_OPENAPI the newest version it serves,
     PAI_SLURM_INROOT a command that runs Slurm's commands inside the
-    root), then everything stopped; COMMAND's exit status. Exit 0 with
+    root, PAI_SLURM_SSH_PORT and PAI_SLURM_SSH_KEY its login node's sshd
+    and root's key there), then everything stopped; COMMAND's exit status. Exit 0 with
     one line where the suite cannot run here."""
     if len(argv) < 4 or argv[1] != "run" or argv[2] != "--":
         print("usage: next_cluster.py SUITE run -- COMMAND [ARG...]")
@@ -115,6 +116,8 @@ def main(argv):
         env = dict(os.environ, PAI_SLURM_URL=c.url, PAI_SLURM_TOKEN=c.token,
                    PAI_SLURM_WORK=c.work, PAI_SLURM_OPENAPI=c.versions[-1],
                    PAI_SLURM_INROOT=c.inroot,
+                   PAI_SLURM_SSH_PORT=str(c.ssh_port),
+                   PAI_SLURM_SSH_KEY=c.ssh_key,
                    PAI_SLURM_RELEASE="%s (%s)" % (c.version, argv[0]))
         return subprocess.run(argv[3:], env=env).returncode
 

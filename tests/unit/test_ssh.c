@@ -13,6 +13,7 @@
 #include "pai.h"
 #include "testutil.h"
 #include "alloc_fail.h"
+#include "ssh/exec.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -123,7 +124,8 @@ static pid_t start_sshd(const char *key, const char *cfgname, long *port)
 		"AuthorizedKeysFile %s\nPidFile none\nUsePAM no\n"
 		"PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
 		"PubkeyAuthentication yes\nPermitRootLogin prohibit-password\n"
-		"StrictModes no\nLogLevel ERROR\n",
+		"StrictModes no\nLogLevel ERROR\n"
+		"Subsystem sftp internal-sftp\n",
 		*port, path(key), path("authorized_keys"));
 	fclose(f);
 	/* StrictModes no: sshd refuses any authorized_keys below /tmp,
@@ -856,6 +858,139 @@ static void test_bad_options(void **state)
 	pai_ssh_free(NULL);
 }
 
+/* ---- commands and files on one connection (lib/ssh/exec.c) ---------- */
+
+/* Words with spaces, quotes, $() and backquotes reach the remote
+ * command as they are, each one word; several commands, one
+ * connection. */
+static void test_exec_quoted(void **state)
+{
+	static const char *words[] = {"a b",   "it's",	"$(touch pwned)",
+				      "`id`",  "\"q\"", "back\\slash",
+				      "semi;colon", "new\nline", "", "*"};
+	pai_ssh *s = connect_a("kh_exec");
+	pai__buf cmd = PAI__BUF_INIT, want = PAI__BUF_INIT;
+	struct pai__ssh_out o;
+	size_t i;
+
+	(void)state;
+	pai__buf_puts(&cmd, "cd ");
+	pai__sh_quote(&cmd, dir);
+	pai__buf_puts(&cmd, " && printf '<%s>' ");
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		pai__buf_putc(&cmd, ' ');
+		pai__sh_quote(&cmd, words[i]);
+		pai__buf_printf(&want, "<%s>", words[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(pai__ssh_exec(s, cmd.data, 4096, 10000, &o),
+				 PAI_OK);
+		assert_int_equal(o.status, 0);
+		assert_int_equal(o.out.len, want.len);
+		assert_memory_equal(o.out.data, want.data, want.len);
+		pai__ssh_out_release(&o);
+	}
+	assert_int_not_equal(access(path("pwned"), F_OK), 0);
+	pai__buf_release(&cmd);
+	pai__buf_release(&want);
+	pai_ssh_free(s);
+}
+
+/* Exit status and stderr apart; output kept to max bytes, the rest read
+ * and dropped (max - 1, max, max + 1), the connection still usable. */
+static void test_exec_bounds(void **state)
+{
+	pai_ssh *s = connect_a("kh_exec2");
+	struct pai__ssh_out o;
+	char cmd[128];
+	long n;
+
+	(void)state;
+	assert_int_equal(
+	    pai__ssh_exec(s, "echo out; echo err >&2; exit 3", 100, 10000, &o),
+	    PAI_OK);
+	assert_int_equal(o.status, 3);
+	assert_int_equal(o.out.len, 4);
+	assert_memory_equal(o.out.data, "out\n", 4);
+	assert_memory_equal(o.err.data, "err\n", 4);
+	pai__ssh_out_release(&o);
+	for (n = 99999; n <= 100001; n++) {
+		snprintf(cmd, sizeof(cmd),
+			 "head -c %ld /dev/zero; head -c %ld /dev/zero >&2", n,
+			 n);
+		assert_int_equal(pai__ssh_exec(s, cmd, 100000, 10000, &o),
+				 PAI_OK);
+		assert_int_equal(o.status, 0);
+		assert_int_equal(o.out.len, n > 100000 ? 100000 : n);
+		assert_int_equal(o.err.len, n > 100000 ? 100000 : n);
+		assert_int_equal(o.out_cut, n > 100000);
+		assert_int_equal(o.err_cut, n > 100000);
+		pai__ssh_out_release(&o);
+	}
+	/* a command that does not end in time: cut, the connection too */
+	assert_int_equal(pai__ssh_exec(s, "sleep 30", 100, 300, &o),
+			 PAI_ETIMEOUT);
+	pai__ssh_out_release(&o);
+	assert_int_equal(pai__ssh_exec(s, "true", 100, 1000, &o), PAI_EINVAL);
+	pai_ssh_free(s);
+}
+
+/* A file written over SFTP into a directory whose name has spaces,
+ * quotes and $(), atomically (no .part left), read back from an
+ * offset; a directory not there said so. */
+static void test_sftp_put_get(void **state)
+{
+	pai_ssh *s = connect_a("kh_sftp");
+	char *d = path("wd 'q' $(x)"), *f = NULL, *text;
+	pai__buf b = PAI__BUF_INIT;
+	long long off;
+	struct stat st;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(pai__ssh_mkdir(s, d, 0700), PAI_OK);
+	assert_int_equal(pai__ssh_mkdir(s, d, 0700), PAI_OK);
+	assert_true(asprintf(&f, "%s/job.sh", d) > 0);
+	assert_int_equal(pai__ssh_put(s, f, "#!/bin/sh\necho hi\n", 18, 0700),
+			 PAI_OK);
+	text = slurp(f, &len);
+	assert_int_equal(len, 18);
+	assert_memory_equal(text, "#!/bin/sh\necho hi\n", 18);
+	free(text);
+	assert_int_equal(stat(f, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	off = 10;
+	assert_int_equal(pai__ssh_get(s, f, &off, 4, &b), PAI_OK);
+	assert_int_equal(b.len, 4);
+	assert_memory_equal(b.data, "echo", 4);
+	b.len = 0;
+	off = 15;
+	assert_int_equal(pai__ssh_get(s, f, &off, 100, &b), PAI_OK);
+	assert_int_equal(b.len, 3);
+	assert_int_equal(off, 15);
+	/* at its end: nothing; past it: replaced, read from its start */
+	b.len = 0;
+	off = 18;
+	assert_int_equal(pai__ssh_get(s, f, &off, 100, &b), PAI_OK);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(off, 18);
+	off = 19;
+	assert_int_equal(pai__ssh_get(s, f, &off, 100, &b), PAI_OK);
+	assert_int_equal(off, 0);
+	assert_int_equal(b.len, 18);
+	free(f);
+	assert_true(asprintf(&f, "%s/job.sh.part", d) > 0);
+	assert_int_not_equal(access(f, F_OK), 0);
+	free(f);
+	assert_true(asprintf(&f, "%s/none/job.sh", d) > 0);
+	assert_int_equal(pai__ssh_put(s, f, "x", 1, 0600), PAI_ENOTFOUND);
+	off = 0;
+	assert_int_equal(pai__ssh_get(s, f, &off, 1, &b), PAI_ENOTFOUND);
+	free(f);
+	pai__buf_release(&b);
+	pai_ssh_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -876,6 +1011,9 @@ int main(void)
 	    cmocka_unit_test(test_odd_hashed_lines),
 	    cmocka_unit_test(test_strict_host_keys),
 	    cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_exec_quoted),
+	    cmocka_unit_test(test_exec_bounds),
+	    cmocka_unit_test(test_sftp_put_get),
 	};
 
 	if (access(SSHD, X_OK) != 0 || access(KEYGEN, X_OK) != 0) {

@@ -22,6 +22,11 @@
  *                   the job's directory; lists
  *   slurm_files.c   the job's directory: its records, and logs read
  *                   here or over SFTP
+ *   slurm_cmd_out.c what sbatch, squeue and sacct print on a login node,
+ *                   read strictly; no transport
+ *   slurm_ssh.c     the login node's wire (ssh://): the module's requests
+ *                   answered by those commands on one SSH connection
+ *   slurm_ssh_submit.c  a submission there: the script over SFTP, sbatch
  *
  * The reference: shared/reference/slurm.md. Not installed, not for
  * cli/. */
@@ -58,6 +63,12 @@ struct pai__slurm_client {
 	long long known_max; /* the highest job id in it */
 	/* the token given (pai_client_options.token), for want of a file */
 	char *jwt;
+	/* the login node's wire (slurm_ssh.c): the wire's calls, and its
+	 * host from ssh://user@host:port, connected when first needed */
+	const struct pai__slurm_ops *ops;
+	char *login_host, *login_user;
+	long login_port;
+	pai_ssh *login;
 	/* the token of the exchange under way, wiped by finish */
 	char *token;
 	/* the expiry its payload named (seconds since 1970), 0: none;
@@ -190,6 +201,9 @@ int pai__slurm_seen(const char *dir);
 /* A record (KEY=VALUE lines) dir/file as an object of strings; NULL
  * when there is none (or out of memory). */
 json_t *pai__slurm_record(const char *dir, const char *file);
+/* The same where this machine sees dir, else on the wire's own
+ * connection where it has one (the login node's). */
+json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file);
 /* The newest submission of user's job name in its directory: *sub new
  * (NULL: none). */
 int pai__slurm_latest(char **sub, pai_client *c, const char *name);
@@ -201,6 +215,79 @@ char *pai__slurm_task_url(pai_client *c, const char *taskdir);
 int pai__slurm_log_read(char **data, size_t *len, long long *next,
 			const struct pai__api *api, pai_client *c,
 			const char *url, long long offset);
+
+/* ---- the login node's commands' output (slurm_cmd_out.c) ------------ */
+
+/* The most a command's output may be, and a --format field. */
+#define PAI__SLURM_OUT_MAX (32u << 20)
+#define PAI__SLURM_FIELD_MAX 4096
+/* What splits --format's columns: a byte no name or comment holds */
+#define PAI__SLURM_DELIM '\x1f'
+#define PAI__SLURM_DELIM_S "\x1f"
+
+/* `sbatch --parsable`'s output: "ID" or "ID;CLUSTER", one newline at
+ * most, nothing else. *id (> 0) and cluster (size bytes; "" for none):
+ * PAI_OK, else PAI_EPROTOCOL (*id 0). */
+int pai__slurm_parsable_read(long long *id, char *cluster, size_t size,
+			     const char *out, size_t len);
+/* `squeue --json` (acct 0) or `sacct --json` (1) as a new array of jobs
+ * of the shape paictl reads (slurm_shapes.c's). PAI_EPROTOCOL for
+ * output that is no such JSON, PAI_ENOMEM. */
+int pai__slurm_cmd_json(json_t **jobs, const char *out, size_t len, int acct);
+/* The columns asked of squeue (`--noheader --format=SPEC`, split by
+ * PAI__SLURM_DELIM) or of sacct (`--noheader --parsable2
+ * --delimiter=DELIM --format=SPEC`); new, NULL out of memory. */
+char *pai__slurm_fmt_spec(int acct);
+/* Their output as a new array of jobs (sacct's steps left out).
+ * PAI_EPROTOCOL with *bad_line the first line (from 1) with another
+ * count of columns or a field not of its kind or too long. */
+int pai__slurm_fmt_read(json_t **jobs, size_t *bad_line, const char *out,
+			size_t len, int acct);
+
+/* ---- the wires: slurmrestd's (slurm_rest.c), the login node's -------- */
+
+/* What the module asks of a cluster, picked once for the client by its
+ * URI (http(s):// slurmrestd, ssh:// a login node): pai__slurm_call()
+ * and pai__slurm_db_get() go through it. */
+struct pai__slurm_ops {
+	const char *name;
+	int (*call)(json_t **out, pai_client *c, const char *method,
+		    const char *path, json_t *body, int safe, int *maybe);
+	int (*db_get)(json_t **out, pai_client *c, const char *path);
+	/* A task's file read from offset (module.h's log_read) on the
+	 * wire's own connection; NULL: over SFTP by the profile's SSH
+	 * host (slurm_files.c). */
+	int (*file_read)(char **data, size_t *len, long long *next,
+			 pai_client *c, const char *path, long long offset);
+};
+extern const struct pai__slurm_ops pai__slurm_restd_ops, pai__slurm_ssh_ops;
+
+/* ---- the login node's wire (slurm_ssh.c, slurm_ssh_submit.c) ------- */
+
+struct pai__ssh_out;
+/* ssh://[user@]host[:port][/] into *user (NULL: none), *host (new) and
+ * *port (22 when not given): PAI_EINVAL for another URI. */
+int pai__slurm_login_uri(const char *uri, char **user, char **host,
+			 long *port);
+/* The login node's connection, kept in the client (made again when it
+ * was cut). */
+int pai__slurm_ssh_login(pai_ssh **out, pai_client *c);
+/* A command (its words quoted) on the login node: *o (released by the
+ * caller); *sent (may be NULL) once it may have run. */
+int pai__slurm_ssh_run(pai_client *c, const char *cmd, struct pai__ssh_out *o,
+		       int *sent);
+/* The first line of b (a command's output: hostile bytes) into dst
+ * (size bytes), control characters as '?'. */
+void pai__slurm_ssh_line(char *dst, size_t size, const pai__buf *b);
+/* A command that exited non-zero, as the error its stderr says. */
+int pai__slurm_ssh_refused(pai_client *c, const char *what,
+			   struct pai__ssh_out *o);
+int pai__slurm_ssh_call(json_t **out, pai_client *c, const char *method,
+			const char *path, json_t *body, int safe, int *maybe);
+int pai__slurm_ssh_db_get(json_t **out, pai_client *c, const char *path);
+/* POST job/submit's body by SFTP and sbatch: *out {"job_id": ID}. */
+int pai__slurm_ssh_submit(json_t **out, pai_client *c, json_t *body,
+			  int *maybe);
 
 /* ---- the operations ------------------------------------------------- */
 

@@ -166,6 +166,9 @@ static void wire_free(void *data)
 	wipe(&s->token);
 	wipe(&s->jwt);
 	json_decref(s->known);
+	pai_ssh_free(s->login);
+	free(s->login_host);
+	free(s->login_user);
 	pai__slurm_prof_release(&s->prof);
 	free(s->user);
 	free(s->sftp_user);
@@ -190,6 +193,39 @@ static int keep_facts(struct pai__slurm_client *st, const pai_slurm_cluster *s)
 	if (!st->s.ssh_port)
 		st->s.ssh_port = 22;
 	st->s.user = st->user;
+	return PAI_OK;
+}
+
+/* A login node's URI (ssh://user@host:port): the login node's wire, its
+ * host the one the tasks' files are read from unless the profile names
+ * another. *uri then a placeholder that pai_client_new() takes: no HTTP
+ * is spoken. */
+static int login_facts(struct pai__slurm_client *st, const char **uri)
+{
+	st->ops = &pai__slurm_restd_ops;
+	if (!*uri || strncmp(*uri, "ssh://", 6) != 0)
+		return PAI_OK;
+	if (pai__slurm_login_uri(*uri, &st->login_user, &st->login_host,
+				 &st->login_port))
+		return PAI_EINVAL;
+	st->ops = &pai__slurm_ssh_ops;
+	/* the tasks' files: read on the wire's own connection, whatever
+	 * the URL's host says; ssh_port stays the nodes' */
+	if (!st->s.ssh_host)
+		st->s.ssh_host = st->login_host;
+	*uri = "http://login-node.invalid";
+	return PAI_OK;
+}
+
+/* The client's URI the login node's, not the placeholder. */
+static int keep_uri(pai_client *c, const char *uri)
+{
+	char *u = strdup(uri);
+
+	if (!u)
+		return PAI_ENOMEM;
+	free(c->uri);
+	c->uri = u;
 	return PAI_OK;
 }
 
@@ -222,14 +258,20 @@ int pai_client_new_slurm(pai_client **out, char **detail,
 	/* the token goes in slurmrestd's header, never as a bearer */
 	o = *opts;
 	o.token = NULL;
-	if ((err = keep_facts(st, s)) ||
+	if ((err = keep_facts(st, s)) || (err = login_facts(st, &o.uri)) ||
 	    (opts->token && !(st->jwt = strdup(opts->token)) &&
 	     (err = PAI_ENOMEM)) ||
-	    (err = pai_client_new(out, &o))) {
+	    (err = pai_client_new(out, &o)) ||
+	    (st->login_host && (err = keep_uri(*out, opts->uri)))) {
+		pai_client_free(*out);
+		*out = NULL;
 		wire_free(st);
 		return say(detail, err,
-			   err == PAI_EINVAL ? "slurmrestd's URI must be "
-					       "http:// or https://"
+			   err == PAI_EINVAL ? "the cluster's URI must be "
+					       "http:// or https:// "
+					       "(slurmrestd) or "
+					       "ssh://[user@]host[:port] (a "
+					       "login node)"
 					     : pai_strerror(err));
 	}
 	(*out)->wire = &slurm_wire;

@@ -21,6 +21,8 @@
 
 /* Most of a log one read returns: the caller reads on from there. */
 #define READ_MAX ((size_t)16 << 20)
+/* The longest record (KEY=VALUE lines a script writes) read remotely. */
+#define RECORD_MAX ((size_t)64 << 10)
 
 char *pai__slurm_jobdir(pai_client *c, const char *name, const char *sub)
 {
@@ -39,6 +41,18 @@ int pai__slurm_seen(const char *dir)
 	return dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* One KEY=VALUE line (its newline cut) into o. */
+static void record_line(json_t *o, char *line)
+{
+	char *eq = strchr(line, '=');
+
+	line[strcspn(line, "\n")] = '\0';
+	if (!eq || eq == line)
+		return;
+	*eq = '\0';
+	json_object_set_new(o, line, json_string(eq + 1));
+}
+
 json_t *pai__slurm_record(const char *dir, const char *file)
 {
 	char *path = NULL, line[4096];
@@ -52,17 +66,51 @@ json_t *pai__slurm_record(const char *dir, const char *file)
 	if (!f)
 		return NULL;
 	o = json_object();
-	while (o && fgets(line, sizeof(line), f)) {
-		char *eq = strchr(line, '=');
-
-		line[strcspn(line, "\n")] = '\0';
-		if (!eq || eq == line)
-			continue;
-		*eq = '\0';
-		json_object_set_new(o, line, json_string(eq + 1));
-	}
+	while (o && fgets(line, sizeof(line), f))
+		record_line(o, line);
 	fclose(f);
 	return o;
+}
+
+/* A record read on the wire's own connection: NULL when there is none
+ * (or it is longer than a record is). */
+static json_t *record_remote(pai_client *c, const char *dir, const char *file)
+{
+	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
+	char *path = NULL, *data = NULL, *p, *nl, line[4096];
+	long long next;
+	size_t len = 0, n;
+	json_t *o = NULL;
+	pai__error kept = {0, NULL, NULL};
+
+	if (asprintf(&path, "%s/%s", dir, file) < 0)
+		return NULL;
+	/* a record not there is no failure of the caller's */
+	pai__client_save_error(c, &kept);
+	if (ops->file_read(&data, &len, &next, c, path, 0) == PAI_OK &&
+	    len <= RECORD_MAX && (o = json_object()))
+		for (p = data; p < data + len; p = nl + 1) {
+			nl = memchr(p, '\n', (size_t)(data + len - p));
+			if (!nl)
+				nl = data + len;
+			n = (size_t)(nl - p) < sizeof(line) - 1
+				? (size_t)(nl - p)
+				: sizeof(line) - 1;
+			memcpy(line, p, n);
+			line[n] = '\0';
+			record_line(o, line);
+		}
+	pai__client_restore_error(c, &kept);
+	free(data);
+	free(path);
+	return o;
+}
+
+json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file)
+{
+	if (pai__slurm_seen(dir) || !pai__slurm_of(c)->ops->file_read)
+		return pai__slurm_record(dir, file);
+	return record_remote(c, dir, file);
 }
 
 int pai__slurm_latest(char **sub, pai_client *c, const char *name)
@@ -369,9 +417,16 @@ int pai__slurm_log_read(char **data, size_t *len, long long *next,
 			const struct pai__api *api, pai_client *c,
 			const char *url, long long offset)
 {
+	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
+	const char *path;
+
 	(void)api;
 	if (strncmp(url, "file://", 7) == 0)
 		return read_local(data, len, next, c, url + 7, offset);
+	/* the wire's own connection, where it has one (the login node's) */
+	if (strncmp(url, "sftp://", 7) == 0 && ops->file_read &&
+	    (path = strchr(url + 7, '/')))
+		return ops->file_read(data, len, next, c, path, offset);
 	if (strncmp(url, "sftp://", 7) == 0)
 		return read_sftp(data, len, next, c, url, offset);
 	return pai__client_fail(c, PAI_EINVAL, 0, NULL,

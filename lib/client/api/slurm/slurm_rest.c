@@ -326,8 +326,8 @@ static int answer(json_t **out, pai_client *c, const pai__response *rs)
 	}
 }
 
-int pai__slurm_call(json_t **out, pai_client *c, const char *method,
-		    const char *path, json_t *body, int safe, int *maybe)
+static int restd_call(json_t **out, pai_client *c, const char *method,
+		      const char *path, json_t *body, int safe, int *maybe)
 {
 	pai__response rs = PAI__RESPONSE_INIT;
 	char *text = NULL;
@@ -355,7 +355,7 @@ int pai__slurm_call(json_t **out, pai_client *c, const char *method,
 
 /* ---- accounting ---------------------------------------------------------- */
 
-int pai__slurm_db_get(json_t **out, pai_client *c, const char *path)
+static int restd_db_get(json_t **out, pai_client *c, const char *path)
 {
 	struct pai__slurm_client *s = pai__slurm_of(c);
 	pai__response rs = PAI__RESPONSE_INIT;
@@ -386,4 +386,21 @@ int pai__slurm_db_get(json_t **out, pai_client *c, const char *path)
 		err = answer(out, c, &rs);
 	pai__response_release(&rs);
 	return err;
+}
+
+/* ---- the wire, picked once per client ------------------------------------ */
+
+const struct pai__slurm_ops pai__slurm_restd_ops = {"slurmrestd", restd_call,
+						     restd_db_get, NULL};
+
+int pai__slurm_call(json_t **out, pai_client *c, const char *method,
+		    const char *path, json_t *body, int safe, int *maybe)
+{
+	return pai__slurm_of(c)->ops->call(out, c, method, path, body, safe,
+					   maybe);
+}
+
+int pai__slurm_db_get(json_t **out, pai_client *c, const char *path)
+{
+	return pai__slurm_of(c)->ops->db_get(out, c, path);
 }

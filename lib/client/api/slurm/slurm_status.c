@@ -114,7 +114,7 @@ static json_t *attempts_of(struct build *b, const char *role, long i)
 		if (asprintf(&tdir, "%s/attempt-%ld/%s-%ld", b->dir, k, role,
 			     i) < 0)
 			break;
-		rec = pai__slurm_record(tdir, "record");
+		rec = pai__slurm_record_at(b->c, tdir, "record");
 		url = rec ? pai__slurm_task_url(b->c, tdir) : NULL;
 		x = pai__json_str(rec, "exit");
 		a = json_pack("{s:I,s:s?}", "attempt", (json_int_t)k,
@@ -146,7 +146,7 @@ static json_t *task_json(struct build *b, const char *role, long i)
 	if (b->dir && asprintf(&tdir, "%s/%s-%ld", b->dir, role, i) < 0)
 		tdir = NULL;
 	if (tdir)
-		rec = pai__slurm_record(tdir, "record");
+		rec = pai__slurm_record_at(b->c, tdir, "record");
 	st = task_state(b, rec, &code);
 	node = st == PAI_STATE_WAITING ? NULL : node_of(b, rec);
 	/* a log once the task started (or where it cannot be told) */
@@ -289,8 +289,10 @@ static int build_info(pai_job_info **out, struct build *b)
 
 	*out = NULL;
 	b->seen = pai__slurm_seen(b->dir);
-	if (b->seen && !b->jobrec)
-		b->jobrec = pai__slurm_record(b->dir, "job");
+	if (b->dir && !b->jobrec)
+		b->jobrec = pai__slurm_record_at(b->c, b->dir, "job");
+	/* the login node's wire sees the directory where its record is */
+	b->seen = b->seen || (b->jobrec && pai__slurm_of(b->c)->ops->file_read);
 	b->retries = pai__json_str(b->jobrec, "retries")
 			 ? atol(pai__json_str(b->jobrec, "retries"))
 			 : -1;

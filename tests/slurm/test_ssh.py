@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+"""tests/slurm/test_ssh.py - paictl's commands on a Slurm cluster reached
+through SSH to its login node (ssh://user@host:port, issue 37), with no
+use of slurmrestd, against the REAL Slurm 24.11 of Debian 13
+(next_cluster.py: its sshd is the login node; sbatch, squeue, sacct,
+scontrol and scancel run there). A working directory with spaces, quotes
+and $() in its name, a partition that is none, a refused key, a host key
+that changed.
+
+    test_ssh.py [-v] [-k PATTERN]      (PAICTL, default build/paictl;
+                                        SUITE, default trixie)
+
+One line per check, `ok` or `FAIL`, and a summary; exit 1 on a failure.
+Loopback only; every process started is stopped (stop.sh).
+"""
+import glob
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "kube"))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import next_cluster  # noqa: E402
+from tap import check, results  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(HERE))
+PAICTL = os.environ.get("PAICTL", os.path.join(TOP, "build", "paictl"))
+VERBOSE = "-v" in sys.argv
+ONLY = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
+SUITE = os.environ.get("SUITE", "trixie")
+# a directory name the remote shell would expand, split or choke on
+ODD = "wd it's \"q\" $(touch PWNED) `touch PWNED2` ;x"
+
+
+class Case:
+    """A HOME with a profile `hpc` on the login node, for one case."""
+
+    def __init__(self, c, name, user="root", extra=(), add=True):
+        self.c, self.name = c, name
+        self.dir = tempfile.mkdtemp(prefix="paictl-ssh-")
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("PAICTL_", "XDG_", "SLURM"))}
+        self.env.update(HOME=self.dir, LC_ALL="C", TZ="UTC", USER="root")
+        self.env.pop("SSH_AUTH_SOCK", None)
+        os.makedirs(os.path.join(self.dir, ".ssh"), mode=0o700)
+        shutil.copy(c.ssh_key, os.path.join(self.dir, ".ssh", "id_ed25519"))
+        self.url = "ssh://%s@127.0.0.1:%d" % (user, c.ssh_port)
+        self.work = os.path.join(c.work, ODD)
+        os.makedirs(self.work, exist_ok=True)
+        if add:
+            # the nodes' sshd: here the login node's too
+            self.added = self.run("cluster", "add", "hpc", "--slurm",
+                                  self.url, "--workdir", self.work,
+                                  "--ssh-port", str(c.ssh_port), *extra)
+            self.run("cluster", "use", "hpc")
+
+    def file(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text if isinstance(text, str) else json.dumps(text))
+        return path
+
+    def run(self, *args, timeout=120):
+        if VERBOSE:
+            print("# paictl " + " ".join(args))
+        r = subprocess.run([PAICTL] + list(args), cwd=self.dir, env=self.env,
+                           capture_output=True, text=True, timeout=timeout)
+        if VERBOSE:
+            print("# exit %d\n# stdout: %s\n# stderr: %s" % (
+                r.returncode, r.stdout[:3000], r.stderr[:3000]))
+        return r
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def job(name, roles, cpus=(1, 1)):
+    """A v1 config: roles is [(name, count, command)], role i of cpus[i]
+    (roles of different cpus: a heterogeneous job)."""
+    return {"jobName": name, "image": "debian", "taskRoles": [
+        {"name": r, "taskNumber": n, "cpuNumber": cpus[i], "memoryMB": 100,
+         "gpuNumber": 0, "command": cmd}
+        for i, (r, n, cmd) in enumerate(roles)]}
+
+
+def squeue_names(c):
+    r = c.slurm("squeue", "-h", "-a", "-t", "all", "-o", "%j")
+    return r.stdout.split()
+
+
+def no_pwned(c):
+    found = glob.glob(os.path.join(c.work, "**", "PWNED*"), recursive=True)
+    found += glob.glob("/PWNED*") + glob.glob(os.path.join(c.work, "PWNED*"))
+    return found
+
+
+# ---- the whole of a job's life over SSH --------------------------------------
+
+def t_job(c):
+    k = Case(c, "job")
+    try:
+        check("cluster add: says the Slurm that answered",
+              k.added.returncode == 0 and
+              ("Slurm %s answered" % c.version) in k.added.stdout,
+              (k.added.returncode, k.added.stdout, k.added.stderr))
+        check("cluster add: the login node's key learned, said as OpenSSH "
+              "says it", "permanently added '[127.0.0.1]:%d' (ssh-ed25519)"
+              % c.ssh_port in k.added.stderr, k.added.stderr)
+        path = k.file("j.json", job("sshjob", [
+            ("a", 1, "echo A-$PAI_TASK_INDEX; pwd"),
+            ("b", 2, "echo B-$PAI_TASK_INDEX")], cpus=(1, 2)))
+        r = k.run("submit", path)
+        check("submit over SSH: exits 0", r.returncode == 0,
+              (r.returncode, r.stderr))
+        r = k.run("wait", "sshjob", timeout=180)
+        check("wait: SUCCEEDED", r.returncode == 0 and
+              "SUCCEEDED" in r.stdout + r.stderr,
+              (r.returncode, r.stdout, r.stderr))
+        st = json.loads(k.run("status", "sshjob", "-o", "json").stdout)
+        check("status -o json: three tasks, each SUCCEEDED", [
+            t["taskState"] for role in st["taskRoles"].values()
+            for t in role["taskStatuses"]] == ["SUCCEEDED"] * 3,
+            st.get("taskRoles"))
+        r = k.run("logs", "sshjob", "a", "0")
+        check("logs: the task's output, in the odd working directory",
+              r.returncode == 0 and "A-0" in r.stdout and ODD in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("logs", "sshjob", "b", "1")
+        check("logs: the second component's task (a heterogeneous job)",
+              r.returncode == 0 and r.stdout.strip() == "B-1",
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("list")
+        check("list: the job", r.returncode == 0 and "sshjob" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+        scripts = glob.glob(os.path.join(k.work, "sshjob", "*", "job.sh"))
+        check("the batch script went over SFTP into --workdir",
+              len(scripts) == 1, scripts)
+        check("no word reached the shell unquoted", not no_pwned(c),
+              no_pwned(c))
+        before = squeue_names(c).count("sshjob")
+        r = k.run("submit", path)
+        check("name in use: exit 7, in words, no job made",
+              r.returncode == 7 and "exists already" in r.stderr and
+              squeue_names(c).count("sshjob") == before == 2,
+              (r.returncode, r.stderr, before, squeue_names(c)))
+    finally:
+        k.close()
+
+
+def t_stop(c):
+    k = Case(c, "stop")
+    try:
+        path = k.file("j.json", job("sshstop", [("a", 1, "sleep 300")]))
+        r = k.run("submit", path)
+        check("stop: submitted", r.returncode == 0, r.stderr)
+        for _ in range(60):
+            st = json.loads(k.run("status", "sshstop", "-o", "json").stdout)
+            tasks = st.get("taskRoles", {}).get("a", {}).get(
+                "taskStatuses", [])
+            if tasks and tasks[0]["taskState"] == "RUNNING":
+                break
+            time.sleep(1)
+        r = k.run("ssh", "sshstop", "a", "0", "--",
+                  "echo idx=$PAI_TASK_INDEX; exit 3")
+        check("ssh to the running task: its environment, its exit status",
+              r.returncode == 3 and "idx=0" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("ssh-config", "sshstop")
+        check("ssh-config: the nodes through the login node (ProxyJump)",
+              r.returncode == 0 and "ProxyJump root@127.0.0.1:%d" %
+              c.ssh_port in r.stdout, (r.returncode, r.stdout, r.stderr))
+        # plain OpenSSH through that jump (the jump host's key and
+        # known_hosts given for it in the same file; here the login node
+        # and the nodes are one address: named apart, or ssh sees a loop)
+        cfg = k.file("ssh_config", r.stdout.replace(
+            "ProxyJump root@127.0.0.1:", "ProxyJump root@localhost:") + (
+            "\nHost localhost\n    HostName 127.0.0.1\n"
+            "    IdentityFile %s\n"
+            "    UserKnownHostsFile %s\n"
+            "    StrictHostKeyChecking accept-new\n" % (
+                c.ssh_key, os.path.join(k.dir, "jump_known"))))
+        host = r.stdout.split()[1] if r.stdout.startswith("Host ") else "?"
+        r = subprocess.run(["ssh", "-F", cfg, "-o", "BatchMode=yes", host,
+                            "echo through-the-jump"], capture_output=True,
+                           text=True, timeout=60)
+        check("ssh-config: plain ssh gets in through the login node",
+              r.returncode == 0 and "through-the-jump" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("stop", "--wait", "sshstop", timeout=120)
+        check("stop --wait over SSH: scancel, STOPPED",
+              r.returncode == 0 and "STOPPED" in r.stderr,
+              (r.returncode, r.stderr))
+        st = json.loads(k.run("status", "sshstop", "-o", "json").stdout)
+        check("status: STOPPED (CANCELLED)",
+              st["jobStatus"]["state"] == "STOPPED" and
+              st["jobStatus"]["subState"] == "CANCELLED", st["jobStatus"])
+    finally:
+        k.close()
+
+
+def t_partition(c):
+    """A partition with a blank and $(): one word to sbatch, refused by
+    Slurm in its own words."""
+    k = Case(c, "part", extra=("--partition", "no-such"))
+    try:
+        path = k.file("j.json", job("sshpart", [("a", 1, "true")]))
+        r = k.run("submit", path)
+        check("a partition that is none: sbatch's refusal said",
+              r.returncode != 0 and "invalid partition" in r.stderr.lower(),
+              (r.returncode, r.stderr))
+        check("a partition that is none: no job", "sshpart" not in
+              squeue_names(c), squeue_names(c))
+    finally:
+        k.close()
+
+
+def t_refused_key(c):
+    k = Case(c, "refused", user="nobody")
+    try:
+        check("cluster add: a refused key exits 5, said, not kept",
+              k.added.returncode == 5 and "refused" in k.added.stderr and
+              "hpc" not in k.run("cluster", "list").stdout.split(),
+              (k.added.returncode, k.added.stderr))
+    finally:
+        k.close()
+
+
+def t_host_key_changed(c):
+    k = Case(c, "hostkey")
+    try:
+        known = [os.path.join(d, f) for d, _, fs in os.walk(k.dir)
+                 for f in fs if d.endswith("known_hosts") and
+                 not f.endswith(".lock")]
+        check("the login node's key is recorded", len(known) == 1, known)
+        if not known:
+            return
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                        os.path.join(k.dir, "other")], check=True)
+        other = open(os.path.join(k.dir, "other.pub")).read().split()
+        lines = []
+        for ln in open(known[0]).read().splitlines():
+            w = ln.split()
+            lines.append(" ".join([w[0]] + other[:2]) if len(w) >= 3 else ln)
+        with open(known[0], "w") as f:
+            f.write("\n".join(lines) + "\n")
+        r = k.run("list")
+        check("a login node whose key changed: refused, said",
+              r.returncode != 0 and "not the one recorded" in r.stderr,
+              (r.returncode, r.stderr))
+    finally:
+        k.close()
+
+
+def t_remote_dir(c):
+    """A working directory only the cluster sees (its private /run): the
+    script goes and the logs come over SFTP on the login connection."""
+    work = "/run/" + ODD
+    r = c.slurm("mkdir", "-p", work)
+    k = Case(c, "remote", add=False)
+    try:
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  work)
+        check("remote dir: cluster add", r.returncode == 0, r.stderr)
+        check("remote dir: not seen here", not os.path.exists(work), work)
+        path = k.file("j.json", job("sshremote", [
+            ("a", 2, "echo R-$PAI_TASK_INDEX")]))
+        r = k.run("-c", "hpc", "submit", path)
+        check("remote dir: submit", r.returncode == 0, r.stderr)
+        r = k.run("-c", "hpc", "wait", "sshremote", timeout=180)
+        check("remote dir: SUCCEEDED", r.returncode == 0,
+              (r.returncode, r.stderr))
+        r = k.run("-c", "hpc", "status", "sshremote", "-o", "json")
+        ts = json.loads(r.stdout)["taskRoles"]["a"]["taskStatuses"] \
+            if r.returncode == 0 else []
+        check("remote dir: status has each task's record (node, address, "
+              "ports, exit code) over the login connection",
+              len(ts) == 2 and all(
+                  t.get("containerExitCode") == 0 and t.get("containerIp")
+                  and t.get("containerPorts") for t in ts),
+              (r.returncode, r.stderr, ts))
+        r = k.run("-c", "hpc", "logs", "sshremote", "a", "1")
+        check("remote dir: logs over the login connection",
+              r.returncode == 0 and r.stdout.strip() == "R-1",
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("-c", "hpc", "logs", "-f", "sshremote", "a", "0")
+        check("remote dir: logs -f of an ended job ends",
+              r.returncode == 0 and "R-0" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+    finally:
+        k.close()
+
+
+class Counter:
+    """A TCP relay in front of the login node's sshd that counts the
+    connections made through it."""
+
+    def __init__(self, port):
+        self.port, self.count = port, 0
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(16)
+        self.srv.settimeout(0.2)
+        self.me = self.srv.getsockname()[1]
+        self.stop = False
+        self.t = threading.Thread(target=self.serve, daemon=True)
+        self.t.start()
+
+    def serve(self):
+        while not self.stop:
+            try:
+                a, _ = self.srv.accept()
+            except OSError:
+                continue
+            self.count += 1
+            b = socket.create_connection(("127.0.0.1", self.port))
+            for x, y in ((a, b), (b, a)):
+                threading.Thread(target=self.pipe, args=(x, y),
+                                 daemon=True).start()
+
+    @staticmethod
+    def pipe(x, y):
+        try:
+            while True:
+                d = x.recv(65536)
+                if not d:
+                    break
+                y.sendall(d)
+        except OSError:
+            pass
+        for s in (x, y):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self):
+        self.stop = True
+        self.t.join()
+        self.srv.close()
+
+
+def t_one_connection(c):
+    """Each command: one SSH connection to the login node, whatever it
+    asks there (squeue, sacct, SFTP, sbatch), a wait's polls included."""
+    relay = Counter(c.ssh_port)
+    k = Case(c, "oneconn", add=False)
+    work = "/run/one " + ODD  # only the cluster sees it: SFTP for logs
+    c.slurm("mkdir", "-p", work)
+    try:
+        k.url = "ssh://root@127.0.0.1:%d" % relay.me
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  work)
+        check("one connection: cluster add", r.returncode == 0, r.stderr)
+        path = k.file("j.json", job("sshone", [
+            ("a", 1, "echo one"), ("b", 2, "echo two")], cpus=(1, 2)))
+        for args in (("submit", path), ("wait", "sshone"),
+                     ("status", "sshone"), ("logs", "sshone", "b", "1"),
+                     ("list",)):
+            before = relay.count
+            r = k.run("-c", "hpc", *args, timeout=180)
+            check("one connection: %s" % args[0],
+                  r.returncode == 0 and relay.count - before == 1,
+                  (r.returncode, relay.count - before, r.stderr))
+    finally:
+        k.close()
+        relay.close()
+
+
+def t_forgotten(c):
+    """Run last: slurmctld forgets ended jobs from now on; status and
+    list read them from accounting, sacct --json on the login node."""
+    k = Case(c, "forgotten")
+    try:
+        c.forget_after(2)
+        path = k.file("j.json", job("sshforgot", [("a", 2, "exit 0")]))
+        r = k.run("submit", "--wait", path, timeout=180)
+        check("forgotten: ran", r.returncode == 0, r.stderr)
+        gone = False
+        for _ in range(90):
+            if "sshforgot" not in squeue_names(c):
+                gone = True
+                break
+            time.sleep(1)
+        check("forgotten: slurmctld no longer knows the job", gone)
+        r = k.run("status", "sshforgot", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("forgotten: status SUCCEEDED from accounting (sacct --json)",
+              st.get("jobStatus", {}).get("state") == "SUCCEEDED" and
+              st.get("slurm", {}).get("accounting") is True,
+              (r.returncode, r.stderr, st.get("slurm")))
+        r = k.run("list")
+        check("forgotten: list shows it from accounting",
+              r.returncode == 0 and "sshforgot" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+    finally:
+        k.close()
+
+
+CASES = [t_job, t_one_connection, t_remote_dir, t_stop, t_partition,
+         t_refused_key, t_host_key_changed, t_forgotten]
+
+
+def main():
+    t0 = time.time()
+    why = next_cluster.build(SUITE)
+    if why:
+        print("# slurm over ssh (%s): skipped: %s" % (SUITE, why))
+        return 0
+    with next_cluster.Cluster(SUITE, accounting=True, nodes=2) as c:
+        print("# Slurm %s (%s) through its login node's sshd" % (
+            c.version, SUITE))
+        for case in CASES:
+            if ONLY and ONLY not in case.__name__:
+                continue
+            try:
+                case(c)
+            except Exception:
+                check(case.__name__ + " ran to its end", False,
+                      traceback.format_exc())
+    print("%d passed, %d failed (%.0f s)" % (
+        results["ok"], results["fail"], time.time() - t0))
+    return 1 if results["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
