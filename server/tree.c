@@ -243,16 +243,15 @@ static size_t scan(void)
 	return n;
 }
 
-/* sig to every live descendant of this process (the monitor): their
- * number. A process found twice by the passes is signalled twice,
- * which does no harm. */
-static int signal_descendants(int sig)
-{
-	static pid_t mine[SCAN_MAX];
-	size_t n = scan(), nm = 1, i, k;
-	int changed = 1, hit = 0;
+static pid_t mine[SCAN_MAX];
 
-	mine[0] = getpid();
+/* Every descendant of this process from a scan of all of /proc, into
+ * mine[1..]: their number plus one. */
+static size_t descendants_by_scan(void)
+{
+	size_t n = scan(), nm = 1, i, k;
+	int changed = 1;
+
 	while (changed) {
 		changed = 0;
 		for (i = 0; i < n; i++) {
@@ -267,8 +266,93 @@ static int signal_descendants(int sig)
 			changed = 1;
 		}
 	}
+	return nm;
+}
+
+/* The children of each thread of process pid (/proc/PID/task/TID/
+ * children: "PID PID ..."), appended to mine[*nm..]; -1 when the
+ * kernel has no such file (CONFIG_PROC_CHILDREN), else 0. */
+static int add_children(pid_t pid, size_t *nm)
+{
+	char dir[64], path[96], ents[2048], buf[4096];
+	long got, off;
+	ssize_t n, i;
+	int dfd, fd, ret = 0;
+
+	decimal(dir, (long)pid);
+	if (join3(path, sizeof(path), "/proc/", dir, "/task") < 0 ||
+	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return 0; /* gone */
+	while ((got = syscall(SYS_getdents64, dfd, ents, sizeof(ents))) > 0)
+		for (off = 0; off < got;) {
+			unsigned short reclen;
+			const char *tid = ents + off + 19;
+			pid_t c = 0;
+
+			memcpy(&reclen, ents + off + 16, sizeof(reclen));
+			off += reclen;
+			if (*tid < '1' || *tid > '9')
+				continue;
+			if (join3(buf, sizeof(buf), tid, "/children", NULL) < 0 ||
+			    (fd = openat(dfd, buf, O_RDONLY | O_CLOEXEC)) < 0) {
+				if (errno == ENOENT && pid == getpid())
+					ret = -1;
+				continue;
+			}
+			/* a list longer than buf: the rest is found by the
+			 * next round, once these have gone */
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			for (i = 0; i < n; i++) {
+				if (buf[i] >= '0' && buf[i] <= '9') {
+					c = c * 10 + (buf[i] - '0');
+					continue;
+				}
+				if (c > 0 && *nm < SCAN_MAX)
+					mine[(*nm)++] = c;
+				c = 0;
+			}
+			if (c > 0 && *nm < SCAN_MAX)
+				mine[(*nm)++] = c;
+		}
+	close(dfd);
+	return ret;
+}
+
+/* Every descendant of this process into mine[1..]: their number plus
+ * one. Walked down from this process through its children's lists,
+ * which costs a few reads per descendant; where the kernel lists no
+ * children, from a scan of every process of the machine, which costs
+ * a few reads per process. */
+static size_t descendants(void)
+{
+	size_t nm = 1, k;
+
+	mine[0] = getpid();
+	for (k = 0; k < nm; k++)
+		if (add_children(mine[k], &nm) < 0)
+			return descendants_by_scan();
+	return nm;
+}
+
+/* Whether process pid is a zombie (or gone): nothing to signal. */
+static bool dead(pid_t pid)
+{
+	char name[24];
+
+	decimal(name, (long)pid);
+	return parent_of(name) <= 0;
+}
+
+/* sig to every live descendant of this process (the monitor): their
+ * number. */
+static int signal_descendants(int sig)
+{
+	size_t nm = descendants(), k;
+	int hit = 0;
+
 	for (k = 1; k < nm; k++)
-		if (kill(mine[k], sig) == 0)
+		if (!dead(mine[k]) && kill(mine[k], sig) == 0)
 			hit++;
 	return hit;
 }
