@@ -12,7 +12,9 @@
  *       user.pai.stdout, .stderr, .all   from the first byte logged
  * A job directory appears by renaming a complete temporary directory,
  * so a restart sees a job entirely or not at all; a deleted one goes by
- * a rename to .del-<user>~<job> first.
+ * a rename to .del-<user>~<job> first. What makes a submission durable
+ * is its first record, which carries the config (srv_add_job): one
+ * sync of the log, not three of files and directories.
  */
 #include "srv_int.h"
 
@@ -323,11 +325,16 @@ struct save {
 	char *text; /* with its newline */
 	size_t len;
 	bool launching; /* the record of an attempt to launch */
+	/* a rewrite's: the job's config.json and directory, synced
+	 * with it (synced: the job's records can go without the config) */
+	char *cfg, *dir;
+	bool synced;
 };
 
-static char *record_line(const struct srv_job *j, size_t *len)
+/* rec as a line of compact JSON, with its newline; NULL when out of
+ * memory. rec's reference is taken. */
+static char *dump_line(json_t *rec, size_t *len)
 {
-	json_t *rec = srv_job_record(j);
 	char *text = rec ? json_dumps(rec, JSON_COMPACT) : NULL, *line;
 
 	json_decref(rec);
@@ -344,6 +351,35 @@ static char *record_line(const struct srv_job *j, size_t *len)
 	return line;
 }
 
+/* j's record; with config, the config as submitted in it (for a job
+ * whose config.json is not synced: see srv_add_job), read again from
+ * config.json, which the page cache holds. */
+static char *record_line(const struct srv_job *j, bool config, size_t *len)
+{
+	json_t *rec = srv_job_record(j);
+	char *path = NULL, *text = NULL;
+	size_t n = 0;
+
+	if (rec && config && (path = srv_printf("%s/config.json", j->dir)) &&
+	    pai_file_read(&text, &n, NULL, path) == PAI_OK)
+		json_object_set_new(rec, "config", json_stringn(text, n));
+	free(text);
+	free(path);
+	return dump_line(rec, len);
+}
+
+/* Syncs config.json and its directory, from a rewrite's save. */
+static int sync_config(const struct save *sv)
+{
+	int fd = open(sv->cfg, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -1;
+	r = fsync(fd);
+	close(fd);
+	return r < 0 ? -1 : srv_fsync_dir(sv->dir);
+}
+
 /* Writes the whole log anew from v (every job) and the records of jobs
  * that could not be loaded (kept as they were); save_lock held. */
 static int rec_rewrite(struct srv *s, struct save *v, size_t n)
@@ -358,6 +394,16 @@ static int rec_rewrite(struct srv *s, struct save *v, size_t n)
 		close(s->rec_fd);
 	s->rec_fd = -1;
 	s->rec_compact = true;
+	/* the configs that only records carried, on disk for good: the
+	 * next records go without them (a config that cannot be synced
+	 * stays in them) */
+	for (i = 0; i < n; i++)
+		v[i].synced = v[i].cfg && sync_config(&v[i]) == 0;
+	for (i = 0; i < n && !v[i].synced; i++)
+		;
+	if (i < n && srv_fsync_dir(s->jobs_dir) < 0)
+		for (i = 0; i < n; i++)
+			v[i].synced = false;
 	for (i = 0; i < n; i++)
 		total += v[i].len;
 	buf = malloc(total + 1);
@@ -385,9 +431,10 @@ static int rec_rewrite(struct srv *s, struct save *v, size_t n)
 	return PAI_OK;
 }
 
-/* Appends v's records and syncs them; save_lock held. A failed append
- * is cut off again, so the next one starts a line. */
-static int rec_append(struct srv *s, struct save *v, size_t n)
+/* Appends v's records, to be synced with rec_sync on *sync_fd (a
+ * descriptor of the log's own); save_lock held. A failed append is cut
+ * off again, so the next one starts a line. */
+static int rec_append(struct srv *s, struct save *v, size_t n, int *sync_fd)
 {
 	size_t i;
 
@@ -406,7 +453,7 @@ static int rec_append(struct srv *s, struct save *v, size_t n)
 			left -= (size_t)w;
 		}
 	}
-	if (fdatasync(s->rec_fd) < 0)
+	if ((*sync_fd = fcntl(s->rec_fd, F_DUPFD_CLOEXEC, 0)) < 0)
 		goto fail;
 	for (i = 0; i < n; i++)
 		s->rec_size += (long long)v[i].len;
@@ -418,6 +465,25 @@ fail:
 		srv_log(s, "cannot cut '%s' back: %s", s->rec_path,
 			strerror(errno));
 	s->rec_compact = true;
+	return PAI_EIO;
+}
+
+/* Syncs what rec_append wrote and closes fd; save_lock not held, so
+ * that the syncs of appends made meanwhile (a submission's, the main
+ * loop's) meet in one flush of the disk. A log that could not be synced
+ * is written anew by the next flush. Should a rewrite have replaced the
+ * log meanwhile, it holds these records too, synced before it replaced
+ * this one. */
+static int rec_sync(struct srv *s, int fd)
+{
+	int r = fdatasync(fd);
+
+	close(fd);
+	if (r == 0)
+		return PAI_OK;
+	pthread_mutex_lock(&s->save_lock);
+	s->rec_compact = true;
+	pthread_mutex_unlock(&s->save_lock);
 	return PAI_EIO;
 }
 
@@ -436,6 +502,8 @@ static void record_written(struct srv *s, const struct save *sv, bool all)
 		free(old);
 		j->legacy = false;
 	}
+	if (all && sv->synced)
+		j->cfg_pending = false; /* synced by the rewrite */
 	s->rec_live += (long long)sv->len - j->rec_len;
 	j->rec_len = (long long)sv->len;
 	/* srv_launch may fork its tasks now */
@@ -452,7 +520,7 @@ void srv_flush(struct srv *s)
 	struct save *v = NULL;
 	size_t i, n = 0, ndirty = 0;
 	bool all;
-	int err;
+	int err, sync_fd = -1;
 
 	for (i = 0; i < s->njobs; i++)
 		ndirty += s->jobs[i]->dirty;
@@ -466,21 +534,33 @@ void srv_flush(struct srv *s)
 	      (s->rec_size > REC_MIN_COMPACT &&
 	       s->rec_size > 4 * s->rec_live);
 	v = calloc(all ? s->njobs + 1 : ndirty, sizeof(*v));
+	if (all)
+		s->rec_gen++; /* what srv_add_job appended may be left out */
 	for (i = 0; v && i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
 
 		if (!j->dirty && !all)
 			continue;
 		v[n].j = j;
-		v[n].text = record_line(j, &v[n].len);
+		v[n].text = record_line(j, j->cfg_pending, &v[n].len);
 		v[n].launching = j->launching;
-		if (!v[n].text)
+		if (all && j->cfg_pending) {
+			v[n].cfg = srv_printf("%s/config.json", j->dir);
+			v[n].dir = strdup(j->dir);
+		}
+		if (!v[n].text || (all && j->cfg_pending &&
+				   (!v[n].cfg || !v[n].dir))) {
+			n++;
 			break; /* out of memory: tried again next time */
+		}
 		n++;
 	}
 	if (v && i < s->njobs) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			free(v[i].text);
+			free(v[i].cfg);
+			free(v[i].dir);
+		}
 		free(v);
 		pthread_mutex_unlock(&s->save_lock);
 		return;
@@ -489,8 +569,12 @@ void srv_flush(struct srv *s)
 		v[i].j->dirty = false;
 	s->flushing++;
 	pthread_mutex_unlock(&s->lock);
-	err = !v ? PAI_ENOMEM : all ? rec_rewrite(s, v, n) : rec_append(s, v, n);
+	err = !v    ? PAI_ENOMEM
+	      : all ? rec_rewrite(s, v, n)
+		    : rec_append(s, v, n, &sync_fd);
 	pthread_mutex_unlock(&s->save_lock);
+	if (sync_fd >= 0)
+		err = rec_sync(s, sync_fd);
 	pthread_mutex_lock(&s->lock);
 	s->flushing--;
 	if (err != PAI_OK && v)
@@ -503,6 +587,8 @@ void srv_flush(struct srv *s)
 		else if (!v[i].j->deleted)
 			record_written(s, &v[i], all);
 		free(v[i].text);
+		free(v[i].cfg);
+		free(v[i].dir);
 	}
 	free(v);
 	if (!s->flushing)
@@ -545,10 +631,10 @@ static int append_job(struct srv *s, struct srv_job *j)
 	return 0;
 }
 
-/* Writes and syncs a new file; *mtime (ms) is when it was written, the
- * time a job was submitted before and after a restart alike. */
-static int write_synced(const char *path, const char *data, size_t len,
-			long long *mtime)
+/* Writes a new file, synced or not; *mtime (ms) is when it was written,
+ * the time a job was submitted before and after a restart alike. */
+static int write_file(const char *path, const char *data, size_t len,
+		      bool sync, long long *mtime)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	struct stat st;
@@ -556,8 +642,8 @@ static int write_synced(const char *path, const char *data, size_t len,
 
 	if (fd < 0)
 		return -1;
-	ok = write(fd, data, len) == (ssize_t)len && fsync(fd) == 0 &&
-	     fstat(fd, &st) == 0;
+	ok = write(fd, data, len) == (ssize_t)len &&
+	     (!sync || fsync(fd) == 0) && fstat(fd, &st) == 0;
 	if (ok)
 		*mtime = (long long)st.st_mtim.tv_sec * 1000 +
 			 st.st_mtim.tv_nsec / 1000000;
@@ -592,16 +678,70 @@ static int pending(struct srv *s, const char *key, bool add, bool del)
 	return 0;
 }
 
+/* Appends new job j's first record, with its config (text) in it, to
+ * records.log and syncs it: the one sync a submission costs. *gen: the
+ * rewrites of the log begun by then (s->rec_gen), *len the record's
+ * size. PAI_OK, or an error: not appended (the log is to be written
+ * anew, or the config is not UTF-8). Lock not held. */
+static int rec_submit(struct srv *s, const struct srv_job *j,
+		      const char *text, size_t len, unsigned long *gen,
+		      long long *rec_len)
+{
+	json_t *rec = srv_job_record(j), *cfg = json_stringn(text, len);
+	struct save sv;
+	int err = PAI_EIO, sync_fd = -1;
+
+	memset(&sv, 0, sizeof(sv));
+	if (!rec || !cfg || json_object_set(rec, "config", cfg) < 0) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	json_decref(cfg);
+	sv.text = dump_line(rec, &sv.len);
+	if (!sv.text)
+		return PAI_ENOMEM;
+	pthread_mutex_lock(&s->save_lock);
+	if (s->rec_fd >= 0 && !s->rec_compact)
+		err = rec_append(s, &sv, 1, &sync_fd);
+	*gen = s->rec_gen;
+	pthread_mutex_unlock(&s->save_lock);
+	if (sync_fd >= 0)
+		err = rec_sync(s, sync_fd);
+	*rec_len = (long long)sv.len;
+	free(sv.text);
+	return err;
+}
+
+/* Syncs a new job's config.json, its directory and the jobs directory:
+ * the job is on disk without any record. 0 or -1. */
+static int sync_job_dir(struct srv *s, const char *dir, const char *cfg)
+{
+	struct save sv;
+
+	sv.cfg = (char *)cfg;
+	sv.dir = (char *)dir;
+	return sync_config(&sv) < 0 || srv_fsync_dir(s->jobs_dir) < 0 ? -1
+									: 0;
+}
+
 /* Stores and publishes a new job (its config in j->pj): the config is
- * written and synced in a temporary directory, which one rename
- * publishes. A job directory without a record is a job submitted and
- * not yet started (srv_load_jobs); the record comes with the first
- * change of state. The name is reserved first, so the lock is not held
- * while the disk works. Returns 0 (the job is the server's now), 1 when
- * the job exists (on disk or in memory), or -1. Lock not held. */
+ * written in a temporary directory, which one rename publishes, then
+ * the job's first record, the config in it, is appended to the log and
+ * synced (rec_submit): after a crash, the job is restored from it
+ * (restore_config), however much of the directory the disk kept. Its
+ * records carry the config until a rewrite of the log has synced
+ * config.json (j->cfg_pending). Where the log cannot take it, the
+ * directory is synced instead: a job directory without a record is a
+ * job submitted and not yet started (srv_load_jobs). The name is
+ * reserved first, so the lock is not held while the disk works.
+ * Returns 0 (the job is the server's now), 1 when the job exists (on
+ * disk or in memory), or -1. Lock not held. */
 int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 {
 	char *tmp = NULL, *dir = NULL, *cfg = NULL;
+	unsigned long gen = 0;
+	long long rec_len = 0;
+	bool logged = false;
 	int ret, err;
 
 	pthread_mutex_lock(&s->lock);
@@ -617,18 +757,23 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 		goto out;
 	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
 		goto out;
-	/* No one reads the temporary directory: a plain write, synced,
-	 * then the rename publishes it. */
+	/* No one reads the temporary directory: a plain write, then the
+	 * rename publishes it. */
 	cfg = srv_printf("%s/config.json", tmp);
-	if (!cfg || write_synced(cfg, text, len, &j->created) < 0 ||
-	    srv_fsync_dir(tmp) < 0)
+	if (!cfg || write_file(cfg, text, len, false, &j->created) < 0)
 		goto out;
 	if (rename(tmp, dir) < 0) {
 		if (errno == EEXIST || errno == ENOTEMPTY)
 			ret = 1;
 		goto out;
 	}
-	srv_fsync_dir(s->jobs_dir);
+	free(cfg);
+	cfg = srv_printf("%s/config.json", dir);
+	logged = rec_submit(s, j, text, len, &gen, &rec_len) == PAI_OK;
+	if (!logged && (!cfg || sync_job_dir(s, dir, cfg) < 0)) {
+		srv_rmtree(dir);
+		goto out;
+	}
 	ret = 0;
 out:
 	err = errno;
@@ -636,9 +781,25 @@ out:
 		srv_rmtree(tmp);
 	pthread_mutex_lock(&s->lock);
 	pending(s, j->key, false, true);
+	if (ret == 0 && logged && gen != s->rec_gen) {
+		/* rewritten since: j's record goes again, config and all,
+		 * with the next flush; until then config.json is synced */
+		pthread_mutex_unlock(&s->lock);
+		if (sync_job_dir(s, dir, cfg) < 0) {
+			srv_rmtree(dir);
+			ret = -1;
+		}
+		logged = false;
+		pthread_mutex_lock(&s->lock);
+	}
 	if (ret == 0) {
 		j->dir = dir;
 		dir = NULL;
+		j->cfg_pending = logged;
+		if (logged) {
+			j->rec_len = rec_len;
+			s->rec_live += rec_len;
+		}
 		if (append_job(s, j) < 0)
 			ret = -1; /* on disk: the next start finds it */
 		else {
@@ -1028,6 +1189,10 @@ static void load_entry(struct srv *s, json_t *records, const char *name)
 		j = NULL;
 	if (j && !from_log && rec)
 		j->legacy = true;
+	/* its config was in the record (restore_config): the next
+	 * rewrite syncs config.json */
+	if (j && from_log && json_is_string(json_object_get(rec, "config")))
+		j->cfg_pending = true;
 	if (!j || strcmp(j->key, name) != 0 || append_job(s, j) < 0) {
 		srv_log(s, "ignoring '%s': unreadable job record",
 			dir ? dir : name);
@@ -1038,6 +1203,39 @@ static void load_entry(struct srv *s, json_t *records, const char *name)
 	json_decref(rec);
 	free(dir);
 	free(path);
+}
+
+/* The config that a job's record carries, put back in its directory
+ * where a crash lost it (or some of it): the record is what made the
+ * submission durable (srv_add_job). */
+static void restore_config(struct srv *s, const char *key, json_t *rec)
+{
+	json_t *c = json_object_get(rec, "config");
+	const char *u = json_string_value(json_object_get(rec, "user"));
+	const char *n = json_string_value(json_object_get(rec, "name"));
+	char *dir = NULL, *path = NULL, *text = NULL;
+	size_t len = 0;
+	long long mtime;
+
+	if (!json_is_string(c) || !u || !n || !srv_safe_name(u) ||
+	    !srv_safe_name(n) || strchr(u, '~') ||
+	    !(dir = srv_printf("%s/%s", s->jobs_dir, key)) ||
+	    !(path = srv_printf("%s/config.json", dir)))
+		goto out;
+	if (pai_file_read(&text, &len, NULL, path) == PAI_OK &&
+	    len == json_string_length(c) &&
+	    memcmp(text, json_string_value(c), len) == 0)
+		goto out;
+	if ((mkdir(dir, 0700) < 0 && errno != EEXIST) ||
+	    write_file(path, json_string_value(c), json_string_length(c),
+		       true, &mtime) < 0)
+		srv_log(s, "cannot restore '%s': %s", path, strerror(errno));
+	else
+		srv_log(s, "'%s': its config restored from its record", key);
+out:
+	free(text);
+	free(path);
+	free(dir);
 }
 
 int srv_load_jobs(struct srv *s)
@@ -1055,6 +1253,13 @@ int srv_load_jobs(struct srv *s)
 	}
 	/* a rewrite cut short by a crash */
 	srv_remove_temps(s->state_dir, ".records.log.");
+	{
+		const char *key;
+		json_t *rec;
+
+		json_object_foreach(records, key, rec)
+			restore_config(s, key, rec);
+	}
 	/* written anew: no torn line to append after, and the records of
 	 * an earlier layout (job.json per job) folded in */
 	s->rec_compact = true;

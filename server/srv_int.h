@@ -81,6 +81,8 @@ struct srv_job {
 	bool legacy;		/* its record is a job.json (earlier layout) */
 	long long rec_len;	/* its last record's size in records.log
 				 * (with rec_live: under lock) */
+	bool cfg_pending;	/* config.json not synced: its records carry
+				 * the config (jobs.c) */
 };
 
 struct srv_user {
@@ -124,6 +126,8 @@ struct srv {
 	 * lock */
 	int flushing;
 	struct srv_job *dead;
+	unsigned long rec_gen;	      /* rewrites begun (lock and
+				       * save_lock) */
 	char *unloaded;		      /* records read and not loaded */
 	size_t unloaded_len;
 	struct srv_user *users;

@@ -249,9 +249,9 @@ static size_t scan(void)
 /* What srv_tree_signal signals: all found before any is signalled. */
 static pid_t found[SCAN_MAX];
 
-/* found[n..]: every live descendant of this process (the monitor); the
- * new count. */
-static size_t find_descendants(size_t n)
+/* found[n..]: every live descendant of this process (the monitor), from
+ * a scan of every process of the machine; the new count. */
+static size_t find_descendants_by_scan(size_t n)
 {
 	size_t np = scan(), i, k, n0 = n;
 	pid_t self = getpid();
@@ -274,6 +274,96 @@ static size_t find_descendants(size_t n)
 		}
 	}
 	return n;
+}
+
+/* pid into found[n0..*n] unless it is there already (a process that
+ * changed parents while the lists were read) or found[] is full. */
+static void add_found(pid_t pid, size_t n0, size_t *n)
+{
+	size_t k;
+
+	for (k = n0; k < *n && found[k] != pid; k++)
+		;
+	if (k == *n && *n < SCAN_MAX)
+		found[(*n)++] = pid;
+}
+
+/* The children of each thread of process pid (/proc/PID/task/TID/
+ * children: "PID PID ..."), appended to found[n0..*n]; -1 when the
+ * kernel has no such file (CONFIG_PROC_CHILDREN), else 0. */
+static int add_children(pid_t pid, size_t n0, size_t *n)
+{
+	char dir[64], path[96], ents[2048], buf[4096];
+	long got, off;
+	ssize_t r, i;
+	int dfd, fd, ret = 0;
+
+	decimal(dir, (long)pid);
+	if (join3(path, sizeof(path), "/proc/", dir, "/task") < 0 ||
+	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return 0; /* gone */
+	while ((got = syscall(SYS_getdents64, dfd, ents, sizeof(ents))) > 0)
+		for (off = 0; off < got;) {
+			unsigned short reclen;
+			const char *tid = ents + off + 19;
+			pid_t c = 0;
+
+			memcpy(&reclen, ents + off + 16, sizeof(reclen));
+			off += reclen;
+			if (*tid < '1' || *tid > '9')
+				continue;
+			if (join3(buf, sizeof(buf), tid, "/children", NULL) < 0 ||
+			    (fd = openat(dfd, buf, O_RDONLY | O_CLOEXEC)) < 0) {
+				if (errno == ENOENT && pid == getpid())
+					ret = -1;
+				continue;
+			}
+			/* a list longer than buf: the rest is found by the
+			 * next round, once these have gone */
+			r = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			for (i = 0; i < r; i++) {
+				if (buf[i] >= '0' && buf[i] <= '9') {
+					c = c * 10 + (buf[i] - '0');
+					continue;
+				}
+				if (c > 0)
+					add_found(c, n0, n);
+				c = 0;
+			}
+			if (c > 0)
+				add_found(c, n0, n);
+		}
+	close(dfd);
+	return ret;
+}
+
+/* Whether process pid is a zombie (or gone): nothing to signal. */
+static bool dead(pid_t pid)
+{
+	char name[24];
+
+	decimal(name, (long)pid);
+	return parent_of(name) <= 0;
+}
+
+/* found[n..]: every live descendant of this process (the monitor); the
+ * new count. Walked down from this process through its children's
+ * lists, which costs a few reads per descendant; where the kernel lists
+ * no children, from a scan of every process of the machine, which costs
+ * a few reads per process. */
+static size_t find_descendants(size_t n)
+{
+	size_t n0 = n, k, live;
+
+	if (add_children(getpid(), n0, &n) < 0)
+		return find_descendants_by_scan(n0);
+	for (k = n0; k < n; k++)
+		add_children(found[k], n0, &n);
+	for (k = live = n0; k < n; k++)
+		if (!dead(found[k]))
+			found[live++] = found[k];
+	return live;
 }
 
 /* SIGKILL to every process of the cgroup dir at once, where the kernel

@@ -1363,9 +1363,6 @@ static void test_server_killed(void **state)
 	remove_tree(sv.dir);
 }
 
-/* A job submitted and not started yet is stored as its config alone;
- * SIGKILL the server then and the restarted server still has it,
- * WAITING with its submission time, and runs it. */
 /* How many tasks of the job are RUNNING. */
 static int running_tasks(const struct server *sv, const char *user,
 			 const char *job)
@@ -1425,13 +1422,20 @@ static void test_restart_while_forking(void **state)
 	remove_tree(sv.dir);
 }
 
+/* A job submitted and not started yet is stored by its first record,
+ * which carries its config (one sync per submission, not three):
+ * SIGKILL the server then, take away the job's directory, which was
+ * never synced (what a crash of the machine may leave), and the
+ * restarted server still has it, WAITING with its submission time and
+ * its config as submitted, and runs it. */
 static void test_waiting_survives_restart(void **state)
 {
 	struct server sv;
 	json_t *o, *rec;
-	char *log, path[256], gate[64], first[128];
+	char *log, *cfg, path[256], gate[64], first[128];
 	long long created;
 	struct stat st;
+	double t0;
 
 	(void)state;
 	gate_cmd(gate, sizeof(gate), first, sizeof(first));
@@ -1444,9 +1448,33 @@ static void test_waiting_survives_restart(void **state)
 	json_decref(o);
 	snprintf(path, sizeof(path), "%s/jobs/u~second/config.json", sv.dir);
 	assert_int_equal(stat(path, &st), 0);
-	assert_null(last_record(&sv, "u~second"));
+	cfg = config1("second", 1, "echo second", NULL, 0);
+	rec = last_record(&sv, "u~second");
+	assert_non_null(rec);
+	assert_string_equal(json_string_value(json_object_get(rec, "state")),
+			    "WAITING");
+	assert_string_equal(json_string_value(json_object_get(rec, "config")),
+			    cfg);
+	json_decref(rec);
+	/* the first job's monitor has let go of what it inherited from
+	 * the server (its lock on the state directory among them) once
+	 * it has written its pids */
+	snprintf(path, sizeof(path), "%s/jobs/u~first/attempt-0/main-0/status",
+		 sv.dir);
+	for (t0 = test_now_s(); test_now_s() - t0 < 10 &&
+				(stat(path, &st) < 0 || st.st_size == 0);)
+		test_sleep_ms(20);
+	assert_true(st.st_size > 0);
 	kill(sv.pid, SIGKILL);
 	waitpid(sv.pid, NULL, 0);
+	{
+		char cmd[sizeof(sv.dir) + 64];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s/jobs/u~second'", sv.dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(path, sizeof(path), "%s/jobs/u~second", sv.dir);
+		assert_int_not_equal(access(path, F_OK), 0);
+	}
 
 	start_server_in(&sv, one_cpu);
 	o = job_status(&sv, "u", "second");
@@ -1456,6 +1484,16 @@ static void test_waiting_survives_restart(void **state)
 			     json_object_get(o, "jobStatus"), "createdTime")),
 			 created);
 	json_decref(o);
+	{
+		struct resp r;
+
+		request(&sv, 0, "GET", "/api/v1/user/u/jobs/second/config",
+			NULL, 0, NULL, NULL, &r);
+		assert_int_equal(r.status, 200);
+		assert_string_equal(r.body, cfg);
+		free(r.body);
+	}
+	free(cfg);
 	gate_open(gate);
 	o = wait_job(&sv, "u", "second", 15);
 	assert_string_equal(job_state(o), "SUCCEEDED");
@@ -1464,11 +1502,13 @@ static void test_waiting_survives_restart(void **state)
 	assert_string_equal(log, "second\n");
 	free(log);
 	json_decref(o);
-	/* recorded now */
+	/* recorded now; the restart's rewrite of the log synced
+	 * config.json, and the records after it go without the config */
 	rec = last_record(&sv, "u~second");
 	assert_non_null(rec);
 	assert_string_equal(json_string_value(json_object_get(rec, "state")),
 			    "SUCCEEDED");
+	assert_null(json_object_get(rec, "config"));
 	json_decref(rec);
 	o = wait_job(&sv, "u", "first", 15);
 	assert_true(is_final(job_state(o)));

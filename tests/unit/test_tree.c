@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,11 +201,82 @@ static void test_forget_earlier_name(void **state)
 	free(dir);
 }
 
+/* A child of a thread other than the main one: it forks, on a pipe's
+ * byte, a process that says so and waits. */
+static void *thread_forks(void *arg)
+{
+	int *p = arg;
+	pid_t c = fork();
+
+	if (c == 0) {
+		if (write(p[1], "c", 1) < 0)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	return NULL;
+}
+
+/* The tree of a monitor with no cgroup: a child, its grandchild in a
+ * session of its own, and a process forked by a second thread of the
+ * child are all found and killed; a zombie child is not counted, nor
+ * anything once they have gone. The descendants are found from the
+ * kernel's lists of children (a scan of every process of the machine
+ * before), so this runs with many other processes about. */
+static void test_signal_descendants(void **state)
+{
+	struct srv_tree t;
+	pid_t child, zombie;
+	char c;
+	int p[2], i;
+
+	(void)state;
+	t.dir[0] = '\0';
+	assert_int_equal(pipe(p), 0);
+	zombie = fork();
+	assert_true(zombie >= 0);
+	if (zombie == 0)
+		_exit(0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		pthread_t th;
+
+		if (fork() == 0) {
+			setsid();
+			if (write(p[1], "g", 1) < 0)
+				_exit(1);
+			pause();
+			_exit(0);
+		}
+		if (pthread_create(&th, NULL, thread_forks, p) != 0)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	for (i = 0; i < 2; i++)
+		assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	close(p[1]);
+	/* the zombie is one */
+	for (i = 0; i < 500 && !dead(zombie); i++)
+		usleep(10000);
+	assert_true(dead(zombie));
+
+	assert_int_equal(srv_tree_signal(&t, SIGKILL), 3);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	assert_int_equal(waitpid(zombie, NULL, 0), zombie);
+	for (i = 0; i < 500 && srv_tree_signal(&t, 0) > 0; i++)
+		usleep(10000);
+	assert_int_equal(srv_tree_signal(&t, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_forget_pid_reused),
 	    cmocka_unit_test(test_forget_earlier_name),
+	    cmocka_unit_test(test_signal_descendants),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
