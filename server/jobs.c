@@ -1238,6 +1238,18 @@ out:
 	free(dir);
 }
 
+/* restore_config of every job's record. */
+static void restore_configs(struct srv *s, json_t *records)
+{
+	const char *key;
+	json_t *rec;
+
+	json_object_foreach(records, key, rec)
+	{
+		restore_config(s, key, rec);
+	}
+}
+
 int srv_load_jobs(struct srv *s)
 {
 	DIR *d = opendir(s->jobs_dir);
@@ -1253,13 +1265,7 @@ int srv_load_jobs(struct srv *s)
 	}
 	/* a rewrite cut short by a crash */
 	srv_remove_temps(s->state_dir, ".records.log.");
-	{
-		const char *key;
-		json_t *rec;
-
-		json_object_foreach(records, key, rec)
-			restore_config(s, key, rec);
-	}
+	restore_configs(s, records);
 	/* written anew: no torn line to append after, and the records of
 	 * an earlier layout (job.json per job) folded in */
 	s->rec_compact = true;
