@@ -66,6 +66,25 @@ bool pai__role_has_port(const struct pai__role *r, const char *label);
 
 /* ---- OpenPAI v0.x's rules (validate.c) ------------------------------- */
 
+/* Which item first had a name (firsts.c): the duplicate checks. Names
+ * are borrowed; a zeroed struct is empty; clear() empties it at once. */
+struct pai__firsts {
+	struct pai__first {
+		const char *name;
+		size_t index;
+		unsigned gen; /* in use when it is the table's */
+	} * slot;
+	size_t cap, n; /* cap: a power of two, or 0 */
+	unsigned gen;
+};
+void pai__firsts_clear(struct pai__firsts *f);
+void pai__firsts_release(struct pai__firsts *f);
+/* Whether name is in f: then *index is its first item's. */
+bool pai__firsts_get(const struct pai__firsts *f, const char *name,
+		     size_t *index);
+/* Adds name (kept as it is when there already). PAI_OK, PAI_ENOMEM. */
+int pai__firsts_add(struct pai__firsts *f, const char *name, size_t index);
+
 /* Checks root against every rule of the dialect, adding diagnostics.
  * Sets *normalized (new reference) to the config as it is submitted,
  * whatever the result, when root is an object (valid on PAI_OK only),

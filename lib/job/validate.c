@@ -45,6 +45,9 @@ struct ctx {
 	pai_dialect dialect;
 	size_t errors;
 	int err; /* PAI_ENOMEM once an allocation failed */
+	/* the first role with each name; the first port with each label,
+	 * for the port list being checked */
+	struct pai__firsts names, labels;
 };
 
 static const struct field top_fields[] = {
@@ -400,7 +403,8 @@ static const struct field *field_named(const struct field *fields,
 
 	*known = false;
 	for (f = fields, *k = 0; f->name; f++, (*k)++) {
-		if (strcmp(f->name, key) == 0) {
+		/* the first byte first: most fields differ there */
+		if (f->name[0] == key[0] && strcmp(f->name, key) == 0) {
 			*known =
 			    !(f->flags & F_SCM) || dialect == PAI_DIALECT_SCM;
 			break;
@@ -577,25 +581,49 @@ static char *member_path(struct ctx *c, const char *parent, const char *key)
 	return s;
 }
 
-static char *index_path(struct ctx *c, const char *parent, size_t i)
-{
-	pai__buf b = PAI__BUF_INIT;
-	char digits[24], *d = digits + sizeof(digits), *s;
+/* A path that is passed down: a role's, its port list's, a port's. One
+ * is made for every role and port, and few ever appear in a message: on
+ * the stack, unless the parent is of unusual length. */
+struct spath {
+	char small[80];
+	char *s; /* small, or allocated; NULL when out of memory */
+};
 
-	/* one per role and per port: no printf, which costs as much as
-	 * the rest of a role's checks */
+static void spath_release(struct spath *sp)
+{
+	if (sp->s != sp->small)
+		free(sp->s);
+}
+
+/* parent followed by tail ("[i]", or "." and an identifier). */
+static const char *spath_join(struct ctx *c, struct spath *sp,
+			      const char *parent, const char *tail)
+{
+	size_t n = strlen(parent), m = strlen(tail);
+
+	sp->s = n < sizeof(sp->small) - m ? sp->small : malloc(n + m + 1);
+	if (!sp->s) {
+		c->err = PAI_ENOMEM;
+		return NULL;
+	}
+	memcpy(sp->s, parent, n);
+	memcpy(sp->s + n, tail, m + 1);
+	return sp->s;
+}
+
+static const char *index_path(struct ctx *c, struct spath *sp,
+			      const char *parent, size_t i)
+{
+	char tail[24], *d = tail + sizeof(tail);
+
+	/* no printf, which costs as much as the rest of a role's checks */
 	*--d = '\0';
+	*--d = ']';
 	do
 		*--d = (char)('0' + i % 10);
 	while ((i /= 10) > 0);
-	pai__buf_puts(&b, parent);
-	pai__buf_putc(&b, '[');
-	pai__buf_puts(&b, d);
-	pai__buf_putc(&b, ']');
-	s = pai__buf_detach(&b);
-	if (!s)
-		c->err = PAI_ENOMEM;
-	return s;
+	*--d = '[';
+	return spath_join(c, sp, parent, d);
 }
 
 /* A lower bound on an integer field that was found. */
@@ -800,19 +828,18 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 			const char *path)
 {
 	struct found f[MAX_FIELDS];
-	json_t *labels = json_object(), *p;
+	json_t *p;
 	size_t i;
 
-	if (!labels) {
-		c->err = PAI_ENOMEM;
-		return;
-	}
+	pai__firsts_clear(&c->labels);
 	json_array_foreach(list, i, p)
 	{
 		const pai__pos *pp = pai__pos_index(at, i);
-		char *ip = index_path(c, path, i), *lp;
+		struct spath ips;
+		const char *ip = index_path(c, &ips, path, i);
+		char *lp;
 		const char *label;
-		json_t *first;
+		size_t first;
 		qbuf q;
 
 		if (!ip)
@@ -821,40 +848,36 @@ static void check_ports(struct ctx *c, json_t *list, const pai__pos *at,
 			error(c, pp, ip, "type",
 			      "a port must be an object {label, beginAt, "
 			      "portNumber}");
-			free(ip);
+			spath_release(&ips);
 			continue;
 		}
 		check_members(c, p, pp, ip, port_fields, f, "a port");
 		if (f[P_LABEL].v) {
 			label = json_string_value(f[P_LABEL].v);
-			lp = member_path(c, ip, "label");
-			first = json_object_get(labels, label);
-			if (!lp) {
-				/* out of memory: reported through c->err */
-			} else if (!*label || !all_in(label, ".~")) {
-				error(c, f[P_LABEL].at, lp, "port-label",
-				      "must match ^[A-Za-z0-9._~]+$, got "
-				      "\"%s\"",
-				      clip(&q, label));
-			} else if (first) {
-				error(c, f[P_LABEL].at, lp,
-				      "duplicate-port-label",
-				      "label \"%s\" is already used by "
-				      "%s[%" JSON_INTEGER_FORMAT "]",
-				      clip(&q, label), path,
-				      json_integer_value(first));
-			} else if (json_object_set_new(
-				       labels, label,
-				       json_integer((json_int_t)i)) < 0) {
+			if (!*label || !all_in(label, ".~")) {
+				if ((lp = member_path(c, ip, "label")))
+					error(c, f[P_LABEL].at, lp,
+					      "port-label",
+					      "must match ^[A-Za-z0-9._~]+$, "
+					      "got \"%s\"",
+					      clip(&q, label));
+				free(lp);
+			} else if (pai__firsts_get(&c->labels, label, &first)) {
+				if ((lp = member_path(c, ip, "label")))
+					error(c, f[P_LABEL].at, lp,
+					      "duplicate-port-label",
+					      "label \"%s\" is already used "
+					      "by %s[%zu]",
+					      clip(&q, label), path, first);
+				free(lp);
+			} else if (pai__firsts_add(&c->labels, label, i)) {
 				c->err = PAI_ENOMEM;
 			}
-			free(lp);
 		}
 		if (f[P_BEGIN].v && f[P_NUMBER].v)
 			check_port_range(c, &f[P_BEGIN], &f[P_NUMBER], ip);
-		free(ip);
+		spath_release(&ips);
 	}
-	json_decref(labels);
 }
 
 static void check_task_count(struct ctx *c, const struct found *f,
@@ -862,17 +885,21 @@ static void check_task_count(struct ctx *c, const struct found *f,
 			     const char *field, const char *rule_min,
 			     const char *rule_max)
 {
+	bool over;
 	char *p;
 
 	if (!f->v || f->null)
 		return;
+	over = tasks->v && tasks->i >= 1 && f->i > tasks->i;
+	if (f->i >= 1 && !over)
+		return; /* the path only for a message */
 	p = member_path(c, path, field);
 	if (!p)
 		return;
 	if (f->i < 1)
 		error(c, f->at, p, rule_min,
 		      "must be null or at least 1, got %lld", f->i);
-	else if (tasks->v && tasks->i >= 1 && f->i > tasks->i)
+	else
 		error(c, f->at, p, rule_max,
 		      "must be at most taskNumber (%lld), got %lld", tasks->i,
 		      f->i);
@@ -883,46 +910,51 @@ static void check_task_count(struct ctx *c, const struct found *f,
  * that an earlier role has (names maps each name to its first role).
  * false when out of memory. */
 static bool check_role_name(struct ctx *c, const struct found *fn,
-			    const char *path, json_t *names, size_t index)
+			    const char *path, size_t index)
 {
 	const char *name = json_string_value(fn->v);
-	char *p = member_path(c, path, "name");
-	json_t *first = json_object_get(names, name);
+	size_t first = 0;
+	bool good = *name && all_in(name, ".~"), dup;
+	char *p;
 	qbuf q;
 
-	if (!p)
+	dup = good && pai__firsts_get(&c->names, name, &first);
+	if (good && !dup) {
+		if (pai__firsts_add(&c->names, name, index))
+			c->err = PAI_ENOMEM;
+		return true;
+	}
+	/* the path only for a message */
+	if (!(p = member_path(c, path, "name")))
 		return false;
 	if (!*name)
 		error(c, fn->at, p, "role-name", "must not be empty");
-	else if (!all_in(name, ".~") && strchr(name, '-'))
+	else if (!good && strchr(name, '-'))
 		error(c, fn->at, p, "role-name",
 		      "'-' is not allowed in a task role name (the server "
 		      "rejects \"%s\"; use '_')",
 		      clip(&q, name));
-	else if (!all_in(name, ".~"))
+	else if (!good)
 		error(c, fn->at, p, "role-name",
 		      "must match ^[A-Za-z0-9._~]+$, got \"%s\"",
 		      clip(&q, name));
-	else if (first)
+	else
 		error(c, fn->at, p, "duplicate-role-name",
 		      "task role \"%s\" is already defined by "
-		      "taskRoles[%" JSON_INTEGER_FORMAT "]",
-		      clip(&q, name), json_integer_value(first));
-	else if (json_object_set_new(names, name,
-				     json_integer((json_int_t)index)) < 0)
-		c->err = PAI_ENOMEM;
+		      "taskRoles[%zu]",
+		      clip(&q, name), first);
 	free(p);
 	return true;
 }
 
 static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
-		       const char *path, json_t *names, size_t index)
+		       const char *path, size_t index)
 {
 	struct found f[MAX_FIELDS];
 	char *p;
 
 	check_members(c, role, at, path, role_fields, f, "a task role");
-	if (f[R_NAME].v && !check_role_name(c, &f[R_NAME], path, names, index))
+	if (f[R_NAME].v && !check_role_name(c, &f[R_NAME], path, index))
 		return;
 	at_least(c, &f[R_TASKS], path, "taskNumber", 1, "min-task-number");
 	at_least(c, &f[R_CPU], path, "cpuNumber", 1, "min-cpu-number");
@@ -938,10 +970,11 @@ static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
 	}
 	non_empty(c, &f[R_COMMAND], path, "command");
 	if (f[R_PORTS].v) {
-		p = member_path(c, path, "portList");
-		if (p)
-			check_ports(c, f[R_PORTS].v, f[R_PORTS].at, p);
-		free(p);
+		struct spath lp;
+
+		if (spath_join(c, &lp, path, ".portList"))
+			check_ports(c, f[R_PORTS].v, f[R_PORTS].at, lp.s);
+		spath_release(&lp);
 	}
 	check_task_count(c, &f[R_MINFAILED], &f[R_TASKS], path,
 			 "minFailedTaskCount", "min-failed-task-count",
@@ -954,7 +987,7 @@ static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
 
 static void check_roles(struct ctx *c, const struct found *f)
 {
-	json_t *names, *role;
+	json_t *role;
 	size_t i;
 
 	if (!f->v)
@@ -964,37 +997,36 @@ static void check_roles(struct ctx *c, const struct found *f)
 		      "must list at least one task role");
 		return;
 	}
-	names = json_object();
-	if (!names) {
-		c->err = PAI_ENOMEM;
-		return;
-	}
 	json_array_foreach(f->v, i, role)
 	{
 		const pai__pos *at = pai__pos_index(f->at, i);
-		char *p = index_path(c, "taskRoles", i);
+		struct spath sp;
+		const char *p = index_path(c, &sp, "taskRoles", i);
 
 		if (!p)
 			break;
 		if (!json_is_object(role))
 			type_error(c, at, p, K_OBJECT, role);
 		else
-			check_role(c, role, at, p, names, i);
-		free(p);
+			check_role(c, role, at, p, i);
+		spath_release(&sp);
 		if (c->err)
 			break;
 	}
-	json_decref(names);
 }
 
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		  const pai__pos *pos, json_t *root, pai_dialect dialect)
 {
-	struct ctx c = {diags, src, dialect, 0, 0};
+	struct ctx c;
 	struct found f[MAX_FIELDS];
 	json_t *norm = NULL;
 	int err;
 
+	memset(&c, 0, sizeof(c));
+	c.diags = diags;
+	c.src = src;
+	c.dialect = dialect;
 	*normalized = NULL;
 	if (!json_is_object(root)) {
 		type_error(&c, pos, "", K_OBJECT, root);
@@ -1041,6 +1073,8 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 		norm = NULL;
 	}
 out:
+	pai__firsts_release(&c.names);
+	pai__firsts_release(&c.labels);
 	json_decref(norm);
 	return err;
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "pai.h"
+#include "sys/sys.h"
 #include "testutil.h"
 
 #define ERR	  PAI_SEVERITY_ERROR
@@ -1681,6 +1682,51 @@ static void test_duplicate_port_labels(void **state)
 			  "taskRoles[1].portList[0]");
 }
 
+/* Many roles and long port lists: the first of each name is kept as
+ * the table that holds them grows, and each port list starts afresh
+ * (the labels of one role are not the next one's). */
+static void test_duplicates_many(void **state)
+{
+	pai__buf b = PAI__BUF_INIT;
+	const pai_diag *d;
+	size_t r, k;
+
+	(void)state;
+	pai__buf_puts(&b, "{\"jobName\": \"j\", \"image\": \"i\", "
+			  "\"taskRoles\": [\n");
+	for (r = 0; r < 300; r++) {
+		/* role 250 is named as role 17 is */
+		pai__buf_printf(&b,
+				"%s{\"name\": \"r%zu\", \"taskNumber\": 1, "
+				"\"cpuNumber\": 1, \"memoryMB\": 1024, "
+				"\"gpuNumber\": 0, \"command\": \"c\", "
+				"\"portList\": [",
+				r ? ",\n" : "", r == 250 ? (size_t)17 : r);
+		/* 60 labels; role 5's 50th repeats its 40th */
+		for (k = 0; k < 60; k++)
+			pai__buf_printf(&b,
+					"%s{\"label\": \"p%zu\", \"beginAt\": "
+					"0, \"portNumber\": 1}",
+					k ? ", " : "",
+					r == 5 && k == 50 ? (size_t)40 : k);
+		pai__buf_puts(&b, "]}");
+	}
+	pai__buf_puts(&b, "]}\n");
+	assert_false(b.oom);
+	assert_int_equal(parse_in(OPENPAI, b.data), PAI_EINVALID);
+	expect_only(T.diags,
+		    {ERR, "duplicate-port-label",
+		     "taskRoles[5].portList[50].label", ANYWHERE},
+		    {ERR, "duplicate-role-name", "taskRoles[250].name",
+		     ANYWHERE});
+	d = pai_diags_get(T.diags, 0);
+	expect_in_message(d, "\"p40\" is already used by "
+			     "taskRoles[5].portList[40]");
+	d = pai_diags_get(T.diags, 1);
+	expect_in_message(d, "\"r17\" is already defined by taskRoles[17]");
+	pai__buf_release(&b);
+}
+
 /* ---- strings ---------------------------------------------------------- */
 
 static void test_directories(void **state)
@@ -3306,6 +3352,7 @@ int main(void)
 	    TEST(test_port_label),
 	    TEST(test_duplicate_role_names),
 	    TEST(test_duplicate_port_labels),
+	    TEST(test_duplicates_many),
 	    TEST(test_directories),
 	    TEST(test_image_and_command),
 	    TEST(test_virtual_cluster_and_gpu_type),
