@@ -30,9 +30,11 @@ seed_configs() {
 	done
 }
 
-seed_configs
-mkdir -p "$dir/crashes"
-for t in "$@"; do
+# One target: its regressions replayed, then $secs s of fuzzing; what it
+# says on stdout, and DIR/crashes/TARGET.failed when it found something.
+fuzz_one() {
+	t=$1
+	rm -f "$dir/crashes/$t.failed"
 	mkdir -p "$dir/corpus/$t" "$dir/seeds/$t"
 	[ -d "$top/tests/fuzz/seeds/$t" ] &&
 		cp "$top"/tests/fuzz/seeds/"$t"/* "$dir/seeds/$t/" 2>/dev/null
@@ -45,8 +47,8 @@ for t in "$@"; do
 		echo "fuzz_$t FAILED on an input of tests/fuzz/regress/$t:"
 		grep -A40 -E '^==[0-9]+==ERROR|check failed|runtime error' \
 			"$log" | head -60
-		failed="$failed $t"
-		continue
+		: > "$dir/crashes/$t.failed"
+		return
 	fi
 	echo "fuzz_$t: $secs s"
 	UBSAN_OPTIONS=print_stacktrace=1 "$dir/fuzz_$t" \
@@ -63,8 +65,28 @@ for t in "$@"; do
 		grep -A40 -E '^==[0-9]+==ERROR|check failed|runtime error|SUMMARY' \
 			"$log" | head -60
 		ls "$dir"/crashes/"$t"-* 2>/dev/null
-		failed="$failed $t"
+		: > "$dir/crashes/$t.failed"
 	fi
+}
+
+seed_configs
+mkdir -p "$dir/crashes"
+# as many targets at once as the machine has CPUs (FUZZ_JOBS): libFuzzer
+# runs on one, and each target still gets its $secs s
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+running=0
+for t in "$@"; do
+	fuzz_one "$t" > "$dir/crashes/$t.out" 2>&1 &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+for t in "$@"; do
+	cat "$dir/crashes/$t.out"
+	[ -f "$dir/crashes/$t.failed" ] && failed="$failed $t"
 done
 if [ -n "$failed" ]; then
 	echo "fuzzing found problems in:$failed (inputs kept in $dir/crashes)"
