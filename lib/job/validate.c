@@ -601,7 +601,10 @@ static const char *spath_join(struct ctx *c, struct spath *sp,
 {
 	size_t n = strlen(parent), m = strlen(tail);
 
-	sp->s = n < sizeof(sp->small) - m ? sp->small : malloc(n + m + 1);
+	/* m first: sizeof - m must not wrap for a tail longer than small */
+	sp->s = m < sizeof(sp->small) && n < sizeof(sp->small) - m
+		    ? sp->small
+		    : malloc(n + m + 1);
 	if (!sp->s) {
 		c->err = PAI_ENOMEM;
 		return NULL;
