@@ -346,6 +346,60 @@ static void trace_line(void *data, const char *line)
 	strncat(data, line, 255 - strlen(data));
 }
 
+/* A task's record (KEY=VALUE lines its batch script wrote): a line of
+ * 4095 bytes is read, one of 4096 or more is left out whole (it was read
+ * cut short before: its first 4095 bytes as the value), and a file longer
+ * than a record (64 KiB) is none. */
+static void test_record_lines(void **state)
+{
+	char dir[] = "/tmp/paictl-test-srec-XXXXXX", path[256];
+	json_t *o;
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/rec", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("a=1\nfits=", f);
+	for (i = 0; i < 4095 - 5; i++)
+		fputc('v', f);
+	fputs("\nlong=", f);
+	for (i = 0; i < 4096 - 5 - 3; i++)
+		fputc('w', f);
+	fputs("z=9\nb=2\n", f);
+	fclose(f);
+	o = pai__slurm_record(dir, "rec");
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "a")), "1");
+	assert_string_equal(json_string_value(json_object_get(o, "b")), "2");
+	assert_int_equal(strlen(json_string_value(json_object_get(o, "fits"))),
+			 4095 - 5);
+	assert_null(json_object_get(o, "long"));
+	assert_int_equal(json_object_size(o), 3);
+	json_decref(o);
+	/* 64 KiB is a record, one byte more is not */
+	for (i = 0; i < 2; i++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("c=3\n", f);
+		for (size_t k = 4; k < ((size_t)64 << 10) + i; k++)
+			fputc(k % 64 ? 'x' : '\n', f);
+		fclose(f);
+		o = pai__slurm_record(dir, "rec");
+		if (i == 0) {
+			assert_non_null(o);
+			assert_string_equal(
+			    json_string_value(json_object_get(o, "c")), "3");
+		} else
+			assert_null(o);
+		json_decref(o);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_trace_masks_token(void **state)
 {
 	static const char hdrs[] = "X-SLURM-USER-NAME: alice\r\n"
@@ -371,6 +425,7 @@ int main(void)
 	    cmocka_unit_test(test_client_args),
 	    cmocka_unit_test(test_jobs),
 	    cmocka_unit_test(test_log_read),
+	    cmocka_unit_test(test_record_lines),
 	    cmocka_unit_test(test_trace_masks_token),
 	};
 

@@ -21,7 +21,8 @@
 
 /* Most of a log one read returns: the caller reads on from there. */
 #define READ_MAX ((size_t)16 << 20)
-/* The longest record (KEY=VALUE lines a script writes) read remotely. */
+/* The longest record (KEY=VALUE lines a script writes): a longer file is
+ * none. */
 #define RECORD_MAX ((size_t)64 << 10)
 
 char *pai__slurm_jobdir(pai_client *c, const char *name, const char *sub)
@@ -41,34 +42,58 @@ int pai__slurm_seen(const char *dir)
 	return dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* One KEY=VALUE line (its newline cut) into o. */
-static void record_line(json_t *o, char *line)
-{
-	char *eq = strchr(line, '=');
+/* The longest KEY=VALUE line of a record: a longer one is left out
+ * whole, never cut into a value the script did not write. */
+#define RECORD_LINE_MAX 4095
 
-	line[strcspn(line, "\n")] = '\0';
-	if (!eq || eq == line)
-		return;
-	*eq = '\0';
-	json_object_set_new(o, line, json_string(eq + 1));
+/* The KEY=VALUE lines of data[0..len) into a new object (NULL when out
+ * of memory). */
+static json_t *record_lines(const char *data, size_t len)
+{
+	char line[RECORD_LINE_MAX + 1], *eq;
+	const char *p, *nl;
+	json_t *o = json_object();
+	size_t n;
+
+	for (p = data; o && p < data + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(data + len - p));
+		if (!nl)
+			nl = data + len;
+		if ((n = (size_t)(nl - p)) > RECORD_LINE_MAX)
+			continue;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (!(eq = strchr(line, '=')) || eq == line)
+			continue;
+		*eq = '\0';
+		json_object_set_new(o, line, json_string(eq + 1));
+	}
+	return o;
 }
 
 json_t *pai__slurm_record(const char *dir, const char *file)
 {
-	char *path = NULL, line[4096];
+	char *path = NULL, *data = NULL;
 	json_t *o = NULL;
-	FILE *f;
+	size_t len = 0;
+	ssize_t got = 1;
+	int fd;
 
 	if (asprintf(&path, "%s/%s", dir, file) < 0)
 		return NULL;
-	f = fopen(path, "re");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	free(path);
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	o = json_object();
-	while (o && fgets(line, sizeof(line), f))
-		record_line(o, line);
-	fclose(f);
+	/* one byte more than a record may have: a longer file is none */
+	if ((data = malloc(RECORD_MAX + 1)))
+		while (len <= RECORD_MAX &&
+		       (got = read(fd, data + len, RECORD_MAX + 1 - len)) > 0)
+			len += (size_t)got;
+	close(fd);
+	if (data && got >= 0 && len <= RECORD_MAX)
+		o = record_lines(data, len);
+	free(data);
 	return o;
 }
 
@@ -77,9 +102,9 @@ json_t *pai__slurm_record(const char *dir, const char *file)
 static json_t *record_remote(pai_client *c, const char *dir, const char *file)
 {
 	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
-	char *path = NULL, *data = NULL, *p, *nl, line[4096];
+	char *path = NULL, *data = NULL;
 	long long next;
-	size_t len = 0, n;
+	size_t len = 0;
 	json_t *o = NULL;
 	pai__error kept = {0, NULL, NULL};
 
@@ -88,18 +113,8 @@ static json_t *record_remote(pai_client *c, const char *dir, const char *file)
 	/* a record not there is no failure of the caller's */
 	pai__client_save_error(c, &kept);
 	if (ops->file_read(&data, &len, &next, c, path, 0) == PAI_OK &&
-	    len <= RECORD_MAX && (o = json_object()))
-		for (p = data; p < data + len; p = nl + 1) {
-			nl = memchr(p, '\n', (size_t)(data + len - p));
-			if (!nl)
-				nl = data + len;
-			n = (size_t)(nl - p) < sizeof(line) - 1
-				? (size_t)(nl - p)
-				: sizeof(line) - 1;
-			memcpy(line, p, n);
-			line[n] = '\0';
-			record_line(o, line);
-		}
+	    len <= RECORD_MAX)
+		o = record_lines(data, len);
 	pai__client_restore_error(c, &kept);
 	free(data);
 	free(path);
