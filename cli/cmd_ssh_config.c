@@ -61,6 +61,9 @@ struct block {
 static void add(struct block *b, const char *key, const char *value,
 		const char *from)
 {
+	/* make_block and add_jump add at most 9: the room is never short */
+	if (b->n >= sizeof(b->key) / sizeof(b->key[0]))
+		return;
 	b->key[b->n] = key;
 	b->from[b->n] = from;
 	b->value[b->n++] = value;
