@@ -409,7 +409,9 @@ static int open_session(cli_ctx *ctx, cli_conn *conn,
 	so.interrupt = &cli_interrupt;
 	if (pai_ssh_new(s, &so) != PAI_OK)
 		return cli_error(ctx, EXIT_SSH, "out of memory");
-	err = pai_ssh_connect(*s);
+	/* directly, or through the login node where the cluster's nodes
+	 * are reached so (a Slurm cluster over ssh://) */
+	err = pai_client_ssh_connect(conn->client, *s);
 	if (err == PAI_EHOSTKEY)
 		return cli_error(ctx, EXIT_SSH,
 				 "%s; refused (if the container was "

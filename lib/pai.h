@@ -1303,6 +1303,22 @@ const char *pai_ssh_exit_signal(const pai_ssh *s);
  */
 const char *pai_ssh_detail(const pai_ssh *s);
 
+/**
+ * Connects @p s, made for a node of @p c's cluster (its address and port
+ * as pai_job_get_ssh() gives them), the way that cluster's nodes are
+ * reached: directly, as pai_ssh_connect() does, or through the SSH
+ * connection @p c keeps to a host that sees them (a Slurm cluster's
+ * login node, ssh://), as OpenSSH's ProxyJump: a direct-tcpip channel on
+ * that one connection to the node's address as that host sees it,
+ * carried by a thread of libpai's until pai_ssh_free(@p s). Host keys
+ * are checked at both hops: the login node's as @p c checks it, the
+ * node's against @p s's known_hosts. Until then @p c is not to be used
+ * (its connection is the tunnel's), and it is freed after @p s. Errors
+ * as pai_ssh_connect()'s, and those of reaching the login node;
+ * pai_ssh_detail(@p s) says which.
+ */
+int pai_client_ssh_connect(pai_client *c, pai_ssh *s);
+
 /* ------------------------------------------------------------------ */
 /* Slurm clusters                                                      */
 /* ------------------------------------------------------------------ */

@@ -267,6 +267,8 @@ int pai_ssh_run(pai_ssh *s, const pai_ssh_run_options *o, int *exit_status)
 		return pai__ssh_fail(s, PAI_EINVAL, "bad options");
 	if (!s->session || s->dead)
 		return pai__ssh_fail(s, PAI_EINVAL, "not connected");
+	if (pai__ssh_carrying(s))
+		return PAI_EINVAL;
 	libssh2_session_set_blocking(s->session, 1);
 	ch = libssh2_channel_open_session(s->session);
 	if (!ch)

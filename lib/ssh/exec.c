@@ -133,6 +133,8 @@ int pai__ssh_exec(pai_ssh *s, const char *command, size_t max, long timeout_ms,
 	s->detail[0] = '\0';
 	if (!s->session || s->dead)
 		return pai__ssh_fail(s, PAI_EINVAL, "not connected");
+	if (pai__ssh_carrying(s))
+		return PAI_EINVAL;
 	libssh2_session_set_blocking(s->session, 1);
 	if (!(ch = libssh2_channel_open_session(s->session)))
 		return lost(s);
@@ -170,6 +172,8 @@ static int sftp_open(pai_ssh *s)
 {
 	if (!s->session || s->dead)
 		return pai__ssh_fail(s, PAI_EINVAL, "not connected");
+	if (pai__ssh_carrying(s))
+		return PAI_EINVAL;
 	libssh2_session_set_blocking(s->session, 1);
 	if (!s->sftp && !(s->sftp = libssh2_sftp_init(s->session)))
 		return pai__ssh_fail(s, PAI_EUNREACHABLE, "%s has no SFTP: %s",

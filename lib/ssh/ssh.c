@@ -9,6 +9,7 @@
  * key under the same name is refused unless the caller accepts it.
  */
 #include "session.h"
+#include "tunnel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,6 +93,8 @@ void pai_ssh_free(pai_ssh *s)
 	}
 	if (s->fd >= 0)
 		close(s->fd);
+	/* its socket closed: the tunnel forwards what is left, and ends */
+	pai__ssh_tunnel_close(s->tunnel);
 	free(s->host);
 	free(s->user);
 	free(s->key_file);
@@ -274,7 +277,8 @@ static int key_auth(pai_ssh *s)
 	return PAI_OK;
 }
 
-int pai_ssh_connect(pai_ssh *s)
+/* Connects s: over TCP, or through jump's connection (tunnel.c). */
+static int connect_any(pai_ssh *s, pai_ssh *jump)
 {
 	int ret;
 
@@ -283,7 +287,7 @@ int pai_ssh_connect(pai_ssh *s)
 		return pai__ssh_fail(s, PAI_EINVAL, "connected already");
 	if (s->key_file && (ret = check_key_file(s)))
 		return ret;
-	ret = tcp_connect(s);
+	ret = jump ? pai__ssh_tunnel_open(s, jump) : tcp_connect(s);
 	if (ret)
 		return ret;
 	s->session = libssh2_session_init();
@@ -310,4 +314,14 @@ int pai_ssh_connect(pai_ssh *s)
 		    "user '%s'",
 		    s->host, s->port, s->user);
 	return key_auth(s);
+}
+
+int pai_ssh_connect(pai_ssh *s)
+{
+	return connect_any(s, NULL);
+}
+
+int pai__ssh_connect_via(pai_ssh *s, pai_ssh *jump)
+{
+	return connect_any(s, jump);
 }

@@ -23,6 +23,7 @@
 	X(libssh2_agent_list_identities)                                       \
 	X(libssh2_agent_userauth)                                              \
 	X(libssh2_channel_close)                                               \
+	X(libssh2_channel_direct_tcpip_ex)                                     \
 	X(libssh2_channel_eof)                                                 \
 	X(libssh2_channel_free)                                                \
 	X(libssh2_channel_get_exit_signal)                                     \
@@ -84,6 +85,7 @@ int pai__ssh2_load(void);
 #define libssh2_agent_list_identities (pai__ssh2_fns.p_libssh2_agent_list_identities)
 #define libssh2_agent_userauth (pai__ssh2_fns.p_libssh2_agent_userauth)
 #define libssh2_channel_close (pai__ssh2_fns.p_libssh2_channel_close)
+#define libssh2_channel_direct_tcpip_ex (pai__ssh2_fns.p_libssh2_channel_direct_tcpip_ex)
 #define libssh2_channel_eof (pai__ssh2_fns.p_libssh2_channel_eof)
 #define libssh2_channel_free (pai__ssh2_fns.p_libssh2_channel_free)
 #define libssh2_channel_get_exit_signal (pai__ssh2_fns.p_libssh2_channel_get_exit_signal)

@@ -405,8 +405,178 @@ def t_forgotten(c):
         k.close()
 
 
+# ---- paictl ssh to a task's node through the login node (j37b) -------------
+
+class Relay(Counter):
+    """Counter that also counts the bytes it carries from the login
+    node: a node's session through the login connection crosses it."""
+
+    def __init__(self, port):
+        self.down = 0
+        Counter.__init__(self, port)
+
+    def serve(self):
+        while not self.stop:
+            try:
+                a, _ = self.srv.accept()
+            except OSError:
+                continue
+            self.count += 1
+            b = socket.create_connection(("127.0.0.1", self.port))
+            threading.Thread(target=self.pipe, args=(a, b),
+                             daemon=True).start()
+            threading.Thread(target=self.count_pipe, args=(b, a),
+                             daemon=True).start()
+
+    def count_pipe(self, x, y):
+        try:
+            while True:
+                d = x.recv(65536)
+                if not d:
+                    break
+                self.down += len(d)
+                y.sendall(d)
+        except OSError:
+            pass
+        for s in (x, y):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+def running(k, name, role="a"):
+    """Waits (60 s at most) for task 0 of role to run: True when it
+    does."""
+    for _ in range(60):
+        r = k.run("status", name, "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        tasks = st.get("taskRoles", {}).get(role, {}).get(
+            "taskStatuses", [])
+        if tasks and tasks[0]["taskState"] == "RUNNING":
+            return True
+        time.sleep(1)
+    return False
+
+
+def ssh_in(k, args, data=None, timeout=120):
+    """paictl ssh with bytes for its input; the result in bytes."""
+    return subprocess.run([PAICTL, "ssh"] + list(args), cwd=k.dir,
+                          env=k.env, input=data, capture_output=True,
+                          timeout=timeout)
+
+
+def t_jump(c):
+    """paictl ssh JOB ROLE INDEX: to the task's node through the login
+    node, on the command's one connection to it (a relay in front of
+    the login node counts connections and the bytes it carries)."""
+    import hashlib
+    relay = Relay(c.ssh_port)
+    k = Case(c, "jump", add=False)
+    try:
+        k.url = "ssh://root@127.0.0.1:%d" % relay.me
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  k.work, "--ssh-port", str(c.ssh_port))
+        check("jump: cluster add", r.returncode == 0, r.stderr)
+        k.run("cluster", "use", "hpc")
+        path = k.file("j.json", job("sshjump", [("a", 1, "sleep 300")]))
+        r = k.run("submit", path)
+        check("jump: submitted", r.returncode == 0, r.stderr)
+        check("jump: the task runs", running(k, "sshjump"))
+        before, bytes_before = relay.count, relay.down
+        r = ssh_in(k, ["sshjump", "a", "0", "--",
+                       "echo idx=$PAI_TASK_INDEX; pwd; echo to-err >&2; "
+                       "head -c 3000000 /dev/zero | wc -c; cat; exit 3"],
+                   b"from-stdin\n")
+        out = r.stdout.decode(errors="replace")
+        check("jump: the task's environment, directory, stdin, stdout, "
+              "stderr and exit status",
+              r.returncode == 3 and "idx=0" in out and
+              out.rstrip().endswith("from-stdin") and
+              os.path.join(k.work, "sshjump") in out and
+              "/a-0" in out and b"to-err" in r.stderr,
+              (r.returncode, out, r.stderr))
+        check("jump: one connection to the login node for the whole "
+              "command", relay.count - before == 1,
+              relay.count - before)
+        r = ssh_in(k, ["sshjump", "a", "0", "--",
+                       "head -c 3000000 /dev/zero"])
+        check("jump: the node's session crossed the login connection "
+              "(3 MB out through the login node's relay)",
+              r.returncode == 0 and len(r.stdout) == 3000000 and
+              relay.down - bytes_before > 3000000,
+              (r.returncode, len(r.stdout), relay.down - bytes_before))
+        data = os.urandom(1 << 20)
+        r = ssh_in(k, ["sshjump", "a", "0", "--", "sha256sum"], data)
+        check("jump: 1 MiB of input, every byte through",
+              r.returncode == 0 and r.stdout.decode().split()[:1] ==
+              [hashlib.sha256(data).hexdigest()],
+              (r.returncode, r.stdout[:100], r.stderr))
+        r = ssh_in(k, ["-t", "sshjump", "a", "0", "--", "tty"])
+        check("jump: -t gives the command a terminal",
+              r.returncode == 0 and b"/dev/pts/" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+        r = ssh_in(k, ["sshjump", "a", "0", "--", "exit 0"])
+        check("jump: exit 0", r.returncode == 0, (r.returncode, r.stderr))
+        # the node's key, recorded under its own name, changed
+        known = [os.path.join(d, f) for d, _, fs in os.walk(k.dir)
+                 for f in fs if d.endswith("known_hosts") and
+                 not f.endswith(".lock")]
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                        os.path.join(k.dir, "other")], check=True)
+        other = open(os.path.join(k.dir, "other.pub")).read().split()
+        text = open(known[0]).read().splitlines() if known else []
+        node = [ln for ln in text if ln.startswith("a-0@")]
+        check("jump: the node's key recorded apart from the login node's",
+              len(node) == 1 and any(ln.startswith("[127.0.0.1]:%d " %
+                                                   relay.me) for ln in text),
+              text)
+        with open(known[0], "w") as f:
+            f.write("\n".join(
+                " ".join(ln.split()[:1] + other[:2])
+                if ln.startswith("a-0@") else ln for ln in text) + "\n")
+        r = ssh_in(k, ["sshjump", "a", "0", "--", "echo in"])
+        check("jump: a node whose key changed is refused, 255, said",
+              r.returncode == 255 and b"not the one recorded" in r.stderr
+              and b"in" not in r.stdout, (r.returncode, r.stderr))
+        k.run("stop", "sshjump")
+    finally:
+        k.close()
+        relay.close()
+
+
+def t_jump_unreachable(c):
+    """A node the login node cannot reach: said, 255, the login
+    connection fine."""
+    k = Case(c, "jumpno", add=False)
+    try:
+        k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+              k.work, "--ssh-port", str(slurm_port_free()))
+        k.run("cluster", "use", "hpc")
+        path = k.file("j.json", job("sshjumpno", [("a", 1, "sleep 300")]))
+        r = k.run("submit", path)
+        check("unreachable node: submitted", r.returncode == 0, r.stderr)
+        check("unreachable node: the task runs", running(k, "sshjumpno"))
+        r = ssh_in(k, ["sshjumpno", "a", "0", "--", "true"])
+        check("unreachable node: 255, the login node's word said",
+              r.returncode == 255 and b"cannot be reached from 127.0.0.1"
+              in r.stderr, (r.returncode, r.stderr))
+        k.run("stop", "sshjumpno")
+    finally:
+        k.close()
+
+
+def slurm_port_free():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 CASES = [t_job, t_one_connection, t_remote_dir, t_stop, t_partition,
-         t_refused_key, t_host_key_changed, t_forgotten]
+         t_refused_key, t_host_key_changed, t_jump, t_jump_unreachable,
+         t_forgotten]
 
 
 def main():

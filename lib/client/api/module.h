@@ -127,6 +127,11 @@ struct pai__api {
 			const char *url, long long offset);
 	/* See pai_client_poll_ms(): 0 where the callers' pace serves. */
 	long poll_ms;
+	/* See pai_client_ssh_connect(): the connection the cluster's nodes
+	 * are reached through (*out borrowed, the client's), or *out NULL
+	 * where they are reached directly. NULL: directly. */
+	int (*ssh_jump)(pai_ssh **out, const struct pai__api *api,
+			pai_client *c);
 };
 
 /* The modules (api/). */

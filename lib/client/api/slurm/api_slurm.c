@@ -255,6 +255,17 @@ out:
 	return err;
 }
 
+/* Over the login node's wire, the nodes are reached through it, as
+ * they are from the login node (their addresses are its). */
+static int ssh_jump(pai_ssh **out, const struct pai__api *api, pai_client *c)
+{
+	(void)api;
+	*out = NULL;
+	if (pai__slurm_of(c)->ops != &pai__slurm_ssh_ops)
+		return PAI_OK;
+	return pai__slurm_ssh_login(out, c);
+}
+
 const struct pai__api pai__api_slurm = {
     .id = PAI_API_SLURM,
     .format = PAI_FORMAT_AUTO, /* either: the runtime reads both */
@@ -277,4 +288,5 @@ const struct pai__api pai__api_slurm = {
     .log_read = pai__slurm_log_read,
     .poll_ms = 1800,
     .job_delete = job_delete,
+    .ssh_jump = ssh_jump,
 };
