@@ -54,6 +54,7 @@ static void put_value(const char *s, int percent)
  * where each value came from (for the message that refuses it). */
 struct block {
 	char host[512], port[24], ip_from[640], jump[512];
+	char login_user[256], login_host[256]; /* the login node's block */
 	const char *key[10], *value[10], *from[10];
 	size_t n;
 };
@@ -201,17 +202,94 @@ static int check_block(const cli_ctx *ctx, const char *ref,
 	return EXIT_OK;
 }
 
+/* The Host name of the login node's block (login_block): the cluster's,
+ * apart from any the user has. */
+static void login_alias(char *out, size_t size, const cli_conn *conn)
+{
+	int n = snprintf(out, size, "paictl-%s-login", conn->cluster);
+
+	if (n < 0 || (size_t)n >= size)
+		out[0] = '\0'; /* refused as no Host name by check_block */
+}
+
 /* A Slurm cluster reached through its login node (ssh://user@host:port):
- * the nodes are reached through it too, as OpenSSH's ProxyJump does. */
+ * the nodes are reached through it too, as OpenSSH's ProxyJump does,
+ * named by its block, so that ssh logs in there as paictl does. */
 static void add_jump(struct block *b, const cli_conn *conn)
 {
 	const char *u = conn->uri;
 
 	if (!u || strncmp(u, "ssh://", 6) != 0)
 		return;
-	snprintf(b->jump, sizeof(b->jump), "%.*s", (int)strcspn(u + 6, "/"),
-		 u + 6);
+	login_alias(b->jump, sizeof(b->jump), conn);
 	add(b, "ProxyJump", b->jump, "the profile's login node");
+}
+
+/* From "[user@]host[:port]" of len bytes (host an IPv6 address in
+ * brackets, or none): the user (default: the profile's), the host and
+ * the port (default 22) into b. 0, or -1 when it is no such thing or a
+ * part does not fit. */
+static int split_login(struct block *b, const char *p, size_t len,
+		       const char *user)
+{
+	const char *at = memchr(p, '@', len), *h, *end = p + len;
+	size_t n;
+
+	if (at) {
+		user = p;
+		n = (size_t)(at - p);
+		p = at + 1;
+	} else
+		n = user ? strlen(user) : 0;
+	if (!n || n >= sizeof(b->login_user))
+		return -1;
+	snprintf(b->login_user, sizeof(b->login_user), "%.*s", (int)n, user);
+	h = *p == '[' ? p + 1 : p;
+	n = *p == '[' ? strcspn(h, "]") : strcspn(h, ":/");
+	if (!n || n >= sizeof(b->login_host) || h + n > end)
+		return -1;
+	snprintf(b->login_host, sizeof(b->login_host), "%.*s", (int)n, h);
+	p = h + n + (*p == '[');
+	if (p < end && *p == ':' && end - p - 1 > 0 &&
+	    (size_t)(end - p - 1) < sizeof(b->port) &&
+	    strspn(p + 1, "0123456789") >= (size_t)(end - p - 1))
+		snprintf(b->port, sizeof(b->port), "%.*s", (int)(end - p - 1),
+			 p + 1);
+	else if (p == end)
+		snprintf(b->port, sizeof(b->port), "22");
+	else
+		return -1;
+	return 0;
+}
+
+/* The login node's block, which the nodes' name as their ProxyJump:
+ * logged in to as paictl does (the user's key, the agent) and its host
+ * key checked in the known_hosts file paictl recorded it in, under the
+ * name OpenSSH gives it too. 0 when the cluster has no login node
+ * (b->n 0 then), or it is no URI ssh reads (-1, said). */
+static int login_block(const cli_ctx *ctx, struct block *b,
+		       const cli_conn *conn, const char *key,
+		       const char *known)
+{
+	const char *u = conn->uri;
+
+	b->n = 0;
+	if (!u || strncmp(u, "ssh://", 6) != 0)
+		return 0;
+	if (split_login(b, u + 6, strcspn(u + 6, "/"), conn->user) < 0)
+		return cli_error(ctx, EXIT_FAILURE_,
+				 "cluster '%s': the login node '%s' is no "
+				 "[user@]host[:port] ssh reads",
+				 conn->cluster, u);
+	login_alias(b->host, sizeof(b->host), conn);
+	add(b, "HostName", b->login_host, "the profile's login node");
+	add(b, "Port", b->port, NULL);
+	add(b, "User", b->login_user, "the profile's login user");
+	if (key)
+		add(b, "IdentityFile", key, "the key's path");
+	add(b, "UserKnownHostsFile", known, "the known_hosts path");
+	add(b, "StrictHostKeyChecking", "accept-new", NULL);
+	return 0;
 }
 
 static void put_block(const struct block *b)
@@ -268,6 +346,7 @@ struct blocks_in {
 	const pai_ssh_info *ssh;
 	const pai_job_info *info;
 	const cli_identity *id;
+	const struct block *login; /* the login node's, or NULL */
 };
 
 /* The block of container i in *b, its task in *t: 0 when it cannot be
@@ -304,6 +383,8 @@ static int put_blocks(const cli_ctx *ctx, const struct blocks_in *in)
 		if (block_of(in, i, &b, &t) &&
 		    (st = check_block(ctx, in->ref, &b, t)))
 			return st;
+	if (in->login && (st = check_block(ctx, in->ref, in->login, NULL)))
+		return st;
 	if (ctx->output == CLI_OUT_JSON && !(out = json_array()))
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	for (i = 0; i < n; i++) {
@@ -317,6 +398,13 @@ static int put_blocks(const cli_ctx *ctx, const struct blocks_in *in)
 			put_block(&b);
 		}
 		shown++;
+	}
+	/* the login node's once, after the nodes' that name it */
+	if (shown && in->login && out)
+		json_array_append_new(out, block_json(in->login, NULL));
+	else if (shown && in->login) {
+		putchar('\n');
+		put_block(in->login);
 	}
 	if (!shown)
 		st = cli_error(ctx, EXIT_NOTFOUND,
@@ -337,6 +425,8 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	const char *identity = NULL;
 	cli_identity id = {NULL, 0, 0, 0};
 	struct blocks_in in;
+	struct block login;
+	char *own_key = NULL;
 	int first, st, err;
 
 	st = cli_parse(ctx, argc, argv, on_opt, &identity, &first);
@@ -356,11 +446,20 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	if (st)
 		goto out;
 	known = cli_known_hosts_path(conn);
-	in = (struct blocks_in){conn, argv[first], name, known, ssh, info, &id};
-	st = known ? put_blocks(ctx, &in)
-		   : cli_error(ctx, EXIT_FAILURE_,
+	if (!known) {
+		st = cli_error(ctx, EXIT_FAILURE_,
 			       "no HOME: set HOME or XDG_STATE_HOME");
+		goto out;
+	}
+	/* the login node's key: the one paictl logs in there with */
+	own_key = cli_own_key();
+	if ((st = login_block(ctx, &login, conn, own_key, known)))
+		goto out;
+	in = (struct blocks_in){conn, argv[first], name,  known,
+				ssh,  info,	   &id,	  login.n ? &login : NULL};
+	st = put_blocks(ctx, &in);
 out:
+	free(own_key);
 	free(id.key);
 	free(known);
 	pai_ssh_info_free(ssh);

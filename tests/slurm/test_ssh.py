@@ -176,8 +176,9 @@ def t_stop(c):
               (r.returncode, r.stdout, r.stderr))
         r = k.run("ssh-config", "sshstop")
         check("ssh-config: the nodes through the login node (ProxyJump)",
-              r.returncode == 0 and "ProxyJump root@127.0.0.1:%d" %
-              c.ssh_port in r.stdout, (r.returncode, r.stdout, r.stderr))
+              r.returncode == 0 and "ProxyJump paictl-hpc-login\n" in
+              r.stdout and "Port %d\n" % c.ssh_port in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
         # plain OpenSSH through that jump (the jump host's key and
         # known_hosts given for it in the same file; here the login node
         # and the nodes are one address: named apart, or ssh sees a loop)
@@ -518,6 +519,7 @@ def t_jump(c):
               (r.returncode, r.stdout, r.stderr))
         r = ssh_in(k, ["sshjump", "a", "0", "--", "exit 0"])
         check("jump: exit 0", r.returncode == 0, (r.returncode, r.stderr))
+        jump_config(k, c, relay)
         # the node's key, recorded under its own name, changed
         known = [os.path.join(d, f) for d, _, fs in os.walk(k.dir)
                  for f in fs if d.endswith("known_hosts") and
@@ -543,6 +545,42 @@ def t_jump(c):
     finally:
         k.close()
         relay.close()
+
+
+def jump_config(k, c, relay):
+    """ssh-config: the login node's block, which the node's names as its
+    ProxyJump; plain OpenSSH through it with the file as written, both
+    hosts' keys checked in paictl's known_hosts."""
+    r = k.run("ssh-config", "sshjump")
+    blocks = r.stdout.split("\n\n")
+    login = [b for b in blocks if b.startswith("Host paictl-hpc-login\n")]
+    check("ssh-config: the task's block names the login node's block",
+          r.returncode == 0 and blocks[0].startswith("Host sshjump-a-0\n")
+          and "    ProxyJump paictl-hpc-login\n" in blocks[0] + "\n",
+          (r.returncode, r.stdout, r.stderr))
+    check("ssh-config: the login node's block: its address, port, user, "
+          "key and paictl's known_hosts",
+          len(login) == 1 and all(x in login[0] for x in (
+              "HostName 127.0.0.1\n", "Port %d\n" % relay.me, "User root\n",
+              "IdentityFile %s/.ssh/id_ed25519\n" % k.dir,
+              "StrictHostKeyChecking accept-new")) and
+          "UserKnownHostsFile" in login[0], (r.stdout, r.stderr))
+    cfg = k.file("ssh_config", r.stdout)
+    before = relay.count
+    r = subprocess.run(["ssh", "-F", cfg, "-o", "BatchMode=yes",
+                        "sshjump-a-0", "echo through-$PAI_TASK_INDEX"],
+                       capture_output=True, text=True, timeout=60)
+    check("ssh-config: plain ssh through the login node, the file as "
+          "written", r.returncode == 0 and "through-" in r.stdout and
+          relay.count - before == 1, (r.returncode, r.stdout, r.stderr,
+                                      relay.count - before))
+    j = k.run("ssh-config", "sshjump", "-o", "json")
+    arr = json.loads(j.stdout) if j.returncode == 0 else []
+    check("ssh-config -o json: the task's block and the login node's",
+          [b.get("Host") for b in arr] == ["sshjump-a-0",
+                                           "paictl-hpc-login"] and
+          arr[0].get("ProxyJump") == "paictl-hpc-login",
+          (j.returncode, j.stdout, j.stderr))
 
 
 def t_jump_unreachable(c):
