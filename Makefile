@@ -29,7 +29,7 @@ DEB_PKGS := build-essential pkg-config libjansson-dev libcurl4-openssl-dev \
 TEST_DEB_PKGS := libcmocka-dev openssh-server curl jq \
 	valgrind cppcheck hyperfine time tmux mandoc bash-completion zsh fish \
 	python3 python3-yaml python3-jsonschema clang libclang-rt-dev \
-	abigail-tools nodejs debhelper dpkg-dev lintian man-db \
+	abigail-tools nodejs debhelper dpkg-dev lintian man-db shellcheck \
 	golang-go etcd-server openssl util-linux chromium \
 	slurm-wlm slurmrestd slurm-wlm-jwt-plugin munge libfaketime mmdebstrap \
 	podman runc catatonit busybox-static uidmap slirp4netns fuse-overlayfs
@@ -72,6 +72,11 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# the Slurm batch script (lib/convert/slurm_batch.sh), compiled in as a C
+# string, as the web pages are
+BATCH_SH := lib/convert/slurm_batch.sh
+BATCH_C  := $(BUILD)/lib/convert/slurm_batch_sh.c
+LIB_OBJ  += $(BUILD)/lib/convert/slurm_batch_sh.o
 # the local cluster's web pages (server/web/), compiled in as C arrays
 WEB_FILES := $(sort $(wildcard server/web/*.html server/web/*.css \
 	server/web/*.js server/web/*.svg))
@@ -89,7 +94,8 @@ LIBPAI   := $(BUILD)/libpai.a
 SO_VERSION := $(shell sed -n 's/^\#define PAI_VERSION "\(.*\)"/\1/p' lib/pai.h)
 SONAME   := libpai.so.$(firstword $(subst ., ,$(SO_VERSION)))
 LIBSO    := $(BUILD)/libpai.so.$(SO_VERSION)
-PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) \
+	    $(BUILD)/pic/lib/convert/slurm_batch_sh.o
 
 .PHONY: podman-test deps print-deps print-test-deps test-deps test-all all test unit-test cli-test man-test completion-test k8s-test check-asan bench install uninstall clean \
 	lint header-check fuzz libpai-test abi tsan-test js-test web-test deb deb-symbols deb-test \
@@ -119,6 +125,17 @@ $(WEB_ASSETS).c: $(WEB_FILES) server/web/embed.sh
 
 $(WEB_ASSETS).o: $(WEB_ASSETS).c server/web_int.h
 	$(CC) $(ALL_CFLAGS) -Iserver -c -o $@ $<
+
+$(BATCH_C): $(BATCH_SH) lib/convert/embed.sh
+	@mkdir -p $(dir $@)
+	sh lib/convert/embed.sh pai__slurm_batch_sh $(BATCH_SH) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/lib/convert/slurm_batch_sh.o: $(BATCH_C)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/pic/lib/convert/slurm_batch_sh.o: $(BATCH_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 $(LIBPAI): $(LIB_OBJ)
 	@rm -f $@
@@ -322,7 +339,12 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=c11 $(WARN) -D_GNU_SOURCE -Ilib $(PKG_CF) -O1 -g \
 	$(FUZZ_SAN)
-FUZZ_LIB_OBJ := $(LIB_SRC:lib/%.c=$(FUZZ_DIR)/lib/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:lib/%.c=$(FUZZ_DIR)/lib/%.o) \
+	$(FUZZ_DIR)/lib/convert/slurm_batch_sh.o
+
+$(FUZZ_DIR)/lib/convert/slurm_batch_sh.o: $(BATCH_C)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_DIR)/lib/%.o: lib/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
@@ -367,6 +389,7 @@ lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_logs.o \
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_logs.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_helper.o
+	shellcheck $(BATCH_SH) lib/convert/embed.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--std=c11 -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
 		--inline-suppr lib cli $(wildcard server/*.c)

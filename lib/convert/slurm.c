@@ -2,12 +2,11 @@
  * POST .../job/submit (reference/slurm.md). One component when every
  * role asks for the same resources, else a heterogeneous job of one
  * component per role, so that Slurm gives each role what it asks for.
- * The batch script makes the job's directory, learns the address of
- * the node of every task (scontrol), and starts every task of every
- * role with one srun; each task, the same script again, exports its
- * $PAI_* environment (runtime/slurm_task.c, the nodes' addresses put in
- * for the marks there), runs its role's command in its own directory
- * and leaves its output, error and exit record there. */
+ * The batch script is slurm_batch.sh (which says what it does), compiled
+ * in by the build; here its marks are filled in: the job's names and
+ * directory, the components' nodes, the roles, and each task's $PAI_*
+ * environment (runtime/slurm_task.c, the nodes' addresses put in for
+ * the marks there). */
 #include "convert.h"
 
 #include <stdio.h>
@@ -164,132 +163,82 @@ static int options_utf8(pai_diags *diags, const struct pai__slurm_submit *o)
 
 /* ---- the script ---------------------------------------------------------- */
 
-/* What every run of the script has first: the job's directory, and how
- * a record is written (whole, then renamed: a reader never sees half). */
-static void put_head(pai__buf *b, const pai_job *job,
-		     const struct pai__slurm_submit *o)
+/* The batch script: lib/convert/slurm_batch.sh as the build compiled it
+ * in (lib/convert/embed.sh), whose marks @NAME@ are filled in here. */
+extern const char pai__slurm_batch_sh[];
+
+/* What the marks are filled in from. */
+struct script {
+	const pai_job *job;
+	const struct pai__slurm_submit *o;
+	struct pai__slurm_tasks *t;
+	pai_diags *diags;
+	size_t ncomp; /* the job's components */
+};
+
+static int put_job_name(pai__buf *b, const struct script *x)
 {
-	pai__buf_puts(b, "#!/bin/bash\n# paictl: job ");
-	pai__shell_quote(b, pai_job_name(job));
-	pai__buf_printf(b, ", submission %s: every task of every role, each "
-			   "with OpenPAI's\n# environment (paictl-submit(1)). "
-			   "Generated; run by Slurm.\numask 077\nD=",
-			o->subid);
-	pai__shell_quote(b, o->jobdir);
-	pai__buf_puts(b, "\nrecord() { # FILE KEY=VALUE...\n"
-			 "\tprintf '%s\\n' \"${@:2}\" >\"$1.tmp\" && "
-			 "mv -f \"$1.tmp\" \"$1\"\n}\n");
+	pai__shell_quote(b, pai_job_name(x->job));
+	return PAI_OK;
 }
 
-/* The batch step's helpers: addrs NODELIST notes each node's address
- * (NodeAddr) in A; hosts NODELIST TASKS_PER_NODE says one address per
- * task, as srun's block distribution places them. */
-static const char batch_helpers[] =
-    "\taddrs() {\n"
-    "\t\tlocal f x n a\n"
-    "\t\twhile read -r -a f; do n= a=\n"
-    "\t\t\tfor x in \"${f[@]}\"; do case $x in\n"
-    "\t\t\tNodeName=*) n=${x#*=};; NodeAddr=*) a=${x#*=};; esac; done\n"
-    "\t\t\t[ -n \"$n\" ] && A[$n]=${a:-$n}\n"
-    "\t\tdone < <(scontrol show node -o \"$1\" 2>/dev/null)\n"
-    "\t}\n"
-    "\thosts() {\n"
-    "\t\tlocal l=($(scontrol show hostnames \"$1\")) k=0 s n c j\n"
-    "\t\tfor s in ${2//,/ }; do n=${s%%(*} c=1\n"
-    "\t\t\t[[ $s == *'(x'* ]] && { c=${s#*(x}; c=${c%)}; }\n"
-    "\t\t\tfor ((; c > 0; c--, k++)); do\n"
-    "\t\t\t\tfor ((j = 0; j < n; j++)); do\n"
-    "\t\t\t\t\tprintf '%s ' \"${A[${l[k]}]:-${l[k]}}\"; done; done\n"
-    "\t\tdone\n"
-    "\t}\n";
-
-/* The job's end as OpenPAI decides it, from the tasks' records: tally
- * sets, per role (RN: names, RC: task counts, MF and MS: its
- * minFailedTaskCount and minSucceededTaskCount, -1 for null), V to
- * "failed" once MF tasks of a role failed, else "succeeded" once MS of
- * one succeeded, else "all" when every task ended; F the exit code of
- * the first task to fail (one stopped by its job does not count). */
-static const char batch_tally[] =
-    "\ttally() {\n"
-    "\t\tlocal r i k v x e t s n b= all=1\n"
-    "\t\tV= F=\n"
-    "\t\tfor ((r = 0; r < ${#RN[@]}; r++)); do s=0 n=0\n"
-    "\t\t\tfor ((i = 0; i < RC[r]; i++)); do x= e= t=0\n"
-    "\t\t\t\t[ -f \"$D/${RN[r]}-$i/record\" ] && while IFS='=' read -r "
-    "k v; do\n"
-    "\t\t\t\t\tcase $k in exit) x=$v;; end) e=$v;; stopped) t=$v;; "
-    "esac\n"
-    "\t\t\t\tdone <\"$D/${RN[r]}-$i/record\"\n"
-    "\t\t\t\tif [ -z \"$x\" ]; then all=; continue; fi\n"
-    "\t\t\t\tif [ \"$x\" = 0 ]; then s=$((s + 1)); continue; fi\n"
-    "\t\t\t\t[ \"$t\" = 1 ] && continue\n"
-    "\t\t\t\tn=$((n + 1))\n"
-    "\t\t\t\tif [ -z \"$b\" ] || [[ $e < $b ]]; then b=$e F=$x; fi\n"
-    "\t\t\tdone\n"
-    "\t\t\t[ \"${MF[r]}\" -ge 0 ] && [ $n -ge \"${MF[r]}\" ] && V=failed\n"
-    "\t\t\t[ -z \"$V\" ] && [ \"${MS[r]}\" -ge 0 ] && "
-    "[ $s -ge \"${MS[r]}\" ] && V=succeeded\n"
-    "\t\tdone\n"
-    "\t\t[ -z \"$V\" ] && [ -n \"$all\" ] && V=all\n"
-    "\t\treturn 0\n"
-    "\t}\n";
-
-/* The batch step, after the hosts: every task at once (one srun), the
- * job's end decided by tally as the tasks end (the others then
- * stopped), Ctrl-C or scancel passed on, and the end recorded. An
- * attempt that failed (not one stopped) is run again, up to RETRIES
- * times (retryCount), in the same allocation: its tasks' directories
- * kept as attempt-K/, the attempts so far in the job's record. */
-static const char batch_tail[] =
-    "\tK=0\n"
-    "\twhile :; do\n"
-    "\t\"${RUN[@]}\" bash \"$D/job.sh\" task &\n"
-    "\tp=$!\n"
-    "\ttrap 'stopped=1; kill -TERM $p 2>/dev/null' TERM INT\n"
-    "\twhile kill -0 $p 2>/dev/null; do\n"
-    "\t\ttally\n"
-    "\t\tcase $V in failed|succeeded) kill -TERM $p 2>/dev/null; break;; "
-    "esac\n"
-    "\t\tsleep 0.5\n"
-    "\tdone\n"
-    "\twhile :; do wait $p; rc=$?; kill -0 $p 2>/dev/null || break; done\n"
-    "\ttally\n"
-    "\tcase $V in failed) rc=${F:-$rc};; succeeded|all) rc=0;; esac\n"
-    "\t[ \"$rc\" = 0 ] || [ -n \"${stopped-}\" ] || [ $K -ge $RETRIES ] "
-    "&& break\n"
-    "\tmkdir -p \"$D/attempt-$K\" || break\n"
-    "\tfor ((r = 0; r < ${#RN[@]}; r++)); do\n"
-    "\t\tfor ((i = 0; i < RC[r]; i++)); do\n"
-    "\t\t\t[ -e \"$D/${RN[r]}-$i\" ] && mv \"$D/${RN[r]}-$i\" "
-    "\"$D/attempt-$K/\"\n"
-    "\t\tdone\n"
-    "\tdone\n"
-    "\tK=$((K + 1))\n"
-    "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
-    "roles=$ROLES start=$S retries=$K\n"
-    "\tdone\n"
-    "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
-    "roles=$ROLES start=$S end=$(date +%s) exit=$rc stopped=${stopped-0} "
-    "retries=$K\n"
-    "\texit $rc\n"
-    "fi\n";
-
-/* retryCount (v1) or jobRetryCount (v2): how many times a failed
- * attempt is run again; 0 without. *key the member's name. */
-static long long retries_of(const pai_job *job, const char **key)
+static int put_submission(pai__buf *b, const struct script *x)
 {
-	json_t *cfg = pai_job_config(job);
-	json_t *n = json_object_get(cfg, *key = "retryCount");
+	pai__buf_puts(b, x->o->subid);
+	return PAI_OK;
+}
 
-	if (!n) /* protocol v2 */
-		n = json_object_get(cfg, *key = "jobRetryCount");
-	return json_is_integer(n) && json_integer_value(n) > 0
-		   ? (long long)json_integer_value(n)
-		   : 0;
+static int put_job_dir(pai__buf *b, const struct script *x)
+{
+	pai__shell_quote(b, x->o->jobdir);
+	return PAI_OK;
+}
+
+static int put_role_list(pai__buf *b, const struct script *x)
+{
+	pai__buf_puts(b, x->o->roles);
+	return PAI_OK;
+}
+
+/* Each component's nodes: their addresses in A, one per task in H. */
+static int put_hosts(pai__buf *b, const struct script *x)
+{
+	size_t g;
+
+	for (g = 0; g < x->ncomp; g++) {
+		char sfx[40] = "";
+
+		if (x->ncomp > 1)
+			snprintf(sfx, sizeof(sfx), "_HET_GROUP_%zu", g);
+		pai__buf_printf(b,
+				"\taddrs \"$SLURM_JOB_NODELIST%s\"\n"
+				"\tH+=$(hosts \"$SLURM_JOB_NODELIST%s\" "
+				"\"$SLURM_TASKS_PER_NODE%s\")\n",
+				sfx, sfx, sfx);
+	}
+	return PAI_OK;
+}
+
+/* srun's options beyond the script's: every component, the image. */
+static int put_srun_options(pai__buf *b, const struct script *x)
+{
+	size_t g;
+
+	if (x->ncomp > 1) {
+		pai__buf_puts(b, " --het-group=0");
+		for (g = 1; g < x->ncomp; g++)
+			pai__buf_printf(b, ",%zu", g);
+	}
+	if (x->o->image) {
+		pai__buf_puts(b, " --container-image=");
+		pai__shell_quote(b, x->o->image);
+		pai__buf_puts(b, " --container-mounts=\"$D:$D\"");
+	}
+	return PAI_OK;
 }
 
 /* The roles as tally reads them. */
-static void put_policy(pai__buf *b, const pai_job *job)
+static int put_policy(pai__buf *b, const struct script *x)
 {
 	const char *arr[] = {"RN", "RC", "MF", "MS"};
 	size_t r, k;
@@ -297,8 +246,8 @@ static void put_policy(pai__buf *b, const pai_job *job)
 
 	for (k = 0; k < 4; k++) {
 		pai__buf_printf(b, "\t%s=(", arr[k]);
-		for (r = 0; r < pai_job_role_count(job); r++) {
-			pai_job_role(&ro, job, r);
+		for (r = 0; r < pai_job_role_count(x->job); r++) {
+			pai_job_role(&ro, x->job, r);
 			if (r)
 				pai__buf_putc(b, ' ');
 			if (k == 0)
@@ -311,64 +260,29 @@ static void put_policy(pai__buf *b, const pai_job *job)
 		}
 		pai__buf_puts(b, ")\n");
 	}
-	pai__buf_puts(b, batch_tally);
+	return PAI_OK;
 }
 
-/* The batch step: the directory, each task's node address in H (by
- * rank), then every task (srun's arguments in RUN). */
-static void put_batch(pai__buf *b, const pai_job *job,
-		      const struct pai__slurm_submit *o, size_t ncomp)
+/* retryCount (v1) or jobRetryCount (v2): how many times a failed
+ * attempt is run again; 0 without. */
+static int put_retries(pai__buf *b, const struct script *x)
 {
-	size_t g;
+	json_t *cfg = pai_job_config(x->job);
+	json_t *n = json_object_get(cfg, "retryCount");
 
-	pai__buf_printf(
-	    b,
-	    "SUB=%s ROLES=%s\n"
-	    "if [ \"${1-}\" != task ]; then\n"
-	    "\tmkdir -p \"$D\" && exec >>\"$D/launcher.log\" 2>&1 || exit 70\n"
-	    "\tcp \"$0\" \"$D/job.sh\" || exit 70\n"
-	    "\tS=$(date +%%s)\n"
-	    "\trecord \"$D/job\" slurm_job_id=$SLURM_JOB_ID submission=$SUB "
-	    "roles=$ROLES start=$S\n"
-	    "\tdeclare -A A\n%s\tH=\n",
-	    o->subid, o->roles, batch_helpers);
-	for (g = 0; g < ncomp; g++) {
-		char sfx[40] = "";
-
-		if (ncomp > 1)
-			snprintf(sfx, sizeof(sfx), "_HET_GROUP_%zu", g);
-		pai__buf_printf(b,
-				"\taddrs \"$SLURM_JOB_NODELIST%s\"\n"
-				"\tH+=$(hosts \"$SLURM_JOB_NODELIST%s\" "
-				"\"$SLURM_TASKS_PER_NODE%s\")\n",
-				sfx, sfx, sfx);
-	}
-	pai__buf_puts(b, "\texport PAI__HOSTS=$H\n"
-			 "\tRUN=(srun --kill-on-bad-exit=0 "
-			 "--distribution=block");
-	if (ncomp > 1) {
-		pai__buf_puts(b, " --het-group=0");
-		for (g = 1; g < ncomp; g++)
-			pai__buf_printf(b, ",%zu", g);
-	}
-	if (o->image) {
-		pai__buf_puts(b, " --container-image=");
-		pai__shell_quote(b, o->image);
-		pai__buf_puts(b, " --container-mounts=\"$D:$D\"");
-	}
-	pai__buf_puts(b, ")\n");
-	put_policy(b, job);
-	{
-		const char *key;
-
-		pai__buf_printf(b, "\tRETRIES=%lld\n", retries_of(job, &key));
-	}
-	pai__buf_puts(b, batch_tail);
+	if (!n) /* protocol v2 */
+		n = json_object_get(cfg, "jobRetryCount");
+	pai__buf_printf(b, "%lld",
+			json_is_integer(n) && json_integer_value(n) > 0
+			    ? (long long)json_integer_value(n)
+			    : 0);
+	return PAI_OK;
 }
 
 /* A task: its role and index from its rank, its command in C. */
-static int put_roles(pai__buf *b, const struct pai__slurm_tasks *t)
+static int put_roles(pai__buf *b, const struct script *x)
 {
+	const struct pai__slurm_tasks *t = x->t;
 	size_t r;
 	char *cmd = NULL;
 	pai_role ro;
@@ -389,14 +303,14 @@ static int put_roles(pai__buf *b, const struct pai__slurm_tasks *t)
 		free(cmd);
 		cmd = NULL;
 	}
-	pai__buf_puts(b, "else exit 70; fi\n");
 	return PAI_OK;
 }
 
 /* Each task's own variables, by rank; then those all tasks share,
  * which a jobEnv that redefines a task's own is among. */
-static int put_env(pai__buf *b, pai_diags *diags, struct pai__slurm_tasks *t)
+static int put_env(pai__buf *b, const struct script *x)
 {
+	struct pai__slurm_tasks *t = x->t;
 	json_t *shared = NULL, *own;
 	pai_env *env = NULL;
 	size_t r, i;
@@ -414,51 +328,87 @@ static int put_env(pai__buf *b, pai_diags *diags, struct pai__slurm_tasks *t)
 			if (!own)
 				return PAI_ENOMEM;
 			pai__buf_printf(b, "%zu)\n", t->first[r] + i);
-			err = put_exports(b, diags, t, own, "\t");
+			err = put_exports(b, x->diags, t, own, "\t");
 			pai__buf_puts(b, "\t;;\n");
 			json_decref(own);
 		}
 	}
 	pai__buf_puts(b, "esac\n");
 	if (!err && !(err = pai__slurm_shared_env(&shared, t)))
-		err = put_exports(b, diags, t, shared, "");
+		err = put_exports(b, x->diags, t, shared, "");
 	json_decref(shared);
 	return err;
 }
 
-/* A task, after its environment: its directory, its environment kept
- * for paictl ssh, its command (signals passed on) with its output and
- * error there, and its exit record. */
-static const char task_tail[] =
-    "T=\"$D/$R-$I\"\n"
-    "mkdir -p \"$T\" && cd \"$T\" || exit 70\n"
-    "q=\"'\\\\''\"\n"
-    "for n in $(compgen -e); do v=${!n}\n"
-    "\tprintf \"export %s='%s'\\n\" \"$n\" \"${v//\\'/$q}\"\n"
-    "done >env.sh\n"
-    "W=(\"node=${SLURMD_NODENAME-}\" \"address=${H[r]-}\" "
-    "\"ports=${PAI_CONTAINER_HOST_PORT_LIST-}\" \"start=$(date +%s)\")\n"
-    "record record \"${W[@]}\"\n"
-    "bash -c \"$C\" >stdout 2>stderr </dev/null &\n"
-    "c=$!\n"
-    "t=0\n"
-    "trap 't=1; kill -TERM $c 2>/dev/null' TERM INT\n"
-    "while :; do wait $c; x=$?; kill -0 $c 2>/dev/null || break; done\n"
-    "record record \"${W[@]}\" \"end=$(date +%s)\" \"exit=$x\" "
-    "\"stopped=$t\"\n"
-    "exit $x\n";
+/* The script's marks: in a line, "@NAME@" stands for its text; a line
+ * that ends in "# @NAME@" stands for the lines its filler writes. */
+static const struct mark {
+	const char *name;
+	int (*put)(pai__buf *b, const struct script *x);
+} marks[] = {
+    {"JOB_NAME", put_job_name},	  {"SUBMISSION", put_submission},
+    {"JOB_DIR", put_job_dir},	  {"ROLES", put_role_list},
+    {"HOSTS", put_hosts},	  {"SRUN_OPTIONS", put_srun_options},
+    {"POLICY", put_policy},	  {"RETRIES", put_retries},
+    {"TASK_ROLES", put_roles},	  {"TASK_ENV", put_env},
+};
 
-static int put_task(pai__buf *b, pai_diags *diags, struct pai__slurm_tasks *t)
+/* The mark at p ("@NAME@" of a name in marks), its length in *len;
+ * NULL for none ("${@:2}", "[@]"). */
+static const struct mark *mark_at(const char *p, size_t *len)
 {
+	size_t n = strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_"), i;
+
+	if (*p != '@' || !n || p[n + 1] != '@')
+		return NULL;
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (strlen(marks[i].name) == n &&
+		    strncmp(marks[i].name, p + 1, n) == 0) {
+			*len = n + 2;
+			return &marks[i];
+		}
+	return NULL;
+}
+
+/* The line at p (len bytes, its '\n' included) filled in onto b. */
+static int put_line(pai__buf *b, const struct script *x, const char *p,
+		    size_t len)
+{
+	size_t n = len - (len && p[len - 1] == '\n'), k = 0, m;
+	const char *tail;
+	const struct mark *mk;
 	int err;
 
-	pai__buf_puts(b, "# a task (srun runs this script again)\n"
-			 "r=${SLURM_PROCID:?}\n"
-			 "read -r -a H <<<\"${PAI__HOSTS-}\"\n"
-			 "unset PAI__HOSTS\n");
-	if ((err = put_roles(b, t)) || (err = put_env(b, diags, t)))
-		return err;
-	pai__buf_puts(b, task_tail);
+	/* a whole line's mark: "... # @NAME@" */
+	for (tail = p + n; tail > p && tail[-1] != '#'; tail--)
+		;
+	if (tail > p && tail[0] == ' ' && (mk = mark_at(tail + 1, &m)) &&
+	    tail + 1 + m == p + n)
+		return mk->put(b, x);
+	while (k < len) {
+		if (p[k] == '@' && (mk = mark_at(p + k, &m))) {
+			if ((err = mk->put(b, x)))
+				return err;
+			k += m;
+		} else
+			pai__buf_putc(b, p[k++]);
+	}
+	return PAI_OK;
+}
+
+/* The whole script, its marks filled in. */
+static int put_script(pai__buf *b, const struct script *x)
+{
+	const char *p = pai__slurm_batch_sh;
+	size_t len;
+	int err;
+
+	for (; *p; p += len) {
+		len = strcspn(p, "\n");
+		len += p[len] == '\n';
+		if ((err = put_line(b, x, p, len)))
+			return err;
+	}
 	return b->oom ? PAI_ENOMEM : PAI_OK;
 }
 
@@ -550,6 +500,7 @@ int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
 	struct pai__slurm_tasks t;
 	pai__buf script = PAI__BUF_INIT;
 	json_t *comps = NULL;
+	struct script x;
 	size_t n = 0;
 	int err;
 
@@ -567,14 +518,9 @@ int pai__slurm_job_body(json_t **out, pai_diags *diags, const pai_job *job,
 		err = PAI_ENOMEM;
 		goto out;
 	}
-	put_head(&script, job, o);
-	put_batch(&script, job, o, n);
-	if ((err = put_task(&script, diags, &t)))
+	x = (struct script){job, o, &t, diags, n};
+	if ((err = put_script(&script, &x)))
 		goto out;
-	if (script.oom) {
-		err = PAI_ENOMEM;
-		goto out;
-	}
 	*out = n == 1 ? json_pack("{s:s%,s:O}", "script", script.data,
 				  script.len, "job", json_array_get(comps, 0))
 		      : json_pack("{s:s%,s:O}", "script", script.data,
