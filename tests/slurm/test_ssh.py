@@ -467,6 +467,37 @@ def ssh_in(k, args, data=None, timeout=120):
                           timeout=timeout)
 
 
+def shell_in_pty(k, args, keys, timeout=60):
+    """paictl ssh ARGS on a terminal of its own, keys typed into it:
+    its exit status and what the terminal showed."""
+    import pty
+    import select
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(k.dir)
+        os.execve(PAICTL, [PAICTL, "ssh"] + list(args), k.env)
+    out, sent, end = b"", False, time.time() + timeout
+    while time.time() < end:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if not sent and (ready or out):
+            time.sleep(0.5)  # the remote shell's prompt
+            os.write(fd, keys)
+            sent = True
+        if ready:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+    else:
+        os.kill(pid, 9)
+    _, st = os.waitpid(pid, 0)
+    os.close(fd)
+    return (os.WEXITSTATUS(st) if os.WIFEXITED(st) else -1), out
+
+
 def t_jump(c):
     """paictl ssh JOB ROLE INDEX: to the task's node through the login
     node, on the command's one connection to it (a relay in front of
@@ -519,6 +550,13 @@ def t_jump(c):
               (r.returncode, r.stdout, r.stderr))
         r = ssh_in(k, ["sshjump", "a", "0", "--", "exit 0"])
         check("jump: exit 0", r.returncode == 0, (r.returncode, r.stderr))
+        status, out = shell_in_pty(k, ["sshjump", "a", "0"],
+                                   b"echo $PAI_TASK_INDEX-in-a-shell; "
+                                   b"tty; exit 5\r")
+        check("jump: no command on a terminal: a shell on a terminal of "
+              "the node's, in the task's environment, its status",
+              status == 5 and b"0-in-a-shell" in out and b"/dev/pts/" in out,
+              (status, out[-600:]))
         jump_config(k, c, relay)
         # the node's key, recorded under its own name, changed
         known = [os.path.join(d, f) for d, _, fs in os.walk(k.dir)
