@@ -14,6 +14,7 @@
 #include "testutil.h"
 #include "alloc_fail.h"
 #include "ssh/exec.h"
+#include "ssh/tunnel.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -991,6 +992,128 @@ static void test_sftp_put_get(void **state)
 	pai_ssh_free(s);
 }
 
+/* ---- through a jump host (tunnel.c), as OpenSSH's ProxyJump --------- */
+
+/* A handle for the sshd on port, not connected, known_hosts known. */
+static pai_ssh *handle(const char *known, long port)
+{
+	pai_ssh_options o = PAI_SSH_OPTIONS_INIT;
+	pai_ssh *s = NULL;
+
+	o.host = "127.0.0.1";
+	o.port = port;
+	o.user = user;
+	o.key_file = path("user_key");
+	o.known_hosts = path(known);
+	assert_int_equal(pai_ssh_new(&s, &o), PAI_OK);
+	return s;
+}
+
+/* len bytes of every value through cat on s and back, byte for byte */
+static void through_cat(pai_ssh *s, size_t len)
+{
+	char *data = malloc(len + 1), *out;
+	size_t i, got;
+
+	assert_non_null(data);
+	for (i = 0; i < len; i++)
+		data[i] = (char)(i * 7 + len);
+	assert_int_equal(pai_file_write_atomic(path("jump_in"), data, len,
+					       0600, 0),
+			 PAI_OK);
+	assert_int_equal(run(s, "cat", path("jump_in")), 0);
+	out = slurp(path("out"), &got);
+	assert_int_equal(got, len);
+	assert_memory_equal(out, data, len);
+	free(out);
+	free(data);
+}
+
+/* The jump host's connection its caller's: a command runs on it. */
+static void jump_usable(pai_ssh *jump)
+{
+	struct pai__ssh_out o;
+
+	assert_int_equal(pai__ssh_exec(jump, "echo back", 100, 10000, &o),
+			 PAI_OK);
+	assert_int_equal(o.out.len, 5);
+	assert_memory_equal(o.out.data, "back\n", 5);
+	pai__ssh_out_release(&o);
+}
+
+/* sshd B through sshd A's connection: sizes on both sides of what the
+ * tunnel holds each way, both ways, byte for byte; the status; B's key
+ * checked under B's own name. A is refused to anything else while it
+ * carries the tunnel, and its caller's again after. */
+static void test_jump(void **state)
+{
+	static const size_t sizes[] = {
+	    PAI__TUNNEL_BUF - 1, PAI__TUNNEL_BUF, PAI__TUNNEL_BUF + 1,
+	    3 * PAI__TUNNEL_BUF + 7, 1};
+	pai_ssh *jump = connect_a("kh_jump_a"), *s = handle("kh_jump", port_b);
+	struct pai__ssh_out o;
+	char *text, *key, name[64];
+	size_t i, len;
+
+	(void)state;
+	assert_int_equal(pai__ssh_connect_via(s, jump), PAI_OK);
+	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_NEW);
+	text = slurp(path("kh_jump"), &len);
+	key = slurp(path("host_b.pub"), &len);
+	snprintf(name, sizeof(name), "[127.0.0.1]:%ld ssh-ed25519 ", port_b);
+	assert_non_null(strstr(text, name));
+	*strrchr(key, ' ') = '\0'; /* "ssh-ed25519 AAAA..." */
+	assert_non_null(strstr(text, strchr(key, ' ') + 1));
+	free(text);
+	free(key);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		through_cat(s, sizes[i]);
+	assert_int_equal(run(s, "exit 7", NULL), 7);
+	assert_int_equal(pai__ssh_exec(jump, "true", 100, 1000, &o),
+			 PAI_EINVAL);
+	assert_non_null(strstr(pai_ssh_detail(jump), "carries"));
+	pai__ssh_out_release(&o);
+	pai_ssh_free(s);
+	jump_usable(jump);
+	/* again: B's key known now */
+	s = handle("kh_jump", port_b);
+	assert_int_equal(pai__ssh_connect_via(s, jump), PAI_OK);
+	assert_int_equal(pai_ssh_hostkey_status(s), PAI_SSH_HOSTKEY_MATCH);
+	pai_ssh_free(s);
+	jump_usable(jump);
+	pai_ssh_free(jump);
+}
+
+/* A host the jump host cannot reach, and one whose key changed:
+ * refused, said, the jump host's connection left as it was. */
+static void test_jump_refused(void **state)
+{
+	pai_ssh *jump = connect_a("kh_jump_a2"), *s;
+	char *key, line[600];
+
+	(void)state;
+	s = handle("kh_jump_no", free_port());
+	assert_int_equal(pai__ssh_connect_via(s, jump), PAI_EUNREACHABLE);
+	assert_non_null(
+	    strstr(pai_ssh_detail(s), "cannot be reached from 127.0.0.1"));
+	pai_ssh_free(s);
+	jump_usable(jump);
+	/* B's name recorded with A's key */
+	key = slurp(path("host_a.pub"), &(size_t){0});
+	*strrchr(key, ' ') = '\0';
+	snprintf(line, sizeof(line), "[127.0.0.1]:%ld %s\n", port_b, key);
+	free(key);
+	assert_int_equal(pai_file_write_atomic(path("kh_jump_changed"), line,
+					       strlen(line), 0600, 0),
+			 PAI_OK);
+	s = handle("kh_jump_changed", port_b);
+	assert_int_equal(pai__ssh_connect_via(s, jump), PAI_EHOSTKEY);
+	assert_non_null(strstr(pai_ssh_detail(s), "not the one recorded"));
+	pai_ssh_free(s);
+	jump_usable(jump);
+	pai_ssh_free(jump);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1014,6 +1137,8 @@ int main(void)
 	    cmocka_unit_test(test_exec_quoted),
 	    cmocka_unit_test(test_exec_bounds),
 	    cmocka_unit_test(test_sftp_put_get),
+	    cmocka_unit_test(test_jump),
+	    cmocka_unit_test(test_jump_refused),
 	};
 
 	if (access(SSHD, X_OK) != 0 || access(KEYGEN, X_OK) != 0) {
