@@ -389,7 +389,8 @@ lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_logs.o \
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_logs.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_helper.o
-	shellcheck $(BATCH_SH) lib/convert/embed.sh
+	shellcheck $(BATCH_SH) lib/convert/embed.sh tests/lint/batch_marks.sh
+	sh tests/lint/batch_marks.sh $(BATCH_SH) lib/convert/slurm.c
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--std=c11 -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem \
 		--inline-suppr lib cli $(wildcard server/*.c)
