@@ -50,10 +50,13 @@ static void put_value(const char *s, int percent)
 		putchar('"');
 }
 
+/* The longest login node (user@host:port) a ProxyJump is written with. */
+enum { JUMP_MAX = 511 };
+
 /* One host's block: the Host name, then keyword and value pairs, and
  * where each value came from (for the message that refuses it). */
 struct block {
-	char host[512], port[24], ip_from[640], jump[512];
+	char host[512], port[24], ip_from[640], jump[JUMP_MAX + 1];
 	const char *key[10], *value[10], *from[10];
 	size_t n;
 };
@@ -123,23 +126,37 @@ static int expands(const char *key)
 	       strcmp(key, "UserKnownHostsFile") == 0;
 }
 
-/* s shown in a message: C escapes, at most 80 characters of it. */
+/* The bytes ch takes in a message: a control character's C escape. */
+static size_t shown_len(unsigned char ch)
+{
+	return ch == '\n' ? 2 : ch < 0x20 || ch == 0x7f ? 4 : 1;
+}
+
+/* s shown in a message, in out (size bytes, at least 8): control
+ * characters as C escapes; where it does not fit whole, cut after a
+ * whole character, with "..." after it. */
 static void escaped(char *out, size_t size, const char *s)
 {
-	size_t o = 0;
+	size_t o = 0, need = 0, room;
+	const char *p;
 
-	for (; *s && o + 8 < size; s++) {
+	for (p = s; *p; p++)
+		need += shown_len((unsigned char)*p);
+	room = need < size ? size - 1 : size - 4;
+	for (; *s && o + shown_len((unsigned char)*s) <= room; s++) {
 		unsigned char ch = (unsigned char)*s;
 
 		if (ch == '\n')
 			o += (size_t)snprintf(out + o, size - o, "\\n");
-		else if (ch < 0x20 || ch == 0x7f)
+		else if (shown_len(ch) > 1)
 			o += (size_t)snprintf(out + o, size - o, "\\x%02x", ch);
 		else
 			out[o++] = (char)ch;
 	}
-	if (*s)
-		o += (size_t)snprintf(out + o, size - o, "...");
+	if (*s) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
 	out[o] = '\0';
 }
 
@@ -201,16 +218,48 @@ static int check_block(const cli_ctx *ctx, const char *ref,
 	return EXIT_OK;
 }
 
-/* A Slurm cluster reached through its login node (ssh://user@host:port):
- * the nodes are reached through it too, as OpenSSH's ProxyJump does. */
-static void add_jump(struct block *b, const cli_conn *conn)
+/* The login node of a Slurm cluster reached through it (ssh://user@
+ * host:port), as a ProxyJump names it, its length in *len; NULL for
+ * none. */
+static const char *login_node(const cli_conn *conn, size_t *len)
 {
 	const char *u = conn->uri;
 
 	if (!u || strncmp(u, "ssh://", 6) != 0)
+		return NULL;
+	*len = strcspn(u + 6, "/");
+	return u + 6;
+}
+
+/* A login node longer than JUMP_MAX is refused, never written cut: 0,
+ * or the exit status after saying why. */
+static int check_jump(const cli_ctx *ctx, const cli_conn *conn)
+{
+	char shown[96];
+	size_t len;
+
+	if (!login_node(conn, &len) || len <= JUMP_MAX)
+		return EXIT_OK;
+	escaped(shown, sizeof(shown), conn->uri);
+	return cli_error(ctx, EXIT_FAILURE_,
+			 "the login node of cluster '%s' (\"%s\") is %zu "
+			 "bytes long, more than the %d of a ProxyJump "
+			 "paictl writes: not written",
+			 conn->cluster, shown, len, JUMP_MAX);
+}
+
+/* The nodes of a Slurm cluster reached through its login node are
+ * reached through it too, as OpenSSH's ProxyJump does (check_jump
+ * refused a login node too long). */
+static void add_jump(struct block *b, const cli_conn *conn)
+{
+	size_t len;
+	const char *node = login_node(conn, &len);
+
+	if (!node || len > JUMP_MAX)
 		return;
-	snprintf(b->jump, sizeof(b->jump), "%.*s", (int)strcspn(u + 6, "/"),
-		 u + 6);
+	memcpy(b->jump, node, len);
+	b->jump[len] = '\0';
 	add(b, "ProxyJump", b->jump, "the profile's login node");
 }
 
@@ -343,7 +392,7 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	if (st >= 0)
 		return st;
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
-	if (st)
+	if (st || (st = check_jump(ctx, conn)))
 		goto out;
 	err = get_job(ctx, conn, user, name, &ssh, &info);
 	if (err) {
