@@ -218,8 +218,8 @@ static int check_block(const cli_ctx *ctx, const char *ref,
 	return EXIT_OK;
 }
 
-/* The login node of a Slurm cluster reached through it (ssh://user@
- * host:port), as a ProxyJump names it, its length in *len; NULL for
+/* The login node a Slurm cluster is reached through (its URI ssh://
+ * user@host:port) as a ProxyJump names it, its length in *len; NULL:
  * none. */
 static const char *login_node(const cli_conn *conn, size_t *len)
 {
