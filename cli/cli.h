@@ -103,6 +103,13 @@ void cli_table_print(FILE *f, size_t ncols, size_t nrows,
 /* "2024-05-01 12:00:00" in local time, "-" for 0. */
 void cli_format_time(char *buf, size_t len, long long ms);
 
+/* ---- html.c: text in a page paictl writes ----------------------------- */
+
+/* s with &, <, > and " as HTML's character references, in out (size
+ * bytes, at least 1): 0, or -1 when it does not fit whole (what was
+ * written wiped: never a link cut short). */
+int cli_html_escape(char *out, size_t size, const char *s);
+
 /* ---- options.c: one table per command drives parsing and --help ----- */
 
 /* Keys of the global options that have no short letter. */

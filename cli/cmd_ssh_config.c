@@ -124,23 +124,37 @@ static int expands(const char *key)
 	       strcmp(key, "UserKnownHostsFile") == 0;
 }
 
-/* s shown in a message: C escapes, at most 80 characters of it. */
+/* The bytes ch takes in a message: a control character's C escape. */
+static size_t shown_len(unsigned char ch)
+{
+	return ch == '\n' ? 2 : ch < 0x20 || ch == 0x7f ? 4 : 1;
+}
+
+/* s shown in a message, in out (size bytes, at least 8): control
+ * characters as C escapes; where it does not fit whole, cut after a
+ * whole character, with "..." after it. */
 static void escaped(char *out, size_t size, const char *s)
 {
-	size_t o = 0;
+	size_t o = 0, need = 0, room;
+	const char *p;
 
-	for (; *s && o + 8 < size; s++) {
+	for (p = s; *p; p++)
+		need += shown_len((unsigned char)*p);
+	room = need < size ? size - 1 : size - 4;
+	for (; *s && o + shown_len((unsigned char)*s) <= room; s++) {
 		unsigned char ch = (unsigned char)*s;
 
 		if (ch == '\n')
 			o += (size_t)snprintf(out + o, size - o, "\\n");
-		else if (ch < 0x20 || ch == 0x7f)
+		else if (shown_len(ch) > 1)
 			o += (size_t)snprintf(out + o, size - o, "\\x%02x", ch);
 		else
 			out[o++] = (char)ch;
 	}
-	if (*s)
-		o += (size_t)snprintf(out + o, size - o, "...");
+	if (*s) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
 	out[o] = '\0';
 }
 
@@ -276,11 +290,18 @@ static int login_block(const cli_ctx *ctx, struct block *b,
 	b->n = 0;
 	if (!u || strncmp(u, "ssh://", 6) != 0)
 		return 0;
-	if (split_login(b, u + 6, strcspn(u + 6, "/"), conn->user) < 0)
+	if (split_login(b, u + 6, strcspn(u + 6, "/"), conn->user) < 0) {
+		char shown[96];
+
+		escaped(shown, sizeof(shown), u);
 		return cli_error(ctx, EXIT_FAILURE_,
-				 "cluster '%s': the login node '%s' is no "
-				 "[user@]host[:port] ssh reads",
-				 conn->cluster, u);
+				 "cluster '%s': the login node \"%s\" is no "
+				 "[user@]host[:port] ssh-config writes (user "
+				 "and host at most %zu bytes, port at most %zu "
+				 "digits): not written",
+				 conn->cluster, shown,
+				 sizeof(b->login_host) - 1, sizeof(b->port) - 1);
+	}
 	login_alias(b->host, sizeof(b->host), conn);
 	add(b, "HostName", b->login_host, "the profile's login node");
 	add(b, "Port", b->port, NULL);
@@ -435,6 +456,17 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	st = cli_open_job(ctx, argc, argv, first, &conn, &user, &name);
 	if (st)
 		goto out;
+	known = cli_known_hosts_path(conn);
+	if (!known) {
+		st = cli_error(ctx, EXIT_FAILURE_,
+			       "no HOME: set HOME or XDG_STATE_HOME");
+		goto out;
+	}
+	/* the login node's block, refused before the cluster is asked;
+	 * its key: the one paictl logs in there with */
+	own_key = cli_own_key();
+	if ((st = login_block(ctx, &login, conn, own_key, known)))
+		goto out;
 	err = get_job(ctx, conn, user, name, &ssh, &info);
 	if (err) {
 		st = cli_fail(ctx, conn, err, "no SSH access to job '%s'",
@@ -444,16 +476,6 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	st = cli_ssh_identity(ctx, conn, ssh, user, name, argv[first],
 			      identity, &id);
 	if (st)
-		goto out;
-	known = cli_known_hosts_path(conn);
-	if (!known) {
-		st = cli_error(ctx, EXIT_FAILURE_,
-			       "no HOME: set HOME or XDG_STATE_HOME");
-		goto out;
-	}
-	/* the login node's key: the one paictl logs in there with */
-	own_key = cli_own_key();
-	if ((st = login_block(ctx, &login, conn, own_key, known)))
 		goto out;
 	in = (struct blocks_in){conn, argv[first], name,  known,
 				ssh,  info,	   &id,	  login.n ? &login : NULL};

@@ -84,31 +84,18 @@ static char *open_file_path(void)
 	return path ? path : open_file_in(cli_state_dir());
 }
 
-/* s with &, <, > and " as HTML's character references, in out. */
-static void html_escape(char *out, size_t len, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s && n + 7 < len; s++) {
-		const char *r = *s == '&'   ? "&amp;"
-				: *s == '<' ? "&lt;"
-				: *s == '>' ? "&gt;"
-				: *s == '"' ? "&quot;"
-					    : NULL;
-
-		if (r)
-			n += (size_t)snprintf(out + n, len - n, "%s", r);
-		else
-			out[n++] = *s;
-	}
-	out[n] = '\0';
-}
-
 /* A page, mode 0600 and written atomically, that sends its browser on
  * to url; its path (new), or NULL after a warning. */
 static char *write_open_file(const cli_ctx *ctx, const char *url)
 {
-	char esc[2048], html[6144], *path = open_file_path();
+	static const char page[] =
+	    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	    "<meta http-equiv=\"refresh\" content=\"0;url=%s\">"
+	    "<title>paictl web</title></head>\n<body><p>Opening "
+	    "<a href=\"%s\">the local cluster's pages</a>.</p>"
+	    "</body></html>\n";
+	char esc[2048], html[2 * sizeof(esc) + sizeof(page)];
+	char *path = open_file_path();
 	int n, err;
 
 	if (!path) {
@@ -116,14 +103,14 @@ static char *write_open_file(const cli_ctx *ctx, const char *url)
 			      "page; open the link above");
 		return NULL;
 	}
-	html_escape(esc, sizeof(esc), url);
-	n = snprintf(html, sizeof(html),
-		     "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-		     "<meta http-equiv=\"refresh\" content=\"0;url=%s\">"
-		     "<title>paictl web</title></head>\n<body><p>Opening "
-		     "<a href=\"%s\">the local cluster's pages</a>.</p>"
-		     "</body></html>\n",
-		     esc, esc);
+	if (cli_html_escape(esc, sizeof(esc), url) < 0) {
+		cli_warn(ctx, "cannot open a browser: the link is too long for "
+			      "its page; open the link above");
+		free(path);
+		return NULL;
+	}
+	/* html holds the page with esc twice: never cut */
+	n = snprintf(html, sizeof(html), page, esc, esc);
 	err = pai_file_write_atomic(path, html, (size_t)n, 0600,
 				    PAI_WRITE_NO_DIRSYNC);
 	explicit_bzero(esc, sizeof(esc));

@@ -42,20 +42,10 @@ static char **build_envp(struct srv *s, const pai_env *env,
 		if (!(v[k++] = srv_printf("CUDA_VISIBLE_DEVICES=%s", ids)))
 			goto fail;
 	}
-	for (i = 0; i < s->nbase_env; i++) {
-		const char *eq = strchr(s->base_env[i], '=');
-		char name[256];
-		size_t len = (size_t)(eq - s->base_env[i]);
-
-		if (len >= sizeof(name))
-			continue;
-		memcpy(name, s->base_env[i], len);
-		name[len] = '\0';
-		if (pai_env_get(env, name))
-			continue;
-		if (!(v[k++] = strdup(s->base_env[i])))
+	for (i = 0; i < s->nbase_env; i++)
+		if (srv_env_inherits(env, s->base_env[i]) &&
+		    !(v[k++] = strdup(s->base_env[i])))
 			goto fail;
-	}
 	for (i = 0; i < n; i++)
 		if (!(v[k++] = srv_printf("%s=%s", pai_env_name(env, i),
 					  pai_env_value(env, i))))

@@ -194,6 +194,10 @@ int srv_random_hex(char *out, size_t nbytes);
 /* A password or token wiped (explicit_bzero, which the compiler keeps),
  * then freed; NULL: nothing. */
 void srv_free_secret(char *secret);
+/* Whether a task whose own variables are env inherits the server's
+ * variable entry ("NAME=VALUE"): where env gives NAME no value. Names
+ * of any length: none is copied. */
+bool srv_env_inherits(const pai_env *env, const char *entry);
 /* Wakes the main loop (srv_run): there is work for it. */
 void srv_wake(struct srv *s);
 

@@ -222,18 +222,9 @@ static void put_key_options(FILE *f, const struct srv *s, const pai_env *env,
 	size_t i;
 
 	fputs("restrict,pty,port-forwarding,", f);
-	for (i = 0; i < s->nbase_env; i++) {
-		const char *b = s->base_env[i];
-		char name[256];
-		size_t len = strcspn(b, "=");
-
-		if (len >= sizeof(name))
-			continue;
-		memcpy(name, b, len);
-		name[len] = '\0';
-		if (!pai_env_get(env, name))
-			put_env_option(f, b);
-	}
+	for (i = 0; i < s->nbase_env; i++)
+		if (srv_env_inherits(env, s->base_env[i]))
+			put_env_option(f, s->base_env[i]);
 	for (i = 0; i < pai_env_count(env); i++) {
 		char *e = srv_printf("%s=%s", pai_env_name(env, i),
 				     pai_env_value(env, i));

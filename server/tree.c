@@ -288,14 +288,46 @@ static void add_found(pid_t pid, size_t n0, size_t *n)
 		found[(*n)++] = pid;
 }
 
+/* The most bytes of a thread's list of children read at once. */
+#define CHILDREN_MAX 4095
+/* The kernel's limit of pids (PID_MAX_LIMIT): no pid is higher. */
+#define PID_LIMIT 4194304
+
+/* The pids fd lists ("PID PID ..."), appended to found[n0..*n]: those
+ * of its first CHILDREN_MAX bytes. A list longer than that: the pid
+ * those bytes cut is left out, never a part of it (another process's),
+ * and the rest is found by the next round, once these have gone. */
+static void add_listed(int fd, size_t n0, size_t *n)
+{
+	char buf[CHILDREN_MAX + 1];
+	ssize_t r = read(fd, buf, sizeof(buf)), i;
+	long c = 0;
+
+	for (i = 0; i < r && i < CHILDREN_MAX; i++) {
+		if (buf[i] >= '0' && buf[i] <= '9') {
+			if (c >= 0)
+				c = c > PID_LIMIT ? -1
+						  : c * 10 + (buf[i] - '0');
+			continue;
+		}
+		if (c > 0 && c <= PID_LIMIT)
+			add_found((pid_t)c, n0, n);
+		c = 0;
+	}
+	/* the last one whole: the list ends, or a blank follows it */
+	if (c > 0 && c <= PID_LIMIT &&
+	    (r <= CHILDREN_MAX || buf[CHILDREN_MAX] < '0' ||
+	     buf[CHILDREN_MAX] > '9'))
+		add_found((pid_t)c, n0, n);
+}
+
 /* The children of each thread of process pid (/proc/PID/task/TID/
- * children: "PID PID ..."), appended to found[n0..*n]; -1 when the
- * kernel has no such file (CONFIG_PROC_CHILDREN), else 0. */
+ * children), appended to found[n0..*n]; -1 when the kernel has no such
+ * file (CONFIG_PROC_CHILDREN), else 0. */
 static int add_children(pid_t pid, size_t n0, size_t *n)
 {
-	char dir[64], path[96], ents[2048], buf[4096];
+	char dir[64], path[96], ents[2048];
 	long got, off;
-	ssize_t r, i;
 	int dfd, fd, ret = 0;
 
 	decimal(dir, (long)pid);
@@ -306,33 +338,20 @@ static int add_children(pid_t pid, size_t n0, size_t *n)
 		for (off = 0; off < got;) {
 			unsigned short reclen;
 			const char *tid = ents + off + 19;
-			pid_t c = 0;
 
 			memcpy(&reclen, ents + off + 16, sizeof(reclen));
 			off += reclen;
 			if (*tid < '1' || *tid > '9')
 				continue;
-			if (join3(buf, sizeof(buf), tid, "/children", NULL) < 0 ||
-			    (fd = openat(dfd, buf, O_RDONLY | O_CLOEXEC)) < 0) {
+			if (join3(path, sizeof(path), tid, "/children",
+				  NULL) < 0 ||
+			    (fd = openat(dfd, path, O_RDONLY | O_CLOEXEC)) < 0) {
 				if (errno == ENOENT && pid == getpid())
 					ret = -1;
 				continue;
 			}
-			/* a list longer than buf: the rest is found by the
-			 * next round, once these have gone */
-			r = read(fd, buf, sizeof(buf) - 1);
+			add_listed(fd, n0, n);
 			close(fd);
-			for (i = 0; i < r; i++) {
-				if (buf[i] >= '0' && buf[i] <= '9') {
-					c = c * 10 + (buf[i] - '0');
-					continue;
-				}
-				if (c > 0)
-					add_found(c, n0, n);
-				c = 0;
-			}
-			if (c > 0)
-				add_found(c, n0, n);
 		}
 	close(dfd);
 	return ret;

@@ -201,3 +201,17 @@ void srv_wake(struct srv *s)
 		/* full: the main loop is already due to wake */
 	}
 }
+
+bool srv_env_inherits(const pai_env *env, const char *entry)
+{
+	size_t len = strcspn(entry, "="), i;
+	const char *name;
+
+	if (!entry[len])
+		return false; /* no variable */
+	for (i = 0; (name = pai_env_name(env, i)); i++)
+		if (strncmp(name, entry, len) == 0 && !name[len] &&
+		    pai_env_value(env, i))
+			return false;
+	return true;
+}

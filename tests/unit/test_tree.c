@@ -271,12 +271,73 @@ static void test_signal_descendants(void **state)
 	assert_int_equal(srv_tree_signal(&t, 0), 0);
 }
 
+/* The pids a list of n bytes holds, read by add_listed from a pipe:
+ * head, then count pids of five digits from 10000 on, then tail. */
+static size_t listed(const char *head, int count, const char *tail, size_t n)
+{
+	char list[CHILDREN_MAX + 64];
+	size_t len, got = 0;
+	int p[2], i;
+
+	len = (size_t)snprintf(list, sizeof(list), "%s", head);
+	for (i = 0; i < count; i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%d ",
+					10000 + i);
+	len += (size_t)snprintf(list + len, sizeof(list) - len, "%s", tail);
+	assert_int_equal(len, n);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], list, len), (ssize_t)len);
+	close(p[1]);
+	add_listed(p[0], 0, &got);
+	close(p[0]);
+	return got;
+}
+
+/* Whether found[0..n] holds pid. */
+static bool is_found(size_t n, pid_t pid)
+{
+	size_t k;
+
+	for (k = 0; k < n && found[k] != pid; k++)
+		;
+	return k < n;
+}
+
+/* A thread's list of children of CHILDREN_MAX bytes is read whole; one
+ * byte longer, the pid the limit cuts is left out (never the part of it
+ * read: another process's), unless the limit falls just after it; a
+ * number longer than a pid is none. */
+static void test_children_list_bounds(void **state)
+{
+	size_t n;
+
+	(void)state;
+	/* 3 + 682 * 6 bytes: every pid, the last one's blank the last byte */
+	n = listed("12 ", 682, "", CHILDREN_MAX);
+	assert_int_equal(n, 683);
+	assert_true(is_found(n, 12) && is_found(n, 10681));
+	/* 4 + 681 * 6 + 6: the limit falls inside 123456 */
+	n = listed("123 ", 681, "123456", CHILDREN_MAX + 1);
+	assert_int_equal(n, 682);
+	assert_true(is_found(n, 10680));
+	assert_false(is_found(n, 12345) || is_found(n, 123456));
+	/* 4 + 681 * 6 + 6: the limit falls on the blank after 12345 */
+	n = listed("123 ", 681, "12345 ", CHILDREN_MAX + 1);
+	assert_int_equal(n, 683);
+	assert_true(is_found(n, 12345));
+	/* with no blank after the last pid of a list that ends: found */
+	n = listed("", 0, "4194304 99999999999999999999 7", 30);
+	assert_int_equal(n, 2);
+	assert_true(is_found(n, 4194304) && is_found(n, 7));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_forget_pid_reused),
 	    cmocka_unit_test(test_forget_earlier_name),
 	    cmocka_unit_test(test_signal_descendants),
+	    cmocka_unit_test(test_children_list_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -8,11 +8,6 @@
  * (runPolicy.suspend: workers deleted, the launcher Job suspended). */
 #include "k8s_api.h"
 
-#include <string.h>
-
-#define ROLE  "training.kubeflow.org/job-role"
-#define INDEX "training.kubeflow.org/replica-index"
-
 static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 {
 	return pai__k8s_replica_roles(
@@ -22,27 +17,14 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 
 static void selector(pai__buf *q, const char *name)
 {
-	pai__buf_put_escaped(q, "training.kubeflow.org/operator-name="
-				"mpi-operator,"
-				"training.kubeflow.org/job-name=");
-	pai__buf_put_escaped(q, name);
+	pai__k8s_operator_selector(q, "mpi-operator", name);
 }
 
 /* The launcher's pod has no replica index: it is the one. */
 static int pod_task(json_t *pod, pai__buf *task, long *index)
 {
-	json_t *l = json_object_get(json_object_get(pod, "metadata"), "labels");
-	const char *role = pai__json_str(l, ROLE);
-	const char *idx = pai__json_str(l, INDEX);
-
-	if (!role)
-		return 0;
-	if (!idx && strcmp(role, "launcher") == 0)
-		*index = 0;
-	else if (!pai__k8s_number(idx, index))
-		return 0;
-	pai__buf_puts(task, role);
-	return 1;
+	return pai__k8s_replica_pod(pod, "training.kubeflow.org/job-role",
+				    "launcher", task, index);
 }
 
 static int stop(pai_client *c, json_t *job, const char *name)

@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TYPE  "training.kubeflow.org/replica-type"
-#define INDEX "training.kubeflow.org/replica-index"
-
 static json_t *run_policy(json_t *job)
 {
 	return json_object_get(json_object_get(job, "spec"), "runPolicy");
@@ -30,21 +27,13 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 
 static void selector(pai__buf *q, const char *name)
 {
-	pai__buf_put_escaped(q, "training.kubeflow.org/operator-name="
-				 "pytorchjob-controller,"
-				 "training.kubeflow.org/job-name=");
-	pai__buf_put_escaped(q, name);
+	pai__k8s_operator_selector(q, "pytorchjob-controller", name);
 }
 
 static int pod_task(json_t *pod, pai__buf *task, long *index)
 {
-	json_t *l = json_object_get(json_object_get(pod, "metadata"), "labels");
-	const char *t = pai__json_str(l, TYPE);
-
-	if (!t || !pai__k8s_number(pai__json_str(l, INDEX), index))
-		return 0;
-	pai__buf_puts(task, t);
-	return 1;
+	return pai__k8s_replica_pod(pod, "training.kubeflow.org/replica-type",
+				    NULL, task, index);
 }
 
 static int stop(pai_client *c, json_t *job, const char *name)

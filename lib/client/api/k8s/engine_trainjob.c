@@ -14,52 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RJOB	    "jobset.sigs.k8s.io/replicatedjob-name"
-#define INDEX	    "batch.kubernetes.io/job-completion-index"
 #define TRAINER_API "/apis/trainer.kubeflow.org/v1alpha1"
 
-/* The sum of key over jobsStatus. */
-static long long count(json_t *job, const char *key)
-{
-	json_t *st = json_object_get(json_object_get(job, "status"),
-				     "jobsStatus"),
-	       *r;
-	long long sum = 0, n;
-	size_t i;
-
-	json_array_foreach(st, i, r)
-	{
-		if (pai__json_integer(json_object_get(r, key), &n) && n > 0 &&
-		    n < (1LL << 31))
-			sum += n;
-	}
-	return sum;
-}
-
+/* Its end: Complete, not Completed */
 static const char *phase(json_t *job, const char **since)
 {
-	static const struct {
-		const char *cond, *phase;
-	} ends[] = {{"Complete", "Completed"}, {"Failed", "Failed"}};
-	json_t *cond;
-	size_t i;
-
-	for (i = 0; i < 2; i++)
-		if ((cond = pai__k8s_condition(job, ends[i].cond))) {
-			if (since)
-				*since =
-				    pai__json_str(cond, "lastTransitionTime");
-			return ends[i].phase;
-		}
-	if ((cond = pai__k8s_condition(job, "Suspended")) && since)
-		*since = pai__json_str(cond, "lastTransitionTime");
-	if (json_is_true(
-		json_object_get(json_object_get(job, "spec"), "suspend")))
-		return cond && count(job, "active") == 0 ? "Suspended"
-							 : "Suspending";
-	if (count(job, "ready") + count(job, "succeeded") > 0)
-		return "Running";
-	return json_object_get(job, "status") ? "Pending" : NULL;
+	return pai__k8s_jobs_phase(job, since, "Complete", "jobsStatus");
 }
 
 /* One role: the trainer's nodes, its name on the TrainJob itself. */
@@ -80,26 +40,6 @@ static struct pai__k8s_spec_role *roles(json_t *job, size_t *n)
 	r->tmpl = job; /* its metadata's annotations: paictl's */
 	*n = 1;
 	return r;
-}
-
-static void selector(pai__buf *q, const char *name)
-{
-	pai__buf_put_escaped(q, "jobset.sigs.k8s.io/jobset-name=");
-	pai__buf_put_escaped(q, name);
-}
-
-static int pod_task(json_t *pod, pai__buf *task, long *index)
-{
-	json_t *meta = json_object_get(pod, "metadata");
-	const char *rjob = pai__json_str(json_object_get(meta, "labels"), RJOB);
-
-	if (!rjob ||
-	    !pai__k8s_number(
-		pai__json_str(json_object_get(meta, "annotations"), INDEX),
-		index))
-		return 0;
-	pai__buf_puts(task, rjob);
-	return 1;
 }
 
 static int stop(pai_client *c, json_t *job, const char *name)
@@ -165,8 +105,8 @@ const struct pai__k8s_engine pai__k8s_trainjob_engine = {
     .id = PAI_K8S_TRAINJOB,
     .phase = phase,
     .roles = roles,
-    .selector = selector,
-    .pod_task = pod_task,
+    .selector = pai__k8s_jobset_selector,
+    .pod_task = pai__k8s_jobset_pod_task,
     .owns = pai__k8s_made_after,
     .stop = stop,
     .queue = pai__k8s_kueue_queue,

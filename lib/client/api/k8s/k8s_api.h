@@ -177,6 +177,25 @@ int pai__k8s_patch_job(json_t **out, pai_client *c, json_t *job,
 /* The condition of type among status.conditions whose status is
  * "True", or NULL (JobSet's and the training operator's). */
 json_t *pai__k8s_condition(json_t *job, const char *type);
+/* What the kinds that run as a JobSet's Jobs share (k8s_jobset.c):
+ * pai__k8s_jobs_phase(), the phase of job from its conditions (complete:
+ * its kind's type of the condition of success; "Failed"; "Suspended")
+ * and the counts of its Jobs (list: the status's array of them);
+ * pai__k8s_jobset_selector(), the pods of the JobSet named name;
+ * pai__k8s_jobset_pod_task(), a pod's replicated Job and completion
+ * index (the engines' phase, selector and pod_task). */
+const char *pai__k8s_jobs_phase(json_t *job, const char **since,
+				const char *complete, const char *list);
+void pai__k8s_jobset_selector(pai__buf *q, const char *name);
+int pai__k8s_jobset_pod_task(json_t *pod, pai__buf *task, long *index);
+/* A training operator's (the PyTorchJob's, the MPIJob's, k8s_kinds.c):
+ * the selector of the pods of the job named name, that operator's; a
+ * pod's task (its role_label) and replica index, 0 for that of the role
+ * indexless (NULL: none), whose one pod has none. */
+void pai__k8s_operator_selector(pai__buf *q, const char *operator_name,
+				const char *name);
+int pai__k8s_replica_pod(json_t *pod, const char *role_label,
+			 const char *indexless, pai__buf *task, long *index);
 /* What a stop writes on a job that it suspends (an annotation): a
  * suspended job is STOPPED only with it (another's suspension, such as
  * Kueue's, is a wait). */

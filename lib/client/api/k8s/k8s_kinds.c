@@ -163,6 +163,33 @@ const char *pai__k8s_operator_phase(json_t *job, const char **since)
 	return cond ? order[i] : NULL;
 }
 
+void pai__k8s_operator_selector(pai__buf *q, const char *operator_name,
+				const char *name)
+{
+	pai__buf_put_escaped(q, "training.kubeflow.org/operator-name=");
+	pai__buf_put_escaped(q, operator_name);
+	pai__buf_put_escaped(q, ",training.kubeflow.org/job-name=");
+	pai__buf_put_escaped(q, name);
+}
+
+int pai__k8s_replica_pod(json_t *pod, const char *role_label,
+			 const char *indexless, pai__buf *task, long *index)
+{
+	json_t *l = json_object_get(json_object_get(pod, "metadata"), "labels");
+	const char *role = pai__json_str(l, role_label);
+	const char *idx =
+	    pai__json_str(l, "training.kubeflow.org/replica-index");
+
+	if (!role)
+		return 0;
+	if (!idx && indexless && strcmp(role, indexless) == 0)
+		*index = 0;
+	else if (!pai__k8s_number(idx, index))
+		return 0;
+	pai__buf_puts(task, role);
+	return 1;
+}
+
 const char *pai__k8s_operator_queue(json_t *job)
 {
 	json_t *run = json_object_get(json_object_get(job, "spec"),
