@@ -6,8 +6,9 @@
  * --capacity, exactly the ones a task holds under it (bits 0 and 63,
  * the bounds of the mask, included) with CUDA_VISIBLE_DEVICES passed
  * on; and around them the options this machine's probe chose (--init,
- * --ulimit, --cpus, --memory), the environment by name only, and the
- * command last, after the image. */
+ * --ulimit, --cpus, --memory), conmon kept in the task's cgroup, the
+ * output passed through, the environment by name only, and the command
+ * last, after the image. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -82,6 +83,7 @@ static int setup(void **state)
 	assert_int_equal(pai_expand_task(&f->env, f->pj, 0, 1, NULL), PAI_OK);
 	f->p.exe = "/usr/bin/podman";
 	f->p.cdi_gpus = true;
+	f->p.passthrough = true;
 	snprintf(f->p.id, sizeof(f->p.id), "0123abcd");
 	f->s.rt_data = &f->p;
 	f->role = (struct srv_role){.name = "main", .task_number = 2, .cpu = 3,
@@ -233,6 +235,9 @@ static void test_machine_options_and_order(void **state)
 				  "/usr/libexec/podman/catatonit --ulimit "
 				  "nofile=1024:20000 --cpus 3 --memory 2048m "));
 	assert_int_equal(count(s, "--ulimit"), 1);
+	/* conmon left in the task's cgroup; output straight to the pipes */
+	assert_non_null(strstr(s, " --pull=missing --cgroups=no-conmon "
+				  "--log-driver=passthrough "));
 	assert_non_null(strstr(s, " --cidfile /state/u~g/attempt-0/main-1/"
 				  "container.id "));
 	assert_non_null(strstr(s, " --volume /w:/w --workdir /w "));
@@ -259,6 +264,19 @@ static void test_no_limits_where_cgroups_refuse(void **state)
 	free(s);
 }
 
+/* podman before 4 has no passthrough: its default log driver then */
+static void test_no_passthrough_before_podman_4(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	f->p.passthrough = false;
+	s = built(f);
+	assert_int_equal(count(s, "--log-driver"), 0);
+	assert_int_equal(count(s, " --cgroups=no-conmon "), 1);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +296,8 @@ int main(void)
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_no_limits_where_cgroups_refuse, setup, teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_no_passthrough_before_podman_4, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
