@@ -6,8 +6,8 @@
 # `podman run --rm` by hand, with the options this machine needs (those
 # the server's log names: its OCI runtime, limits), RUNS times each,
 # interleaved (each round in the other order than the last), medians
-# reported, and the median of each round's ratio. Goal: the job in its image within 1.2x
-# of podman run by hand. The image is built offline
+# reported, and the median of each round's ratio. Goal: the job in its
+# image within 1.2x of podman run by hand. The image is built offline
 # (tests/podman/image.sh). Without podman it says so and exits 0.
 #
 #   PAICTL=build/paictl RUNS=10 sh bench/podman.sh
