@@ -203,6 +203,7 @@ struct podman *podman_probe(struct srv *s, char *why, size_t whylen)
 		return NULL;
 	}
 	out[strcspn(out, "\n")] = '\0';
+	p->passthrough = strtol(out, NULL, 10) >= 4; /* "4.3.1" */
 	if (cgroups_hybrid() && !(p->oci = rt_find_in_path("runc"))) {
 		snprintf(why, whylen,
 			 "install runc for podman to run them in it: crun "

@@ -238,6 +238,14 @@ static void run_args(struct args *a, const struct srv *s,
 	arg_own(a, srv_printf("%s=%s", PODMAN_LABEL, p->id));
 	arg(a, "--network=host");
 	arg(a, "--pull=missing");
+	/* conmon stays in the task's cgroup, which paictl watches, and
+	 * not moved into podman's own in every cgroup v1 hierarchy (a
+	 * migration each, tens of ms on a start); the task's output goes
+	 * straight to the monitor's pipes, not also through conmon into a
+	 * log file of the container's that would hold all of it again */
+	arg(a, "--cgroups=no-conmon");
+	if (p->passthrough)
+		arg(a, "--log-driver=passthrough");
 	/* written once the container is made: its image is here */
 	arg(a, "--cidfile");
 	arg(a, rt->started);

@@ -16,6 +16,7 @@ struct podman {
 	bool cpus, memory; /* --cpus, --memory: the cgroups allow them */
 	bool short_names;  /* registries.conf searches for short names */
 	bool cdi_gpus;	   /* a CDI spec names nvidia.com/gpu devices */
+	bool passthrough;  /* --log-driver=passthrough: podman 4 and later */
 	char ulimit[2][64]; /* --ulimit nofile=S:H, nproc=S:H ("": none) */
 	char id[17];	    /* this state directory's, in names and labels */
 	char **env; /* the server's variables podman reads (its config,

@@ -1,6 +1,7 @@
 // job.js - a job's page: its state and exit diagnostics, each task
-// role's tasks (state, IP, ports by label, exit code, times), a task's
-// log, the `paictl ssh` line for it, the config as it was given, and
+// role's tasks (state and its runtime's words, IP, ports by label, exit
+// code, times), a task's log, the `paictl ssh` line for it, the config
+// as it was given, and
 // Stop. Kept current through the long-poll on the job's status.
 import {follow, json, request, jobPath, ApiError} from './api.js';
 import {h, fill, pill, stateOf, timeEl, since, isFinal, copyButton,
@@ -143,7 +144,9 @@ export function showJob(main, session, user, name) {
     const ended = isFinal(t.taskState);
     return h('tr', {class: sel ? 'selected' : '', dataset: {task: `${t.role}-${t.taskIndex}`}},
       h('td', {'data-label': 'Task'}, `${t.role}-${t.taskIndex}`),
-      h('td', {'data-label': 'State'}, pill(t.taskState)),
+      // its runtime's words: a pull's progress, or why it could not run
+      h('td', {'data-label': 'State'}, pill(t.taskState),
+        t.containerDiagnostics ? h('div', {class: 'task-note'}, t.containerDiagnostics) : null),
       h('td', {'data-label': 'IP'}, t.containerIp || h('span', {class: 'muted'}, '–')),
       h('td', {'data-label': 'Ports'}, ports(t.containerPorts)),
       h('td', {'data-label': 'Exit code', class: 'num'},

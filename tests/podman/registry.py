@@ -6,10 +6,12 @@ wrote, every repository name and tag answering with it. With --user and
 --password, every request wants HTTP basic auth with them (401 and
 WWW-Authenticate otherwise, as a registry answers) but those for
 repositories under library/ (Docker Hub's official images), open to
-anyone. Each request's
-method, path and whether its credentials were right go to --log.
+anyone. With --delay S, each blob is answered S seconds late (a pull
+that takes a while, to watch its progress). Each request's method,
+path and whether its credentials were right go to --log.
 
 usage: registry.py --dir DIR --port-file FILE --log FILE [--user U --password P]
+                   [--delay S]
 """
 import argparse
 import base64
@@ -18,6 +20,7 @@ import http.server
 import json
 import os
 import sys
+import time
 
 
 def main():
@@ -27,6 +30,7 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--user")
     ap.add_argument("--password")
+    ap.add_argument("--delay", type=float, default=0)
     a = ap.parse_args()
     with open(os.path.join(a.dir, "manifest.json"), "rb") as f:
         manifest = f.read()
@@ -73,6 +77,8 @@ def main():
                 return self.reply(200, manifest, mtype,
                                   [("Docker-Content-Digest", mdigest)])
             if len(parts) >= 5 and parts[-2] == "blobs":
+                if self.command == "GET":
+                    time.sleep(a.delay)
                 path = os.path.join(a.dir, parts[-1].split(":")[-1])
                 if os.path.isfile(path):
                     with open(path, "rb") as f:

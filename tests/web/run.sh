@@ -42,7 +42,7 @@ fi
 rm -rf "$dir/screenshots"
 cd "$top/tests/web" &&
 	NODE_PATH="$dir/node_modules" WEB_SHOTS="$dir/screenshots" \
-	timeout 900 node --test security.test.js pages.test.js login.test.js
+	timeout 900 node --test security.test.js pages.test.js login.test.js podman.test.js
 st=$?
 [ $st -eq 0 ] && echo "web: screenshots in $dir/screenshots"
 exit $st
