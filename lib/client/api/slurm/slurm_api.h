@@ -55,6 +55,7 @@ struct pai__slurm_client {
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;
 	char *sftp_user, *sftp_key, *sftp_known;
+	int sftp_down; /* a record's read failed so: not asked again */
 	/* The jobs Slurm knew when last listed (slurm_jobs.c), with what
 	 * this client submitted since: its submissions' name checks and
 	 * port ranges, without listing every job for each. */
@@ -202,15 +203,22 @@ int pai__slurm_seen(const char *dir);
  * when there is none (or out of memory). */
 json_t *pai__slurm_record(const char *dir, const char *file);
 /* The same where this machine sees dir, else on the wire's own
- * connection where it has one (the login node's). */
+ * connection where it has one (the login node's), else over SFTP from
+ * the profile's SSH host where the client has SSH access
+ * (pai_client_set_sftp()); NULL where it cannot be read. */
 json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file);
 /* The newest submission of user's job name in its directory: *sub new
  * (NULL: none). */
 int pai__slurm_latest(char **sub, pai_client *c, const char *name);
 /* Where a task's files are read: "file://<dir>/" here (or where no SSH
  * host is named: a read then says the directory is not here), else
- * "sftp://host:port<dir>/"; new, or NULL out of memory. */
+ * "sftp://host:port<dir>/", dir percent-encoded (every byte but '/' and
+ * RFC 3986's unreserved); new, or NULL out of memory. */
 char *pai__slurm_task_url(pai_client *c, const char *taskdir);
+/* A URL's percent-encoded path p as the file's path: *out new.
+ * PAI_EINVAL for a '%' not followed by two hex digits, or "%00";
+ * PAI_ENOMEM. */
+int pai__slurm_url_path(char **out, const char *p);
 /* module.h's log_read. */
 int pai__slurm_log_read(char **data, size_t *len, long long *next,
 			const struct pai__api *api, pai_client *c,

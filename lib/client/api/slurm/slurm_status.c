@@ -291,8 +291,9 @@ static int build_info(pai_job_info **out, struct build *b)
 	b->seen = pai__slurm_seen(b->dir);
 	if (b->dir && !b->jobrec)
 		b->jobrec = pai__slurm_record_at(b->c, b->dir, "job");
-	/* the login node's wire sees the directory where its record is */
-	b->seen = b->seen || (b->jobrec && pai__slurm_of(b->c)->ops->file_read);
+	/* the directory is seen where its record was read: on the login
+	 * node's wire, or over SFTP */
+	b->seen = b->seen || b->jobrec;
 	b->retries = pai__json_str(b->jobrec, "retries")
 			 ? atol(pai__json_str(b->jobrec, "retries"))
 			 : -1;
