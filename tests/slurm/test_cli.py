@@ -500,6 +500,43 @@ def t_odd_workdir(c):
         k.close()
 
 
+def t_list_since(c):
+    """list --since TIME: the jobs created at TIME or later; -n N the
+    newest N; a TIME that is none: exit 2."""
+    k = Case(c, "since")
+    try:
+        k.run("submit", k.file("a.json", job("since1", [("a", 1, "true",
+                                                         1)])))
+        time.sleep(1.2)
+        t = int(time.time()) + 1
+        time.sleep(2.2)
+        k.run("submit", k.file("b.json", job("since2", [("a", 1, "true",
+                                                         1)])))
+
+        def names(*args):
+            r = k.run("list", "-o", "json", *args)
+            return [j["name"] for j in json.loads(r.stdout)] \
+                if r.returncode == 0 else r.stderr
+        got = names("--since", "@%d" % t)
+        check("list --since: only the job created since", "since2" in got
+              and "since1" not in got, got)
+        got = names("--since", "1h")
+        check("list --since 1h: both", "since1" in got and "since2" in got,
+              got)
+        got = names("--since", time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                             time.gmtime(t)))
+        check("list --since an ISO time (UTC): only the later job",
+              "since2" in got and "since1" not in got, got)
+        got = names("-n", "1")
+        check("list -n 1: the newest alone", got == ["since2"], got)
+        r = k.run("list", "--since", "yesterday")
+        check("list --since that is no time: exit 2, in words",
+              r.returncode == 2 and "invalid --since" in r.stderr,
+              (r.returncode, r.stderr))
+    finally:
+        k.close()
+
+
 def t_invalid(c):
     k = Case(c, "invalid")
     try:
@@ -948,6 +985,21 @@ def t_forgotten(c):
                   got.get("forgot") == "SUCCEEDED" and
                   got.get("forgotbad") == "FAILED" and "notours" not in got,
                   (r.stderr, got))
+        if acct:
+            t = int(time.time()) - 3600
+            r = k.run("-vv", "list", "--since", "@%d" % t, "-o", "json")
+            got = [j["name"] for j in
+                   (json.loads(r.stdout) if r.returncode == 0 else [])]
+            check("forgotten: list --since reads accounting from that time "
+                  "on, the forgotten jobs among what it lists",
+                  re.search(r"^> GET /slurmdb/v[0-9.]+/jobs\?\S*start_time=%d"
+                            % t, r.stderr, re.M) and "forgot" in got and
+                  "forgotbad" in got, (got, r.stderr[-1500:]))
+            r = k.run("list", "--since", "@%d" % (int(time.time()) + 60),
+                      "-o", "json")
+            check("forgotten: list --since a later time: none",
+                  r.returncode == 0 and json.loads(r.stdout) == [],
+                  (r.returncode, r.stdout, r.stderr))
         if acct and shutil.which("unshare"):
             hide = ["unshare", "-m", "sh", "-c",
                     'mount -t tmpfs none "$0" && exec "$@"', c.work]
@@ -963,7 +1015,7 @@ def t_forgotten(c):
 
 
 CASES = [t_ports_full, t_two_roles, t_failing_task, t_retry, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once, t_batch,
-         t_odd_workdir,
+         t_odd_workdir, t_list_since,
          t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_unchecked,
          t_version, t_newer, t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]

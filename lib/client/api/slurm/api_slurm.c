@@ -266,6 +266,7 @@ const struct pai__api pai__api_slurm = {
     .stored_config = NULL,
     .job_get = pai__slurm_job_get,
     .jobs_list = pai__slurm_jobs_list,
+    .jobs_since = pai__slurm_jobs_since,
     .job_config = job_config,
     .job_stop = job_stop,
     .job_ssh = job_ssh,

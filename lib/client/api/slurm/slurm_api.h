@@ -186,12 +186,13 @@ int pai__slurm_exit(json_t *v);
 
 /* ---- accounting (slurm_acct.c) ------------------------------------- */
 
-/* user's jobs of name (NULL: of every name, the last 30 days) that
- * accounting has and that are paictl's (its comment, or the profile's
- * working directory), read as slurmctld's: *out a new array. PAI_ENOTSUP
- * where there is no accounting. */
+/* user's jobs of name (NULL: of every name) that accounting has from
+ * since_s on (seconds since 1970; 0: the last 30 days) and that are
+ * paictl's (its comment, or the profile's working directory), read as
+ * slurmctld's: *out a new array. PAI_ENOTSUP where there is no
+ * accounting. */
 int pai__slurm_acct_jobs(json_t **out, pai_client *c, const char *user,
-			 const char *name);
+			 const char *name, long long since_s);
 
 /* ---- the job's directory (slurm_files.c) ---------------------------- */
 
@@ -308,6 +309,8 @@ int pai__slurm_job_get(pai_job_info **out, const struct pai__api *api,
 		       pai_client *c, const char *user, const char *name);
 int pai__slurm_jobs_list(pai_job_list **out, const struct pai__api *api,
 			 pai_client *c, const char *user);
+int pai__slurm_jobs_since(pai_job_list **out, const struct pai__api *api,
+			  pai_client *c, const char *user, long long since_ms);
 /* The status JSON's "slurm" member (borrowed), or NULL. */
 json_t *pai__slurm_info_meta(const pai_job_info *info);
 
