@@ -434,6 +434,19 @@ def t_batch(c):
         check("batch: one job of each name in Slurm",
               all(names.count(n) == 1 for n in
                   ("b0", "b1", "b2", "b3", "b4", "bpre")), names)
+        # one name 8 times in a batch: its submissions, however many go
+        # at once, wait for the one under way, then see its job
+        same = [k.file("same%d.json" % i, job("bsame", [("a", 1, "true", 1)]))
+                for i in range(8)]
+        r = k.run("-vv", "submit", *same)
+        posts = re.findall(r"^> POST /slurm/v[0-9.]+/job/submit ", r.stderr,
+                           re.M)
+        check("batch of one name 8 times: posted once, 7 refused (exit 7)",
+              r.returncode == 7 and len(posts) == 1 and
+              r.stderr.count("exists already") == 7 and
+              r.stdout == "bsame\n", (len(posts), r.stdout, r.stderr[-800:]))
+        check("batch of one name: one job of it in Slurm",
+              squeue_names(c).count("bsame") == 1, squeue_names(c))
         k.run("stop", "bpre")
     finally:
         k.close()

@@ -24,7 +24,8 @@ struct pai__api {
 	 * the client in a thread of its own (batch.c, pai_submit_batch):
 	 * what it keeps in the client's state (wire_data) and changes, it
 	 * changes only in its wire's hooks (conn.c calls them under the
-	 * client's lock); 0: a batch goes one by one. */
+	 * client's lock) or under a lock of its own; 0: a batch goes one
+	 * by one. */
 	int lanes;
 	/* The routes and shapes of an OpenPAI REST API, which the shared
 	 * operations of api/openpai.c follow; NULL in a module that

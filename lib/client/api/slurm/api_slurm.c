@@ -258,6 +258,9 @@ out:
 const struct pai__api pai__api_slurm = {
     .id = PAI_API_SLURM,
     .format = PAI_FORMAT_AUTO, /* either: the runtime reads both */
+    /* a batch's submissions share what the client knows of Slurm's
+     * jobs under a lock of the module's (slurm_jobs.c) */
+    .lanes = 1,
     .openpai = NULL,
     .cluster_info = cluster_info,
     .login = no_login,
