@@ -1,11 +1,14 @@
 /* slurm_files.c - a job's directory, <workdir>/<name>/<submission>: the
  * records the batch script and each task leave there (KEY=VALUE lines,
  * written whole and renamed), and the tasks' logs, read here where this
- * machine sees the directory (a login node), else over SFTP (libcurl's,
- * on libssh2) from the profile's SSH host, host keys checked against
- * the caller's known_hosts as OpenSSH does (a new host learned and told,
- * or refused when strict; a changed key refused). A log read from an offset past its end has
- * been replaced (rotated, a task run again): it is read from its start. */
+ * machine sees the directory (a login node), else on the login node's
+ * wire or over SFTP (libcurl's, on libssh2) from the profile's SSH host,
+ * host keys checked against the caller's known_hosts as OpenSSH does (a
+ * new host learned and told, or refused when strict; a changed key
+ * refused). A task's files are named by URLs whose path is
+ * percent-encoded (a working directory may hold any byte but NUL). A log
+ * read from an offset past its end has been replaced (rotated, a task
+ * run again): it is read from its start. */
 #include "slurm_api.h"
 
 #include "sys/dl_curl.h"
@@ -96,75 +99,6 @@ json_t *pai__slurm_record(const char *dir, const char *file)
 		o = record_lines(data, len);
 	free(data);
 	return o;
-}
-
-static int read_sftp(char **data, size_t *len, long long *next,
-		     pai_client *c, const char *url, long long offset);
-static void put_path(pai__buf *b, const char *path);
-
-/* dir/file over SFTP from the profile's SSH host, where this machine
- * does not see the working directory (where it does, a record not here
- * is not written yet), the client was given SSH access
- * (pai_client_set_sftp()) and the host answered before: one that did
- * not (unreachable, a refused key or host key) is not asked again for
- * the next record, each of which would wait as long. */
-static int record_sftp(char **data, size_t *len, pai_client *c,
-		       const char *dir, const char *file)
-{
-	struct pai__slurm_client *s = pai__slurm_of(c);
-	pai__buf url = PAI__BUF_INIT;
-	long long next;
-	int err;
-
-	if (!s->s.ssh_host || !s->sftp.known_hosts || s->sftp_down ||
-	    pai__slurm_seen(s->s.workdir))
-		return PAI_ENOTSUP;
-	pai__buf_printf(&url, "sftp://%s:%ld", s->s.ssh_host, s->s.ssh_port);
-	put_path(&url, dir);
-	pai__buf_putc(&url, '/');
-	put_path(&url, file);
-	err = url.oom ? PAI_ENOMEM
-		      : read_sftp(data, len, &next, c, url.data, 0);
-	if (err && err != PAI_ENOTFOUND && err != PAI_ENOMEM)
-		s->sftp_down = 1;
-	pai__buf_release(&url);
-	return err;
-}
-
-/* A record read on the wire's own connection (the login node's), else
- * over SFTP: NULL when there is none (or it is longer than a record is,
- * or it cannot be read: a record not there is no failure of the
- * caller's). */
-static json_t *record_remote(pai_client *c, const char *dir, const char *file)
-{
-	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
-	char *path = NULL, *data = NULL;
-	long long next;
-	size_t len = 0;
-	json_t *o = NULL;
-	pai__error kept = {0, NULL, NULL};
-	int err;
-
-	pai__client_save_error(c, &kept);
-	if (!ops->file_read)
-		err = record_sftp(&data, &len, c, dir, file);
-	else if (asprintf(&path, "%s/%s", dir, file) < 0)
-		err = PAI_ENOMEM;
-	else
-		err = ops->file_read(&data, &len, &next, c, path, 0);
-	if (err == PAI_OK && len <= RECORD_MAX)
-		o = record_lines(data, len);
-	pai__client_restore_error(c, &kept);
-	free(data);
-	free(path);
-	return o;
-}
-
-json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file)
-{
-	if (pai__slurm_seen(dir))
-		return pai__slurm_record(dir, file);
-	return record_remote(c, dir, file);
 }
 
 int pai__slurm_latest(char **sub, pai_client *c, const char *name)
@@ -513,6 +447,73 @@ static int read_sftp(char **data, size_t *len, long long *next,
 	if (!(*data = pai__buf_detach(&x.body)))
 		return pai__client_oom(c);
 	return PAI_OK;
+}
+
+/* ---- records elsewhere ---------------------------------------------------- */
+
+/* dir/file over SFTP from the profile's SSH host, where this machine
+ * does not see the working directory (where it does, a record not here
+ * is not written yet), the client was given SSH access
+ * (pai_client_set_sftp()) and the host answered before: one that did
+ * not (unreachable, a refused key or host key) is not asked again for
+ * the next record, each of which would wait as long. */
+static int record_sftp(char **data, size_t *len, pai_client *c,
+		       const char *dir, const char *file)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	pai__buf url = PAI__BUF_INIT;
+	long long next;
+	int err;
+
+	if (!s->s.ssh_host || !s->sftp.known_hosts || s->sftp_down ||
+	    pai__slurm_seen(s->s.workdir))
+		return PAI_ENOTSUP;
+	pai__buf_printf(&url, "sftp://%s:%ld", s->s.ssh_host, s->s.ssh_port);
+	put_path(&url, dir);
+	pai__buf_putc(&url, '/');
+	put_path(&url, file);
+	err = url.oom ? PAI_ENOMEM
+		      : read_sftp(data, len, &next, c, url.data, 0);
+	if (err && err != PAI_ENOTFOUND && err != PAI_ENOMEM)
+		s->sftp_down = 1;
+	pai__buf_release(&url);
+	return err;
+}
+
+/* A record read on the wire's own connection (the login node's), else
+ * over SFTP: NULL when there is none (or it is longer than a record is,
+ * or it cannot be read: a record not there is no failure of the
+ * caller's). */
+static json_t *record_remote(pai_client *c, const char *dir, const char *file)
+{
+	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
+	char *path = NULL, *data = NULL;
+	long long next;
+	size_t len = 0;
+	json_t *o = NULL;
+	pai__error kept = {0, NULL, NULL};
+	int err;
+
+	pai__client_save_error(c, &kept);
+	if (!ops->file_read)
+		err = record_sftp(&data, &len, c, dir, file);
+	else if (asprintf(&path, "%s/%s", dir, file) < 0)
+		err = PAI_ENOMEM;
+	else
+		err = ops->file_read(&data, &len, &next, c, path, 0);
+	if (err == PAI_OK && len <= RECORD_MAX)
+		o = record_lines(data, len);
+	pai__client_restore_error(c, &kept);
+	free(data);
+	free(path);
+	return o;
+}
+
+json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file)
+{
+	if (pai__slurm_seen(dir))
+		return pai__slurm_record(dir, file);
+	return record_remote(c, dir, file);
 }
 
 int pai__slurm_log_read(char **data, size_t *len, long long *next,

@@ -345,7 +345,10 @@ void pai__slurm_known_settle(pai_client *c, const char *sub, json_t *made)
 			break;
 		}
 	}
-	json_array_foreach(made, i, j) know(s, j);
+	json_array_foreach(made, i, j)
+	{
+		know(s, j);
+	}
 	pthread_cond_broadcast(&s->known_cv);
 	pthread_mutex_unlock(&s->known_lock);
 	json_decref(made);
