@@ -71,6 +71,7 @@ struct pai__slurm_client {
 	pthread_mutex_t known_lock;
 	pthread_cond_t known_cv;
 	int listing;
+	int claims; /* of submissions under way, in known */
 	/* submissions over the login node's one connection: one at a time
 	 * (its SSH session is not for two threads) */
 	pthread_mutex_t serial;

@@ -206,7 +206,7 @@ static int choose_ports(struct sub *s, json_t *jobs, unsigned long long n)
 }
 
 /* 1 when a submission of the user's job name is under way in another
- * lane of the client (its claim among jobs). */
+ * lane of the client (its claim among jobs; under known_lock). */
 static int under_way(struct sub *s, json_t *jobs)
 {
 	struct pai__slurm_note n;
@@ -214,11 +214,15 @@ static int under_way(struct sub *s, json_t *jobs)
 	json_t *j;
 	size_t i;
 
+	if (!pai__slurm_of(s->c)->claims) /* one lane, or none under way */
+		return 0;
 	json_array_foreach(jobs, i, j)
 	{
+		if (!pai__slurm_pending(j))
+			continue;
 		u = pai__json_str(j, "user_name");
 		jn = pai__json_str(j, "name");
-		if (pai__slurm_pending(j) && u && jn &&
+		if (u && jn &&
 		    strcmp(u, s->user) == 0 && strcmp(jn, s->name) == 0 &&
 		    pai__slurm_note(&n, j))
 			return 1;
