@@ -2,16 +2,22 @@
 #include "cli.h"
 #include "error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-enum { OPT_STATE = 256, OPT_LIMIT, OPT_ALL };
+enum { OPT_STATE = 256, OPT_ALL, OPT_SINCE };
 
 const cli_opt cli_list_opts[] = {
     {"state", OPT_STATE, "STATE",
      "waiting|running|stopping|succeeded|failed|stopped",
      "only jobs in STATE (several: a comma-separated list)"},
-    {"limit", OPT_LIMIT, "N", NULL, "at most N jobs, the newest"},
+    {"limit", 'n', "N", NULL, "at most N jobs, the newest"},
+    {"since", OPT_SINCE, "TIME", NULL,
+     "only jobs created at TIME or later: 2h, 3d (ago; s, m, h, d, w), "
+     "2026-12-01, 2026-12-01T10:00[:00][Z] (local time, Z UTC) or "
+     "@SECONDS"},
     {"all", OPT_ALL, NULL, NULL,
      "everyone's jobs (Kubernetes: every Volcano Job of the namespace, "
      "not only paictl's)"},
@@ -21,7 +27,64 @@ struct opts {
 	unsigned states; /* bit per pai_state; 0: any */
 	long limit;	 /* 0: none */
 	int all;
+	long long since_ms; /* 0: none */
 };
+
+/* "2h" (s, m, h, d, w ago) or "@SECONDS" as seconds since 1970; 0 when
+ * s is neither. */
+static long long since_relative(const char *s, time_t now)
+{
+	static const struct {
+		char unit;
+		long long seconds;
+	} units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400},
+		     {'w', 7 * 86400}};
+	char *end;
+	long long n;
+	size_t i;
+
+	if (*s < '0' || *s > '9')
+		return *s == '@' && s[1] >= '0' && s[1] <= '9' &&
+			       (n = strtoll(s + 1, &end, 10)) > 0 && !*end &&
+			       n < 100000LL * 366 * 86400
+			   ? n
+			   : 0;
+	n = strtoll(s, &end, 10);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (*end == units[i].unit && !end[1] && n >= 0 &&
+		    n <= (long long)now / units[i].seconds)
+			return (long long)now - n * units[i].seconds;
+	return 0;
+}
+
+/* "YYYY-MM-DD[(T| )HH:MM[:SS]][Z]" (local time; Z: UTC) as seconds
+ * since 1970; 0 when s is not one. */
+static long long since_date(const char *s)
+{
+	struct tm tm;
+	int n = 0, m = 0, k = 0, z = 0;
+	time_t t;
+
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(s, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &n) != 3 || n != 10)
+		return 0;
+	if ((s[n] == 'T' || s[n] == ' ') &&
+	    sscanf(s + n + 1, "%2d:%2d%n:%2d%n", &tm.tm_hour, &tm.tm_min, &m,
+		   &tm.tm_sec, &k) >= 2)
+		n += 1 + (k ? k : m);
+	z = s[n] == 'Z';
+	if (s[n + z] || tm.tm_year < 1970 || tm.tm_mon < 1 || tm.tm_mon > 12 ||
+	    tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+	    tm.tm_min > 59 || tm.tm_sec > 59 || tm.tm_hour < 0 ||
+	    tm.tm_min < 0 || tm.tm_sec < 0)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	tm.tm_isdst = -1;
+	t = z ? timegm(&tm) : mktime(&tm);
+	return t > 0 ? (long long)t : 0;
+}
 
 static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 {
@@ -53,7 +116,17 @@ static int on_opt(cli_ctx *ctx, int key, const char *arg, void *data)
 					 "--state needs a state");
 		return 0;
 	case OPT_ALL: o->all = 1; return 0;
-	case OPT_LIMIT:
+	case OPT_SINCE:
+		if (!(o->since_ms = since_relative(arg, time(NULL))) &&
+		    !(o->since_ms = since_date(arg)))
+			return cli_error(ctx, EXIT_USAGE,
+					 "invalid --since '%s' (a time: 2h, "
+					 "3d, 2026-12-01, 2026-12-01T10:00Z or "
+					 "@SECONDS)",
+					 arg);
+		o->since_ms *= 1000;
+		return 0;
+	case 'n':
 		o->limit = strtol(arg, &end, 10);
 		if (!*arg || *end || o->limit < 1)
 			return cli_error(ctx, EXIT_USAGE,
@@ -86,7 +159,9 @@ static size_t select_jobs(const pai_job_info **jobs, const pai_job_list *list,
 		const pai_job_info *j = pai_job_list_get(list, i);
 
 		if (j &&
-		    (!o->states || (o->states & (1u << pai_job_info_state(j)))))
+		    (!o->states ||
+		     (o->states & (1u << pai_job_info_state(j)))) &&
+		    (!o->since_ms || pai_job_info_created_ms(j) >= o->since_ms))
 			jobs[k++] = j;
 	}
 	/* servers differ in their order; scripts want the newest first */
@@ -149,7 +224,7 @@ static int print_table(const cli_ctx *ctx, const pai_job_info **jobs, size_t k)
 
 int cmd_list(cli_ctx *ctx, int argc, char **argv)
 {
-	struct opts o = {0, 0, 0};
+	struct opts o = {0, 0, 0, 0};
 	cli_conn *conn = NULL;
 	pai_job_list *list = NULL;
 	const pai_job_info **jobs = NULL;
@@ -168,8 +243,9 @@ int cmd_list(cli_ctx *ctx, int argc, char **argv)
 	if (st)
 		return st;
 	do
-		err = pai_jobs_list(&list, conn->client,
-				    o.all ? NULL : conn->user);
+		err = pai_jobs_list_since(&list, conn->client,
+					  o.all ? NULL : conn->user,
+					  o.since_ms);
 	while (err && cli_relogin(ctx, conn, err));
 	if (err) {
 		st = cli_fail(ctx, conn, err, "cannot list the jobs of %s",

@@ -899,6 +899,15 @@ typedef struct pai_job_list pai_job_list;
 
 /** Jobs of @p user, or of everyone when NULL. Free with pai_job_list_free(). */
 int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user);
+/**
+ * pai_jobs_list() looking back to @p since_ms (milliseconds since 1970;
+ * 0: as pai_jobs_list()): a cluster that keeps ended jobs apart (Slurm's
+ * accounting, which pai_jobs_list() reads for the last 30 days) reads
+ * them from that time on. Jobs created before it may be listed too:
+ * the caller keeps those of pai_job_info_created_ms() >= since_ms.
+ */
+int pai_jobs_list_since(pai_job_list **out, pai_client *c, const char *user,
+			long long since_ms);
 void pai_job_list_free(pai_job_list *list);
 size_t pai_job_list_count(const pai_job_list *list);
 /** Borrowed; valid until pai_job_list_free(). */

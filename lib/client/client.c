@@ -333,17 +333,27 @@ int pai_job_get(pai_job_info **out, pai_client *c, const char *user,
 
 int pai_jobs_list(pai_job_list **out, pai_client *c, const char *user)
 {
+	return pai_jobs_list_since(out, c, user, 0);
+}
+
+int pai_jobs_list_since(pai_job_list **out, pai_client *c, const char *user,
+			long long since_ms)
+{
 	const struct pai__api *api;
 	int err;
 
 	if (out)
 		*out = NULL;
-	if (!out || !c)
+	if (!out || !c || since_ms < 0)
 		return PAI_EINVAL;
 	pai__client_reset_error(c);
 	if ((err = pai__client_api(c, &api)))
 		return err;
-	return api->jobs_list(out, api, c, user && *user ? user : NULL);
+	if (user && !*user)
+		user = NULL;
+	if (since_ms > 0 && api->jobs_since)
+		return api->jobs_since(out, api, c, user, since_ms);
+	return api->jobs_list(out, api, c, user);
 }
 
 int pai_job_get_config(char **text, size_t *len, pai_client *c,

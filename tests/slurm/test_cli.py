@@ -52,7 +52,7 @@ ACCOUNTING = os.environ.get("ACCOUNTING", "1") != "0"
 class Case:
     """A HOME with a profile `hpc` on the cluster (or url) for one case."""
 
-    def __init__(self, c, name, url=None, extra=()):
+    def __init__(self, c, name, url=None, extra=(), work=None):
         self.c, self.name = c, name
         self.dir = tempfile.mkdtemp(prefix="paictl-st-")
         self.env = {k: v for k, v in os.environ.items()
@@ -63,7 +63,7 @@ class Case:
         os.makedirs(os.path.join(self.dir, ".ssh"), mode=0o700)
         shutil.copy(c.ssh_key, os.path.join(self.dir, ".ssh", "id_ed25519"))
         r = self.run("cluster", "add", "hpc", "--slurm", url or c.url,
-                     "--token-file", self.token, "--workdir", c.work,
+                     "--token-file", self.token, "--workdir", work or c.work,
                      "--ssh-port", str(c.ssh_port), *extra)
         if r.returncode:
             raise AssertionError("cluster add: " + r.stderr)
@@ -404,6 +404,148 @@ def t_at_once(c):
               codes == [0, 7, 7], [(r.returncode, r.stderr) for r in out])
         check("at once: one job of the name left", len(alive) == 1, alive)
         k.run("stop", "atonce")
+    finally:
+        k.close()
+
+
+def t_batch(c):
+    """Many jobs in one submit: Slurm's queue read once for the batch
+    (not once per job), each job posted once, a name in use (an earlier
+    job's, or twice in the batch) refused with exit 7 and not posted."""
+    k = Case(c, "batch")
+    try:
+        k.run("submit", k.file("pre.json", job("bpre", [("a", 1, "sleep 30",
+                                                          1)])))
+        paths = [k.file("b%d.json" % i, job("b%d" % i, [("a", 1, "true", 1)]))
+                 for i in range(5)]
+        paths.append(k.file("again.json", job("b2", [("a", 1, "true", 1)])))
+        paths.append(k.file("pre2.json", job("bpre", [("a", 1, "true", 1)])))
+        r = k.run("-vv", "submit", *paths)
+        lists = re.findall(r"^> GET /slurm/v[0-9.]+/jobs/? ", r.stderr, re.M)
+        posts = re.findall(r"^> POST /slurm/v[0-9.]+/job/submit ", r.stderr,
+                           re.M)
+        check("batch: the queue read once for 7 jobs, 5 posted",
+              len(lists) == 1 and len(posts) == 5,
+              (len(lists), len(posts), r.stderr[-1500:]))
+        check("batch: the names in use exit 7, in words",
+              r.returncode == 7 and
+              r.stderr.count("exists already") == 2, r.stderr[-1500:])
+        names = squeue_names(c)
+        check("batch: one job of each name in Slurm",
+              all(names.count(n) == 1 for n in
+                  ("b0", "b1", "b2", "b3", "b4", "bpre")), names)
+        # one name 8 times in a batch: its submissions, however many go
+        # at once, wait for the one under way, then see its job
+        same = [k.file("same%d.json" % i, job("bsame", [("a", 1, "true", 1)]))
+                for i in range(8)]
+        r = k.run("-vv", "submit", *same)
+        posts = re.findall(r"^> POST /slurm/v[0-9.]+/job/submit ", r.stderr,
+                           re.M)
+        check("batch of one name 8 times: posted once, 7 refused (exit 7)",
+              r.returncode == 7 and len(posts) == 1 and
+              r.stderr.count("exists already") == 7 and
+              r.stdout == "bsame\n", (len(posts), r.stdout, r.stderr[-800:]))
+        check("batch of one name: one job of it in Slurm",
+              squeue_names(c).count("bsame") == 1, squeue_names(c))
+        k.run("stop", "bpre")
+    finally:
+        k.close()
+
+
+def t_odd_workdir(c):
+    """A working directory of blanks, quotes, '%' and $(): jobs run there,
+    their logs' URLs percent-encoded and read here and over SFTP (no
+    shell on the way runs the $()), and a retried job's retries told
+    where the directory is reachable only over SFTP."""
+    odd = os.path.join(c.work, "sp ace'q\"$(touch pwned)%41 #?")
+    os.makedirs(odd, exist_ok=True)
+    os.chmod(odd, 0o777)
+    k = Case(c, "odd", extra=("--ssh-host", "127.0.0.1"), work=odd)
+    hide = ["unshare", "-m", "sh", "-c",
+            'mount -t tmpfs none "$0" && exec "$@"', c.work]
+    try:
+        cmd = ("if [ -e ../tried ]; then echo second; else touch ../tried; "
+               "echo first; exit 4; fi")
+        r = k.run("submit", "--wait", k.file("o.json", job(
+            "oddjob", [("a", 1, cmd, 1)], retryCount=2)))
+        check("odd workdir: the job ran there, retried once: exit 0",
+              r.returncode == 0 and glob.glob(os.path.join(
+                  glob.escape(odd), "oddjob", "*", "a-0")),
+              (r.returncode, r.stderr))
+        st = json.loads(k.run("status", "oddjob", "-o", "json").stdout)
+        t = st["taskRoles"]["a"]["taskStatuses"][0]
+        log = t.get("containerLog") or ""
+        check("odd workdir: the log's URL percent-encoded",
+              log.startswith("file://") and
+              "sp%20ace%27q%22%24%28touch%20pwned%29%2541%20%23%3F" in log
+              and not re.search(r"[ '\"$()#?]", log[7:]), log)
+        r = k.run("logs", "oddjob")
+        check("odd workdir: logs read here", r.returncode == 0 and
+              r.stdout == "second\n", (r.returncode, r.stdout, r.stderr))
+        if not shutil.which("unshare"):
+            check("odd workdir over SFTP: skipped (no unshare)", True)
+            return
+        r = k.run("status", "oddjob", "-o", "json", pre=hide)
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        t = (st.get("taskRoles", {}).get("a", {})
+             .get("taskStatuses", [{}]))[0]
+        check("elsewhere: retries 1 read over SFTP, each attempt's exit",
+              st.get("jobStatus", {}).get("retries") == 1 and
+              t.get("containerExitCode") == 0 and
+              [a.get("containerExitCode") for a in t.get("attempts", [])]
+              == [4] and (t.get("containerLog") or "").startswith("sftp://"),
+              (r.returncode, r.stderr, st.get("jobStatus"), t))
+        r = k.run("status", "oddjob", pre=hide)
+        check("elsewhere: status says retries: 1",
+              re.search(r"retries:\s+1", r.stdout), (r.stdout, r.stderr))
+        r = k.run("logs", "oddjob", pre=hide)
+        check("elsewhere: the odd directory's log read over SFTP",
+              r.returncode == 0 and r.stdout == "second\n",
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("logs", "--attempt", "0", "oddjob", pre=hide)
+        check("elsewhere: logs --attempt 0 over SFTP", r.returncode == 0 and
+              r.stdout == "first\n", (r.returncode, r.stdout, r.stderr))
+        pwned = glob.glob(os.path.join(glob.escape(c.work), "**", "pwned"),
+                          recursive=True) + glob.glob(
+            os.path.join(k.dir, "**", "pwned"), recursive=True)
+        check("odd workdir: no shell ran its $()", not pwned, pwned)
+    finally:
+        k.close()
+
+
+def t_list_since(c):
+    """list --since TIME: the jobs created at TIME or later; -n N the
+    newest N; a TIME that is none: exit 2."""
+    k = Case(c, "since")
+    try:
+        k.run("submit", k.file("a.json", job("since1", [("a", 1, "true",
+                                                         1)])))
+        time.sleep(1.2)
+        t = int(time.time()) + 1
+        time.sleep(2.2)
+        k.run("submit", k.file("b.json", job("since2", [("a", 1, "true",
+                                                         1)])))
+
+        def names(*args):
+            r = k.run("list", "-o", "json", *args)
+            return [j["name"] for j in json.loads(r.stdout)] \
+                if r.returncode == 0 else r.stderr
+        got = names("--since", "@%d" % t)
+        check("list --since: only the job created since", "since2" in got
+              and "since1" not in got, got)
+        got = names("--since", "1h")
+        check("list --since 1h: both", "since1" in got and "since2" in got,
+              got)
+        got = names("--since", time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                             time.gmtime(t)))
+        check("list --since an ISO time (UTC): only the later job",
+              "since2" in got and "since1" not in got, got)
+        got = names("-n", "1")
+        check("list -n 1: the newest alone", got == ["since2"], got)
+        r = k.run("list", "--since", "yesterday")
+        check("list --since that is no time: exit 2, in words",
+              r.returncode == 2 and "invalid --since" in r.stderr,
+              (r.returncode, r.stderr))
     finally:
         k.close()
 
@@ -856,6 +998,21 @@ def t_forgotten(c):
                   got.get("forgot") == "SUCCEEDED" and
                   got.get("forgotbad") == "FAILED" and "notours" not in got,
                   (r.stderr, got))
+        if acct:
+            t = int(time.time()) - 3600
+            r = k.run("-vv", "list", "--since", "@%d" % t, "-o", "json")
+            got = [j["name"] for j in
+                   (json.loads(r.stdout) if r.returncode == 0 else [])]
+            check("forgotten: list --since reads accounting from that time "
+                  "on, the forgotten jobs among what it lists",
+                  re.search(r"^> GET /slurmdb/v[0-9.]+/jobs\?\S*start_time=%d"
+                            % t, r.stderr, re.M) and "forgot" in got and
+                  "forgotbad" in got, (got, r.stderr[-1500:]))
+            r = k.run("list", "--since", "@%d" % (int(time.time()) + 60),
+                      "-o", "json")
+            check("forgotten: list --since a later time: none",
+                  r.returncode == 0 and json.loads(r.stdout) == [],
+                  (r.returncode, r.stdout, r.stderr))
         if acct and shutil.which("unshare"):
             hide = ["unshare", "-m", "sh", "-c",
                     'mount -t tmpfs none "$0" && exec "$@"', c.work]
@@ -870,7 +1027,8 @@ def t_forgotten(c):
         k.close()
 
 
-CASES = [t_ports_full, t_two_roles, t_failing_task, t_retry, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once,
+CASES = [t_ports_full, t_two_roles, t_failing_task, t_retry, t_min_succeeded, t_v2_yaml, t_name_in_use, t_at_once, t_batch,
+         t_odd_workdir, t_list_since,
          t_invalid, t_logs_follow, t_ssh, t_lost_answer, t_unchecked,
          t_version, t_newer, t_bad_token,
          t_refused, t_sftp_logs, t_forgotten]
@@ -898,7 +1056,7 @@ def main():
                 c.version, SUITE, " ".join(c.versions),
                 "on" if ACCOUNTING else "off"))
         for case in CASES:
-            if ONLY and ONLY not in case.__name__:
+            if ONLY and not any(o in case.__name__ for o in ONLY.split(",")):
                 continue
             try:
                 case(c)

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char two_roles[] =
@@ -341,6 +342,63 @@ static void test_log_read(void **state)
 	rmdir(dir);
 }
 
+/* A working directory of blanks, quotes, '%' and $(): the task's URL
+ * carries it percent-encoded, and the log read through it is the file
+ * there; a URL's path decoded byte for byte, a bad escape or an escaped
+ * NUL refused. */
+static void test_url_path(void **state)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_slurm_cluster s = PAI_SLURM_CLUSTER_INIT;
+	char dir[] = "/tmp/paictl-test-surl-XXXXXX", tdir[256], path[300];
+	const char *odd = "/a b'c\"d$(x)%41#?\t";
+	pai_client *c = NULL;
+	char *url, *p = NULL, *data = NULL;
+	size_t len = 0;
+	long long next = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(tdir, sizeof(tdir), "%s%s", dir, odd);
+	assert_int_equal(mkdir(tdir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/stdout", tdir);
+	f = fopen(path, "w");
+	fputs("here\n", f);
+	fclose(f);
+	o.uri = "http://slurm.test:6820";
+	s.user = "alice";
+	assert_int_equal(pai_client_new_slurm(&c, NULL, &o, &s), PAI_OK);
+	url = pai__slurm_task_url(c, tdir);
+	assert_non_null(url);
+	assert_non_null(strstr(url, "/a%20b%27c%22d%24%28x%29%2541%23%3F%09/"));
+	assert_null(strpbrk(url + 7, " '\"$()#?\t"));
+	snprintf(path, sizeof(path), "%sstdout", url);
+	assert_int_equal(pai_log_read(&data, &len, &next, c, path, 0), PAI_OK);
+	assert_string_equal(data, "here\n");
+	free(data);
+	free(url);
+	assert_int_equal(pai__slurm_url_path(&p, "/x%2F%20y%7e%C3%A9"), PAI_OK);
+	assert_string_equal(p, "/x/ y~\xc3\xa9");
+	free(p);
+	assert_int_equal(pai__slurm_url_path(&p, "/x%2"), PAI_EINVAL);
+	assert_null(p);
+	assert_int_equal(pai__slurm_url_path(&p, "/x%g0"), PAI_EINVAL);
+	assert_int_equal(pai__slurm_url_path(&p, "/x%00y"), PAI_EINVAL);
+	assert_int_equal(pai__slurm_url_path(&p, "%"), PAI_EINVAL);
+	assert_int_equal(pai__slurm_url_path(&p, ""), PAI_OK);
+	assert_string_equal(p, "");
+	free(p);
+	assert_int_equal(pai_log_read(&data, &len, &next, c,
+				     "file:///tmp/x%0", 0),
+			 PAI_EINVAL);
+	pai_client_free(c);
+	snprintf(path, sizeof(path), "%s/stdout", tdir);
+	unlink(path);
+	rmdir(tdir);
+	rmdir(dir);
+}
+
 static void trace_line(void *data, const char *line)
 {
 	strncat(data, line, 255 - strlen(data));
@@ -426,6 +484,7 @@ int main(void)
 	    cmocka_unit_test(test_jobs),
 	    cmocka_unit_test(test_log_read),
 	    cmocka_unit_test(test_record_lines),
+	    cmocka_unit_test(test_url_path),
 	    cmocka_unit_test(test_trace_masks_token),
 	};
 

@@ -24,7 +24,8 @@ struct pai__api {
 	 * the client in a thread of its own (batch.c, pai_submit_batch):
 	 * what it keeps in the client's state (wire_data) and changes, it
 	 * changes only in its wire's hooks (conn.c calls them under the
-	 * client's lock); 0: a batch goes one by one. */
+	 * client's lock) or under a lock of its own; 0: a batch goes one
+	 * by one. */
 	int lanes;
 	/* The routes and shapes of an OpenPAI REST API, which the shared
 	 * operations of api/openpai.c follow; NULL in a module that
@@ -115,6 +116,11 @@ struct pai__api {
 	int (*task_exec)(int *exit_status, const struct pai__api *api,
 			 pai_client *c, const pai_job_info *job,
 			 const pai_task_info *task, const pai_exec_options *o);
+	/* See pai_jobs_list_since(): jobs_list looking back to since_ms
+	 * (> 0) where the cluster keeps ended jobs apart, for longer than
+	 * its list (Slurm's accounting). NULL: jobs_list's. */
+	int (*jobs_since)(pai_job_list **out, const struct pai__api *api,
+			  pai_client *c, const char *user, long long since_ms);
 	/* See pai_job_delete(): a job that has ended (client.c has read
 	 * its status) deleted, as the cluster's own request does it. */
 	int (*job_delete)(const struct pai__api *api, pai_client *c,

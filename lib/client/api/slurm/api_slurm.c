@@ -269,6 +269,9 @@ static int ssh_jump(pai_ssh **out, const struct pai__api *api, pai_client *c)
 const struct pai__api pai__api_slurm = {
     .id = PAI_API_SLURM,
     .format = PAI_FORMAT_AUTO, /* either: the runtime reads both */
+    /* a batch's submissions share what the client knows of Slurm's
+     * jobs under a lock of the module's (slurm_jobs.c) */
+    .lanes = 1,
     .openpai = NULL,
     .cluster_info = cluster_info,
     .login = no_login,
@@ -277,6 +280,7 @@ const struct pai__api pai__api_slurm = {
     .stored_config = NULL,
     .job_get = pai__slurm_job_get,
     .jobs_list = pai__slurm_jobs_list,
+    .jobs_since = pai__slurm_jobs_since,
     .job_config = job_config,
     .job_stop = job_stop,
     .job_ssh = job_ssh,

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-/* How far back the list of every name looks. */
+/* How far back accounting is read unless the caller says. */
 #define ACCT_LIST_DAYS 30
 
 /* 1 when accounting's job j (read so) is one of paictl's: its comment
@@ -43,7 +43,7 @@ static int ours(pai_client *c, json_t *j)
 }
 
 int pai__slurm_acct_jobs(json_t **out, pai_client *c, const char *user,
-			 const char *name)
+			 const char *name, long long since_s)
 {
 	pai__buf q = PAI__BUF_INIT;
 	json_t *o = NULL, *all = NULL, *j;
@@ -58,7 +58,9 @@ int pai__slurm_acct_jobs(json_t **out, pai_client *c, const char *user,
 		pai__buf_put_escaped(&q, name);
 	}
 	pai__buf_printf(&q, "&start_time=%lld",
-			(long long)time(NULL) - ACCT_LIST_DAYS * 86400LL);
+			since_s > 0 ? since_s
+				    : (long long)time(NULL) -
+					  ACCT_LIST_DAYS * 86400LL);
 	if (q.oom) {
 		pai__buf_release(&q);
 		return pai__client_oom(c);

@@ -37,6 +37,8 @@
 #include "client/api/status.h"
 #include "client/config_slurm.h"
 
+#include <pthread.h>
+
 /* ---- the client (slurm_client.c) ------------------------------------ */
 
 /* A Slurm client's state: pai_client.wire_data. */
@@ -55,12 +57,24 @@ struct pai__slurm_client {
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;
 	char *sftp_user, *sftp_key, *sftp_known;
+	int sftp_down; /* a record's read failed so: not asked again */
 	/* The jobs Slurm knew when last listed (slurm_jobs.c), with what
-	 * this client submitted since: its submissions' name checks and
-	 * port ranges, without listing every job for each. */
+	 * this client submitted since and the submissions under way (not
+	 * posted yet: "pending", job_id 0): its submissions' name checks
+	 * and port ranges, without listing every job for each. The lanes
+	 * of a batch share them under known_lock; one lists while the
+	 * others wait (listing, known_cv), as does a submission for one
+	 * of its name under way. */
 	json_t *known;	     /* an array of Slurm's jobs, or NULL */
 	long long known_at;  /* when listed (pai__now_ms) */
 	long long known_max; /* the highest job id in it */
+	pthread_mutex_t known_lock;
+	pthread_cond_t known_cv;
+	int listing;
+	int claims; /* of submissions under way, in known */
+	/* submissions over the login node's one connection: one at a time
+	 * (its SSH session is not for two threads) */
+	pthread_mutex_t serial;
 	/* the token given (pai_client_options.token), for want of a file */
 	char *jwt;
 	/* the login node's wire (slurm_ssh.c): the wire's calls, and its
@@ -161,15 +175,29 @@ char *pai__slurm_note_text(const char *sub, unsigned lo, unsigned hi,
 			   const char *roles);
 /* All of Slurm's jobs (GET jobs): *out the array (new). */
 int pai__slurm_jobs(json_t **out, pai_client *c);
-/* The jobs Slurm knew at most max_age_ms ago (listed again when older),
- * with the client's own submissions since: *out borrowed from c. */
-int pai__slurm_known(json_t **out, pai_client *c, long max_age_ms);
+/* The jobs Slurm knew at most max_age_ms ago (listed again when older;
+ * while one lane lists, the others wait for its list), with the
+ * client's own submissions since and those under way: *out borrowed,
+ * with known_lock held until pai__slurm_known_unlock() (no request in
+ * between); on failure not held. */
+int pai__slurm_known_lock(json_t **out, pai_client *c, long max_age_ms);
+void pai__slurm_known_unlock(pai_client *c);
+/* Under known_lock: waits until another submission settles
+ * (pai__slurm_known_settle()); *out the jobs known then, borrowed. */
+void pai__slurm_known_wait(json_t **out, pai_client *c);
+/* A submission under way, j (a new reference, stolen: "name",
+ * "user_name", "comment" with its id and ports), among the jobs known
+ * (under known_lock): others see its name and ports taken. */
+void pai__slurm_known_claim(pai_client *c, json_t *j);
+/* The submission sub under way no more: its claim dropped, and made,
+ * its jobs (an array stolen, or NULL) known; those waiting told. */
+void pai__slurm_known_settle(pai_client *c, const char *sub, json_t *made);
+/* 1 for a submission's claim (under way, not posted yet). */
+int pai__slurm_pending(json_t *j);
 /* What the client knows of job id (< the id of a job it just made):
  * every job after the highest it knew and before id read (GET job/ID),
  * or, past a few, all listed again. */
 int pai__slurm_catch_up(pai_client *c, long long id);
-/* Job j (a new reference, stolen) among what the client knows. */
-void pai__slurm_know(pai_client *c, json_t *j);
 /* user's jobs named name in jobs, each a job of paictl's (its first
  * component): a new array, newest first. */
 json_t *pai__slurm_named(json_t *jobs, const char *user, const char *name);
@@ -185,12 +213,13 @@ int pai__slurm_exit(json_t *v);
 
 /* ---- accounting (slurm_acct.c) ------------------------------------- */
 
-/* user's jobs of name (NULL: of every name, the last 30 days) that
- * accounting has and that are paictl's (its comment, or the profile's
- * working directory), read as slurmctld's: *out a new array. PAI_ENOTSUP
- * where there is no accounting. */
+/* user's jobs of name (NULL: of every name) that accounting has from
+ * since_s on (seconds since 1970; 0: the last 30 days) and that are
+ * paictl's (its comment, or the profile's working directory), read as
+ * slurmctld's: *out a new array. PAI_ENOTSUP where there is no
+ * accounting. */
 int pai__slurm_acct_jobs(json_t **out, pai_client *c, const char *user,
-			 const char *name);
+			 const char *name, long long since_s);
 
 /* ---- the job's directory (slurm_files.c) ---------------------------- */
 
@@ -202,15 +231,22 @@ int pai__slurm_seen(const char *dir);
  * when there is none (or out of memory). */
 json_t *pai__slurm_record(const char *dir, const char *file);
 /* The same where this machine sees dir, else on the wire's own
- * connection where it has one (the login node's). */
+ * connection where it has one (the login node's), else over SFTP from
+ * the profile's SSH host where the client has SSH access
+ * (pai_client_set_sftp()); NULL where it cannot be read. */
 json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file);
 /* The newest submission of user's job name in its directory: *sub new
  * (NULL: none). */
 int pai__slurm_latest(char **sub, pai_client *c, const char *name);
 /* Where a task's files are read: "file://<dir>/" here (or where no SSH
  * host is named: a read then says the directory is not here), else
- * "sftp://host:port<dir>/"; new, or NULL out of memory. */
+ * "sftp://host:port<dir>/", dir percent-encoded (every byte but '/' and
+ * RFC 3986's unreserved); new, or NULL out of memory. */
 char *pai__slurm_task_url(pai_client *c, const char *taskdir);
+/* A URL's percent-encoded path p as the file's path: *out new.
+ * PAI_EINVAL for a '%' not followed by two hex digits, or "%00";
+ * PAI_ENOMEM. */
+int pai__slurm_url_path(char **out, const char *p);
 /* module.h's log_read. */
 int pai__slurm_log_read(char **data, size_t *len, long long *next,
 			const struct pai__api *api, pai_client *c,
@@ -300,6 +336,8 @@ int pai__slurm_job_get(pai_job_info **out, const struct pai__api *api,
 		       pai_client *c, const char *user, const char *name);
 int pai__slurm_jobs_list(pai_job_list **out, const struct pai__api *api,
 			 pai_client *c, const char *user);
+int pai__slurm_jobs_since(pai_job_list **out, const struct pai__api *api,
+			  pai_client *c, const char *user, long long since_ms);
 /* The status JSON's "slurm" member (borrowed), or NULL. */
 json_t *pai__slurm_info_meta(const pai_job_info *info);
 

@@ -166,6 +166,9 @@ static void wire_free(void *data)
 	wipe(&s->token);
 	wipe(&s->jwt);
 	json_decref(s->known);
+	pthread_mutex_destroy(&s->known_lock);
+	pthread_cond_destroy(&s->known_cv);
+	pthread_mutex_destroy(&s->serial);
 	pai_ssh_free(s->login);
 	free(s->login_host);
 	free(s->login_user);
@@ -255,6 +258,9 @@ int pai_client_new_slurm(pai_client **out, char **detail,
 		return say(detail, PAI_EINVAL, "a Slurm client needs a user");
 	if (!(st = calloc(1, sizeof(*st))))
 		return PAI_ENOMEM;
+	pthread_mutex_init(&st->known_lock, NULL);
+	pthread_cond_init(&st->known_cv, NULL);
+	pthread_mutex_init(&st->serial, NULL);
 	/* the token goes in slurmrestd's header, never as a bearer */
 	o = *opts;
 	o.token = NULL;

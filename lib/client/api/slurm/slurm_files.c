@@ -1,14 +1,18 @@
 /* slurm_files.c - a job's directory, <workdir>/<name>/<submission>: the
  * records the batch script and each task leave there (KEY=VALUE lines,
  * written whole and renamed), and the tasks' logs, read here where this
- * machine sees the directory (a login node), else over SFTP (libcurl's,
- * on libssh2) from the profile's SSH host, host keys checked against
- * the caller's known_hosts as OpenSSH does (a new host learned and told,
- * or refused when strict; a changed key refused). A log read from an offset past its end has
- * been replaced (rotated, a task run again): it is read from its start. */
+ * machine sees the directory (a login node), else on the login node's
+ * wire or over SFTP (libcurl's, on libssh2) from the profile's SSH host,
+ * host keys checked against the caller's known_hosts as OpenSSH does (a
+ * new host learned and told, or refused when strict; a changed key
+ * refused). A task's files are named by URLs whose path is
+ * percent-encoded (a working directory may hold any byte but NUL). A log
+ * read from an offset past its end has been replaced (rotated, a task
+ * run again): it is read from its start. */
 #include "slurm_api.h"
 
 #include "sys/dl_curl.h"
+#include "text/text.h" /* pai__hexval */
 
 #include <dirent.h>
 #include <errno.h>
@@ -97,37 +101,6 @@ json_t *pai__slurm_record(const char *dir, const char *file)
 	return o;
 }
 
-/* A record read on the wire's own connection: NULL when there is none
- * (or it is longer than a record is). */
-static json_t *record_remote(pai_client *c, const char *dir, const char *file)
-{
-	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
-	char *path = NULL, *data = NULL;
-	long long next;
-	size_t len = 0;
-	json_t *o = NULL;
-	pai__error kept = {0, NULL, NULL};
-
-	if (asprintf(&path, "%s/%s", dir, file) < 0)
-		return NULL;
-	/* a record not there is no failure of the caller's */
-	pai__client_save_error(c, &kept);
-	if (ops->file_read(&data, &len, &next, c, path, 0) == PAI_OK &&
-	    len <= RECORD_MAX)
-		o = record_lines(data, len);
-	pai__client_restore_error(c, &kept);
-	free(data);
-	free(path);
-	return o;
-}
-
-json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file)
-{
-	if (pai__slurm_seen(dir) || !pai__slurm_of(c)->ops->file_read)
-		return pai__slurm_record(dir, file);
-	return record_remote(c, dir, file);
-}
-
 int pai__slurm_latest(char **sub, pai_client *c, const char *name)
 {
 	const char *w = pai__slurm_of(c)->s.workdir;
@@ -163,20 +136,68 @@ int pai__slurm_latest(char **sub, pai_client *c, const char *name)
 	return PAI_OK;
 }
 
+/* Appends path to b as a URL's path: '/' as it is, every byte but RFC
+ * 3986's unreserved ones percent-encoded (a working directory may hold
+ * blanks, quotes, '%', '#' or '?', which a URL cannot carry bare). */
+static void put_path(pai__buf *b, const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			pai__buf_putc(b, (char)*p);
+		else {
+			char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+
+			pai__buf_put(b, e, 3);
+		}
+}
+
+int pai__slurm_url_path(char **out, const char *p)
+{
+	char *d = malloc(strlen(p) + 1);
+	size_t n = 0;
+	int hi, lo;
+
+	*out = NULL;
+	if (!d)
+		return PAI_ENOMEM;
+	for (; *p; p++) {
+		if (*p != '%') {
+			d[n++] = *p;
+			continue;
+		}
+		hi = pai__hexval((unsigned char)p[1]);
+		lo = hi < 0 ? -1 : pai__hexval((unsigned char)p[2]);
+		if (lo < 0 || (hi == 0 && lo == 0)) { /* bad, or a NUL */
+			free(d);
+			return PAI_EINVAL;
+		}
+		d[n++] = (char)(hi << 4 | lo);
+		p += 2;
+	}
+	d[n] = '\0';
+	*out = d;
+	return PAI_OK;
+}
+
 char *pai__slurm_task_url(pai_client *c, const char *taskdir)
 {
 	struct pai__slurm_client *s = pai__slurm_of(c);
-	char *u = NULL;
+	pai__buf b = PAI__BUF_INIT;
 
 	/* without an SSH host, the files where they should be here: a
 	 * read says what is missing */
-	if (pai__slurm_seen(taskdir) || !s->s.ssh_host) {
-		if (asprintf(&u, "file://%s/", taskdir) < 0)
-			u = NULL;
-	} else if (asprintf(&u, "sftp://%s:%ld%s/", s->s.ssh_host,
-			    s->s.ssh_port, taskdir) < 0)
-		u = NULL;
-	return u;
+	if (pai__slurm_seen(taskdir) || !s->s.ssh_host)
+		pai__buf_puts(&b, "file://");
+	else
+		pai__buf_printf(&b, "sftp://%s:%ld", s->s.ssh_host,
+				s->s.ssh_port);
+	put_path(&b, taskdir);
+	pai__buf_putc(&b, '/');
+	return pai__buf_detach(&b);
 }
 
 /* ---- reading a log ------------------------------------------------------ */
@@ -428,22 +449,104 @@ static int read_sftp(char **data, size_t *len, long long *next,
 	return PAI_OK;
 }
 
+/* ---- records elsewhere ---------------------------------------------------- */
+
+/* dir/file over SFTP from the profile's SSH host, where this machine
+ * does not see the working directory (where it does, a record not here
+ * is not written yet), the client was given SSH access
+ * (pai_client_set_sftp()) and the host answered before: one that did
+ * not (unreachable, a refused key or host key) is not asked again for
+ * the next record, each of which would wait as long. */
+static int record_sftp(char **data, size_t *len, pai_client *c,
+		       const char *dir, const char *file)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	pai__buf url = PAI__BUF_INIT;
+	long long next;
+	int err;
+
+	if (!s->s.ssh_host || !s->sftp.known_hosts || s->sftp_down ||
+	    pai__slurm_seen(s->s.workdir))
+		return PAI_ENOTSUP;
+	pai__buf_printf(&url, "sftp://%s:%ld", s->s.ssh_host, s->s.ssh_port);
+	put_path(&url, dir);
+	pai__buf_putc(&url, '/');
+	put_path(&url, file);
+	err = url.oom ? PAI_ENOMEM
+		      : read_sftp(data, len, &next, c, url.data, 0);
+	if (err && err != PAI_ENOTFOUND && err != PAI_ENOMEM)
+		s->sftp_down = 1;
+	pai__buf_release(&url);
+	return err;
+}
+
+/* A record read on the wire's own connection (the login node's), else
+ * over SFTP: NULL when there is none (or it is longer than a record is,
+ * or it cannot be read: a record not there is no failure of the
+ * caller's). */
+static json_t *record_remote(pai_client *c, const char *dir, const char *file)
+{
+	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
+	char *path = NULL, *data = NULL;
+	long long next;
+	size_t len = 0;
+	json_t *o = NULL;
+	pai__error kept = {0, NULL, NULL};
+	int err;
+
+	pai__client_save_error(c, &kept);
+	if (!ops->file_read)
+		err = record_sftp(&data, &len, c, dir, file);
+	else if (asprintf(&path, "%s/%s", dir, file) < 0)
+		err = PAI_ENOMEM;
+	else
+		err = ops->file_read(&data, &len, &next, c, path, 0);
+	if (err == PAI_OK && len <= RECORD_MAX)
+		o = record_lines(data, len);
+	pai__client_restore_error(c, &kept);
+	free(data);
+	free(path);
+	return o;
+}
+
+json_t *pai__slurm_record_at(pai_client *c, const char *dir, const char *file)
+{
+	if (pai__slurm_seen(dir))
+		return pai__slurm_record(dir, file);
+	return record_remote(c, dir, file);
+}
+
 int pai__slurm_log_read(char **data, size_t *len, long long *next,
 			const struct pai__api *api, pai_client *c,
 			const char *url, long long offset)
 {
 	const struct pai__slurm_ops *ops = pai__slurm_of(c)->ops;
-	const char *path;
+	const char *at = NULL;
+	char *path = NULL;
+	int err, sftp = strncmp(url, "sftp://", 7) == 0;
 
 	(void)api;
 	if (strncmp(url, "file://", 7) == 0)
-		return read_local(data, len, next, c, url + 7, offset);
-	/* the wire's own connection, where it has one (the login node's) */
-	if (strncmp(url, "sftp://", 7) == 0 && ops->file_read &&
-	    (path = strchr(url + 7, '/')))
-		return ops->file_read(data, len, next, c, path, offset);
-	if (strncmp(url, "sftp://", 7) == 0)
+		at = url + 7;
+	else if (sftp && ops->file_read)
+		at = strchr(url + 7, '/');
+	/* libcurl reads an sftp:// URL's escapes itself */
+	if (!at && sftp)
 		return read_sftp(data, len, next, c, url, offset);
-	return pai__client_fail(c, PAI_EINVAL, 0, NULL,
-				"not a Slurm job's log: '%s'", url);
+	if (!at)
+		return pai__client_fail(c, PAI_EINVAL, 0, NULL,
+					"not a Slurm job's log: '%s'", url);
+	if ((err = pai__slurm_url_path(&path, at)))
+		return err == PAI_ENOMEM
+			   ? pai__client_oom(c)
+			   : pai__client_fail(c, PAI_EINVAL, 0, NULL,
+					      "not a Slurm job's log: '%s' (a "
+					      "bad %%-escape)",
+					      url);
+	if (sftp) /* the wire's own connection (the login node's) */
+		err = ops->file_read(data, len, next, c, path, offset);
+	else
+		err = read_local(data, len, next, c, path, offset);
+	free(path);
+	return err;
 }

@@ -106,11 +106,14 @@ json_t *pai__slurm_named(json_t *jobs, const char *user, const char *name)
 
 	json_array_foreach(jobs, i, j)
 	{
-		const char *u = pai__json_str(j, "user_name");
-		const char *jn = pai__json_str(j, "name");
+		const char *jn = pai__json_str(j, "name"), *u;
 
-		if (!out || !leader(j) || !jn || strcmp(jn, name) != 0 ||
-		    (user && (!u || strcmp(u, user) != 0)) ||
+		/* the name first: most jobs are told apart by it alone (a
+		 * submission asks this of every job known, twice) */
+		if (!out || !jn || strcmp(jn, name) != 0 || !leader(j))
+			continue;
+		u = pai__json_str(j, "user_name");
+		if ((user && (!u || strcmp(u, user) != 0)) ||
 		    !pai__slurm_note(&n, j))
 			continue;
 		/* newest (the highest id) first */
@@ -241,42 +244,154 @@ int pai__slurm_exit(json_t *v)
 /* Most jobs read one by one to catch up; past that, all listed again. */
 #define CATCH_UP_MAX 32
 
-void pai__slurm_know(pai_client *c, json_t *j)
+int pai__slurm_pending(json_t *j)
 {
-	struct pai__slurm_client *s = pai__slurm_of(c);
+	return json_is_true(json_object_get(j, "pending"));
+}
 
+/* Of Slurm's job j (a hundred members and more), what a submission's
+ * checks read: a new object, or NULL. Every check asks it of every job
+ * known, so that a small object is found in fewer cache lines. */
+static json_t *slim(json_t *j)
+{
+	return json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?,s:O?}", "job_id",
+			 json_object_get(j, "job_id"), "name",
+			 json_object_get(j, "name"), "user_name",
+			 json_object_get(j, "user_name"), "comment",
+			 json_object_get(j, "comment"), "het_job_id",
+			 json_object_get(j, "het_job_id"), "het_job_offset",
+			 json_object_get(j, "het_job_offset"), "job_state",
+			 json_object_get(j, "job_state"));
+}
+
+/* The jobs listed, slim: a new array, or NULL. */
+static json_t *slim_all(json_t *jobs)
+{
+	json_t *out = json_array(), *j;
+	size_t i;
+
+	json_array_foreach(jobs, i, j)
+	{
+		if (out && json_array_append_new(out, slim(j))) {
+			json_decref(out);
+			out = NULL;
+		}
+	}
+	return out;
+}
+
+/* j among the jobs known (under known_lock). */
+static void know(struct pai__slurm_client *s, json_t *j)
+{
 	if (s->known && j && !json_array_append(s->known, j) &&
 	    job_id(j) > s->known_max)
 		s->known_max = job_id(j);
-	json_decref(j);
 }
 
-int pai__slurm_known(json_t **out, pai_client *c, long max_age_ms)
+/* jobs, just listed, as what the client knows (under known_lock): with
+ * the submissions under way, and the jobs made since the listing began
+ * (past its highest id), of the list it replaces. */
+static void replace_known(struct pai__slurm_client *s, json_t *jobs)
+{
+	json_t *old = s->known, *j;
+	size_t i;
+
+	s->known = jobs;
+	s->known_at = pai__now_ms();
+	s->known_max = 0;
+	json_array_foreach(jobs, i, j)
+	{
+		if (job_id(j) > s->known_max)
+			s->known_max = job_id(j);
+	}
+	json_array_foreach(old, i, j)
+	{
+		if (pai__slurm_pending(j) || job_id(j) > s->known_max)
+			know(s, j);
+	}
+	json_decref(old);
+}
+
+int pai__slurm_known_lock(json_t **out, pai_client *c, long max_age_ms)
 {
 	struct pai__slurm_client *s = pai__slurm_of(c);
-	json_t *jobs = NULL, *j;
-	size_t i;
+	json_t *jobs = NULL, *all = NULL;
 	int err;
 
 	*out = NULL;
+	pthread_mutex_lock(&s->known_lock);
+	while (s->listing)
+		pthread_cond_wait(&s->known_cv, &s->known_lock);
 	if (!s->known || pai__now_ms() - s->known_at > max_age_ms) {
-		if ((err = pai__slurm_jobs(&jobs, c)))
+		s->listing = 1;
+		pthread_mutex_unlock(&s->known_lock);
+		if (!(err = pai__slurm_jobs(&all, c)) &&
+		    !(jobs = slim_all(all)))
+			err = pai__client_oom(c);
+		json_decref(all);
+		pthread_mutex_lock(&s->known_lock);
+		s->listing = 0;
+		pthread_cond_broadcast(&s->known_cv);
+		if (err) {
+			pthread_mutex_unlock(&s->known_lock);
 			return err;
-		json_decref(s->known);
-		s->known = jobs;
-		s->known_at = pai__now_ms();
-		s->known_max = 0;
-		json_array_foreach(jobs, i, j)
-		{
-			if (job_id(j) > s->known_max)
-				s->known_max = job_id(j);
 		}
+		replace_known(s, jobs);
 	}
 	*out = s->known;
 	return PAI_OK;
 }
 
-/* 1 when the client knows job id. */
+void pai__slurm_known_unlock(pai_client *c)
+{
+	pthread_mutex_unlock(&pai__slurm_of(c)->known_lock);
+}
+
+void pai__slurm_known_wait(json_t **out, pai_client *c)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+
+	pthread_cond_wait(&s->known_cv, &s->known_lock);
+	*out = s->known;
+}
+
+void pai__slurm_known_claim(pai_client *c, json_t *j)
+{
+	if (j && !json_object_set_new(j, "pending", json_true())) {
+		know(pai__slurm_of(c), j);
+		pai__slurm_of(c)->claims++;
+	}
+	json_decref(j);
+}
+
+void pai__slurm_known_settle(pai_client *c, const char *sub, json_t *made)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	struct pai__slurm_note n;
+	json_t *j;
+	size_t i;
+
+	pthread_mutex_lock(&s->known_lock);
+	/* from the end, where claims were put lately */
+	for (i = json_array_size(s->known); i-- > 0;) {
+		j = json_array_get(s->known, i);
+		if (pai__slurm_pending(j) && pai__slurm_note(&n, j) &&
+		    strcmp(n.sub, sub) == 0) {
+			json_array_remove(s->known, i);
+			s->claims--;
+			break;
+		}
+	}
+	json_array_foreach(made, i, j)
+	{
+		know(s, j);
+	}
+	pthread_cond_broadcast(&s->known_cv);
+	pthread_mutex_unlock(&s->known_lock);
+	json_decref(made);
+}
+
+/* 1 when the client knows job id (under known_lock). */
 static int knows(const struct pai__slurm_client *s, long long id)
 {
 	json_t *j;
@@ -290,43 +405,67 @@ static int knows(const struct pai__slurm_client *s, long long id)
 	return 0;
 }
 
-int pai__slurm_catch_up(pai_client *c, long long id)
+/* Job k read (GET job/ID) into what the client knows, unless it knows
+ * it by then: one that is no more is none. */
+static int read_one(pai_client *c, long long k)
 {
 	struct pai__slurm_client *s = pai__slurm_of(c);
-	long long k, from = s->known_max;
-	json_t *o, *j, *jobs;
+	json_t *o = NULL, *j, *jobs;
 	char path[64];
 	size_t i;
 	int err;
 
-	if (!s->known || id - from > CATCH_UP_MAX) {
-		s->known_at = 0; /* too many: all of them again */
-		return pai__slurm_known(&jobs, c, 0);
+	snprintf(path, sizeof(path), "job/%lld", k);
+	err = pai__slurm_call(&o, c, "GET", path, NULL, 1, NULL);
+	if (err && err != PAI_ENOTFOUND)
+		return err;
+	if (o && (err = pai__slurm_jobs_read(o, &jobs))) {
+		json_decref(o);
+		return err == PAI_ENOMEM
+			   ? pai__client_oom(c)
+			   : pai__client_fail(c, err, 200, NULL,
+					      "slurmrestd's answer for job "
+					      "%lld has no \"jobs\" list",
+					      k);
+	}
+	pthread_mutex_lock(&s->known_lock);
+	json_array_foreach(json_object_get(o, "jobs"), i, j)
+	{
+		if (!knows(s, job_id(j)) && (j = slim(j))) {
+			know(s, j);
+			json_decref(j);
+		}
+	}
+	pthread_mutex_unlock(&s->known_lock);
+	json_decref(o);
+	return PAI_OK;
+}
+
+int pai__slurm_catch_up(pai_client *c, long long id)
+{
+	struct pai__slurm_client *s = pai__slurm_of(c);
+	long long k, from, began = pai__now_ms();
+	json_t *jobs;
+	int err, had, known;
+
+	pthread_mutex_lock(&s->known_lock);
+	from = s->known_max;
+	had = s->known != NULL;
+	pthread_mutex_unlock(&s->known_lock);
+	if (!had || id - from > CATCH_UP_MAX) {
+		/* too many: all of them again, unless listed since */
+		if ((err = pai__slurm_known_lock(&jobs, c,
+						 (long)(pai__now_ms() - began))))
+			return err;
+		pai__slurm_known_unlock(c);
+		return PAI_OK;
 	}
 	for (k = from + 1; k < id; k++) {
-		if (knows(s, k))
-			continue;
-		snprintf(path, sizeof(path), "job/%lld", k);
-		o = NULL;
-		err = pai__slurm_call(&o, c, "GET", path, NULL, 1, NULL);
-		if (err && err != PAI_ENOTFOUND)
+		pthread_mutex_lock(&s->known_lock);
+		known = knows(s, k);
+		pthread_mutex_unlock(&s->known_lock);
+		if (!known && (err = read_one(c, k)))
 			return err;
-		if (o && (err = pai__slurm_jobs_read(o, &jobs))) {
-			json_decref(o);
-			return err == PAI_ENOMEM ? pai__client_oom(c)
-						 : pai__client_fail(
-						       c, err, 200, NULL,
-						       "slurmrestd's answer "
-						       "for job %lld has no "
-						       "\"jobs\" list",
-						       k);
-		}
-		json_array_foreach(json_object_get(o, "jobs"), i, j)
-		{
-			if (!knows(s, job_id(j)))
-				pai__slurm_know(c, json_incref(j));
-		}
-		json_decref(o);
 	}
 	return PAI_OK;
 }

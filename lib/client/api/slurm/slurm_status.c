@@ -291,8 +291,9 @@ static int build_info(pai_job_info **out, struct build *b)
 	b->seen = pai__slurm_seen(b->dir);
 	if (b->dir && !b->jobrec)
 		b->jobrec = pai__slurm_record_at(b->c, b->dir, "job");
-	/* the login node's wire sees the directory where its record is */
-	b->seen = b->seen || (b->jobrec && pai__slurm_of(b->c)->ops->file_read);
+	/* the directory is seen where its record was read: on the login
+	 * node's wire, or over SFTP */
+	b->seen = b->seen || b->jobrec;
 	b->retries = pai__json_str(b->jobrec, "retries")
 			 ? atol(pai__json_str(b->jobrec, "retries"))
 			 : -1;
@@ -379,7 +380,7 @@ static int from_acct(struct build *b, int rec)
 	json_t *acct = NULL, *named = NULL, *lead = NULL;
 	int err;
 
-	err = pai__slurm_acct_jobs(&acct, b->c, b->user, b->name);
+	err = pai__slurm_acct_jobs(&acct, b->c, b->user, b->name, 0);
 	if (err == PAI_ENOMEM)
 		return err;
 	if (err && err != PAI_ENOTSUP)
@@ -476,11 +477,11 @@ static int by_id(const void *a, const void *b)
  * and slurmctld forgot, by id: *all new. Without accounting (or when it
  * cannot be read, said to -v), jobs alone. */
 static int with_acct(json_t **all, pai_client *c, json_t *jobs,
-		     const char *user)
+		     const char *user, long long since_s)
 {
 	json_t *acct = NULL, *j, **v;
 	size_t i, n;
-	int err = user ? pai__slurm_acct_jobs(&acct, c, user, NULL)
+	int err = user ? pai__slurm_acct_jobs(&acct, c, user, NULL, since_s)
 		       : PAI_ENOTSUP;
 
 	if (err == PAI_ENOMEM)
@@ -513,6 +514,12 @@ static int with_acct(json_t **all, pai_client *c, json_t *jobs,
 int pai__slurm_jobs_list(pai_job_list **out, const struct pai__api *api,
 			 pai_client *c, const char *user)
 {
+	return pai__slurm_jobs_since(out, api, c, user, 0);
+}
+
+int pai__slurm_jobs_since(pai_job_list **out, const struct pai__api *api,
+			  pai_client *c, const char *user, long long since_ms)
+{
 	json_t *live = NULL, *jobs = NULL, *a = NULL, *j;
 	struct pai__slurm_note n;
 	char *url = NULL;
@@ -522,7 +529,8 @@ int pai__slurm_jobs_list(pai_job_list **out, const struct pai__api *api,
 	(void)api;
 	if ((err = pai__slurm_jobs(&live, c)))
 		return err;
-	err = with_acct(&jobs, c, live, user);
+	/* accounting from the second since_ms falls in */
+	err = with_acct(&jobs, c, live, user, since_ms / 1000);
 	json_decref(live);
 	if (err)
 		return err;

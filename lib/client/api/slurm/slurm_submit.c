@@ -39,6 +39,7 @@ struct sub {
 	unsigned lo, hi; /* the port range */
 	char *jobdir, *note;
 	json_t *body;
+	int claimed; /* its claim among the jobs the client knows */
 };
 
 static void sub_release(struct sub *s)
@@ -204,6 +205,65 @@ static int choose_ports(struct sub *s, json_t *jobs, unsigned long long n)
 				s->name, n, PORT_TRIES, PORT_LO, PORT_HI - 1);
 }
 
+/* 1 when a submission of the user's job name is under way in another
+ * lane of the client (its claim among jobs; under known_lock). */
+static int under_way(struct sub *s, json_t *jobs)
+{
+	struct pai__slurm_note n;
+	const char *u, *jn;
+	json_t *j;
+	size_t i;
+
+	if (!pai__slurm_of(s->c)->claims) /* one lane, or none under way */
+		return 0;
+	json_array_foreach(jobs, i, j)
+	{
+		if (!pai__slurm_pending(j))
+			continue;
+		u = pai__json_str(j, "user_name");
+		jn = pai__json_str(j, "name");
+		if (u && jn &&
+		    strcmp(u, s->user) == 0 && strcmp(jn, s->name) == 0 &&
+		    pai__slurm_note(&n, j))
+			return 1;
+	}
+	return 0;
+}
+
+/* The name checked and the ports chosen against the jobs Slurm knows
+ * and the submissions under way (after one of the name under way has
+ * settled), and this one's claim put beside them, in one hold of the
+ * client's lock: two lanes never both pass with one name or take one
+ * range. */
+static int claim(struct sub *s, unsigned long long nports)
+{
+	json_t *jobs = NULL, *mine;
+	char *note;
+	int err;
+
+	if ((err = pai__slurm_known_lock(&jobs, s->c, KNOWN_MAX_AGE_MS)))
+		return err;
+	while (under_way(s, jobs))
+		pai__slurm_known_wait(&jobs, s->c);
+	if (!(err = conflict(s, jobs)) &&
+	    !(err = choose_ports(s, jobs, nports))) {
+		note = pai__slurm_note_text(s->subid, s->lo, s->hi, s->roles);
+		mine = note ? json_pack("{s:I,s:s,s:s,s:s,s:s}", "job_id",
+					(json_int_t)0, "name", s->name,
+					"user_name", s->user, "comment", note,
+					"job_state", "PENDING")
+			    : NULL;
+		free(note);
+		if (mine) {
+			pai__slurm_known_claim(s->c, mine);
+			s->claimed = 1;
+		} else
+			err = pai__client_oom(s->c);
+	}
+	pai__slurm_known_unlock(s->c);
+	return err;
+}
+
 /* The config's virtual cluster (v1's virtualCluster, v2's
  * defaults.virtualCluster), or NULL. */
 static const char *vc_of(const pai_job *job)
@@ -258,9 +318,9 @@ static int make_body(struct sub *s, unsigned long long nports)
 }
 
 /* Everything before the post: the job, the name, the ports, the body
- * (jobs: Slurm's, when asked; NULL for a dry run). */
+ * (check: against the jobs Slurm knows, claimed; 0 for a dry run). */
 static int prepare(struct sub *s, json_t *config, const pai_submit_options *o,
-		   json_t *jobs)
+		   int check)
 {
 	struct pai__slurm_tasks t;
 	unsigned long long nports = 0;
@@ -287,10 +347,9 @@ static int prepare(struct sub *s, json_t *config, const pai_submit_options *o,
 					"are",
 					s->name);
 	make_subid(s->subid, sizeof(s->subid));
-	if (jobs && ((err = conflict(s, jobs)) ||
-		     (err = choose_ports(s, jobs, nports))))
+	if (check && (err = claim(s, nports)))
 		return err;
-	if (!jobs)
+	if (!check)
 		s->lo = PORT_LO, s->hi = PORT_LO + (unsigned)nports;
 	return make_body(s, nports);
 }
@@ -319,22 +378,26 @@ static int find_own(struct sub *s, long long *id)
 }
 
 /* Our job id (and its components after it) among what the client
- * knows, so that its next submission needs no listing. */
+ * knows in place of its claim, so that its next submission needs no
+ * listing. */
 static void know_own(struct sub *s, long long id)
 {
 	size_t k, n = json_is_array(json_object_get(s->body, "jobs"))
 			  ? json_array_size(json_object_get(s->body, "jobs"))
 			  : 1;
+	json_t *made = json_array();
 
-	for (k = 0; k < n; k++)
-		pai__slurm_know(
-		    s->c, json_pack("{s:I,s:s,s:s,s:s,s:I,s:I,s:s}", "job_id",
+	for (k = 0; made && k < n; k++)
+		json_array_append_new(
+		    made, json_pack("{s:I,s:s,s:s,s:s,s:I,s:I,s:s}", "job_id",
 				    (json_int_t)(id + (long long)k), "name",
 				    s->name, "user_name", s->user, "comment",
 				    s->note, "het_job_id",
 				    (json_int_t)(n > 1 ? id : 0),
 				    "het_job_offset", (json_int_t)k,
 				    "job_state", "PENDING"));
+	pai__slurm_known_settle(s->c, s->subid, made);
+	s->claimed = 0;
 }
 
 /* Our job, posted, cancelled again because whether an older job of the
@@ -378,9 +441,11 @@ static int one_of_a_name(struct sub *s, long long id)
 	int err;
 
 	if ((err = pai__slurm_catch_up(s->c, id)) ||
-	    (err = pai__slurm_known(&jobs, s->c, KNOWN_MAX_AGE_MS)))
+	    (err = pai__slurm_known_lock(&jobs, s->c, KNOWN_MAX_AGE_MS)))
 		return unchecked(s, id, err);
-	if (!(named = pai__slurm_named(jobs, s->user, s->name)))
+	named = pai__slurm_named(jobs, s->user, s->name);
+	pai__slurm_known_unlock(s->c);
+	if (!named)
 		return pai__client_oom(s->c);
 	json_array_foreach(named, i, j)
 	{
@@ -484,19 +549,27 @@ int pai__slurm_submit(const struct pai__api *api, pai_client *c,
 		      const char *user, json_t *config,
 		      const pai_submit_options *o, int *recovered)
 {
+	struct pai__slurm_client *sc = pai__slurm_of(c);
+	/* a batch's lanes share slurmrestd; the login node's connection,
+	 * one at a time */
+	int serial = sc->ops != &pai__slurm_restd_ops;
 	struct sub s;
 	pai_diags *own = NULL;
-	json_t *jobs = NULL;
 	int err, rec = 0;
 
 	(void)api;
+	if (serial)
+		pthread_mutex_lock(&sc->serial);
 	if (!(err = begin(&s, &own, c, user, config, o)) &&
-	    !(err = pai__slurm_known(&jobs, c, KNOWN_MAX_AGE_MS)) &&
-	    !(err = prepare(&s, config, o, jobs))) {
+	    !(err = prepare(&s, config, o, 1))) {
 		job_dir(&s, 0);
 		if ((err = post(&s, &rec)))
 			job_dir(&s, 1);
 	}
+	if (s.claimed) /* no job made, or not known to be */
+		pai__slurm_known_settle(c, s.subid, NULL);
+	if (serial)
+		pthread_mutex_unlock(&sc->serial);
 	if (!err && recovered)
 		*recovered = rec;
 	sub_release(&s);
@@ -514,7 +587,7 @@ int pai__slurm_submit_request(pai__submit_rq *rq, const struct pai__api *api,
 
 	(void)api;
 	if (!(err = begin(&s, &own, c, user, config, &defaults)) &&
-	    !(err = prepare(&s, config, &defaults, NULL)) &&
+	    !(err = prepare(&s, config, &defaults, 0)) &&
 	    (pai__slurm_url(&rq->url, c, "job/submit") ||
 	     !(rq->body = pai__json_dumps(s.body, JSON_INDENT(2)))))
 		err = pai__client_oom(c);
