@@ -4,6 +4,7 @@
  *   slurm_client.c  the client: the profile's facts, the JWT (a file
  *                   read again for every request) and the user, as
  *                   headers on each exchange (http.h's struct pai__wire)
+ *   slurm_state.c   the slurmrestd version spoken, kept between runs
  *   slurm_shapes.c  the plugin versions paictl speaks (a table), and
  *                   adapters between their JSON shapes and the one the
  *                   rest reads (v0.0.38's); no transport
@@ -69,6 +70,9 @@ struct pai__slurm_client {
 	char *login_host, *login_user;
 	long login_port;
 	pai_ssh *login;
+	/* where the version spoken is kept between runs (slurm_state.c):
+	 * "<state_dir>/slurm/<profile>.openapi"; NULL: nowhere */
+	char *state_path;
 	/* the token of the exchange under way, wiped by finish */
 	char *token;
 	/* the expiry its payload named (seconds since 1970), 0: none;
@@ -78,6 +82,18 @@ struct pai__slurm_client {
 
 /* The state of client c (made by pai_client_new_slurm()). */
 struct pai__slurm_client *pai__slurm_of(pai_client *c);
+
+/* ---- what a client learned, kept between runs (slurm_state.c) ------- */
+
+/* c's slurmrestd version kept under state_dir for profile name: the
+ * one kept there last time (under a day old) spoken first, and the
+ * one spoken kept when the client is freed. Best effort: PAI_OK, or
+ * PAI_ENOMEM. */
+int pai__slurm_state_keep(pai_client *c, const char *state_dir,
+			  const char *name);
+/* The version spoken written where pai__slurm_state_keep() said, when it
+ * is new there or about to expire; from wire_free. */
+void pai__slurm_state_save(struct pai__slurm_client *s);
 
 /* ---- versions and shapes (slurm_shapes.c) --------------------------- */
 

@@ -166,6 +166,8 @@ static void wire_free(void *data)
 	wipe(&s->token);
 	wipe(&s->jwt);
 	json_decref(s->known);
+	pai__slurm_state_save(s);
+	free(s->state_path);
 	pai_ssh_free(s->login);
 	free(s->login_host);
 	free(s->login_user);
@@ -249,7 +251,7 @@ int pai_client_new_slurm(pai_client **out, char **detail,
 	if (detail)
 		*detail = NULL;
 	if (!out || !opts || opts->version != PAI_CLIENT_OPTIONS_VERSION ||
-	    !s || s->version != PAI_SLURM_CLUSTER_VERSION)
+	    !s || s->version < 1 || s->version > PAI_SLURM_CLUSTER_VERSION)
 		return PAI_EINVAL;
 	if (!s->user || !*s->user || !pai__header_safe(s->user))
 		return say(detail, PAI_EINVAL, "a Slurm client needs a user");

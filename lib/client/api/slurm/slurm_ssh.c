@@ -117,6 +117,9 @@ int pai__slurm_ssh_login(pai_ssh **out, pai_client *c)
 	o.host = s->login_host;
 	o.port = s->login_port;
 	o.user = s->login_user ? s->login_user : s->user;
+	/* the profile's key for its login node, else the caller's */
+	if (s->s.identity_file)
+		o.key_file = s->s.identity_file;
 	o.host_key_alias = NULL;
 	if ((err = pai_ssh_new(&s->login, &o)))
 		return pai__client_fail(
