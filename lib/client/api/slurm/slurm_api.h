@@ -53,6 +53,9 @@ struct pai__slurm_client {
 	char path_version[16];
 	int tentative; /* version a hint not answered yet */
 	int no_dbd; /* /slurmdb/ answered 404: no accounting */
+	/* the login node's squeue and sacct refused --json (a Slurm before
+	 * 21.08): their --format columns from then on (slurm_ssh.c) */
+	int no_json;
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;
 	char *sftp_user, *sftp_key, *sftp_known;
@@ -259,6 +262,12 @@ char *pai__slurm_fmt_spec(int acct);
  * count of columns or a field not of its kind or too long. */
 int pai__slurm_fmt_read(json_t **jobs, size_t *bad_line, const char *out,
 			size_t len, int acct);
+/* Their output as the answer --json gives, {"jobs": [...]} (new): for
+ * squeue the jobs read so, for sacct in accounting's shape, which
+ * pai__slurm_acct_jobs_read() reads back to them. Errors as
+ * pai__slurm_fmt_read()'s. */
+int pai__slurm_fmt_answer(json_t **answer, size_t *bad_line, const char *out,
+			  size_t len, int acct);
 
 /* ---- the wires: slurmrestd's (slurm_rest.c), the login node's -------- */
 
