@@ -5,7 +5,9 @@ use of slurmrestd, against the REAL Slurm 24.11 of Debian 13
 (next_cluster.py: its sshd is the login node; sbatch, squeue, sacct,
 scontrol and scancel run there). A working directory with spaces, quotes
 and $() in its name, a partition that is none, a refused key, a host key
-that changed.
+that changed, a login key of the profile's own (--identity), a Slurm
+before 21.08 (no --json: --format), an answer lost when the connection
+dies after sbatch ran.
 
     test_ssh.py [-v] [-k PATTERN]      (PAICTL, default build/paictl;
                                         SUITE, default trixie)
@@ -312,29 +314,86 @@ exec /usr/bin/%(prog)s "$@"
 """
 
 
-def old_login(c, k):
-    """Key keys/old in k's HOME, let in to the login node as a Slurm
-    before 21.08; (the authorized_keys as they were, the refusals' log)."""
-    bindir = os.path.join(c.work, "oldbin")
-    log = os.path.join(bindir, "refused")
+def gated_login(c, k, tag, progs):
+    """Key keys/<tag> in k's HOME, let in to the login node with progs
+    ({name: script}, in <work>/<tag>bin, given {"prog", "log"}) first on
+    PATH; (the authorized_keys as they were, the wrappers' log)."""
+    bindir = os.path.join(c.work, tag + "bin")
+    log = os.path.join(bindir, "log")
     os.makedirs(bindir, exist_ok=True)
-    for prog in ("squeue", "sacct"):
+    for prog, text in progs.items():
         with open(os.path.join(bindir, prog), "w") as f:
-            f.write(OLD % {"prog": prog, "log": log})
+            f.write(text % {"prog": prog, "log": log})
         os.chmod(os.path.join(bindir, prog), 0o755)
     with open(os.path.join(bindir, "gate"), "w") as f:
         f.write(GATE % bindir)
     os.chmod(os.path.join(bindir, "gate"), 0o755)
     os.makedirs(os.path.join(k.dir, "keys"), exist_ok=True)
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
-                    os.path.join(k.dir, "keys", "old")], check=True)
+                    os.path.join(k.dir, "keys", tag)], check=True)
     auth = os.path.join(os.path.dirname(c.ssh_key), "authorized_keys")
     before = open(auth).read()
     with open(auth, "a") as f:
         f.write('command="%s" %s' % (
             os.path.join(bindir, "gate"),
-            open(os.path.join(k.dir, "keys", "old.pub")).read()))
+            open(os.path.join(k.dir, "keys", tag + ".pub")).read()))
     return before, log
+
+
+def old_login(c, k):
+    """A login node of a Slurm before 21.08 (as gated_login())."""
+    return gated_login(c, k, "old", {"squeue": OLD, "sacct": OLD})
+
+
+# sbatch that makes the job, then (the first time) cuts the SSH
+# connection it came on (its sshd-session processes) before its answer
+# goes back: a lost answer.
+LOST = """#!/bin/sh
+[ "$1" = --version ] && exec /usr/bin/sbatch --version
+first=yes
+[ -s %(log)s ] && first=
+/usr/bin/sbatch "$@" >/dev/null 2>&1
+echo sbatch >> %(log)s
+[ "$first" ] || exec /usr/bin/sbatch --version >/dev/null
+p=$$
+while [ "$p" -gt 1 ]; do
+  up=$(cut -d' ' -f4 /proc/$p/stat)
+  [ "$(cat /proc/$p/comm)" = sshd-session ] && kill -9 "$p"
+  p=$up
+done
+sleep 10
+"""
+
+
+def t_lost_answer(c):
+    """The connection dies after sbatch made the job, before its answer
+    is read: submit finds the job by its submission id (in --comment)
+    on a new connection, and makes no second one."""
+    k = Case(c, "lost", add=False)
+    before, log = gated_login(c, k, "lost", {"sbatch": LOST})
+    auth = os.path.join(os.path.dirname(c.ssh_key), "authorized_keys")
+    try:
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  k.work, "--identity", "keys/lost")
+        check("lost answer: cluster add", r.returncode == 0, r.stderr)
+        path = k.file("j.json", job("sshlost", [("a", 1, "sleep 2")]))
+        r = k.run("-c", "hpc", "submit", path, timeout=180)
+        runs = refusals(log)
+        check("lost answer: sbatch ran once, its connection cut",
+              runs == ["sbatch"], runs)
+        check("lost answer: submit succeeds, the job found, said so",
+              r.returncode == 0 and "was lost, but the job is there" in
+              r.stderr, (r.returncode, r.stdout, r.stderr))
+        names = squeue_names(c)
+        check("lost answer: one job, not two",
+              names.count("sshlost") == 1, names)
+        r = k.run("-c", "hpc", "wait", "sshlost", timeout=180)
+        check("lost answer: the job found runs to its end",
+              r.returncode == 0, (r.returncode, r.stderr))
+    finally:
+        with open(auth, "w") as f:
+            f.write(before)
+        k.close()
 
 
 def refusals(log):
@@ -580,8 +639,8 @@ def t_forgotten(c):
 
 
 CASES = [t_job, t_one_connection, t_remote_dir, t_stop, t_partition,
-         t_refused_key, t_identity, t_old_slurm, t_host_key_changed,
-         t_forgotten]
+         t_refused_key, t_identity, t_old_slurm, t_lost_answer,
+         t_host_key_changed, t_forgotten]
 
 
 def main():
