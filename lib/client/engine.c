@@ -23,8 +23,8 @@ int pai__open_fail(const struct pai__open *o, int err, const char *why)
 static int open_openpai(pai_client **out, const struct pai__open *o)
 {
 	pai_api api = o->oo->api != PAI_API_AUTO ? o->oo->api
-		      : o->prof		      ? o->prof->api
-					      : PAI_API_AUTO;
+		      : o->prof			 ? o->prof->api
+						 : PAI_API_AUTO;
 	int err;
 
 	if (o->oo->token_file)
@@ -62,8 +62,8 @@ static int open_k8s(pai_client **out, const struct pai__open *o)
 	if (pai_config_k8s(&k, o->cfg, o->name) != PAI_OK ||
 	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, o->cfg,
 				   o->name) != PAI_OK)
-		return pai__open_fail(o, PAI_EINVAL, "not a Kubernetes "
-						     "cluster's profile");
+		return pai__open_fail(o, PAI_EINVAL,
+				      "not a Kubernetes cluster's profile");
 	k.version = PAI_K8S_CLUSTER_VERSION;
 	return pai_client_new_k8s(out, o->detail, &o->opts, &k);
 }
@@ -96,8 +96,8 @@ static const struct pai__engine engines[] = {
 };
 
 /* Any other profile, and a URI with no profile. */
-static const struct pai__engine openpai = {PAI_API_AUTO, NULL, 0,
-					   open_openpai, NULL, NULL, NULL};
+static const struct pai__engine openpai = {
+    PAI_API_AUTO, NULL, 0, open_openpai, NULL, NULL, NULL};
 
 static const struct pai__engine *engine_of(pai_api api, const char *uri)
 {

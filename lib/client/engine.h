@@ -10,17 +10,17 @@
 /* What pai_client_open() was given, for an engine's open. */
 struct pai__open {
 	const pai_config *cfg;
-	const char *name;	  /* the profile's */
-	const pai_profile *prof;  /* NULL: a URI with no profile */
-	pai_client_options opts;  /* uri: the one given, else the profile's */
+	const char *name;	 /* the profile's */
+	const pai_profile *prof; /* NULL: a URI with no profile */
+	pai_client_options opts; /* uri: the one given, else the profile's */
 	const pai_open_options *oo;
 	char **detail; /* may be NULL */
 };
 
 /* One engine: the profiles it takes, and its parts. */
 struct pai__engine {
-	pai_api api;	    /* the profile's API that names it */
-	const char *scheme; /* and its URI's scheme; NULL: any */
+	pai_api api;	     /* the profile's API that names it */
+	const char *scheme;  /* and its URI's scheme; NULL: any */
 	int own_credentials; /* pai_config_own_credentials() */
 	int (*open)(pai_client **out, const struct pai__open *o);
 	/* NULL: nothing to check (pai_client_probe()) */

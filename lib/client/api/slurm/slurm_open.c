@@ -14,8 +14,7 @@
  * file (the caller's, else the profile's), the caller's token, else
  * $SLURM_JWT's; none is said when a request needs it (slurm_client.c),
  * so that a profile is made and read without one. */
-static const char *jwt_of(const struct pai__open *o,
-			  const pai_slurm_cluster *s)
+static const char *jwt_of(const struct pai__open *o, const pai_slurm_cluster *s)
 {
 	const char *env = getenv("SLURM_JWT");
 
@@ -71,9 +70,8 @@ int pai__slurm_probe_login(char **said, pai_client *c)
 
 	if (err)
 		return err;
-	v = json_object_get(json_object_get(json_object_get(o, "meta"),
-					    "slurm"),
-			    "release");
+	v = json_object_get(
+	    json_object_get(json_object_get(o, "meta"), "slurm"), "release");
 	pai__buf_printf(&b, "Slurm %s answered on the login node %s",
 			json_is_string(v) ? json_string_value(v)
 					  : "(version unknown)",
