@@ -303,8 +303,10 @@ typedef struct cli_conn {
 	 * built-in local cluster): the client is opened from it */
 	pai_config *cfg;
 	/* its engine reads its own credential: no token; --token-file
-	 * passed on (pai_config_own_credentials()) */
+	 * passed on; credentials says where it comes from (static, from
+	 * pai_config_own_credentials()) */
 	int own_credentials;
+	const char *credentials;
 	/* a stop deleted the job (a PaddleJob): cli_wait_job() takes its
 	 * being gone for STOPPED */
 	int deleted;

@@ -157,12 +157,9 @@ static int needs_no_login(const cli_ctx *ctx, const cli_conn *conn)
 	if (!conn->own_credentials)
 		return 0;
 	if (!ctx->quiet)
-		cli_error(ctx, 0,
-			  "'%s' takes no password: its profile names its "
-			  "credentials (a kubeconfig, as kubectl's; a Slurm "
-			  "JWT, with --token-file or $SLURM_JWT, which "
-			  "'scontrol token' prints on a login node; SSH keys)",
-			  conn->cluster);
+		cli_error(ctx, 0, "'%s' takes no password: %s; there is "
+			  "nothing to log in to",
+			  conn->cluster, conn->credentials);
 	return 1;
 }
 

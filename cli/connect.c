@@ -139,7 +139,7 @@ static int new_client(cli_ctx *ctx, cli_conn *c)
 
 	cli_catch_sigint();
 	if (!st)
-		st = open_client(ctx, c, &so);
+		st = open_client(ctx, c, known ? &so : NULL);
 	free(known);
 	free(key);
 	if (st)

@@ -22,9 +22,14 @@ static void learned(void *data, const char *name, const char *type,
 int cli_ssh_access(const cli_ctx *ctx, const cli_conn *c, pai_ssh_options *so,
 		   char **known, char **key)
 {
-	char *dir;
+	char *dir, *state = cli_state_dir();
 
 	*so = (pai_ssh_options)PAI_SSH_OPTIONS_INIT;
+	*known = *key = NULL;
+	/* no state directory (no HOME): no known_hosts, no SSH */
+	if (!state)
+		return EXIT_OK;
+	free(state);
 	*known = cli_known_hosts_path(c);
 	*key = cli_own_key();
 	if (!*known || !(dir = strdup(*known)))

@@ -236,7 +236,8 @@ int cli_resolve_profile(cli_ctx *ctx, cli_conn **out)
 	}
 	/* the profile's engine opens the client, from the profiles */
 	if (ch.prof) {
-		c->own_credentials = pai_config_own_credentials(cfg, ch.name);
+		c->own_credentials = pai_config_own_credentials(
+		    &c->credentials, cfg, ch.name);
 		c->cfg = cfg;
 		cfg = NULL;
 	}

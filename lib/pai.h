@@ -1591,10 +1591,13 @@ int pai_client_open(pai_client **out, char **detail, const pai_config *cfg,
  * kubeconfig; a Slurm's JWT file or $SLURM_JWT; SSH keys): its caller
  * gives no token, pai_login() has nothing to do there, and
  * pai_open_options.token_file is the only credential it may be given;
- * 0 when it takes a bearer token (pai_client_options.token), as an
- * OpenPAI cluster or a URI with no profile does.
+ * *how (if not NULL) then says where it comes from, for people ("its
+ * credentials come from the kubeconfig, as kubectl's do"; static). 0
+ * (*how NULL) when it takes a bearer token (pai_client_options.token),
+ * as an OpenPAI cluster or a URI with no profile does.
  */
-int pai_config_own_credentials(const pai_config *cfg, const char *name);
+int pai_config_own_credentials(const char **how, const pai_config *cfg,
+			       const char *name);
 
 /**
  * What adding a cluster checks once its profile is made, as its engine

@@ -88,16 +88,22 @@ static json_t *k8s_settings(const pai_config *cfg, const char *name)
 /* ---- the table --------------------------------------------------------- */
 
 static const struct pai__engine engines[] = {
-    {PAI_API_K8S, NULL, 1, open_k8s, NULL, k8s_settings, "kubernetes"},
-    {PAI_API_SLURM, "ssh://", 1, pai__slurm_open, pai__slurm_probe_login,
-     pai__slurm_settings, "slurm"},
-    {PAI_API_SLURM, NULL, 1, pai__slurm_open, NULL, pai__slurm_settings,
-     "slurm"},
+    {PAI_API_K8S, NULL,
+     "its credentials come from the kubeconfig, as kubectl's do", open_k8s,
+     NULL, k8s_settings, "kubernetes"},
+    {PAI_API_SLURM, "ssh://",
+     "its login node takes SSH keys (the profile's --identity, ~/.ssh's, "
+     "the ssh-agent's)",
+     pai__slurm_open, pai__slurm_probe_login, pai__slurm_settings, "slurm"},
+    {PAI_API_SLURM, NULL,
+     "slurmrestd takes a JWT, not a password; on a login node 'scontrol "
+     "token' prints one: give it with --token-file or $SLURM_JWT",
+     pai__slurm_open, NULL, pai__slurm_settings, "slurm"},
 };
 
 /* Any other profile, and a URI with no profile. */
 static const struct pai__engine openpai = {
-    PAI_API_AUTO, NULL, 0, open_openpai, NULL, NULL, NULL};
+    PAI_API_AUTO, NULL, NULL, open_openpai, NULL, NULL, NULL};
 
 static const struct pai__engine *engine_of(pai_api api, const char *uri)
 {
@@ -144,11 +150,15 @@ int pai_client_open(pai_client **out, char **detail, const pai_config *cfg,
 	    ->open(out, &o);
 }
 
-int pai_config_own_credentials(const pai_config *cfg, const char *name)
+int pai_config_own_credentials(const char **how, const pai_config *cfg,
+			       const char *name)
 {
 	const pai_profile *p = profile_of(cfg, name);
+	const char *c = p ? engine_of(p->api, p->uri)->credentials : NULL;
 
-	return p ? engine_of(p->api, p->uri)->own_credentials : 0;
+	if (how)
+		*how = c;
+	return c != NULL;
 }
 
 int pai_client_probe(char **said, pai_client *c)

@@ -21,7 +21,9 @@ struct pai__open {
 struct pai__engine {
 	pai_api api;	     /* the profile's API that names it */
 	const char *scheme;  /* and its URI's scheme; NULL: any */
-	int own_credentials; /* pai_config_own_credentials() */
+	/* where its own credential comes from (pai_config_own_credentials());
+	 * NULL: it takes a bearer token */
+	const char *credentials;
 	int (*open)(pai_client **out, const struct pai__open *o);
 	/* NULL: nothing to check (pai_client_probe()) */
 	int (*probe)(char **said, pai_client *c);

@@ -166,12 +166,18 @@ static void test_credentials_and_settings(void **state)
 	char *said = (char *)"x";
 	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
 	pai_client *c = NULL;
+	const char *how = "x";
 
-	assert_int_equal(pai_config_own_credentials(f->cfg, "pai"), 0);
-	assert_int_equal(pai_config_own_credentials(f->cfg, "none"), 0);
-	assert_int_equal(pai_config_own_credentials(f->cfg, "rest"), 1);
-	assert_int_equal(pai_config_own_credentials(f->cfg, "login"), 1);
-	assert_int_equal(pai_config_own_credentials(f->cfg, "kube"), 1);
+	assert_int_equal(pai_config_own_credentials(&how, f->cfg, "pai"), 0);
+	assert_null(how);
+	assert_int_equal(pai_config_own_credentials(NULL, f->cfg, "none"), 0);
+	assert_int_equal(pai_config_own_credentials(&how, f->cfg, "rest"), 1);
+	assert_non_null(strstr(how, "JWT"));
+	assert_int_equal(pai_config_own_credentials(&how, f->cfg, "login"),
+			 1);
+	assert_non_null(strstr(how, "SSH keys"));
+	assert_int_equal(pai_config_own_credentials(&how, f->cfg, "kube"), 1);
+	assert_non_null(strstr(how, "from the kubeconfig"));
 	assert_null(pai_config_settings(&key, f->cfg, "pai"));
 	assert_null(key);
 	j = pai_config_settings(&key, f->cfg, "login");
