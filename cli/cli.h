@@ -271,8 +271,8 @@ long long cli_now_ms(void);
 
 /* Over the files it is made from: the choice of cluster and user and
  * cli_conn_free() (profile.c), the token (token_source.c), the local
- * cluster (local_cluster.c), a Slurm cluster's parts (connect_slurm.c);
- * what they share and no command needs: connect_int.h. */
+ * cluster (local_cluster.c), how SSH logs in (connect_ssh.c); what they
+ * share and no command needs: connect_int.h. */
 
 /* Where the token came from (what to say when it is refused). */
 typedef enum {
@@ -281,8 +281,9 @@ typedef enum {
 	CLI_TOKEN_ENV,	     /* $PAICTL_TOKEN */
 	CLI_TOKEN_STORED,    /* paictl login */
 	CLI_TOKEN_LOGIN,     /* logged in just now with $PAICTL_PASSWORD */
-	CLI_TOKEN_KUBECONFIG, /* a Kubernetes cluster's: the kubeconfig's */
-	CLI_TOKEN_SLURM_JWT   /* a Slurm cluster's, from $SLURM_JWT */
+	/* the cluster's engine reads its own (a kubeconfig, a JWT, SSH
+	 * keys: pai_config_own_credentials()); libpai's detail says */
+	CLI_TOKEN_ENGINE
 } cli_token_source;
 
 /* A resolved cluster (flag > environment > profile > built-in default)
@@ -305,14 +306,14 @@ typedef struct cli_conn {
 	pai_api api;  /* as the profile says; AUTO: the client finds it */
 	/* the profile's api is to be recorded once found (cli_conn_free) */
 	char *save_api_in;
-	/* a Kubernetes cluster (api PAI_API_K8S): what its profile says,
-	 * the strings owned (cli_conn_free) */
-	int k8s;
-	pai_k8s_cluster kube;
-	/* a Slurm cluster (api PAI_API_SLURM): what its profile says, the
-	 * strings owned (cli_conn_free) */
-	int slurm;
-	pai_slurm_cluster slurm_cfg;
+	/* the profiles, when c is one of them (NULL: a URI alone, or the
+	 * built-in local cluster): the client is opened from it */
+	pai_config *cfg;
+	/* its engine reads its own credential: no token; --token-file
+	 * passed on; credentials says where it comes from (static, from
+	 * pai_config_own_credentials()) */
+	int own_credentials;
+	const char *credentials;
 	/* a stop deleted the job (a PaddleJob): cli_wait_job() takes its
 	 * being gone for STOPPED */
 	int deleted;
@@ -338,21 +339,6 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *conn);
 /* cli_resolve() and cli_connect(). */
 int cli_open(cli_ctx *ctx, cli_conn **out);
 void cli_conn_free(cli_conn *conn);
-
-/* A Slurm cluster's connection (connect_slurm.c): its profile's
- * settings into c (0, or after saying why a status); its token (the
- * --token-file given, the profile's, else $SLURM_JWT: 0 or the
- * status); its client, with SFTP access to the job directories set up
- * as `paictl ssh` would log in; and what c holds of it released. */
-int cli_slurm_choose(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
-		     const char *name);
-int cli_slurm_token(const cli_ctx *ctx, cli_conn *c);
-/* The slurmrestd version the client spoke, kept for the next run
- * ($XDG_STATE_HOME/paictl/slurm/CLUSTER.openapi, a day). */
-void cli_slurm_openapi_save(const cli_conn *c);
-int cli_slurm_client(cli_ctx *ctx, cli_conn *c,
-		     const pai_client_options *o);
-void cli_slurm_conn_release(cli_conn *c);
 
 /* For the commands that take one JOB operand (argv[first]): checks there
  * is exactly one, connects, and splits it into *user and *name. Returns 0
@@ -490,7 +476,7 @@ char *cli_known_hosts_path(const cli_conn *conn);
  * known_hosts file cannot (then "[ip]:port"). */
 const char *cli_ssh_host_alias(const char *id);
 
-/* ---- cluster_slurm.c: `cluster add NAME --slurm URL` -------------- */
+/* ---- cluster_add.c: what `cluster add` makes ------------------------- */
 
 /* The keys of add --slurm's options, and their table entries (in
  * cli_cluster_opts, after the others). */
@@ -503,11 +489,13 @@ enum {
 	CLI_OPT_SSH_HOST,
 	CLI_OPT_SSH_PORT,
 	CLI_OPT_PYXIS,
-	CLI_OPT_VC_PARTITION
+	CLI_OPT_VC_PARTITION,
+	CLI_OPT_IDENTITY
 };
 #define CLI_CLUSTER_SLURM_OPTS                                                 \
 	{"slurm", CLI_OPT_SLURM_FIRST, "URL", NULL,                            \
-	 "add: a Slurm cluster, by its slurmrestd's URL (no URI operand)"},    \
+	 "add: a Slurm cluster, by its login node (ssh://[user@]host[:port]) " \
+	 "or its slurmrestd's URL (no URI operand)"},                          \
 	    {"partition", CLI_OPT_PARTITION, "P", NULL,                        \
 	     "add --slurm: the jobs' partition (default: the cluster's)"},     \
 	    {"account", CLI_OPT_ACCOUNT, "A", NULL,                            \
@@ -524,17 +512,20 @@ enum {
 	     "(default 22)"},                                                  \
 	    {"pyxis", CLI_OPT_PYXIS, NULL, NULL,                               \
 	     "add --slurm: the site has Pyxis: tasks run in the job's image"}, \
+	    {"vc-partition", CLI_OPT_VC_PARTITION, NULL, NULL,                 \
+	     "add --slurm: a config's virtualCluster names the partition"},    \
 	{                                                                      \
-		"vc-partition", CLI_OPT_VC_PARTITION, NULL, NULL,              \
-		    "add --slurm: a config's virtualCluster names the "        \
-		    "partition"                                                \
+		"identity", CLI_OPT_IDENTITY, "FILE", NULL,                    \
+		    "add --slurm ssh://: the private key that logs in to the " \
+		    "login node (default: paictl's, ssh-agent's)"              \
 	}
 
 /* What add --slurm's options said. */
 typedef struct cli_slurm_add {
 	const char *url; /* --slurm */
 	pai_slurm_cluster s;
-	int given; /* an option but --slurm was */
+	int given;    /* an option but --slurm was */
+	char *abs[2]; /* relative files made absolute (cli_cluster_add's) */
 } cli_slurm_add;
 
 /* One of add --slurm's options into *a: 0, EXIT_USAGE after saying
@@ -547,14 +538,14 @@ int cli_cluster_slurm_check(const cli_ctx *ctx, const cli_slurm_add *a,
 			    int nargs);
 /* cluster add NAME --slurm URL: the profile p (its user, CA, insecure
  * as given) and a's settings; the global --token-file as the profile's.
- * *abs: an absolute path made for a relative file (caller frees). */
+ * Relative files made absolute in a->abs (caller frees). */
 int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
-			  cli_slurm_add *a, const char *name, char **abs);
-/* A login node's profile (--slurm ssh://...) checked: logged in, sbatch
- * there, the Slurm version said. 0, or the exit status. */
-int cli_cluster_slurm_login(const cli_ctx *ctx, const char *name);
-/* A Slurm profile's settings as JSON (cluster list -o json); new. */
-json_t *cli_cluster_slurm_json(const pai_config *cfg, const pai_profile *p);
+			  cli_slurm_add *a, const char *name);
+/* The profile just saved, opened as any command opens it and checked as
+ * far as its engine can (pai_client_probe(): a login node logged in
+ * to, its Slurm's version said). 0, or the exit status after saying
+ * why. */
+int cli_cluster_probe(const cli_ctx *ctx, const char *name);
 
 /* ---- the commands: one file each, cmd_<name>.c ------------------------ */
 

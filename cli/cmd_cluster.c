@@ -20,7 +20,7 @@ enum {
 	OPT_DEFAULT_FS,
 	OPT_RUNTIME,
 	OPT_RUNTIME_NS,
-	/* add --slurm's: cluster_slurm.c */
+	/* add --slurm's: cluster_add.c */
 	OPT_SLURM = CLI_OPT_SLURM_FIRST
 };
 
@@ -174,29 +174,12 @@ static int save(const cli_ctx *ctx, const pai_config *cfg, const char *path)
 	return EXIT_OK;
 }
 
-/* A Kubernetes profile's settings as JSON (cluster list -o json). */
-static json_t *k8s_json(const pai_config *cfg, const pai_profile *p)
-{
-	pai_k8s_cluster k;
-
-	if (p->api != PAI_API_K8S || pai_config_k8s(&k, cfg, p->name) ||
-	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, cfg,
-				   p->name))
-		return NULL;
-	return json_pack(
-	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?,s:s?,s:b}", "kubeconfig",
-	    k.kubeconfig, "context", k.context, "namespace", k.ns, "engine",
-	    pai_k8s_kind_name(k.kind), "queue", k.queue, "scheduler",
-	    k.scheduler == PAI_K8S_SCHED_DEFAULT ? "default" : "volcano",
-	    "defaultFs", k.fs_uri, "runtime", k.runtime, "runtimeNamespaced",
-	    k.runtime_namespaced);
-}
-
 /* One profile's row of the table, and its JSON in arr. */
 static void put_row(const char **row, json_t *arr, const pai_config *cfg,
 		    const pai_profile *p, int is_cur, int builtin)
 {
-	json_t *o;
+	json_t *o, *settings;
+	const char *key;
 
 	row[0] = is_cur ? "*" : "";
 	row[1] = p->name;
@@ -210,10 +193,13 @@ static void put_row(const char **row, json_t *arr, const pai_config *cfg,
 		      pai_dialect_name(p->dialect), "caFile", p->ca_file,
 		      "insecure", p->insecure, "api", pai_api_name(p->api),
 		      "current", is_cur, "builtin", builtin);
-	if (o && p->api == PAI_API_K8S)
-		json_object_set_new(o, "kubernetes", k8s_json(cfg, p));
-	if (o && p->api == PAI_API_SLURM)
-		json_object_set_new(o, "slurm", cli_cluster_slurm_json(cfg, p));
+	/* what the profile's engine keeps beside (its kubeconfig, its
+	 * Slurm settings), under the engine's key */
+	settings = pai_config_settings(&key, cfg, p->name);
+	if (o && settings)
+		json_object_set_new(o, key, settings);
+	else
+		json_decref(settings);
 	json_array_append_new(arr, o);
 }
 
@@ -346,32 +332,12 @@ static int check_operands(const cli_ctx *ctx, const struct opts *o,
 	return 0;
 }
 
-/* cluster add NAME URI: o->p as the options gave it. *ca: the absolute
- * path of a relative --cacert (caller frees). */
-/* A kubeconfig that loads, and its context, checked as the client will
- * read them (nothing is sent): 0 or the exit status. */
-static int check_kubeconfig(const cli_ctx *ctx, const char *name,
-			    const pai_k8s_cluster *k)
-{
-	pai_client_options co = PAI_CLIENT_OPTIONS_INIT;
-	pai_client *c = NULL;
-	char *detail = NULL;
-	int err = pai_client_new_k8s(&c, &detail, &co, k), st = EXIT_OK;
-
-	if (err)
-		st = cli_error(ctx, cli_exit_status(err), "cannot add '%s': %s",
-			       name, detail ? detail : pai_strerror(err));
-	pai_client_free(c);
-	free(detail);
-	return st;
-}
-
 /* cluster add NAME --kubernetes: the profile and what its options say;
  * a relative --kubeconfig made absolute (*abs, caller frees). */
 static int add_k8s(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 		   const char *name, char **abs)
 {
-	int err, st;
+	int err;
 
 	if (o->k.kubeconfig && o->k.kubeconfig[0] != '/') {
 		if (!(*abs = realpath(o->k.kubeconfig, NULL)))
@@ -380,8 +346,6 @@ static int add_k8s(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 					 o->k.kubeconfig, strerror(errno));
 		o->k.kubeconfig = *abs;
 	}
-	if ((st = check_kubeconfig(ctx, name, &o->k)))
-		return st;
 	o->p.name = name;
 	o->p.uri = NULL;
 	o->p.api = PAI_API_K8S;
@@ -433,6 +397,8 @@ static int bad_name_or_uri(const cli_ctx *ctx, pai_config *cfg,
 			 uri);
 }
 
+/* cluster add NAME URI: o->p as the options gave it. *ca: the absolute
+ * path of a relative --cacert or --kubeconfig (caller frees). */
 static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 	       const char *name, const char *uri, char **ca)
 {
@@ -450,8 +416,7 @@ static int add(const cli_ctx *ctx, pai_config *cfg, struct opts *o,
 	if (o->kubernetes)
 		return add_k8s(ctx, cfg, o, name, ca);
 	if (o->slurm.url)
-		return cli_cluster_slurm_add(ctx, cfg, &o->p, &o->slurm, name,
-					     ca);
+		return cli_cluster_slurm_add(ctx, cfg, &o->p, &o->slurm, name);
 	o->p.name = name;
 	o->p.uri = uri;
 	/* the profile is used from anywhere: no relative CA file */
@@ -547,14 +512,16 @@ int cmd_cluster(cli_ctx *ctx, int argc, char **argv)
 	/* list changes nothing */
 	if (!st && strcmp(sub, "list") != 0)
 		st = save(ctx, cfg, path);
-	/* a login node is checked once saved; one that fails is not kept */
-	if (!st && strcmp(sub, "add") == 0 && o.slurm.url &&
-	    strncmp(o.slurm.url, "ssh://", 6) == 0 &&
-	    (st = cli_cluster_slurm_login(ctx, name)) &&
+	/* a profile is checked once saved, as its engine can (a kubeconfig
+	 * read, a login node logged in to); one that fails is not kept */
+	if (!st && strcmp(sub, "add") == 0 &&
+	    (st = cli_cluster_probe(ctx, name)) &&
 	    !pai_config_remove(cfg, name))
 		save(ctx, cfg, path);
 	pai_config_free(cfg);
 	free(path);
 	free(ca);
+	free(o.slurm.abs[0]);
+	free(o.slurm.abs[1]);
 	return cli_finish(ctx, st);
 }

@@ -504,6 +504,7 @@ static int expand_file(cli_ctx *ctx, const char *path, struct opts *op);
 int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 {
 	struct opts o = {CLI_FACTS_INIT, NULL, -1, 0, NULL};
+	pai_slurm_cluster s;
 	cli_conn *conn = NULL;
 	int first, st;
 
@@ -516,9 +517,10 @@ int cmd_expand(cli_ctx *ctx, int argc, char **argv)
 	 * submit makes them, on a Slurm cluster its batch jobs' tasks */
 	if ((st = cli_job_facts(ctx, &o.f, &conn)))
 		return st;
-	if (conn->slurm && !(o.f.given & CLI_GIVEN_KIND)) {
+	if (conn->cfg && !(o.f.given & CLI_GIVEN_KIND) &&
+	    pai_config_slurm(&s, conn->cfg, conn->cluster) == PAI_OK) {
 		o.slurm = 1;
-		o.workdir = conn->slurm_cfg.workdir;
+		o.workdir = s.workdir;
 	}
 	st = expand_file(ctx, argv[first], &o);
 	cli_conn_free(conn);

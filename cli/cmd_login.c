@@ -154,29 +154,12 @@ static int needs_no_login(const cli_ctx *ctx, const cli_conn *conn)
 				  "you can reach its socket");
 		return 1;
 	}
-	if (conn->slurm) {
-		if (!ctx->quiet)
-			cli_error(ctx, 0,
-				  "'%s' is a Slurm cluster: slurmrestd takes "
-				  "a JWT, not a password; on a login node "
-				  "'scontrol token' prints one: give it with "
-				  "--token-file or $SLURM_JWT",
-				  conn->cluster);
-		return 1;
-	}
-	if (!conn->k8s)
+	if (!conn->own_credentials)
 		return 0;
 	if (!ctx->quiet)
-		cli_error(ctx, 0,
-			  "'%s' is a Kubernetes cluster: its credentials come "
-			  "from the kubeconfig (%s%s%s), as kubectl's do; "
-			  "there is nothing to log in to",
-			  conn->cluster,
-			  conn->kube.kubeconfig	 ? conn->kube.kubeconfig
-			  : getenv("KUBECONFIG") ? "$KUBECONFIG"
-						 : "~/.kube/config",
-			  conn->kube.context ? ", context " : "",
-			  conn->kube.context ? conn->kube.context : "");
+		cli_error(ctx, 0, "'%s' takes no password: %s; there is "
+			  "nothing to log in to",
+			  conn->cluster, conn->credentials);
 	return 1;
 }
 

@@ -846,7 +846,8 @@ static void start_output(struct out *w, cli_ctx *ctx, const struct opts *o,
 	w->ctx = ctx;
 	w->o = o;
 	w->stream = o->stream;
-	w->split = !o->given && conn->slurm;
+	w->split = !o->given &&
+		   pai_client_api(conn->client) == PAI_API_SLURM;
 }
 
 static void free_tlogs(struct tlog *tl, size_t nt)

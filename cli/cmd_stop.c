@@ -83,9 +83,9 @@ int cmd_stop(cli_ctx *ctx, int argc, char **argv)
 	}
 	if (pai_job_stop_deleted(conn->client) && !ctx->quiet)
 		cli_error(ctx, 0,
-			  "'%s' cannot be stopped there (%s), only deleted: "
-			  "it is deleted, and its pods and their logs with it",
-			  argv[first], pai_k8s_kind_name(conn->kube.kind));
+			  "'%s' cannot be stopped there, only deleted: it is "
+			  "deleted, and its pods and their logs with it",
+			  argv[first]);
 	if (!o.wait) {
 		/* asked, not known to be stopped: no state yet */
 		st = print_state(ctx, user, name, NULL);

@@ -1,9 +1,10 @@
 /* connect.c - a connection to the chosen cluster: which cluster, as
  * whom (profile.c) and with which token (token_source.c); then its
- * client, over the URI or the local cluster's socket (local_cluster.c
- * starts it first when nothing answers), from the kubeconfig for a
- * Kubernetes cluster, or a Slurm cluster's (connect_slurm.c); and the
- * JOB operand of the commands that take one */
+ * client, opened by libpai from the profile (its engine chooses how:
+ * an OpenPAI URI, the local cluster's socket, which local_cluster.c
+ * starts first when nothing answers, a kubeconfig, a login node...),
+ * with SSH as `paictl ssh` logs in (connect_ssh.c); and the JOB
+ * operand of the commands that take one */
 #include "cli.h"
 #include "connect_int.h"
 #include "error.h"
@@ -77,67 +78,75 @@ int cli_connect_offline(cli_ctx *ctx, cli_conn *c)
 	return new_client(ctx, c);
 }
 
-/* The client of a Kubernetes cluster, from its kubeconfig. */
-static int new_k8s_client(cli_ctx *ctx, cli_conn *c,
-			  const pai_client_options *o)
+/* The client's options: where, with what token and trust, how long. */
+static void client_options(const cli_ctx *ctx, const cli_conn *c,
+			   pai_client_options *o)
 {
-	char *detail = NULL;
-	int err = pai_client_new_k8s(&c->client, &detail, o, &c->kube), st;
+	o->uri = c->uri;
+	o->unix_socket = c->socket;
+	o->token = c->token;
+	o->ca_file = c->ca_file;
+	o->insecure = c->insecure;
+	if (ctx->completing) {
+		/* the shell is waiting: one quick try */
+		o->connect_timeout_ms = 500;
+		o->stall_timeout_s = 2;
+		o->max_retries = 0;
+		o->retry_max_ms = 1000;
+	}
+	if (ctx->verbose >= 2) {
+		o->trace = trace;
+		o->trace_data = NULL;
+	}
+	o->interrupt = &cli_interrupt;
+}
 
-	if (!err)
-		return EXIT_OK;
-	st = cli_error(ctx, cli_exit_status(err), "cluster '%s': %s",
-		       c->cluster, detail ? detail : pai_strerror(err));
+/* The client, by the one libpai call that opens any profile (or a URI
+ * with none): the profile's engine chooses how; ssh how SSH logs in,
+ * should the engine need it. */
+static int open_client(cli_ctx *ctx, cli_conn *c, const pai_ssh_options *ssh)
+{
+	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
+	pai_open_options oo = PAI_OPEN_OPTIONS_INIT;
+	char *state = cli_state_dir(), *detail = NULL;
+	int err, st = EXIT_OK;
+
+	client_options(ctx, c, &o);
+	oo.user = c->user;
+	oo.token_file = c->own_credentials ? c->token_file : NULL;
+	oo.state_dir = state;
+	oo.ssh = ssh;
+	oo.api = c->api;
+	err = pai_client_open(&c->client, &detail, c->cfg,
+			      c->cfg ? c->cluster : NULL, &o, &oo);
+	if (err && c->cfg)
+		st = cli_error(ctx, cli_exit_status(err), "cluster '%s': %s",
+			       c->cluster, detail ? detail : pai_strerror(err));
+	else if (err)
+		st = cli_error(ctx, cli_exit_status(err),
+			       "cannot use '%s': %s", c->uri,
+			       detail ? detail : pai_strerror(err));
 	free(detail);
+	free(state);
 	return st;
 }
 
 static int new_client(cli_ctx *ctx, cli_conn *c)
 {
-	pai_client_options o = PAI_CLIENT_OPTIONS_INIT;
-	int err;
+	pai_ssh_options so;
+	char *known = NULL, *key = NULL;
+	int st = cli_ssh_access(ctx, c, &so, &known, &key);
 
-	o.uri = c->uri;
-	o.unix_socket = c->socket;
-	o.token = c->token;
-	o.ca_file = c->ca_file;
-	o.insecure = c->insecure;
-	if (ctx->completing) {
-		/* the shell is waiting: one quick try */
-		o.connect_timeout_ms = 500;
-		o.stall_timeout_s = 2;
-		o.max_retries = 0;
-		o.retry_max_ms = 1000;
-	}
-	if (ctx->verbose >= 2) {
-		o.trace = trace;
-		o.trace_data = NULL;
-	}
-	o.interrupt = &cli_interrupt;
 	cli_catch_sigint();
-	if (c->k8s)
-		return new_k8s_client(ctx, c, &o);
-	if (c->slurm) {
-		int st = cli_slurm_client(ctx, c, &o);
-
-		if (!st)
-			pai_client_set_retry_after_callback(
-			    c->client, on_retry_after, ctx);
-		if (!st && ctx->verbose)
-			pai_client_set_notice_callback(c->client, on_notice,
-						       ctx);
+	if (!st)
+		st = open_client(ctx, c, known ? &so : NULL);
+	free(known);
+	free(key);
+	if (st)
 		return st;
-	}
-	err = pai_client_new(&c->client, &o);
-	if (err == PAI_OK)
-		err = pai_client_set_api(c->client, c->api);
-	if (err == PAI_OK)
-		err = pai_client_set_retry_after_callback(c->client,
-							  on_retry_after, ctx);
-	if (err)
-		return cli_error(ctx, cli_exit_status(err),
-				 "cannot use '%s': %s", c->uri,
-				 pai_strerror(err));
+	pai_client_set_retry_after_callback(c->client, on_retry_after, ctx);
+	if (ctx->verbose)
+		pai_client_set_notice_callback(c->client, on_notice, ctx);
 	return EXIT_OK;
 }
 

@@ -19,6 +19,16 @@ int cli_connect_local(cli_ctx *ctx, cli_conn *c);
  * chose: 0, or the exit status after saying why. */
 int cli_resolve_token(const cli_ctx *ctx, cli_conn *c);
 
+/* ---- connect_ssh.c ------------------------------------------------- */
+
+/* How SSH logs in for c's client, into *so: the user's key (*key), the
+ * agent, the cluster's known_hosts (*known, its directory made), host
+ * keys as --strict-host-keys says; *known NULL where there is no state
+ * directory (no HOME): no SSH then. *known and *key new (caller frees,
+ * after the client is made). 0, or the exit status after saying why. */
+int cli_ssh_access(const cli_ctx *ctx, const cli_conn *c, pai_ssh_options *so,
+		   char **known, char **key);
+
 /* ---- paths.c -------------------------------------------------------- */
 
 /* The string a followed by b: new (caller frees), NULL when out of

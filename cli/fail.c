@@ -95,14 +95,7 @@ int cli_fail(const cli_ctx *ctx, const cli_conn *c, int err, const char *what,
 				  "the token in $PAICTL_TOKEN was refused "
 				  "(expired?)");
 			break;
-		case CLI_TOKEN_KUBECONFIG:
-			cli_error(ctx, st,
-				  "the kubeconfig's credentials for '%s' were "
-				  "refused (expired?): renew them as "
-				  "kubectl's are",
-				  c->cluster);
-			break;
-		case CLI_TOKEN_SLURM_JWT: /* the detail says what to do */
+		case CLI_TOKEN_ENGINE: /* the detail says what to do */
 		case CLI_TOKEN_LOGIN: break;
 		}
 	}

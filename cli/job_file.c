@@ -116,15 +116,29 @@ static void k8s_facts(cli_facts *f, const pai_k8s_cluster *k)
 
 void cli_facts_take(cli_facts *f, cli_conn *conn)
 {
+	pai_k8s_cluster k;
+
 	if (!(f->given & CLI_GIVEN_DIALECT))
 		f->job.dialect = conn->dialect;
 	f->k8s.user = conn->user_guessed ? NULL : conn->user;
-	if (!conn->k8s)
+	/* a Kubernetes cluster's profile (no other has such settings) */
+	if (!conn->cfg || pai_config_k8s(&k, conn->cfg, conn->cluster) ||
+	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced,
+				   conn->cfg, conn->cluster))
 		return;
-	k8s_facts(f, &conn->kube);
-	/* and the other way: what submit sends follows the options too */
-	if (f->given & CLI_GIVEN_SCHED)
-		conn->kube.scheduler = f->k8s.scheduler;
+	k.version = PAI_K8S_CLUSTER_VERSION;
+	/* and the other way: what submit sends follows the options too
+	 * (the profiles conn opens its client from are its own copy);
+	 * read again, the strings of the one replaced gone */
+	if (f->given & CLI_GIVEN_SCHED) {
+		k.scheduler = f->k8s.scheduler;
+		if (pai_config_set_k8s(conn->cfg, conn->cluster, &k) ||
+		    pai_config_k8s(&k, conn->cfg, conn->cluster) ||
+		    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced,
+					   conn->cfg, conn->cluster))
+			return;
+	}
+	k8s_facts(f, &k);
 }
 
 int cli_job_facts(cli_ctx *ctx, cli_facts *f, cli_conn **conn)

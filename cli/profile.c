@@ -63,10 +63,9 @@ void cli_conn_free(cli_conn *conn)
 		return;
 	if (conn->client && conn->save_api_in)
 		save_api(conn);
-	if (conn->client && conn->slurm)
-		cli_slurm_openapi_save(conn);
 	free(conn->save_api_in);
 	pai_client_free(conn->client);
+	pai_config_free(conn->cfg);
 	free(conn->cluster);
 	free(conn->user);
 	free(conn->uri);
@@ -77,13 +76,6 @@ void cli_conn_free(cli_conn *conn)
 	free(conn->token_file);
 	free(conn->ca_file);
 	free(conn->login_cmd);
-	free((char *)conn->kube.kubeconfig);
-	free((char *)conn->kube.context);
-	free((char *)conn->kube.ns);
-	free((char *)conn->kube.queue);
-	free((char *)conn->kube.fs_uri);
-	free((char *)conn->kube.runtime);
-	cli_slurm_conn_release(conn);
 	free(conn);
 }
 
@@ -126,40 +118,6 @@ struct choice {
 	const pai_profile *prof; /* NULL: none (an ad-hoc URI, or local) */
 };
 
-/* A Kubernetes cluster's profile: its kubeconfig, not a URI, says where
- * (and what its credentials are). 0 or the exit status. */
-static int choose_k8s(const cli_ctx *ctx, const pai_config *cfg, cli_conn *c,
-		      struct choice *ch)
-{
-	pai_k8s_cluster k;
-	int oom = 0;
-
-	if (ch->uri)
-		return cli_error(ctx, EXIT_USAGE,
-				 "'%s' is a Kubernetes cluster: its "
-				 "kubeconfig says where it is, not --uri or "
-				 "$PAICTL_URI",
-				 ch->name);
-	if (pai_config_k8s(&k, cfg, ch->name) != PAI_OK ||
-	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, cfg,
-				   ch->name) != PAI_OK)
-		return cli_error(ctx, EXIT_FAILURE_, "cannot read cluster '%s'",
-				 ch->name);
-	k.version = PAI_K8S_CLUSTER_VERSION;
-	c->k8s = 1;
-	c->kube = k;
-	c->kube.kubeconfig = cli_dup_opt(k.kubeconfig, &oom);
-	c->kube.context = cli_dup_opt(k.context, &oom);
-	c->kube.ns = cli_dup_opt(k.ns, &oom);
-	c->kube.queue = cli_dup_opt(k.queue, &oom);
-	c->kube.fs_uri = cli_dup_opt(k.fs_uri, &oom);
-	c->kube.runtime = cli_dup_opt(k.runtime, &oom);
-	c->uri = strdup("kubernetes:"); /* for messages only */
-	if (oom || !c->uri)
-		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
-	return EXIT_OK;
-}
-
 /* Fills *ch and c->cluster (NULL when out of memory); 0 or the exit
  * status of a profile that is not there. */
 static int choose_cluster(const cli_ctx *ctx, const pai_config *cfg,
@@ -180,20 +138,18 @@ static int choose_cluster(const cli_ctx *ctx, const pai_config *cfg,
 		c->cluster = strdup(ch->name);
 	} else
 		c->cluster = name_from_uri(ch->uri);
-	if (ch->prof && ch->prof->api == PAI_API_K8S)
-		return choose_k8s(ctx, cfg, c, ch);
-	if (ch->prof && ch->prof->api == PAI_API_SLURM &&
-	    cli_slurm_choose(ctx, cfg, c, ch->name))
-		return EXIT_FAILURE_;
 	if (!ch->uri && ch->prof)
 		ch->uri = ch->prof->uri;
 	return EXIT_OK;
 }
 
-/* Where requests go: c->uri, and c->socket or c->local. */
-static void set_endpoint(cli_conn *c, const char *uri)
+/* Where requests go: c->uri, and c->socket or c->local; a profile
+ * whose engine says where (a kubeconfig) has no URI. */
+static void set_endpoint(cli_conn *c, const char *uri, int profile)
 {
-	if (!uri) {
+	if (!uri && profile)
+		c->uri = NULL;
+	else if (!uri) {
 		/* the built-in profile: the local cluster's socket */
 		c->local = 1;
 		c->uri = strdup("http://localhost");
@@ -264,8 +220,7 @@ int cli_resolve_profile(cli_ctx *ctx, cli_conn **out)
 		st = choose_cluster(ctx, cfg, c, &ch);
 	if (st)
 		goto out;
-	if (!c->k8s)
-		set_endpoint(c, ch.uri);
+	set_endpoint(c, ch.uri, ch.prof != NULL);
 	user = choose_user(ctx, ch.prof, c);
 	if (!user) {
 		st = cli_error(ctx, EXIT_USAGE,
@@ -274,9 +229,17 @@ int cli_resolve_profile(cli_ctx *ctx, cli_conn **out)
 	}
 	c->user = strdup(user);
 	set_settings(ctx, c, &ch);
-	if (!c->cluster || !c->uri || !c->user || !c->login_cmd) {
+	if (!c->cluster || (!c->uri && (ch.uri || !ch.prof)) || !c->user ||
+	    !c->login_cmd) {
 		st = cli_error(ctx, EXIT_FAILURE_, "out of memory");
 		goto out;
+	}
+	/* the profile's engine opens the client, from the profiles */
+	if (ch.prof) {
+		c->own_credentials = pai_config_own_credentials(
+		    &c->credentials, cfg, ch.name);
+		c->cfg = cfg;
+		cfg = NULL;
 	}
 	*out = c;
 	c = NULL;

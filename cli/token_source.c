@@ -1,8 +1,8 @@
 /* token_source.c - the token a cluster is called with, and where it
  * came from (what to say when it is refused): --token-file, read as ssh
  * reads a key; $PAICTL_TOKEN; the one `paictl login` stored; none for
- * the local cluster; a Kubernetes cluster's kubeconfig, a Slurm
- * cluster's JWT (connect_slurm.c) */
+ * the local cluster; none where the cluster's engine reads its own (a
+ * kubeconfig, a JWT file, SSH keys), given --token-file's path */
 #include "cli.h"
 #include "connect_int.h"
 #include "error.h"
@@ -69,6 +69,20 @@ static int read_token_file(const cli_ctx *ctx, const char *path, char **out)
 	return *out ? EXIT_OK : cli_error(ctx, EXIT_FAILURE_, "out of memory");
 }
 
+/* An engine that reads its own credential (a kubeconfig, a JWT, SSH
+ * keys) is given --token-file's path, to read as it does (a JWT read
+ * again before every request), or refuses it when it opens. */
+static int engine_token(const cli_ctx *ctx, cli_conn *c)
+{
+	c->token_source = CLI_TOKEN_ENGINE;
+	if (!ctx->token_file)
+		return EXIT_OK;
+	c->token_source = CLI_TOKEN_FILE;
+	c->token_file = strdup(ctx->token_file);
+	return c->token_file ? EXIT_OK
+			     : cli_error(ctx, EXIT_FAILURE_, "out of memory");
+}
+
 /* c's token: --token-file, $PAICTL_TOKEN, then the one `paictl login`
  * stored (none for the local cluster). 0, or the exit status. */
 int cli_resolve_token(const cli_ctx *ctx, cli_conn *c)
@@ -76,13 +90,8 @@ int cli_resolve_token(const cli_ctx *ctx, cli_conn *c)
 	char *dir;
 	int err, st;
 
-	if (c->slurm)
-		return cli_slurm_token(ctx, c);
-	if (ctx->token_file && c->k8s)
-		return cli_error(ctx, EXIT_USAGE,
-				 "'%s' is a Kubernetes cluster: its kubeconfig "
-				 "has the credentials, not --token-file",
-				 c->cluster);
+	if (c->own_credentials)
+		return engine_token(ctx, c);
 	if (ctx->token_file) {
 		if ((st = read_token_file(ctx, ctx->token_file, &c->token)))
 			return st;
@@ -97,10 +106,6 @@ int cli_resolve_token(const cli_ctx *ctx, cli_conn *c)
 	}
 	if (c->local || c->socket)
 		return EXIT_OK;
-	if (c->k8s) { /* the kubeconfig has the credentials */
-		c->token_source = CLI_TOKEN_KUBECONFIG;
-		return EXIT_OK;
-	}
 	dir = cli_state_dir();
 	err = dir ? pai_token_load(&c->token, dir, c->cluster, c->user)
 		  : PAI_ENOTFOUND;

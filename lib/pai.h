@@ -1365,13 +1365,20 @@ typedef struct pai_slurm_cluster {
 	/** The user requests are made as (X-SLURM-USER-NAME); NULL: the
 	 * client's caller must give one (not kept in profiles). */
 	const char *user;
+	/**
+	 * Version 2: the private key that logs in to the login node
+	 * (ssh://), in place of the SSH options' key_file; NULL: theirs.
+	 * Read only as far as the caller's version: a version 1 caller's
+	 * struct ends before it.
+	 */
+	const char *identity_file;
 } pai_slurm_cluster;
 
-#define PAI_SLURM_CLUSTER_VERSION 1
+#define PAI_SLURM_CLUSTER_VERSION 2
 #define PAI_SLURM_CLUSTER_INIT                                                 \
 	{                                                                      \
 		PAI_SLURM_CLUSTER_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, \
-		    0, 0, 0, NULL                                              \
+		    0, 0, 0, NULL, NULL                                        \
 	}
 
 /**
@@ -1529,10 +1536,113 @@ int pai_config_set_slurm(pai_config *cfg, const char *name,
 			 const pai_slurm_cluster *s);
 /**
  * Fills @p out with what profile @p name says of its Slurm cluster
- * (strings borrowed; valid until the config changes or is freed).
+ * (strings borrowed; valid until the config changes or is freed): the
+ * fields of version 1, and out->version 1, whatever the caller's
+ * version (one built before version 2 has room for no more);
+ * pai_config_slurm_identity() gives the rest.
  */
 int pai_config_slurm(pai_slurm_cluster *out, const pai_config *cfg,
 		     const char *name);
+/**
+ * The login node's identity file profile @p name says (*identity
+ * borrowed as pai_config_slurm()'s strings, NULL when none): with
+ * pai_config_slurm()'s, a version 2 pai_slurm_cluster. PAI_ENOTFOUND,
+ * PAI_EINVAL as pai_config_slurm().
+ */
+int pai_config_slurm_identity(const char **identity, const pai_config *cfg,
+			      const char *name);
+
+/* ------------------------------------------------------------------ */
+/* A profile's client, whichever engine it names                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * What opening a profile's client takes beyond pai_client_options: who
+ * the requests are made as, the credential a caller was given for an
+ * engine that reads its own, where the client keeps what it learned of
+ * the cluster between runs, and how SSH logs in. Strings copied.
+ */
+typedef struct pai_open_options {
+	unsigned version; /**< PAI_OPEN_OPTIONS_VERSION */
+	/** The user requests are made as (a Slurm's), or NULL. */
+	const char *user;
+	/**
+	 * A file holding the token, given by the caller, for an engine
+	 * that reads its credential itself (pai_config_own_credentials()):
+	 * a Slurm's JWT, read again before every request, in place of the
+	 * profile's file. An engine that takes none refuses it
+	 * (PAI_EINVAL). NULL: the profile's.
+	 */
+	const char *token_file;
+	/**
+	 * A directory (made when missing) where the client keeps what it
+	 * learned of the cluster between runs: a slurmrestd's OpenAPI
+	 * version, for a day. NULL: nothing kept.
+	 */
+	const char *state_dir;
+	/** How SSH logs in: to a login node, and where the cluster's files
+	 * are read over SFTP (as pai_client_set_sftp()); NULL: never. */
+	const pai_ssh_options *ssh;
+	/** The API an OpenPAI-style server is spoken to with, where the
+	 * caller knows it (PAI_API_DUAL for paictl's local cluster);
+	 * PAI_API_AUTO: the profile's, else found (pai_api_detect()). */
+	pai_api api;
+} pai_open_options;
+
+#define PAI_OPEN_OPTIONS_VERSION 1
+#define PAI_OPEN_OPTIONS_INIT                                                  \
+	{ PAI_OPEN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, PAI_API_AUTO }
+
+/**
+ * A client for profile @p name of @p cfg, made by the engine the
+ * profile names: its kubeconfig (PAI_API_K8S); a Slurm's login node
+ * (ssh://) or slurmrestd (https://); else an OpenPAI REST server at its
+ * URI, spoken to with the profile's API. @p opts->uri, when set, is
+ * where the cluster is instead of the profile's URI (an engine whose
+ * profile names no URI refuses one: PAI_EINVAL); its token, CA file and
+ * the rest as pai_client_new() takes them. @p cfg or @p name NULL, or
+ * no such profile: the cluster at @p opts->uri, as pai_client_new()
+ * makes it, with @p oo->api. Nothing is sent. Caller frees with
+ * pai_client_free(). On failure *detail (if not NULL) gets a new
+ * one-line reason (caller frees): PAI_EINVAL, PAI_EAUTH (no credential
+ * at all), PAI_ENOTFOUND, PAI_ESYNTAX, PAI_ENOMEM, PAI_ELIBRARY.
+ */
+int pai_client_open(pai_client **out, char **detail, const pai_config *cfg,
+		    const char *name, const pai_client_options *opts,
+		    const pai_open_options *oo);
+
+/**
+ * 1 when the engine of profile @p name reads its credential itself (a
+ * kubeconfig; a Slurm's JWT file or $SLURM_JWT; SSH keys): its caller
+ * gives no token, pai_login() has nothing to do there, and
+ * pai_open_options.token_file is the only credential it may be given;
+ * *how (if not NULL) then says where it comes from, for people ("its
+ * credentials come from the kubeconfig, as kubectl's do"; static). 0
+ * (*how NULL) when it takes a bearer token (pai_client_options.token),
+ * as an OpenPAI cluster or a URI with no profile does.
+ */
+int pai_config_own_credentials(const char **how, const pai_config *cfg,
+			       const char *name);
+
+/**
+ * What adding a cluster checks once its profile is made, as its engine
+ * can: a login node logged in to and its Slurm asked for its version;
+ * nothing where opening the client checked what there is (a
+ * kubeconfig) or nothing is cheap to ask. *said new, one line for
+ * people ("Slurm 24.11.1 answered on the login node alice@host:22"),
+ * or NULL when nothing was asked. Errors as pai_cluster_info()'s, the
+ * detail on @p c.
+ */
+int pai_client_probe(char **said, pai_client *c);
+
+/**
+ * What profile @p name says of its engine's cluster beyond
+ * pai_profile's, as JSON (new reference), and under which member a
+ * listing shows it (*key static: "kubernetes", "slurm"); NULL (and
+ * *key NULL) for an engine with nothing more, or no such profile.
+ */
+json_t *pai_config_settings(const char **key, const pai_config *cfg,
+			    const char *name);
 
 /**
  * Stored tokens, one file per cluster and user under @p dir, mode 0600,

@@ -363,6 +363,7 @@ int pai_config_set_slurm(pai_config *cfg, const char *name,
 int pai_config_slurm(pai_slurm_cluster *out, const pai_config *cfg,
 		     const char *name)
 {
+	pai_slurm_cluster all;
 	struct entry *e;
 	int err;
 
@@ -370,7 +371,25 @@ int pai_config_slurm(pai_slurm_cluster *out, const pai_config *cfg,
 		return PAI_EINVAL;
 	if ((err = entry_of(&e, cfg, name, PAI_API_SLURM)))
 		return err;
-	pai__slurm_prof_get(out, &e->slurm);
+	/* version 1's fields only: a caller built before version 2 has no
+	 * room for more (pai_config_slurm_identity() gives the rest) */
+	pai__slurm_prof_get(&all, &e->slurm);
+	all.version = 1;
+	memcpy(out, &all, offsetof(pai_slurm_cluster, identity_file));
+	return PAI_OK;
+}
+
+int pai_config_slurm_identity(const char **identity, const pai_config *cfg,
+			      const char *name)
+{
+	struct entry *e;
+	int err;
+
+	if (!identity || !cfg || !name)
+		return PAI_EINVAL;
+	if ((err = entry_of(&e, cfg, name, PAI_API_SLURM)))
+		return err;
+	*identity = e->slurm.identity_file;
 	return PAI_OK;
 }
 

@@ -5,6 +5,7 @@
 #include "config_slurm.h"
 #include "json_values.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ void pai__slurm_prof_release(struct pai__slurm_prof *s)
 	free(s->qos);
 	free(s->workdir);
 	free(s->ssh_host);
+	free(s->identity_file);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -35,13 +37,27 @@ static int plain(const char *v)
 	return 1;
 }
 
+/* A version 1 caller's struct, as this version's (*buf the copy). */
+static const pai_slurm_cluster *current(pai_slurm_cluster *buf,
+					const pai_slurm_cluster *s)
+{
+	if (!s || s->version != 1)
+		return s;
+	memset(buf, 0, sizeof(*buf));
+	memcpy(buf, s, offsetof(pai_slurm_cluster, identity_file));
+	buf->version = PAI_SLURM_CLUSTER_VERSION;
+	return buf;
+}
+
 static int valid(const pai_slurm_cluster *s)
 {
 	return s->version == PAI_SLURM_CLUSTER_VERSION && plain(s->partition) &&
 	       plain(s->account) && plain(s->qos) && plain(s->ssh_host) &&
 	       (!s->workdir || (s->workdir[0] == '/' &&
 				!strpbrk(s->workdir, "\n\r"))) &&
-	       (!s->token_file || *s->token_file) && s->ssh_port >= 0 &&
+	       (!s->token_file || *s->token_file) &&
+	       (!s->identity_file || s->identity_file[0] == '/') &&
+	       s->ssh_port >= 0 &&
 	       s->ssh_port <= 65535;
 }
 
@@ -49,7 +65,9 @@ int pai__slurm_prof_copy(struct pai__slurm_prof *dst,
 			 const pai_slurm_cluster *src)
 {
 	struct pai__slurm_prof s;
+	pai_slurm_cluster buf;
 
+	src = current(&buf, src);
 	memset(&s, 0, sizeof(s));
 	s.ssh_port = src->ssh_port;
 	s.pyxis = src->pyxis ? 1 : 0;
@@ -59,7 +77,8 @@ int pai__slurm_prof_copy(struct pai__slurm_prof *dst,
 	    pai__strdup_opt(&s.account, src->account) ||
 	    pai__strdup_opt(&s.qos, src->qos) ||
 	    pai__strdup_opt(&s.workdir, src->workdir) ||
-	    pai__strdup_opt(&s.ssh_host, src->ssh_host)) {
+	    pai__strdup_opt(&s.ssh_host, src->ssh_host) ||
+	    pai__strdup_opt(&s.identity_file, src->identity_file)) {
 		pai__slurm_prof_release(&s);
 		return PAI_ENOMEM;
 	}
@@ -71,7 +90,9 @@ int pai__slurm_prof_copy(struct pai__slurm_prof *dst,
 int pai__slurm_prof_set(struct pai__slurm_prof *dst,
 			const pai_slurm_cluster *src)
 {
-	if (!src || !valid(src))
+	pai_slurm_cluster buf;
+
+	if (!src || !valid(current(&buf, src)))
 		return PAI_EINVAL;
 	return pai__slurm_prof_copy(dst, src);
 }
@@ -88,6 +109,7 @@ void pai__slurm_prof_get(pai_slurm_cluster *out,
 	out->qos = s->qos;
 	out->workdir = s->workdir;
 	out->ssh_host = s->ssh_host;
+	out->identity_file = s->identity_file;
 	out->ssh_port = s->ssh_port;
 	out->pyxis = s->pyxis;
 	out->vc_partition = s->vc_partition;
@@ -149,18 +171,20 @@ int pai__slurm_prof_read(struct pai__slurm_prof *s, json_t *o,
 	    pai__json_str_member(&c.account, o, "account") ||
 	    pai__json_str_member(&c.qos, o, "qos") ||
 	    pai__json_str_member(&c.workdir, o, "workdir") ||
-	    pai__json_str_member(&c.ssh_host, o, "sshHost")) {
+	    pai__json_str_member(&c.ssh_host, o, "sshHost") ||
+	    pai__json_str_member(&c.identity_file, o, "identityFile")) {
 		*why = why_of(name, "tokenFile, partition, account, qos, "
-				    "workdir and sshHost must be strings");
+				    "workdir, sshHost and identityFile must "
+				    "be strings");
 		return PAI_ESYNTAX;
 	}
 	if ((err = read_others(&c, o, name, why)))
 		return err;
 	err = pai__slurm_prof_set(s, &c);
 	if (err == PAI_EINVAL) {
-		*why = why_of(name, "a workdir that is not absolute, or a "
-				    "partition, account, qos or sshHost "
-				    "with a blank, ',' or '='");
+		*why = why_of(name, "a workdir or identityFile that is not "
+				    "absolute, or a partition, account, qos "
+				    "or sshHost with a blank, ',' or '='");
 		return PAI_ESYNTAX;
 	}
 	return err;
@@ -176,6 +200,7 @@ json_t *pai__slurm_prof_json(const struct pai__slurm_prof *s)
 	    pai__json_put_str(o, "qos", s->qos) ||
 	    pai__json_put_str(o, "workdir", s->workdir) ||
 	    pai__json_put_str(o, "sshHost", s->ssh_host) ||
+	    pai__json_put_str(o, "identityFile", s->identity_file) ||
 	    (s->ssh_port &&
 	     json_object_set_new(o, "sshPort", json_integer(s->ssh_port))) ||
 	    json_object_set_new(o, "pyxis", json_boolean(s->pyxis)) ||

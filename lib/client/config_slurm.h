@@ -9,13 +9,14 @@
 /* Every string owned, NULL when not set. */
 struct pai__slurm_prof {
 	char *token_file, *partition, *account, *qos, *workdir, *ssh_host;
+	char *identity_file; /* the login node's key (version 2) */
 	long ssh_port;
 	int pyxis, vc_partition;
 };
 
 void pai__slurm_prof_release(struct pai__slurm_prof *s);
-/* *dst as src says, unchecked (copied; dst released first on success
- * only). PAI_ENOMEM. */
+/* *dst as src says, unchecked, src read as far as its version
+ * (copied; dst released first on success only). PAI_ENOMEM. */
 int pai__slurm_prof_copy(struct pai__slurm_prof *dst,
 			 const pai_slurm_cluster *src);
 /* *dst as src says (copied; dst released first on success only).

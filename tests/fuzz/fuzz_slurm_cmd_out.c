@@ -10,7 +10,8 @@
  * the output. Beyond "no crash, no leak, no undefined behaviour": an id
  * read is positive and its cluster a plain name; a job read has a
  * positive job id where the columns gave one, and a line refused is
- * named. */
+ * named; the columns as --json's answer (the fallback of a Slurm before
+ * 21.08) read back to as many jobs. */
 #include "check.h"
 #include "client/api/slurm/slurm_api.h"
 
@@ -46,6 +47,28 @@ static void json(const char *s, size_t n, int acct)
 	json_decref(jobs);
 }
 
+/* The same lines as --json's answer: refused alike, else its jobs read
+ * back (accounting's shape for sacct) as many as the lines gave. */
+static void answer(const char *s, size_t n, int acct, int err, json_t *jobs)
+{
+	json_t *a = NULL, *back = NULL;
+	size_t bad = 99;
+	int e = pai__slurm_fmt_answer(&a, &bad, s, n, acct);
+
+	if (e == PAI_ENOMEM || err == PAI_ENOMEM) {
+		json_decref(a);
+		return;
+	}
+	CHECK(e == err && !e == (a != NULL));
+	if (!e && acct && !pai__slurm_acct_jobs_read(a, &back)) {
+		CHECK(json_array_size(back) == json_array_size(jobs));
+		json_decref(back);
+	} else if (!e && !acct) /* back borrowed from a */
+		CHECK(!pai__slurm_jobs_read(a, &back) &&
+		      json_array_size(back) == json_array_size(jobs));
+	json_decref(a);
+}
+
 static void columns(const char *s, size_t n, int acct)
 {
 	json_t *jobs = NULL, *j;
@@ -62,6 +85,7 @@ static void columns(const char *s, size_t n, int acct)
 		      id > 0);
 		CHECK(json_is_string(json_object_get(j, "job_state")));
 	}
+	answer(s, n, acct, err, jobs);
 	json_decref(jobs);
 }
 

@@ -5,7 +5,9 @@ use of slurmrestd, against the REAL Slurm 24.11 of Debian 13
 (next_cluster.py: its sshd is the login node; sbatch, squeue, sacct,
 scontrol and scancel run there). A working directory with spaces, quotes
 and $() in its name, a partition that is none, a refused key, a host key
-that changed.
+that changed, a login key of the profile's own (--identity), a Slurm
+before 21.08 (no --json: --format), an answer lost when the connection
+dies after sbatch ran.
 
     test_ssh.py [-v] [-k PATTERN]      (PAICTL, default build/paictl;
                                         SUITE, default trixie)
@@ -235,6 +237,215 @@ def t_refused_key(c):
         k.close()
 
 
+def t_identity(c):
+    """--identity: a key that is not the default one logs in to the
+    login node; kept in the profile (made absolute), used by every
+    command; another key, or none, refused."""
+    k = Case(c, "identity", add=False)
+    auth = os.path.join(os.path.dirname(c.ssh_key), "authorized_keys")
+    before = open(auth).read()
+    try:
+        os.unlink(os.path.join(k.dir, ".ssh", "id_ed25519"))
+        os.makedirs(os.path.join(k.dir, "keys"))
+        for name in ("hpc key", "other"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "",
+                            "-f", os.path.join(k.dir, "keys", name)],
+                           check=True)
+        with open(auth, "a") as f:
+            f.write(open(os.path.join(k.dir, "keys", "hpc key.pub")).read())
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  k.work)
+        check("identity: without it (no default key, no agent) refused, "
+              "not kept", r.returncode != 0 and
+              "hpc" not in k.run("cluster", "list").stdout.split(),
+              (r.returncode, r.stderr))
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  k.work, "--identity", "keys/other")
+        check("identity: a key the login node refuses: exit 5, not kept",
+              r.returncode == 5 and
+              "hpc" not in k.run("cluster", "list").stdout.split(),
+              (r.returncode, r.stderr))
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  k.work, "--identity", "keys/hpc key")
+        check("identity: cluster add logs in with it",
+              r.returncode == 0 and "answered on the login node" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
+        r = k.run("cluster", "list", "-o", "json")
+        prof = [p for p in json.loads(r.stdout) if p["name"] == "hpc"] \
+            if r.returncode == 0 else []
+        want = os.path.join(k.dir, "keys", "hpc key")
+        check("identity: kept in the profile, absolute",
+              len(prof) == 1 and
+              prof[0].get("slurm", {}).get("identityFile") == want,
+              (r.stdout, r.stderr))
+        r = k.run("-c", "hpc", "list")
+        check("identity: a later command logs in with it",
+              r.returncode == 0, (r.returncode, r.stderr))
+        r = k.run("cluster", "add", "rest", "--slurm", "https://x.test",
+                  "--identity", "keys/hpc key")
+        check("identity: not with slurmrestd (exit 2)", r.returncode == 2,
+              (r.returncode, r.stderr))
+    finally:
+        with open(auth, "w") as f:
+            f.write(before)
+        k.close()
+
+
+# A login node's Slurm before 21.08: squeue and sacct know no --json. The
+# key's forced command puts wrappers first on PATH that refuse --json as
+# those did (and count it), else run the real command; SFTP as ever.
+GATE = """#!/bin/sh
+case "$SSH_ORIGINAL_COMMAND" in
+internal-sftp) exec /usr/lib/openssh/sftp-server ;;
+esac
+PATH=%s:$PATH
+export PATH
+exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
+"""
+OLD = """#!/bin/sh
+for a in "$@"; do
+  case "$a" in --json*)
+    echo "%(prog)s: unrecognized option '--json'" >&2
+    echo "Try \\"%(prog)s --help\\" for more information." >&2
+    echo %(prog)s >> %(log)s
+    exit 1 ;;
+  esac
+done
+exec /usr/bin/%(prog)s "$@"
+"""
+
+
+def gated_login(c, k, tag, progs):
+    """Key keys/<tag> in k's HOME, let in to the login node with progs
+    ({name: script}, in <work>/<tag>bin, given {"prog", "log"}) first on
+    PATH; (the authorized_keys as they were, the wrappers' log)."""
+    bindir = os.path.join(c.work, tag + "bin")
+    log = os.path.join(bindir, "log")
+    os.makedirs(bindir, exist_ok=True)
+    for prog, text in progs.items():
+        with open(os.path.join(bindir, prog), "w") as f:
+            f.write(text % {"prog": prog, "log": log})
+        os.chmod(os.path.join(bindir, prog), 0o755)
+    with open(os.path.join(bindir, "gate"), "w") as f:
+        f.write(GATE % bindir)
+    os.chmod(os.path.join(bindir, "gate"), 0o755)
+    os.makedirs(os.path.join(k.dir, "keys"), exist_ok=True)
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    os.path.join(k.dir, "keys", tag)], check=True)
+    auth = os.path.join(os.path.dirname(c.ssh_key), "authorized_keys")
+    before = open(auth).read()
+    with open(auth, "a") as f:
+        f.write('command="%s" %s' % (
+            os.path.join(bindir, "gate"),
+            open(os.path.join(k.dir, "keys", tag + ".pub")).read()))
+    return before, log
+
+
+def old_login(c, k):
+    """A login node of a Slurm before 21.08 (as gated_login())."""
+    return gated_login(c, k, "old", {"squeue": OLD, "sacct": OLD})
+
+
+# sbatch that makes the job, then (the first time) cuts the SSH
+# connection it came on (its sshd-session processes) before its answer
+# goes back: a lost answer.
+LOST = """#!/bin/sh
+[ "$1" = --version ] && exec /usr/bin/sbatch --version
+first=yes
+[ -s %(log)s ] && first=
+/usr/bin/sbatch "$@" >/dev/null 2>&1
+echo sbatch >> %(log)s
+[ "$first" ] || exec /usr/bin/sbatch --version >/dev/null
+p=$$
+while [ "$p" -gt 1 ]; do
+  up=$(cut -d' ' -f4 /proc/$p/stat)
+  [ "$(cat /proc/$p/comm)" = sshd-session ] && kill -9 "$p"
+  p=$up
+done
+sleep 10
+"""
+
+
+def t_lost_answer(c):
+    """The connection dies after sbatch made the job, before its answer
+    is read: submit finds the job by its submission id (in --comment)
+    on a new connection, and makes no second one."""
+    k = Case(c, "lost", add=False)
+    before, log = gated_login(c, k, "lost", {"sbatch": LOST})
+    auth = os.path.join(os.path.dirname(c.ssh_key), "authorized_keys")
+    try:
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  k.work, "--identity", "keys/lost")
+        check("lost answer: cluster add", r.returncode == 0, r.stderr)
+        path = k.file("j.json", job("sshlost", [("a", 1, "sleep 2")]))
+        r = k.run("-c", "hpc", "submit", path, timeout=180)
+        runs = refusals(log)
+        check("lost answer: sbatch ran once, its connection cut",
+              runs == ["sbatch"], runs)
+        check("lost answer: submit succeeds, the job found, said so",
+              r.returncode == 0 and "was lost, but the job is there" in
+              r.stderr, (r.returncode, r.stdout, r.stderr))
+        names = squeue_names(c)
+        check("lost answer: one job, not two",
+              names.count("sshlost") == 1, names)
+        r = k.run("-c", "hpc", "wait", "sshlost", timeout=180)
+        check("lost answer: the job found runs to its end",
+              r.returncode == 0, (r.returncode, r.stderr))
+    finally:
+        with open(auth, "w") as f:
+            f.write(before)
+        k.close()
+
+
+def refusals(log):
+    try:
+        return open(log).read().split()
+    except OSError:
+        return []
+
+
+def t_old_slurm(c):
+    """squeue refusing --json: status, list and wait read its --format
+    columns, asking --json once a command."""
+    k = Case(c, "old", add=False)
+    before, log = old_login(c, k)
+    auth = os.path.join(os.path.dirname(c.ssh_key), "authorized_keys")
+    try:
+        r = k.run("cluster", "add", "hpc", "--slurm", k.url, "--workdir",
+                  k.work, "--identity", "keys/old")
+        check("old Slurm: cluster add", r.returncode == 0, r.stderr)
+        path = k.file("j.json", job("sshold", [
+            ("a", 2, "echo old-$PAI_TASK_INDEX")]))
+        r = k.run("-c", "hpc", "submit", path)
+        check("old Slurm: submit", r.returncode == 0, r.stderr)
+        r = k.run("-c", "hpc", "wait", "sshold", timeout=180)
+        check("old Slurm: wait SUCCEEDED (squeue --format)",
+              r.returncode == 0, (r.returncode, r.stderr))
+        n = len(refusals(log))
+        r = k.run("-c", "hpc", "status", "sshold", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        ts = st.get("taskRoles", {}).get("a", {}).get("taskStatuses", [])
+        check("old Slurm: status SUCCEEDED, both tasks, their exit codes",
+              st.get("jobStatus", {}).get("state") == "SUCCEEDED" and
+              len(ts) == 2 and
+              all(t.get("containerExitCode") == 0 for t in ts),
+              (r.returncode, r.stderr, st.get("jobStatus")))
+        check("old Slurm: --json refused once in that command, then "
+              "--format", refusals(log)[n:] == ["squeue"],
+              refusals(log)[n:])
+        r = k.run("-c", "hpc", "list")
+        check("old Slurm: list", r.returncode == 0 and "sshold" in
+              r.stdout, (r.returncode, r.stdout, r.stderr))
+        r = k.run("-c", "hpc", "logs", "sshold", "a", "1")
+        check("old Slurm: logs", r.returncode == 0 and
+              r.stdout.strip() == "old-1", (r.returncode, r.stdout,
+                                             r.stderr))
+    finally:
+        with open(auth, "w") as f:
+            f.write(before)
+        k.close()
+
+
 def t_host_key_changed(c):
     k = Case(c, "hostkey")
     try:
@@ -380,6 +591,9 @@ def t_forgotten(c):
     """Run last: slurmctld forgets ended jobs from now on; status and
     list read them from accounting, sacct --json on the login node."""
     k = Case(c, "forgotten")
+    old = Case(c, "forgotten-old", add=False)
+    before, log = old_login(c, old)
+    auth = os.path.join(os.path.dirname(c.ssh_key), "authorized_keys")
     try:
         c.forget_after(2)
         path = k.file("j.json", job("sshforgot", [("a", 2, "exit 0")]))
@@ -402,7 +616,26 @@ def t_forgotten(c):
         check("forgotten: list shows it from accounting",
               r.returncode == 0 and "sshforgot" in r.stdout,
               (r.returncode, r.stdout, r.stderr))
+        # a Slurm before 21.08: sacct's --format columns
+        r = old.run("cluster", "add", "hpc", "--slurm", old.url,
+                    "--workdir", k.work, "--identity", "keys/old")
+        n = len(refusals(log))
+        r = old.run("-c", "hpc", "status", "sshforgot", "-o", "json")
+        st = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("forgotten, old Slurm: status SUCCEEDED from sacct "
+              "--format",
+              st.get("jobStatus", {}).get("state") == "SUCCEEDED" and
+              st.get("slurm", {}).get("accounting") is True and
+              refusals(log)[n:] == ["squeue"],
+              (r.returncode, r.stderr, st.get("slurm"), refusals(log)[n:]))
+        r = old.run("-c", "hpc", "list")
+        check("forgotten, old Slurm: list shows it from sacct --format",
+              r.returncode == 0 and "sshforgot" in r.stdout,
+              (r.returncode, r.stdout, r.stderr))
     finally:
+        with open(auth, "w") as f:
+            f.write(before)
+        old.close()
         k.close()
 
 
@@ -651,8 +884,8 @@ def slurm_port_free():
 
 
 CASES = [t_job, t_one_connection, t_remote_dir, t_stop, t_partition,
-         t_refused_key, t_host_key_changed, t_jump, t_jump_unreachable,
-         t_forgotten]
+         t_refused_key, t_identity, t_old_slurm, t_lost_answer,
+         t_host_key_changed, t_jump, t_jump_unreachable, t_forgotten]
 
 
 def main():

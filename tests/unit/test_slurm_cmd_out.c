@@ -271,6 +271,51 @@ static void test_format(void **state)
 	json_decref(jobs);
 }
 
+/* --format's lines as --json's answer: squeue's jobs as read, sacct's
+ * in accounting's shape that reads back to the same jobs; a bad line
+ * refused the same. */
+static void test_format_answer(void **state)
+{
+	json_t *answer, *jobs, *back, *want;
+	char *out;
+	size_t n, bad, i;
+	const char *k;
+	json_t *v;
+
+	(void)state;
+	out = seed("24.11.5-squeue-format", &n);
+	assert_int_equal(pai__slurm_fmt_answer(&answer, &bad, out, n, 0),
+			 PAI_OK);
+	assert_int_equal(pai__slurm_jobs_read(answer, &jobs), PAI_OK);
+	assert_int_equal(json_array_size(jobs), 2);
+	assert_string_equal(pai__json_str(json_array_get(jobs, 1), "name"),
+			    "a b|c");
+	json_decref(answer);
+	free(out);
+	out = seed("24.11.5-sacct-format", &n);
+	assert_int_equal(pai__slurm_fmt_read(&want, &bad, out, n, 1), PAI_OK);
+	assert_int_equal(pai__slurm_fmt_answer(&answer, &bad, out, n, 1),
+			 PAI_OK);
+	assert_int_equal(pai__slurm_acct_jobs_read(answer, &back), PAI_OK);
+	assert_int_equal(json_array_size(back), json_array_size(want));
+	/* every member read from the lines, read back the same */
+	for (i = 0; i < json_array_size(want); i++)
+		json_object_foreach(json_array_get(want, i), k, v)
+		{
+			assert_true(json_equal(
+			    v, json_object_get(json_array_get(back, i), k)));
+		}
+	json_decref(back);
+	json_decref(want);
+	json_decref(answer);
+	free(out);
+	assert_int_equal(pai__slurm_fmt_answer(&answer, &bad, "1\x1fx\n", 4,
+					       0),
+			 PAI_EPROTOCOL);
+	assert_null(answer);
+	assert_int_equal(bad, 1);
+}
+
 /* A login node's URI (slurm_ssh.c): ssh://[user@]host[:port][/]. */
 static void test_login_uri(void **state)
 {
@@ -346,6 +391,7 @@ int main(void)
 	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_spec),
 	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_format_answer),
 	    cmocka_unit_test(test_login_uri),
 	    cmocka_unit_test(test_ssh_line),
 	};

@@ -4,6 +4,7 @@
  *   slurm_client.c  the client: the profile's facts, the JWT (a file
  *                   read again for every request) and the user, as
  *                   headers on each exchange (http.h's struct pai__wire)
+ *   slurm_state.c   the slurmrestd version spoken, kept between runs
  *   slurm_shapes.c  the plugin versions paictl speaks (a table), and
  *                   adapters between their JSON shapes and the one the
  *                   rest reads (v0.0.38's); no transport
@@ -54,6 +55,9 @@ struct pai__slurm_client {
 	char path_version[16];
 	int tentative; /* version a hint not answered yet */
 	int no_dbd; /* /slurmdb/ answered 404: no accounting */
+	/* the login node's squeue and sacct refused --json (a Slurm before
+	 * 21.08): their --format columns from then on (slurm_ssh.c) */
+	int no_json;
 	/* SFTP for the job's directory elsewhere (pai_client_set_sftp) */
 	pai_ssh_options sftp;
 	char *sftp_user, *sftp_key, *sftp_known;
@@ -83,6 +87,9 @@ struct pai__slurm_client {
 	char *login_host, *login_user;
 	long login_port;
 	pai_ssh *login;
+	/* where the version spoken is kept between runs (slurm_state.c):
+	 * "<state_dir>/slurm/<profile>.openapi"; NULL: nowhere */
+	char *state_path;
 	/* the token of the exchange under way, wiped by finish */
 	char *token;
 	/* the expiry its payload named (seconds since 1970), 0: none;
@@ -92,6 +99,18 @@ struct pai__slurm_client {
 
 /* The state of client c (made by pai_client_new_slurm()). */
 struct pai__slurm_client *pai__slurm_of(pai_client *c);
+
+/* ---- what a client learned, kept between runs (slurm_state.c) ------- */
+
+/* c's slurmrestd version kept under state_dir for profile name: the
+ * one kept there last time (under a day old) spoken first, and the
+ * one spoken kept when the client is freed. Best effort: PAI_OK, or
+ * PAI_ENOMEM. */
+int pai__slurm_state_keep(pai_client *c, const char *state_dir,
+			  const char *name);
+/* The version spoken written where pai__slurm_state_keep() said, when it
+ * is new there or about to expire; from wire_free. */
+void pai__slurm_state_save(struct pai__slurm_client *s);
 
 /* ---- versions and shapes (slurm_shapes.c) --------------------------- */
 
@@ -279,6 +298,12 @@ char *pai__slurm_fmt_spec(int acct);
  * count of columns or a field not of its kind or too long. */
 int pai__slurm_fmt_read(json_t **jobs, size_t *bad_line, const char *out,
 			size_t len, int acct);
+/* Their output as the answer --json gives, {"jobs": [...]} (new): for
+ * squeue the jobs read so, for sacct in accounting's shape, which
+ * pai__slurm_acct_jobs_read() reads back to them. Errors as
+ * pai__slurm_fmt_read()'s. */
+int pai__slurm_fmt_answer(json_t **answer, size_t *bad_line, const char *out,
+			  size_t len, int acct);
 
 /* ---- the wires: slurmrestd's (slurm_rest.c), the login node's -------- */
 

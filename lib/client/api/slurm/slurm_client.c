@@ -166,6 +166,8 @@ static void wire_free(void *data)
 	wipe(&s->token);
 	wipe(&s->jwt);
 	json_decref(s->known);
+	pai__slurm_state_save(s);
+	free(s->state_path);
 	pthread_mutex_destroy(&s->known_lock);
 	pthread_cond_destroy(&s->known_cv);
 	pthread_mutex_destroy(&s->serial);
@@ -252,7 +254,7 @@ int pai_client_new_slurm(pai_client **out, char **detail,
 	if (detail)
 		*detail = NULL;
 	if (!out || !opts || opts->version != PAI_CLIENT_OPTIONS_VERSION ||
-	    !s || s->version != PAI_SLURM_CLUSTER_VERSION)
+	    !s || s->version < 1 || s->version > PAI_SLURM_CLUSTER_VERSION)
 		return PAI_EINVAL;
 	if (!s->user || !*s->user || !pai__header_safe(s->user))
 		return say(detail, PAI_EINVAL, "a Slurm client needs a user");

@@ -270,3 +270,58 @@ int pai__slurm_fmt_read(json_t **jobs, size_t *bad_line, const char *out,
 	*jobs = list;
 	return PAI_OK;
 }
+
+/* ---- --format as --json's answer ------------------------------------------
+ */
+
+/* Job j (read so) as sacct --json gives it: accounting's shape, which
+ * pai__slurm_acct_job_read() reads back to j. NULL out of memory. */
+static json_t *acct_shape(json_t *j)
+{
+	json_t *a = json_object(), *v;
+	static const char *const same[] = {"job_id", "name", "partition",
+					   "nodes", "exit_code"};
+	size_t i;
+	int err = !a;
+
+	for (i = 0; !err && i < sizeof(same) / sizeof(same[0]); i++)
+		if ((v = json_object_get(j, same[i])))
+			err = json_object_set(a, same[i], v);
+	if (!err && (v = json_object_get(j, "user_name")))
+		err = json_object_set(a, "user", v);
+	if (!err && (v = json_object_get(j, "job_state")))
+		err = json_object_set_new(a, "state",
+					  json_pack("{s:[O]}", "current", v));
+	if (!err && (v = json_object_get(j, "comment")))
+		err = json_object_set_new(a, "comment",
+					  json_pack("{s:O}", "job", v));
+	if (err) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+int pai__slurm_fmt_answer(json_t **answer, size_t *bad_line, const char *out,
+			  size_t len, int acct)
+{
+	json_t *jobs = NULL, *list, *j, *a;
+	size_t i;
+	int err;
+
+	*answer = NULL;
+	if ((err = pai__slurm_fmt_read(&jobs, bad_line, out, len, acct)))
+		return err;
+	list = acct ? json_array() : json_incref(jobs);
+	for (i = 0; acct && list && i < json_array_size(jobs); i++) {
+		j = json_array_get(jobs, i);
+		if (!(a = acct_shape(j)) || json_array_append_new(list, a)) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	json_decref(jobs);
+	if (!list || !(*answer = json_pack("{s:o}", "jobs", list)))
+		return PAI_ENOMEM;
+	return PAI_OK;
+}

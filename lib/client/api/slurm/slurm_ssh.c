@@ -117,6 +117,9 @@ int pai__slurm_ssh_login(pai_ssh **out, pai_client *c)
 	o.host = s->login_host;
 	o.port = s->login_port;
 	o.user = s->login_user ? s->login_user : s->user;
+	/* the profile's key for its login node, else the caller's */
+	if (s->s.identity_file)
+		o.key_file = s->s.identity_file;
 	o.host_key_alias = NULL;
 	if ((err = pai_ssh_new(&s->login, &o)))
 		return pai__client_fail(
@@ -197,7 +200,27 @@ int pai__slurm_ssh_refused(pai_client *c, const char *what,
 				o->status, *line ? line : "no message");
 }
 
-/* cmd's stdout as JSON (an object with a "what" list) in *out, new. */
+/* What command what printed (o, its exit status 0 or not) as JSON (an
+ * object with a list named list) in *out, new. */
+static int json_of(json_t **out, pai_client *c, struct pai__ssh_out *o,
+		   const char *what, const char *list)
+{
+	*out = NULL;
+	if (o->status != 0)
+		return pai__slurm_ssh_refused(c, what, o);
+	if (!(*out = json_loadb(o->out.data ? o->out.data : "", o->out.len, 0,
+				NULL)) ||
+	    !json_is_array(json_object_get(*out, list))) {
+		json_decref(*out);
+		*out = NULL;
+		return pai__client_fail(c, PAI_EPROTOCOL, 0, NULL,
+					"%s printed no JSON with a \"%s\" list",
+					what, list);
+	}
+	return PAI_OK;
+}
+
+/* cmd's stdout as JSON (json_of()) in *out, new. */
 static int run_json(json_t **out, pai_client *c, const char *cmd,
 		    const char *what, const char *list)
 {
@@ -205,19 +228,100 @@ static int run_json(json_t **out, pai_client *c, const char *cmd,
 	int err;
 
 	*out = NULL;
-	if (!(err = pai__slurm_ssh_run(c, cmd, &o, NULL)) && o.status != 0)
-		err = pai__slurm_ssh_refused(c, what, &o);
-	if (!err && (!(*out = json_loadb(o.out.data ? o.out.data : "",
-					 o.out.len, 0, NULL)) ||
-		     !json_is_array(json_object_get(*out, list)))) {
-		json_decref(*out);
-		*out = NULL;
-		err = pai__client_fail(c, PAI_EPROTOCOL, 0, NULL,
-				       "%s printed no JSON with a \"%s\" list",
-				       what, list);
-	}
+	if (!(err = pai__slurm_ssh_run(c, cmd, &o, NULL)))
+		err = json_of(out, c, &o, what, list);
 	pai__ssh_out_release(&o);
 	return err;
+}
+
+/* ---- jobs: squeue's and sacct's, --json or --format --------------------- */
+
+/* --json itself refused, as a Slurm before 21.08 refuses it
+ * ("unrecognized option '--json'"): the first line of stderr names it. */
+static int json_refused(const struct pai__ssh_out *o)
+{
+	char line[300];
+
+	pai__slurm_ssh_line(line, sizeof(line), &o->err);
+	return o->status != 0 && o->status != 127 && strstr(line, "json");
+}
+
+/* prog (squeue, sacct) with --json and args: *out its answer, new; 1
+ * (nothing said) when --json was refused, the client knowing it from
+ * then on. */
+static int jobs_json(json_t **out, pai_client *c, const char *prog,
+		     const char *args)
+{
+	pai__buf cmd = PAI__BUF_INIT;
+	struct pai__ssh_out o;
+	int err;
+
+	pai__buf_printf(&cmd, "%s --json%s", prog, args);
+	if (cmd.oom)
+		return pai__client_oom(c);
+	err = pai__slurm_ssh_run(c, cmd.data, &o, NULL);
+	if (!err && json_refused(&o)) {
+		pai__slurm_of(c)->no_json = 1;
+		err = 1;
+	} else if (!err)
+		err = json_of(out, c, &o, prog, "jobs");
+	pai__ssh_out_release(&o);
+	pai__buf_release(&cmd);
+	return err;
+}
+
+/* prog's --format columns (slurm_cmd_out.c's, split by a byte no field
+ * holds) with args, read strictly, as --json's answer in *out (new). */
+static int jobs_fmt(json_t **out, pai_client *c, const char *prog,
+		    const char *args, int acct)
+{
+	pai__buf cmd = PAI__BUF_INIT;
+	struct pai__ssh_out o;
+	char *spec = pai__slurm_fmt_spec(acct);
+	size_t bad = 0;
+	int err;
+
+	pai__buf_printf(&cmd, "%s --noheader", prog);
+	if (acct) {
+		pai__buf_puts(&cmd, " --parsable2 --delimiter=");
+		pai__sh_quote(&cmd, PAI__SLURM_DELIM_S);
+	}
+	pai__buf_puts(&cmd, " --format=");
+	pai__sh_quote(&cmd, spec ? spec : "");
+	pai__buf_puts(&cmd, args);
+	free(spec);
+	if (!spec || cmd.oom) {
+		pai__buf_release(&cmd);
+		return pai__client_oom(c);
+	}
+	if (!(err = pai__slurm_ssh_run(c, cmd.data, &o, NULL)) && o.status)
+		err = pai__slurm_ssh_refused(c, prog, &o);
+	if (!err && (err = pai__slurm_fmt_answer(
+			 out, &bad, o.out.data ? o.out.data : "", o.out.len,
+			 acct)))
+		err = err == PAI_ENOMEM
+			  ? pai__client_oom(c)
+			  : pai__client_fail(c, err, 0, NULL,
+					     "%s --format printed line %zu "
+					     "not as asked",
+					     prog, bad);
+	pai__ssh_out_release(&o);
+	pai__buf_release(&cmd);
+	return err;
+}
+
+/* The jobs prog (squeue; sacct: acct) selects with args (" --all ...",
+ * each word quoted), as --json's answer in *out (new): --json where the
+ * Slurm has it, else --format. */
+static int run_jobs(json_t **out, pai_client *c, const char *prog,
+		    const char *args, int acct)
+{
+	int err = 1;
+
+	*out = NULL;
+	if (!pai__slurm_of(c)->no_json)
+		err = jobs_json(out, c, prog, args);
+	return err == 1 ? jobs_fmt(out, c, prog, args, acct) : err;
 }
 
 /* ---- what the module asks ---------------------------------------------------
@@ -298,12 +402,11 @@ int pai__slurm_ssh_call(json_t **out, pai_client *c, const char *method,
 	if (strcmp(path, "ping") == 0)
 		return ping(out, c);
 	if (strcmp(path, "jobs") == 0)
-		err = run_json(&o, c, "squeue --all --states=all --json",
-			       "squeue", "jobs");
+		err = run_jobs(&o, c, "squeue", " --all --states=all", 0);
 	else if (id) {
-		snprintf(cmd, sizeof(cmd),
-			 "squeue --all --states=all --json --jobs=%lld", id);
-		err = run_json(&o, c, cmd, "squeue", "jobs");
+		snprintf(cmd, sizeof(cmd), " --all --states=all --jobs=%lld",
+			 id);
+		err = run_jobs(&o, c, "squeue", cmd, 0);
 	} else if (strcmp(path, "nodes") == 0)
 		err = run_json(&o, c, "scontrol show nodes --json", "scontrol",
 			       "nodes");
@@ -320,8 +423,7 @@ unknown:
 				path);
 }
 
-/* ---- accounting: sacct --json
- * ------------------------------------------------ */
+/* ---- accounting: sacct ------------------------------------------------- */
 
 /* The value of key in query ("a=b&c=d"), %-decoded, in out (size). */
 static int query(const char *q, const char *key, char *out, size_t size)
@@ -358,7 +460,6 @@ int pai__slurm_ssh_db_get(json_t **out, pai_client *c, const char *path)
 					"the login node's wire has no "
 					"accounting's %s",
 					path);
-	pai__buf_puts(&cmd, "sacct --json");
 	if (query(path + 5, "users", v, sizeof(v)) == 1) {
 		pai__buf_puts(&cmd, " --user=");
 		pai__sh_quote(&cmd, v);
@@ -378,7 +479,7 @@ int pai__slurm_ssh_db_get(json_t **out, pai_client *c, const char *path)
 		pai__buf_release(&cmd);
 		return pai__client_oom(c);
 	}
-	err = run_json(out, c, cmd.data, "sacct", "jobs");
+	err = run_jobs(out, c, "sacct", cmd.data ? cmd.data : "", 1);
 	pai__buf_release(&cmd);
 	/* a Slurm without slurmdbd: as slurmrestd without accounting */
 	if (err == PAI_EINVAL)

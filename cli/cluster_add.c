@@ -1,7 +1,9 @@
-/* cluster_slurm.c - `paictl cluster add NAME --slurm URL`: a Slurm
- * cluster's profile (its slurmrestd, token file, partition, account,
- * QOS, the job directories' place and how they are reached), beside
- * cmd_cluster.c's other kinds. */
+/* cluster_add.c - what `paictl cluster add` makes: add --slurm's
+ * options filling a Slurm profile (its login node or slurmrestd, token
+ * file, partition, account, QOS, the job directories' place and how
+ * they are reached, the login node's key), beside cmd_cluster.c's
+ * others; and any profile just made, opened and checked by libpai's
+ * table of engines as every command opens it. */
 #include "cli.h"
 #include "error.h"
 
@@ -14,7 +16,7 @@ int cli_cluster_slurm_opt(cli_ctx *ctx, cli_slurm_add *a, int key,
 {
 	char *end;
 
-	if (key > CLI_OPT_SLURM_FIRST && key <= CLI_OPT_VC_PARTITION)
+	if (key > CLI_OPT_SLURM_FIRST && key <= CLI_OPT_IDENTITY)
 		a->given = 1;
 	switch (key) {
 	case CLI_OPT_SLURM_FIRST: a->url = arg; return 0;
@@ -25,6 +27,7 @@ int cli_cluster_slurm_opt(cli_ctx *ctx, cli_slurm_add *a, int key,
 	case CLI_OPT_SSH_HOST: a->s.ssh_host = arg; return 0;
 	case CLI_OPT_PYXIS: a->s.pyxis = 1; return 0;
 	case CLI_OPT_VC_PARTITION: a->s.vc_partition = 1; return 0;
+	case CLI_OPT_IDENTITY: a->s.identity_file = arg; return 0;
 	case CLI_OPT_SSH_PORT:
 		errno = 0;
 		a->s.ssh_port = strtol(arg, &end, 10);
@@ -44,14 +47,20 @@ int cli_cluster_slurm_check(const cli_ctx *ctx, const cli_slurm_add *a,
 	if (nargs < 0 && a->given)
 		return cli_error(ctx, EXIT_USAGE,
 				 "--partition, --account, --qos, --workdir, "
-				 "--ssh-host, --ssh-port, --pyxis and "
-				 "--vc-partition go with --slurm");
+				 "--ssh-host, --ssh-port, --pyxis, "
+				 "--vc-partition and --identity go with "
+				 "--slurm");
 	if (nargs >= 0 && nargs != 1)
 		return cli_error(ctx, EXIT_USAGE,
 				 "usage: paictl cluster add NAME --slurm URL "
 				 "[--token-file F] [--partition P] "
 				 "[--account A] [--qos Q] [--workdir DIR] "
-				 "[--ssh-host H] [--ssh-port N] [--pyxis]");
+				 "[--ssh-host H] [--ssh-port N] [--pyxis] "
+				 "[--identity F]");
+	if (a->s.identity_file && strncmp(a->url, "ssh://", 6) != 0)
+		return cli_error(ctx, EXIT_USAGE,
+				 "--identity is the login node's key: it goes "
+				 "with --slurm ssh://");
 	return 0;
 }
 
@@ -70,12 +79,15 @@ static int absolute(const cli_ctx *ctx, const char **path, char **abs,
 }
 
 int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
-			  cli_slurm_add *a, const char *name, char **abs)
+			  cli_slurm_add *a, const char *name)
 {
 	int err, st;
 
 	a->s.token_file = ctx->token_file;
-	if ((st = absolute(ctx, &a->s.token_file, abs, "--token-file")))
+	if ((st = absolute(ctx, &a->s.token_file, &a->abs[0],
+			   "--token-file")) ||
+	    (st = absolute(ctx, &a->s.identity_file, &a->abs[1],
+			   "--identity")))
 		return st;
 	if (a->s.workdir && a->s.workdir[0] != '/')
 		return cli_error(ctx, EXIT_USAGE,
@@ -103,51 +115,29 @@ int cli_cluster_slurm_add(const cli_ctx *ctx, pai_config *cfg, pai_profile *p,
 	return EXIT_OK;
 }
 
-json_t *cli_cluster_slurm_json(const pai_config *cfg, const pai_profile *p)
-{
-	pai_slurm_cluster s;
-
-	if (pai_config_slurm(&s, cfg, p->name))
-		return NULL;
-	return json_pack("{s:s?,s:s?,s:s?,s:s?,s:s?,s:s?,s:I,s:b,s:b}",
-			 "tokenFile", s.token_file, "partition", s.partition,
-			 "account", s.account, "qos", s.qos, "workdir",
-			 s.workdir, "sshHost", s.ssh_host, "sshPort",
-			 (json_int_t)(s.ssh_port ? s.ssh_port : 22), "pyxis",
-			 s.pyxis, "virtualClusterPartition", s.vc_partition);
-}
-
-/* A login node's profile (ssh://), checked at once: the login works and
- * sbatch answers; which Slurm, said. The profile saved already is
- * opened as any command opens it. */
-int cli_cluster_slurm_login(const cli_ctx *ctx, const char *name)
+/* The profile just saved opened (as any command opens it: the engine
+ * its profile names reads it) and checked as far as that engine can. */
+int cli_cluster_probe(const cli_ctx *ctx, const char *name)
 {
 	cli_ctx c = *ctx;
 	cli_conn *conn = NULL;
-	json_t *o = NULL;
-	const char *v;
+	char *said = NULL;
 	int st, err;
 
 	c.cluster = name;
+	c.uri = NULL;
 	if ((st = cli_open(&c, &conn)))
 		return st;
-	err = pai_cluster_info(&o, conn->client);
+	err = pai_client_probe(&said, conn->client);
 	if (err)
 		st = cli_error(ctx, cli_exit_status(err),
 			       "cluster '%s' is not added: %s", name,
 			       pai_client_error(conn->client)
 				   ? pai_client_error(conn->client)
 				   : pai_strerror(err));
-	else {
-		v = json_string_value(json_object_get(
-		    json_object_get(json_object_get(o, "meta"), "slurm"),
-		    "release"));
-		printf("cluster '%s': Slurm %s answered on the login node "
-		       "%s\n",
-		       name, v ? v : "(version unknown)",
-		       json_string_value(json_object_get(o, "login")));
-	}
-	json_decref(o);
+	else if (said)
+		printf("cluster '%s': %s\n", name, said);
+	free(said);
 	cli_conn_free(conn);
 	return st;
 }
