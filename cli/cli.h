@@ -454,6 +454,11 @@ typedef struct cli_identity {
 /* The user's own private key as OpenSSH looks for it (~/.ssh/id_ed25519,
  * id_ecdsa, id_rsa); new string, or NULL when there is none. */
 char *cli_own_key(void);
+struct cli_conn;
+/* The key this machine logs in to conn's cluster with: the one its
+ * profile names (cluster add --identity), else cli_own_key()'s; new
+ * string, or NULL when there is none. */
+char *cli_conn_key(const struct cli_conn *conn);
 /* -i FILE; else the job's key (cli_ssh_key_fetch, reused); else, where
  * the cluster has no job keys, the user's own (~/.ssh/id_ed25519,
  * id_ecdsa, id_rsa as OpenSSH orders them) and the ssh-agent. Prints

@@ -464,7 +464,7 @@ int cmd_ssh_config(cli_ctx *ctx, int argc, char **argv)
 	}
 	/* the login node's block, refused before the cluster is asked;
 	 * its key: the one paictl logs in there with */
-	own_key = cli_own_key();
+	own_key = cli_conn_key(conn);
 	if ((st = login_block(ctx, &login, conn, own_key, known)))
 		goto out;
 	err = get_job(ctx, conn, user, name, &ssh, &info);

@@ -31,7 +31,7 @@ int cli_ssh_access(const cli_ctx *ctx, const cli_conn *c, pai_ssh_options *so,
 		return EXIT_OK;
 	free(state);
 	*known = cli_known_hosts_path(c);
-	*key = cli_own_key();
+	*key = cli_conn_key(c);
 	if (!*known || !(dir = strdup(*known)))
 		return cli_error(ctx, EXIT_FAILURE_, "out of memory");
 	*strrchr(dir, '/') = '\0';

@@ -209,6 +209,18 @@ char *cli_own_key(void)
 	return NULL;
 }
 
+char *cli_conn_key(const cli_conn *conn)
+{
+	const char *identity = NULL;
+
+	if (conn->cfg && conn->cluster &&
+	    pai_config_slurm_identity(&identity, conn->cfg, conn->cluster) ==
+		    PAI_OK &&
+	    identity)
+		return strdup(identity);
+	return cli_own_key();
+}
+
 int cli_ssh_identity(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 		     const char *user, const char *name, const char *ref,
 		     const char *identity, cli_identity *id)
@@ -229,7 +241,7 @@ int cli_ssh_identity(cli_ctx *ctx, cli_conn *conn, const pai_ssh_info *ssh,
 	/* no key of the job's own (OpenPAI v1.x): the tasks let in the
 	 * user's, from the job's ssh plugin */
 	id->own = 1;
-	id->key = cli_own_key();
+	id->key = cli_conn_key(conn);
 	if (!id->key && !id->agent)
 		return cli_error(ctx, EXIT_NOTFOUND,
 				 "job '%s' has no key of its own: its tasks "

@@ -281,6 +281,7 @@ def t_identity(c):
         r = k.run("-c", "hpc", "list")
         check("identity: a later command logs in with it",
               r.returncode == 0, (r.returncode, r.stderr))
+        t_identity_nodes(c, k, want)
         r = k.run("cluster", "add", "rest", "--slurm", "https://x.test",
                   "--identity", "keys/hpc key")
         check("identity: not with slurmrestd (exit 2)", r.returncode == 2,
@@ -289,6 +290,32 @@ def t_identity(c):
         with open(auth, "w") as f:
             f.write(before)
         k.close()
+
+
+def t_identity_nodes(c, k, key):
+    """The profile's identity (no default key, no agent here) also
+    reaches the task's node through the login node, and ssh-config's
+    login block names it."""
+    r = k.run("cluster", "add", "hpcn", "--slurm", k.url, "--workdir",
+              k.work, "--identity", key, "--ssh-port", str(c.ssh_port))
+    check("identity: a profile with the nodes' port", r.returncode == 0,
+          r.stderr)
+    k.run("cluster", "use", "hpcn")
+    path = k.file("i.json", job("sshid", [("a", 1, "sleep 300")]))
+    r = k.run("submit", path)
+    check("identity: submitted", r.returncode == 0, r.stderr)
+    check("identity: the task runs", running(k, "sshid"))
+    r = ssh_in(k, ["sshid", "a", "0", "--", "echo via-identity"])
+    check("identity: paictl ssh to the node logs in with it",
+          r.returncode == 0 and b"via-identity" in r.stdout,
+          (r.returncode, r.stdout, r.stderr))
+    r = k.run("ssh-config", "sshid")
+    check("identity: ssh-config's login block names it",
+          r.returncode == 0 and
+          ('IdentityFile "%s"' % key in r.stdout or
+           "IdentityFile %s" % key in r.stdout), (r.stdout, r.stderr))
+    k.run("stop", "sshid")
+    k.run("cluster", "use", "hpc")
 
 
 # A login node's Slurm before 21.08: squeue and sacct know no --json. The
