@@ -179,6 +179,30 @@ static void check_invariants(const char *name)
 	}
 }
 
+/* pai_job_check() says of the text what pai_job_parse() said: the same
+ * result and the same diagnostics, reading a role at a time. */
+static void same_verdict(const char *name, const char *raw, size_t len,
+			 const pai_job_options *o)
+{
+	pai_diags *diags = NULL;
+	json_t *a, *b;
+
+	assert_int_equal(pai_diags_new(&diags), PAI_OK);
+	assert_int_equal(pai_job_check(diags, name, raw, len, o), T.rc);
+	a = pai_diags_to_json(T.diags);
+	b = pai_diags_to_json(diags);
+	assert_non_null(a);
+	assert_non_null(b);
+	if (!json_equal(a, b)) {
+		dump(T.diags);
+		dump(diags);
+		fail_msg("pai_job_check() and pai_job_parse() disagree");
+	}
+	json_decref(a);
+	json_decref(b);
+	pai_diags_free(diags);
+}
+
 static int parse_named(pai_dialect dialect, const char *name, const char *text,
 		       size_t len)
 {
@@ -199,6 +223,7 @@ static int parse_named(pai_dialect dialect, const char *name, const char *text,
 	assert_non_null(raw);
 	memcpy(raw, text, len);
 	T.rc = pai_job_parse(&T.job, T.diags, name, raw, len, &o);
+	same_verdict(name, raw, len, &o);
 	free(raw);
 	check_invariants(name);
 	return T.rc;
