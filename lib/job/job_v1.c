@@ -270,8 +270,7 @@ static int lean_get(void *data, size_t i, const pai__pos *at, json_t **role)
 	int err;
 
 	(void)i;
-	err = pai__json_fast_value(role, l->src->text, l->src->len, at->off,
-				   true);
+	err = pai__json_fast_value(role, l->src->text, l->src->len, at);
 	/* 1 (given up) cannot be: the whole text parsed */
 	return err == 1 ? PAI_ERROR : err;
 }

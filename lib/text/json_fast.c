@@ -623,25 +623,21 @@ static int jp_value(struct jp *p, pai__pos *node, json_t **out)
 	}
 }
 
-/* The value at text[from] (blanks before it skipped), made as p says:
- * then only blanks may follow it when whole is set. */
-static int jp_run(struct jp *p, json_t **root, pai__pos *pos, size_t from,
-		  bool whole)
+/* The text's one value, made as p says. */
+static int jp_run(struct jp *p, json_t **root, pai__pos *pos)
 {
 	json_t *j = NULL;
 	int err;
 
 	*root = NULL;
 	memset(pos, 0, sizeof(*pos));
-	p->i = from;
 	/* pai__src_init() takes a byte order mark as blanks */
-	if (p->comments && from == 0 && p->len >= 3 &&
-	    memcmp(p->t, "\xEF\xBB\xBF", 3) == 0)
+	if (p->comments && p->len >= 3 && memcmp(p->t, "\xEF\xBB\xBF", 3) == 0)
 		p->i = 3;
 	err = jp_value(p, pos, &j);
 	pos->key_off = pos->off;
 	jp_ws(p);
-	if (!err && whole && p->i != p->len)
+	if (!err && p->i != p->len)
 		err = JP_GIVE_UP; /* more after the value */
 	free(p->stack);
 	free(p->s);
@@ -673,7 +669,7 @@ int pai__json_fast_parse(json_t **root, pai__pos *pos,
 	int err;
 
 	jp_init(&p, text, len, comments);
-	err = jp_run(&p, root, pos, 0, true);
+	err = jp_run(&p, root, pos);
 	if (!err) {
 		pos->arena = 1;
 		*arena = p.arena;
@@ -690,7 +686,7 @@ int pai__json_fast_lean(json_t **root, pai__pos *pos,
 
 	jp_init(&p, text, len, comments);
 	p.lean = true;
-	err = jp_run(&p, root, pos, 0, true);
+	err = jp_run(&p, root, pos);
 	if (!err) {
 		pos->arena = 1;
 		*arena = p.arena;
@@ -698,16 +694,70 @@ int pai__json_fast_lean(json_t **root, pai__pos *pos,
 	return err;
 }
 
-int pai__json_fast_value(json_t **out, const char *text, size_t len,
-			 size_t off, bool comments)
+/* ---- values from their places ---------------------------------------- */
+
+static int jp_build(struct jp *p, const pai__pos *at, json_t **out);
+
+/* The members or elements of the container at at into c. */
+static int jp_build_children(struct jp *p, const pai__pos *at, json_t *c)
 {
-	struct jp p;
-	pai__pos pos;
+	json_t *v;
+	size_t i;
+
+	for (i = 0; i < at->nchild; i++) {
+		const pai__pos *k = &at->child[i];
+		int err = jp_build(p, k, &v);
+
+		if (err)
+			return err;
+		if ((json_is_object(c)
+			 ? json_object_set_new_nocheck(c, k->key, v)
+			 : json_array_append_new(c, v)) < 0)
+			return JP_OOM;
+	}
+	return JP_OK;
+}
+
+/* The value whose places are at: read where it stands, its structure
+ * from the tree (no blank, comment or bracket read again). */
+static int jp_build(struct jp *p, const pai__pos *at, json_t **out)
+{
+	const char *s;
+	size_t n;
 	int err;
 
-	jp_init(&p, text, len, comments);
-	p.tree = false;
-	err = jp_run(&p, out, &pos, off, false);
-	pai__arena_free(p.arena); /* escaped keys only */
+	*out = NULL;
+	p->i = at->off;
+	switch (p->t[p->i]) {
+	case '{':
+	case '[':
+		*out = p->t[p->i] == '{' ? json_object() : json_array();
+		err = *out ? jp_build_children(p, at, *out) : JP_OOM;
+		if (err) {
+			json_decref(*out);
+			*out = NULL;
+		}
+		return err;
+	case '"':
+		err = jp_string(p, &s, &n);
+		if (!err && !(*out = json_stringn_nocheck(s, n)))
+			err = JP_OOM;
+		return err;
+	case 't': *out = json_true(); return JP_OK;
+	case 'f': *out = json_false(); return JP_OK;
+	case 'n': *out = json_null(); return JP_OK;
+	default: return jp_number(p, out);
+	}
+}
+
+int pai__json_fast_value(json_t **out, const char *text, size_t len,
+			 const pai__pos *at)
+{
+	struct jp p;
+	int err;
+
+	jp_init(&p, text, len, false);
+	err = jp_build(&p, at, out);
+	free(p.s);
 	return err;
 }

@@ -179,10 +179,11 @@ int pai__json_fast_parse(json_t **root, pai__pos *pos,
 int pai__json_fast_lean(json_t **root, pai__pos *pos,
 			struct pai__arena **arena, const char *text,
 			size_t len, bool comments);
-/* The value at text[off] (after blanks) of a text that
- * pai__json_fast_lean() took, without places: PAI_OK, 1, PAI_ENOMEM. */
+/* The value whose places pai__json_fast_lean() recorded at at, read
+ * from the same text: PAI_OK, PAI_ENOMEM (or 1, which cannot be: the
+ * text was taken). */
 int pai__json_fast_value(json_t **out, const char *text, size_t len,
-			 size_t off, bool comments);
+			 const pai__pos *at);
 
 /* ---- YAML as js-yaml loads it (yaml.c) -------------------------------- */
 
