@@ -18,6 +18,8 @@ struct pai__role {
 	char *own_name;	   /* v2: r.name, owned (a key, or "0" for a list) */
 	char *own_command; /* v2: r.command, the commands joined, owned */
 	char *own_labels;  /* the ports' labels, when owned (v1, lean) */
+	json_t *command_v; /* v1, lean: r.command's value, kept when its
+			    * role is dropped (a command can be 50 MB) */
 };
 
 struct pai_job {

@@ -140,19 +140,18 @@ static void members_of(json_t *obj, const char *const *keys, json_t **v)
 	}
 }
 
-/* Copies of the role's strings that build_role() borrowed from a role
- * that is dropped after: its name, command and port labels. -1: out of
+/* What build_role() borrowed from a role that is dropped after: its
+ * command's value kept, copies of its name and port labels. -1: out of
  * memory. */
-static int own_strings(struct pai__role *r)
+static int own_strings(struct pai__role *r, json_t *command)
 {
 	size_t k, n = 0;
 	char *o;
 
-	if ((r->r.name && !(r->own_name = strdup(r->r.name))) ||
-	    (r->r.command && !(r->own_command = strdup(r->r.command))))
+	if (r->r.name && !(r->own_name = strdup(r->r.name)))
 		return -1;
 	r->r.name = r->own_name;
-	r->r.command = r->own_command;
+	r->command_v = json_incref(command);
 	for (k = 0; k < r->nports; k++)
 		n += r->ports[k].label ? strlen(r->ports[k].label) + 1 : 0;
 	if (!n || !(o = r->own_labels = malloc(n)))
@@ -200,7 +199,7 @@ static int build_role(struct pai__role *r, json_t *tr, bool own)
 				       int_or(pv[PK_NUMBER], 1), 0) < 0)
 			return -1;
 	}
-	if (own && own_strings(r) < 0)
+	if (own && own_strings(r, rv[RK_COMMAND]) < 0)
 		return -1;
 	/* The cluster gives every task an http port (the host lists use
 	 * it) and an ssh port, whether the role asks or not. */
