@@ -177,6 +177,17 @@ static size_t jp_escape(struct jp *p, size_t *i, char *o)
 /* The string literal at t[p->i]: *s and *n its decoded bytes (in the
  * text itself when it has no escape, else in p->s until the next
  * string). */
+/* Whether any of the 8 bytes of v is a quote, a backslash, a control
+ * character or not ASCII: what ends a plain run of a string. */
+static bool jp_special8(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
+	uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+
+	return ((v & high) | ((v - ones * 0x20) & ~v & high) |
+		((q - ones) & ~q & high) | ((b - ones) & ~b & high)) != 0;
+}
+
 /* The rest of a string literal with escapes, from the first at i (the
  * text before it, from start, is plain): decoded into p->s. */
 static int jp_string_escaped(struct jp *p, size_t start, size_t i,
@@ -197,8 +208,23 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 	memcpy(p->s, t + start, i - start);
 	o = i - start;
 	for (;;) {
+		size_t run = i;
 		unsigned char c;
+		uint64_t v;
 
+		/* a plain run, copied at once (a long command has an
+		 * escape every few bytes, but runs between them) */
+		while (i + 8 <= p->len) {
+			memcpy(&v, t + i, 8);
+			if (jp_special8(v))
+				break;
+			i += 8;
+		}
+		while (i < p->len && (c = (unsigned char)t[i]) >= 0x20 &&
+		       c < 0x80 && c != '"' && c != '\\')
+			i++;
+		memcpy(p->s + o, t + run, i - run);
+		o += i - run;
 		if (i >= p->len)
 			return JP_GIVE_UP;
 		c = (unsigned char)t[i];
@@ -213,9 +239,7 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 		}
 		if (c < 0x20)
 			return JP_GIVE_UP;
-		k = c < 0x80 ? 1
-			     : pai__utf8_len((const unsigned char *)t + i,
-					     p->len - i);
+		k = pai__utf8_len((const unsigned char *)t + i, p->len - i);
 		if (!k)
 			return JP_GIVE_UP;
 		memcpy(p->s + o, t + i, k);
@@ -226,17 +250,6 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 	*n = o;
 	p->i = i + 1;
 	return JP_OK;
-}
-
-/* Whether any of the 8 bytes of v is a quote, a backslash, a control
- * character or not ASCII: what ends a plain run of a string. */
-static bool jp_special8(uint64_t v)
-{
-	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
-	uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
-
-	return ((v & high) | ((v - ones * 0x20) & ~v & high) |
-		((q - ones) & ~q & high) | ((b - ones) & ~b & high)) != 0;
 }
 
 static int jp_string(struct jp *p, const char **s, size_t *n)
