@@ -47,28 +47,18 @@ static int worse(int a, int b)
 	return rank(b) > rank(a) ? b : a;
 }
 
-/* The job of the file judged last: it goes with the process, not node
- * by node (a 2,000-role config's tree is 100,000 of them, and freeing
- * them took a tenth of the time of `validate`). One at most: the one
- * before is freed before the next file is read. Still reachable from
- * here at exit, so no leak checker calls it lost. */
-static pai_job *last_job;
-
 /* The text judged by every rule of the cluster it is for: for a
  * Kubernetes cluster also what its conversion refuses, as submit
- * would. */
+ * would. Only the verdict is wanted, not the job: pai_job_check() never
+ * holds a large config whole. */
 static int judge(const struct opts *o, pai_diags *diags, const char *name,
 		 const char *text, size_t len)
 {
 	char *res = NULL;
 	int err;
 
-	if (!o->f.target) {
-		pai_job_free(last_job);
-		last_job = NULL;
-		return pai_job_parse(&last_job, diags, name, text, len,
-				     &o->f.job);
-	}
+	if (!o->f.target)
+		return pai_job_check(diags, name, text, len, &o->f.job);
 	err = pai_job_to_k8s(&res, NULL, diags, name, text, len, &o->f.job,
 			     &o->f.k8s);
 	free(res);

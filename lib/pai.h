@@ -263,6 +263,17 @@ typedef struct pai_job pai_job;
 int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
 		  const char *text, size_t len, const pai_job_options *opts);
 
+/**
+ * The verdict of pai_job_parse() alone: the same return value and the
+ * same diagnostics, without the job. A config's task roles are read one
+ * at a time, so that a config of thousands of them is never whole in
+ * memory: what `paictl validate` needs.
+ *
+ * @param text need not be NUL-terminated; not retained
+ */
+int pai_job_check(pai_diags *diags, const char *name, const char *text,
+		  size_t len, const pai_job_options *opts);
+
 void pai_job_free(pai_job *job);
 
 /** The job's name. Borrowed; valid until pai_job_free(). */

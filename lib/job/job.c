@@ -59,6 +59,8 @@ void pai_job_free(pai_job *job)
 		free(job->roles[i].ports);
 		free(job->roles[i].own_name);
 		free(job->roles[i].own_command);
+		free(job->roles[i].own_labels);
+		json_decref(job->roles[i].command_v);
 	}
 	free(job->roles);
 	json_decref(job->config);

@@ -17,6 +17,9 @@ struct pai__role {
 	json_t *spec;	   /* the role's object in job->config (borrowed) */
 	char *own_name;	   /* v2: r.name, owned (a key, or "0" for a list) */
 	char *own_command; /* v2: r.command, the commands joined, owned */
+	char *own_labels;  /* the ports' labels, when owned (v1, lean) */
+	json_t *command_v; /* v1, lean: r.command's value, kept when its
+			    * role is dropped (a command can be 50 MB) */
 };
 
 struct pai_job {
@@ -49,6 +52,15 @@ struct pai__job_format {
 	/* The typed view of a valid config. */
 	int (*build)(pai_job **out, json_t *config,
 		     const pai_job_options *opts);
+	/* read, validate and build as one, for a caller that wants the
+	 * verdict, not the config (pai_job_check()): what validate()
+	 * returns, with *job set where build() would run (its config is
+	 * not the whole one), or 1, with nothing added to diags, when the
+	 * text needs read(). src and pos as read() leaves them. NULL: the
+	 * format has no such path. */
+	int (*check)(pai_job **job, pai__pos *pos, pai__src *src,
+		     pai_diags *diags, const char *name, const char *text,
+		     size_t len, const pai_job_options *opts);
 };
 
 extern const struct pai__job_format pai__job_format_v1; /* job_v1.c */
@@ -85,12 +97,28 @@ bool pai__firsts_get(const struct pai__firsts *f, const char *name,
 /* Adds name (kept as it is when there already). PAI_OK, PAI_ENOMEM. */
 int pai__firsts_add(struct pai__firsts *f, const char *name, size_t index);
 
+/* Where the task roles come from when root's taskRoles array is left
+ * empty (pai__json_fast_lean()): one at a time, each dropped once
+ * checked, so that a config of thousands of roles is never whole in
+ * memory. */
+struct pai__v1_roles {
+	/* *role (a new reference) is role i, at its place at: PAI_OK, or
+	 * an error code */
+	int (*get)(void *data, size_t i, const pai__pos *at, json_t **role);
+	/* role i, checked and normalized (any value: the validator has
+	 * reported what is wrong with it), for the caller to keep what it
+	 * needs: PAI_OK, PAI_ENOMEM */
+	int (*put)(void *data, size_t i, json_t *role);
+	void *data;
+};
+
 /* Checks root against every rule of the dialect, adding diagnostics.
  * Sets *normalized (new reference) to the config as it is submitted,
  * whatever the result, when root is an object (valid on PAI_OK only),
- * else leaves it NULL. */
+ * else leaves it NULL. roles: NULL when root holds the task roles. */
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
-		  const pai__pos *pos, json_t *root, pai_dialect dialect);
+		  const pai__pos *pos, json_t *root, pai_dialect dialect,
+		  const struct pai__v1_roles *roles);
 
 /* ---- protocol v2: the server's rules, templates and names ------------ */
 

@@ -48,6 +48,11 @@ struct ctx {
 	/* the first role with each name; the first port with each label,
 	 * for the port list being checked */
 	struct pai__firsts names, labels;
+	/* where the roles come from when root's taskRoles holds none (NULL:
+	 * it holds them), and the copies of their names that names
+	 * borrows then (each role is dropped once checked) */
+	const struct pai__v1_roles *roles;
+	struct pai__arena *arena;
 };
 
 static const struct field top_fields[] = {
@@ -909,6 +914,21 @@ static void check_task_count(struct ctx *c, const struct found *f,
 	free(p);
 }
 
+/* name, for as long as the check lasts: itself when its role is part of
+ * root, else a copy (NULL: out of memory). */
+static const char *lasting(struct ctx *c, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	char *s;
+
+	if (!c->roles)
+		return name;
+	s = pai__arena_alloc(&c->arena, n);
+	if (s)
+		memcpy(s, name, n);
+	return s;
+}
+
 /* A task role's name: not empty, the server's characters, and not one
  * that an earlier role has (names maps each name to its first role).
  * false when out of memory. */
@@ -923,7 +943,8 @@ static bool check_role_name(struct ctx *c, const struct found *fn,
 
 	dup = good && pai__firsts_get(&c->names, name, &first);
 	if (good && !dup) {
-		if (pai__firsts_add(&c->names, name, index))
+		if (!(name = lasting(c, name)) ||
+		    pai__firsts_add(&c->names, name, index))
 			c->err = PAI_ENOMEM;
 		return true;
 	}
@@ -988,38 +1009,60 @@ static void check_role(struct ctx *c, json_t *role, const pai__pos *at,
 	at_least(c, &f[R_STORAGE], path, "storageGB", 0, "min-storage");
 }
 
+/* Role i of the list f (a new reference), from root or from c->roles;
+ * NULL when that failed (c->err says why). */
+static json_t *role_at(struct ctx *c, const struct found *f, size_t i)
+{
+	json_t *role = NULL;
+	int err;
+
+	if (!c->roles)
+		return json_incref(json_array_get(f->v, i));
+	err = c->roles->get(c->roles->data, i, pai__pos_index(f->at, i),
+			    &role);
+	if (err)
+		c->err = err;
+	return role;
+}
+
 static void check_roles(struct ctx *c, const struct found *f)
 {
-	json_t *role;
-	size_t i;
+	size_t i, n;
 
 	if (!f->v)
 		return;
-	if (json_array_size(f->v) == 0) {
+	n = c->roles ? f->at->nchild : json_array_size(f->v);
+	if (n == 0) {
 		error(c, f->at, "taskRoles", "min-task-roles",
 		      "must list at least one task role");
 		return;
 	}
-	json_array_foreach(f->v, i, role)
-	{
+	for (i = 0; i < n && !c->err; i++) {
 		const pai__pos *at = pai__pos_index(f->at, i);
+		json_t *role = role_at(c, f, i);
 		struct spath sp;
-		const char *p = index_path(c, &sp, "taskRoles", i);
+		const char *p = role ? index_path(c, &sp, "taskRoles", i)
+				     : NULL;
 
-		if (!p)
+		if (!p) {
+			json_decref(role);
 			break;
+		}
 		if (!json_is_object(role))
 			type_error(c, at, p, K_OBJECT, role);
 		else
 			check_role(c, role, at, p, i);
 		spath_release(&sp);
-		if (c->err)
-			break;
+		/* what the caller keeps of it, now that it is normalized */
+		if (!c->err && c->roles)
+			c->err = c->roles->put(c->roles->data, i, role);
+		json_decref(role);
 	}
 }
 
 int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
-		  const pai__pos *pos, json_t *root, pai_dialect dialect)
+		  const pai__pos *pos, json_t *root, pai_dialect dialect,
+		  const struct pai__v1_roles *roles)
 {
 	struct ctx c;
 	struct found f[MAX_FIELDS];
@@ -1030,6 +1073,7 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 	c.diags = diags;
 	c.src = src;
 	c.dialect = dialect;
+	c.roles = roles;
 	*normalized = NULL;
 	if (!json_is_object(root)) {
 		type_error(&c, pos, "", K_OBJECT, root);
@@ -1078,6 +1122,7 @@ int pai__validate(json_t **normalized, pai_diags *diags, pai__src *src,
 out:
 	pai__firsts_release(&c.names);
 	pai__firsts_release(&c.labels);
+	pai__arena_free(c.arena);
 	json_decref(norm);
 	return err;
 }

@@ -7,23 +7,32 @@
 
 #include <string.h>
 
-/* The job built from config and its commands checked against the
- * runtime, and for pods, what their controller sets besides: err
- * (PAI_EINVALID for a config with errors, whose job is then dropped)
- * unless this fails worse. */
+/* The commands of job checked against the runtime, and for pods, what
+ * their controller sets besides. */
+static int check_refs(pai_diags *diags, pai__src *src, const pai__pos *pos,
+		      const pai_job *job, const pai_job_options *o)
+{
+	pai_env *given = NULL;
+	int e = pai__k8s_own_names(&given, job, (pai_k8s_kind)o->k8s_kind);
+
+	if (!e)
+		e = pai__runtime_of(job)->check_references(diags, src, pos,
+							   job, given);
+	pai_env_free(given);
+	return e;
+}
+
+/* The job built from config and its commands checked: err (PAI_EINVALID
+ * for a config with errors, whose job is then dropped) unless this
+ * fails worse. */
 static int checked(pai_job **job, int err, pai_diags *diags, pai__src *src,
 		   const pai__pos *pos, json_t *config,
 		   const struct pai__job_format *fmt, const pai_job_options *o)
 {
-	pai_env *given = NULL;
 	int e = fmt->build(job, config, o);
 
 	if (!e)
-		e = pai__k8s_own_names(&given, *job, (pai_k8s_kind)o->k8s_kind);
-	if (!e)
-		e = pai__runtime_of(*job)->check_references(diags, src, pos,
-							    *job, given);
-	pai_env_free(given);
+		e = check_refs(diags, src, pos, *job, o);
 	if (err || e) {
 		pai_job_free(*job);
 		*job = NULL;
@@ -59,6 +68,34 @@ static int parse(pai_job **out, pai_diags *diags, const char *name,
 	pai_job_free(job);
 	json_decref(config);
 	json_decref(root);
+	pai__pos_release(&pos);
+	pai__src_release(&src);
+	return err;
+}
+
+/* parse()'s verdict by the format's check(), which never holds the
+ * whole config: 1 when it cannot tell. */
+static int check_lean(pai_diags *diags, const char *name, const char *text,
+		      size_t len, const pai_job_options *o)
+{
+	const struct pai__job_format *fmt = pai__job_format_of(o->format);
+	size_t start = pai_diags_count(diags);
+	pai_job *job = NULL;
+	pai__src src;
+	pai__pos pos;
+	int err, e;
+
+	if (!fmt->check)
+		return 1;
+	memset(&src, 0, sizeof(src));
+	memset(&pos, 0, sizeof(pos));
+	err = fmt->check(&job, &pos, &src, diags, name, text, len, o);
+	if (job && (!err || err == PAI_EINVALID)) {
+		e = check_refs(diags, &src, &pos, job, o);
+		err = e == PAI_ENOMEM || !err ? e : err;
+	}
+	pai__diags_sort_from(diags, start);
+	pai_job_free(job);
 	pai__pos_release(&pos);
 	pai__src_release(&src);
 	return err;
@@ -102,4 +139,27 @@ int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
 	if (o.format == PAI_FORMAT_AUTO)
 		o.format = pai_format_detect(name, text, len);
 	return parse(out, diags, name, text, len, &o);
+}
+
+int pai_job_check(pai_diags *diags, const char *name, const char *text,
+		  size_t len, const pai_job_options *opts)
+{
+	pai_job_options o;
+	pai_job *job = NULL;
+	int err;
+
+	if ((!text && len) || pai__job_options(&o, opts))
+		return PAI_EINVAL;
+	if (!name)
+		name = "<config>";
+	if (!text)
+		text = "";
+	if (o.format == PAI_FORMAT_AUTO)
+		o.format = pai_format_detect(name, text, len);
+	err = check_lean(diags, name, text, len, &o);
+	if (err != 1)
+		return err;
+	err = parse(&job, diags, name, text, len, &o);
+	pai_job_free(job);
+	return err;
 }

@@ -986,3 +986,17 @@ int pai__src_read(json_t **root, pai__pos *pos, pai__src *src,
 	err = pai__src_init(src, diags, name, text, len);
 	return err ? err : pai__src_parse(root, pos, src, diags);
 }
+
+int pai__src_read_lean(json_t **root, pai__pos *pos, pai__src *src,
+		       const char *name, const char *text, size_t len)
+{
+	*root = NULL;
+	memset(src, 0, sizeof(*src));
+	src->name = name;
+	src->orig = text;
+	src->text = (char *)text;
+	src->len = len;
+	if (!pai__json_fast)
+		return 1;
+	return pai__json_fast_lean(root, pos, &src->arena, text, len, true);
+}

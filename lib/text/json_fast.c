@@ -33,6 +33,10 @@ struct jp {
 	const char *t;
 	size_t len, i;
 	bool comments;	 /* comments and a leading byte order mark are blanks */
+	bool values;	 /* jansson values are made (else *out stays NULL) */
+	bool tree;	 /* the position tree is made */
+	bool lean;	 /* the root's taskRoles get no values: see
+			  * pai__json_fast_lean() */
 	pai__pos *stack; /* the children of the open containers */
 	size_t nstack, capstack;
 	char *s; /* a string with escapes, decoded */
@@ -173,6 +177,17 @@ static size_t jp_escape(struct jp *p, size_t *i, char *o)
 /* The string literal at t[p->i]: *s and *n its decoded bytes (in the
  * text itself when it has no escape, else in p->s until the next
  * string). */
+/* Whether any of the 8 bytes of v is a quote, a backslash, a control
+ * character or not ASCII: what ends a plain run of a string. */
+static bool jp_special8(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
+	uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+
+	return ((v & high) | ((v - ones * 0x20) & ~v & high) |
+		((q - ones) & ~q & high) | ((b - ones) & ~b & high)) != 0;
+}
+
 /* The rest of a string literal with escapes, from the first at i (the
  * text before it, from start, is plain): decoded into p->s. */
 static int jp_string_escaped(struct jp *p, size_t start, size_t i,
@@ -193,8 +208,23 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 	memcpy(p->s, t + start, i - start);
 	o = i - start;
 	for (;;) {
+		size_t run = i;
 		unsigned char c;
+		uint64_t v;
 
+		/* a plain run, copied at once (a long command has an
+		 * escape every few bytes, but runs between them) */
+		while (i + 8 <= p->len) {
+			memcpy(&v, t + i, 8);
+			if (jp_special8(v))
+				break;
+			i += 8;
+		}
+		while (i < p->len && (c = (unsigned char)t[i]) >= 0x20 &&
+		       c < 0x80 && c != '"' && c != '\\')
+			i++;
+		memcpy(p->s + o, t + run, i - run);
+		o += i - run;
 		if (i >= p->len)
 			return JP_GIVE_UP;
 		c = (unsigned char)t[i];
@@ -209,9 +239,7 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 		}
 		if (c < 0x20)
 			return JP_GIVE_UP;
-		k = c < 0x80 ? 1
-			     : pai__utf8_len((const unsigned char *)t + i,
-					     p->len - i);
+		k = pai__utf8_len((const unsigned char *)t + i, p->len - i);
 		if (!k)
 			return JP_GIVE_UP;
 		memcpy(p->s + o, t + i, k);
@@ -222,17 +250,6 @@ static int jp_string_escaped(struct jp *p, size_t start, size_t i,
 	*n = o;
 	p->i = i + 1;
 	return JP_OK;
-}
-
-/* Whether any of the 8 bytes of v is a quote, a backslash, a control
- * character or not ASCII: what ends a plain run of a string. */
-static bool jp_special8(uint64_t v)
-{
-	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
-	uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
-
-	return ((v & high) | ((v - ones * 0x20) & ~v & high) |
-		((q - ones) & ~q & high) | ((b - ones) & ~b & high)) != 0;
 }
 
 static int jp_string(struct jp *p, const char **s, size_t *n)
@@ -307,7 +324,7 @@ static int jp_number(struct jp *p, json_t **out)
 	bool neg = false, real = false, seen = false;
 	uint64_t m = 0;
 	int e10 = 0, ex = 0, esign = 1, edigits = 0;
-	double d;
+	double d = 0;
 
 	if (p->t[i] == '-') {
 		neg = true;
@@ -344,19 +361,20 @@ static int jp_number(struct jp *p, json_t **out)
 	if (sig > 18 || edigits > 4)
 		return JP_GIVE_UP;
 	p->i = i;
-	if (!real) {
-		*out = json_integer(neg ? -(json_int_t)m : (json_int_t)m);
-		return *out ? JP_OK : JP_OOM;
-	}
-	if (jp_real(&d, m, e10 + esign * ex, neg))
+	if (real && jp_real(&d, m, e10 + esign * ex, neg))
 		return JP_GIVE_UP;
-	*out = json_real(d);
+	if (!p->values)
+		return JP_OK;
+	*out = real ? json_real(d)
+		    : json_integer(neg ? -(json_int_t)m : (json_int_t)m);
 	return *out ? JP_OK : JP_OOM;
 }
 
-/* Room for one more child on the stack. */
+/* Room for one more child on the stack (none is kept without a tree). */
 static int jp_push(struct jp *p, const pai__pos *c)
 {
+	if (!p->tree)
+		return JP_OK;
 	if (p->nstack == p->capstack) {
 		size_t cap = p->capstack ? p->capstack * 2 : 64;
 		pai__pos *s = realloc(p->stack, cap * sizeof(*s));
@@ -418,7 +436,63 @@ static char *jp_key(struct jp *p, const char *k, size_t n)
 	return c;
 }
 
-/* One "key": value member of the object obj at t[p->i]. */
+static int jp_key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether two of the members on the stack from base on have one key
+ * (what jansson's set tells where values are made): each pair compared
+ * in a small object, a sorted copy of the keys in a large one. */
+static int jp_dups(struct jp *p, size_t base)
+{
+	size_t n = p->nstack - base, i, j;
+	const char **k;
+	int err = JP_OK;
+
+	if (n <= 16) {
+		for (i = base; i < p->nstack; i++)
+			for (j = i + 1; j < p->nstack; j++)
+				if (strcmp(p->stack[i].key, p->stack[j].key) ==
+				    0)
+					return JP_GIVE_UP;
+		return JP_OK;
+	}
+	if (!(k = malloc(n * sizeof(*k))))
+		return JP_OOM;
+	for (i = 0; i < n; i++)
+		k[i] = p->stack[base + i].key;
+	qsort(k, n, sizeof(*k), jp_key_cmp);
+	for (i = 1; i < n && !err; i++)
+		if (strcmp(k[i - 1], k[i]) == 0)
+			err = JP_GIVE_UP;
+	free(k);
+	return err;
+}
+
+/* The value of the member being read into obj (on its ':'): its
+ * elements' values left out when it is the root's taskRoles array and
+ * the parse is lean (an empty array stands for it). */
+static int jp_member_value(struct jp *p, pai__pos *c, const char *k, size_t n,
+			   json_t **v)
+{
+	int err;
+
+	jp_ws(p);
+	if (!p->lean || !p->values || p->depth != 1 || n != 9 ||
+	    memcmp(k, "taskRoles", 9) != 0 || p->i >= p->len ||
+	    p->t[p->i] != '[')
+		return jp_value(p, c, v);
+	p->values = false;
+	err = jp_value(p, c, v);
+	p->values = true;
+	if (!err && !(*v = json_array()))
+		err = JP_OOM;
+	return err;
+}
+
+/* One "key": value member of the object obj at t[p->i] (obj NULL when
+ * no values are made). */
 static int jp_member(struct jp *p, json_t *obj)
 {
 	pai__pos c;
@@ -434,24 +508,46 @@ static int jp_member(struct jp *p, json_t *obj)
 	err = jp_string(p, &k, &n);
 	if (err)
 		return err;
-	c.key = jp_key(p, k, n);
-	if (!c.key)
+	/* the tree's keys are the arena's; so is an escaped one (decoded
+	 * into p->s, which the value's strings reuse) */
+	if ((p->tree || k == p->s) && !(k = c.key = jp_key(p, k, n)))
 		return JP_OOM;
+	if (!p->tree)
+		c.key = NULL;
 	jp_ws(p);
 	if (p->i >= p->len || p->t[p->i] != ':')
 		return JP_GIVE_UP;
 	p->i++;
-	err = jp_value(p, &c, &v);
-	had = json_object_size(obj);
-	if (!err && json_object_setn_new_nocheck(obj, c.key, n, v) < 0)
-		err = JP_OOM;
-	/* a duplicate key replaced the first one's value, leaving the size
-	 * as it was (one lookup, not a lookup before the set): jansson
-	 * says what is wrong */
-	if (!err && json_object_size(obj) == had)
-		err = JP_GIVE_UP;
+	err = jp_member_value(p, &c, k, n, &v);
+	if (!err && obj) {
+		had = json_object_size(obj);
+		if (json_object_setn_new_nocheck(obj, k, n, v) < 0)
+			err = JP_OOM;
+		/* a duplicate key replaced the first one's value, leaving
+		 * the size as it was (one lookup, not a lookup before the
+		 * set): jansson says what is wrong */
+		else if (json_object_size(obj) == had)
+			err = JP_GIVE_UP;
+	}
 	if (!err)
 		err = jp_push(p, &c);
+	return err;
+}
+
+/* One element of the array arr at t[p->i] (arr NULL: no values). */
+static int jp_element(struct jp *p, json_t *arr)
+{
+	pai__pos e;
+	json_t *v = NULL;
+	int err;
+
+	memset(&e, 0, sizeof(e));
+	err = jp_value(p, &e, &v);
+	e.key_off = e.off;
+	if (!err && arr && json_array_append_new(arr, v) < 0)
+		err = JP_OOM;
+	if (!err)
+		err = jp_push(p, &e);
 	return err;
 }
 
@@ -462,8 +558,8 @@ static int jp_container(struct jp *p, pai__pos *node, json_t **out)
 	bool is_obj = p->t[p->i] == '{';
 	char close = is_obj ? '}' : ']';
 	size_t base = p->nstack;
-	json_t *c = is_obj ? json_object() : json_array(), *v;
-	int err = c ? JP_OK : JP_OOM;
+	json_t *c = !p->values ? NULL : is_obj ? json_object() : json_array();
+	int err = c || !p->values ? JP_OK : JP_OOM;
 
 	if (++p->depth > JP_MAX_DEPTH)
 		err = JP_GIVE_UP;
@@ -474,20 +570,8 @@ static int jp_container(struct jp *p, pai__pos *node, json_t **out)
 		goto out;
 	}
 	while (!err) {
-		pai__pos e;
-
 		jp_ws(p);
-		if (is_obj) {
-			err = jp_member(p, c);
-		} else {
-			memset(&e, 0, sizeof(e));
-			err = jp_value(p, &e, &v);
-			e.key_off = e.off;
-			if (!err && json_array_append_new(c, v) < 0)
-				err = JP_OOM;
-			if (!err)
-				err = jp_push(p, &e);
-		}
+		err = is_obj ? jp_member(p, c) : jp_element(p, c);
 		if (err)
 			break;
 		jp_ws(p);
@@ -501,9 +585,12 @@ static int jp_container(struct jp *p, pai__pos *node, json_t **out)
 			err = JP_GIVE_UP;
 		break;
 	}
+	/* with no values, no jansson has looked at the keys */
+	if (!err && is_obj && !p->values && p->tree)
+		err = jp_dups(p, base);
 out:
 	p->depth--;
-	err = jp_pop(p, base, node, err);
+	err = p->tree ? jp_pop(p, base, node, err) : err;
 	if (err)
 		json_decref(c);
 	else
@@ -518,7 +605,7 @@ static int jp_literal(struct jp *p, const char *word, json_t *v, json_t **out)
 	if (p->len - p->i < n || memcmp(p->t + p->i, word, n) != 0)
 		return JP_GIVE_UP;
 	p->i += n;
-	*out = v;
+	*out = p->values ? v : NULL;
 	return JP_OK;
 }
 
@@ -538,7 +625,7 @@ static int jp_value(struct jp *p, pai__pos *node, json_t **out)
 	case '[': return jp_container(p, node, out);
 	case '"':
 		err = jp_string(p, &s, &n);
-		if (err)
+		if (err || !p->values)
 			return err;
 		*out = json_stringn_nocheck(s, n);
 		return *out ? JP_OK : JP_OOM;
@@ -549,38 +636,141 @@ static int jp_value(struct jp *p, pai__pos *node, json_t **out)
 	}
 }
 
-int pai__json_fast_parse(json_t **root, pai__pos *pos,
-			 struct pai__arena **arena, const char *text,
-			 size_t len, bool comments)
+/* The text's one value, made as p says. */
+static int jp_run(struct jp *p, json_t **root, pai__pos *pos)
 {
-	struct jp p;
 	json_t *j = NULL;
 	int err;
 
 	*root = NULL;
 	memset(pos, 0, sizeof(*pos));
-	memset(&p, 0, sizeof(p));
-	p.t = text;
-	p.len = len;
-	p.comments = comments;
 	/* pai__src_init() takes a byte order mark as blanks */
-	if (comments && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		p.i = 3;
-	err = jp_value(&p, pos, &j);
+	if (p->comments && p->len >= 3 && memcmp(p->t, "\xEF\xBB\xBF", 3) == 0)
+		p->i = 3;
+	err = jp_value(p, pos, &j);
 	pos->key_off = pos->off;
-	jp_ws(&p);
-	if (!err && p.i != len)
+	jp_ws(p);
+	if (!err && p->i != p->len)
 		err = JP_GIVE_UP; /* more after the value */
-	free(p.stack);
-	free(p.s);
+	free(p->stack);
+	free(p->s);
 	if (err) {
 		json_decref(j);
-		pai__arena_free(p.arena);
+		pai__arena_free(p->arena);
+		p->arena = NULL;
 		memset(pos, 0, sizeof(*pos));
 		return err;
 	}
-	pos->arena = 1;
-	*arena = p.arena;
 	*root = j;
 	return JP_OK;
+}
+
+static void jp_init(struct jp *p, const char *text, size_t len, bool comments)
+{
+	memset(p, 0, sizeof(*p));
+	p->t = text;
+	p->len = len;
+	p->comments = comments;
+	p->values = p->tree = true;
+}
+
+int pai__json_fast_parse(json_t **root, pai__pos *pos,
+			 struct pai__arena **arena, const char *text,
+			 size_t len, bool comments)
+{
+	struct jp p;
+	int err;
+
+	jp_init(&p, text, len, comments);
+	err = jp_run(&p, root, pos);
+	if (!err) {
+		pos->arena = 1;
+		*arena = p.arena;
+	}
+	return err;
+}
+
+int pai__json_fast_lean(json_t **root, pai__pos *pos,
+			struct pai__arena **arena, const char *text,
+			size_t len, bool comments)
+{
+	struct jp p;
+	int err;
+
+	jp_init(&p, text, len, comments);
+	p.lean = true;
+	err = jp_run(&p, root, pos);
+	if (!err) {
+		pos->arena = 1;
+		*arena = p.arena;
+	}
+	return err;
+}
+
+/* ---- values from their places ---------------------------------------- */
+
+static int jp_build(struct jp *p, const pai__pos *at, json_t **out);
+
+/* The members or elements of the container at at into c. */
+static int jp_build_children(struct jp *p, const pai__pos *at, json_t *c)
+{
+	json_t *v;
+	size_t i;
+
+	for (i = 0; i < at->nchild; i++) {
+		const pai__pos *k = &at->child[i];
+		int err = jp_build(p, k, &v);
+
+		if (err)
+			return err;
+		if ((json_is_object(c)
+			 ? json_object_set_new_nocheck(c, k->key, v)
+			 : json_array_append_new(c, v)) < 0)
+			return JP_OOM;
+	}
+	return JP_OK;
+}
+
+/* The value whose places are at: read where it stands, its structure
+ * from the tree (no blank, comment or bracket read again). */
+static int jp_build(struct jp *p, const pai__pos *at, json_t **out)
+{
+	const char *s;
+	size_t n;
+	int err;
+
+	*out = NULL;
+	p->i = at->off;
+	switch (p->t[p->i]) {
+	case '{':
+	case '[':
+		*out = p->t[p->i] == '{' ? json_object() : json_array();
+		err = *out ? jp_build_children(p, at, *out) : JP_OOM;
+		if (err) {
+			json_decref(*out);
+			*out = NULL;
+		}
+		return err;
+	case '"':
+		err = jp_string(p, &s, &n);
+		if (!err && !(*out = json_stringn_nocheck(s, n)))
+			err = JP_OOM;
+		return err;
+	case 't': *out = json_true(); return JP_OK;
+	case 'f': *out = json_false(); return JP_OK;
+	case 'n': *out = json_null(); return JP_OK;
+	default: return jp_number(p, out);
+	}
+}
+
+int pai__json_fast_value(json_t **out, const char *text, size_t len,
+			 const pai__pos *at)
+{
+	struct jp p;
+	int err;
+
+	jp_init(&p, text, len, false);
+	err = jp_build(&p, at, out);
+	free(p.s);
+	return err;
 }

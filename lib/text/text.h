@@ -150,6 +150,12 @@ int pai__src_read(json_t **root, pai__pos *pos, pai__src *src,
 		  pai_diags *diags, const char *name, const char *text,
 		  size_t len);
 
+/* pai__src_read() for a caller that reads the roles one at a time
+ * (pai__json_fast_lean()): 1, with nothing read, when the text needs
+ * more than the fast parser (then pai__src_read() says what). */
+int pai__src_read_lean(json_t **root, pai__pos *pos, pai__src *src,
+		       const char *name, const char *text, size_t len);
+
 /* Source offset of the decoded character at index `idx` of the JSON
  * string literal whose opening quote is at `quote_off`. */
 size_t pai__src_string_offset(const pai__src *src, size_t quote_off,
@@ -165,6 +171,19 @@ extern bool pai__json_fast;
 int pai__json_fast_parse(json_t **root, pai__pos *pos,
 			 struct pai__arena **arena, const char *text,
 			 size_t len, bool comments);
+/* pai__json_fast_parse(), lean: the elements of the root's taskRoles
+ * array get their places but no values (an empty array stands for it in
+ * *root), for a caller that reads one role at a time with
+ * pai__json_fast_value(): a config's roles are most of it. Their keys
+ * are checked for duplicates all the same. */
+int pai__json_fast_lean(json_t **root, pai__pos *pos,
+			struct pai__arena **arena, const char *text,
+			size_t len, bool comments);
+/* The value whose places pai__json_fast_lean() recorded at at, read
+ * from the same text: PAI_OK, PAI_ENOMEM (or 1, which cannot be: the
+ * text was taken). */
+int pai__json_fast_value(json_t **out, const char *text, size_t len,
+			 const pai__pos *at);
 
 /* ---- YAML as js-yaml loads it (yaml.c) -------------------------------- */
 

@@ -297,6 +297,19 @@ static int parse(pai_job **job, pai_diags **d, const char *text, size_t len,
 	return err;
 }
 
+/* pai_job_check() (the roles read one at a time) says what
+ * pai_job_parse() said: err and the diagnostics d. */
+static void check_vs_parse(const char *text, size_t len,
+			   const pai_job_options *o, int err, pai_diags *d)
+{
+	pai_diags *d2 = NULL;
+
+	CHECK(pai_diags_new(&d2) == PAI_OK);
+	CHECK(pai_job_check(d2, "fuzz.json", text, len, o) == err);
+	CHECK(same_diags(d, d2));
+	pai_diags_free(d2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -323,6 +336,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pai__big_string = 65536;
 	err = parse(&job, &d, text, len, &o, 0);
 	err2 = parse(&job2, &d2, text, len, &o, 1);
+	pai__big_string = SIZE_MAX; /* as d was made */
+	check_vs_parse(text, len, &o, err, d);
 	pai__big_string = 65536;
 	if (err != PAI_ESYNTAX || err2 != PAI_ESYNTAX) {
 		CHECK(err == err2);

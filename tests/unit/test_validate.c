@@ -179,6 +179,30 @@ static void check_invariants(const char *name)
 	}
 }
 
+/* pai_job_check() says of the text what pai_job_parse() said: the same
+ * result and the same diagnostics, reading a role at a time. */
+static void same_verdict(const char *name, const char *raw, size_t len,
+			 const pai_job_options *o)
+{
+	pai_diags *diags = NULL;
+	json_t *a, *b;
+
+	assert_int_equal(pai_diags_new(&diags), PAI_OK);
+	assert_int_equal(pai_job_check(diags, name, raw, len, o), T.rc);
+	a = pai_diags_to_json(T.diags);
+	b = pai_diags_to_json(diags);
+	assert_non_null(a);
+	assert_non_null(b);
+	if (!json_equal(a, b)) {
+		dump(T.diags);
+		dump(diags);
+		fail_msg("pai_job_check() and pai_job_parse() disagree");
+	}
+	json_decref(a);
+	json_decref(b);
+	pai_diags_free(diags);
+}
+
 static int parse_named(pai_dialect dialect, const char *name, const char *text,
 		       size_t len)
 {
@@ -199,6 +223,7 @@ static int parse_named(pai_dialect dialect, const char *name, const char *text,
 	assert_non_null(raw);
 	memcpy(raw, text, len);
 	T.rc = pai_job_parse(&T.job, T.diags, name, raw, len, &o);
+	same_verdict(name, raw, len, &o);
 	free(raw);
 	check_invariants(name);
 	return T.rc;
@@ -626,8 +651,61 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(pai_job_parse(&job, diags, "x", text, 2, &o),
 			 PAI_EINVAL);
 	assert_null(job);
+	assert_int_equal(pai_job_check(diags, "x", text, 2, &o), PAI_EINVAL);
+	assert_int_equal(pai_job_check(diags, "x", NULL, 2, NULL), PAI_EINVAL);
 	assert_int_equal(pai_diags_count(diags), 0);
+	/* no text at all is an empty file, as for pai_job_parse() */
+	assert_int_equal(pai_job_check(diags, "x", NULL, 0, NULL),
+			 PAI_ESYNTAX);
+	assert_int_equal(pai_diags_count(diags), 1);
 	pai_diags_free(diags);
+}
+
+/* What pai_job_check() reads a role at a time, and what makes it read
+ * the config whole instead (parse_in() compares the two on each). */
+static void test_roles_one_at_a_time(void **state)
+{
+	static const char *const invalid[] = {
+	    /* a key twice in a role, in a small and in a large object */
+	    "{\"name\": \"a\", \"name\": \"b\"}",
+	    "{\"a1\": 1, \"a2\": 1, \"a3\": 1, \"a4\": 1, \"a5\": 1, "
+	    "\"a6\": 1, \"a7\": 1, \"a8\": 1, \"a9\": 1, \"b1\": 1, "
+	    "\"b2\": 1, \"b3\": 1, \"b4\": 1, \"b5\": 1, \"b6\": 1, "
+	    "\"b7\": 1, \"a1\": 2}",
+	    /* a key twice once its escape is decoded */
+	    "{\"n\\u0061me\": \"a\", \"name\": \"b\"}",
+	    /* a role that is no object, and one with unknown keys */
+	    "3", "{\"z\\u00e9\": 1, \"/* x */\": [{\"q\": {}}]}", NULL};
+	char *text;
+	size_t i;
+
+	(void)state;
+	for (i = 0; invalid[i]; i++) {
+		assert_true(asprintf(&text,
+				     "{\"jobName\": \"j\", \"image\": \"i\", "
+				     "\"taskRoles\": [%s, /* c */ %s]}\n",
+				     ROLE_JSON("r0"), invalid[i]) > 0);
+		print_message("%s\n", invalid[i]);
+		assert_int_not_equal(parse_in(OPENPAI, text), PAI_OK);
+		free(text);
+	}
+	/* taskRoles in another object is not the roles' list */
+	assert_int_equal(
+	    parse_in(OPENPAI, "{\"jobName\": \"j\", \"image\": \"i\", "
+			      "\"extras\": {\"taskRoles\": [1, 2]}, "
+			      "\"taskRoles\": [" ROLE_JSON("r0") ", "
+			      "{\"n\\u0061me\": \"r1\", \"taskNumber\": 1, "
+			      "\"cpuNumber\": 1, \"memoryMB\": 1024, "
+			      "\"gpuNumber\": 0, \"command\": \"$PAI_X\"}]}"),
+	    PAI_OK);
+	assert_int_equal(pai_diags_warnings(T.diags), 1);
+	/* a list of roles that is no array, and an empty one */
+	assert_int_equal(parse_in(OPENPAI, "{\"jobName\": \"j\", \"image\": "
+					   "\"i\", \"taskRoles\": {\"a\": 1}}"),
+			 PAI_EINVALID);
+	assert_int_equal(parse_in(OPENPAI, "{\"jobName\": \"j\", \"image\": "
+					   "\"i\", \"taskRoles\": []}"),
+			 PAI_EINVALID);
 }
 
 /* ---- syntax ------------------------------------------------------------ */
@@ -3331,6 +3409,7 @@ int main(void)
 #define TEST(f) cmocka_unit_test_teardown(f, teardown)
 	    TEST(test_minimal_job_is_valid),
 	    TEST(test_bad_arguments),
+	    TEST(test_roles_one_at_a_time),
 	    TEST(test_comments_are_accepted),
 	    TEST(test_trailing_comma),
 	    TEST(test_duplicate_key),
