@@ -123,6 +123,23 @@ int pai__job_options(pai_job_options *o, const pai_job_options *opts)
 	return PAI_OK;
 }
 
+/* What pai_job_parse() and pai_job_check() take, made whole: the options
+ * as this version reads them, a name and text for NULL ones, the format
+ * detected. PAI_OK or PAI_EINVAL. */
+static int job_args(pai_job_options *o, const char **name, const char **text,
+		    size_t len, const pai_job_options *opts)
+{
+	if ((!*text && len) || pai__job_options(o, opts))
+		return PAI_EINVAL;
+	if (!*name)
+		*name = "<config>";
+	if (!*text)
+		*text = "";
+	if (o->format == PAI_FORMAT_AUTO)
+		o->format = pai_format_detect(*name, *text, len);
+	return PAI_OK;
+}
+
 int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
 		  const char *text, size_t len, const pai_job_options *opts)
 {
@@ -130,14 +147,8 @@ int pai_job_parse(pai_job **out, pai_diags *diags, const char *name,
 
 	if (out)
 		*out = NULL;
-	if (!out || (!text && len) || pai__job_options(&o, opts))
+	if (!out || job_args(&o, &name, &text, len, opts))
 		return PAI_EINVAL;
-	if (!name)
-		name = "<config>";
-	if (!text)
-		text = "";
-	if (o.format == PAI_FORMAT_AUTO)
-		o.format = pai_format_detect(name, text, len);
 	return parse(out, diags, name, text, len, &o);
 }
 
@@ -148,14 +159,8 @@ int pai_job_check(pai_diags *diags, const char *name, const char *text,
 	pai_job *job = NULL;
 	int err;
 
-	if ((!text && len) || pai__job_options(&o, opts))
+	if (job_args(&o, &name, &text, len, opts))
 		return PAI_EINVAL;
-	if (!name)
-		name = "<config>";
-	if (!text)
-		text = "";
-	if (o.format == PAI_FORMAT_AUTO)
-		o.format = pai_format_detect(name, text, len);
 	err = check_lean(diags, name, text, len, &o);
 	if (err != 1)
 		return err;
