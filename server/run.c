@@ -8,7 +8,8 @@
  * `bash -c "$command"` in its own process group, copies the task's
  * stdout and stderr into user.pai.stdout, user.pai.stderr and
  * user.pai.all (each made with its first byte), and writes its pid,
- * then the exit status, synced, to `status`. The monitor is in its own
+ * then the exit status to `status` (synced once its server is gone).
+ * The monitor is in its own
  * session, so it outlives a killed server: no log line is lost, and
  * the next server re-adopts the task by watching that file. The
  * server reaps monitors (SIGCHLD) and decides job states, in the main
