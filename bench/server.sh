@@ -23,6 +23,10 @@ PAICTL=${PAICTL:-build/paictl}
 N=${N:-1000}
 CMD=${CMD:-true}
 SERVE_ARGS=${SERVE_ARGS:-}
+# tasks as processes (make exports this too): the floor is fork+exec,
+# and the job's image "x" exists nowhere
+PAICTL_SERVE_RUNTIME=${PAICTL_SERVE_RUNTIME:-process}
+export PAICTL_SERVE_RUNTIME
 BENCH_STATE=${BENCH_STATE:-${XDG_STATE_HOME:-$HOME/.local/state}/paictl}
 mkdir -p -m 700 "$BENCH_STATE"
 tmp=$(mktemp -d "$BENCH_STATE/bench-XXXXXX")
@@ -66,8 +70,14 @@ t1=$(now)
 accepted=$(grep -c '^20[12] ' "$tmp/lat.txt" || :)
 grep -v '^20[12] ' "$tmp/lat.txt" | sort | uniq -c | sed 's/^/bench: not accepted: /' >&2 || :
 while :; do
-	done_=$(curl -s --unix-socket "$sock" http://localhost/api/v1/user/bench/jobs | grep -o '"state":"SUCCEEDED"' | wc -l)
+	list=$(curl -s --unix-socket "$sock" http://localhost/api/v1/user/bench/jobs)
+	done_=$(printf '%s' "$list" | grep -o '"state":"SUCCEEDED"' | wc -l)
 	[ "$done_" -ge "$N" ] && break
+	# a job that failed never succeeds: no use waiting for it
+	if printf '%s' "$list" | grep -q '"state":"FAILED"'; then
+		echo "bench: a job FAILED (PAICTL_SERVE_RUNTIME=$PAICTL_SERVE_RUNTIME)" >&2
+		exit 1
+	fi
 	if [ "$(echo "$(now) - $t0 > 600" | bc)" = 1 ]; then
 		echo "bench: only $done_ of $N jobs succeeded in 600 s" >&2
 		exit 1
