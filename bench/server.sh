@@ -16,13 +16,14 @@
 # directory where many files were deleted in the last half minute
 # (a busy /tmp, or the previous run's) makes every file creation slower.
 #
-#   PAICTL=build/paictl N=1000 SERVE_ARGS=--no-ssh sh bench/server.sh
+#   PAICTL=build/paictl N=1000 SERVE_ARGS=--no-ssh PARALLEL=8 sh bench/server.sh
 set -eu
 
 PAICTL=${PAICTL:-build/paictl}
 N=${N:-1000}
 CMD=${CMD:-true}
 SERVE_ARGS=${SERVE_ARGS:-}
+PARALLEL=${PARALLEL:-1}
 # tasks as processes (make exports this too): the floor is fork+exec,
 # and the job's image "x" exists nowhere
 PAICTL_SERVE_RUNTIME=${PAICTL_SERVE_RUNTIME:-process}
@@ -64,7 +65,14 @@ while [ $i -le "$N" ]; do
 done >"$tmp/curl.cfg"
 
 t0=$(now)
-curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+# PARALLEL=K: K submissions in flight at once (curl -Z), as many
+# clients would send them; 1 (the default): one after another, each
+# waiting for its answer, which waits for its record's sync
+if [ "$PARALLEL" -gt 1 ]; then
+	curl -s -Z --parallel-max "$PARALLEL" -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+else
+	curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+fi
 t1=$(now)
 # v0.17 answers a submission 201 (openpai-rest-api-v1.md), its docs 202
 accepted=$(grep -c '^20[12] ' "$tmp/lat.txt" || :)
