@@ -20,7 +20,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -185,9 +184,6 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 	m->stopper[0] = m->stopper[1] = 0;
 	m->start_by = 0;
 	m->nsess = 0;
-	/* the server's name, not that of its thread that forked this one
-	 * (a listener's, for a job launched at its submission) */
-	prctl(PR_SET_NAME, "paictl", 0, 0, 0);
 	setsid();
 	srv_tree_init(&m->tree, sp->tree_base, self_start());
 	dup2(sp->fd_null, 0);
