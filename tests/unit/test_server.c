@@ -1570,53 +1570,6 @@ static char *serve_refuses(const struct server *sv)
  * holds it; a record that cannot be loaded is kept as it is, so its job
  * is not taken for one never started; a restart writes the log anew, a
  * line per job; and a log that cannot be read stops the server. */
-/* A job that can start at once is begun at its submission: its first
- * record, synced before the answer, is its RUNNING one, config and all,
- * and it is never on disk as WAITING (which would start it again after
- * a crash). Under --capacity, where admission is the main loop's, its
- * first record is WAITING, as before. */
-static void test_first_record_running(void **state)
-{
-	static const char *const cap[] = {"--capacity", "cpus=1", NULL};
-	const char *want[2] = {"RUNNING", "WAITING"};
-	struct server sv;
-	char *cfg, path[256], line[65536];
-	int round, n;
-
-	(void)state;
-	for (round = 0; round < 2; round++) {
-		FILE *f;
-		json_t *first = NULL;
-
-		if (round == 0)
-			start_server(&sv);
-		else
-			start_new_server(&sv, cap);
-		cfg = config1("r", 1, "sleep 1", NULL, 0);
-		assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
-		free(cfg);
-		snprintf(path, sizeof(path), "%s/records.log", sv.dir);
-		f = fopen(path, "r");
-		assert_non_null(f);
-		for (n = 0; !first && fgets(line, sizeof(line), f); n++) {
-			first = json_loads(line, 0, NULL);
-			if (!json_is_string(json_object_get(first, "config"))) {
-				json_decref(first);
-				first = NULL;
-			}
-		}
-		fclose(f);
-		assert_non_null(first);
-		assert_string_equal(
-		    json_string_value(json_object_get(first, "state")),
-		    want[round]);
-		json_decref(first);
-		json_decref(wait_job(&sv, "u", "r", 20));
-		stop_server(&sv);
-		remove_tree(sv.dir);
-	}
-}
-
 static void test_records_log(void **state)
 {
 	struct server sv;
@@ -2478,7 +2431,6 @@ int main(int argc, char **argv)
 	    T(test_restart_while_forking),
 	    T(test_no_task_dir),
 	    T(test_records_log),
-	    T(test_first_record_running),
 	    T(test_ssh),
 	    T(test_example_job),
 	    T(test_background),
