@@ -792,11 +792,10 @@ static int sync_job_dir(struct srv *s, const char *dir, const char *cfg)
 									: 0;
 }
 
-/* New job j, stored, on the list, and launched if its first record
- * began its attempt; rec_len: the size of that record, in the log and
- * synced, or -1 when it is not there (srv_flush writes it, before any
- * task is forked). 0, or -1 (out of memory: on disk all the same, the
- * next start finds it). Lock held. */
+/* New job j, stored, on the list; rec_len: the size of its first
+ * record, in the log and synced, or -1 when it is not there (srv_flush
+ * writes it, before any task is forked). 0, or -1 (out of memory: on
+ * disk all the same, the next start finds it). Lock held. */
 static int list_new_job(struct srv *s, struct srv_job *j, long long rec_len)
 {
 	j->cfg_pending = rec_len >= 0;
@@ -810,10 +809,6 @@ static int list_new_job(struct srv *s, struct srv_job *j, long long rec_len)
 	if (append_job(s, j) < 0)
 		return -1;
 	srv_log(s, "'%s': submitted", j->key);
-	/* its tasks forked before anyone sees it RUNNING, as when the main
-	 * loop launches it (an ssh port listens once a job runs) */
-	if (j->launch_recorded)
-		srv_launch(s);
 	srv_wake(s);
 	return 0;
 }
