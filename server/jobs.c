@@ -792,32 +792,10 @@ static int sync_job_dir(struct srv *s, const char *dir, const char *cfg)
 									: 0;
 }
 
-/* New job j, stored, on the list; rec_len: the size of its first
- * record, in the log and synced, or -1 when it is not there (srv_flush
- * writes it, before any task is forked). 0, or -1 (out of memory: on
- * disk all the same, the next start finds it). Lock held. */
-static int list_new_job(struct srv *s, struct srv_job *j, long long rec_len)
-{
-	j->cfg_pending = rec_len >= 0;
-	if (rec_len >= 0) {
-		j->rec_len = rec_len;
-		s->rec_live += rec_len;
-		/* begun at once: its record says RUNNING, tasks may fork */
-		j->launch_recorded = j->launching;
-	} else
-		j->dirty = j->dirty || j->launching;
-	if (append_job(s, j) < 0)
-		return -1;
-	srv_log(s, "'%s': submitted", j->key);
-	srv_wake(s);
-	return 0;
-}
-
 /* Stores and publishes a new job (its config in j->pj): the config is
  * written in a temporary directory, which one rename publishes, then
  * the job's first record, the config in it, is appended to the log and
- * synced (rec_submit); where the job can start at once it is its
- * RUNNING record (srv_begin_at_once), one sync for both: after a crash, the job is restored from it
+ * synced (rec_submit): after a crash, the job is restored from it
  * (restore_config), however much of the directory the disk kept. Its
  * records carry the config until a rewrite of the log has synced
  * config.json (j->cfg_pending). Where the log cannot take it, the
@@ -831,7 +809,7 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 	char *tmp = NULL, *dir = NULL, *cfg = NULL;
 	unsigned long gen = 0;
 	long long rec_len = 0;
-	bool logged = false, began = false;
+	bool logged = false;
 	int ret, err;
 
 	pthread_mutex_lock(&s->lock);
@@ -859,9 +837,6 @@ int srv_add_job(struct srv *s, struct srv_job *j, const char *text, size_t len)
 	}
 	free(cfg);
 	cfg = srv_printf("%s/config.json", dir);
-	pthread_mutex_lock(&s->lock);
-	began = srv_begin_at_once(s, j);
-	pthread_mutex_unlock(&s->lock);
 	logged = rec_submit(s, j, text, len, &gen, &rec_len) == PAI_OK;
 	if (!logged && (!cfg || sync_job_dir(s, dir, cfg) < 0)) {
 		srv_rmtree(dir);
@@ -888,10 +863,18 @@ out:
 	if (ret == 0) {
 		j->dir = dir;
 		dir = NULL;
-		ret = list_new_job(s, j, logged ? rec_len : -1);
+		j->cfg_pending = logged;
+		if (logged) {
+			j->rec_len = rec_len;
+			s->rec_live += rec_len;
+		}
+		if (append_job(s, j) < 0)
+			ret = -1; /* on disk: the next start finds it */
+		else {
+			srv_log(s, "'%s': submitted", j->key);
+			srv_wake(s);
+		}
 	}
-	if (ret != 0 && began)
-		srv_begin_undo(s, j);
 	pthread_mutex_unlock(&s->lock);
 	free(cfg);
 	free(tmp);

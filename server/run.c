@@ -1,9 +1,7 @@
 /* run.c - the local cluster's task runner: which waiting job starts
  * (srv_schedule; first in, first out under --capacity), its attempt
- * begun (ports taken, the RUNNING record to be written; without
- * --capacity at its submission, srv_begin_at_once, its first record
- * then being that one) and then, once that record is on disk, launched
- * (srv_launch).
+ * begun (ports taken, the RUNNING record to be written) and then, once
+ * that record is on disk, launched (srv_launch).
  *
  * Every task runs under a monitor: a process forked from the server
  * (never exec'd; it uses only async-signal-safe calls) that starts
@@ -113,29 +111,6 @@ static void launch_attempt(struct srv *s, struct srv_job *j)
 		if (j->tasks[i].state == ST_FAILED)
 			run_evaluate(s, j, &j->tasks[i]);
 	run_place_free(&pl);
-}
-
-/* At its submission, before its first record is written: j, not yet
- * on the list, begins its first attempt at once where nothing makes it
- * wait (no --capacity), so that its first record is its RUNNING one and
- * the submission's sync serves both (srv_add_job). Lock held. */
-bool srv_begin_at_once(struct srv *s, struct srv_job *j)
-{
-	if (s->capped || j->stop || !j->pj || j->state != ST_WAITING)
-		return false;
-	srv_note_job(s, j);
-	begin_attempt(s, j);
-	return true;
-}
-
-/* What srv_begin_at_once took (its ports) given back: the job was not
- * added after all. Lock held. */
-void srv_begin_undo(struct srv *s, struct srv_job *j)
-{
-	size_t i;
-
-	for (i = 0; i < j->ntasks; i++)
-		run_task_ports_release(s, j, &j->tasks[i]);
 }
 
 void srv_schedule(struct srv *s)

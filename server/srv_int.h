@@ -242,11 +242,6 @@ void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);
 void srv_check_deadlines(struct srv *s);
 void srv_launch(struct srv *s);
-/* At its submission (srv_add_job), lock held: j begins its first
- * attempt at once if nothing makes it wait; whether it did. Undone
- * (its ports given back) when j is not added after all. */
-bool srv_begin_at_once(struct srv *s, struct srv_job *j);
-void srv_begin_undo(struct srv *s, struct srv_job *j);
 /* What this machine does not give job j, noted in j->warnings once:
  * at its submission (http.c, api_v2.c), before it is added. */
 void srv_note_job(struct srv *s, struct srv_job *j);
