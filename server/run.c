@@ -9,13 +9,12 @@
  * stdout and stderr into user.pai.stdout, user.pai.stderr and
  * user.pai.all (each made with its first byte), and writes its pid,
  * then the exit status to `status` (synced once its server is gone).
- * The monitor is in its own
- * session, so it outlives a killed server: no log line is lost, and
- * the next server re-adopts the task by watching that file. The
- * server reaps monitors (SIGCHLD) and decides job states, in the main
- * thread with the lock held; records are written without it
- * (srv_flush), and a begun attempt's tasks are forked only once its
- * record is on disk (srv_launch).
+ * The monitor is in its own session, so it outlives a killed server:
+ * no log line is lost, and the next server re-adopts the task by
+ * watching that file. The server reaps monitors (SIGCHLD) and decides
+ * job states, in the main thread with the lock held; records are
+ * written without it (srv_flush), and a begun attempt's tasks are
+ * forked only once its record is on disk (srv_launch).
  *
  * The runner's files, an idea each, from the bottom up (run_int.h
  * holds what they share; tree.c, every process of a task):
