@@ -16,13 +16,18 @@
 # directory where many files were deleted in the last half minute
 # (a busy /tmp, or the previous run's) makes every file creation slower.
 #
-#   PAICTL=build/paictl N=1000 SERVE_ARGS=--no-ssh sh bench/server.sh
+#   PAICTL=build/paictl N=1000 SERVE_ARGS=--no-ssh PARALLEL=8 sh bench/server.sh
 set -eu
 
 PAICTL=${PAICTL:-build/paictl}
 N=${N:-1000}
 CMD=${CMD:-true}
 SERVE_ARGS=${SERVE_ARGS:-}
+PARALLEL=${PARALLEL:-1}
+# tasks as processes (make exports this too): the floor is fork+exec,
+# and the job's image "x" exists nowhere
+PAICTL_SERVE_RUNTIME=${PAICTL_SERVE_RUNTIME:-process}
+export PAICTL_SERVE_RUNTIME
 BENCH_STATE=${BENCH_STATE:-${XDG_STATE_HOME:-$HOME/.local/state}/paictl}
 mkdir -p -m 700 "$BENCH_STATE"
 tmp=$(mktemp -d "$BENCH_STATE/bench-XXXXXX")
@@ -60,14 +65,27 @@ while [ $i -le "$N" ]; do
 done >"$tmp/curl.cfg"
 
 t0=$(now)
-curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+# PARALLEL=K: K submissions in flight at once (curl -Z), as many
+# clients would send them; 1 (the default): one after another, each
+# waiting for its answer, which waits for its record's sync
+if [ "$PARALLEL" -gt 1 ]; then
+	curl -s -Z --parallel-max "$PARALLEL" -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+else
+	curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+fi
 t1=$(now)
 # v0.17 answers a submission 201 (openpai-rest-api-v1.md), its docs 202
 accepted=$(grep -c '^20[12] ' "$tmp/lat.txt" || :)
 grep -v '^20[12] ' "$tmp/lat.txt" | sort | uniq -c | sed 's/^/bench: not accepted: /' >&2 || :
 while :; do
-	done_=$(curl -s --unix-socket "$sock" http://localhost/api/v1/user/bench/jobs | grep -o '"state":"SUCCEEDED"' | wc -l)
+	list=$(curl -s --unix-socket "$sock" http://localhost/api/v1/user/bench/jobs)
+	done_=$(printf '%s' "$list" | grep -o '"state":"SUCCEEDED"' | wc -l)
 	[ "$done_" -ge "$N" ] && break
+	# a job that failed never succeeds: no use waiting for it
+	if printf '%s' "$list" | grep -q '"state":"FAILED"'; then
+		echo "bench: a job FAILED (PAICTL_SERVE_RUNTIME=$PAICTL_SERVE_RUNTIME)" >&2
+		exit 1
+	fi
 	if [ "$(echo "$(now) - $t0 > 600" | bc)" = 1 ]; then
 		echo "bench: only $done_ of $N jobs succeeded in 600 s" >&2
 		exit 1

@@ -8,13 +8,13 @@
  * `bash -c "$command"` in its own process group, copies the task's
  * stdout and stderr into user.pai.stdout, user.pai.stderr and
  * user.pai.all (each made with its first byte), and writes its pid,
- * then the exit status, synced, to `status`. The monitor is in its own
- * session, so it outlives a killed server: no log line is lost, and
- * the next server re-adopts the task by watching that file. The
- * server reaps monitors (SIGCHLD) and decides job states, in the main
- * thread with the lock held; records are written without it
- * (srv_flush), and a begun attempt's tasks are forked only once its
- * record is on disk (srv_launch).
+ * then the exit status to `status` (synced once its server is gone).
+ * The monitor is in its own session, so it outlives a killed server:
+ * no log line is lost, and the next server re-adopts the task by
+ * watching that file. The server reaps monitors (SIGCHLD) and decides
+ * job states, in the main thread with the lock held; records are
+ * written without it (srv_flush), and a begun attempt's tasks are
+ * forked only once its record is on disk (srv_launch).
  *
  * The runner's files, an idea each, from the bottom up (run_int.h
  * holds what they share; tree.c, every process of a task):
@@ -163,6 +163,9 @@ long srv_next_timeout(struct srv *s)
 {
 	long long now = srv_now_ms(), t = 1000;
 	size_t i, k;
+
+	if (s->sync_due && s->sync_due - now < t)
+		t = s->sync_due - now; /* records to sync (srv_flush) */
 
 	for (i = 0; i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];

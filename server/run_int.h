@@ -60,6 +60,7 @@ struct run_spawn {
 	int fd_ssh;	      /* listening on the task's ssh port, or -1 */
 	const char *tree_base; /* where its cgroup goes, or NULL */
 	int grace_ms; /* SIGTERM to SIGKILL, for what the task leaves too */
+	pid_t server; /* the server that forks the monitor (its parent) */
 };
 
 #define MONITOR_NO_DIR 3 /* the monitor's exit status: no directory */

@@ -537,7 +537,12 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 	line[n++] = '\n';
 	/* Logs are not synced: a killed server loses no page cache. The
 	 * exit status is the record of the task: status, line 2, one
-	 * write, synced; a reader takes it only whole (run_read_status). */
+	 * write; a reader takes it only whole (run_read_status). The
+	 * server that forked this monitor reaps it and puts the status in
+	 * the job's record, synced with the records of other jobs (a group
+	 * commit); only a monitor whose server is gone (killed, or one that
+	 * this monitor outlived: its parent is no longer that server) syncs
+	 * the file itself, for the next server to find. */
 	if (m->status >= 0) {
 		if (m->pid <= 0) { /* no line 1 yet */
 			static const char none[] = "0 0 0\n";
@@ -545,7 +550,8 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 			write_all(m->status, none, sizeof(none) - 1);
 		}
 		write_all(m->status, line, n);
-		fsync(m->status);
+		if (getppid() != m->sp->server)
+			fsync(m->status);
 		close(m->status);
 	}
 	_exit(0);

@@ -220,6 +220,7 @@ void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		b.sp.fd_null = s->null_fd;
 		b.sp.tree_base = s->tree_base;
 		b.sp.grace_ms = s->opt.grace_ms;
+		b.sp.server = getpid();
 		mon = fork();
 		if (mon == 0)
 			run_monitor_main(&b.sp);
