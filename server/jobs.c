@@ -311,22 +311,13 @@ fail:
  * Every job's record lives in one file, records.log: a line of compact
  * JSON per record written, the last line of a job winning. A flush
  * appends the records of every job that changed in one write, synced
- * once, and then only where a fork waits for them; the rest go to disk
- * with the next sync of the log, a submission's, or REC_SYNC_MS later
- * (a group commit). A job costs the disk no file of its own per change
- * of state. The log is written anew (temporary file, fsync,
+ * once (a group commit), so a job costs the disk no file of its own
+ * per change of state. The log is written anew (temporary file, fsync,
  * rename) at each start and when it has grown to several times what it
  * holds. A record cut short by a crash is an incomplete last line,
  * which loading ignores: the job keeps its previous record. */
 
 #define REC_MIN_COMPACT (1 << 20)
-/* A record that no fork waits for (a job's end, a stop) is synced with
- * the next sync of the log, a submission's say, or this many ms after
- * it was written, whichever comes first: a group commit. Until then a
- * killed server loses nothing (the page cache holds it); a machine
- * that loses power may lose that much of the last moments, as a job's
- * end seen during a sync could be before. */
-#define REC_SYNC_MS 20
 
 /* One record to write, taken while the lock was held. */
 struct save {
@@ -435,17 +426,15 @@ static int rec_rewrite(struct srv *s, struct save *v, size_t n)
 	    (s->rec_fd = open(s->rec_path, O_WRONLY | O_APPEND | O_CLOEXEC)) <
 		0)
 		return PAI_EIO;
-	s->rec_size = s->rec_synced = (long long)total;
+	s->rec_size = (long long)total;
 	s->rec_compact = false;
 	return PAI_OK;
 }
 
 /* Appends v's records, to be synced with rec_sync on *sync_fd (a
- * descriptor of the log's own) up to *upto, the log's size after them;
- * save_lock held. A failed append is cut off again, so the next one
- * starts a line. */
-static int rec_append(struct srv *s, struct save *v, size_t n, int *sync_fd,
-		      long long *upto)
+ * descriptor of the log's own); save_lock held. A failed append is cut
+ * off again, so the next one starts a line. */
+static int rec_append(struct srv *s, struct save *v, size_t n, int *sync_fd)
 {
 	size_t i;
 
@@ -468,7 +457,6 @@ static int rec_append(struct srv *s, struct save *v, size_t n, int *sync_fd,
 		goto fail;
 	for (i = 0; i < n; i++)
 		s->rec_size += (long long)v[i].len;
-	*upto = s->rec_size;
 	return PAI_OK;
 fail:
 	/* nothing after the last good line, and written anew next time:
@@ -486,18 +474,17 @@ fail:
  * is written anew by the next flush. Should a rewrite have replaced the
  * log meanwhile, it holds these records too, synced before it replaced
  * this one. */
-static int rec_sync(struct srv *s, int fd, long long upto)
+static int rec_sync(struct srv *s, int fd)
 {
 	int r = fdatasync(fd);
 
 	close(fd);
+	if (r == 0)
+		return PAI_OK;
 	pthread_mutex_lock(&s->save_lock);
-	if (r < 0)
-		s->rec_compact = true;
-	else if (upto > s->rec_synced)
-		s->rec_synced = upto; /* up to its size when fd was taken */
+	s->rec_compact = true;
 	pthread_mutex_unlock(&s->save_lock);
-	return r < 0 ? PAI_EIO : PAI_OK;
+	return PAI_EIO;
 }
 
 /* What follows from a record now on disk (the log written anew with
@@ -524,97 +511,17 @@ static void record_written(struct srv *s, const struct save *sv, bool all)
 		j->launch_recorded = true;
 }
 
-/* Syncs the records appended and not synced yet (see srv_flush), once
- * their time has come (s->sync_due) or, with now, at once; nothing when
- * another sync of the log (a submission's) took them along meanwhile.
- * Lock held (let go while the disk works). */
-void srv_sync_records(struct srv *s, bool now)
-{
-	long long upto = 0;
-	int fd = -1;
-
-	if (!s->sync_due || (!now && srv_now_ms() < s->sync_due))
-		return;
-	s->sync_due = 0;
-	pthread_mutex_lock(&s->save_lock);
-	if (s->rec_fd >= 0 && s->rec_synced < s->rec_size)
-		fd = fcntl(s->rec_fd, F_DUPFD_CLOEXEC, 0);
-	upto = s->rec_size;
-	pthread_mutex_unlock(&s->save_lock);
-	if (fd < 0)
-		return; /* none, or the log is to be written anew: synced */
-	s->flushing++;
-	pthread_mutex_unlock(&s->lock);
-	if (rec_sync(s, fd, upto) != PAI_OK)
-		srv_log(s, "cannot sync '%s'", s->rec_path);
-	pthread_mutex_lock(&s->lock);
-	s->flushing--;
-	if (!s->flushing)
-		srv_free_dead(s);
-}
-
-static void saves_free(struct save *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; v && i < n; i++) {
-		free(v[i].text);
-		free(v[i].cfg);
-		free(v[i].dir);
-	}
-	free(v);
-}
-
-/* The records of the dirty jobs (all: of every job), taken with the
- * lock held, *n of them, and whether one begins an attempt (*urgent:
- * tasks wait for it); NULL when out of memory (tried again next time). */
-static struct save *take_records(struct srv *s, bool all, size_t ndirty,
-				 size_t *n, bool *urgent)
-{
-	struct save *v = calloc(all ? s->njobs + 1 : ndirty + 1, sizeof(*v));
-	size_t i;
-
-	*n = 0;
-	for (i = 0; v && i < s->njobs; i++) {
-		struct srv_job *j = s->jobs[i];
-		struct save *sv = &v[*n];
-
-		if (!j->dirty && !all)
-			continue;
-		sv->j = j;
-		sv->text = record_line(j, j->cfg_pending, &sv->len);
-		sv->launching = j->launching;
-		*urgent = *urgent || j->launching;
-		if (all && j->cfg_pending) {
-			sv->cfg = srv_printf("%s/config.json", j->dir);
-			sv->dir = strdup(j->dir);
-		}
-		(*n)++;
-		if (!sv->text ||
-		    (all && j->cfg_pending && (!sv->cfg || !sv->dir))) {
-			saves_free(v, *n);
-			return NULL;
-		}
-	}
-	return v;
-}
-
 /* Writes the records of every dirty job. The records are taken with
- * the lock held; the lock is released while they are written, so
- * requests are not held up by the disk. save_lock keeps writes in the
- * order their records were taken. Records that tasks wait for (an
- * attempt's RUNNING) are synced before this returns; the others go
- * with the next sync of the log, or srv_sync_records's (a group
- * commit). Lock held. */
+ * the lock held; the lock is released while they are written and
+ * synced, so requests are not held up by the disk. save_lock keeps
+ * writes in the order their records were taken. Lock held. */
 void srv_flush(struct srv *s)
 {
 	struct save *v = NULL;
 	size_t i, n = 0, ndirty = 0;
-	bool all, urgent = false;
+	bool all;
 	int err, sync_fd = -1;
-	long long upto = 0;
 
-	srv_sync_records(s, false);
 	for (i = 0; i < s->njobs; i++)
 		ndirty += s->jobs[i]->dirty;
 	pthread_mutex_lock(&s->save_lock);
@@ -626,10 +533,35 @@ void srv_flush(struct srv *s)
 	all = s->rec_compact || s->rec_fd < 0 ||
 	      (s->rec_size > REC_MIN_COMPACT &&
 	       s->rec_size > 4 * s->rec_live);
+	v = calloc(all ? s->njobs + 1 : ndirty, sizeof(*v));
 	if (all)
 		s->rec_gen++; /* what srv_add_job appended may be left out */
-	v = take_records(s, all, ndirty, &n, &urgent);
-	if (!v) {
+	for (i = 0; v && i < s->njobs; i++) {
+		struct srv_job *j = s->jobs[i];
+
+		if (!j->dirty && !all)
+			continue;
+		v[n].j = j;
+		v[n].text = record_line(j, j->cfg_pending, &v[n].len);
+		v[n].launching = j->launching;
+		if (all && j->cfg_pending) {
+			v[n].cfg = srv_printf("%s/config.json", j->dir);
+			v[n].dir = strdup(j->dir);
+		}
+		if (!v[n].text || (all && j->cfg_pending &&
+				   (!v[n].cfg || !v[n].dir))) {
+			n++;
+			break; /* out of memory: tried again next time */
+		}
+		n++;
+	}
+	if (v && i < s->njobs) {
+		for (i = 0; i < n; i++) {
+			free(v[i].text);
+			free(v[i].cfg);
+			free(v[i].dir);
+		}
+		free(v);
 		pthread_mutex_unlock(&s->save_lock);
 		return;
 	}
@@ -637,27 +569,28 @@ void srv_flush(struct srv *s)
 		v[i].j->dirty = false;
 	s->flushing++;
 	pthread_mutex_unlock(&s->lock);
-	err = all ? rec_rewrite(s, v, n) : rec_append(s, v, n, &sync_fd, &upto);
+	err = !v    ? PAI_ENOMEM
+	      : all ? rec_rewrite(s, v, n)
+		    : rec_append(s, v, n, &sync_fd);
 	pthread_mutex_unlock(&s->save_lock);
-	if (sync_fd >= 0 && urgent)
-		err = rec_sync(s, sync_fd, upto);
-	else if (sync_fd >= 0)
-		close(sync_fd); /* synced later: srv_sync_records */
+	if (sync_fd >= 0)
+		err = rec_sync(s, sync_fd);
 	pthread_mutex_lock(&s->lock);
 	s->flushing--;
-	if (sync_fd >= 0 && !urgent && !s->sync_due)
-		s->sync_due = srv_now_ms() + REC_SYNC_MS;
-	if (err != PAI_OK)
+	if (err != PAI_OK && v)
 		srv_log(s, "cannot write %zu job record%s to '%s': %s", n,
 			n == 1 ? "" : "s", s->rec_path, pai_strerror(err));
-	for (i = 0; i < n; i++) {
+	for (i = 0; v && i < n; i++) {
 		/* a job deleted meanwhile has nothing more to follow */
 		if (err != PAI_OK && !v[i].j->deleted)
 			v[i].j->dirty = true; /* tried again next time */
 		else if (!v[i].j->deleted)
 			record_written(s, &v[i], all);
+		free(v[i].text);
+		free(v[i].cfg);
+		free(v[i].dir);
 	}
-	saves_free(v, n);
+	free(v);
 	if (!s->flushing)
 		srv_free_dead(s);
 }
@@ -757,7 +690,6 @@ static int rec_submit(struct srv *s, const struct srv_job *j,
 	json_t *rec = srv_job_record(j), *cfg = json_stringn(text, len);
 	struct save sv;
 	int err = PAI_EIO, sync_fd = -1;
-	long long upto = 0;
 
 	memset(&sv, 0, sizeof(sv));
 	if (!rec || !cfg || json_object_set(rec, "config", cfg) < 0) {
@@ -770,11 +702,11 @@ static int rec_submit(struct srv *s, const struct srv_job *j,
 		return PAI_ENOMEM;
 	pthread_mutex_lock(&s->save_lock);
 	if (s->rec_fd >= 0 && !s->rec_compact)
-		err = rec_append(s, &sv, 1, &sync_fd, &upto);
+		err = rec_append(s, &sv, 1, &sync_fd);
 	*gen = s->rec_gen;
 	pthread_mutex_unlock(&s->save_lock);
 	if (sync_fd >= 0)
-		err = rec_sync(s, sync_fd, upto);
+		err = rec_sync(s, sync_fd);
 	*rec_len = (long long)sv.len;
 	free(sv.text);
 	return err;

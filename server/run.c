@@ -164,9 +164,6 @@ long srv_next_timeout(struct srv *s)
 	long long now = srv_now_ms(), t = 1000;
 	size_t i, k;
 
-	if (s->sync_due && s->sync_due - now < t)
-		t = s->sync_due - now; /* records to sync (srv_flush) */
-
 	for (i = 0; i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
 

@@ -631,7 +631,6 @@ static void shut_down(struct srv *s)
 	pthread_mutex_lock(&s->lock);
 	srv_reap(s);
 	srv_flush(s);
-	srv_sync_records(s, true);
 	if (count_running(s))
 		srv_log(s,
 			"shutting down; %zu running task%s keep running "

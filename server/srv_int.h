@@ -121,8 +121,6 @@ struct srv {
 	int rec_fd;
 	long long rec_size, rec_live; /* bytes, and bytes still current */
 	bool rec_compact;	      /* to be written anew */
-	long long rec_synced;	      /* bytes of it synced (save_lock) */
-	long long sync_due; /* when the rest must be (ms; 0: none; lock) */
 	/* srv_flush calls writing with the lock let go, and the jobs
 	 * deleted meanwhile, which their records still point to; under
 	 * lock */
@@ -213,10 +211,6 @@ void srv_job_free(struct srv_job *j);
 void srv_task_set_diag(struct srv_task *t, const char *msg);
 json_t *srv_job_record(const struct srv_job *j);
 void srv_flush(struct srv *s);
-/* The records srv_flush wrote and left to a later sync (a group
- * commit) synced if their time has come, or with now at once. Lock
- * held. */
-void srv_sync_records(struct srv *s, bool now);
 /* Frees the jobs deleted while records were written (s->dead). Lock
  * held. */
 void srv_free_dead(struct srv *s);
