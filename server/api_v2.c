@@ -96,6 +96,7 @@ static enum MHD_Result store(struct srv *s, struct MHD_Connection *c,
 	struct srv_job *j = NULL;
 	enum MHD_Result res;
 	const char *vc;
+	json_t *ok;
 	int err;
 
 	if (srv_job_from_pai(&j, pj, user) < 0) {
@@ -119,13 +120,14 @@ static enum MHD_Result store(struct srv *s, struct MHD_Connection *c,
 	}
 	j->pj = pj;
 	srv_note_job(s, j); /* what this machine does not give it */
+	/* the answer made before the job is handed to the runner, which
+	 * may end and free it (and pj) before srv_add_job returns */
+	ok = json_pack("{s:i,s:s+++}", "status", 202, "message", "Update job ",
+		       pai_job_name(pj), " for user ", user);
 	err = srv_add_job(s, j, rq->body, rq->len);
 	if (err == 0)
-		return h_reply_json(
-		    c, 202,
-		    json_pack("{s:i,s:s+++}", "status", 202, "message",
-			      "Update job ", pai_job_name(pj), " for user ",
-			      user));
+		return h_reply_json(c, 202, ok);
+	json_decref(ok);
 	res = err == 1 ? h_reply_error(c, 409, "ConflictJobError",
 				       "Job %s already exists.", j->key)
 		       : h_reply_error(c, 500, "UnknownError",
