@@ -83,6 +83,7 @@ static void monitor(int fd)
 	char c;
 	int p[2];
 
+	memset(&t, 0, sizeof(t)); /* all of t.dir is written to fd */
 	srv_tree_init(&t, base, proc_start(getpid()));
 	if (!t.dir[0] || pipe(p) < 0)
 		_exit(1);
@@ -180,6 +181,7 @@ static void test_forget_earlier_name(void **state)
 	if (task == 0) {
 		struct srv_tree t;
 
+		memset(&t, 0, sizeof(t));
 		snprintf(t.dir, sizeof(t.dir), "%s", dir);
 		srv_tree_enter(&t);
 		if (write(p[1], "x", 1) < 0)
@@ -231,7 +233,7 @@ static void test_signal_descendants(void **state)
 	int p[2], i;
 
 	(void)state;
-	t.dir[0] = '\0';
+	memset(&t, 0, sizeof(t)); /* no cgroup, no SIGTERM sent yet */
 	assert_int_equal(pipe(p), 0);
 	zombie = fork();
 	assert_true(zombie >= 0);
