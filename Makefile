@@ -186,9 +186,10 @@ header-check:
 test: test-deps
 	$(MAKE) --no-print-directory test-all
 
-test-all: unit-test cli-test header-check man-test completion-test k8s-test \
+TEST_ALL := unit-test cli-test header-check man-test completion-test k8s-test \
 	kube-test slurm-test libpai-test tsan-test js-test web-test deb-test \
 	podman-test
+test-all: $(TEST_ALL)
 
 # the local cluster's tasks in their image, with podman (tests/podman/):
 # a small image built offline; one line says it skipped without podman
@@ -309,11 +310,16 @@ man-test: $(PAICTL)
 completion-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) sh tests/completions/check.sh
 
-# The same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer.
-check-asan:
-	$(MAKE) BUILD=build/asan \
+# The same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer,
+# but for the two that never run this build: deb-test (the packages build
+# their own binaries) and tsan-test (ThreadSanitizer's build, run by make
+# test already).
+ASAN_SKIP := deb-test tsan-test
+check-asan: test-deps
+	$(MAKE) --no-print-directory BUILD=build/asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" test
+		LDFLAGS="-fsanitize=address,undefined" \
+		$(filter-out $(ASAN_SKIP),$(TEST_ALL))
 
 # libFuzzer on every parser of bytes paictl does not control, one target
 # each (tests/fuzz/fuzz_*.c): job configs (JSON with comments, protocol
