@@ -540,10 +540,11 @@ def t_remote_dir(c):
 
 class Counter:
     """A TCP relay in front of the login node's sshd that counts the
-    connections made through it."""
+    connections made through it (count) and the bytes it carries back
+    from the login node (down)."""
 
     def __init__(self, port):
-        self.port, self.count = port, 0
+        self.port, self.count, self.down = port, 0, 0
         self.srv = socket.socket()
         self.srv.bind(("127.0.0.1", 0))
         self.srv.listen(16)
@@ -561,17 +562,18 @@ class Counter:
                 continue
             self.count += 1
             b = socket.create_connection(("127.0.0.1", self.port))
-            for x, y in ((a, b), (b, a)):
-                threading.Thread(target=self.pipe, args=(x, y),
+            for x, y, back in ((a, b, False), (b, a, True)):
+                threading.Thread(target=self.pipe, args=(x, y, back),
                                  daemon=True).start()
 
-    @staticmethod
-    def pipe(x, y):
+    def pipe(self, x, y, back):
         try:
             while True:
                 d = x.recv(65536)
                 if not d:
                     break
+                if back:
+                    self.down += len(d)
                 y.sendall(d)
         except OSError:
             pass
@@ -668,44 +670,6 @@ def t_forgotten(c):
 
 # ---- paictl ssh to a task's node through the login node (j37b) -------------
 
-class Relay(Counter):
-    """Counter that also counts the bytes it carries from the login
-    node: a node's session through the login connection crosses it."""
-
-    def __init__(self, port):
-        self.down = 0
-        Counter.__init__(self, port)
-
-    def serve(self):
-        while not self.stop:
-            try:
-                a, _ = self.srv.accept()
-            except OSError:
-                continue
-            self.count += 1
-            b = socket.create_connection(("127.0.0.1", self.port))
-            threading.Thread(target=self.pipe, args=(a, b),
-                             daemon=True).start()
-            threading.Thread(target=self.count_pipe, args=(b, a),
-                             daemon=True).start()
-
-    def count_pipe(self, x, y):
-        try:
-            while True:
-                d = x.recv(65536)
-                if not d:
-                    break
-                self.down += len(d)
-                y.sendall(d)
-        except OSError:
-            pass
-        for s in (x, y):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-
 def running(k, name, role="a"):
     """Waits (60 s at most) for task 0 of role to run: True when it
     does."""
@@ -763,7 +727,7 @@ def t_jump(c):
     node, on the command's one connection to it (a relay in front of
     the login node counts connections and the bytes it carries)."""
     import hashlib
-    relay = Relay(c.ssh_port)
+    relay = Counter(c.ssh_port)
     k = Case(c, "jump", add=False)
     try:
         k.url = "ssh://root@127.0.0.1:%d" % relay.me
