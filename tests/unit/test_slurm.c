@@ -202,6 +202,28 @@ static void test_body_out_of_memory(void **state)
 	pai_job_free(job);
 }
 
+/* A profile's name is at most 64 bytes: what ssh-config's login block
+ * ("paictl-NAME-login", 77 bytes at most) and every other alias made of
+ * it count on. */
+static void test_profile_name_limit(void **state)
+{
+	char name[66];
+	pai_profile p = {name, "ssh://bob@login.test", "bob",
+			 PAI_DIALECT_OPENPAI, NULL, 0, PAI_API_SLURM};
+	pai_config *cfg = NULL;
+
+	(void)state;
+	memset(name, 'a', 64);
+	name[64] = '\0';
+	assert_int_equal(pai_config_load(&cfg, NULL, "/nonexistent/config"),
+			 PAI_OK);
+	assert_int_equal(pai_config_set(cfg, &p), PAI_OK);
+	name[64] = 'a';
+	name[65] = '\0';
+	assert_int_equal(pai_config_set(cfg, &p), PAI_EINVAL);
+	pai_config_free(cfg);
+}
+
 static void test_profiles(void **state)
 {
 	char dir[] = "/tmp/paictl-test-slurm-XXXXXX", path[256];
@@ -474,6 +496,7 @@ static void test_trace_masks_token(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_profile_name_limit),
 	    cmocka_unit_test(test_expand_target),
 	    cmocka_unit_test(test_body),
 	    cmocka_unit_test(test_body_refused),
