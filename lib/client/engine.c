@@ -45,6 +45,18 @@ static int open_openpai(pai_client **out, const struct pai__open *o)
 
 /* ---- Kubernetes ------------------------------------------------------ */
 
+/* What profile name says of its Kubernetes cluster, its runtime
+ * included: PAI_OK, or PAI_EINVAL when it is no such profile. */
+static int k8s_of(pai_k8s_cluster *k, const pai_config *cfg, const char *name)
+{
+	if (pai_config_k8s(k, cfg, name) != PAI_OK)
+		return PAI_EINVAL;
+	if (pai_config_k8s_runtime(&k->runtime, &k->runtime_namespaced, cfg,
+				   name) != PAI_OK)
+		return PAI_EINVAL;
+	return PAI_OK;
+}
+
 /* The kubeconfig says where the cluster is and what the credentials
  * are: no URI, no token file. */
 static int open_k8s(pai_client **out, const struct pai__open *o)
@@ -59,9 +71,7 @@ static int open_k8s(pai_client **out, const struct pai__open *o)
 		return pai__open_fail(o, PAI_EINVAL,
 				      "a Kubernetes cluster: its kubeconfig "
 				      "has the credentials, not a token file");
-	if (pai_config_k8s(&k, o->cfg, o->name) != PAI_OK ||
-	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, o->cfg,
-				   o->name) != PAI_OK)
+	if (k8s_of(&k, o->cfg, o->name))
 		return pai__open_fail(o, PAI_EINVAL,
 				      "not a Kubernetes cluster's profile");
 	k.version = PAI_K8S_CLUSTER_VERSION;
@@ -72,9 +82,7 @@ static json_t *k8s_settings(const pai_config *cfg, const char *name)
 {
 	pai_k8s_cluster k;
 
-	if (pai_config_k8s(&k, cfg, name) ||
-	    pai_config_k8s_runtime(&k.runtime, &k.runtime_namespaced, cfg,
-				   name))
+	if (k8s_of(&k, cfg, name))
 		return NULL;
 	return json_pack(
 	    "{s:s?,s:s?,s:s?,s:s,s:s?,s:s,s:s?,s:s?,s:b}", "kubeconfig",
