@@ -3,8 +3,9 @@
  * begun (ports taken, the RUNNING record to be written) and then, once
  * that record is on disk, launched (srv_launch).
  *
- * Every task runs under a monitor: a process forked from the server
- * (never exec'd; it uses only async-signal-safe calls) that starts
+ * Every task runs under a monitor: a child of the server, forked by its
+ * forker (run_forker.c) or by the server itself, never exec'd (it uses
+ * only async-signal-safe calls), that starts
  * `bash -c "$command"` in its own process group, copies the task's
  * stdout and stderr into user.pai.stdout, user.pai.stderr and
  * user.pai.all (each made with its first byte), and writes its pid,
@@ -23,6 +24,7 @@
  *   run_monitor.c    the monitor, after fork: async-signal-safe only
  *   run_status.c     what a monitor tells: `status`, /proc/PID/stat
  *   run_resources.c  --capacity's admission, a job's warnings
+ *   run_forker.c     the process that forks the monitors
  *   run_spawn.c      a task started: its monitor forked
  *   run_end.c        reaping, the completion policy, stops, retries
  *   run_recover.c    an earlier server's tasks taken back

@@ -112,6 +112,17 @@ void run_release(struct srv *s, struct srv_job *j);
 /* After a restart: a running job holds what it held. */
 void run_rehold(struct srv *s, struct srv_job *j);
 
+/* ---- the monitors' forker (run_forker.c) ---------------------------- */
+
+/* Whether pid, reaped, was the forker's (which is gone now). */
+bool run_forker_reaped(struct srv *s, pid_t pid);
+#define RUN_FORKER_NONE (-2)
+/* sp's monitor forked by the forker, a child of the server: its pid;
+ * -1 with errno when it could not be (none was forked, or the forker
+ * did not answer: never two); RUN_FORKER_NONE when the forker forked
+ * nothing and cannot (gone, or sp not for it): the server forks. */
+pid_t run_forker_spawn(struct srv *s, const struct run_spawn *sp);
+
 /* ---- starting a task (run_spawn.c) ---------------------------------- */
 
 /* Starts task t of j's attempt, placed by pl and eo (run_place_init);

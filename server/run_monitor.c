@@ -1,5 +1,6 @@
-/* run_monitor.c - a task's monitor: the process that the server forks
- * for each task and never execs. It starts the task, copies the task's
+/* run_monitor.c - a task's monitor: the server's child, forked for
+ * each task (by the server's forker, run_forker.c, or the server) and
+ * never exec'd. It starts the task, copies the task's
  * output into its logs, passes signals on to it, serves its ssh logins,
  * and writes its pids and then its exit status to `status`, where the
  * server reads them.

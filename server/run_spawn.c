@@ -221,8 +221,8 @@ void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 		b.sp.tree_base = s->tree_base;
 		b.sp.grace_ms = s->opt.grace_ms;
 		b.sp.server = getpid();
-		mon = fork();
-		if (mon == 0)
+		mon = run_forker_spawn(s, &b.sp);
+		if (mon == RUN_FORKER_NONE && (mon = fork()) == 0)
 			run_monitor_main(&b.sp);
 		if (mon < 0)
 			why = "cannot fork";

@@ -301,6 +301,7 @@ static void srv_free(struct srv *s)
 	free(s->owner);
 	if (s->rt && s->rt->close)
 		s->rt->close(s);
+	srv_forker_stop(s);
 	if (s->wake[0] >= 0)
 		close(s->wake[0]);
 	if (s->wake[1] >= 0)
@@ -354,7 +355,7 @@ static void srv_init(struct srv *s, const srv_options *opts)
 	memset(s, 0, sizeof(*s));
 	s->opt = *opts;
 	s->wake[0] = s->wake[1] = s->sigfd = s->lock_fd = s->null_fd = -1;
-	s->rec_fd = s->inotify_fd = -1;
+	s->rec_fd = s->inotify_fd = s->forker_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->save_lock, NULL);
 	s->open_web = open_web;
@@ -512,6 +513,11 @@ static int set_up(struct srv *s, char *err, size_t errlen)
 		s->tree_base ? "a cgroup each, under " : "the monitors' "
 							 "descendants",
 		s->tree_base ? s->tree_base : "");
+	/* last, before the jobs are loaded and the threads start: the
+	 * server is as small as it gets */
+	if (srv_forker_start(s) < 0)
+		srv_log(s, "no forker: the server forks the tasks' monitors "
+			   "itself (%s)", strerror(errno));
 	return 0;
 }
 

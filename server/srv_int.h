@@ -155,6 +155,10 @@ struct srv {
 	int sigfd;
 	int lock_fd;
 	int null_fd;
+	/* the monitors' forker (run_forker.c): its socket and pid, -1 and
+	 * 0 when there is none */
+	int forker_fd;
+	pid_t forker_pid;
 	const char *bash;
 	/* what runs tasks (runtime.h), chosen once at the start */
 	const struct srv_runtime *rt;
@@ -240,6 +244,11 @@ void srv_reap(struct srv *s);
 void srv_poll_adopted(struct srv *s);
 void srv_check_deadlines(struct srv *s);
 void srv_launch(struct srv *s);
+/* The monitors' forker (run_forker.c), started while the server is
+ * small and single-threaded: 0, or -1 (the server forks each monitor
+ * itself); and let go, to end. */
+int srv_forker_start(struct srv *s);
+void srv_forker_stop(struct srv *s);
 /* What this machine does not give job j, noted in j->warnings once:
  * at its submission (http.c, api_v2.c), before it is added. */
 void srv_note_job(struct srv *s, struct srv_job *j);

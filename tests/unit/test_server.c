@@ -1422,6 +1422,123 @@ static void test_restart_while_forking(void **state)
 	remove_tree(sv.dir);
 }
 
+/* The parent of process pid (field 4 of /proc/PID/stat), or -1. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+	long pp = -1;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %ld", &pp) != 1)
+		pp = -1;
+	return (pid_t)pp;
+}
+
+/* The children of pid that run `paictl serve` (the forker, monitors):
+ * how many, the first in *first. */
+static int serve_children(pid_t pid, pid_t *first)
+{
+	char path[300], kids[4096], cmd[256];
+	FILE *f;
+	size_t n;
+	char *p, *end;
+	int count = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", (long)pid,
+		 (long)pid);
+	f = fopen(path, "r");
+	n = f ? fread(kids, 1, sizeof(kids) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	kids[n] = '\0';
+	for (p = kids; *p; p = end) {
+		long k = strtol(p, &end, 10);
+		size_t m, i;
+
+		if (end == p)
+			break;
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", k);
+		f = fopen(path, "r");
+		m = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		for (i = 0; i < m; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		cmd[m] = '\0';
+		if (strstr(cmd, " serve ") && count++ == 0)
+			*first = (pid_t)k;
+	}
+	return count;
+}
+
+/* A task's monitor is forked by the forker, which the server started
+ * before its jobs and threads (the server's only child then), and is
+ * the server's child all the same: the server reaps it. The forker
+ * killed, the server forks the next monitors itself and says so. */
+static void test_forker(void **state)
+{
+	struct server sv;
+	char *cfg, *log, path[256], logname[320];
+	pid_t forker = 0, mon = 0, pg = 0;
+	unsigned long long mon_start = 0;
+	json_t *o;
+	FILE *f;
+
+	(void)state;
+	start_server(&sv);
+	assert_int_equal(serve_children(sv.pid, &forker), 1);
+	assert_true(forker > 0);
+	cfg = config1("first", 1, "echo one; exec sleep 30", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
+	free(cfg);
+	assert_true(wait_running(&sv, "u", "first", 10));
+	snprintf(path, sizeof(path), "%s/jobs/u~first/attempt-0/main-0",
+		 sv.dir);
+	assert_true(wait_file_has(path, "user.pai.stdout", "one\n"));
+	strcat(path, "/status");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d %d %llu", &pg, &mon, &mon_start), 3);
+	fclose(f);
+	assert_true(mon > 0 && mon != forker);
+	assert_int_equal(parent_of(mon), sv.pid);
+	assert_int_equal(parent_of(forker), sv.pid);
+
+	assert_int_equal(kill(forker, SIGKILL), 0);
+	cfg = config1("second", 1, "echo two", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
+	free(cfg);
+	o = wait_job(&sv, "u", "second", 30);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	log = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
+			"user.pai.stdout");
+	assert_string_equal(log, "two\n");
+	free(log);
+	json_decref(o);
+	snprintf(logname, sizeof(logname), "%s.log", sv.dir + strlen("/tmp/"));
+	assert_true(wait_file_has("/tmp", logname, "forker ended"));
+	assert_int_equal(serve_children(sv.pid, &forker), 1); /* first's */
+
+	/* the first task, whose monitor the forker made, still answers */
+	assert_int_equal(call(&sv, "PUT", "/api/v1/user/u/jobs/first/executionType",
+			      "{\"value\":\"STOP\"}", NULL),
+			 202);
+	o = wait_job(&sv, "u", "first", 30);
+	assert_string_equal(job_state(o), "STOPPED");
+	json_decref(o);
+	assert_int_equal(serve_children(sv.pid, &forker), 0);
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 /* A job submitted and not started yet is stored by its first record,
  * which carries its config (one sync per submission, not three):
  * SIGKILL the server then, take away the job's directory, which was
@@ -2429,6 +2546,7 @@ int main(int argc, char **argv)
 	    T(test_capacity),
 	    T(test_waiting_survives_restart),
 	    T(test_restart_while_forking),
+	    T(test_forker),
 	    T(test_no_task_dir),
 	    T(test_records_log),
 	    T(test_ssh),
