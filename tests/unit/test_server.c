@@ -1496,13 +1496,39 @@ static void test_forker(void **state)
 	start_server(&sv);
 	assert_int_equal(serve_children(sv.pid, &forker), 1);
 	assert_true(forker > 0);
-	cfg = config1("first", 1, "echo one; exec sleep 30", NULL, 0);
+	/* an environment larger than the socket's buffer: the forker
+	 * reads it while the server still writes */
+	cfg = config1("first", 1,
+		      "echo one ${#BIG0} ${#BIG1} ${#BIG2}; exec sleep 30",
+		      NULL, 0);
+	o = json_loads(cfg, 0, NULL);
+	free(cfg);
+	assert_non_null(o);
+	{
+		json_t *envs = json_object();
+		char *big = malloc(100001), name[8];
+		int i;
+
+		assert_non_null(big);
+		memset(big, 'x', 100000);
+		big[100000] = '\0';
+		for (i = 0; i < 3; i++) {
+			snprintf(name, sizeof(name), "BIG%d", i);
+			big[0] = (char)('a' + i);
+			json_object_set_new(envs, name, json_string(big));
+		}
+		free(big);
+		json_object_set_new(o, "jobEnvs", envs);
+	}
+	cfg = json_dumps(o, 0);
+	json_decref(o);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
 	assert_true(wait_running(&sv, "u", "first", 10));
 	snprintf(path, sizeof(path), "%s/jobs/u~first/attempt-0/main-0",
 		 sv.dir);
-	assert_true(wait_file_has(path, "user.pai.stdout", "one\n"));
+	assert_true(wait_file_has(path, "user.pai.stdout",
+				  "one 100000 100000 100000\n"));
 	strcat(path, "/status");
 	f = fopen(path, "r");
 	assert_non_null(f);
