@@ -11,10 +11,14 @@
 #
 # The server's state goes where the local cluster keeps it by default,
 # under $XDG_STATE_HOME/paictl (in a directory of its own, removed
-# afterwards); BENCH_STATE=DIR puts it elsewhere. The cost is mostly
-# the file system's: creating and syncing files per job. On ext4 a
-# directory where many files were deleted in the last half minute
-# (a busy /tmp, or the previous run's) makes every file creation slower.
+# afterwards); BENCH_STATE=DIR puts it elsewhere. Past the tasks, the
+# cost is mostly the file system's: creating and syncing files per job.
+# On ext4 without a journal, each new file skips every inode of its
+# group deleted in the last minute (six while the inode table is not
+# written back: the kernel's recently_deleted), one lookup each: a run
+# right after another's 7,000 deletions (or a test suite's) took half
+# as much CPU again here. Measure apart from those, or on a file
+# system of its own (BENCH_STATE).
 #
 #   PAICTL=build/paictl N=1000 SERVE_ARGS=--no-ssh PARALLEL=8 sh bench/server.sh
 set -eu
