@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -209,40 +210,71 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 			 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 }
 
-/* Forks the task (its runtime's program: `bash -c COMMAND`, or `podman
- * run`) in its own process group, its
- * stdout and stderr into pipes whose reading ends go to *out and *err.
- * m->pid stays -1 when it could not start. */
-static void start_task(struct monitor *m, int *out, int *err)
+/* What the task's child needs to become the task (task_main). */
+struct task_start {
+	const struct monitor *m;
+	int out, err; /* the writing ends of its stdout and stderr pipes */
+};
+
+/* The task's child, in the monitor's memory until it execs (CLONE_VM,
+ * CLONE_VFORK: the monitor waits meanwhile), on a stack of its own: its
+ * own process group and cgroup, the pipes, default signals, the working
+ * directory, the runtime's program. Writes nothing of the monitor's. */
+static int task_main(void *arg)
 {
 	static const char nobash[] = "paictl serve: cannot run the task's "
 				     "runtime\n";
 	static const char nodir[] = "paictl serve: cannot enter the task's "
 				    "working directory\n";
+	const struct task_start *ts = arg;
+	const struct run_spawn *sp = ts->m->sp;
+
+	setpgid(0, 0);
+	srv_tree_enter(&ts->m->tree);
+	dup2(ts->out, 1);
+	dup2(ts->err, 2);
+	reset_signals();
+	if (chdir(sp->work) < 0) {
+		write_all(2, nodir, sizeof(nodir) - 1);
+		_exit(127);
+	}
+	if (sp->fd_keep >= 0)
+		fcntl(sp->fd_keep, F_SETFD, 0); /* the task's own */
+	execve(sp->prog, sp->argv, sp->envp);
+	write_all(2, nobash, sizeof(nobash) - 1);
+	_exit(127);
+}
+
+/* Starts the task (its runtime's program: `bash -c COMMAND`, or `podman
+ * run`) in its own process group, its stdout and stderr into pipes whose
+ * reading ends go to *out and *err. As posix_spawn does: the child
+ * shares the monitor's memory until its execve, which copies no page
+ * table (fork did, and every page the monitor wrote next was copied
+ * again). Every signal is blocked around it: no handler of the
+ * monitor's runs in the child. m->pid stays -1 when it could not start. */
+static void start_task(struct monitor *m, int *out, int *err)
+{
+	/* the monitor's own (a process, and it starts one task) */
+	static char stack[64 * 1024] __attribute__((aligned(16)));
 	const struct run_spawn *sp = m->sp;
 	int po[2] = {-1, -1}, pe[2] = {-1, -1};
+	struct task_start ts;
+	sigset_t all, old;
 
 	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0)
 		return;
-	m->pid = fork();
-	if (m->pid == 0) {
-		setpgid(0, 0);
-		srv_tree_enter(&m->tree);
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		reset_signals();
-		if (chdir(sp->work) < 0) {
-			write_all(2, nodir, sizeof(nodir) - 1);
-			_exit(127);
-		}
-		if (sp->fd_keep >= 0)
-			fcntl(sp->fd_keep, F_SETFD, 0); /* the task's own */
-		execve(sp->prog, sp->argv, sp->envp);
-		write_all(2, nobash, sizeof(nobash) - 1);
-		_exit(127);
-	}
+	ts.m = m;
+	ts.out = po[1];
+	ts.err = pe[1];
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	m->pid = clone(task_main, stack + sizeof(stack),
+		       CLONE_VM | CLONE_VFORK | SIGCHLD, &ts);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (m->pid > 0)
 		setpgid(m->pid, m->pid);
+	else
+		m->pid = -1;
 	if (sp->started_path)
 		m->start_by = mono_ms() + sp->start_ms;
 	close(po[1]);

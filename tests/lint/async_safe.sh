@@ -16,7 +16,7 @@ obj=${1:?usage: async_safe.sh OBJECT}
 # the monitor's half of server/tree.c, its helpers' runner
 # (server/run_helper.c) and the log copy (server/run_logs.c, memcpy
 # alone), each under the same rule and checked too
-allowed='__errno_location _exit accept4 access chdir clock_gettime close
+allowed='__errno_location _exit accept4 access chdir clock_gettime clone close
 close_range dup2 execve fcntl fork fsync getpid getppid kill memcpy memset mkdir
 nanosleep open pipe2 poll read run_logs_copy run_logs_end run_logs_init
 setpgid setsid sigaction sigaddset sigdelset sigemptyset sigfillset
