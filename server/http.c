@@ -4,7 +4,7 @@
  * reply.c and know their callers by auth.c
  *
  * One MHD daemon per listener (the Unix socket, and TCP with --listen),
- * each with its own polling thread; every handler takes the server's
+ * each with its own polling threads; every handler takes the server's
  * lock, so handlers never race with the main loop that runs processes.
  * Over TCP every mutating call needs a bearer token (or a web page's
  * session), and a caller with neither may send a login's body at most;
@@ -949,6 +949,14 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	srv_log(s, "http: %s", msg);
 }
 
+/* Each listener's threads. A submission syncs its record with no lock
+ * held (jobs.c), so submissions that come at once meet in one flush of
+ * the disk, as long as more than one thread takes them: with one, 1,000
+ * jobs sent 8 at a time waited for 1,000 syncs one after another (2.3 s
+ * on a fresh ext4; 1.8 s with 4). MHD splits the connection limit among
+ * them. */
+#define HTTP_THREADS 4u
+
 static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 {
 	/* suspend/resume: the long-poll holds requests (wait.c) */
@@ -958,7 +966,8 @@ static struct MHD_Daemon *start_daemon(struct listener *l, int fd)
 	    0, NULL, NULL, handler, l, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
 	    l->s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_NOTIFY_COMPLETED,
 	    completed, l->s, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512, MHD_OPTION_END);
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
+	    MHD_OPTION_THREAD_POOL_SIZE, HTTP_THREADS, MHD_OPTION_END);
 }
 
 /* l's address, for web_gate.c: what a Host header may name, and the
