@@ -334,22 +334,33 @@ static int recv_header(int fd, struct header *h, int fds[3])
 			     .msg_controllen = sizeof(u.buf)};
 	struct cmsghdr *c;
 	ssize_t r;
-	int n = 0;
+	size_t i, count;
+	int n = 0, f;
+	bool extra = false;
 
 	do
 		r = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
 	while (r < 0 && errno == EINTR);
 	for (c = r > 0 ? CMSG_FIRSTHDR(&msg) : NULL; c;
-	     c = CMSG_NXTHDR(&msg, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-			n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-			memcpy(fds, CMSG_DATA(c), (size_t)n * sizeof(int));
+	     c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < count; i++) {
+			memcpy(&f, CMSG_DATA(c) + i * sizeof(int), sizeof(f));
+			if (n < 3)
+				fds[n++] = f;
+			else { /* more than a request has: none taken */
+				close(f);
+				extra = true;
+			}
 		}
+	}
 	/* a short header comes whole with the next read */
 	if (r > 0 && r < (ssize_t)sizeof(*h) &&
 	    !read_all(fd, (char *)h + r, sizeof(*h) - (size_t)r))
 		r = 0;
-	if (r <= 0 || (msg.msg_flags & MSG_CTRUNC)) {
+	if (r <= 0 || extra || (msg.msg_flags & MSG_CTRUNC)) {
 		while (n > 0)
 			close(fds[--n]);
 		return -1;

@@ -1506,7 +1506,7 @@ static void test_forker(void **state)
 	assert_non_null(o);
 	{
 		json_t *envs = json_object();
-		char *big = malloc(100001), name[8];
+		char *big = malloc(100001), name[16];
 		int i;
 
 		assert_non_null(big);
