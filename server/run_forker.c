@@ -37,7 +37,9 @@
  * kernel's execve limit long before) is forked by the server itself. */
 #define FORKER_MAX_MSG (8u << 20)
 /* How long the server waits for the forker's answer */
+#ifndef FORKER_WAIT_MS
 #define FORKER_WAIT_MS 10000
+#endif
 #define NIL	       UINT32_MAX /* a NULL string or vector */
 
 /* The pointers of struct run_spawn, in the order they are sent. */
