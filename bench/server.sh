@@ -74,7 +74,8 @@ t0=$(now)
 # 1: one after another, each waiting for its answer, which waits for
 # its record's sync
 if [ "$PARALLEL" -gt 1 ]; then
-	curl -s -Z --parallel-max "$PARALLEL" -K "$tmp/curl.cfg" >"$tmp/lat.txt"
+	curl -s --no-progress-meter -Z --parallel-max "$PARALLEL" -K "$tmp/curl.cfg" \
+	    >"$tmp/lat.txt"
 else
 	curl -s -K "$tmp/curl.cfg" >"$tmp/lat.txt"
 fi
