@@ -401,8 +401,9 @@ bench: $(PAICTL) $(FAKE_V1X)
 	PAICTL=$(CURDIR)/$(PAICTL) sh bench/slurm_ssh.sh
 
 lint: $(BUILD)/server/run_monitor.o $(BUILD)/server/run_logs.o \
-	$(BUILD)/server/run_helper.o
+	$(BUILD)/server/run_helper.o $(BUILD)/server/fdio.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_monitor.o
+	sh tests/lint/async_safe.sh $(BUILD)/server/fdio.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_logs.o
 	sh tests/lint/async_safe.sh $(BUILD)/server/run_helper.o
 	shellcheck $(BATCH_SH) lib/convert/embed.sh tests/lint/batch_marks.sh

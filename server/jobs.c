@@ -438,21 +438,9 @@ static int rec_append(struct srv *s, struct save *v, size_t n, int *sync_fd)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const char *p = v[i].text;
-		size_t left = v[i].len;
-
-		while (left > 0) {
-			ssize_t w = write(s->rec_fd, p, left);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				goto fail;
-			p += w;
-			left -= (size_t)w;
-		}
-	}
+	for (i = 0; i < n; i++)
+		if (!srv_write_all(s->rec_fd, v[i].text, v[i].len))
+			goto fail;
 	if ((*sync_fd = fcntl(s->rec_fd, F_DUPFD_CLOEXEC, 0)) < 0)
 		goto fail;
 	for (i = 0; i < n; i++)

@@ -258,40 +258,6 @@ static int fd_of(const struct run_spawn *sp, int i)
 	return i == 0 ? sp->fd_null : i == 1 ? sp->fd_ssh : sp->fd_keep;
 }
 
-static bool read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-
-	while (n > 0) {
-		ssize_t r = read(fd, c, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		c += r;
-		n -= (size_t)r;
-	}
-	return true;
-}
-
-static bool write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n > 0) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* The header with the descriptors that go with it (at most 3). */
 static bool send_header(int fd, const struct header *h, const int *fds,
 			int nfds)
@@ -360,7 +326,7 @@ static int recv_header(int fd, struct header *h, int fds[3])
 	}
 	/* a short header comes whole with the next read */
 	if (r > 0 && r < (ssize_t)sizeof(*h) &&
-	    !read_all(fd, (char *)h + r, sizeof(*h) - (size_t)r))
+	    !srv_read_all(fd, (char *)h + r, sizeof(*h) - (size_t)r))
 		r = 0;
 	if (r <= 0 || extra || (msg.msg_flags & MSG_CTRUNC)) {
 		while (n > 0)
@@ -394,7 +360,7 @@ static bool serve_one(int fd)
 	if ((nfds = recv_header(fd, &h, fds)) < 0)
 		return false;
 	buf = h.len <= FORKER_MAX_MSG ? malloc(h.len) : NULL;
-	if (!buf || !read_all(fd, buf, h.len)) {
+	if (!buf || !srv_read_all(fd, buf, h.len)) {
 		free(buf);
 		while (nfds > 0)
 			close(fds[--nfds]);
@@ -416,7 +382,7 @@ static bool serve_one(int fd)
 	free(buf);
 	while (nfds > 0)
 		close(fds[--nfds]);
-	return write_all(fd, &a, sizeof(a));
+	return srv_write_all(fd, &a, sizeof(a));
 }
 
 /* The forker, in its process: nothing of the server's kept but its
@@ -488,7 +454,7 @@ static bool wait_answer(int fd, struct answer *a)
 	do
 		r = poll(&p, 1, FORKER_WAIT_MS);
 	while (r < 0 && errno == EINTR);
-	return r > 0 && read_all(fd, a, sizeof(*a));
+	return r > 0 && srv_read_all(fd, a, sizeof(*a));
 }
 
 pid_t run_forker_spawn(struct srv *s, const struct run_spawn *sp)
@@ -511,7 +477,7 @@ pid_t run_forker_spawn(struct srv *s, const struct run_spawn *sp)
 		}
 	h.len = (uint32_t)f.len;
 	sent = !f.failed && send_header(s->forker_fd, &h, fds, nfds) &&
-	       write_all(s->forker_fd, f.p, f.len);
+	       srv_write_all(s->forker_fd, f.p, f.len);
 	free(f.p);
 	if (f.failed)
 		return RUN_FORKER_NONE;

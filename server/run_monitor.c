@@ -35,20 +35,6 @@
 #define FORCE_MS 5000
 #define LOG_FLAGS (O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
 
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
 static size_t fmt_int(char *buf, long v)
 {
 	char tmp[24];
@@ -165,7 +151,7 @@ static void write_log(void *ctx, int log, int from, const char *p, size_t n)
 	struct monitor *m = ctx;
 
 	(void)from;
-	write_all(m->logs[log], p, n);
+	srv_write_all(m->logs[log], p, n);
 }
 
 /* The monitor's own session, descriptors and signals; the task's
@@ -235,13 +221,13 @@ static int task_main(void *arg)
 	dup2(ts->err, 2);
 	reset_signals();
 	if (chdir(sp->work) < 0) {
-		write_all(2, nodir, sizeof(nodir) - 1);
+		srv_write_all(2, nodir, sizeof(nodir) - 1);
 		_exit(127);
 	}
 	if (sp->fd_keep >= 0)
 		fcntl(sp->fd_keep, F_SETFD, 0); /* the task's own */
 	execve(sp->prog, sp->argv, sp->envp);
-	write_all(2, nobash, sizeof(nobash) - 1);
+	srv_write_all(2, nobash, sizeof(nobash) - 1);
 	_exit(127);
 }
 
@@ -299,7 +285,7 @@ static void write_pids(const struct monitor *m)
 	line[n++] = ' ';
 	n += fmt_int(line + n, (long)self_start());
 	line[n++] = '\n';
-	write_all(m->status, line, n);
+	srv_write_all(m->status, line, n);
 }
 
 /* While the runtime prepares the task (podman pulls its image): the last
@@ -322,7 +308,7 @@ static void tell_progress(const struct monitor *m, const char *p, size_t n)
 	fd = open(m->sp->prep_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		  0600);
 	if (fd >= 0) {
-		write_all(fd, p + start, end - start);
+		srv_write_all(fd, p + start, end - start);
 		close(fd);
 	}
 }
@@ -580,9 +566,9 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 		if (m->pid <= 0) { /* no line 1 yet */
 			static const char none[] = "0 0 0\n";
 
-			write_all(m->status, none, sizeof(none) - 1);
+			srv_write_all(m->status, none, sizeof(none) - 1);
 		}
-		write_all(m->status, line, n);
+		srv_write_all(m->status, line, n);
 		if (getppid() != m->sp->server)
 			fsync(m->status);
 		close(m->status);

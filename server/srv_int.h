@@ -259,6 +259,11 @@ int srv_ssh_enable(struct srv *s, struct srv_job *j);
 void srv_resume_jobs(struct srv *s);
 long srv_next_timeout(struct srv *s);
 
+/* fdio.c: all n bytes written, or read (false: an error, or the end
+ * of the file first); async-signal-safe */
+bool srv_write_all(int fd, const void *p, size_t n);
+bool srv_read_all(int fd, void *p, size_t n);
+
 /* tree.c: every process of a task, however it detached */
 struct srv_tree {
 	char dir[512]; /* the task's cgroup; "": none, descendants only */

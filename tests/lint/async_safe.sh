@@ -14,14 +14,15 @@ obj=${1:?usage: async_safe.sh OBJECT}
 # POSIX.1-2016), Linux
 # system calls of the same kind, the compiler's memcpy/memset and errno,
 # the monitor's half of server/tree.c, its helpers' runner
-# (server/run_helper.c) and the log copy (server/run_logs.c, memcpy
-# alone), each under the same rule and checked too
+# (server/run_helper.c), the log copy (server/run_logs.c, memcpy
+# alone) and whole reads and writes (server/fdio.c), each under the
+# same rule and checked too
 allowed='__errno_location _exit accept4 access chdir clock_gettime clone close
 close_range dup2 execve fcntl fork fsync getpid getppid kill memcpy memset mkdir
 nanosleep open pipe2 poll read run_logs_copy run_logs_end run_logs_init
 setpgid setsid sigaction sigaddset sigdelset sigemptyset sigfillset
-signalfd sigprocmask srv_tree_end srv_tree_enter srv_tree_init
-srv_tree_signal strlen run_helper_start run_helper_run unlink waitpid write'
+signalfd sigprocmask srv_read_all srv_tree_end srv_tree_enter srv_tree_init
+srv_tree_signal srv_write_all strlen run_helper_start run_helper_run unlink waitpid write'
 
 [ -f "$obj" ] || {
 	echo "async_safe: $obj: no such file (make first)" >&2

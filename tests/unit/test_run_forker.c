@@ -31,6 +31,7 @@
  * an answer short */
 #define FORKER_WAIT_MS 300
 #include "../../server/run_forker.c"
+#include "../../server/fdio.c"
 
 static char *argv_[] = {"/bin/bash", "-c", "echo hi", NULL};
 static char *stop_[] = {"podman", "stop", NULL};
