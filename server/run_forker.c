@@ -40,7 +40,7 @@
 #ifndef FORKER_WAIT_MS
 #define FORKER_WAIT_MS 10000
 #endif
-#define NIL	       UINT32_MAX /* a NULL string or vector */
+#define NIL UINT32_MAX /* a NULL string or vector */
 
 /* The pointers of struct run_spawn, in the order they are sent. */
 static const size_t str_at[] = {
@@ -248,15 +248,14 @@ struct answer {
 	int32_t err;
 };
 
-static int *fd_field(struct run_spawn *sp, int i)
-{
-	return i == 0 ? &sp->fd_null : i == 1 ? &sp->fd_ssh : &sp->fd_keep;
-}
-
-static int fd_of(const struct run_spawn *sp, int i)
-{
-	return i == 0 ? sp->fd_null : i == 1 ? sp->fd_ssh : sp->fd_keep;
-}
+/* The descriptors of struct run_spawn, in the order of struct header's
+ * bits. */
+static const size_t fd_at[] = {
+    offsetof(struct run_spawn, fd_null),
+    offsetof(struct run_spawn, fd_ssh),
+    offsetof(struct run_spawn, fd_keep),
+};
+#define FD_FIELD(sp, i) (*(int *)((char *)(sp) + fd_at[i]))
 
 /* The header with the descriptors that go with it (at most 3). */
 static bool send_header(int fd, const struct header *h, const int *fds,
@@ -369,7 +368,7 @@ static bool serve_one(int fd)
 	memset(&sp, 0, sizeof(sp));
 	if (unflatten(&sp, buf, h.len)) {
 		for (i = 0; i < 3; i++)
-			*fd_field(&sp, i) =
+			FD_FIELD(&sp, i) =
 			    (h.fds >> i & 1) && k < nfds ? fds[k++] : -1;
 		if (k == nfds && sp.fd_null >= 0) {
 			a.pid = fork_for_server();
@@ -471,8 +470,8 @@ pid_t run_forker_spawn(struct srv *s, const struct run_spawn *sp)
 		return RUN_FORKER_NONE;
 	flatten(&f, sp);
 	for (i = 0; i < 3; i++)
-		if (fd_of(sp, i) >= 0) {
-			fds[nfds++] = fd_of(sp, i);
+		if (FD_FIELD(sp, i) >= 0) {
+			fds[nfds++] = FD_FIELD(sp, i);
 			h.fds |= 1u << i;
 		}
 	h.len = (uint32_t)f.len;
