@@ -9,7 +9,8 @@
  * differs. Around the message's limit (FORKER_MAX_MSG): a spawn of
  * exactly that size is forked by the forker, one byte more falls back
  * to the server; a message cut anywhere or with a string not ended is
- * refused whole; a forker gone or a descriptor named by its number
+ * refused whole; 3 descriptors with a request taken, 4 refused and
+ * closed; a forker gone or a descriptor named by its number
  * leaves the fork to the server; never two monitors for one task. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,15 +158,21 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* The spawn, with the fixture's descriptors. */
+static void fixture_spawn(const struct fixture *f, struct run_spawn *sp)
+{
+	make_spawn(sp);
+	sp->fd_null = f->s.null_fd;
+	sp->fd_ssh = f->sv[0];
+}
+
 /* Spawns through the forker and waits for the monitor: its exit code. */
 static int spawn_and_wait(struct fixture *f, pid_t *pid)
 {
 	struct run_spawn sp;
 	int st;
 
-	make_spawn(&sp);
-	sp.fd_null = f->s.null_fd;
-	sp.fd_ssh = f->sv[0];
+	fixture_spawn(f, &sp);
 	*pid = run_forker_spawn(&f->s, &sp);
 	if (*pid <= 0)
 		return -1;
@@ -215,9 +222,7 @@ static void test_limit(void **state)
 	assert_int_equal(spawn_and_wait(f, &pid), 0);
 	env_len++;
 	assert_int_equal(flat_size(), 0);
-	make_spawn(&sp);
-	sp.fd_null = f->s.null_fd;
-	sp.fd_ssh = f->sv[0];
+	fixture_spawn(f, &sp);
 	assert_int_equal(run_forker_spawn(&f->s, &sp), RUN_FORKER_NONE);
 	assert_true(f->s.forker_fd >= 0); /* nothing was sent */
 	env_len = 10;
@@ -286,9 +291,7 @@ static void test_server_forks(void **state)
 	pid_t forker = f->s.forker_pid;
 	int st;
 
-	make_spawn(&sp);
-	sp.fd_null = f->s.null_fd;
-	sp.fd_ssh = f->sv[0];
+	fixture_spawn(f, &sp);
 	sp.fd_keep = f->sv[1];
 	assert_int_equal(run_forker_spawn(&f->s, &sp), RUN_FORKER_NONE);
 	assert_int_equal(f->s.forker_pid, forker);
@@ -310,9 +313,7 @@ static void test_forker_gone(void **state)
 	struct run_spawn sp;
 	pid_t forker = f->s.forker_pid;
 
-	make_spawn(&sp);
-	sp.fd_null = f->s.null_fd;
-	sp.fd_ssh = f->sv[0];
+	fixture_spawn(f, &sp);
 	assert_int_equal(kill(forker, SIGKILL), 0);
 	assert_int_equal(waitpid(forker, NULL, 0), forker);
 	assert_int_equal(run_forker_spawn(&f->s, &sp), RUN_FORKER_NONE);
@@ -329,9 +330,7 @@ static void test_forker_silent(void **state)
 	struct run_spawn sp;
 	pid_t forker = f->s.forker_pid;
 
-	make_spawn(&sp);
-	sp.fd_null = f->s.null_fd;
-	sp.fd_ssh = f->sv[0];
+	fixture_spawn(f, &sp);
 	assert_int_equal(kill(forker, SIGSTOP), 0);
 	assert_int_equal(run_forker_spawn(&f->s, &sp), -1);
 	assert_int_equal(errno, ETIMEDOUT);
@@ -341,12 +340,73 @@ static void test_forker_silent(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
+/* A header with k descriptors (dups of /dev/null) on sock. */
+static void send_fds(int sock, int k)
+{
+	union {
+		char buf[CMSG_SPACE(8 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct header h = {0, 0};
+	struct iovec iov = {&h, sizeof(h)};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *c;
+	int fds[8], i;
+
+	memset(&u, 0, sizeof(u));
+	for (i = 0; i < k; i++)
+		assert_true((fds[i] = open("/dev/null", O_RDONLY)) >= 0);
+	msg.msg_control = u.buf;
+	msg.msg_controllen = CMSG_SPACE((size_t)k * sizeof(int));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN((size_t)k * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, (size_t)k * sizeof(int));
+	assert_int_equal(sendmsg(sock, &msg, 0), (ssize_t)sizeof(h));
+	for (i = 0; i < k; i++)
+		close(fds[i]);
+}
+
+/* How many descriptors this process has open. */
+static int open_fds(void)
+{
+	int n = 0, fd;
+
+	for (fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+/* A request brings at most 3 descriptors: 3 are taken, and of 4 none
+ * (all closed, the request refused). */
+static void test_descriptor_bound(void **state)
+{
+	struct header h;
+	int sv[2], fds[3], before, i;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	before = open_fds();
+	send_fds(sv[0], 3);
+	assert_int_equal(recv_header(sv[1], &h, fds), 3);
+	assert_int_equal(open_fds(), before + 3);
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
+	send_fds(sv[0], 4);
+	assert_int_equal(recv_header(sv[1], &h, fds), -1);
+	assert_int_equal(open_fds(), before);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_limit, setup, teardown),
 	    cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_descriptor_bound),
 	    cmocka_unit_test_setup_teardown(test_server_forks, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_forker_gone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_forker_silent, setup,
