@@ -452,6 +452,24 @@ static char *fetch_log(const struct server *sv, json_t *task, const char *file)
 	return r.body ? r.body : strdup("");
 }
 
+/* Runs a one-task job of command to SUCCEEDED (within secs): its
+ * stdout. */
+static char *run_for_stdout(const struct server *sv, const char *name,
+			    const char *command, int secs)
+{
+	char *cfg = config1(name, 1, command, NULL, 0), *out;
+	json_t *o;
+
+	assert_int_equal(submit(sv, "u", cfg, NULL), 201);
+	free(cfg);
+	o = wait_job(sv, "u", name, secs);
+	assert_string_equal(job_state(o), "SUCCEEDED");
+	out = fetch_log(sv, json_array_get(tasks_of(o, "main"), 0),
+			"user.pai.stdout");
+	json_decref(o);
+	return out;
+}
+
 /* The last record of job key in the server's records.log, or NULL. */
 static json_t *last_record(const struct server *sv, const char *key)
 {
@@ -749,13 +767,7 @@ static void test_logs_and_ranges(void **state)
 	free(cfg);
 
 	/* a task that logs nothing has no log files, and empty logs */
-	cfg = config1("quiet", 1, "true", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
-	free(cfg);
-	o = wait_job(&sv, "u", "quiet", 10);
-	assert_string_equal(job_state(o), "SUCCEEDED");
-	all = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
-			"user.pai.stdout");
+	all = run_for_stdout(&sv, "quiet", "true", 10);
 	assert_string_equal(all, "");
 	free(all);
 	snprintf(path, sizeof(path),
@@ -775,7 +787,6 @@ static void test_logs_and_ranges(void **state)
 		NULL, NULL, &r);
 	assert_int_equal(r.status, 404);
 	free(r.body);
-	json_decref(o);
 	stop_server(&sv);
 	remove_tree(sv.dir);
 }
@@ -1422,25 +1433,6 @@ static void test_restart_while_forking(void **state)
 	remove_tree(sv.dir);
 }
 
-/* The parent of process pid (field 4 of /proc/PID/stat), or -1. */
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
-	long pp = -1;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	f = fopen(path, "r");
-	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %ld", &pp) != 1)
-		pp = -1;
-	return (pid_t)pp;
-}
-
 /* The children of pid that run `paictl serve` (the forker, monitors):
  * how many, the first in *first. */
 static int serve_children(pid_t pid, pid_t *first)
@@ -1529,26 +1521,20 @@ static void test_forker(void **state)
 		 sv.dir);
 	assert_true(wait_file_has(path, "user.pai.stdout",
 				  "one 100000 100000 100000\n"));
-	strcat(path, "/status");
+	snprintf(path, sizeof(path), "%s/jobs/u~first/attempt-0/main-0/status",
+		 sv.dir);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_int_equal(fscanf(f, "%d %d %llu", &pg, &mon, &mon_start), 3);
 	fclose(f);
 	assert_true(mon > 0 && mon != forker);
-	assert_int_equal(parent_of(mon), sv.pid);
-	assert_int_equal(parent_of(forker), sv.pid);
+	assert_int_equal((pid_t)test_proc_stat(mon, 4), sv.pid);
+	assert_int_equal((pid_t)test_proc_stat(forker, 4), sv.pid);
 
 	assert_int_equal(kill(forker, SIGKILL), 0);
-	cfg = config1("second", 1, "echo two", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
-	free(cfg);
-	o = wait_job(&sv, "u", "second", 30);
-	assert_string_equal(job_state(o), "SUCCEEDED");
-	log = fetch_log(&sv, json_array_get(tasks_of(o, "main"), 0),
-			"user.pai.stdout");
+	log = run_for_stdout(&sv, "second", "echo two", 30);
 	assert_string_equal(log, "two\n");
 	free(log);
-	json_decref(o);
 	snprintf(logname, sizeof(logname), "%s.log", sv.dir + strlen("/tmp/"));
 	assert_true(wait_file_has("/tmp", logname, "forker ended"));
 	assert_int_equal(serve_children(sv.pid, &forker), 1); /* first's */

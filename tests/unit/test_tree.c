@@ -22,30 +22,9 @@
  * srv_printf: compiled in here. */
 #include "../../server/tree.c"
 #include "../../server/util.c"
+#include "testutil.h"
 
 static char *base;
-
-/* Field 22 of /proc/PID/stat, the start time; 0 when gone. */
-static unsigned long long proc_start(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	FILE *f;
-	size_t n;
-	int field;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (!(p = strrchr(buf, ')')))
-		return 0;
-	for (p += 2, field = 3; field < 22 && p; field++)
-		if ((p = strchr(p, ' ')))
-			p++;
-	return p ? strtoull(p, NULL, 10) : 0;
-}
 
 /* Whether pid is listed in the cgroup dir. */
 static bool in_cgroup(const char *dir, pid_t pid)
@@ -84,7 +63,7 @@ static void monitor(int fd)
 	int p[2];
 
 	memset(&t, 0, sizeof(t)); /* all of t.dir is written to fd */
-	srv_tree_init(&t, base, proc_start(getpid()));
+	srv_tree_init(&t, base, test_proc_stat(getpid(), 22));
 	if (!t.dir[0] || pipe(p) < 0)
 		_exit(1);
 	task = fork();
@@ -143,7 +122,7 @@ static void test_forget_pid_reused(void **state)
 	assert_int_equal(read(p[0], &task, sizeof(task)), sizeof(task));
 	assert_int_equal(read(p[0], dir, sizeof(dir)), sizeof(dir));
 	close(p[0]);
-	start = proc_start(mon);
+	start = test_proc_stat(mon, 22);
 	assert_true(start > 0);
 	assert_true(in_cgroup(dir, task));
 

@@ -143,3 +143,25 @@ int test_s_server(const char *dir, int *port, const char *const *extra)
 		test_sleep_ms(50);
 	return pid > 0 && test_listening(*port) ? (int)pid : -1;
 }
+
+unsigned long long test_proc_stat(pid_t pid, int field)
+{
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+	int at;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* past the command's name, which may hold spaces and parentheses */
+	if (!(p = strrchr(buf, ')')))
+		return 0;
+	for (p += 2, at = 3; at < field && p; at++)
+		if ((p = strchr(p, ' ')))
+			p++;
+	return p ? strtoull(p, NULL, 10) : 0;
+}

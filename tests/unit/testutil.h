@@ -3,6 +3,7 @@
 #define TESTUTIL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Seconds on the monotonic clock. */
 double test_now_s(void);
@@ -26,6 +27,10 @@ int test_listening(int port);
  * with srv.pem and srv.key there and the extra arguments (up to four,
  * NULL-terminated): its pid once it listens, or -1. */
 int test_s_server(const char *dir, int *port, const char *const *extra);
+
+/* Field `field` of /proc/PID/stat (counted as proc(5) does: 4 the
+ * parent, 22 the start time), a number; 0 when pid is gone. */
+unsigned long long test_proc_stat(pid_t pid, int field);
 
 /* The folder $env names (the Makefile's ../shared/corpus/...), or NULL
  * after one line on stderr saying what is not run and why: ../shared
