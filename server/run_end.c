@@ -162,15 +162,19 @@ void run_task_ended(struct srv *s, struct srv_job *j, struct srv_task *t,
 {
 	char *dir = srv_task_dir(j, t);
 	struct run_status st;
-	int code = -1;
+	int code = -1, got = dir ? run_read_status(dir, &st) : 0;
 
-	/* a monitor that ended well removed its cgroup; a killed one
-	 * could not */
-	if (t->monitor > 0)
-		srv_tree_forget(s->tree_base, t->monitor, t->mon_start);
+	/* a monitor that ended well removed its own cgroup, or left the
+	 * server's empty for the next task; a killed one could not */
+	if (t->cg_slot)
+		srv_pool_give_back(s, t->cg_slot);
+	else if (t->monitor > 0)
+		srv_tree_forget(s->tree_base, t->monitor, t->mon_start,
+				got & STATUS_PID ? st.cgroup : NULL);
+	t->cg_slot = 0;
 	t->completed = srv_now_ms();
 	t->monitor = 0;
-	if (dir && (run_read_status(dir, &st) & STATUS_EXIT))
+	if (got & STATUS_EXIT)
 		code = st.code;
 	if (code >= 0) {
 		t->exit_code = code;

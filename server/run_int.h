@@ -6,6 +6,8 @@
 
 #include "srv_int.h"
 
+#include <signal.h>
+
 /* ---- ports (run_ports.c) -------------------------------------------- */
 
 void run_port_mark(struct srv *s, unsigned p, bool used);
@@ -59,8 +61,12 @@ struct run_spawn {
 	int fd_null;
 	int fd_ssh;	      /* listening on the task's ssh port, or -1 */
 	const char *tree_base; /* where its cgroup goes, or NULL */
+	const char *tree_dir;  /* the cgroup the server gives it, or NULL */
 	int grace_ms; /* SIGTERM to SIGKILL, for what the task leaves too */
 	pid_t server; /* the server that forks the monitor (its parent) */
+	/* the signals whose action the monitor has not at the default
+	 * (the forker's: run_forker.c), or NULL (not known: all) */
+	const sigset_t *sig_set;
 };
 
 #define MONITOR_NO_DIR 3 /* the monitor's exit status: no directory */
@@ -79,7 +85,7 @@ void run_helper_run(const struct run_spawn *sp, char *const argv[], int ms);
 
 
 /* What a task's monitor wrote in `status`: line 1 "task-pid
- * monitor-pid monitor-start" once the task started, line 2 "code
+ * monitor-pid monitor-start [cgroup]" once the task started, line 2 "code
  * signal" when it ended; a line counts only whole. A task directory of
  * an earlier version has `pid` and `exit` instead. Returns what was
  * read: STATUS_PID, STATUS_EXIT, both or neither. */
@@ -89,6 +95,9 @@ struct run_status {
 	long pg, mon;
 	unsigned long long start;
 	int code;
+	/* the server's cgroup the monitor was given (its name under
+	 * tree_base), after the start time on line 1; "": none */
+	char cgroup[80];
 };
 
 int run_read_status(const char *dir, struct run_status *st);

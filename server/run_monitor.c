@@ -84,7 +84,7 @@ static long mono_ms(void)
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void reset_signals(void)
+static void reset_signals(const sigset_t *set)
 {
 	struct sigaction sa;
 	sigset_t none;
@@ -93,7 +93,8 @@ static void reset_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	for (sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
+		if (!set || sigismember(set, sig) == 1)
+			sigaction(sig, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
@@ -143,6 +144,7 @@ struct monitor {
 	pid_t sess[MAX_SESSIONS];
 	int nsess;
 	struct srv_tree tree; /* every process the task started */
+	unsigned long long start; /* the monitor's (/proc/self/stat) */
 };
 
 /* run_logs' writes, to the log files. */
@@ -173,7 +175,8 @@ static void monitor_init(struct monitor *m, const struct run_spawn *sp)
 	m->start_by = 0;
 	m->nsess = 0;
 	setsid();
-	srv_tree_init(&m->tree, sp->tree_base, self_start());
+	m->start = self_start();
+	srv_tree_init(&m->tree, sp->tree_base, m->start, sp->tree_dir);
 	dup2(sp->fd_null, 0);
 	dup2(sp->fd_null, 1);
 	dup2(sp->fd_null, 2);
@@ -219,7 +222,7 @@ static int task_main(void *arg)
 	srv_tree_enter(&ts->m->tree);
 	dup2(ts->out, 1);
 	dup2(ts->err, 2);
-	reset_signals();
+	reset_signals(sp->sig_set);
 	if (chdir(sp->work) < 0) {
 		srv_write_all(2, nodir, sizeof(nodir) - 1);
 		_exit(127);
@@ -269,13 +272,16 @@ static void start_task(struct monitor *m, int *out, int *err)
 	*err = pe[0];
 }
 
-/* status, line 1, "task-pid monitor-pid monitor-start": how a restarted
- * server finds this monitor again (the record is not rewritten for
- * it) */
+/* status, line 1, "task-pid monitor-pid monitor-start", then the name
+ * of the cgroup the server gave (it is the server's to keep or remove,
+ * also the server's that adopts the monitor after a restart): how a
+ * restarted server finds this monitor again (the record is not
+ * rewritten for it) */
 static void write_pids(const struct monitor *m)
 {
-	char line[64];
-	size_t n;
+	const char *name = strrchr(m->tree.dir, '/');
+	char line[3 * 24 + 80];
+	size_t n, k;
 
 	if (m->status < 0)
 		return;
@@ -283,7 +289,13 @@ static void write_pids(const struct monitor *m)
 	line[n++] = ' ';
 	n += fmt_int(line + n, getpid());
 	line[n++] = ' ';
-	n += fmt_int(line + n, (long)self_start());
+	n += fmt_int(line + n, (long)m->start);
+	/* fewer than 80 bytes, as run_status.c reads them (st.cgroup) */
+	if (m->tree.pooled && name && (k = strlen(name + 1)) > 0 && k < 80) {
+		line[n++] = ' ';
+		memcpy(line + n, name + 1, k);
+		n += k;
+	}
 	line[n++] = '\n';
 	srv_write_all(m->status, line, n);
 }
@@ -442,7 +454,7 @@ static void accept_ssh(struct monitor *m, int fd)
 			dup2(conn, 1);
 			if (lfd >= 0)
 				dup2(lfd, 2);
-			reset_signals();
+			reset_signals(sp->sig_set);
 			execve(sp->sshd, sp->sshd_argv, sshd_env);
 			_exit(127);
 		}

@@ -75,6 +75,7 @@ struct spawn_buf {
 	char *dir, *adir, *paths[4], *cmd;
 	char *sshd_argv[6];
 	char *sshd_cfg, *sshd_log;
+	char *cg_dir; /* its cgroup, from the server's pool */
 };
 
 static void spawn_buf_init(struct spawn_buf *b)
@@ -105,6 +106,7 @@ static void spawn_buf_release(struct spawn_buf *b)
 	free(b->sshd_log);
 	free(b->adir);
 	free(b->dir);
+	free(b->cg_dir);
 }
 
 /* What runs the task, from its runtime (runtime.h): NULL, or why the
@@ -219,14 +221,18 @@ void run_spawn_task(struct srv *s, struct srv_job *j, struct srv_task *t,
 			prepare_sshd(s, j, t, &b);
 		b.sp.fd_null = s->null_fd;
 		b.sp.tree_base = s->tree_base;
+		t->cg_slot = srv_pool_take(s, &b.cg_dir);
+		b.sp.tree_dir = b.cg_dir;
 		b.sp.grace_ms = s->opt.grace_ms;
 		b.sp.server = getpid();
 		mon = run_forker_spawn(s, &b.sp);
 		if (mon == RUN_FORKER_NONE && (mon = fork()) == 0)
 			run_monitor_main(&b.sp);
-		if (mon < 0)
+		if (mon < 0) {
 			why = "cannot fork";
-		else {
+			srv_pool_give_back(s, t->cg_slot);
+			t->cg_slot = 0;
+		} else {
 			t->monitor = mon;
 			t->mon_start = run_proc_start(mon, NULL);
 			t->adopted = false;

@@ -43,18 +43,38 @@ unsigned long long run_proc_start(pid_t pid, char *state)
 	return v;
 }
 
+/* The cgroup after line 1's start time, up to nl: one of the servers'
+ * (paictl-task-, then digits and dashes), which fits st->cgroup; else
+ * the line is not whole. */
+static bool parse_cgroup(const char *p, const char *nl, struct run_status *st)
+{
+	static const char prefix[] = "paictl-task-";
+	size_t n = (size_t)(nl - p), i;
+
+	if (n >= sizeof(st->cgroup) || n <= sizeof(prefix) - 1 ||
+	    strncmp(p, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	for (i = sizeof(prefix) - 1; i < n; i++)
+		if ((p[i] < '0' || p[i] > '9') && p[i] != '-')
+			return false;
+	memcpy(st->cgroup, p, n);
+	st->cgroup[n] = '\0';
+	return true;
+}
+
 static int parse_status(const char *text, struct run_status *st, bool exit_only)
 {
 	const char *nl = strchr(text, '\n');
-	int got = 0;
+	int got = 0, at = 0;
 	char end;
 
 	if (!nl)
 		return 0;
 	if (!exit_only) {
-		if (sscanf(text, "%ld %ld %llu%c", &st->pg, &st->mon,
-			   &st->start, &end) == 4 &&
-		    end == '\n')
+		if (sscanf(text, "%ld %ld %llu%c%n", &st->pg, &st->mon,
+			   &st->start, &end, &at) == 4 &&
+		    (end == '\n' ||
+		     (end == ' ' && parse_cgroup(text + at, nl, st))))
 			got |= STATUS_PID;
 		text = nl + 1;
 		if (!strchr(text, '\n'))

@@ -297,6 +297,7 @@ static void srv_free(struct srv *s)
 	free(s->jobs_dir);
 	free(s->sock_path);
 	free(s->host_key);
+	srv_pool_free(s);
 	free(s->tree_base);
 	free(s->owner);
 	if (s->rt && s->rt->close)
@@ -509,6 +510,10 @@ static int set_up(struct srv *s, char *err, size_t errlen)
 	/* each task in a cgroup of its own where the machine gives one */
 	s->tree_base = s->opt.no_cgroup ? NULL : srv_tree_base();
 	srv_tree_sweep(s->tree_base);
+	if (srv_pool_init(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	srv_log(s, "tasks' processes: %s%s",
 		s->tree_base ? "a cgroup each, under " : "the monitors' "
 							 "descendants",

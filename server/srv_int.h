@@ -43,6 +43,7 @@ struct srv_task {
 	    mon_start;		 /* recognises the monitor after a restart */
 	bool adopted;		 /* monitor started by an earlier server */
 	bool ssh_files;		 /* its sshd files are written */
+	unsigned cg_slot; /* its cgroup from the pool, number + 1; 0: none */
 	unsigned long long gpus; /* GPUs held under --capacity, a bitmask */
 	long long started, completed;
 	char *diag;
@@ -165,6 +166,12 @@ struct srv {
 	void *rt_data; /* the runtime's own */
 	const char *sshd, *keygen; /* NULL: no ssh for tasks */
 	char *tree_base;	   /* srv_tree_base(), or NULL */
+	/* empty cgroups under tree_base for the next tasks (tree_pool.c):
+	 * "<tree_base>/paictl-task-<pid>-<start>-" and a number each */
+	char *pool_prefix;
+	unsigned *pool_free;
+	size_t pool_nfree;
+	unsigned pool_next;
 	/* the user the server runs as (its Unix socket's, the web link's),
 	 * looked up once before any thread: NULL when unknown */
 	char *owner;
@@ -268,22 +275,29 @@ bool srv_read_all(int fd, void *p, size_t n);
 struct srv_tree {
 	char dir[512]; /* the task's cgroup; "": none, descendants only */
 	bool asked;    /* SIGTERM sent: never twice */
+	bool pooled;   /* the server's (tree_pool.c): left, not removed */
 };
 /* Where the monitors can make their tasks' cgroups (the server's own
  * cgroup v2, when one can be made there), or NULL. */
 char *srv_tree_base(void);
-/* In the server: the cgroup of a gone monitor (its pid and start time)
- * emptied and removed; the empty ones of gone monitors removed (at
- * start). */
+/* In the server: the cgroup of a gone monitor (the one its status
+ * names, else the one named after its pid and start time) emptied and
+ * removed; the empty ones of gone monitors and servers removed (at
+ * start); cgroup dir emptied (SIGKILL) and removed, a second at most. */
 void srv_tree_forget(const char *base, pid_t monitor,
-		     unsigned long long start);
+		     unsigned long long start, const char *name);
 void srv_tree_sweep(const char *base);
+void srv_tree_remove(const char *dir);
+/* Whether cgroup dir holds a process (its cgroup.events), or cannot be
+ * told not to; async-signal-safe. */
+bool srv_tree_populated(const char *dir);
 /* In the monitor (async-signal-safe, as below): it becomes the child
- * subreaper of what the task starts, and makes the task's cgroup under
- * base (NULL: none), named after its pid and start time (the monitor's
- * own, field 22 of /proc/self/stat). */
+ * subreaper of what the task starts, and takes the cgroup the server
+ * gave (given: tree_pool.c), else makes the task's cgroup under base
+ * (NULL: none), named after its pid and start time (the monitor's own,
+ * field 22 of /proc/self/stat). */
 void srv_tree_init(struct srv_tree *t, const char *base,
-		   unsigned long long start);
+		   unsigned long long start, const char *given);
 /* In a child of the monitor before it runs anything: into the cgroup. */
 void srv_tree_enter(const struct srv_tree *t);
 /* sig to every process of the task (the cgroup's, and the monitor's
@@ -297,6 +311,16 @@ int srv_tree_signal(struct srv_tree *t, int sig);
  * or -1); then all are killed until none is left (a bounded wait), the
  * orphans reaped and the cgroup removed. */
 void srv_tree_end(struct srv_tree *t, int grace_ms, int sfd);
+
+/* tree_pool.c, in the server: the cgroups it gives its tasks. Init
+ * (tree_base set) 0 or -1; take: an empty cgroup, its number + 1 and
+ * its path (new string) in *dir, or 0 (none: the monitor makes its
+ * own); give back: once its monitor is gone, kept when empty, else
+ * emptied and removed; free: the kept ones removed. */
+int srv_pool_init(struct srv *s);
+unsigned srv_pool_take(struct srv *s, char **dir);
+void srv_pool_give_back(struct srv *s, unsigned slot);
+void srv_pool_free(struct srv *s);
 
 /* ssh.c */
 int srv_ssh_init(struct srv *s);

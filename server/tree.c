@@ -123,15 +123,22 @@ static void decimal(char *buf, long v)
 }
 
 void srv_tree_init(struct srv_tree *t, const char *base,
-		   unsigned long long start)
+		   unsigned long long start, const char *given)
 {
 	char name[64], path[sizeof(t->dir) + 32];
 	size_t n;
 
 	t->dir[0] = '\0';
 	t->asked = false;
+	t->pooled = false;
 	/* an orphan of the task's comes back here, not to init */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	if (given && strlen(given) < sizeof(t->dir)) {
+		/* the server's, made (and checked) before */
+		memcpy(t->dir, given, strlen(given) + 1);
+		t->pooled = true;
+		return;
+	}
 	if (!base)
 		return;
 	/* "/paictl-task-PID-START": a pid is reused, the pair is not */
@@ -401,6 +408,32 @@ static void kill_cgroup(const char *dir)
 	}
 }
 
+bool srv_tree_populated(const char *dir)
+{
+	static const char key[] = "populated ";
+	char path[600], buf[256];
+	ssize_t got;
+	int fd;
+
+	if (join3(path, sizeof(path), dir, "/cgroup.events", NULL) < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return true;
+	buf[got] = '\0';
+	/* "populated 0" at a line's start: empty; anything else is not
+	 * known to be */
+	if (strncmp(buf, key, sizeof(key) - 1) == 0)
+		return buf[sizeof(key) - 1] != '0';
+	for (got = 0; buf[got]; got++)
+		if (buf[got] == '\n' &&
+		    strncmp(buf + got + 1, key, sizeof(key) - 1) == 0)
+			return buf[got + sizeof(key)] != '0';
+	return true;
+}
+
 /* found[n..]: the processes of the task's cgroup not found yet; the new
  * count. */
 static size_t find_in_cgroup(const struct srv_tree *t, size_t n)
@@ -512,48 +545,68 @@ void srv_tree_end(struct srv_tree *t, int grace_ms, int sfd)
 {
 	int i;
 
-	srv_tree_signal(t, SIGTERM);
-	wait_gone(t, grace_ms, sfd);
-
-	/* what a dying process forks meanwhile is found by the next round:
-	 * until a round finds none left (its orphans reaped here) */
-	for (i = 0; i < 50 && srv_tree_signal(t, SIGKILL) > 0; i++) {
-		nap_ms(20);
-		reap();
+	/* none left (most tasks leave nothing), nor in a cgroup below the
+	 * task's: no grace, no SIGKILL */
+	if (srv_tree_signal(t, t->asked ? 0 : SIGTERM) > 0 ||
+	    (t->dir[0] && srv_tree_populated(t->dir))) {
+		wait_gone(t, grace_ms, sfd);
+		/* what a dying process forks meanwhile is found by the
+		 * next round: until a round finds none left (its orphans
+		 * reaped here) */
+		for (i = 0; i < 50 && srv_tree_signal(t, SIGKILL) > 0; i++) {
+			nap_ms(20);
+			reap();
+		}
 	}
 	reap();
-	for (i = 0; t->dir[0] && i < 50 && rmdir(t->dir) < 0 &&
-		    errno == EBUSY;
-	     i++)
+	/* the server's cgroup goes back to it empty (it looks); one of
+	 * the monitor's own is removed */
+	for (i = 0; t->dir[0] && i < 50; i++) {
+		if (t->pooled ? !srv_tree_populated(t->dir)
+			      : rmdir(t->dir) == 0 || errno != EBUSY)
+			break;
 		nap_ms(20);
+	}
 	t->dir[0] = '\0';
 }
 
 /* ---- in the server again: after a monitor ----------------------------- */
 
+void srv_tree_remove(const char *dir)
+{
+	int i;
+
+	if (access(dir, F_OK) < 0)
+		return;
+	kill_cgroup(dir);
+	for (i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
+		nap_ms(10);
+}
+
 /* A task's cgroup whose monitor is gone (killed before it could clean
  * up): what is left in it killed, and it removed once they have gone
  * (a second at most, else by the next start's sweep). The cgroup is the
- * one of that monitor, its pid and start time: another monitor that has
- * its pid now has its own. A monitor of a version before the start time
- * was in the name has "paictl-task-PID". */
+ * one the monitor named in its status (name: a server's, given to it),
+ * else the one it made, after its pid and start time: another monitor
+ * that has its pid now has its own. A monitor of a version before the
+ * start time was in the name has "paictl-task-PID". */
 void srv_tree_forget(const char *base, pid_t monitor,
-		     unsigned long long start)
+		     unsigned long long start, const char *name)
 {
-	char *dir = base ? srv_printf("%s/paictl-task-%ld-%llu", base,
-				      (long)monitor, start)
-			 : NULL;
-	int i;
+	char *dir;
 
-	if (dir && access(dir, F_OK) < 0) {
+	if (!base)
+		return;
+	dir = name && name[0]
+		  ? srv_printf("%s/%s", base, name)
+		  : srv_printf("%s/paictl-task-%ld-%llu", base, (long)monitor,
+			       start);
+	if (dir && !(name && name[0]) && access(dir, F_OK) < 0) {
 		free(dir);
 		dir = srv_printf("%s/paictl-task-%ld", base, (long)monitor);
 	}
-	if (dir && access(dir, F_OK) == 0) {
-		kill_cgroup(dir);
-		for (i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
-			nap_ms(10);
-	}
+	if (dir)
+		srv_tree_remove(dir);
 	free(dir);
 }
 
@@ -569,7 +622,9 @@ void srv_tree_sweep(const char *base)
 	while (d && (e = readdir(d))) {
 		if (strncmp(e->d_name, "paictl-task-", 12) != 0)
 			continue;
-		pid = atol(e->d_name + 12); /* PID-START, or PID */
+		/* PID-START (a monitor's; a server's has -K after), or
+		 * PID */
+		pid = atol(e->d_name + 12);
 		if (pid <= 1 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		/* rmdir fails on a cgroup that still holds a process */

@@ -63,7 +63,7 @@ static void monitor(int fd)
 	int p[2];
 
 	memset(&t, 0, sizeof(t)); /* all of t.dir is written to fd */
-	srv_tree_init(&t, base, test_proc_stat(getpid(), 22));
+	srv_tree_init(&t, base, test_proc_stat(getpid(), 22), NULL);
 	if (!t.dir[0] || pipe(p) < 0)
 		_exit(1);
 	task = fork();
@@ -126,16 +126,16 @@ static void test_forget_pid_reused(void **state)
 	assert_true(start > 0);
 	assert_true(in_cgroup(dir, task));
 
-	srv_tree_forget(base, mon, start - 1);
-	srv_tree_forget(base, mon, start + 1);
+	srv_tree_forget(base, mon, start - 1, NULL);
+	srv_tree_forget(base, mon, start + 1, NULL);
 	usleep(100000);
 	assert_true(in_cgroup(dir, task));
 	assert_int_equal(kill(task, 0), 0);
 
-	srv_tree_forget(base, mon, start);
+	srv_tree_forget(base, mon, start, NULL);
 	assert_true(left_cgroup(dir, task));
 	assert_int_equal(waitpid(mon, NULL, 0), mon);
-	srv_tree_forget(base, mon, start); /* gone: nothing */
+	srv_tree_forget(base, mon, start, NULL); /* gone: nothing */
 	assert_int_not_equal(access(dir, F_OK), 0);
 }
 
@@ -172,7 +172,7 @@ static void test_forget_earlier_name(void **state)
 	close(p[0]);
 	close(p[1]);
 	assert_true(in_cgroup(dir, task));
-	srv_tree_forget(base, 99999999, 12345);
+	srv_tree_forget(base, 99999999, 12345, NULL);
 	assert_int_equal(waitpid(task, NULL, 0), task);
 	for (i = 0; i < 100 && access(dir, F_OK) == 0; i++) {
 		rmdir(dir);
