@@ -59,6 +59,7 @@ static const size_t str_at[] = {
     offsetof(struct run_spawn, sshd),
     offsetof(struct run_spawn, sshd_log),
     offsetof(struct run_spawn, tree_base),
+    offsetof(struct run_spawn, tree_dir),
 };
 static const size_t strv_at[] = {
     offsetof(struct run_spawn, argv),	 offsetof(struct run_spawn, envp),
@@ -347,6 +348,22 @@ static pid_t fork_for_server(void)
 			      NULL, NULL, 0UL);
 }
 
+/* The signals whose action is not the default in the forker, and so
+ * in its monitors: all a task's child has to set back (sig_set). */
+static sigset_t not_default;
+
+static void find_not_default(void)
+{
+	struct sigaction sa;
+	int sig;
+
+	sigemptyset(&not_default);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, NULL, &sa) == 0 &&
+		    sa.sa_handler != SIG_DFL)
+			sigaddset(&not_default, sig);
+}
+
 /* One request: its monitor forked, or why not. false: stop serving. */
 static bool serve_one(int fd)
 {
@@ -370,6 +387,7 @@ static bool serve_one(int fd)
 		for (i = 0; i < 3; i++)
 			FD_FIELD(&sp, i) =
 			    (h.fds >> i & 1) && k < nfds ? fds[k++] : -1;
+		sp.sig_set = &not_default;
 		if (k == nfds && sp.fd_null >= 0) {
 			a.pid = fork_for_server();
 			if (a.pid == 0)
@@ -401,6 +419,7 @@ __attribute__((noreturn)) static void forker_main(int fd, int null_fd,
 		fd = 3;
 	}
 	close_range(4, ~0U, 0);
+	find_not_default();
 	while (serve_one(fd))
 		;
 	_exit(0);
