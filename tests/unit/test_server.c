@@ -22,6 +22,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1475,6 +1476,104 @@ static int serve_children(pid_t pid, pid_t *first)
  * before its jobs and threads (the server's only child then), and is
  * the server's child all the same: the server reaps it. The forker
  * killed, the server forks the next monitors itself and says so. */
+/* The cgroup a task's status names (its 4th field on line 1) into
+ * name, "" for none. */
+static void status_cgroup(const struct server *sv, const char *job,
+			  char *name, size_t len)
+{
+	char path[320], line[256];
+	FILE *f;
+	int pg, mon, n = 0;
+	unsigned long long start;
+
+	snprintf(path, sizeof(path), "%s/jobs/u~%s/attempt-0/main-0/status",
+		 sv->dir, job);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	name[0] = '\0';
+	assert_true(sscanf(line, "%d %d %llu %n", &pg, &mon, &start, &n) >= 3);
+	if (n > 0)
+		snprintf(name, len, "%.*s", (int)strcspn(line + n, "\n"),
+			 line + n);
+}
+
+/* Where the server's cgroups are (this process's cgroup v2, which the
+ * server shares), dir + "/" + name, in out; false without cgroup v2. */
+static bool cgroup_path(const char *name, char *out, size_t len)
+{
+	static const char *mnt[] = {"/sys/fs/cgroup/unified", "/sys/fs/cgroup"};
+	char line[512];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	size_t i;
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strncmp(line, "0::", 3) == 0;
+	if (f)
+		fclose(f);
+	if (!found)
+		return false;
+	line[strcspn(line, "\n")] = '\0';
+	for (i = 0; i < 2; i++) {
+		snprintf(out, len, "%s%s/%s", mnt[i],
+			 strcmp(line + 3, "/") ? line + 3 : "", name);
+		if (access(out, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Tasks one after another take the same cgroup from the server's pool
+ * (made once, not per task), left empty; the server removes it when
+ * it stops. */
+static void test_cgroup_pool(void **state)
+{
+	struct server sv;
+	char first[96], second[96], dir[700], events[760], *log;
+
+
+	(void)state;
+	start_server(&sv);
+	log = run_for_stdout(&sv, "p1", "echo a", 30);
+	assert_string_equal(log, "a\n");
+	free(log);
+	log = run_for_stdout(&sv, "p2", "echo b", 30);
+	assert_string_equal(log, "b\n");
+	free(log);
+	status_cgroup(&sv, "p1", first, sizeof(first));
+	status_cgroup(&sv, "p2", second, sizeof(second));
+	if (!cgroup_path("", dir, sizeof(dir)) ||
+	    (snprintf(events, sizeof(events), "%s/paictl-probe-%ld", dir,
+		      (long)getpid()),
+	     mkdir(events, 0755) < 0) ||
+	    rmdir(events) < 0) {
+		/* no cgroup v2 to make cgroups in: none named */
+		assert_string_equal(first, "");
+		assert_string_equal(second, "");
+		stop_server(&sv);
+		remove_tree(sv.dir);
+		skip();
+	}
+	assert_true(cgroup_path(first, dir, sizeof(dir)));
+	assert_true(strncmp(first, "paictl-task-", 12) == 0);
+	assert_string_equal(first, second);
+	snprintf(events, sizeof(events), "%s/cgroup.events", dir);
+	{
+		char text[256] = "";
+		FILE *f = fopen(events, "r");
+
+		assert_non_null(f);
+		assert_true(fread(text, 1, sizeof(text) - 1, f) > 0);
+		fclose(f);
+		assert_non_null(strstr(text, "populated 0\n"));
+	}
+	stop_server(&sv);
+	assert_int_equal(access(dir, F_OK), -1);
+	remove_tree(sv.dir);
+}
+
 static void test_forker(void **state)
 {
 	struct server sv;
@@ -2558,6 +2657,7 @@ int main(int argc, char **argv)
 	    T(test_capacity),
 	    T(test_waiting_survives_restart),
 	    T(test_restart_while_forking),
+	    T(test_cgroup_pool),
 	    T(test_forker),
 	    T(test_no_task_dir),
 	    T(test_records_log),
