@@ -288,6 +288,9 @@ void srv_tree_forget(const char *base, pid_t monitor,
 		     unsigned long long start, const char *name);
 void srv_tree_sweep(const char *base);
 void srv_tree_remove(const char *dir);
+/* Cgroup dir made, and it takes processes (its cgroup.procs can be
+ * written); else not left made. Async-signal-safe. */
+bool srv_tree_make(const char *dir);
 /* Whether cgroup dir holds a process (its cgroup.events), or cannot be
  * told not to; async-signal-safe. */
 bool srv_tree_populated(const char *dir);

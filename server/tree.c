@@ -122,20 +122,34 @@ static void decimal(char *buf, long v)
 	buf[i] = '\0';
 }
 
+bool srv_tree_make(const char *dir)
+{
+	char path[sizeof(((struct srv_tree *)0)->dir) + 32];
+
+	if (mkdir(dir, 0755) < 0)
+		return false; /* not ours to remove */
+	if (join3(path, sizeof(path), dir, "/cgroup.procs", NULL) < 0 ||
+	    access(path, W_OK) < 0) {
+		rmdir(dir);
+		return false;
+	}
+	return true;
+}
+
 void srv_tree_init(struct srv_tree *t, const char *base,
 		   unsigned long long start, const char *given)
 {
-	char name[64], path[sizeof(t->dir) + 32];
-	size_t n;
+	char name[64];
+	size_t n = given ? strlen(given) : 0;
 
 	t->dir[0] = '\0';
 	t->asked = false;
 	t->pooled = false;
 	/* an orphan of the task's comes back here, not to init */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	if (given && strlen(given) < sizeof(t->dir)) {
+	if (given && n < sizeof(t->dir)) {
 		/* the server's, made (and checked) before */
-		memcpy(t->dir, given, strlen(given) + 1);
+		memcpy(t->dir, given, n + 1);
 		t->pooled = true;
 		return;
 	}
@@ -148,15 +162,8 @@ void srv_tree_init(struct srv_tree *t, const char *base,
 	name[n++] = '-';
 	decimal(name + n, (long)start);
 	if (join3(t->dir, sizeof(t->dir), base, name, NULL) < 0 ||
-	    mkdir(t->dir, 0755) < 0) {
-		t->dir[0] = '\0'; /* not ours to remove */
-		return;
-	}
-	if (join3(path, sizeof(path), t->dir, "/cgroup.procs", NULL) < 0 ||
-	    access(path, W_OK) < 0) {
-		rmdir(t->dir);
+	    !srv_tree_make(t->dir))
 		t->dir[0] = '\0';
-	}
 }
 
 void srv_tree_enter(const struct srv_tree *t)
@@ -412,7 +419,7 @@ bool srv_tree_populated(const char *dir)
 {
 	static const char key[] = "populated ";
 	char path[600], buf[256];
-	ssize_t got;
+	ssize_t got, i;
 	int fd;
 
 	if (join3(path, sizeof(path), dir, "/cgroup.events", NULL) < 0 ||
@@ -425,12 +432,10 @@ bool srv_tree_populated(const char *dir)
 	buf[got] = '\0';
 	/* "populated 0" at a line's start: empty; anything else is not
 	 * known to be */
-	if (strncmp(buf, key, sizeof(key) - 1) == 0)
-		return buf[sizeof(key) - 1] != '0';
-	for (got = 0; buf[got]; got++)
-		if (buf[got] == '\n' &&
-		    strncmp(buf + got + 1, key, sizeof(key) - 1) == 0)
-			return buf[got + sizeof(key)] != '0';
+	for (i = 0; i < got; i++)
+		if ((i == 0 || buf[i - 1] == '\n') &&
+		    strncmp(buf + i, key, sizeof(key) - 1) == 0)
+			return buf[i + sizeof(key) - 1] != '0';
 	return true;
 }
 
@@ -593,15 +598,15 @@ void srv_tree_remove(const char *dir)
 void srv_tree_forget(const char *base, pid_t monitor,
 		     unsigned long long start, const char *name)
 {
+	bool named = name && name[0];
 	char *dir;
 
 	if (!base)
 		return;
-	dir = name && name[0]
-		  ? srv_printf("%s/%s", base, name)
-		  : srv_printf("%s/paictl-task-%ld-%llu", base, (long)monitor,
-			       start);
-	if (dir && !(name && name[0]) && access(dir, F_OK) < 0) {
+	dir = named ? srv_printf("%s/%s", base, name)
+		    : srv_printf("%s/paictl-task-%ld-%llu", base,
+				 (long)monitor, start);
+	if (dir && !named && access(dir, F_OK) < 0) {
 		free(dir);
 		dir = srv_printf("%s/paictl-task-%ld", base, (long)monitor);
 	}

@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* The most empty cgroups kept: more tasks than this at once make and
@@ -47,7 +46,6 @@ static char *slot_dir(const struct srv *s, unsigned k)
 
 unsigned srv_pool_take(struct srv *s, char **dir)
 {
-	char *procs;
 	unsigned k;
 	bool made;
 
@@ -60,14 +58,9 @@ unsigned srv_pool_take(struct srv *s, char **dir)
 		goto none;
 	if (!made)
 		return k + 1;
-	/* as the monitor checks its own: the cgroup must take the task */
-	procs = srv_printf("%s/cgroup.procs", *dir);
-	if (mkdir(*dir, 0755) == 0 && procs && access(procs, W_OK) == 0) {
-		free(procs);
+	/* as the monitor makes its own: the cgroup must take the task */
+	if (srv_tree_make(*dir))
 		return k + 1;
-	}
-	free(procs);
-	rmdir(*dir);
 none:
 	free(*dir);
 	*dir = NULL;
