@@ -10,25 +10,31 @@
 #include <time.h>
 #include <unistd.h>
 
+void run_reset_signals(const sigset_t *set)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int sig;
+
+	sa.sa_handler = SIG_DFL;
+	sa.sa_flags = 0;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++)
+		if (!set || sigismember(set, sig) == 1)
+			sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 pid_t run_helper_start(const struct run_spawn *sp, char *const argv[])
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		struct sigaction sa;
-		sigset_t none;
-		int sig;
-
 		dup2(sp->fd_null, 0);
 		dup2(sp->fd_null, 1);
 		dup2(sp->fd_null, 2);
-		sa.sa_handler = SIG_DFL;
-		sa.sa_flags = 0;
-		sigemptyset(&sa.sa_mask);
-		for (sig = 1; sig < NSIG; sig++)
-			sigaction(sig, &sa, NULL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
+		run_reset_signals(sp->sig_set);
 		execve(argv[0], argv, sp->envp);
 		_exit(127);
 	}

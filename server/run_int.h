@@ -79,6 +79,9 @@ __attribute__((noreturn)) void run_monitor_main(const struct run_spawn *sp);
  * started with the task's environment, its output dropped: its pid,
  * or -1; and started and waited for, at most ms (then killed). */
 pid_t run_helper_start(const struct run_spawn *sp, char *const argv[]);
+/* In a child before its execve: the signals of set (NULL: all) back to
+ * their default actions, then none blocked. */
+void run_reset_signals(const sigset_t *set);
 void run_helper_run(const struct run_spawn *sp, char *const argv[], int ms);
 
 /* ---- what a monitor tells (run_status.c) ---------------------------- */

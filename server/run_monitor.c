@@ -84,21 +84,6 @@ static long mono_ms(void)
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void reset_signals(const sigset_t *set)
-{
-	struct sigaction sa;
-	sigset_t none;
-	int sig;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		if (!set || sigismember(set, sig) == 1)
-			sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
 /* This process's start time (field 22 of /proc/self/stat), read with
  * async-signal-safe calls only; 0 when unknown. */
 static unsigned long long self_start(void)
@@ -222,7 +207,7 @@ static int task_main(void *arg)
 	srv_tree_enter(&ts->m->tree);
 	dup2(ts->out, 1);
 	dup2(ts->err, 2);
-	reset_signals(sp->sig_set);
+	run_reset_signals(sp->sig_set);
 	if (chdir(sp->work) < 0) {
 		srv_write_all(2, nodir, sizeof(nodir) - 1);
 		_exit(127);
@@ -454,7 +439,7 @@ static void accept_ssh(struct monitor *m, int fd)
 			dup2(conn, 1);
 			if (lfd >= 0)
 				dup2(lfd, 2);
-			reset_signals(sp->sig_set);
+			run_reset_signals(sp->sig_set);
 			execve(sp->sshd, sp->sshd_argv, sshd_env);
 			_exit(127);
 		}

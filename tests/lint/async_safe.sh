@@ -22,7 +22,7 @@ close_range dup2 execve fcntl fork fsync getpid getppid kill memcpy memset mkdir
 nanosleep open pipe2 poll read run_logs_copy run_logs_end run_logs_init
 setpgid setsid sigaction sigaddset sigdelset sigemptyset sigfillset
 signalfd sigismember sigprocmask srv_read_all srv_tree_end srv_tree_enter srv_tree_init
-srv_tree_populated srv_tree_signal srv_write_all strlen strncmp strrchr run_helper_start run_helper_run unlink waitpid write'
+run_reset_signals srv_tree_populated srv_tree_signal srv_write_all strlen strncmp strrchr run_helper_start run_helper_run unlink waitpid write'
 
 [ -f "$obj" ] || {
 	echo "async_safe: $obj: no such file (make first)" >&2
