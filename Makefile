@@ -206,14 +206,16 @@ web-test: $(PAICTL)
 	PAICTL=$(CURDIR)/$(PAICTL) WEB_DIR=$(CURDIR)/build/web sh tests/web/run.sh
 
 # test_threads again under ThreadSanitizer, with libpai built for it:
-# what libpai(3) says about threads.
+# what libpai(3) says about threads; and the local cluster's group
+# commit, which its request threads and main loop share.
 TSAN_BUILD := build/tsan
 tsan-test:
 	$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) \
 		CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS=-fsanitize=thread \
-		$(TSAN_BUILD)/tests/test_threads
+		$(TSAN_BUILD)/tests/test_threads $(TSAN_BUILD)/tests/test_log_sync
 	PAI_SRCDIR=$(CURDIR) TSAN_OPTIONS=halt_on_error=1 \
 		$(TSAN_BUILD)/tests/test_threads
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/tests/test_log_sync
 
 # libpai as others use it: libpai.so exports exactly pai.h's functions,
 # keeps the ABI recorded in lib/libpai.abi, and the examples of

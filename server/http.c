@@ -949,12 +949,12 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	srv_log(s, "http: %s", msg);
 }
 
-/* Each listener's threads. A submission syncs its record with no lock
- * held (jobs.c), so submissions that come at once meet in one flush of
- * the disk, as long as more than one thread takes them: with one, 1,000
- * jobs sent 8 at a time waited for 1,000 syncs one after another (2.3 s
- * on a fresh ext4; 1.8 s with 4). MHD splits the connection limit among
- * them. */
+/* Each listener's threads. A submission waits for its record's sync
+ * with no lock held, so submissions that come at once share one flush
+ * of the disk (log_sync.c), as long as more than one thread takes them:
+ * with one, 1,000 jobs sent 8 at a time waited for 1,000 syncs one after
+ * another. 8 threads were no faster than 4 on 2 cores. MHD splits the
+ * connection limit among them. */
 #define HTTP_THREADS 4u
 
 static struct MHD_Daemon *start_daemon(struct listener *l, int fd)

@@ -431,20 +431,20 @@ static int rec_rewrite(struct srv *s, struct save *v, size_t n)
 	return PAI_OK;
 }
 
-/* Appends v's records, to be synced with rec_sync on *sync_fd (a
- * descriptor of the log's own); save_lock held. A failed append is cut
- * off again, so the next one starts a line. */
-static int rec_append(struct srv *s, struct save *v, size_t n, int *sync_fd)
+/* Appends v's records; *seq: the append's number, for srv_log_sync
+ * (log_sync.c). save_lock held. A failed append is cut off again, so
+ * the next one starts a line. */
+static int rec_append(struct srv *s, struct save *v, size_t n,
+		      unsigned long long *seq)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (!srv_write_all(s->rec_fd, v[i].text, v[i].len))
 			goto fail;
-	if ((*sync_fd = fcntl(s->rec_fd, F_DUPFD_CLOEXEC, 0)) < 0)
-		goto fail;
 	for (i = 0; i < n; i++)
 		s->rec_size += (long long)v[i].len;
+	*seq = ++s->rec_seq;
 	return PAI_OK;
 fail:
 	/* nothing after the last good line, and written anew next time:
@@ -453,25 +453,6 @@ fail:
 		srv_log(s, "cannot cut '%s' back: %s", s->rec_path,
 			strerror(errno));
 	s->rec_compact = true;
-	return PAI_EIO;
-}
-
-/* Syncs what rec_append wrote and closes fd; save_lock not held, so
- * that the syncs of appends made meanwhile (a submission's, the main
- * loop's) meet in one flush of the disk. A log that could not be synced
- * is written anew by the next flush. Should a rewrite have replaced the
- * log meanwhile, it holds these records too, synced before it replaced
- * this one. */
-static int rec_sync(struct srv *s, int fd)
-{
-	int r = fdatasync(fd);
-
-	close(fd);
-	if (r == 0)
-		return PAI_OK;
-	pthread_mutex_lock(&s->save_lock);
-	s->rec_compact = true;
-	pthread_mutex_unlock(&s->save_lock);
 	return PAI_EIO;
 }
 
@@ -508,7 +489,8 @@ void srv_flush(struct srv *s)
 	struct save *v = NULL;
 	size_t i, n = 0, ndirty = 0;
 	bool all;
-	int err, sync_fd = -1;
+	unsigned long long seq = 0;
+	int err;
 
 	for (i = 0; i < s->njobs; i++)
 		ndirty += s->jobs[i]->dirty;
@@ -559,10 +541,10 @@ void srv_flush(struct srv *s)
 	pthread_mutex_unlock(&s->lock);
 	err = !v    ? PAI_ENOMEM
 	      : all ? rec_rewrite(s, v, n)
-		    : rec_append(s, v, n, &sync_fd);
+		    : rec_append(s, v, n, &seq);
 	pthread_mutex_unlock(&s->save_lock);
-	if (sync_fd >= 0)
-		err = rec_sync(s, sync_fd);
+	if (seq)
+		err = srv_log_sync(s, seq);
 	pthread_mutex_lock(&s->lock);
 	s->flushing--;
 	if (err != PAI_OK && v)
@@ -677,7 +659,8 @@ static int rec_submit(struct srv *s, const struct srv_job *j,
 {
 	json_t *rec = srv_job_record(j), *cfg = json_stringn(text, len);
 	struct save sv;
-	int err = PAI_EIO, sync_fd = -1;
+	unsigned long long seq = 0;
+	int err = PAI_EIO;
 
 	memset(&sv, 0, sizeof(sv));
 	if (!rec || !cfg || json_object_set(rec, "config", cfg) < 0) {
@@ -690,11 +673,11 @@ static int rec_submit(struct srv *s, const struct srv_job *j,
 		return PAI_ENOMEM;
 	pthread_mutex_lock(&s->save_lock);
 	if (s->rec_fd >= 0 && !s->rec_compact)
-		err = rec_append(s, &sv, 1, &sync_fd);
+		err = rec_append(s, &sv, 1, &seq);
 	*gen = s->rec_gen;
 	pthread_mutex_unlock(&s->save_lock);
-	if (sync_fd >= 0)
-		err = rec_sync(s, sync_fd);
+	if (seq)
+		err = srv_log_sync(s, seq);
 	*rec_len = (long long)sv.len;
 	free(sv.text);
 	return err;

@@ -325,6 +325,7 @@ static void srv_free(struct srv *s)
 	free(s->pending);
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->save_lock);
+	srv_log_sync_free(s);
 }
 
 static size_t count_running(struct srv *s)
@@ -359,6 +360,7 @@ static void srv_init(struct srv *s, const srv_options *opts)
 	s->rec_fd = s->inotify_fd = s->forker_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->save_lock, NULL);
+	srv_log_sync_init(s);
 	s->open_web = open_web;
 }
 

@@ -122,6 +122,15 @@ struct srv {
 	int rec_fd;
 	long long rec_size, rec_live; /* bytes, and bytes still current */
 	bool rec_compact;	      /* to be written anew */
+	/* the group commit of records.log (log_sync.c): rec_seq, the
+	 * appends made, under save_lock; the appends on disk (done), the
+	 * ones a failed sync was to cover, and whether one runs, under
+	 * sync_lock, which sync_cond's waiters hold */
+	unsigned long long rec_seq;
+	pthread_mutex_t sync_lock;
+	pthread_cond_t sync_cond;
+	unsigned long long sync_done, sync_failed;
+	bool syncing;
 	/* srv_flush calls writing with the lock let go, and the jobs
 	 * deleted meanwhile, which their records still point to; under
 	 * lock */
@@ -214,6 +223,13 @@ void srv_wake(struct srv *s);
 
 /* srv.c: server.json, for clients (ctl.c): the socket, the URLs */
 void srv_write_info(struct srv *s);
+
+/* log_sync.c: records.log's appends up to number seq on disk, synced
+ * once for all the appends made by then (a group commit). PAI_OK, or
+ * PAI_EIO: the log is to be written anew. save_lock not held. */
+void srv_log_sync_init(struct srv *s);
+void srv_log_sync_free(struct srv *s);
+int srv_log_sync(struct srv *s, unsigned long long seq);
 
 /* jobs.c: the model, its records on disk */
 int srv_job_from_pai(struct srv_job **out, const pai_job *pj, const char *user);
