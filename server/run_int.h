@@ -104,6 +104,15 @@ struct run_status {
 };
 
 int run_read_status(const char *dir, struct run_status *st);
+/* The longest line 1: three numbers of 20 bytes at most ("-" and 19
+ * digits, or 20 digits) each with a blank after it, then a name
+ * shorter than st.cgroup and "\n". */
+#define RUN_STATUS_LINE1_MAX (3 * 21 + sizeof(((struct run_status *)0)->cgroup))
+/* Line 1 as the monitor writes it, into line (cap bytes, no NUL): its
+ * length, 0 when it does not fit cap. cgroup (NULL: none) is left out
+ * unless it is 1 to 79 bytes. Async-signal-safe. */
+size_t run_status_line1(char *line, size_t cap, long pid, long monitor,
+			unsigned long long start, const char *cgroup);
 /* The start time of process pid (field 22 of /proc/PID/stat), its
  * state letter in *state (NULL: not wanted); 0 when it is gone. */
 unsigned long long run_proc_start(pid_t pid, char *state);

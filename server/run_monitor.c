@@ -264,24 +264,16 @@ static void start_task(struct monitor *m, int *out, int *err)
  * rewritten for it) */
 static void write_pids(const struct monitor *m)
 {
-	const char *name = strrchr(m->tree.dir, '/');
-	char line[3 * 24 + 80];
-	size_t n, k;
+	const char *name = m->tree.pooled ? strrchr(m->tree.dir, '/') : NULL;
+	char line[RUN_STATUS_LINE1_MAX];
+	size_t n;
 
 	if (m->status < 0)
 		return;
-	n = fmt_int(line, m->pid);
-	line[n++] = ' ';
-	n += fmt_int(line + n, getpid());
-	line[n++] = ' ';
-	n += fmt_int(line + n, (long)m->start);
-	/* fewer than 80 bytes, as run_status.c reads them (st.cgroup) */
-	if (m->tree.pooled && name && (k = strlen(name + 1)) > 0 && k < 80) {
-		line[n++] = ' ';
-		memcpy(line + n, name + 1, k);
-		n += k;
-	}
-	line[n++] = '\n';
+	/* made in run_status.c, beside its reader, where a test holds
+	 * both to the same bound */
+	n = run_status_line1(line, sizeof(line), m->pid, getpid(), m->start,
+			     name ? name + 1 : NULL);
 	srv_write_all(m->status, line, n);
 }
 

@@ -43,6 +43,58 @@ unsigned long long run_proc_start(pid_t pid, char *state)
 	return v;
 }
 
+/* v in decimal at p: how many bytes (at most 20). */
+static size_t put_digits(char *p, unsigned long long v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* v with its sign at p; LONG_MIN too, whose magnitude no long holds */
+static size_t put_long(char *p, long v)
+{
+	if (v >= 0)
+		return put_digits(p, (unsigned long long)v);
+	p[0] = '-';
+	return 1 + put_digits(p + 1, 0ULL - (unsigned long long)v);
+}
+
+/* Run by the monitor after fork: no malloc, no stdio, no locale. Made
+ * whole in tmp first, so that a cap too small writes nothing at all
+ * rather than a line cut short, which the reader would take whole. */
+size_t run_status_line1(char *line, size_t cap, long pid, long monitor,
+			unsigned long long start, const char *cgroup)
+{
+	char tmp[RUN_STATUS_LINE1_MAX];
+	size_t n, k = cgroup ? strlen(cgroup) : 0;
+
+	n = put_long(tmp, pid);
+	tmp[n++] = ' ';
+	n += put_long(tmp + n, monitor);
+	tmp[n++] = ' ';
+	n += put_digits(tmp + n, start);
+	/* a name the reader's st.cgroup holds with its NUL, else none:
+	 * the line stays one that parse_status takes */
+	if (k > 0 && k < sizeof(((struct run_status *)0)->cgroup)) {
+		tmp[n++] = ' ';
+		memcpy(tmp + n, cgroup, k);
+		n += k;
+	}
+	tmp[n++] = '\n';
+	if (n > cap)
+		return 0;
+	memcpy(line, tmp, n);
+	return n;
+}
+
 /* The cgroup after line 1's start time, up to nl: one of the servers'
  * (paictl-task-, then digits and dashes), which fits st->cgroup; else
  * the line is not whole. */

@@ -1,12 +1,14 @@
 /* test_run_status.c - what the server reads of a monitor's `status`
  * (server/run_status.c): line 1 with and without the cgroup the server
- * gave, that name's bound on both sides, and what is refused. */
+ * gave, that name's bound on both sides, and what is refused; and line
+ * 1 as the monitor writes it, held to the same bound and read back. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,94 @@ static void test_name_bound(void **state)
 	assert_string_equal(st.cgroup, "");
 }
 
+/* A cgroup name of len bytes (len >= 12), as with_name_of makes them */
+static void name_of(char *name, size_t len)
+{
+	memset(name, '7', len);
+	memcpy(name, "paictl-task-", 12);
+	name[len] = '\0';
+}
+
+/* Line 1 as the monitor writes it (run_status_line1), NUL-terminated
+ * into text: its length */
+static size_t written(char *text, long pid, long mon, unsigned long long start,
+		      const char *cgroup)
+{
+	size_t n = run_status_line1(text, RUN_STATUS_LINE1_MAX, pid, mon, start,
+				    cgroup);
+
+	assert_true(n > 0 && n <= RUN_STATUS_LINE1_MAX);
+	text[n] = '\0';
+	return n;
+}
+
+/* The writer holds the name to the reader's bound: 79 bytes written and
+ * read back; 80, or none, left out, the line still read */
+static void test_line1_written(void **state)
+{
+	char text[RUN_STATUS_LINE1_MAX + 1], name[81], want[128];
+	struct run_status st;
+
+	(void)state;
+	name_of(name, 79);
+	written(text, 10, 20, 30, name);
+	snprintf(want, sizeof(want), "10 20 30 %s\n", name);
+	assert_string_equal(text, want);
+	assert_int_equal(read_back(text, &st), STATUS_PID);
+	assert_int_equal(st.pg, 10);
+	assert_int_equal(st.mon, 20);
+	assert_int_equal(st.start, 30);
+	assert_string_equal(st.cgroup, name);
+
+	name_of(name, 80);
+	assert_int_equal(written(text, 10, 20, 30, name), 9);
+	assert_string_equal(text, "10 20 30\n");
+	assert_int_equal(read_back(text, &st), STATUS_PID);
+	assert_string_equal(st.cgroup, "");
+
+	written(text, 10, 20, 30, NULL);
+	assert_string_equal(text, "10 20 30\n");
+	written(text, 10, 20, 30, "");
+	assert_string_equal(text, "10 20 30\n");
+	assert_int_equal(read_back(text, &st), STATUS_PID);
+	assert_int_equal(st.mon, 20);
+	assert_string_equal(st.cgroup, "");
+}
+
+/* The longest line (20-byte numbers, a 79-byte name) is exactly
+ * RUN_STATUS_LINE1_MAX and read back; a byte less room writes none */
+static void test_line1_longest(void **state)
+{
+	char text[RUN_STATUS_LINE1_MAX + 1], name[80], want[256], cut[256];
+	struct run_status st;
+
+	(void)state;
+	name_of(name, 79);
+	assert_int_equal(written(text, LONG_MIN, LONG_MIN, ULLONG_MAX, name),
+			 RUN_STATUS_LINE1_MAX);
+	snprintf(want, sizeof(want), "%ld %ld %llu %s\n", LONG_MIN, LONG_MIN,
+		 ULLONG_MAX, name);
+	assert_string_equal(text, want);
+	assert_int_equal(read_back(text, &st), STATUS_PID);
+	assert_true(st.pg == LONG_MIN && st.mon == LONG_MIN);
+	assert_true(st.start == ULLONG_MAX);
+	assert_string_equal(st.cgroup, name);
+
+	written(text, LONG_MAX, LONG_MAX, ULLONG_MAX, name);
+	snprintf(want, sizeof(want), "%ld %ld %llu %s\n", LONG_MAX, LONG_MAX,
+		 ULLONG_MAX, name);
+	assert_string_equal(text, want);
+
+	memset(cut, 'x', sizeof(cut));
+	assert_int_equal(run_status_line1(cut, RUN_STATUS_LINE1_MAX - 1,
+					  LONG_MIN, LONG_MIN, ULLONG_MAX, name),
+			 0);
+	assert_int_equal(cut[0], 'x');
+	assert_int_equal(run_status_line1(cut, 8, 10, 20, 30, NULL), 0);
+	assert_int_equal(run_status_line1(cut, 9, 10, 20, 30, NULL), 9);
+	assert_memory_equal(cut, "10 20 30\n", 9);
+}
+
 static void test_refused(void **state)
 {
 	static const char *bad[] = {
@@ -103,6 +193,8 @@ int main(void)
 	    cmocka_unit_test(test_line1),
 	    cmocka_unit_test(test_name_bound),
 	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_line1_written),
+	    cmocka_unit_test(test_line1_longest),
 	};
 	int r;
 
