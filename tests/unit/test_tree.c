@@ -252,6 +252,63 @@ static void test_signal_descendants(void **state)
 	assert_int_equal(srv_tree_signal(&t, 0), 0);
 }
 
+/* t as srv_tree_init(base, given) leaves it, run in a child: it makes
+ * its caller a subreaper, which this process's other tests are not. */
+static void init_in_child(struct srv_tree *t, const char *base,
+			  const char *given)
+{
+	pid_t c;
+	int p[2], st;
+
+	assert_int_equal(pipe(p), 0);
+	c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		memset(t, 0, sizeof(*t));
+		srv_tree_init(t, base, test_proc_stat(getpid(), 22), given);
+		_exit(write(p[1], t, sizeof(*t)) == sizeof(*t) ? 0 : 1);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], t, sizeof(*t)), sizeof(*t));
+	close(p[0]);
+	assert_int_equal(waitpid(c, &st, 0), c);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* The server's cgroup is taken when its path fits t->dir with its NUL
+ * (511 bytes); at 512 it is not: the monitor makes its own under base,
+ * or has none without one. */
+static void test_given_bound(void **state)
+{
+	char given[sizeof(((struct srv_tree *)0)->dir) + 1];
+	struct srv_tree t;
+	size_t n;
+
+	(void)state;
+	memset(given, 'g', sizeof(given));
+	memcpy(given, "/tmp/", 5);
+	given[sizeof(t.dir) - 1] = '\0';
+	assert_int_equal(strlen(given), 511);
+	init_in_child(&t, NULL, given);
+	assert_true(t.pooled);
+	assert_string_equal(t.dir, given);
+
+	given[sizeof(t.dir) - 1] = 'g';
+	given[sizeof(t.dir)] = '\0';
+	assert_int_equal(strlen(given), 512);
+	init_in_child(&t, NULL, given);
+	assert_false(t.pooled);
+	assert_string_equal(t.dir, "");
+	if (!base)
+		return;
+	init_in_child(&t, base, given);
+	assert_false(t.pooled);
+	n = strlen(base);
+	assert_memory_equal(t.dir, base, n);
+	assert_true(strncmp(t.dir + n, "/paictl-task-", 13) == 0);
+	assert_int_equal(rmdir(t.dir), 0);
+}
+
 /* The pids a list of n bytes holds, read by add_listed from a pipe:
  * head, then count pids of five digits from 10000 on, then tail. */
 static size_t listed(const char *head, int count, const char *tail, size_t n)
@@ -319,6 +376,7 @@ int main(void)
 	    cmocka_unit_test(test_forget_earlier_name),
 	    cmocka_unit_test(test_signal_descendants),
 	    cmocka_unit_test(test_children_list_bounds),
+	    cmocka_unit_test(test_given_bound),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
