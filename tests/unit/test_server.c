@@ -1574,6 +1574,75 @@ static void test_cgroup_pool(void **state)
 	remove_tree(sv.dir);
 }
 
+/* Whether a cgroup can be made where the server's go (as
+ * test_cgroup_pool probes it): else the server names none. */
+static bool cgroups_made_here(void)
+{
+	char dir[700], probe[760];
+
+	if (!cgroup_path("", dir, sizeof(dir)))
+		return false;
+	snprintf(probe, sizeof(probe), "%s/paictl-probe-%ld", dir,
+		 (long)getpid());
+	return mkdir(probe, 0755) == 0 && rmdir(probe) == 0;
+}
+
+/* A pooled cgroup whose monitor was SIGKILLed while its task ran is
+ * populated when given back: removed (the task in it killed), never
+ * kept for the next task, which gets another. */
+static void test_cgroup_pool_monitor_killed(void **state)
+{
+	struct server sv;
+	char path[256], first[96], second[96], dir[700], *cfg, *log;
+	bool made = cgroups_made_here();
+	unsigned long long start;
+	int pg = 0, mon = 0;
+	json_t *o;
+	FILE *f;
+
+	(void)state;
+	start_server(&sv);
+	cfg = config1("k1", 1, "sleep 60", NULL, 0);
+	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
+	free(cfg);
+	assert_true(wait_running(&sv, "u", "k1", 20));
+	snprintf(path, sizeof(path), "%s/jobs/u~k1/attempt-0/main-0", sv.dir);
+	assert_true(wait_file_has(path, "status", "\n"));
+	strncat(path, "/status", sizeof(path) - strlen(path) - 1);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d %d %llu", &pg, &mon, &start), 3);
+	fclose(f);
+	assert_true(pg > 0 && mon > 0);
+	status_cgroup(&sv, "k1", first, sizeof(first));
+	if (made) {
+		assert_true(strncmp(first, "paictl-task-", 12) == 0);
+		assert_true(cgroup_path(first, dir, sizeof(dir)));
+	} else
+		assert_string_equal(first, ""); /* as test_cgroup_pool */
+
+	assert_int_equal(kill(mon, SIGKILL), 0);
+	o = wait_job(&sv, "u", "k1", 20);
+	assert_string_equal(job_state(o), "FAILED");
+	json_decref(o);
+	if (made) /* given back before the job ended */
+		assert_int_equal(access(dir, F_OK), -1);
+	else
+		kill(-pg, SIGKILL); /* no cgroup: nothing ends the task */
+
+	log = run_for_stdout(&sv, "k2", "echo b", 30);
+	assert_string_equal(log, "b\n");
+	free(log);
+	status_cgroup(&sv, "k2", second, sizeof(second));
+	if (made) {
+		assert_true(strncmp(second, "paictl-task-", 12) == 0);
+		assert_string_not_equal(second, first);
+	} else
+		assert_string_equal(second, "");
+	stop_server(&sv);
+	remove_tree(sv.dir);
+}
+
 static void test_forker(void **state)
 {
 	struct server sv;
@@ -2658,6 +2727,7 @@ int main(int argc, char **argv)
 	    T(test_waiting_survives_restart),
 	    T(test_restart_while_forking),
 	    T(test_cgroup_pool),
+	    T(test_cgroup_pool_monitor_killed),
 	    T(test_forker),
 	    T(test_no_task_dir),
 	    T(test_records_log),
