@@ -649,7 +649,8 @@ static int pending(struct srv *s, const char *key, bool add, bool del)
 }
 
 /* Appends new job j's first record, with its config (text) in it, to
- * records.log and syncs it: the one sync a submission costs. *gen: the
+ * records.log and waits for its sync, which the appends made meanwhile
+ * share (log_sync.c): what a submission costs the disk. *gen: the
  * rewrites of the log begun by then (s->rec_gen), *len the record's
  * size. PAI_OK, or an error: not appended (the log is to be written
  * anew, or the config is not UTF-8). Lock not held. */
@@ -820,7 +821,9 @@ int srv_delete_job(struct srv *s, struct srv_job *j, char **gone)
 		s->dead = j;
 	} else
 		srv_job_free(j);
+	pthread_mutex_lock(&s->save_lock);
 	s->rec_compact = true;
+	pthread_mutex_unlock(&s->save_lock);
 	srv_flush(s);
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* log_sync.c - the group commit of records.log
  *
- * The main loop (srv_flush) and the request threads (a submission's
- * first record, srv_add_job) append records to the log, each append
- * counted in s->rec_seq. A record must be on disk before the server
+ * The main loop and the request threads (a submission's first record,
+ * srv_add_job; a stop's, srv_flush) append records to the log, each
+ * append counted in s->rec_seq. A record must be on disk before the server
  * acts on it: answers 201, forks the attempt's tasks. One fdatasync of
  * the log covers every line written before it began, so the writers
  * need not sync one each, side by side: the first that finds no sync
@@ -31,12 +31,14 @@ void srv_log_sync_free(struct srv *s)
 	pthread_mutex_destroy(&s->sync_lock);
 }
 
-/* Syncs the log as it is now: *upto, the appends it covers. Should a
- * rewrite (jobs.c) have replaced the log since an append, the new log
- * holds that record too, synced before it replaced the old one (or, a
- * submission's, is told by rec_gen to go again). A log that is closed
- * (its rewrite failed) fails: the records go again with the next
- * flush. Neither lock held. */
+/* Syncs the log as it is now: *upto, the appends it covers (read
+ * before the sync begins: an append made during it may not be on disk).
+ * Should a rewrite (jobs.c) have replaced the log since an append, the
+ * new log holds that record too, synced before it replaced the old one
+ * (or, a submission's, is told by rec_gen to go again). A log that is
+ * closed (its rewrite failed) fails. Failed, the log is to be written
+ * anew by the next flush, which syncs it: marked here, once, before
+ * any waiter hears of it. Neither lock held. */
 static bool sync_now(struct srv *s, unsigned long long *upto)
 {
 	int fd;
@@ -50,9 +52,17 @@ static bool sync_now(struct srv *s, unsigned long long *upto)
 	ok = fd >= 0 && fdatasync(fd) == 0;
 	if (fd >= 0)
 		close(fd);
+	if (!ok) {
+		pthread_mutex_lock(&s->save_lock);
+		s->rec_compact = true;
+		pthread_mutex_unlock(&s->save_lock);
+	}
 	return ok;
 }
 
+/* A record is taken as failed when any failed sync was to cover it,
+ * even one that an earlier sync had already put on disk (its writer
+ * not yet back to hear so): the safe side, its job written again. */
 int srv_log_sync(struct srv *s, unsigned long long seq)
 {
 	unsigned long long upto;
@@ -77,11 +87,5 @@ int srv_log_sync(struct srv *s, unsigned long long seq)
 	}
 	failed = s->sync_failed >= seq;
 	pthread_mutex_unlock(&s->sync_lock);
-	if (!failed)
-		return PAI_OK;
-	/* written anew, synced, by the next flush */
-	pthread_mutex_lock(&s->save_lock);
-	s->rec_compact = true;
-	pthread_mutex_unlock(&s->save_lock);
-	return PAI_EIO;
+	return failed ? PAI_EIO : PAI_OK;
 }

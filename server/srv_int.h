@@ -111,7 +111,9 @@ struct srv {
 	srv_options opt;
 	char *state_dir, *jobs_dir, *sock_path;
 	pthread_mutex_t lock;
-	pthread_mutex_t save_lock; /* orders record writes (srv_flush) */
+	/* orders record writes (srv_flush, rec_submit); rec_fd and
+	 * rec_seq under it for log_sync.c */
+	pthread_mutex_t save_lock;
 	struct srv_job **jobs;
 	size_t njobs, capjobs;
 	char **pending; /* job keys being stored by srv_add_job */
@@ -226,7 +228,8 @@ void srv_write_info(struct srv *s);
 
 /* log_sync.c: records.log's appends up to number seq on disk, synced
  * once for all the appends made by then (a group commit). PAI_OK, or
- * PAI_EIO: the log is to be written anew. save_lock not held. */
+ * PAI_EIO: the log is to be written anew. No lock held: it takes
+ * save_lock, and s->lock would hold requests up for a disk flush. */
 void srv_log_sync_init(struct srv *s);
 void srv_log_sync_free(struct srv *s);
 int srv_log_sync(struct srv *s, unsigned long long seq);
