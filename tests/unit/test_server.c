@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1398,6 +1399,32 @@ static int running_tasks(const struct server *sv, const char *user,
  * once: the state directory's lock is the server's alone, not shared
  * with a monitor that has not yet closed what it inherited. Rounds of
  * a job of many tasks, the server killed as soon as the first runs. */
+/* How many processes work in dir or below (their cwd: a task's is its
+ * work directory), deleted since or not. */
+static int procs_under(const char *dir)
+{
+	char path[64], cwd[512];
+	size_t n = strlen(dir);
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	ssize_t got;
+	int count = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/cwd", e->d_name);
+		got = readlink(path, cwd, sizeof(cwd) - 1);
+		if (got <= 0)
+			continue;
+		cwd[got] = '\0';
+		count += strncmp(cwd, dir, n) == 0 && cwd[n] == '/';
+	}
+	closedir(d);
+	return count;
+}
+
 static void test_restart_while_forking(void **state)
 {
 	struct server sv;
@@ -1431,6 +1458,12 @@ static void test_restart_while_forking(void **state)
 	}
 	free(cfg);
 	stop_server(&sv);
+	/* a task whose status was not written yet when the next server
+	 * looked for it is not left running, unstoppable: its monitor,
+	 * finding its server gone, ended it */
+	for (t0 = test_now_s(); procs_under(sv.dir) && test_now_s() - t0 < 10;)
+		test_sleep_ms(50);
+	assert_int_equal(procs_under(sv.dir), 0);
 	remove_tree(sv.dir);
 }
 
