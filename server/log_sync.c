@@ -9,8 +9,10 @@
  * under way syncs for every record appended by then, and the others
  * wait for it, the appends made meanwhile going together with the next
  * sync (a group commit, as databases write their logs). With eight
- * submissions in flight, a disk flush of ~4 ms each (a virtio disk) was
- * 1,000 syncs for 1,000 jobs, each slowed by the others.
+ * submissions in flight, 1,000 jobs took 1,260 fdatasyncs, now ~590.
+ * The time they take did not move on a virtio disk, whose block layer
+ * already merged flushes that came at once; the calls, and the flushes
+ * of a disk that does not, are what is saved.
  *
  * A sync that failed fails every record it was to cover, even should a
  * later one succeed: Linux may have marked the failed pages clean. */
