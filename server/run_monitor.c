@@ -576,15 +576,6 @@ __attribute__((noreturn)) void run_monitor_main(const struct run_spawn *sp)
 	start_task(&m, &out, &err);
 	if (m.pid > 0) {
 		write_pids(&m);
-		/* The server gone while the task started: the next one may
-		 * have looked for this status before it was written, taken
-		 * the task for one that never started, and would never stop
-		 * it. It goes, as a start cut short; a server that did find
-		 * it reads its end. */
-		if (getppid() != sp->server) {
-			kill(-m.pid, SIGKILL);
-			srv_tree_signal(&m.tree, SIGKILL);
-		}
 		watch_task(&m, out, err);
 	}
 	monitor_exit(&m);

@@ -22,13 +22,31 @@ static void read_pid_file(struct srv_job *j, struct srv_task *t)
 	free(dir);
 }
 
-/* A task whose start was cut short: its group, if it got one, goes. */
-static void kill_by_pid_file(const char *dir)
-{
-	struct run_status st;
+/* A task whose monitor an earlier server forked as it stopped (or was
+ * killed) has no line 1 in its status yet when this server starts: the
+ * monitor, now init's, still starts it. Taken for never started, it
+ * would run on, unstoppable; so this server waits for line 1 (then
+ * adopts the monitor it names) until START_WAIT_MS after its own start,
+ * by when any monitor forked before has written it, however loaded the
+ * machine (one takes a few ms). */
+#define START_WAIT_MS 10000
 
-	if (dir && (run_read_status(dir, &st) & STATUS_PID) && st.pg > 1)
-		kill(-(pid_t)st.pg, SIGKILL);
+/* t's monitor from its status, found late; false while none is named.
+ * A job stopping meanwhile has it stop too. */
+static bool found_late(struct srv *s, struct srv_job *j, struct srv_task *t)
+{
+	read_pid_file(j, t);
+	if (!t->monitor)
+		return false;
+	srv_log(s, "'%s': task %s-%zu: its monitor (pid %ld) found after "
+		   "this start; adopted",
+		j->key, j->roles[t->role].name, t->index, (long)t->monitor);
+	if ((j->stop || j->deciding) && run_monitor_alive(t)) {
+		kill(t->monitor, SIGTERM);
+		if (!j->kill_at)
+			j->kill_at = srv_now_ms() + s->opt.grace_ms;
+	}
+	return true;
 }
 
 /* Tasks of an earlier server: their monitor is not our child, so its
@@ -46,12 +64,12 @@ void srv_poll_adopted(struct srv *s)
 			char *dir;
 			bool done;
 
-			if (t->state != ST_RUNNING || !t->adopted)
+			if (t->state != ST_RUNNING || !t->adopted ||
+			    (!t->monitor && !found_late(s, j, t) &&
+			     srv_now_ms() < s->adopt_until))
 				continue;
 			dir = srv_task_dir(j, t);
 			done = dir && (run_read_status(dir, &st) & STATUS_EXIT);
-			if (!done && !t->monitor)
-				kill_by_pid_file(dir);
 			free(dir);
 			if (done || !run_monitor_alive(t))
 				run_task_ended(
@@ -99,6 +117,7 @@ void srv_resume_jobs(struct srv *s)
 {
 	size_t i;
 
+	s->adopt_until = srv_now_ms() + START_WAIT_MS;
 	for (i = 0; i < s->njobs; i++) {
 		struct srv_job *j = s->jobs[i];
 

@@ -138,6 +138,9 @@ struct srv {
 	 * lock */
 	int flushing;
 	struct srv_job *dead;
+	/* until then (ms), an earlier server's task whose status names
+	 * no monitor yet is waited for (run_recover.c) */
+	long long adopt_until;
 	unsigned long rec_gen;	      /* rewrites begun (lock and
 				       * save_lock) */
 	char *unloaded;		      /* records read and not loaded */
