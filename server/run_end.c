@@ -206,11 +206,8 @@ void srv_reap(struct srv *s)
 	size_t i, k;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		if (run_forker_reaped(s, pid)) {
-			srv_log(s, "the monitors' forker ended: the server "
-				   "forks them itself");
-			continue;
-		}
+		if (run_forker_reaped(s, pid))
+			continue; /* and said so */
 		for (i = 0; i < s->njobs; i++) {
 			struct srv_job *j = s->jobs[i];
 

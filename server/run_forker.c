@@ -455,11 +455,20 @@ void srv_forker_stop(struct srv *s)
 	s->forker_pid = 0;
 }
 
+/* The forker is gone or of no use: said once, whichever of its end
+ * (reaped) or a request it did not take the server meets first. */
+static void forker_lost(struct srv *s)
+{
+	srv_forker_stop(s);
+	srv_log(s, "the monitors' forker ended: the server forks them "
+		   "itself");
+}
+
 bool run_forker_reaped(struct srv *s, pid_t pid)
 {
 	if (pid <= 0 || pid != s->forker_pid)
 		return false;
-	srv_forker_stop(s);
+	forker_lost(s);
 	return true;
 }
 
@@ -500,13 +509,13 @@ pid_t run_forker_spawn(struct srv *s, const struct run_spawn *sp)
 	if (f.failed)
 		return RUN_FORKER_NONE;
 	if (!sent) { /* not all of it: the forker forks nothing */
-		srv_forker_stop(s);
+		forker_lost(s);
 		return RUN_FORKER_NONE;
 	}
 	if (!wait_answer(s->forker_fd, &a)) {
 		/* it may have forked the monitor: never a second one */
 		kill(s->forker_pid, SIGKILL);
-		srv_forker_stop(s);
+		forker_lost(s);
 		errno = ETIMEDOUT;
 		return -1;
 	}

@@ -34,6 +34,21 @@
 #include "../../server/run_forker.c"
 #include "../../server/fdio.c"
 
+/* util.c's, which writes to stderr: what the forker's half said */
+static int said;
+static char last_said[256];
+
+void srv_log(struct srv *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)s;
+	va_start(ap, fmt);
+	vsnprintf(last_said, sizeof(last_said), fmt, ap);
+	va_end(ap);
+	said++;
+}
+
 static char *argv_[] = {"/bin/bash", "-c", "echo hi", NULL};
 static char *stop_[] = {"podman", "stop", NULL};
 static char *empty_[] = {NULL};
@@ -316,9 +331,16 @@ static void test_forker_gone(void **state)
 	fixture_spawn(f, &sp);
 	assert_int_equal(kill(forker, SIGKILL), 0);
 	assert_int_equal(waitpid(forker, NULL, 0), forker);
+	said = 0;
 	assert_int_equal(run_forker_spawn(&f->s, &sp), RUN_FORKER_NONE);
 	assert_int_equal(f->s.forker_fd, -1);
 	assert_int_equal(f->s.forker_pid, 0);
+	/* said when met here, before the server reaped it; not again
+	 * when it does */
+	assert_int_equal(said, 1);
+	assert_non_null(strstr(last_said, "forker ended"));
+	assert_false(run_forker_reaped(&f->s, forker));
+	assert_int_equal(said, 1);
 }
 
 /* The forker took the request and does not answer (stopped): after
@@ -332,9 +354,12 @@ static void test_forker_silent(void **state)
 
 	fixture_spawn(f, &sp);
 	assert_int_equal(kill(forker, SIGSTOP), 0);
+	said = 0;
 	assert_int_equal(run_forker_spawn(&f->s, &sp), -1);
 	assert_int_equal(errno, ETIMEDOUT);
 	assert_int_equal(f->s.forker_fd, -1);
+	assert_int_equal(said, 1);
+	assert_non_null(strstr(last_said, "forker ended"));
 	assert_int_equal(waitpid(forker, NULL, 0), forker);
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* no monitor */
 	assert_int_equal(errno, ECHILD);
