@@ -113,6 +113,12 @@ int run_read_status(const char *dir, struct run_status *st);
  * unless it is 1 to 79 bytes. Async-signal-safe. */
 size_t run_status_line1(char *line, size_t cap, long pid, long monitor,
 			unsigned long long start, const char *cgroup);
+/* The longest line 2: two ints of 11 bytes at most ("-" and 10 digits)
+ * each with a blank or "\n" after it. */
+#define RUN_STATUS_LINE2_MAX (2 * 12)
+/* Line 2, "code signal", as line 1: its length, 0 when it does not fit
+ * cap. Async-signal-safe. */
+size_t run_status_line2(char *line, size_t cap, int code, int sig);
 /* The start time of process pid (field 22 of /proc/PID/stat), its
  * state letter in *state (NULL: not wanted); 0 when it is gone. */
 unsigned long long run_proc_start(pid_t pid, char *state);

@@ -35,24 +35,6 @@
 #define FORCE_MS 5000
 #define LOG_FLAGS (O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
 
-static size_t fmt_int(char *buf, long v)
-{
-	char tmp[24];
-	size_t n = 0, i = 0;
-
-	if (v < 0) {
-		buf[i++] = '-';
-		v = -v;
-	}
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	while (n > 0)
-		buf[i++] = tmp[--n];
-	return i;
-}
-
 /* Closes every descriptor above 2 but those in keep (sorted here). */
 static void close_others(int *keep, int n)
 {
@@ -511,7 +493,7 @@ static void watch_task(struct monitor *m, int out, int err)
  * status and exits. */
 static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 {
-	char line[64];
+	char line[RUN_STATUS_LINE2_MAX];
 	size_t n;
 	int i, code;
 
@@ -538,11 +520,9 @@ static __attribute__((noreturn)) void monitor_exit(struct monitor *m)
 					    : 255;
 	else
 		code = -1; /* could not start */
-	n = fmt_int(line, code);
-	line[n++] = ' ';
-	n += fmt_int(line + n,
-		     m->pid > 0 && WIFSIGNALED(m->st) ? WTERMSIG(m->st) : 0);
-	line[n++] = '\n';
+	n = run_status_line2(line, sizeof(line), code,
+			     m->pid > 0 && WIFSIGNALED(m->st) ? WTERMSIG(m->st)
+							      : 0);
 	/* Logs are not synced: a killed server loses no page cache. The
 	 * exit status is the record of the task: status, line 2, one
 	 * write; a reader takes it only whole (run_read_status). The

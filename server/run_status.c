@@ -67,9 +67,19 @@ static size_t put_long(char *p, long v)
 	return 1 + put_digits(p + 1, 0ULL - (unsigned long long)v);
 }
 
-/* Run by the monitor after fork: no malloc, no stdio, no locale. Made
- * whole in tmp first, so that a cap too small writes nothing at all
- * rather than a line cut short, which the reader would take whole. */
+/* The line made whole in tmp (n bytes) into line, when it fits cap: a
+ * cap too small writes nothing at all rather than a line cut short,
+ * which the reader would take whole. */
+static size_t put_line(char *line, size_t cap, const char *tmp, size_t n)
+{
+	if (n > cap)
+		return 0;
+	memcpy(line, tmp, n);
+	return n;
+}
+
+/* Lines 1 and 2 are run by the monitor after fork: no malloc, no stdio,
+ * no locale. */
 size_t run_status_line1(char *line, size_t cap, long pid, long monitor,
 			unsigned long long start, const char *cgroup)
 {
@@ -89,10 +99,18 @@ size_t run_status_line1(char *line, size_t cap, long pid, long monitor,
 		n += k;
 	}
 	tmp[n++] = '\n';
-	if (n > cap)
-		return 0;
-	memcpy(line, tmp, n);
-	return n;
+	return put_line(line, cap, tmp, n);
+}
+
+size_t run_status_line2(char *line, size_t cap, int code, int sig)
+{
+	char tmp[RUN_STATUS_LINE2_MAX];
+	size_t n = put_long(tmp, code);
+
+	tmp[n++] = ' ';
+	n += put_long(tmp + n, sig);
+	tmp[n++] = '\n';
+	return put_line(line, cap, tmp, n);
 }
 
 /* The cgroup after line 1's start time, up to nl: one of the servers'

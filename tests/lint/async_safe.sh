@@ -16,15 +16,15 @@ obj=${1:?usage: async_safe.sh OBJECT}
 # the monitor's half of server/tree.c, its helpers' runner
 # (server/run_helper.c), the log copy (server/run_logs.c, memcpy
 # alone) and whole reads and writes (server/fdio.c), each under the
-# same rule and checked too; and line 1 of its status
-# (server/run_status.c's run_status_line1: memcpy and strlen alone; the
+# same rule and checked too; and lines 1 and 2 of its status
+# (server/run_status.c's run_status_line1 and 2: memcpy and strlen alone; the
 # rest of that file is the server's, so not checked here)
 allowed='__errno_location _exit accept4 access chdir clock_gettime clone close
 close_range dup2 execve fcntl fork fsync getpid getppid kill memcpy memset mkdir
 nanosleep open pipe2 poll read run_logs_copy run_logs_end run_logs_init
 setpgid setsid sigaction sigaddset sigdelset sigemptyset sigfillset
 signalfd sigismember sigprocmask srv_read_all srv_tree_end srv_tree_enter srv_tree_init
-run_reset_signals run_status_line1 srv_tree_populated srv_tree_signal srv_write_all strlen strncmp strrchr run_helper_start run_helper_run unlink waitpid write'
+run_reset_signals run_status_line1 run_status_line2 srv_tree_populated srv_tree_signal srv_write_all strlen strncmp strrchr run_helper_start run_helper_run unlink waitpid write'
 
 [ -f "$obj" ] || {
 	echo "async_safe: $obj: no such file (make first)" >&2

@@ -41,16 +41,21 @@ static int read_back(const char *text, struct run_status *st)
 	return run_read_status(dir, st);
 }
 
-/* "1 2 3 paictl-task-" and digits up to len bytes of name, then "\n" */
+/* A cgroup name of len bytes (len >= 12): "paictl-task-", then 7s */
+static void name_of(char *name, size_t len)
+{
+	memset(name, '7', len);
+	memcpy(name, "paictl-task-", 12);
+	name[len] = '\0';
+}
+
+/* "1 2 3 " and a name of len bytes (name_of), then "\n" */
 static int with_name_of(size_t len, struct run_status *st)
 {
-	char text[256] = "1 2 3 paictl-task-";
-	size_t n = strlen(text);
+	char name[128], text[256];
 
-	while (n - 6 < len)
-		text[n++] = '7';
-	text[n++] = '\n';
-	text[n] = '\0';
+	name_of(name, len);
+	snprintf(text, sizeof(text), "1 2 3 %s\n", name);
 	return read_back(text, st);
 }
 
@@ -80,14 +85,6 @@ static void test_name_bound(void **state)
 	assert_int_equal(strlen(st.cgroup), 79);
 	assert_int_equal(with_name_of(80, &st), 0);
 	assert_string_equal(st.cgroup, "");
-}
-
-/* A cgroup name of len bytes (len >= 12), as with_name_of makes them */
-static void name_of(char *name, size_t len)
-{
-	memset(name, '7', len);
-	memcpy(name, "paictl-task-", 12);
-	name[len] = '\0';
 }
 
 /* Line 1 as the monitor writes it (run_status_line1), NUL-terminated
@@ -170,6 +167,43 @@ static void test_line1_longest(void **state)
 	assert_memory_equal(cut, "10 20 30\n", 9);
 }
 
+/* Line 2 as the monitor writes it (run_status_line2): read back after
+ * line 1; the longest (INT_MIN twice) exactly RUN_STATUS_LINE2_MAX, and
+ * a byte less room writes none */
+static void test_line2_written(void **state)
+{
+	char text[RUN_STATUS_LINE1_MAX + RUN_STATUS_LINE2_MAX + 1] =
+	    "10 20 30\n";
+	char want[64], cut[64];
+	struct run_status st;
+	size_t n = strlen(text);
+
+	(void)state;
+	text[n + run_status_line2(text + n, RUN_STATUS_LINE2_MAX, -1, 0)] =
+	    '\0';
+	assert_string_equal(text + n, "-1 0\n");
+	assert_int_equal(read_back(text, &st), STATUS_PID | STATUS_EXIT);
+	assert_int_equal(st.code, -1);
+	text[n + run_status_line2(text + n, RUN_STATUS_LINE2_MAX, 137, 9)] =
+	    '\0';
+	assert_int_equal(read_back(text, &st), STATUS_PID | STATUS_EXIT);
+	assert_int_equal(st.code, 137);
+
+	assert_int_equal(run_status_line2(text + n, RUN_STATUS_LINE2_MAX,
+					  INT_MIN, INT_MIN),
+			 RUN_STATUS_LINE2_MAX);
+	text[n + RUN_STATUS_LINE2_MAX] = '\0';
+	snprintf(want, sizeof(want), "%d %d\n", INT_MIN, INT_MIN);
+	assert_string_equal(text + n, want);
+	assert_int_equal(read_back(text, &st), STATUS_PID | STATUS_EXIT);
+	assert_int_equal(st.code, INT_MIN);
+	memset(cut, 'x', sizeof(cut));
+	assert_int_equal(run_status_line2(cut, RUN_STATUS_LINE2_MAX - 1,
+					  INT_MIN, INT_MIN),
+			 0);
+	assert_int_equal(cut[0], 'x');
+}
+
 static void test_refused(void **state)
 {
 	static const char *bad[] = {
@@ -195,6 +229,7 @@ int main(void)
 	    cmocka_unit_test(test_refused),
 	    cmocka_unit_test(test_line1_written),
 	    cmocka_unit_test(test_line1_longest),
+	    cmocka_unit_test(test_line2_written),
 	};
 	int r;
 
