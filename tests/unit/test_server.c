@@ -428,6 +428,49 @@ static char *config1(const char *name, int tasks, const char *command,
 	return text;
 }
 
+/* Line 1 of the status of job's task main-0 (attempt 0): the task's
+ * process group, its monitor and the monitor's start (each NULL: not
+ * wanted), and the cgroup it names (its 4th field) into name, "" for
+ * none (NULL: not wanted). */
+static void status_line1(const struct server *sv, const char *job, int *pg,
+			 int *mon, unsigned long long *start, char *name,
+			 size_t len)
+{
+	char path[320], line[256];
+	FILE *f;
+	int g, m, n = 0;
+	unsigned long long st;
+
+	snprintf(path, sizeof(path), "%s/jobs/u~%s/attempt-0/main-0/status",
+		 sv->dir, job);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	assert_true(sscanf(line, "%d %d %llu %n", &g, &m, &st, &n) >= 3);
+	if (pg)
+		*pg = g;
+	if (mon)
+		*mon = m;
+	if (start)
+		*start = st;
+	if (name)
+		snprintf(name, len, "%.*s",
+			 n > 0 ? (int)strcspn(line + n, "\n") : 0, line + n);
+}
+
+/* A job of u's, name, of tasks tasks running command, submitted: once
+ * it runs (within secs). */
+static void submit_running(const struct server *sv, const char *name,
+			   int tasks, const char *command, double secs)
+{
+	char *cfg = config1(name, tasks, command, NULL, 0);
+
+	assert_int_equal(submit(sv, "u", cfg, NULL), 201);
+	free(cfg);
+	assert_true(wait_running(sv, "u", name, secs));
+}
+
 static json_t *tasks_of(json_t *status, const char *role)
 {
 	return json_object_get(
@@ -1298,10 +1341,7 @@ static void test_server_killed(void **state)
 		      NULL, 0);
 	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
 	free(cfg);
-	cfg = config1("orphan", 1, "echo started; sleep 30", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
-	free(cfg);
-	assert_true(wait_running(&sv, "u", "orphan", 10));
+	submit_running(&sv, "orphan", 1, "echo started; sleep 30", 10);
 	/* its monitor has written its pids, and the task its line */
 	snprintf(path, sizeof(path), "%s/jobs/u~orphan/attempt-0/main-0",
 		 sv.dir);
@@ -1316,20 +1356,10 @@ static void test_server_killed(void **state)
 	assert_non_null(rec);
 	assert_string_equal(json_string_value(json_object_get(rec, "state")),
 			    "RUNNING");
-	{
-		FILE *f;
-
-		snprintf(path, sizeof(path),
-			 "%s/jobs/u~orphan/attempt-0/main-0/status", sv.dir);
-		f = fopen(path, "r");
-		assert_non_null(f);
-		assert_int_equal(
-		    fscanf(f, "%d %d %llu", &pg, &mon, &mon_start), 3);
-		fclose(f);
-		assert_true(mon > 0 && pg > 0);
-		kill(mon, SIGKILL);
-		kill(-pg, SIGKILL);
-	}
+	status_line1(&sv, "orphan", &pg, &mon, &mon_start, NULL, 0);
+	assert_true(mon > 0 && pg > 0);
+	kill(mon, SIGKILL);
+	kill(-pg, SIGKILL);
 	json_decref(rec);
 
 	start_server_in(&sv, NULL);
@@ -1505,33 +1535,6 @@ static int serve_children(pid_t pid, pid_t *first)
 	return count;
 }
 
-/* A task's monitor is forked by the forker, which the server started
- * before its jobs and threads (the server's only child then), and is
- * the server's child all the same: the server reaps it. The forker
- * killed, the server forks the next monitors itself and says so. */
-/* The cgroup a task's status names (its 4th field on line 1) into
- * name, "" for none. */
-static void status_cgroup(const struct server *sv, const char *job,
-			  char *name, size_t len)
-{
-	char path[320], line[256];
-	FILE *f;
-	int pg, mon, n = 0;
-	unsigned long long start;
-
-	snprintf(path, sizeof(path), "%s/jobs/u~%s/attempt-0/main-0/status",
-		 sv->dir, job);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_non_null(fgets(line, sizeof(line), f));
-	fclose(f);
-	name[0] = '\0';
-	assert_true(sscanf(line, "%d %d %llu %n", &pg, &mon, &start, &n) >= 3);
-	if (n > 0)
-		snprintf(name, len, "%.*s", (int)strcspn(line + n, "\n"),
-			 line + n);
-}
-
 /* Where the server's cgroups are (this process's cgroup v2, which the
  * server shares), dir + "/" + name, in out; false without cgroup v2. */
 static bool cgroup_path(const char *name, char *out, size_t len)
@@ -1575,8 +1578,8 @@ static void test_cgroup_pool(void **state)
 	log = run_for_stdout(&sv, "p2", "echo b", 30);
 	assert_string_equal(log, "b\n");
 	free(log);
-	status_cgroup(&sv, "p1", first, sizeof(first));
-	status_cgroup(&sv, "p2", second, sizeof(second));
+	status_line1(&sv, "p1", NULL, NULL, NULL, first, sizeof(first));
+	status_line1(&sv, "p2", NULL, NULL, NULL, second, sizeof(second));
 	if (!cgroup_path("", dir, sizeof(dir)) ||
 	    (snprintf(events, sizeof(events), "%s/paictl-probe-%ld", dir,
 		      (long)getpid()),
@@ -1626,28 +1629,18 @@ static bool cgroups_made_here(void)
 static void test_cgroup_pool_monitor_killed(void **state)
 {
 	struct server sv;
-	char path[256], first[96], second[96], dir[700], *cfg, *log;
+	char path[256], first[96], second[96], dir[700], *log;
 	bool made = cgroups_made_here();
-	unsigned long long start;
 	int pg = 0, mon = 0;
 	json_t *o;
-	FILE *f;
 
 	(void)state;
 	start_server(&sv);
-	cfg = config1("k1", 1, "sleep 60", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
-	free(cfg);
-	assert_true(wait_running(&sv, "u", "k1", 20));
+	submit_running(&sv, "k1", 1, "sleep 60", 20);
 	snprintf(path, sizeof(path), "%s/jobs/u~k1/attempt-0/main-0", sv.dir);
 	assert_true(wait_file_has(path, "status", "\n"));
-	strncat(path, "/status", sizeof(path) - strlen(path) - 1);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_int_equal(fscanf(f, "%d %d %llu", &pg, &mon, &start), 3);
-	fclose(f);
+	status_line1(&sv, "k1", &pg, &mon, NULL, first, sizeof(first));
 	assert_true(pg > 0 && mon > 0);
-	status_cgroup(&sv, "k1", first, sizeof(first));
 	if (made) {
 		assert_true(strncmp(first, "paictl-task-", 12) == 0);
 		assert_true(cgroup_path(first, dir, sizeof(dir)));
@@ -1666,7 +1659,7 @@ static void test_cgroup_pool_monitor_killed(void **state)
 	log = run_for_stdout(&sv, "k2", "echo b", 30);
 	assert_string_equal(log, "b\n");
 	free(log);
-	status_cgroup(&sv, "k2", second, sizeof(second));
+	status_line1(&sv, "k2", NULL, NULL, NULL, second, sizeof(second));
 	if (made) {
 		assert_true(strncmp(second, "paictl-task-", 12) == 0);
 		assert_string_not_equal(second, first);
@@ -1676,6 +1669,10 @@ static void test_cgroup_pool_monitor_killed(void **state)
 	remove_tree(sv.dir);
 }
 
+/* A task's monitor is forked by the forker, which the server started
+ * before its jobs and threads (the server's only child then), and is
+ * the server's child all the same: the server reaps it. The forker
+ * killed, the server forks the next monitors itself and says so. */
 static void test_forker(void **state)
 {
 	struct server sv;
@@ -1683,7 +1680,6 @@ static void test_forker(void **state)
 	pid_t forker = 0, mon = 0, pg = 0;
 	unsigned long long mon_start = 0;
 	json_t *o;
-	FILE *f;
 
 	(void)state;
 	start_server(&sv);
@@ -1722,12 +1718,7 @@ static void test_forker(void **state)
 		 sv.dir);
 	assert_true(wait_file_has(path, "user.pai.stdout",
 				  "one 100000 100000 100000\n"));
-	snprintf(path, sizeof(path), "%s/jobs/u~first/attempt-0/main-0/status",
-		 sv.dir);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_int_equal(fscanf(f, "%d %d %llu", &pg, &mon, &mon_start), 3);
-	fclose(f);
+	status_line1(&sv, "first", &pg, &mon, &mon_start, NULL, 0);
 	assert_true(mon > 0 && mon != forker);
 	assert_int_equal((pid_t)test_proc_stat(mon, 4), sv.pid);
 	assert_int_equal((pid_t)test_proc_stat(forker, 4), sv.pid);
@@ -2189,7 +2180,7 @@ static void test_ssh(void **state)
 {
 	struct server sv;
 	json_t *o, *c;
-	char *cfg, key[160], port[16], dest[128], *out, want[256];
+	char key[160], port[16], dest[128], *out, want[256];
 	struct resp r;
 	struct stat st;
 	struct passwd *pw = getpwuid(getuid());
@@ -2201,10 +2192,7 @@ static void test_ssh(void **state)
 	    access("/usr/bin/ssh", X_OK) != 0)
 		skip();
 	start_server(&sv);
-	cfg = config1("sshjob", 2, "sleep 600", NULL, 0);
-	assert_int_equal(submit(&sv, "u", cfg, NULL), 201);
-	free(cfg);
-	assert_true(wait_running(&sv, "u", "sshjob", 10));
+	submit_running(&sv, "sshjob", 2, "sleep 600", 10);
 	/* the key pair is made when first asked for, tasks running */
 	snprintf(key, sizeof(key), "%s/jobs/u~sshjob/ssh/sshjob", sv.dir);
 	assert_int_not_equal(access(key, F_OK), 0);
