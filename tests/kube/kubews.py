@@ -46,6 +46,15 @@ class Closed(Exception):
     pass
 
 
+def xor_mask(data, key):
+    """data XOR key[i % 4] (RFC 6455 5.3), as one big-integer XOR: a
+    byte at a time, the stand-in took 512 MiB of stdin at ~15 MB/s."""
+    n = len(data)
+    pad = (key * (n // 4 + 1))[:n]
+    return (int.from_bytes(data, "little") ^
+            int.from_bytes(pad, "little")).to_bytes(n, "little")
+
+
 class Conn:
     """One WebSocket connection over a socket (plain or TLS).
     server=True: expects masked frames and sends unmasked ones."""
@@ -79,7 +88,7 @@ class Conn:
         key = self._read(4) if masked else None
         data = self._read(n)
         if key:
-            data = bytes(c ^ key[i % 4] for i, c in enumerate(data))
+            data = xor_mask(data, key)
         return bool(fin), op, data
 
     def send_frame(self, op, data):
@@ -94,7 +103,7 @@ class Conn:
             hdr += bytes([mask | 127]) + struct.pack(">Q", n)
         if not self.server:
             key = os.urandom(4)
-            data = bytes(c ^ key[i % 4] for i, c in enumerate(data))
+            data = xor_mask(data, key)
             hdr += key
         with self.wlock:
             self.sock.sendall(hdr + data)
