@@ -2066,8 +2066,14 @@ def t_wire_freeze(c):
 
 
 def t_wire_exec_input(c):
-    """`ssh -- sleep 20` fed 512 MiB it never reads: paictl holds no
-    more than the WebSocket can take (peak memory under 64 MiB)."""
+    """`ssh` fed 512 MiB by a command that reads none of it for 20 s:
+    paictl holds no more than the WebSocket can take (peak memory under
+    64 MiB), and every byte arrives once the command reads. The command
+    reads all it is fed: one that ends with input unread makes the
+    kubelet close with data unread, a reset, and the 1.20 apiserver's
+    proxy, which tears down both halves when one ends, may drop the exit
+    status then (its log: "Error proxying data from client to backend:
+    ... connection reset by peer"), as it would with a real kubelet."""
     k = Case(c, "stdin")
     k.file("s.json", job("sink", [("main", 1, "sleep 120")]))
     k.run("submit", "s.json")
@@ -2093,12 +2099,17 @@ def t_wire_exec_input(c):
                            timeout=120)
         return r, int(open(rss).read().split()[-1]) // 1024
 
-    feed = subprocess.Popen(["head", "-c", str(512 << 20), "/dev/zero"],
+    size = 512 << 20
+    feed = subprocess.Popen(["head", "-c", str(size), "/dev/zero"],
                             stdout=subprocess.PIPE)
-    r, peak = peak_of("sleep 20", feed.stdout)
+    t0 = time.time()
+    r, peak = peak_of("sleep 20; head -c %d | wc -c" % size, feed.stdout)
     feed.kill()
-    check("exec input: ssh -- sleep 20 exits 0", r.returncode == 0,
+    check("exec input: ssh -- 'sleep 20; head -c 512MiB | wc -c' exits 0 "
+          "(%.0f s)" % (time.time() - t0), r.returncode == 0,
           (r.returncode, r.stderr[-500:]))
+    check("exec input: every byte arrived after the wait",
+          r.stdout.split() == [str(size)], r.stdout[-200:])
     if sanitized:
         _, base = peak_of("true", subprocess.DEVNULL)
         check("exec input: 512 MiB fed, peak memory %d MiB, %d MiB over "
