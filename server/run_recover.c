@@ -49,6 +49,15 @@ static bool found_late(struct srv *s, struct srv_job *j, struct srv_task *t)
 	return true;
 }
 
+/* True while t's status names no monitor and one forked before this
+ * server started may still write it (until s->adopt_until). */
+static bool monitor_awaited(struct srv *s, struct srv_job *j,
+			    struct srv_task *t)
+{
+	return !t->monitor && !found_late(s, j, t) &&
+	       srv_now_ms() < s->adopt_until;
+}
+
 /* Tasks of an earlier server: their monitor is not our child, so its
  * status file is the only news. */
 void srv_poll_adopted(struct srv *s)
@@ -65,8 +74,7 @@ void srv_poll_adopted(struct srv *s)
 			bool done;
 
 			if (t->state != ST_RUNNING || !t->adopted ||
-			    (!t->monitor && !found_late(s, j, t) &&
-			     srv_now_ms() < s->adopt_until))
+			    monitor_awaited(s, j, t))
 				continue;
 			dir = srv_task_dir(j, t);
 			done = dir && (run_read_status(dir, &st) & STATUS_EXIT);
