@@ -41,9 +41,11 @@ static int read_back(const char *text, struct run_status *st)
 	return run_read_status(dir, st);
 }
 
-/* A cgroup name of len bytes (len >= 12): "paictl-task-", then 7s */
-static void name_of(char *name, size_t len)
+/* A cgroup name of len bytes (12 <= len < cap, name's size):
+ * "paictl-task-", then 7s */
+static void name_of(char *name, size_t cap, size_t len)
 {
+	assert_true(len >= 12 && len < cap);
 	memset(name, '7', len);
 	memcpy(name, "paictl-task-", 12);
 	name[len] = '\0';
@@ -54,7 +56,7 @@ static int with_name_of(size_t len, struct run_status *st)
 {
 	char name[128], text[256];
 
-	name_of(name, len);
+	name_of(name, sizeof(name), len);
 	snprintf(text, sizeof(text), "1 2 3 %s\n", name);
 	return read_back(text, st);
 }
@@ -108,7 +110,7 @@ static void test_line1_written(void **state)
 	struct run_status st;
 
 	(void)state;
-	name_of(name, 79);
+	name_of(name, sizeof(name), 79);
 	written(text, 10, 20, 30, name);
 	snprintf(want, sizeof(want), "10 20 30 %s\n", name);
 	assert_string_equal(text, want);
@@ -118,7 +120,7 @@ static void test_line1_written(void **state)
 	assert_int_equal(st.start, 30);
 	assert_string_equal(st.cgroup, name);
 
-	name_of(name, 80);
+	name_of(name, sizeof(name), 80);
 	assert_int_equal(written(text, 10, 20, 30, name), 9);
 	assert_string_equal(text, "10 20 30\n");
 	assert_int_equal(read_back(text, &st), STATUS_PID);
@@ -141,7 +143,7 @@ static void test_line1_longest(void **state)
 	struct run_status st;
 
 	(void)state;
-	name_of(name, 79);
+	name_of(name, sizeof(name), 79);
 	assert_int_equal(written(text, LONG_MIN, LONG_MIN, ULLONG_MAX, name),
 			 RUN_STATUS_LINE1_MAX);
 	snprintf(want, sizeof(want), "%ld %ld %llu %s\n", LONG_MIN, LONG_MIN,
